@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { DEGRADED_CODES } from './record/degraded.ts';
+import { EVIDENCE_STATES } from './record/evidence.ts';
+
+// The wire: what the server sends and the browser accepts, each a versioned, hand-written
+// projection of the core's state, so an internal field never reaches the wire by accident.
+// Both ends parse with these schemas.
+
+export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
+
+export const missingRangeSchema = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  /** The file before the missing numbers; null at the start of a run. */
+  after: z.string().nullable(),
+  before: z.string(),
+});
+
+export const degradedReasonSchema = z.object({
+  code: z.enum(DEGRADED_CODES),
+  /** The files the reason rests on; at most REASON_FILES_SHOWN of them in a list view. */
+  files: z.array(z.string()),
+  filesTotal: z.number().int(),
+  missing: z.array(missingRangeSchema).optional(),
+  folder: z.string().optional(),
+});
+export type DegradedReasonWire = z.infer<typeof degradedReasonSchema>;
+
+export const countsSchema = z.object({
+  sent: z.number().int(),
+  received: z.number().int(),
+  refused: z.number().int(),
+  rejected: z.number().int(),
+  damaged: z.number().int(),
+  pending: z.number().int(),
+  invalid: z.number().int(),
+  missing: z.number().int(),
+  stray: z.number().int(),
+});
+
+export const chainLinkSchema = z.object({
+  parent: z.string(),
+  part: z.union([z.number(), z.string()]),
+  brief: z.string(),
+  file: z.string(),
+});
+
+export const sessionSummarySchema = z.object({
+  sessionId: z.string(),
+  /** The project the session belongs to: its latest start entry's cwd, else its latest entry's. */
+  cwd: z.string().nullable(),
+  cwds: z.array(z.string()),
+  hasStart: z.boolean(),
+  coverage: z.enum(['from-start', 'unknown']),
+  runs: z.number().int(),
+  firstAt: z.string().nullable(),
+  lastAt: z.string().nullable(),
+  counts: countsSchema,
+  degraded: z.array(degradedReasonSchema),
+  chain: chainLinkSchema.nullable(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+export const indexingSchema = z.object({
+  /** waiting: the record directory does not exist yet; scanning: first read under way; ready. */
+  state: z.enum(['waiting', 'scanning', 'ready']),
+  /** Files read so far. */
+  files: z.number().int(),
+});
+export type Indexing = z.infer<typeof indexingSchema>;
+
+export const recordStateSchema = z.object({
+  state: z.enum(['present', 'missing', 'unreadable']),
+  why: z.string().nullable(),
+});
+export type RecordState = z.infer<typeof recordStateSchema>;
+
+export const sessionsResponseSchema = z.object({
+  schema: z.literal('rec.sessions/1'),
+  recordDir: z.string(),
+  record: recordStateSchema,
+  indexing: indexingSchema,
+  /** Sessions with at least one degraded-recording reason. */
+  degradedSessions: z.number().int(),
+  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(sessionSummarySchema) })),
+  /** Files directly in the record directory: not in a session folder, so not entries. */
+  strays: z.array(z.string()),
+});
+export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
+
+/** The entry's fields exactly as written, unknown ones included. */
+export const entryFieldsSchema = z.record(z.string(), z.unknown());
+
+export const fileItemSchema = z.object({
+  type: z.literal('file'),
+  file: z.string(),
+  /** The time in the file's name. */
+  at: z.string(),
+  seq: z.number().int(),
+  size: z.number().int(),
+  evidence: evidenceStateSchema,
+  /** The run (begun by a start entry) it falls in; null before coverage begins. */
+  run: z.number().int().nullable(),
+  /** Why it is not a plain entry, in one line. */
+  why: z.string().nullable(),
+  /** The kind and side the entry had when it parsed, so a removed entry keeps its place. */
+  kind: z.string().nullable(),
+  side: z.enum(['sent', 'received']).nullable(),
+  /** For parsed and changed files: the fields as written now on disk. */
+  entry: entryFieldsSchema.nullable(),
+  /** For invalid files: the JSON value, shown raw. */
+  raw: z.unknown().optional(),
+  /** Set when the text was cut for the page: its full size in UTF-8 bytes. */
+  textClipped: z.object({ bytes: z.number().int() }).optional(),
+});
+export type FileItem = z.infer<typeof fileItemSchema>;
+
+export const gapItemSchema = z.object({
+  type: z.literal('gap'),
+  run: z.number().int().nullable(),
+  from: z.number().int(),
+  to: z.number().int(),
+  after: z.string().nullable(),
+  before: z.string(),
+});
+export type GapItem = z.infer<typeof gapItemSchema>;
+
+export const strayItemSchema = z.object({
+  type: z.literal('stray'),
+  file: z.string(),
+  size: z.number().int(),
+});
+export type StrayItem = z.infer<typeof strayItemSchema>;
+
+export const sessionItemSchema = z.discriminatedUnion('type', [fileItemSchema, gapItemSchema, strayItemSchema]);
+export type SessionItemWire = z.infer<typeof sessionItemSchema>;
+
+export const runSchema = z.object({
+  index: z.number().int(),
+  file: z.string(),
+  at: z.string(),
+  host: z.string(),
+  version: z.string(),
+  inbound: z.string(),
+});
+
+export const sessionResponseSchema = z.object({
+  schema: z.literal('rec.session/1'),
+  session: sessionSummarySchema,
+  runs: z.array(runSchema),
+  /** Items are paged by position in the session's order: `?offset=&limit=`. */
+  page: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),
+  items: z.array(sessionItemSchema),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const fileResponseSchema = z.object({
+  schema: z.literal('rec.file/1'),
+  sessionId: z.string(),
+  item: fileItemSchema,
+});
+export type FileResponse = z.infer<typeof fileResponseSchema>;
+
+export const errorResponseSchema = z.object({ error: z.string(), message: z.string() });
+
+/** Server-sent events: small notices; a client refetches what changed. */
+export const recordEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/1') }),
+  z.object({ type: z.literal('indexing'), indexing: indexingSchema }),
+  z.object({ type: z.literal('record'), record: recordStateSchema }),
+  z.object({ type: z.literal('session-changed'), sessionId: z.string() }),
+  z.object({ type: z.literal('session-removed'), sessionId: z.string() }),
+]);
+export type RecordEvent = z.infer<typeof recordEventSchema>;
+
+/** Texts longer than this are cut in a session page; the file endpoint gives them whole. */
+export const PAGE_TEXT_LIMIT_BYTES = 64 * 1024;
+/** Files listed per reason in a session summary; `filesTotal` says how many there are. */
+export const REASON_FILES_SHOWN = 20;
+export const DEFAULT_PAGE_LIMIT = 500;
+export const MAX_PAGE_LIMIT = 5_000;
