@@ -1,0 +1,79 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './http/app.ts';
+import { createRecordSource, type RecordSource } from './record/recordSource.ts';
+
+export type DashboardOptions = {
+  recordDir: string;
+  host: string;
+  port: number;
+  /** Try the next ports when this one is taken (the port was not asked for). */
+  portFallback: boolean;
+  webRoot: string | null;
+  reconcileIntervalMs?: number;
+  onError?: (message: string) => void;
+};
+
+export type Dashboard = {
+  url: string;
+  port: number;
+  /** Set when the port asked for was taken and another was used. */
+  portTakenInstead: number | null;
+  source: RecordSource;
+  app: FastifyInstance;
+  close(): Promise<void>;
+};
+
+const PORT_TRIES = 20;
+
+/** Starts reading the record and serving it. Listening happens before the first scan ends. */
+export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  const source = createRecordSource({
+    recordDir: options.recordDir,
+    ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    ...(options.onError !== undefined ? { onError: options.onError } : {}),
+  });
+  const hostnames = isWildcard(options.host) ? [] : [options.host];
+  const app = await buildApp({ source, webRoot: options.webRoot, hostnames });
+  let port = options.port;
+  let portTakenInstead: number | null = null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await app.listen({ host: options.host, port });
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' && options.portFallback && attempt < PORT_TRIES) {
+        portTakenInstead ??= options.port;
+        port++;
+        continue;
+      }
+      await app.close();
+      throw error;
+    }
+  }
+  const bound = (app.server.address() as AddressInfo).port;
+  // The API answers at once, with indexing progress, while the first scan runs.
+  const started = source.start();
+  started.catch((error: unknown) => options.onError?.(`reading the record failed: ${(error as Error).message}`));
+  return {
+    url: `http://${urlHost(options.host)}:${bound}/`,
+    port: bound,
+    portTakenInstead,
+    source,
+    app,
+    async close() {
+      await source.close();
+      await app.close();
+    },
+  };
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+function urlHost(host: string): string {
+  if (isWildcard(host)) return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { RecordSource } from '../record/recordSource.ts';
+import { registerEventRoutes } from './eventRoutes.ts';
+import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
+import { SECURITY_HEADERS } from './securityHeaders.ts';
+import { registerSessionRoutes } from './sessionRoutes.ts';
+
+export type AppOptions = {
+  source: RecordSource;
+  /** The built web UI; when it is missing, `/` says how to build it. */
+  webRoot: string | null;
+  /** Host names, besides localhost and IP literals, that requests may name (`--host`). */
+  hostnames?: Iterable<string>;
+  logger?: boolean;
+};
+
+/** Builds the HTTP app. It never listens: the command (or a test) does. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false });
+  const names = new Set([...(options.hostnames ?? [])].map((name) => name.toLowerCase()));
+
+  app.addHook('onRequest', async (request, reply) => {
+    const host = request.headers.host ?? '';
+    if (!isAllowedHostname(hostnameOf(host), names)) {
+      return reply.code(403).type('text/plain; charset=utf-8').send(
+        `rec-dashboard answers only to localhost, IP addresses and the --host it was given, not to "${host}".\n`,
+      );
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !isSameOrigin(origin, host)) {
+      return reply.code(403).type('text/plain; charset=utf-8').send('Requests from other sites are refused.\n');
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+    return payload;
+  });
+
+  registerSessionRoutes(app, options.source);
+  registerEventRoutes(app, options.source);
+
+  const webRoot = options.webRoot;
+  if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+    // Every view has its own URL; a deep link is answered with the app, which routes itself.
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method !== 'GET' || request.url.startsWith('/api/')) {
+        return reply.code(404).send({ error: 'not-found', message: 'no such route' });
+      }
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply.type('text/plain; charset=utf-8').send('The web UI is not built. Run `npm run build`, then start rec-dashboard again. The API is at /api/sessions.\n'),
+    );
+  }
+  return app;
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { RecordEvent } from '../../shared/api.ts';
+import { recordEventSchema } from '../../shared/api.ts';
+import type { RecordSource } from '../record/recordSource.ts';
+import { SECURITY_HEADERS } from './securityHeaders.ts';
+
+const KEEPALIVE_MS = 25_000;
+
+/**
+ * Server-sent events: small typed notices, each telling a client what to fetch again. A client
+ * that connects (or reconnects) is sent the current status, and should refetch everything:
+ * what it missed while away is not replayed.
+ */
+export function registerEventRoutes(app: FastifyInstance, source: RecordSource): void {
+  app.get('/api/events', (request, reply) => {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    const send = (event: RecordEvent) => {
+      raw.write(`data: ${JSON.stringify(recordEventSchema.parse(event))}\n\n`);
+    };
+    raw.write('retry: 1000\n\n');
+    send({ type: 'hello', schema: 'rec.events/1' });
+    const { record, indexing } = source.status();
+    send({ type: 'record', record });
+    send({ type: 'indexing', indexing });
+    const unsubscribe = source.subscribe(send);
+    // A comment now and then keeps proxies and idle sockets from closing a quiet stream.
+    const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const stop = () => {
+      clearInterval(keepalive);
+      unsubscribe();
+    };
+    request.raw.on('close', stop);
+    raw.on('error', stop);
+  });
+}

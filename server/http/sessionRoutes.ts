@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+  PAGE_TEXT_LIMIT_BYTES,
+  fileResponseSchema,
+  sessionResponseSchema,
+  sessionsResponseSchema,
+  type SessionSummary,
+} from '../../shared/api.ts';
+import { groupProjects } from '../../shared/record/projects.ts';
+import type { RecordSource } from '../record/recordSource.ts';
+import { projectItem, projectSummary } from './projection.ts';
+
+const sessionParams = z.object({ sessionId: z.string().min(1) });
+const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min(1) });
+const pageQuery = z.object({
+  offset: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+});
+
+/**
+ * The JSON API. Session ids and file names from the URL are looked up in the index and never
+ * joined into a path: only names the reader found on disk reach the file system.
+ */
+export function registerSessionRoutes(app: FastifyInstance, source: RecordSource): void {
+  app.get('/api/sessions', async () => {
+    const summaries: SessionSummary[] = [];
+    for (const sessionId of source.sessionIds()) {
+      const fold = source.fold(sessionId);
+      if (fold !== null) summaries.push(projectSummary(fold));
+    }
+    const { record, indexing } = source.status();
+    return sessionsResponseSchema.parse({
+      schema: 'rec.sessions/1',
+      recordDir: source.recordDir,
+      record,
+      indexing,
+      degradedSessions: summaries.filter((summary) => summary.degraded.length > 0).length,
+      projects: groupProjects(summaries),
+      strays: source.strays(),
+    });
+  });
+
+  app.get('/api/sessions/:sessionId', async (request, reply) => {
+    const params = sessionParams.safeParse(request.params);
+    const query = pageQuery.safeParse(request.query);
+    if (!params.success || !query.success) {
+      return reply.code(400).send({ error: 'bad-request', message: 'offset must be 0 or more, and limit from 1 to ' + MAX_PAGE_LIMIT });
+    }
+    const fold = source.fold(params.data.sessionId);
+    if (fold === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });
+    const { offset, limit } = query.data;
+    const read = (name: string) => source.readNow(fold.sessionId, name);
+    const items = fold.items.slice(offset, offset + limit).map((item) => projectItem(item, read, PAGE_TEXT_LIMIT_BYTES));
+    // Reading the page may have found a file changed or gone since the fold; the summary is
+    // taken afterwards so that it agrees with the items.
+    const current = source.fold(fold.sessionId) ?? fold;
+    return sessionResponseSchema.parse({
+      schema: 'rec.session/1',
+      session: projectSummary(current),
+      runs: current.runs,
+      page: { offset, limit, total: fold.items.length },
+      items,
+    });
+  });
+
+  app.get('/api/sessions/:sessionId/files/:file', async (request, reply) => {
+    const params = fileParams.safeParse(request.params);
+    if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id and a file name are needed' });
+    const fold = source.fold(params.data.sessionId);
+    const item = fold?.items.find((candidate) => candidate.type !== 'gap' && candidate.fact.name === params.data.file);
+    if (fold == null || item === undefined) {
+      return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
+    }
+    const wire = projectItem(item, (name) => source.readNow(fold.sessionId, name), null);
+    if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
+    return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+  });
+}

@@ -1,0 +1,84 @@
+import type { Indexing, RecordEvent, RecordState } from '../../shared/api.ts';
+import type { SessionFold } from '../../shared/record/session.ts';
+import { createRecordIndex } from './recordIndex.ts';
+import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
+
+/** What the HTTP app reads: the record as the reader sees it, and a feed of what changed. */
+export type RecordSource = {
+  recordDir: string;
+  status(): { record: RecordState; indexing: Indexing };
+  sessionIds(): Iterable<string>;
+  fold(sessionId: string): SessionFold | null;
+  readNow(sessionId: string, name: string): FreshRead;
+  strays(): string[];
+  /** Listens to record events; returns the function that stops listening. */
+  subscribe(listener: (event: RecordEvent) => void): () => void;
+  start(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type RecordSourceOptions = {
+  recordDir: string;
+  reconcileIntervalMs?: number;
+  onError?: (message: string) => void;
+};
+
+/**
+ * Wires the index, the watcher and the feed of changes. Session changes are coalesced into one
+ * notice per session per flush, and held back during the first scan, when a client is better
+ * served by indexing progress than by a notice for every folder.
+ */
+export function createRecordSource(options: RecordSourceOptions): RecordSource {
+  const listeners = new Set<(event: RecordEvent) => void>();
+  const changed = new Set<string>();
+  let flushTimer: NodeJS.Timeout | null = null;
+
+  const publish = (event: RecordEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  const flush = () => {
+    flushTimer = null;
+    if (watcher.status().indexing.state === 'scanning') {
+      changed.clear();
+      return;
+    }
+    const ids = [...changed];
+    changed.clear();
+    for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
+  };
+
+  const index = createRecordIndex((sessionId) => {
+    changed.add(sessionId);
+    // A few milliseconds gather the writes of one entry (a file often changes in pieces).
+    flushTimer ??= setTimeout(flush, 5);
+  });
+  const watcher = createRecordWatcher({
+    recordDir: options.recordDir,
+    index,
+    ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    ...(options.onError !== undefined ? { onError: options.onError } : {}),
+    onStatus: ({ record, indexing }) => {
+      publish({ type: 'record', record });
+      publish({ type: 'indexing', indexing });
+    },
+  });
+
+  return {
+    recordDir: options.recordDir,
+    status: () => watcher.status(),
+    sessionIds: () => index.sessionIds(),
+    fold: (sessionId) => index.fold(sessionId),
+    readNow: (sessionId, name) => watcher.readNow(sessionId, name),
+    strays: () => index.strays(),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start: () => watcher.start(),
+    async close() {
+      if (flushTimer !== null) clearTimeout(flushTimer);
+      listeners.clear();
+      await watcher.close();
+    },
+  };
+}

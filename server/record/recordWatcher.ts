@@ -1,0 +1,315 @@
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Indexing, RecordState } from '../../shared/api.ts';
+import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
+import { parseEntryName } from '../../shared/record/entryName.ts';
+import { nextRetryDelay } from '../../shared/record/evidence.ts';
+import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
+import { MAX_ENTRY_BYTES, describeError, fingerprintEntry, readRecordFile, statRecordPath } from './readRecordFile.ts';
+import type { FileState, RecordIndex } from './recordIndex.ts';
+import { createRetryQueue } from './retryQueue.ts';
+
+export type RecordWatcherOptions = {
+  recordDir: string;
+  index: RecordIndex;
+  /** Told whenever the record's presence or the indexing progress changes. */
+  onStatus: (status: { record: RecordState; indexing: Indexing }) => void;
+  /**
+   * The least time between two reconciles, which catch what the watcher missed (an event lost
+   * in a burst beyond the kernel's queue). A reconcile reads every folder's listing, so on a
+   * large record the interval grows to keep its cost near 2% of one core.
+   */
+  reconcileIntervalMs?: number;
+  onError?: (message: string) => void;
+};
+
+/** A file read just now, for a page of a session: its state and, where it parses, its fields. */
+export type FreshRead = { state: FileState | undefined; reading: EntryReading | null };
+
+const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
+const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% of a core.
+
+/**
+ * The file system shell: scans the record, watches it with chokidar (folders, not files;
+ * symlinks not followed), reconciles after the watcher is ready and then periodically, and reads
+ * again files that do not parse yet. It never writes anything in the record directory.
+ */
+export function createRecordWatcher(options: RecordWatcherOptions) {
+  const { recordDir, index } = options;
+  const minReconcileMs = options.reconcileIntervalMs ?? 30_000;
+  let record: RecordState = { state: 'missing', why: null };
+  let indexing: Indexing = { state: 'waiting', files: 0 };
+  let watcher: FSWatcher | null = null;
+  let reconcileTimer: NodeJS.Timeout | null = null;
+  let reconciling: Promise<void> | null = null;
+  let reconcileAgain = false;
+  let closed = false;
+  let lastStatusAt = 0;
+  const retries = createRetryQueue((key) => {
+    const slash = key.indexOf('/');
+    observeFile(key.slice(0, slash), key.slice(slash + 1));
+  });
+
+  function setStatus(next: { record?: RecordState; indexing?: Indexing }, force = true): void {
+    if (next.record !== undefined) record = next.record;
+    if (next.indexing !== undefined) indexing = next.indexing;
+    const now = Date.now();
+    if (!force && now - lastStatusAt < 100) return;
+    lastStatusAt = now;
+    options.onStatus({ record, indexing });
+  }
+
+  /** Looks at one file of a session folder and records what the reader concludes. */
+  function observeFile(sessionId: string, name: string): FreshRead {
+    const path = join(recordDir, sessionId, name);
+    const entryName = parseEntryName(name);
+    const previous = index.file(sessionId, name);
+    let seen: Observation;
+    let mtimeMs = previous?.mtimeMs ?? 0;
+    let reading: EntryReading | null = null;
+    if (entryName === null) {
+      // Not an entry's name: listed as a stray, never read (record-format: Layout).
+      const stat = statRecordPath(path);
+      seen = stat === null ? { type: 'gone' } : { type: 'stray', why: 'not an entry file name', size: stat.size };
+      if (stat !== null) mtimeMs = stat.mtimeMs;
+    } else {
+      const read = readRecordFile(path);
+      switch (read.type) {
+        case 'bytes': {
+          mtimeMs = read.mtimeMs;
+          reading = readEntry(read.bytes);
+          seen =
+            reading.outcome === 'entry'
+              ? { type: 'entry', facts: reading.facts, fingerprint: fingerprintEntry(read.bytes), size: read.bytes.length, changedAt: mtimeMs }
+              : reading.outcome === 'invalid'
+                ? { type: 'invalid', why: reading.why, fingerprint: fingerprintEntry(read.bytes), size: read.bytes.length }
+                : { type: 'unparsed', why: reading.why, size: read.bytes.length, changedAt: mtimeMs };
+          break;
+        }
+        case 'not-a-file':
+          mtimeMs = read.mtimeMs;
+          seen = { type: 'stray', why: read.what, size: read.size };
+          break;
+        case 'too-large':
+          mtimeMs = read.mtimeMs;
+          seen = { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)` };
+          break;
+        case 'missing':
+          seen = { type: 'gone' };
+          break;
+        case 'unreadable':
+          seen = { type: 'unreadable', why: read.why };
+          break;
+      }
+    }
+    const conclusion = concludeObservation(previous ?? null, seen, Date.now());
+    index.putFile(sessionId, name, conclusion, mtimeMs, entryName);
+    const key = `${sessionId}/${name}`;
+    if (conclusion?.evidence === 'pending') retries.schedule(key, (attempt) => nextRetryDelay(attempt, Date.now(), mtimeMs));
+    else retries.cancel(key);
+    return { state: index.file(sessionId, name), reading };
+  }
+
+  function observeGone(sessionId: string, name: string): void {
+    const previous = index.file(sessionId, name);
+    if (previous === undefined) return;
+    index.putFile(sessionId, name, concludeObservation(previous, { type: 'gone' }, Date.now()), previous.mtimeMs);
+    retries.cancel(`${sessionId}/${name}`);
+  }
+
+  function observeFolderGone(sessionId: string): void {
+    for (const file of [...index.files(sessionId)]) observeGone(sessionId, file.name);
+  }
+
+  /** Reads a session folder's listing and looks at what is new, gone or not yet parsed. */
+  function reconcileSession(sessionId: string, countRead: () => void): void {
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(join(recordDir, sessionId), { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') observeFolderGone(sessionId);
+      else index.setFolderProblem(sessionId, describeError(error as NodeJS.ErrnoException));
+      return;
+    }
+    index.addSession(sessionId);
+    index.setFolderProblem(sessionId, null);
+    const present = new Set<string>();
+    for (const dirent of dirents) {
+      present.add(dirent.name);
+      const known = index.file(sessionId, dirent.name);
+      // A parsed file is settled: the watcher reports changes to it. Anything else may have
+      // moved on (a pending file finished, a permission was granted, a removed file came back).
+      if (known === undefined || (known.evidence !== 'parsed' && known.evidence !== 'changed')) {
+        observeFile(sessionId, dirent.name);
+        countRead();
+      }
+    }
+    for (const file of [...index.files(sessionId)]) {
+      if (!present.has(file.name) && file.evidence !== 'removed') observeGone(sessionId, file.name);
+    }
+  }
+
+  /** Brings the index in line with the disk. Runs in slices; one at a time. */
+  async function reconcile(initial: boolean): Promise<void> {
+    if (reconciling !== null) {
+      reconcileAgain = true;
+      return reconciling;
+    }
+    const started = performance.now();
+    reconciling = (async () => {
+      let dirents: Dirent[];
+      try {
+        dirents = readdirSync(recordDir, { withFileTypes: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          for (const sessionId of [...index.sessionIds()]) observeFolderGone(sessionId);
+          setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: indexing.files } });
+        } else {
+          setStatus({ record: { state: 'unreadable', why: describeError(error as NodeJS.ErrnoException) } });
+        }
+        return;
+      }
+      if (record.state !== 'present') setStatus({ record: { state: 'present', why: null } });
+      if (initial) setStatus({ indexing: { state: 'scanning', files: 0 } });
+      let read = 0;
+      const countRead = () => read++;
+      let sliceStart = performance.now();
+      const seen = new Set<string>();
+      for (const dirent of dirents) {
+        if (closed) return;
+        seen.add(dirent.name);
+        if (dirent.isDirectory()) {
+          reconcileSession(dirent.name, countRead);
+        } else {
+          // A file, or a link (never followed), directly in the record directory: not a session.
+          index.putStray(dirent.name, statRecordPath(join(recordDir, dirent.name))?.size ?? 0);
+        }
+        if (performance.now() - sliceStart > SLICE_MS) {
+          if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
+          await yieldToLoop();
+          sliceStart = performance.now();
+        }
+      }
+      for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) observeFolderGone(sessionId);
+      for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, null);
+      if (initial || indexing.state !== 'ready') setStatus({ indexing: { state: 'ready', files: index.fileCount() } });
+    })();
+    try {
+      await reconciling;
+    } finally {
+      reconciling = null;
+      scheduleReconcile(performance.now() - started);
+    }
+    if (reconcileAgain && !closed) {
+      reconcileAgain = false;
+      await reconcile(false);
+    }
+  }
+
+  function scheduleReconcile(lastCostMs: number): void {
+    if (closed) return;
+    if (reconcileTimer !== null) clearTimeout(reconcileTimer);
+    // While the record directory is missing, look for it every second: it is waited for.
+    const delay = record.state === 'present' ? Math.max(minReconcileMs, lastCostMs * RECONCILE_COST_SHARE) : 1_000;
+    reconcileTimer = setTimeout(() => void reconcile(false), delay);
+    reconcileTimer.unref();
+  }
+
+  /** Splits a watched path into its session folder and file name. */
+  function locate(path: string): { sessionId: string | null; name: string | null } | null {
+    const rel = relative(recordDir, path);
+    if (rel === '') return { sessionId: null, name: null };
+    if (rel.startsWith('..')) return null;
+    const parts = rel.split(sep);
+    if (parts.length === 1) return { sessionId: parts[0]!, name: null };
+    if (parts.length === 2) return { sessionId: parts[0]!, name: parts[1]! };
+    return null;
+  }
+
+  function onWatchEvent(event: 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir', path: string): void {
+    const where = locate(path);
+    if (where === null || closed) return;
+    const { sessionId, name } = where;
+    if (sessionId === null) {
+      // The record directory itself came or went.
+      void reconcile(event === 'addDir' && indexing.state !== 'ready');
+      return;
+    }
+    if (name === null) {
+      switch (event) {
+        case 'addDir':
+          reconcileSession(sessionId, () => {});
+          return;
+        case 'unlinkDir':
+          observeFolderGone(sessionId);
+          return;
+        case 'unlink':
+          index.putStray(sessionId, null);
+          return;
+        default:
+          index.putStray(sessionId, statRecordPath(path)?.size ?? 0);
+          return;
+      }
+    }
+    if (event === 'unlink' || event === 'unlinkDir') observeGone(sessionId, name);
+    else observeFile(sessionId, name);
+  }
+
+  function startWatching(): void {
+    watcher = watch(recordDir, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      depth: 1,
+      // The writer never renames; an unlink and an add are two real events, not one save.
+      atomic: false,
+      persistent: true,
+    });
+    for (const event of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
+      watcher.on(event, (path: string) => onWatchEvent(event, path));
+    }
+    watcher.on('error', (error: unknown) => {
+      const err = error as NodeJS.ErrnoException;
+      const where = err.path !== undefined ? locate(err.path) : null;
+      if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
+      else options.onError?.(`watcher: ${err.message}`);
+    });
+    // Anything written between the scan and the watch is found by this reconcile.
+    watcher.on('ready', () => void reconcile(false));
+  }
+
+  return {
+    /** Scans the record (or waits for it), then watches it. Resolves once the first scan is done. */
+    async start(): Promise<void> {
+      let exists = false;
+      try {
+        exists = statSync(recordDir).isDirectory();
+      } catch {
+        exists = false;
+      }
+      if (exists) await reconcile(true);
+      else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
+      if (closed) return;
+      startWatching();
+      if (!exists) scheduleReconcile(0);
+    },
+    status: () => ({ record, indexing }),
+    /** Reads a file of a session again now, for a page: what is on disk is what is shown. */
+    readNow(sessionId: string, name: string): FreshRead {
+      return observeFile(sessionId, name);
+    },
+    pendingRetries: () => retries.size,
+    async close(): Promise<void> {
+      closed = true;
+      retries.close();
+      if (reconcileTimer !== null) clearTimeout(reconcileTimer);
+      await watcher?.close();
+      await reconciling?.catch(() => {});
+    },
+  };
+}
+
+export type RecordWatcher = ReturnType<typeof createRecordWatcher>;
