@@ -179,3 +179,55 @@ export const PAGE_TEXT_LIMIT_BYTES = 64 * 1024;
 export const REASON_FILES_SHOWN = 20;
 export const DEFAULT_PAGE_LIMIT = 500;
 export const MAX_PAGE_LIMIT = 5_000;
+
+/**
+ * `GET /api/search`: entries across all sessions. Filters on what the index holds are applied
+ * first; the text is then read from disk for what is left. Text matching is a substring, or a
+ * JavaScript regular expression with `regex=1`.
+ */
+export const searchQuerySchema = z.object({
+  q: z.string().max(1_000).default(''),
+  regex: z.enum(['0', '1']).default('0'),
+  /** Case-insensitive matching with `case=0` (the default); `case=1` matches case exactly. */
+  case: z.enum(['0', '1']).default('0'),
+  side: z.enum(['sent', 'received']).optional(),
+  outcome: z.enum(['queued', 'consumed', 'rejected', 'unknown']).optional(),
+  /** `refused=1`: only sent entries the host did not queue. */
+  refused: z.enum(['1']).optional(),
+  /** A substring of the peer as the host gave it, or of the resolved peer session id. */
+  peer: z.string().max(1_000).optional(),
+  /** A project: the session's working directory, exactly. */
+  project: z.string().optional(),
+  from: z.iso.datetime().optional(),
+  to: z.iso.datetime().optional(),
+  limit: z.coerce.number().int().min(1).max(1_000).default(200),
+});
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+export const searchHitSchema = z.object({
+  sessionId: z.string(),
+  file: z.string(),
+  at: z.string(),
+  cwd: z.string().nullable(),
+  side: z.enum(['sent', 'received']),
+  peerAs: z.string().nullable(),
+  peerSessionId: z.string().nullable(),
+  isQueued: z.boolean().nullable(),
+  outcome: z.string().nullable(),
+  withheld: z.boolean(),
+  /** Up to ~200 characters of the text around the first match, verbatim; null when withheld. */
+  snippet: z.string().nullable(),
+  /** Where the match sits in the snippet (UTF-16 offsets), when there is a text query. */
+  match: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
+});
+export type SearchHit = z.infer<typeof searchHitSchema>;
+
+export const searchResponseSchema = z.object({
+  schema: z.literal('rec.search/1'),
+  hits: z.array(searchHitSchema),
+  /** Entries whose text was read for the query. */
+  scanned: z.number().int(),
+  /** More entries matched than `limit`. */
+  truncated: z.boolean(),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
