@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { RecordSource } from '../record/recordSource.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
+import { registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import { registerSessionRoutes } from './sessionRoutes.ts';
 
@@ -41,6 +42,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerSessionRoutes(app, options.source);
   registerEventRoutes(app, options.source);
+  registerSearchRoutes(app, options.source);
 
   const webRoot = options.webRoot;
   if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {

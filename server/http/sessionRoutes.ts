@@ -18,6 +18,8 @@ const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min
 const pageQuery = z.object({
   offset: z.coerce.number().int().nonnegative().default(0),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+  /** A file name: answer with the page that holds it, for a link to one entry. */
+  around: z.string().min(1).optional(),
 });
 
 /**
@@ -51,7 +53,13 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     }
     const fold = source.fold(params.data.sessionId);
     if (fold === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });
-    const { offset, limit } = query.data;
+    const { limit, around } = query.data;
+    let offset = query.data.offset;
+    if (around !== undefined) {
+      const at = fold.items.findIndex((item) => item.type !== 'gap' && item.fact.name === around);
+      if (at === -1) return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
+      offset = Math.max(0, at - Math.floor(limit / 2));
+    }
     const read = (name: string) => source.readNow(fold.sessionId, name);
     const items = fold.items.slice(offset, offset + limit).map((item) => projectItem(item, read, PAGE_TEXT_LIMIT_BYTES));
     // Reading the page may have found a file changed or gone since the fold; the summary is

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SESSION } from '../test/recordFixtures.ts';
+import type { EntryFacts } from './entry.ts';
+import { PENDING_WINDOW_MS, nextRetryDelay } from './evidence.ts';
+import { concludeObservation, type Conclusion } from './observation.ts';
+
+const NOW = 1_800_000_000_000;
+const facts: EntryFacts = { kind: 'start', sessionId: SESSION, at: '2026-11-20T09:00:00.000Z', cwd: '/x', host: 'h', version: 'v', inbound: 'accept' };
+const parsed: Conclusion = { evidence: 'parsed', why: null, size: 100, facts, fingerprint: 7 };
+const unparsed = (changedAt: number) => ({ type: 'unparsed' as const, why: 'not JSON', size: 10, changedAt });
+
+describe('what a reader concludes from each look at a file', () => {
+  it('a file that does not parse yet is pending while the writer may still be writing', () => {
+    assert.equal(concludeObservation(null, unparsed(NOW - 100), NOW)?.evidence, 'pending');
+  });
+
+  it('a file still unparsed 10 s after it last changed is damaged: unknown evidence', () => {
+    assert.equal(concludeObservation(null, unparsed(NOW - PENDING_WINDOW_MS), NOW)?.evidence, 'damaged');
+  });
+
+  it('a file already older than the window when first seen is damaged at once', () => {
+    const first = concludeObservation(null, unparsed(NOW - 3_600_000), NOW);
+    assert.equal(first?.evidence, 'damaged');
+    assert.equal(first?.why, 'not JSON');
+  });
+
+  it('a pending file that completes becomes a parsed entry', () => {
+    const pending = concludeObservation(null, unparsed(NOW - 10), NOW);
+    const done = concludeObservation(pending, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW);
+    assert.equal(done?.evidence, 'parsed');
+    assert.equal(done?.facts, facts);
+  });
+
+  it('a damaged file that later parses becomes parsed', () => {
+    const damaged = concludeObservation(null, unparsed(NOW - 60_000), NOW);
+    assert.equal(concludeObservation(damaged, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW)?.evidence, 'parsed');
+  });
+
+  it('reading a parsed file again with the same bytes changes nothing', () => {
+    assert.deepEqual(concludeObservation(parsed, { type: 'entry', facts, fingerprint: 7, size: 101, changedAt: NOW }, NOW), { ...parsed, size: 101 });
+  });
+
+  it('a parsed file whose bytes change was touched by something other than the writer: changed, first facts kept', () => {
+    const other: EntryFacts = { ...facts, cwd: '/elsewhere' };
+    const changed = concludeObservation(parsed, { type: 'entry', facts: other, fingerprint: 8, size: 100, changedAt: NOW }, NOW);
+    assert.equal(changed?.evidence, 'changed');
+    assert.equal(changed?.facts, facts);
+  });
+
+  it('a parsed file that no longer parses is changed, not pending', () => {
+    assert.equal(concludeObservation(parsed, unparsed(NOW), NOW)?.evidence, 'changed');
+  });
+
+  it('a parsed file rewritten as invalid JSON is changed', () => {
+    assert.equal(concludeObservation(parsed, { type: 'invalid', why: 'kind: expected a string', fingerprint: 9, size: 5 }, NOW)?.evidence, 'changed');
+  });
+
+  it('a file that disappears after it parsed is removed, and what it said is kept', () => {
+    const removed = concludeObservation(parsed, { type: 'gone' }, NOW);
+    assert.equal(removed?.evidence, 'removed');
+    assert.equal(removed?.facts, facts);
+    assert.equal(removed?.why, 'removed after it was read');
+  });
+
+  it('a file that disappears before it ever parsed is removed as well, saying so', () => {
+    const pending = concludeObservation(null, unparsed(NOW), NOW);
+    assert.equal(concludeObservation(pending, { type: 'gone' }, NOW)?.why, 'removed before it ever parsed');
+  });
+
+  it('a removed file that comes back with the same bytes is parsed again', () => {
+    const removed = concludeObservation(parsed, { type: 'gone' }, NOW);
+    assert.equal(concludeObservation(removed, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW)?.evidence, 'parsed');
+  });
+
+  it('a stray that goes leaves nothing to show', () => {
+    const stray = concludeObservation(null, { type: 'stray', why: 'not an entry file name', size: 3 }, NOW);
+    assert.equal(concludeObservation(stray, { type: 'gone' }, NOW), null);
+  });
+
+  it('a file the reader may not read is unreadable, and keeps what it said before', () => {
+    const unreadable = concludeObservation(parsed, { type: 'unreadable', why: 'permission denied' }, NOW);
+    assert.equal(unreadable?.evidence, 'unreadable');
+    assert.equal(unreadable?.facts, facts);
+  });
+
+  it('retries back off and never wait past the moment the file becomes damaged', () => {
+    const changedAt = NOW;
+    assert.equal(nextRetryDelay(0, NOW, changedAt), 50);
+    assert.ok(nextRetryDelay(3, NOW, changedAt) > nextRetryDelay(1, NOW, changedAt));
+    assert.ok(nextRetryDelay(20, NOW + PENDING_WINDOW_MS - 100, changedAt) <= 101);
+  });
+});
