@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { sessionsResponseSchema } from '../../shared/api.ts';
+import { DEFAULT_PORT } from '../cliArgs.ts';
+import { runCommand, startCommand } from './command.ts';
+import { eventually, makeTempRecord } from './harness.ts';
+
+function listenOn(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+describe('the rec-dashboard command', () => {
+  it('--help shows the usage and --version the version', async () => {
+    const help = await runCommand(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: rec-dashboard \[recordDir\]/);
+    const version = await runCommand(['--version']);
+    assert.match(version.stdout, /^rec-dashboard \d+\.\d+\.\d+\n$/);
+  });
+
+  for (const [args, message] of [
+    [['--bogus'], /^rec-dashboard: Unknown option '--bogus'\. Run rec-dashboard --help for usage\.\n$/],
+    [['--port', 'eighty'], /^rec-dashboard: --port takes a number from 0 to 65535, not "eighty"\. Run rec-dashboard --help for usage\.\n$/],
+    [['a', 'b'], /^rec-dashboard: one record directory at most, not 2\. Run rec-dashboard --help for usage\.\n$/],
+  ] as const) {
+    it(`a bad command line (${args.join(' ')}) gets a one-line error and exit code 2`, async () => {
+      const result = await runCommand([...args]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, '');
+    });
+  }
+
+  it('a file given as the record directory gets a one-line error that says what to give', async () => {
+    const record = makeTempRecord();
+    const file = join(record.dir, 'not-a-folder');
+    writeFileSync(file, '');
+    const result = await runCommand([file, '--port', '0']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^rec-dashboard: .* is a file, not a record directory\. Give the folder that holds one folder per session\.\n$/);
+    record.remove();
+  });
+
+  it('an older Node is refused with a one-line message before anything else runs', async () => {
+    const result = await runCommand(['--version'], { nodeArgs: ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.19.0"})'] });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^rec-dashboard: needs Node\.js 22\.22 or newer, and this is v\d/);
+  });
+
+  it('prints the address on a line of its own, serves the record, and exits cleanly on SIGTERM', async () => {
+    const record = makeTempRecord();
+    const running = await startCommand([record.dir, '--port', '0']);
+    try {
+      assert.match(running.stdout.join('\n'), /Reading .* \(read-only\)\./);
+      const list = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+      assert.equal(list.recordDir, record.dir);
+      assert.match(new URL(running.url).hostname, /^127\.0\.0\.1$/);
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    assert.equal(await running.exited, 0);
+    record.remove();
+  });
+
+  it('a port asked for that is in use gets a one-line error', async () => {
+    const blocker = await listenOn(0);
+    const port = (blocker!.address() as { port: number }).port;
+    const result = await runCommand([makeTempRecord().dir, '--port', String(port)]);
+    blocker!.close();
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`^rec-dashboard: port ${port} is in use\\. Pick another with --port, or --port 0 for any free one\\.\\n$`));
+  });
+
+  it('when the default port is in use, the next free one is used, and the command says so', async () => {
+    const blocker = await listenOn(DEFAULT_PORT); // null: something else holds it already, as good
+    const record = makeTempRecord();
+    const running = await startCommand([record.dir]);
+    try {
+      assert.notEqual(new URL(running.url).port, String(DEFAULT_PORT));
+      assert.match(running.stdout.join('\n'), new RegExp(`Port ${DEFAULT_PORT} is in use; using \\d+ instead\\.`));
+    } finally {
+      running.child.kill('SIGTERM');
+      await running.exited;
+      blocker?.close();
+      record.remove();
+    }
+  });
+
+  it('with no record directory it runs the demo: live sessions at once, and the temporary record is removed on exit', async () => {
+    const running = await startCommand(['--port', '0']);
+    let recordDir = '';
+    try {
+      const list = await eventually(async () => {
+        const got = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+        return got.projects.length >= 3 ? got : undefined;
+      }, 'the demo sessions');
+      recordDir = list.recordDir;
+      assert.match(running.stdout.join('\n'), /Demo record with live traffic in .* \(removed on exit\)/);
+      assert.ok(list.degradedSessions > 0, 'the demo shows degraded recording too');
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    assert.equal(await running.exited, 0);
+    assert.equal(existsSync(recordDir), false);
+  });
+});

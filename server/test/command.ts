@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** The command as a person runs it, from source (the published one is built from the same files). */
+export const BIN = fileURLToPath(new URL('../bin.ts', import.meta.url));
+
+export type RunningCommand = { child: ChildProcess; url: string; stdout: string[]; stderr: () => string; exited: Promise<number | null> };
+
+/** Runs the command to its end and returns what it printed. */
+export function runCommand(args: string[], options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the command did not end: ${stdout} ${stderr}`));
+    }, options.timeoutMs ?? 10_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts the command and resolves once it prints the address to open. */
+export function startCommand(args: string[], bin = BIN): Promise<RunningCommand> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+    const stdout: string[] = [];
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    void exited.then((code) => reject(new Error(`the command exited (${code}) before printing its address: ${stderr}`)));
+    const timer = setTimeout(() => reject(new Error(`no address printed: ${stdout.join('\n')} ${stderr}`)), 15_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      stdout.push(line);
+      if (/^http:\/\/\S+\/$/.test(line)) {
+        clearTimeout(timer);
+        resolve({ child, url: line, stdout, stderr: () => stderr, exited });
+      }
+    });
+  });
+}

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { recordEventSchema, type RecordEvent } from '../../shared/api.ts';
+import { startDashboard, type Dashboard } from '../dashboard.ts';
+
+// Tests meet real parts: a temporary record written by a real writer process, and a real
+// dashboard listening on a port. Nothing here ever points at a real record directory.
+
+export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number } = {}): Promise<Dashboard> {
+  return startDashboard({
+    recordDir,
+    host: '127.0.0.1',
+    port: 0,
+    portFallback: false,
+    webRoot: null,
+    reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
+  });
+}
+
+/** GETs a path and parses the body with the wire schema, as the browser does. */
+export async function getJson<S extends z.ZodType>(dashboard: Dashboard, path: string, schema: S): Promise<z.infer<S>> {
+  const response = await fetch(new URL(path, dashboard.url));
+  const body: unknown = await response.json();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+  return schema.parse(body);
+}
+
+/** Polls until `probe` returns a value that is not undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Listens to /api/events and collects what arrives. */
+export async function listenToEvents(dashboard: Dashboard): Promise<{ events: RecordEvent[]; next(match: (event: RecordEvent) => boolean, timeoutMs?: number): Promise<RecordEvent>; close(): void }> {
+  const controller = new AbortController();
+  const response = await fetch(new URL('/api/events', dashboard.url), { signal: controller.signal });
+  if (response.body === null) throw new Error('no event stream');
+  const events: RecordEvent[] = [];
+  const waiters = new Set<{ match: (event: RecordEvent) => boolean; resolve: (event: RecordEvent) => void }>();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          for (const line of block.split('\n')) {
+            if (!line.startsWith('data: ')) continue;
+            const event = recordEventSchema.parse(JSON.parse(line.slice(6)));
+            events.push(event);
+            for (const waiter of [...waiters]) {
+              if (waiter.match(event)) {
+                waiters.delete(waiter);
+                waiter.resolve(event);
+              }
+            }
+          }
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    events,
+    next(match, timeoutMs = 5_000) {
+      const seen = events.find(match);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve };
+        waiters.add(waiter);
+        setTimeout(() => {
+          if (waiters.delete(waiter)) reject(new Error('no matching event arrived'));
+        }, timeoutMs).unref();
+      });
+    },
+    close: () => controller.abort(),
+  };
+}
+
+/**
+ * Every file and folder under `dir`: name, size, mtime and sha256 of the bytes. Two equal
+ * fingerprints mean nothing was written, renamed, created or deleted.
+ */
+export function fingerprintTree(dir: string): string[] {
+  const lines: string[] = [];
+  const walk = (path: string, rel: string) => {
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) {
+      lines.push(`${rel}/ ${stat.mtimeMs}`);
+      for (const name of readdirSync(path).sort()) walk(join(path, name), `${rel}/${name}`);
+    } else if (stat.isFile()) {
+      const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
+      lines.push(`${rel} ${stat.size}:${stat.mtimeMs}:${sha}`);
+    } else {
+      lines.push(`${rel} ${stat.isSymbolicLink() ? 'link' : 'other'}:${stat.mtimeMs}`);
+    }
+  };
+  walk(dir, '.');
+  return lines;
+}

@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, appendFileSync, utimesSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
+import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { startWriter, type Writer } from '../writer/writerClient.ts';
+import { eventually, getJson, listenToEvents, makeTempRecord, startTestDashboard } from './harness.ts';
+
+// The live reader against a real writer process: files arrive half-written, in bursts, cut
+// short; folders come and go. Each test uses its own session folder in one shared record.
+
+const record = makeTempRecord();
+let dashboard: Dashboard;
+let writer: Writer;
+
+before(async () => {
+  writer = await startWriter(record.dir);
+  dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 500 });
+  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+});
+
+after(async () => {
+  await writer.kill();
+  await dashboard.close();
+  record.remove();
+});
+
+async function sessionItems(sessionId: string): Promise<FileItem[]> {
+  const page = await getJson(dashboard, `/api/sessions/${sessionId}?limit=5000`, sessionResponseSchema);
+  return page.items.filter((item): item is FileItem => item.type === 'file');
+}
+
+async function itemOf(sessionId: string, file: string): Promise<FileItem | undefined> {
+  return (await sessionItems(sessionId)).find((item) => item.file === file);
+}
+
+function entry<T extends Record<string, unknown>>(sessionId: string, value: T): T {
+  return { ...value, sessionId };
+}
+
+describe('the live reader', () => {
+  it('a half-written file is pending, and turns into its entry when the writer finishes', async () => {
+    const sessionId = 'half-written';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    const slow = writer.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, sentEntry(1, 'x'.repeat(400))), chunkBytes: 100, chunkDelayMs: 300 });
+    const file = nameAt(1, 2);
+    await eventually(async () => ((await itemOf(sessionId, file))?.evidence === 'pending' ? true : undefined), 'the pending file');
+    await slow;
+    const done = await eventually(async () => {
+      const item = await itemOf(sessionId, file);
+      return item?.evidence === 'parsed' ? item : undefined;
+    }, 'the finished entry');
+    assert.equal(done.entry?.['text'], 'x'.repeat(400));
+  });
+
+  it('a write killed halfway is pending at first, then damaged: unknown evidence with its name and size', async () => {
+    const sessionId = 'killed-halfway';
+    const victim = await startWriter(record.dir);
+    await victim.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    const stalled = await victim.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, sentEntry(1, 'never finished')), stallAfterBytes: 60 });
+    assert.equal(stalled.stalled, true);
+    await victim.kill('SIGKILL');
+    const file = nameAt(1, 2);
+    assert.equal((await eventually(() => itemOf(sessionId, file), 'the cut-short file')).evidence, 'pending');
+    const damaged = await eventually(async () => {
+      const item = await itemOf(sessionId, file);
+      return item?.evidence === 'damaged' ? item : undefined;
+    }, 'the damaged file', PENDING_WINDOW_MS + 5_000);
+    assert.equal(damaged.size, 60);
+    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const summary = list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);
+    assert.deepEqual(summary?.degraded.map((reason) => reason.code), ['damaged-file']);
+  });
+
+  it('2,000 files written in one burst are all shown', async () => {
+    const sessionId = 'burst';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    await writer.send({ op: 'burst', sessionId, count: 2_000, startSeq: 2, cwd: '/home/dev/projects/burst' });
+    const page = await eventually(async () => {
+      const got = await getJson(dashboard, `/api/sessions/${sessionId}?limit=5000`, sessionResponseSchema);
+      return got.page.total === 2_001 && got.items.every((item) => item.type === 'file' && item.evidence === 'parsed') ? got : undefined;
+    }, 'all 2,001 entries', 10_000);
+    assert.equal(page.session.counts.sent + page.session.counts.received, 2_000);
+    assert.deepEqual(page.session.degraded, []);
+  });
+
+  it('a new entry reaches a connected client as a session-changed event', async () => {
+    const sessionId = 'live-event';
+    const events = await listenToEvents(dashboard);
+    try {
+      await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+      await events.next((event) => event.type === 'session-changed' && event.sessionId === sessionId);
+    } finally {
+      events.close();
+    }
+  });
+
+  it('a file changed after it parsed is shown as changed; a trailing newline added later is not a change', async () => {
+    const sessionId = 'tampered';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    const sent = await writer.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, sentEntry(1, 'original')) });
+    const file = nameAt(1, 2);
+    await eventually(async () => ((await itemOf(sessionId, file))?.evidence === 'parsed' ? true : undefined), 'the entry');
+    appendFileSync(sent.file!, '\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await itemOf(sessionId, file))?.evidence, 'parsed');
+    writeFileSync(sent.file!, JSON.stringify(entry(sessionId, sentEntry(1, 'rewritten'))));
+    const changed = await eventually(async () => {
+      const item = await itemOf(sessionId, file);
+      return item?.evidence === 'changed' ? item : undefined;
+    }, 'the changed file');
+    assert.equal(changed.why, 'changed after it was read');
+  });
+
+  it('a file removed after it parsed stays in its place, shown as removed', async () => {
+    const sessionId = 'removed';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    const sent = await writer.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, receivedEntry(1, 'gone soon')) });
+    await eventually(async () => ((await itemOf(sessionId, nameAt(1, 2)))?.evidence === 'parsed' ? true : undefined), 'the entry');
+    unlinkSync(sent.file!);
+    const removed = await eventually(async () => {
+      const item = await itemOf(sessionId, nameAt(1, 2));
+      return item?.evidence === 'removed' ? item : undefined;
+    }, 'the removed file');
+    assert.equal(removed.side, 'received', 'the side it had is kept, so it keeps its column');
+  });
+
+  it('a session folder removed and recreated is picked up again', async () => {
+    const sessionId = 'recreated';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    await eventually(async () => ((await itemOf(sessionId, nameAt(0, 1)))?.evidence === 'parsed' ? true : undefined), 'the start entry');
+    rmSync(join(record.dir, sessionId), { recursive: true });
+    await eventually(async () => ((await itemOf(sessionId, nameAt(0, 1)))?.evidence === 'removed' ? true : undefined), 'the removal');
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(5)), at: isoAt(5) });
+    await eventually(async () => ((await itemOf(sessionId, nameAt(5, 1)))?.evidence === 'parsed' ? true : undefined), 'the new start entry');
+  });
+
+  it('a symlink to a file outside the record is listed as a stray, never followed, its bytes never served', async () => {
+    const sessionId = 'with-link';
+    const outside = makeTempRecord('rec-outside-');
+    try {
+      const secret = join(outside.dir, 'secret.json');
+      writeFileSync(secret, JSON.stringify(entry(sessionId, sentEntry(1, 'SECRET OUTSIDE THE RECORD'))));
+      await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+      symlinkSync(secret, join(record.dir, sessionId, nameAt(1, 2)));
+      const page = await eventually(async () => {
+        const got = await getJson(dashboard, `/api/sessions/${sessionId}`, sessionResponseSchema);
+        return got.items.some((item) => item.type === 'stray') ? got : undefined;
+      }, 'the link as a stray');
+      assert.doesNotMatch(JSON.stringify(page), /SECRET OUTSIDE/);
+      const direct = await fetch(new URL(`/api/sessions/${sessionId}/files/${nameAt(1, 2)}`, dashboard.url));
+      assert.doesNotMatch(await direct.text(), /SECRET OUTSIDE/);
+      const search = await fetch(new URL('/api/search?q=SECRET', dashboard.url));
+      assert.doesNotMatch(await search.text(), /SECRET OUTSIDE/);
+    } finally {
+      outside.remove();
+    }
+  });
+
+  it('a session folder that is a symlink is not followed', async () => {
+    const outside = makeTempRecord('rec-outside-');
+    try {
+      mkdirSync(join(outside.dir, 'x'));
+      writeFileSync(join(outside.dir, 'x', nameAt(0, 1)), JSON.stringify(entry('linked-folder', startEntry(0, { cwd: '/SECRET-CWD' }))));
+      symlinkSync(join(outside.dir, 'x'), join(record.dir, 'linked-folder'));
+      await eventually(async () => {
+        const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+        return list.strays.includes('linked-folder') ? list : undefined;
+      }, 'the link listed as a stray', 3_000);
+      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      assert.doesNotMatch(JSON.stringify(list), /SECRET-CWD/);
+    } finally {
+      outside.remove();
+    }
+  });
+});
+
+describe('the record directory itself', () => {
+  it('a record directory that does not exist yet is waited for, and read once it appears', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    const later = await startTestDashboard(recordDir);
+    try {
+      const waiting = await getJson(later, '/api/sessions', sessionsResponseSchema);
+      assert.equal(waiting.record.state, 'missing');
+      assert.equal(waiting.indexing.state, 'waiting');
+      const staging = join(parent.dir, 'staging');
+      mkdirSync(join(staging, 's1'), { recursive: true });
+      writeFileSync(join(staging, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
+      renameSync(staging, recordDir);
+      const list = await eventually(async () => {
+        const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
+        return got.projects.length === 1 ? got : undefined;
+      }, 'the record to be read');
+      assert.equal(list.record.state, 'present');
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+
+  it('a record directory removed and recreated is picked up again; what was read before shows as removed', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    mkdirSync(join(recordDir, 's1'), { recursive: true });
+    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
+    const later = await startTestDashboard(recordDir);
+    try {
+      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the first read');
+      rmSync(recordDir, { recursive: true });
+      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).record.state === 'missing' ? true : undefined), 'the removal', 5_000);
+      mkdirSync(join(recordDir, 's2'), { recursive: true });
+      writeFileSync(join(recordDir, 's2', nameAt(3, 1)), JSON.stringify(entry('s2', startEntry(3))));
+      const list = await eventually(async () => {
+        const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
+        return got.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === 's2') ? got : undefined;
+      }, 'the new record', 5_000);
+      const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
+      assert.equal(s1.items[0]?.type === 'file' && s1.items[0].evidence, 'removed');
+      assert.equal(list.record.state, 'present');
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+
+  it('a file already older than the pending window when first seen is damaged at once', async () => {
+    const parent = makeTempRecord();
+    mkdirSync(join(parent.dir, 's1'));
+    const path = join(parent.dir, 's1', nameAt(0, 1));
+    writeFileSync(path, '{"kind":"start","sessio');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    const later = await startTestDashboard(parent.dir);
+    try {
+      const page = await eventually(async () => {
+        const got = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
+        return got.items.length > 0 ? got : undefined;
+      }, 'the session');
+      assert.equal(page.items[0]?.type === 'file' && page.items[0].evidence, 'damaged');
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+});
