@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { sessionsResponseSchema } from '../../shared/api.ts';
+import { startCommand } from './command.ts';
+import { makeTempRecord } from './harness.ts';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+
+describe('the published package', () => {
+  it('npm pack gives a tarball that runs with npx and serves the built UI without dev dependencies', { timeout: 180_000 }, async () => {
+    assert.ok(existsSync(join(ROOT, 'dist', 'web', 'index.html')), 'build first: npm run build');
+    const work = makeTempRecord('rec-pack-');
+    const record = makeTempRecord();
+    try {
+      // The build is already done by the test command; packing must not need dev tools.
+      await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work.dir], { cwd: ROOT, env: NPM_ENV });
+      const tarballName = readdirSync(work.dir).find((name) => name.endsWith('.tgz'))!;
+      const tarball = join(work.dir, tarballName);
+
+      // npx takes a tarball as a relative path; an absolute one it would run as a program.
+      const npx = await run('npx', ['--yes', `./${tarballName}`, '--version'], { cwd: work.dir, env: NPM_ENV });
+      assert.match(npx.stdout, /^rec-dashboard \d+\.\d+\.\d+\n$/);
+
+      const app = join(work.dir, 'app');
+      await run('npm', ['install', '--omit=dev', '--prefix', app, tarball], { cwd: work.dir, env: NPM_ENV });
+      const installed = join(app, 'node_modules');
+      for (const devOnly of ['react', 'vite', 'typescript', '@playwright/test']) {
+        assert.equal(existsSync(join(installed, devOnly)), false, `${devOnly} is not installed`);
+      }
+      const running = await startCommand([record.dir, '--port', '0'], join(installed, 'rec-dashboard', 'dist', 'server', 'bin.js'));
+      try {
+        const page = await fetch(running.url);
+        assert.match(await page.text(), /<div id="root">/);
+        const list = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+        assert.equal(list.recordDir, record.dir);
+      } finally {
+        running.child.kill('SIGTERM');
+        await running.exited;
+      }
+    } finally {
+      work.remove();
+      record.remove();
+    }
+  });
+});
