@@ -96,6 +96,12 @@ describe('reading an entry', () => {
     }
   });
 
+  it('a UTF-8 byte-order mark before the object is tolerated and is not part of any text', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...bytesOf(sentEntry(1, 'after a BOM'))]);
+    const reading = readEntry(bytes);
+    assert.equal(reading.outcome === 'entry' && reading.value['text'], 'after a BOM');
+  });
+
   it('bytes that are not UTF-8 do not parse', () => {
     assert.deepEqual(readEntry(new Uint8Array([0x7b, 0xff, 0x7d])), { outcome: 'unparsed', why: 'not valid UTF-8' });
   });
