@@ -26,10 +26,17 @@ export function runCommand(args: string[], options: { nodeArgs?: string[]; timeo
   });
 }
 
+/**
+ * Run as root, a process reads every file whatever its mode. This prefix runs the command
+ * without the capabilities that allow it, so permissions bite as they do for a person.
+ */
+export const WITHOUT_ROOT_READ = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', '--'] : [];
+
 /** Starts the command and resolves once it prints the address to open. */
-export function startCommand(args: string[], bin = BIN): Promise<RunningCommand> {
+export function startCommand(args: string[], bin = BIN, prefix: string[] = []): Promise<RunningCommand> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+    const [program, ...programArgs] = [...prefix, process.execPath, bin, ...args] as [string, ...string[]];
+    const child = spawn(program, programArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
     const stdout: string[] = [];
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
