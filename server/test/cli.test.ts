@@ -99,11 +99,11 @@ describe('the rec-dashboard command', () => {
     try {
       const list = await eventually(async () => {
         const got = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
-        return got.projects.length >= 3 ? got : undefined;
-      }, 'the demo sessions');
+        // The backlog is written in a few hundred milliseconds, degraded sessions among it.
+        return got.projects.length >= 3 && got.degradedSessions > 0 ? got : undefined;
+      }, 'the demo sessions, degraded ones among them');
       recordDir = list.recordDir;
       assert.match(running.stdout.join('\n'), /Demo record with live traffic in .* \(removed on exit\)/);
-      assert.ok(list.degradedSessions > 0, 'the demo shows degraded recording too');
     } finally {
       running.child.kill('SIGTERM');
     }
