@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { USAGE, parseCliArgs } from './cliArgs.ts';
 import { startDashboard, type Dashboard } from './dashboard.ts';
+import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
 
 /** Runs the `rec-dashboard` command. Every failure is one line that says what to do. */
@@ -36,6 +37,7 @@ export async function main(argv: string[]): Promise<void> {
     if (problem !== null) fail(problem, 1);
   }
 
+  const token = command.token === 'generate' ? createAccessToken() : command.token;
   let dashboard: Dashboard;
   try {
     dashboard = await startDashboard({
@@ -44,6 +46,7 @@ export async function main(argv: string[]): Promise<void> {
       port: command.port,
       portFallback: command.portIsDefault,
       webRoot: findWebRoot(),
+      token,
       onError: (message) => console.error(`rec-dashboard: ${message}`),
     });
   } catch (error) {
@@ -63,6 +66,8 @@ export async function main(argv: string[]): Promise<void> {
   if (command.host !== '127.0.0.1' && command.host !== 'localhost' && command.host !== '::1') {
     console.log(`Listening on ${command.host}: other machines that reach this address can read the record.`);
   }
+  if (token === null) console.log('No access token (--no-token): anyone who can reach this address can read the record.');
+  else console.log('Open the address below: it carries the access token, which the browser then keeps in a cookie.');
   console.log(dashboard.url);
 
   if (command.open ?? (process.stdout.isTTY === true && !process.env['CI'])) openBrowser(dashboard.url);

@@ -14,6 +14,8 @@ export type CliCommand =
       portIsDefault: boolean;
       host: string;
       open: boolean | null;
+      /** 'generate': a new token each start; null: no access control (`--no-token`). */
+      token: string | 'generate' | null;
     }
   | { type: 'error'; message: string };
 
@@ -27,6 +29,8 @@ Options:
   --host <h>     address to bind (default 127.0.0.1; anything else serves other machines too)
   --open         open the dashboard in a browser (the default when run in a terminal)
   --no-open      do not open a browser
+  --token <t>    the access token to require (default: a new one each start, in the address)
+  --no-token     require no token: anyone who can reach the address can read the record
   --demo         run the demo record (the same as giving no record directory)
   -h, --help     show this help
   -v, --version  show the version
@@ -47,6 +51,10 @@ export function parseCliArgs(argv: string[]): CliCommand {
         port: { type: 'string' },
         host: { type: 'string' },
         open: { type: 'boolean' },
+        // A string option that `--no-token` turns off: with 'no-token' declared, parseArgs gives
+        // token: false for it.
+        token: { type: 'string' },
+        'no-token': { type: 'boolean' },
         demo: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -70,7 +78,19 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') return { type: 'error', message: '--host takes an address, such as 127.0.0.1' };
-  return { type: 'run', recordDir, port, portIsDefault: values.port === undefined, host, open: values.open ?? null };
+  const token = parseToken(values['no-token'] === true ? false : (values.token as string | boolean | undefined));
+  if (typeof token === 'object' && token !== null) return token;
+  return { type: 'run', recordDir, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token };
+}
+
+function parseToken(value: string | boolean | undefined): string | 'generate' | null | { type: 'error'; message: string } {
+  if (value === undefined || value === true) return 'generate';
+  if (value === false) return null;
+  // The token travels in a URL, a cookie and a header: URL-safe characters only.
+  if (!/^[A-Za-z0-9._~-]{16,256}$/.test(value)) {
+    return { type: 'error', message: '--token takes 16 to 256 letters, digits or . _ ~ -' };
+  }
+  return value;
 }
 
 function firstLine(message: string): string {

@@ -10,12 +10,17 @@ export type DashboardOptions = {
   /** Try the next ports when this one is taken (the port was not asked for). */
   portFallback: boolean;
   webRoot: string | null;
+  /** The access token; null turns access control off. */
+  token: string | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
 };
 
 export type Dashboard = {
+  /** The address to open: with the access token, when there is one. */
   url: string;
+  /** The address without the token. */
+  origin: string;
   port: number;
   /** Set when the port asked for was taken and another was used. */
   portTakenInstead: number | null;
@@ -34,7 +39,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
   });
   const hostnames = isWildcard(options.host) ? [] : [options.host];
-  const app = await buildApp({ source, webRoot: options.webRoot, hostnames });
+  const app = await buildApp({ source, webRoot: options.webRoot, hostnames, token: options.token });
   let port = options.port;
   let portTakenInstead: number | null = null;
   for (let attempt = 0; ; attempt++) {
@@ -56,8 +61,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   // The API answers at once, with indexing progress, while the first scan runs.
   const started = source.start();
   started.catch((error: unknown) => options.onError?.(`reading the record failed: ${(error as Error).message}`));
+  const origin = `http://${urlHost(options.host)}:${bound}/`;
   return {
-    url: `http://${urlHost(options.host)}:${bound}/`,
+    url: options.token === null ? origin : `${origin}?token=${options.token}`,
+    origin,
     port: bound,
     portTakenInstead,
     source,

@@ -112,6 +112,8 @@ export const fileItemSchema = z.object({
   raw: z.unknown().optional(),
   /** Set when the text was cut for the page: its full size in UTF-8 bytes. */
   textClipped: z.object({ bytes: z.number().int() }).optional(),
+  /** Other fields too large for a page, left out of `entry` (the file endpoint has them). */
+  fieldsClipped: z.array(z.object({ field: z.string(), bytes: z.number().int() })).optional(),
 });
 export type FileItem = z.infer<typeof fileItemSchema>;
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RecordSource } from '../record/recordSource.ts';
+import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
 import { registerSearchRoutes } from './searchRoutes.ts';
@@ -15,6 +16,8 @@ export type AppOptions = {
   webRoot: string | null;
   /** Host names, besides localhost and IP literals, that requests may name (`--host`). */
   hostnames?: Iterable<string>;
+  /** The access token every request must carry; null turns access control off. */
+  token: string | null;
   logger?: boolean;
 };
 
@@ -34,6 +37,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (origin !== undefined && !isSameOrigin(origin, host)) {
       return reply.code(403).type('text/plain; charset=utf-8').send('Requests from other sites are refused.\n');
     }
+    const access = decideAccess(request, options.token);
+    if (access.type === 'exchange') return sendAccessCookie(reply, request, options.token!, access.location);
+    if (access.type === 'deny') return sendAccessDenied(reply, request);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);

@@ -62,24 +62,47 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         entry,
       };
       if (raw !== undefined) wire.raw = raw;
-      if (entry !== null && textLimit !== null) clipText(wire, entry, textLimit);
+      if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
       return wire;
     }
   }
 }
 
-/** Cuts a text longer than the page limit, at a character boundary, and says so. */
-function clipText(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
-  const text = entry['text'];
-  if (typeof text !== 'string' || text.length <= limitBytes / 3) return;
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes <= limitBytes) return;
-  let end = Math.min(text.length, limitBytes);
-  while (end > 0 && Buffer.byteLength(text.slice(0, end), 'utf8') > limitBytes) end = Math.floor(end * 0.9);
-  // Never split a surrogate pair: the clipped text must still be the text's own characters.
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  wire.entry = { ...entry, text: text.slice(0, end) };
-  wire.textClipped = { bytes };
+/**
+ * Keeps a page small whatever the record holds: a text longer than the limit is cut at a
+ * character boundary, and any other field whose JSON is longer is left out of the page. Both
+ * are said on the item; the file endpoint gives the entry whole. Files no larger than the limit
+ * cannot hold such fields, so they are passed as they are.
+ */
+function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
+  if (wire.size <= limitBytes) return;
+  let clipped: Record<string, unknown> | null = null;
+  const fieldsClipped: { field: string; bytes: number }[] = [];
+  for (const [field, value] of Object.entries(entry)) {
+    if (field === 'text' && typeof value === 'string') {
+      const bytes = Buffer.byteLength(value, 'utf8');
+      if (bytes <= limitBytes) continue;
+      clipped ??= { ...entry };
+      clipped['text'] = value.slice(0, textCut(value, limitBytes));
+      wire.textClipped = { bytes };
+      continue;
+    }
+    const json = JSON.stringify(value) ?? '';
+    if (json.length <= limitBytes / 3) continue;
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (bytes <= limitBytes) continue;
+    clipped ??= { ...entry };
+    delete clipped[field];
+    fieldsClipped.push({ field, bytes });
+  }
+  if (clipped !== null) wire.entry = clipped;
+  if (fieldsClipped.length > 0) wire.fieldsClipped = fieldsClipped;
 }
 
+/** The length of the longest prefix of `text` within `limitBytes` of UTF-8, never splitting a pair. */
+function textCut(text: string, limitBytes: number): number {
+  let end = Math.min(text.length, limitBytes);
+  while (end > 0 && Buffer.byteLength(text.slice(0, end), 'utf8') > limitBytes) end = Math.floor(end * 0.9);
+  const last = text.charCodeAt(end - 1);
+  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+}

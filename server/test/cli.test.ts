@@ -59,13 +59,22 @@ describe('the rec-dashboard command', () => {
     const running = await startCommand([record.dir, '--port', '0']);
     try {
       assert.match(running.stdout.join('\n'), /Reading .* \(read-only\)\./);
-      const list = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+      const list = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
       assert.equal(list.recordDir, record.dir);
       assert.match(new URL(running.url).hostname, /^127\.0\.0\.1$/);
     } finally {
       running.child.kill('SIGTERM');
     }
     assert.equal(await running.exited, 0);
+    record.remove();
+  });
+
+  it('SIGINT (Ctrl-C) stops it cleanly too', async () => {
+    const record = makeTempRecord();
+    const running = await startCommand([record.dir, '--port', '0']);
+    running.child.kill('SIGINT');
+    assert.equal(await running.exited, 0);
+    assert.equal(running.stderr(), '');
     record.remove();
   });
 
@@ -98,7 +107,7 @@ describe('the rec-dashboard command', () => {
     let recordDir = '';
     try {
       const list = await eventually(async () => {
-        const got = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+        const got = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
         // The backlog is written in a few hundred milliseconds, degraded sessions among it.
         return got.projects.length >= 3 && got.degradedSessions > 0 ? got : undefined;
       }, 'the demo sessions, degraded ones among them');

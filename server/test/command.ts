@@ -5,7 +5,17 @@ import { fileURLToPath } from 'node:url';
 /** The command as a person runs it, from source (the published one is built from the same files). */
 export const BIN = fileURLToPath(new URL('../bin.ts', import.meta.url));
 
-export type RunningCommand = { child: ChildProcess; url: string; stdout: string[]; stderr: () => string; exited: Promise<number | null> };
+export type RunningCommand = {
+  child: ChildProcess;
+  /** The address as printed, with the access token when there is one. */
+  url: string;
+  token: string | null;
+  /** GETs a path of the dashboard as an API client does, with the token as a bearer token. */
+  get(path: string, init?: RequestInit): Promise<Response>;
+  stdout: string[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+};
 
 /** Runs the command to its end and returns what it printed. */
 export function runCommand(args: string[], options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -42,12 +52,18 @@ export function startCommand(args: string[], bin = BIN, prefix: string[] = []): 
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     void exited.then((code) => reject(new Error(`the command exited (${code}) before printing its address: ${stderr}`)));
-    const timer = setTimeout(() => reject(new Error(`no address printed: ${stdout.join('\n')} ${stderr}`)), 15_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no address printed: ${stdout.join('\n')} ${stderr}`));
+    }, 15_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
-      if (/^http:\/\/\S+\/$/.test(line)) {
+      if (/^http:\/\/\S+$/.test(line)) {
         clearTimeout(timer);
-        resolve({ child, url: line, stdout, stderr: () => stderr, exited });
+        const token = new URL(line).searchParams.get('token');
+        const get = (path: string, init: RequestInit = {}) =>
+          fetch(new URL(path, line), { ...init, headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(init.headers as Record<string, string>) } });
+        resolve({ child, url: line, token, get, stdout, stderr: () => stderr, exited });
       }
     });
   });

@@ -14,9 +14,10 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number } = {}): Promise<Dashboard> {
+export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number; token?: string | null } = {}): Promise<Dashboard> {
   return startDashboard({
     recordDir,
+    token: options.token ?? null,
     host: '127.0.0.1',
     port: 0,
     portFallback: false,

@@ -36,9 +36,9 @@ describe('the published package', () => {
       }
       const running = await startCommand([record.dir, '--port', '0'], join(installed, 'rec-dashboard', 'dist', 'server', 'bin.js'));
       try {
-        const page = await fetch(running.url);
+        const page = await running.get('/');
         assert.match(await page.text(), /<div id="root">/);
-        const list = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+        const list = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
         assert.equal(list.recordDir, record.dir);
       } finally {
         running.child.kill('SIGTERM');

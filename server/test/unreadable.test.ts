@@ -23,13 +23,13 @@ describe('what the reader may not read', () => {
     const running = await startCommand([record.dir, '--port', '0'], BIN, WITHOUT_ROOT_READ);
     try {
       const list = await eventually(async () => {
-        const got = sessionsResponseSchema.parse(await (await fetch(new URL('/api/sessions', running.url))).json());
+        const got = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
         return got.indexing.state === 'ready' ? got : undefined;
       }, 'the first scan');
       const sessions = list.projects.flatMap((project) => project.sessions);
       const closed = sessions.find((session) => session.sessionId === 'closed');
       assert.deepEqual(closed?.degraded.find((reason) => reason.code === 'unreadable'), { code: 'unreadable', files: [], filesTotal: 0, folder: 'permission denied' });
-      const open = sessionResponseSchema.parse(await (await fetch(new URL('/api/sessions/open', running.url))).json());
+      const open = sessionResponseSchema.parse(await (await running.get('/api/sessions/open')).json());
       assert.deepEqual(
         open.items.map((item) => item.type === 'file' && [item.seq, item.evidence, item.why]),
         [[1, 'parsed', null], [2, 'parsed', null], [3, 'unreadable', 'permission denied']],

@@ -117,8 +117,15 @@ export type EntryReading =
   | { outcome: 'entry'; facts: EntryFacts; value: Record<string, unknown> }
   /** Not UTF-8 or not JSON: maybe still being written (rule.oneWriter), maybe cut short. */
   | { outcome: 'unparsed'; why: string }
-  /** JSON, but not an entry this reader can vouch for. */
-  | { outcome: 'invalid'; why: string; value: unknown };
+  /** JSON, but not an entry this reader can vouch for; `value` is left out when unsafe to show. */
+  | { outcome: 'invalid'; why: string; value?: unknown };
+
+/**
+ * Deeper JSON than this is not an entry the plugin wrote, and could not be passed on: a value
+ * nested 100,000 deep parses, but overflows the stack of anything that walks it recursively
+ * (JSON.stringify among them).
+ */
+export const MAX_ENTRY_DEPTH = 256;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -141,6 +148,9 @@ export function readEntry(bytes: Uint8Array): EntryReading {
 
 /** Validates a parsed JSON value as an entry. */
 export function validateEntry(value: unknown): EntryReading {
+  if (exceedsDepth(value, MAX_ENTRY_DEPTH)) {
+    return { outcome: 'invalid', why: `JSON nested deeper than ${MAX_ENTRY_DEPTH} levels; not shown` };
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { outcome: 'invalid', why: 'an entry is a JSON object', value };
   }
@@ -206,6 +216,20 @@ function factsOf(entry: StartEntry | MessageEntry | ChainEntry): EntryFacts {
         withheld: entry.text === undefined,
       };
   }
+}
+
+/** Whether a JSON value nests deeper than `limit`; iterative, so any depth is safe to ask. */
+function exceedsDepth(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(node as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function stringOrNull(value: unknown): string | null {
