@@ -25,6 +25,20 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   let demo: Demo | null = null;
+  let dashboard: Dashboard | null = null;
+  // Installed before anything starts, so that an interrupt at any moment still closes the
+  // server and removes the demo's temporary record.
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await dashboard?.close();
+    await demo?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
   let recordDir: string;
   if (command.recordDir === null) {
     demo = startDemo((code) => {
@@ -38,7 +52,6 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const token = command.token === 'generate' ? createAccessToken() : command.token;
-  let dashboard: Dashboard;
   try {
     dashboard = await startDashboard({
       recordDir,
@@ -71,17 +84,6 @@ export async function main(argv: string[]): Promise<void> {
   console.log(dashboard.url);
 
   if (command.open ?? (process.stdout.isTTY === true && !process.env['CI'])) openBrowser(dashboard.url);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await dashboard.close();
-    await demo?.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }
 
 /** Why a given record directory cannot be read, or null. One that does not exist is waited for. */
