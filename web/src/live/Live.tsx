@@ -25,8 +25,6 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     let reconnectTimer: number | null = null;
     let flushTimer: number | null = null;
     let lastFlush = 0;
-    let hadConnection = false;
-    let lost = false;
     let indexingState: Indexing['state'] | null = null;
     const changed = new Set<string>();
     let listChanged = false;
@@ -63,10 +61,9 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         const event = parsed.data;
         switch (event.type) {
           case 'hello':
-            // What happened while we were away is not replayed: fetch it all again.
-            if (hadConnection && lost) void queryClient.invalidateQueries();
-            hadConnection = true;
-            lost = false;
+            // Nothing is replayed: what changed before this stream began (while we were away,
+            // or between the first fetches and this connection) is only had by fetching again.
+            void queryClient.invalidateQueries();
             break;
           case 'record':
             setState((old) => ({ ...old, record: event.record }));
@@ -91,7 +88,6 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         }
       };
       source.onerror = () => {
-        lost = true;
         setState((old) => ({ ...old, connection: 'lost', lostSince: old.lostSince ?? Date.now() }));
         // EventSource retries by itself while the server answers badly; once it gives up
         // (CLOSED), we start again ourselves.

@@ -1,0 +1,27 @@
+import type { TestType } from '@playwright/test';
+import { startDashboard, type RunningDashboard } from './dashboard.ts';
+import { makeRecordDir, startWriter, type Writer } from './record.ts';
+
+// A spec file's own record: a fresh temp directory, a real writer process writing into it, and
+// the real command reading it. Tests in the file use sessions of their own within it.
+
+export type LiveRecord = { dir: string; writer: Writer; dashboard: RunningDashboard; url: string };
+
+export function useLiveRecord(test: TestType<object, object>, label: string): LiveRecord {
+  const live = {} as LiveRecord;
+  let remove = async () => {};
+  test.beforeAll(async () => {
+    const made = await makeRecordDir(label);
+    remove = made.remove;
+    live.dir = made.dir;
+    live.writer = await startWriter(made.dir);
+    live.dashboard = await startDashboard(made.dir);
+    live.url = live.dashboard.url;
+  });
+  test.afterAll(async () => {
+    await live.dashboard?.stop();
+    await live.writer?.kill();
+    await remove();
+  });
+  return live;
+}
