@@ -17,9 +17,9 @@ export function assertBuilt(): void {
 }
 
 /** recordDir null runs the demo record. */
-export async function startDashboard(recordDir: string | null): Promise<RunningDashboard> {
+export async function startDashboard(recordDir: string | null, port = 0): Promise<RunningDashboard> {
   assertBuilt();
-  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), '--port', '0', '--no-open'];
+  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), '--port', String(port), '--no-open'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));

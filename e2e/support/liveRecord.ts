@@ -1,6 +1,7 @@
 import type { TestType } from '@playwright/test';
 import { startDashboard, type RunningDashboard } from './dashboard.ts';
 import { makeRecordDir, startWriter, type Writer } from './record.ts';
+import { loadShared, type SharedRecord } from './sharedRecord.ts';
 
 // A spec file's own record: a fresh temp directory, a real writer process writing into it, and
 // the real command reading it. Tests in the file use sessions of their own within it.
@@ -24,4 +25,21 @@ export function useLiveRecord(test: TestType<object, object>, label: string): Li
     await remove();
   });
   return live;
+}
+
+export type SharedView = { shared: SharedRecord; url: string };
+
+/** The finished shared record (see sharedRecord.ts), read by a command of this file's own. */
+export function useSharedRecord(test: TestType<object, object>): SharedView {
+  const view = {} as SharedView;
+  let dashboard: RunningDashboard | null = null;
+  test.beforeAll(async () => {
+    view.shared = (await loadShared()).shared;
+    dashboard = await startDashboard(view.shared.dir);
+    view.url = dashboard.url;
+  });
+  test.afterAll(async () => {
+    await dashboard?.stop();
+  });
+  return view;
 }

@@ -53,7 +53,7 @@ export function RawToggle({ raw, onToggle, entry }: { raw: boolean; onToggle(): 
   return (
     <>
       <button type="button" className="small" aria-pressed={raw} onClick={onToggle} aria-label="Show the raw JSON of this entry">
-        {raw ? 'Hide raw' : 'Raw JSON'}
+        {raw ? 'Hide raw' : entry['envelope'] !== undefined ? 'Raw JSON (envelope)' : 'Raw JSON'}
       </button>
       {extra.length > 0 && (
         <span className="unknown-fields" title="Fields this reader does not know: kept, shown raw, not interpreted">

@@ -30,16 +30,21 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
         )}
       </p>
       <EntryNotes sessionId={sessionId} item={item} entry={entry} />
-      {text !== null ? <MessageText sessionId={sessionId} item={item} text={text} /> : <Withheld entry={entry} />}
       {side === 'received' && (
         <p className="correlation" title="Correlation is not claimed: two peers can send identical text, and no stable key joins a name, an address and a session id.">
           Which sent entry this corresponds to: not shown by the record.
         </p>
       )}
-      <footer className="entry-foot">
-        <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
-        {side === 'received' && entry['envelope'] !== undefined && !raw && <span className="muted">envelope kept as it arrived (in raw)</span>}
-      </footer>
+      {text !== null ? (
+        <MessageText sessionId={sessionId} item={item} text={text} actions={<RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />} />
+      ) : (
+        <>
+          <Withheld entry={entry} />
+          <footer className="entry-foot">
+            <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
+          </footer>
+        </>
+      )}
       <RawPanel raw={raw} entry={entry} item={item} />
     </article>
   );

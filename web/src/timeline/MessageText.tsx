@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { FileItem } from '../../../shared/api.ts';
 import { fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
@@ -30,7 +30,7 @@ function clipForDisplay(text: string): string | null {
   return text.slice(0, end);
 }
 
-export function MessageText({ sessionId, item, text }: { sessionId: string; item: FileItem; text: string }) {
+export function MessageText({ sessionId, item, text, actions }: { sessionId: string; item: FileItem; text: string; actions: ReactNode }) {
   const [showAll, setShowAll] = useState(false);
   const serverClipped = item.textClipped !== undefined;
   const full = useQuery({
@@ -69,6 +69,7 @@ export function MessageText({ sessionId, item, text }: { sessionId: string; item
         {full.error !== null && <span className="error">could not load the whole text: {full.error.message}</span>}
         <CopyButton getText={getWholeText} label="Copy the exact text" children="Copy text" />
         <span className="text-size">{bytes.toLocaleString('en')} bytes</span>
+        {actions}
       </div>
     </div>
   );
