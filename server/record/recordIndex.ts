@@ -1,5 +1,5 @@
 import type { EntryName } from '../../shared/record/entryName.ts';
-import { parseEntryName } from '../../shared/record/entryName.ts';
+import { compareEntryNames, parseEntryName } from '../../shared/record/entryName.ts';
 import type { Conclusion } from '../../shared/record/observation.ts';
 import type { FileFact, SessionFold } from '../../shared/record/session.ts';
 import { foldSession } from '../../shared/record/session.ts';
@@ -14,7 +14,44 @@ type SessionState = {
   folderProblem: string | null;
   /** The fold, computed on demand and dropped whenever a file of the session changes. */
   fold: SessionFold | null;
+  /**
+   * The files with an entry's name, in session order; sorted once, on the first fold, and then
+   * kept in order as files come and go, so that a live session is not sorted again on every
+   * write (a 100,000-entry session took 25–115 ms to fold from folder order, 18 ms in order).
+   */
+  ordered: FileState[] | null;
+  /** Files that fold as strays: no entry's name, or not a regular file. */
+  strays: number;
 };
+
+const isStray = (file: FileState) => file.entryName === null || file.evidence === 'stray';
+
+/** Where `file` is, or would go, in files sorted by session order. */
+function positionOf(ordered: FileState[], file: FileState): number {
+  const name = file.entryName!;
+  let low = 0;
+  let high = ordered.length;
+  // Live files are the newest: look at the end first.
+  if (high > 0 && compareEntryNames(ordered[high - 1]!.entryName!, name) < 0) return high;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareEntryNames(ordered[middle]!.entryName!, name) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The files of a session as foldSession takes them: entries in order, then strays as found. */
+function* filesInOrder(session: SessionState): Generator<FileState> {
+  if (session.ordered === null) {
+    const ordered: FileState[] = [];
+    for (const file of session.files.values()) if (file.entryName !== null) ordered.push(file);
+    ordered.sort((a, b) => compareEntryNames(a.entryName!, b.entryName!));
+    session.ordered = ordered;
+  }
+  for (const file of session.ordered) if (file.evidence !== 'stray') yield file;
+  if (session.strays > 0) for (const file of session.files.values()) if (isStray(file)) yield file;
+}
 
 export type RecordIndex = ReturnType<typeof createRecordIndex>;
 
@@ -27,13 +64,12 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
   const sessions = new Map<string, SessionState>();
   /** Files directly in the record directory: not in a session folder, so not entries. */
   const strays = new Map<string, number>();
-  // Entry names repeat their cwd strings by the thousand; one copy of each is enough.
-  const cwds = new Map<string, string>();
+  const strings = new Map<string, string>();
 
   function ensureSession(sessionId: string): SessionState {
     let session = sessions.get(sessionId);
     if (session === undefined) {
-      session = { sessionId, files: new Map(), folderProblem: null, fold: null };
+      session = { sessionId, files: new Map(), folderProblem: null, fold: null, ordered: null, strays: 0 };
       sessions.set(sessionId, session);
     }
     return session;
@@ -44,13 +80,35 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
     onSessionChanged(session.sessionId);
   }
 
-  function intern(conclusion: Conclusion): Conclusion {
+  /** Takes a file's previous state out of the session's order and counts. */
+  function forget(session: SessionState, previous: FileState): void {
+    if (isStray(previous)) session.strays--;
+    if (session.ordered !== null && previous.entryName !== null) {
+      const at = positionOf(session.ordered, previous);
+      if (session.ordered[at] === previous) session.ordered.splice(at, 1);
+      else session.ordered = null; // not where it should be: sort again on the next fold
+    }
+  }
+
+  /**
+   * Entries repeat strings by the thousand: the session id, the cwd, the peer, and the time that
+   * the name already holds. One copy of each is enough (about 150 bytes a file).
+   */
+  function intern(session: SessionState, conclusion: Conclusion, entryName: EntryName | null): Conclusion {
     const facts = conclusion.facts;
-    if (facts?.cwd == null) return conclusion;
-    const known = cwds.get(facts.cwd);
-    if (known === undefined) cwds.set(facts.cwd, facts.cwd);
-    else facts.cwd = known;
+    if (facts === null) return conclusion;
+    if (facts.sessionId === session.sessionId) facts.sessionId = session.sessionId;
+    if (entryName !== null && facts.at === entryName.at) facts.at = entryName.at;
+    if (facts.cwd !== null) facts.cwd = internString(facts.cwd);
+    if (facts.kind === 'message' && facts.peerAs !== null) facts.peerAs = internString(facts.peerAs);
     return conclusion;
+  }
+
+  function internString(value: string): string {
+    const known = strings.get(value);
+    if (known !== undefined) return known;
+    strings.set(value, value);
+    return value;
   }
 
   return {
@@ -76,6 +134,7 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
       if (conclusion === null) {
         if (previous === undefined) return;
         session.files.delete(name);
+        forget(session, previous);
         touch(session);
         return;
       }
@@ -84,13 +143,22 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
         previous.mtimeMs = mtimeMs;
         return;
       }
-      const state: FileState = {
-        ...intern(conclusion),
-        name,
-        entryName: previous?.entryName ?? entryName ?? parseEntryName(name),
-        mtimeMs,
-      };
+      const known = previous?.entryName ?? entryName ?? parseEntryName(name);
+      const state: FileState = { ...intern(session, conclusion, known), name, entryName: known, mtimeMs };
       session.files.set(name, state);
+      if (isStray(state)) session.strays++;
+      if (previous === undefined) {
+        if (session.ordered !== null && state.entryName !== null) session.ordered.splice(positionOf(session.ordered, state), 0, state);
+      } else if (session.ordered !== null && state.entryName !== null && state.entryName === previous.entryName) {
+        // The same file seen again: it keeps its place.
+        if (isStray(previous)) session.strays--;
+        const at = positionOf(session.ordered, previous);
+        if (session.ordered[at] === previous) session.ordered[at] = state;
+        else session.ordered = null;
+      } else {
+        forget(session, previous);
+        if (session.ordered !== null && state.entryName !== null) session.ordered.splice(positionOf(session.ordered, state), 0, state);
+      }
       touch(session);
     },
 
@@ -104,7 +172,7 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
     fold(sessionId: string): SessionFold | null {
       const session = sessions.get(sessionId);
       if (session === undefined) return null;
-      session.fold ??= foldSession(sessionId, session.files.values(), session.folderProblem);
+      session.fold ??= foldSession(sessionId, filesInOrder(session), session.folderProblem);
       return session.fold;
     },
 

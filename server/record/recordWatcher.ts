@@ -30,6 +30,10 @@ export type FreshRead = { state: FileState | undefined; reading: EntryReading | 
 
 const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
 const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% of a core.
+// chokidar lists and stats every folder it is given at once; given a thousand folders, it holds
+// a hundred thousand stats in flight and the heap balloons (bench: 400 MB for 100k files, against
+// 230 MB and a faster walk when it is given 20 folders at a time).
+const FOLDERS_PER_WATCHER = 20;
 
 /**
  * The file system shell: scans the record, watches it with chokidar (folders, not files;
@@ -41,7 +45,14 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const minReconcileMs = options.reconcileIntervalMs ?? 30_000;
   let record: RecordState = { state: 'missing', why: null };
   let indexing: Indexing = { state: 'waiting', files: 0 };
-  let watcher: FSWatcher | null = null;
+  /** The record directory itself: session folders and strays come and go here. */
+  let rootWatcher: FSWatcher | null = null;
+  /** Session folders, a few per watcher, set up one watcher after the other. */
+  const folderWatchers: FSWatcher[] = [];
+  /** Folders that appeared after the first walk. */
+  let laterFolders: FSWatcher | null = null;
+  /** Session folders handed to a watcher; null until watching begins. */
+  let watchedFolders: Set<string> | null = null;
   let reconcileTimer: NodeJS.Timeout | null = null;
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
@@ -121,6 +132,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   function observeFolderGone(sessionId: string): void {
     for (const file of [...index.files(sessionId)]) observeGone(sessionId, file.name);
+    // If it comes back, it is watched again from scratch.
+    if (watchedFolders?.delete(sessionId) === true) laterFolders?.unwatch(join(recordDir, sessionId));
   }
 
   /** Reads a session folder's listing and looks at what is new, gone or not yet parsed. */
@@ -136,6 +149,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
     index.addSession(sessionId);
     index.setFolderProblem(sessionId, null);
+    watchFolder(sessionId);
     const present = new Set<string>();
     for (const dirent of dirents) {
       present.add(dirent.name);
@@ -259,26 +273,62 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     else observeFile(sessionId, name);
   }
 
-  function startWatching(): void {
-    watcher = watch(recordDir, {
+  function createWatcher(paths: string | string[]): FSWatcher {
+    const created = watch(paths, {
       ignoreInitial: true,
       followSymlinks: false,
-      depth: 1,
+      // The record directory lists session folders; a session folder lists entries.
+      depth: 0,
       // The writer never renames; an unlink and an add are two real events, not one save.
       atomic: false,
       persistent: true,
     });
     for (const event of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
-      watcher.on(event, (path: string) => onWatchEvent(event, path));
+      created.on(event, (path: string) => onWatchEvent(event, path));
     }
-    watcher.on('error', (error: unknown) => {
+    created.on('error', (error: unknown) => {
       const err = error as NodeJS.ErrnoException;
       const where = err.path !== undefined ? locate(err.path) : null;
       if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
       else options.onError?.(`watcher: ${err.message}`);
     });
+    return created;
+  }
+
+  function whenReady(target: FSWatcher): Promise<void> {
+    return new Promise((resolve) => target.once('ready', () => resolve()));
+  }
+
+  /** Watches a session folder found after the first walk (new, or back after it was removed). */
+  function watchFolder(sessionId: string): void {
+    if (watchedFolders === null || watchedFolders.has(sessionId) || closed) return;
+    watchedFolders.add(sessionId);
+    const path = join(recordDir, sessionId);
+    if (laterFolders === null) laterFolders = createWatcher(path);
+    else laterFolders.add(path);
+  }
+
+  /**
+   * Watches the record directory, then its session folders a few at a time, each group once the
+   * one before is ready. Folders (not files) are watched; symlinks are not followed.
+   */
+  async function startWatching(): Promise<void> {
+    rootWatcher = createWatcher(recordDir);
+    await whenReady(rootWatcher);
+    let folders: string[] = [];
+    try {
+      folders = readdirSync(recordDir, { withFileTypes: true }).filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
+    } catch {
+      // Missing or unreadable: the reconcile says so, and watches the folders once they are there.
+    }
+    watchedFolders = new Set(folders);
+    for (let at = 0; at < folders.length && !closed; at += FOLDERS_PER_WATCHER) {
+      const group = createWatcher(folders.slice(at, at + FOLDERS_PER_WATCHER).map((name) => join(recordDir, name)));
+      folderWatchers.push(group);
+      await whenReady(group);
+    }
     // Anything written between the scan and the watch is found by this reconcile.
-    watcher.on('ready', () => void reconcile(false));
+    if (!closed) await reconcile(false);
   }
 
   return {
@@ -293,7 +343,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
       if (closed) return;
-      startWatching();
+      startWatching().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (!exists) scheduleReconcile(0);
     },
     status: () => ({ record, indexing }),
@@ -306,7 +356,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       closed = true;
       retries.close();
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);
-      await watcher?.close();
+      await Promise.all([rootWatcher, laterFolders, ...folderWatchers].map((each) => each?.close()));
       await reconciling?.catch(() => {});
     },
   };

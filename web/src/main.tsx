@@ -1,3 +1,35 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { LiveProvider } from './live/Live.tsx';
+import { RouterProvider } from './router/Router.tsx';
+import { SettingsProvider } from './settings/Settings.tsx';
+import './app/app.css';
+import './timeline/timeline.css';
 
-createRoot(document.getElementById('root')!).render(<p>rec-dashboard</p>);
+// The one place where long-lived objects are made: nothing is created when a module is imported.
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // The live feed says when something changed; until then what we have is current.
+      staleTime: Infinity,
+      refetchOnWindowFocus: false,
+      retry: 1,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <SettingsProvider>
+        <RouterProvider>
+          <LiveProvider>
+            <App />
+          </LiveProvider>
+        </RouterProvider>
+      </SettingsProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,29 @@
+import { expect, test } from '@playwright/test';
+import { startDashboard } from './support/dashboard.ts';
+import { makeRecordDir, SessionWriting, startWriter } from './support/record.ts';
+
+test('losing the server shows a banner; on reconnect it goes, and what was written meanwhile is fetched', async ({ page }) => {
+  const record = await makeRecordDir('connection');
+  const writer = await startWriter(record.dir);
+  let dashboard = await startDashboard(record.dir);
+  try {
+    const session = new SessionWriting(writer, '/e2e/connection');
+    await session.start();
+    await page.goto(`${dashboard.url}/session/${session.sessionId}`);
+    await expect(page.getByRole('article', { name: /start entry/ })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    const port = Number(new URL(dashboard.url).port);
+    await dashboard.stop();
+    await expect(page.getByRole('alert')).toContainText('Lost the connection to the rec-dashboard server. Reconnecting');
+    const meanwhile = await session.received({ as: 'api' }, 'Written while the dashboard was down.');
+
+    dashboard = await startDashboard(record.dir, port);
+    await expect(page.getByRole('alert')).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.locator(`article[data-file="${meanwhile}"] .entry-text`)).toHaveText('Written while the dashboard was down.');
+  } finally {
+    await dashboard.stop();
+    await writer.kill();
+    await record.remove();
+  }
+});

@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { useSharedRecord } from './support/liveRecord.ts';
+
+// Where the record is silent or damaged, the UI says so: in a banner with the files, and in place.
+
+const view = useSharedRecord(test);
+
+test('a gap in the sequence is a banner naming the missing entry and the files around it, and a row in its place', async ({ page }) => {
+  await page.goto(`${view.url}/session/${view.shared.ids.degraded}`);
+  const banner = page.getByRole('region', { name: 'Degraded recording' });
+  await expect(banner.locator('[data-reason="sequence-gap"]')).toContainText(
+    '1 entry is missing from the sequence: a write may have failed or a file was removed.',
+  );
+  await expect(banner.locator('[data-reason="sequence-gap"]')).toContainText('entry 3 missing, between');
+  const gap = page.getByRole('article', { name: 'missing entry 3' });
+  await expect(gap).toContainText('entry 3 missing: a write may have failed or the file was removed.');
+  // In its place: after entry 2 and before entry 4.
+  const order = await page.locator('.timeline-row').evaluateAll((rows) =>
+    rows.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'))).map((row) => row.textContent ?? ''),
+  );
+  const gapAt = order.findIndex((text) => text.includes('entry 3 missing'));
+  expect(order[gapAt - 1]).toContain('before the gap');
+  expect(order[gapAt + 1]).toContain('after the gap');
+});
+
+test('a damaged, an invalid, a stray and an unknown-kind file each show as what they are, never as an entry', async ({ page }) => {
+  await page.goto(`${view.url}/session/${view.shared.ids.degraded}`);
+  const banner = page.getByRole('region', { name: 'Degraded recording' });
+  await expect(banner).toContainText('1 file never parsed (for example a write cut short): unknown evidence, not nothing.');
+  await expect(banner).toContainText(/1 file holds? JSON that is not a valid entry: shown raw, unknown evidence./);
+  await expect(page.locator('.evidence-damaged')).toContainText(/Unknown evidence: file .*-5\.json \(37 bytes\) never parsed/);
+  await expect(page.locator('.evidence-invalid')).toContainText('Not a valid entry');
+  await expect(page.locator('.evidence-invalid .raw-json')).toContainText('"side": "sideways"');
+  await expect(page.getByRole('article', { name: 'stray file notes.txt' })).toContainText('never read as evidence');
+  await expect(page.locator('.unknown-row')).toContainText('Entry of a kind this reader does not know: heartbeat');
+  await expect(page.locator('.unknown-row .raw-json')).toContainText('"beat": 1');
+});
+
+test('a session without a start entry says its coverage is unknown', async ({ page }) => {
+  await page.goto(`${view.url}/session/${view.shared.ids.noStart}`);
+  await expect(page.getByRole('region', { name: 'Degraded recording' })).toContainText(
+    'No start entry: coverage unknown. The record cannot say what this session sent or received.',
+  );
+  await expect(page.locator('.session-header')).toContainText('coverage unknown: no start entry');
+  await expect(page.locator('.entry-note')).toContainText('Before any start entry: outside the session');
+});
+
+test('the top of the app counts the degraded sessions, and the list can show only them', async ({ page }) => {
+  await page.goto(view.url);
+  const count = page.locator('.topbar').getByRole('button', { name: /degraded/ });
+  await expect(count).toHaveText('2 degraded');
+  await count.click();
+  const sessions = page.getByRole('navigation', { name: 'Projects and sessions' }).locator('.session-row');
+  await expect(sessions).toHaveCount(2);
+  await expect(sessions.locator('.badge-degraded')).toHaveCount(2);
+});

@@ -1,0 +1,91 @@
+import { expect, test, type Page } from '@playwright/test';
+import { useLiveRecord } from './support/liveRecord.ts';
+import { SessionWriting, startWriter } from './support/record.ts';
+
+// Files read while they are written, and writes cut short: what a concurrent reader meets
+// (rule.oneWriter), and what appears without a reload.
+
+const live = useLiveRecord(test, 'live');
+
+const entry = (page: Page, file: string) => page.locator(`[data-file="${file}"]`);
+
+test('a write killed halfway shows as being written, then as unknown evidence with its name and size', async ({ page }) => {
+  test.setTimeout(45_000);
+  const writer = await startWriter(live.dir);
+  const session = new SessionWriting(writer, '/e2e/crash');
+  await session.start();
+  const file = await session.sent({ as: 'api' }, 'This message is never finished on disk.', { isQueued: true }, { stallAfterBytes: 57 });
+  await writer.kill();
+
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  const row = entry(page, file);
+  // Within the pending window it may still be a writer at work.
+  await expect(row).toContainText('Being written');
+  await expect(row).toContainText(`Unknown evidence: file ${file} (57 bytes) never parsed`, { timeout: 15_000 });
+  const banner = page.getByRole('region', { name: 'Degraded recording' });
+  await expect(banner).toContainText('1 file never parsed (for example a write cut short): unknown evidence, not nothing.');
+  await expect(banner).toContainText(file);
+  await expect(page.locator('.session-row', { hasText: session.sessionId.slice(0, 8) }).locator('.badge-degraded')).toBeVisible();
+});
+
+test('a file read while it is being written is shown as pending, then appears as its entry when complete', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/slow');
+  await session.start();
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(page.getByRole('article', { name: /start entry/ })).toBeVisible();
+
+  const text = 'Written in small pieces, with pauses, so that a reader sees it half-written. '.repeat(2);
+  const writing = session.received({ as: 'uds:/tmp/cc-socks/7.sock' }, text, 'queued', { chunkBytes: 24, chunkDelayMs: 150 });
+  await expect(page.getByText('Being written:')).toBeVisible();
+  const file = await writing;
+  await expect(entry(page, file).locator('.entry-text')).toHaveText(text);
+  await expect(page.getByText('Being written:')).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Degraded recording' })).toHaveCount(0);
+});
+
+test('a new entry appears within a second, without a reload', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/live');
+  await session.start();
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(page.getByRole('article', { name: /start entry/ })).toBeVisible();
+  await page.waitForTimeout(300); // the live feed is connected and quiet
+
+  const started = Date.now();
+  const file = await session.received({ as: 'web-app' }, 'Live, as it happens.');
+  await expect(entry(page, file).locator('.entry-text')).toHaveText('Live, as it happens.', { timeout: 1_000 });
+  expect(Date.now() - started).toBeLessThan(1_000);
+});
+
+test('a new session in a new project appears in the sidebar without a reload', async ({ page }) => {
+  await page.goto(live.url);
+  await expect(page.getByRole('navigation', { name: 'Projects and sessions' })).toBeVisible();
+  const session = new SessionWriting(live.writer, '/e2e/brand-new-project');
+  await session.start();
+  await expect(page.getByRole('region', { name: 'Project /e2e/brand-new-project' })).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByRole('link', { name: `Session ${session.sessionId}` })).toBeVisible();
+});
+
+test('the view follows the newest entry until the reader scrolls away; then "N new" brings them back', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/busy');
+  await session.start();
+  await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: 40, startSeq: 2, cwd: '/e2e/busy' });
+  session.seq = 41;
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  // It opens at the newest entry.
+  await expect(page.getByText('(#40)')).toBeInViewport();
+
+  const following = await session.sent({ as: 'web-app' }, 'while following');
+  await expect(entry(page, following)).toBeInViewport();
+
+  await page.locator('.timeline-scroll').hover();
+  await page.mouse.wheel(0, -1500);
+  await expect(entry(page, following)).not.toBeInViewport();
+  const one = await session.sent({ as: 'web-app' }, 'first while away');
+  const two = await session.sent({ as: 'web-app' }, 'second while away');
+  const marker = page.getByRole('button', { name: '2 new ↓' });
+  await expect(marker).toBeVisible();
+  await expect(entry(page, one)).not.toBeInViewport();
+  await marker.click();
+  await expect(entry(page, two)).toBeInViewport();
+  await expect(marker).toHaveCount(0);
+});

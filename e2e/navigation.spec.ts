@@ -1,0 +1,103 @@
+import { expect, test } from '@playwright/test';
+import { useSharedRecord } from './support/liveRecord.ts';
+
+// Every view has its own URL: deep links load directly, and the back button goes back.
+
+const view = useSharedRecord(test);
+
+test('a session URL loads directly', async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  await page.goto(`${view.url}/session/${alpha}`);
+  await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
+  await expect(page.locator(`.session-row[data-session-id="${alpha}"]`)).toHaveAttribute('aria-current', 'page');
+});
+
+test('an entry URL loads directly, with that entry selected and in view', async ({ page }) => {
+  const { beta } = view.shared.ids;
+  const file = view.shared.files.betaReceived;
+  await page.goto(`${view.url}/session/${beta}/entry/${file}`);
+  const target = page.locator(`article[data-file="${file}"]`);
+  await expect(target).toBeInViewport();
+  await expect(page.locator('.timeline-row.selected')).toContainText(file.replace(/^.*-(\d+)\.json$/, '#$1'));
+  await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', file);
+});
+
+test('the back button walks back through entry, session and home; forward walks again', async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  const file = view.shared.files.alphaSent;
+  await page.goto(view.url);
+  await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
+  await page.locator(`.session-row[data-session-id="${alpha}"]`).click();
+  await expect(page).toHaveURL(`${view.url}/session/${alpha}`);
+  await page.getByRole('link', { name: `Link to entry ${file}` }).click();
+  await expect(page).toHaveURL(`${view.url}/session/${alpha}/entry/${file}`);
+  await page.goBack();
+  await expect(page).toHaveURL(`${view.url}/session/${alpha}`);
+  await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
+  await page.goBack();
+  await expect(page).toHaveURL(`${view.url}/`);
+  await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
+  await page.goForward();
+  await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
+});
+
+test('a project has its own URL listing its sessions', async ({ page }) => {
+  await page.goto(view.url);
+  await page.getByRole('link', { name: 'alpha /home/dev/projects/alpha' }).click();
+  await expect(page).toHaveURL(/\/project\?cwd=%2Fhome%2Fdev%2Fprojects%2Falpha$/);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Project /home/dev/projects/alpha' })).toBeVisible();
+  await expect(page.locator('.session-table tbody tr')).toHaveCount(3);
+});
+
+test('a chain child sits under its parent in the sidebar', async ({ page }) => {
+  const { alpha, chainChild } = view.shared.ids;
+  await page.goto(view.url);
+  const parentItem = page.locator('li', { has: page.locator(`> a[data-session-id="${alpha}"]`) });
+  await expect(parentItem.locator(`ul a[data-session-id="${chainChild}"]`)).toBeVisible();
+  await page.locator(`a[data-session-id="${chainChild}"]`).click();
+  await expect(page.locator('.session-chain')).toContainText('Part 1 of a chain under');
+  await expect(page.locator('.chain-brief')).toContainText('Fix the flaky cart test');
+});
+
+test('keys: j/k move between entries, r shows raw JSON, ] moves to the next session, / opens search, ? lists keys', async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  await page.goto(`${view.url}/session/${alpha}`);
+  await expect(page.locator('.timeline-row')).toHaveCount(4);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('j');
+  await expect(page.locator('.timeline-row.selected')).toHaveAttribute('data-index', '0');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  await expect(page.locator('.timeline-row.selected')).toHaveAttribute('data-index', '1');
+  await expect(page).toHaveURL(`${view.url}/session/${alpha}/entry/${view.shared.files.alphaSent}`);
+  await page.keyboard.press('r');
+  await expect(page.locator('.timeline-row.selected .raw-json')).toContainText('"isQueued": true');
+  await page.keyboard.press('r');
+  await expect(page.locator('.timeline-row.selected .raw-json')).toHaveCount(0);
+
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toContainText('next entry');
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+
+  const before = page.url();
+  await page.keyboard.press(']');
+  await expect(page).not.toHaveURL(before);
+  await expect(page).toHaveURL(/\/session\/[^/]+$/);
+
+  await page.keyboard.press('/');
+  await expect(page).toHaveURL(`${view.url}/search`);
+  await expect(page.getByRole('searchbox', { name: 'Text to find' })).toBeFocused();
+});
+
+test('the time zone switch holds for the whole UI and is remembered', async ({ page }) => {
+  await page.goto(`${view.url}/session/${view.shared.ids.alpha}`);
+  const zone = page.getByRole('group', { name: 'Time zone for all times' });
+  await expect(zone.getByRole('button', { name: 'UTC' })).toHaveAttribute('aria-pressed', 'true');
+  await zone.getByRole('button', { name: 'Local' }).click();
+  await page.reload();
+  await expect(zone.getByRole('button', { name: 'Local' })).toHaveAttribute('aria-pressed', 'true');
+});

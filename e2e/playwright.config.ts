@@ -1,0 +1,30 @@
+import { defineConfig } from '@playwright/test';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+// End-to-end tests drive the real command (dist/, so run `npm run build` first) and a real
+// writer process. Browsers cannot be downloaded here: Debian's Chromium is used.
+export default defineConfig({
+  testDir: '.',
+  testMatch: /.*\.spec\.ts$/,
+  // Two cores: two workers, one spec file each at a time.
+  workers: 2,
+  fullyParallel: false,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: process.env['CI'] ? [['list']] : [['list']],
+  outputDir: path.join(tmpdir(), 'rec-dashboard-e2e-results'),
+  globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
+  use: {
+    viewport: { width: 1280, height: 800 },
+    colorScheme: 'light',
+    timezoneId: 'UTC',
+    locale: 'en-GB',
+    trace: 'off',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+});

@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { useSharedRecord } from './support/liveRecord.ts';
+import { fingerprint } from './support/record.ts';
+import { loadShared } from './support/sharedRecord.ts';
+
+// rec-dashboard only reads (rule.neverPruned, rule.staysLocal): driving every view and every key
+// over a record leaves every file in it as it was: names, sizes, mtimes and contents.
+
+const view = useSharedRecord(test);
+
+test('driving every view and every key leaves every file of the record as it was', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const { fingerprint: before } = await loadShared();
+  expect(await fingerprint(view.shared.dir)).toEqual(before);
+
+  await page.goto(view.url);
+  const sessions = await page.locator('.session-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')!));
+  expect(sessions.length).toBe(6);
+  for (const sessionId of sessions) {
+    await page.goto(`${view.url}/session/${sessionId}`);
+    await expect(page.locator('.session-header .full-id')).toHaveText(sessionId);
+    await page.keyboard.press('Home');
+    const rows = await page.locator('.timeline-row').count();
+    for (let i = 0; i < rows; i++) {
+      await page.keyboard.press('j');
+      await page.keyboard.press('r');
+    }
+    for (const button of await page.getByRole('button', { name: 'Copy the exact text' }).all()) await button.click();
+    await page.keyboard.press('t');
+    await page.keyboard.press('m');
+  }
+  await page.goto(`${view.url}/search?q=line&regex=1`);
+  await expect(page.locator('.search-hit').first()).toBeVisible();
+  await page.goto(`${view.url}/project?cwd=${encodeURIComponent('/home/dev/projects/beta')}`);
+  await expect(page.locator('.session-table')).toBeVisible();
+
+  expect(await fingerprint(view.shared.dir)).toEqual(before);
+});

@@ -1,0 +1,69 @@
+import { expect, test, type Page } from '@playwright/test';
+import path from 'node:path';
+import { sessionsResponseSchema, type SessionSummary } from '../shared/api.ts';
+import { REPO, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+
+// Pictures of the main views for the README, made from the demo record at 1280×800.
+
+const OUT = path.join(REPO, 'docs', 'screenshots');
+let dashboard: RunningDashboard;
+
+test.beforeAll(async () => {
+  dashboard = await startDashboard(null);
+});
+test.afterAll(async () => {
+  await dashboard?.stop();
+});
+
+async function demoSessions(): Promise<SessionSummary[]> {
+  // The demo writes its backlog over a moment; wait until every kind of session is there.
+  for (let i = 0; i < 100; i++) {
+    const body = sessionsResponseSchema.parse(await (await fetch(`${dashboard.url}/api/sessions`)).json());
+    const all = body.projects.flatMap((project) => project.sessions);
+    if (body.indexing.state === 'ready' && all.some((s) => s.counts.refused > 0 && s.counts.rejected > 0) && all.some((s) => s.counts.damaged > 0) && all.some((s) => s.counts.missing > 0)) return all;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the demo record did not fill in time');
+}
+
+async function shoot(page: Page, name: string) {
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+}
+
+test('screenshots of the main views, light and dark', async ({ page }) => {
+  const sessions = await demoSessions();
+  const talky = sessions.find((s) => s.counts.refused > 0 && s.counts.rejected > 0)!;
+  const damaged = sessions.find((s) => s.counts.damaged > 0)!;
+  const gap = sessions.find((s) => s.counts.missing > 0)!;
+
+  await page.goto(dashboard.url);
+  await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
+  await shoot(page, 'overview');
+
+  await page.goto(`${dashboard.url}/session/${talky.sessionId}`);
+  await expect(page.getByText('not queued:').first()).toBeVisible();
+  await page.keyboard.press('Home');
+  await page.waitForTimeout(300);
+  await shoot(page, 'session');
+
+  await page.goto(`${dashboard.url}/session/${damaged.sessionId}`);
+  await expect(page.getByRole('region', { name: 'Degraded recording' })).toBeVisible();
+  await page.locator('.evidence-damaged').scrollIntoViewIfNeeded();
+  await shoot(page, 'degraded-damaged');
+
+  await page.goto(`${dashboard.url}/session/${gap.sessionId}`);
+  await page.getByRole('article', { name: /^missing entr/ }).scrollIntoViewIfNeeded();
+  await shoot(page, 'degraded-gap');
+
+  await page.goto(`${dashboard.url}/search?q=orders`);
+  await expect(page.locator('.search-hit').first()).toBeVisible();
+  await shoot(page, 'search');
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${dashboard.url}/session/${talky.sessionId}`);
+  await expect(page.getByText('not queued:').first()).toBeVisible();
+  await page.keyboard.press('Home');
+  await page.waitForTimeout(300);
+  await shoot(page, 'session-dark');
+});

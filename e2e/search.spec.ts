@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { useSharedRecord } from './support/liveRecord.ts';
+
+// Find across all sessions; every result links to its entry in its session.
+
+const view = useSharedRecord(test);
+
+test('a text search finds the entries of every session that hold it, and a result opens the entry in its session', async ({ page }) => {
+  await page.goto(`${view.url}/search`);
+  await page.getByRole('searchbox', { name: 'Text to find' }).fill('got it queued');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/search\?q=got\+it\+queued$/);
+  const hits = page.locator('.search-hit');
+  await expect(hits).toHaveCount(2);
+  await expect(hits.locator('mark').first()).toHaveText('got it queued');
+  // Results are entries: each is its own, nothing pairs them.
+  await expect(page.getByRole('status')).toContainText('nothing here pairs a sent entry with a received one');
+
+  await hits.filter({ hasText: 'received' }).getByRole('link', { name: /Open entry/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/session/${view.shared.ids.alpha}/entry/`));
+  await expect(page.locator('.timeline-row.selected')).toContainText('Thanks, got it queued on my side.');
+});
+
+test('filters: a regex, refused sends only, a side and an outcome', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=${encodeURIComponent('Sec(ond)? line')}&regex=1`);
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+
+  await page.goto(`${view.url}/search?refused=1`);
+  await expect(page.locator('.search-hit')).toHaveCount(1);
+  await expect(page.locator('.search-hit')).toContainText('not queued');
+  await expect(page.locator('.search-hit')).toContainText('Please update the docs page.');
+
+  await page.goto(`${view.url}/search?side=received&outcome=queued`);
+  await expect(page.locator('.search-hit')).toHaveCount(1);
+  await expect(page.locator('.search-hit .outcome')).toHaveText('queued: neither read nor acted on');
+});
+
+test('a withheld text is never matched by its words', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=confidential`);
+  await expect(page.getByRole('status')).toContainText('0 entries');
+});

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+// Starts the real command, as a person would: `rec-dashboard <recordDir> --port 0 --no-open`,
+// and waits for the line that gives its address.
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/server/bin.js', import.meta.url));
+const WEB_INDEX = fileURLToPath(new URL('../../dist/web/index.html', import.meta.url));
+
+export type RunningDashboard = { url: string; pid: number; stop(): Promise<void> };
+
+export function assertBuilt(): void {
+  if (!existsSync(BIN) || !existsSync(WEB_INDEX)) throw new Error('dist/ is not built: run `npm run build` before the end-to-end tests');
+}
+
+/** recordDir null runs the demo record. */
+export async function startDashboard(recordDir: string | null, port = 0): Promise<RunningDashboard> {
+  assertBuilt();
+  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), '--port', String(port), '--no-open'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 15 s: ${stderr}`)), 15_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('http://')) {
+        clearTimeout(timer);
+        resolve(line.trim().replace(/\/$/, ''));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`rec-dashboard exited (${code}) before it listened: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid ?? -1,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { entryFileName } from '../writer/entryFile.ts';
+import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
+import { readCpuMs, readPeakRss } from './proc.ts';
+
+const run = promisify(execFile);
+const SCAN_SCRIPT = fileURLToPath(new URL('./baselineScan.ts', import.meta.url));
+
+export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; wallMs: number; maxRssBytes: number };
+
+/** The plain synchronous scan, in a fresh process; wallMs is from spawn to exit. */
+export async function runBaselineScan(recordDir: string, listOnly = false): Promise<BaselineScan> {
+  const started = performance.now();
+  const { stdout } = await run(process.execPath, [SCAN_SCRIPT, recordDir, ...(listOnly ? ['--list'] : [])], { maxBuffer: 1 << 20 });
+  const wallMs = performance.now() - started;
+  return { ...(JSON.parse(stdout) as Omit<BaselineScan, 'wallMs'>), wallMs };
+}
+
+export type ColdStart = {
+  /** From spawn: the address printed, the first answer of /api/sessions, indexing ready, a new file noticed. */
+  urlMs: number;
+  firstAnswerMs: number;
+  firstAnswer: { state: string; files: number; sessions: number };
+  readyMs: number;
+  readyFiles: number;
+  liveMs: number;
+  peakRssAtReadyBytes: number;
+  peakRssBytes: number;
+  cpuMsToLive: number;
+  watcherErrors: string[];
+};
+
+/**
+ * Starts the real command on a record and times it: when the API first answers (and with what
+ * progress), when indexing is ready, and when a file written after that is noticed (the watcher
+ * is live). Returns the running process for further phases.
+ */
+export async function measureColdStart(bin: string, recordDir: string, probeSession: string): Promise<{ result: ColdStart; dashboard: DashboardProcess }> {
+  const dashboard = await startDashboardProcess(bin, recordDir);
+  const { spawnedAt } = dashboard;
+  const first = await timedGet<{ indexing: { state: string; files: number }; projects: { sessions: unknown[] }[] }>(dashboard.url, '/api/sessions');
+  const firstAnswerMs = performance.now() - spawnedAt;
+  const events = await connectEvents(dashboard.url);
+  const ready = await events.next((n) => n.event.type === 'indexing' && n.event.indexing?.state === 'ready', 600_000);
+  const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
+
+  // A file written once the index is ready: noticed when the watcher (or the reconcile that
+  // follows its walk) is live.
+  const folder = join(recordDir, probeSession);
+  mkdirSync(folder, { recursive: true });
+  const at = new Date().toISOString();
+  writeFileSync(
+    join(folder, entryFileName(at, 1)),
+    JSON.stringify({ kind: 'start', sessionId: probeSession, at, cwd: '/home/dev/projects/bench', host: 'claude-code', version: '2.1.314', inbound: 'accept' }),
+  );
+  const live = await events.next((n) => n.event.type === 'session-changed' && n.event.sessionId === probeSession, 600_000);
+  const cpuMsToLive = readCpuMs(dashboard.pid) ?? 0;
+  events.close();
+  await settle(dashboard.pid, 2_000, 120_000);
+  return {
+    dashboard,
+    result: {
+      urlMs: dashboard.urlAt - spawnedAt,
+      firstAnswerMs,
+      firstAnswer: {
+        state: first.body.indexing.state,
+        files: first.body.indexing.files,
+        sessions: first.body.projects.reduce((n, p) => n + p.sessions.length, 0),
+      },
+      readyMs: ready.at - spawnedAt,
+      readyFiles: ready.event.indexing!.files,
+      liveMs: live.at - spawnedAt,
+      peakRssAtReadyBytes,
+      peakRssBytes: readPeakRss(dashboard.pid) ?? 0,
+      cpuMsToLive,
+      watcherErrors: dashboard.stderr.filter((line) => /watcher|ENOSPC|EMFILE/i.test(line)),
+    },
+  };
+}
+
+export function removeProbe(recordDir: string, probeSession: string): void {
+  rmSync(join(recordDir, probeSession), { recursive: true, force: true });
+}
+
+/** Waits until the process has used no CPU for `quietMs` (its startup work is over). */
+export async function settle(pid: number, quietMs: number, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let last = readCpuMs(pid);
+  let quietSince = performance.now();
+  while (performance.now() < deadline) {
+    await sleep(100);
+    const now = readCpuMs(pid);
+    if (now === null) return;
+    if (now !== last) quietSince = performance.now();
+    last = now;
+    if (performance.now() - quietSince >= quietMs) return;
+  }
+}
+
+export type IdleSample = {
+  seconds: number;
+  cpuMs: number;
+  /** CPU used outside bursts (what a polling loop would show). */
+  steadyCpuMs: number;
+  /** Bursts of activity (a reconcile, a keepalive): their CPU time each. */
+  bursts: { atSeconds: number; cpuMs: number }[];
+};
+
+/** Samples CPU time every 100 ms for `seconds`, and finds the bursts in it. */
+export async function measureIdle(pid: number, seconds: number): Promise<IdleSample> {
+  const started = performance.now();
+  const first = readCpuMs(pid) ?? 0;
+  let previous = first;
+  const bursts: IdleSample['bursts'] = [];
+  let current: { atSeconds: number; cpuMs: number } | null = null;
+  let quietSamples = 0;
+  while (performance.now() - started < seconds * 1000) {
+    await sleep(100);
+    const now = readCpuMs(pid) ?? previous;
+    const used = now - previous;
+    previous = now;
+    if (used > 0) {
+      current ??= { atSeconds: (performance.now() - started) / 1000, cpuMs: 0 };
+      current.cpuMs += used;
+      quietSamples = 0;
+    } else if (current !== null && ++quietSamples >= 3) {
+      bursts.push(current);
+      current = null;
+    }
+  }
+  if (current !== null) bursts.push(current);
+  const cpuMs = previous - first;
+  // A burst of one tick is the clock's resolution, not work; bursts over 20 ms are reconciles.
+  const big = bursts.filter((burst) => burst.cpuMs > 20);
+  return { seconds, cpuMs, steadyCpuMs: cpuMs - big.reduce((n, b) => n + b.cpuMs, 0), bursts };
+}

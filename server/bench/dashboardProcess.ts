@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+// The real command, started as a person starts it, and a client of its event stream that notes
+// when each notice arrives.
+
+export type DashboardProcess = {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  /** performance.now() when the process was spawned, and when it printed its address. */
+  spawnedAt: number;
+  urlAt: number;
+  /** Everything the command printed on stderr (watcher errors end up there). */
+  stderr: string[];
+  stop(): Promise<void>;
+};
+
+export async function startDashboardProcess(bin: string, recordDir: string, nodeArgs: string[] = []): Promise<DashboardProcess> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, bin, recordDir, '--port', '0', '--no-open'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '1' },
+  });
+  const stderr: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no address printed; stderr: ${stderr.join('\n')}`)), 30_000);
+    void exited.then(() => reject(new Error(`the command exited before printing its address: ${stderr.join('\n')}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (/^http:\/\/\S+\/$/.test(line)) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+  });
+  return {
+    child,
+    pid: child.pid!,
+    url,
+    spawnedAt,
+    urlAt: performance.now(),
+    stderr,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+export type Notice = { at: number; event: { type: string; sessionId?: string; indexing?: { state: string; files: number } } };
+
+export type EventClient = {
+  notices: Notice[];
+  /** Resolves with the first notice (already arrived or to come) that matches. */
+  next(match: (notice: Notice) => boolean, timeoutMs?: number): Promise<Notice>;
+  close(): void;
+};
+
+/** Connects to /api/events; every notice is stamped with performance.now() on arrival. */
+export async function connectEvents(url: string): Promise<EventClient> {
+  const controller = new AbortController();
+  const response = await fetch(new URL('/api/events', url), { signal: controller.signal });
+  if (response.body === null) throw new Error('no event stream');
+  const notices: Notice[] = [];
+  const waiters = new Set<{ match: (notice: Notice) => boolean; resolve: (notice: Notice) => void }>();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const at = performance.now();
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          for (const line of block.split('\n')) {
+            if (!line.startsWith('data: ')) continue;
+            const notice = { at, event: JSON.parse(line.slice(6)) as Notice['event'] };
+            notices.push(notice);
+            for (const waiter of [...waiters]) {
+              if (waiter.match(notice)) {
+                waiters.delete(waiter);
+                waiter.resolve(notice);
+              }
+            }
+          }
+        }
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return {
+    notices,
+    next(match, timeoutMs = 60_000) {
+      const seen = notices.find(match);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve };
+        waiters.add(waiter);
+        setTimeout(() => {
+          if (waiters.delete(waiter)) reject(new Error('no matching notice arrived'));
+        }, timeoutMs).unref();
+      });
+    },
+    close: () => controller.abort(),
+  };
+}
+
+/** GETs a path and returns the parsed body with how long the round trip took. */
+export async function timedGet<T = unknown>(url: string, path: string): Promise<{ ms: number; body: T; status: number; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(new URL(path, url));
+  const text = await response.text();
+  const ms = performance.now() - started;
+  return { ms, body: JSON.parse(text) as T, status: response.status, bytes: text.length };
+}

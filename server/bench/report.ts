@@ -1,0 +1,53 @@
+// One row of the bench's table: a figure, the baseline it was taken beside, and the target.
+
+export type Unit = 'ms' | 'MB' | '%' | 'files' | 'count';
+
+export type Row = {
+  measure: string;
+  value: number;
+  unit: Unit;
+  /** The same thing done the plainest way, measured in the same run. */
+  baseline?: { value: number; what: string };
+  /** value / baseline. */
+  ratio?: number;
+  /** The target, in words, and whether it was met (null: no target, only a figure). */
+  target?: string;
+  met?: boolean | null;
+  note?: string;
+};
+
+export function formatValue(value: number, unit: Unit): string {
+  if (!Number.isFinite(value)) return '—';
+  switch (unit) {
+    case 'ms':
+      return value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
+    case 'MB':
+      return `${Math.round(value)} MB`;
+    case '%':
+      return `${value.toFixed(2)} %`;
+    case 'files':
+    case 'count':
+      return value.toLocaleString('en-US');
+  }
+}
+
+export function formatTable(rows: readonly Row[]): string {
+  const header = ['measure', 'rec-dashboard', 'baseline', 'ratio', 'target', ''];
+  const lines = rows.map((row) => [
+    row.measure,
+    formatValue(row.value, row.unit),
+    row.baseline === undefined ? '' : `${formatValue(row.baseline.value, row.unit)} ${row.baseline.what}`,
+    row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}×`,
+    row.target ?? '',
+    row.met === undefined || row.met === null ? '' : row.met ? 'ok' : 'MISSED',
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
+  const render = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const out = [render(header), widths.map((w) => '─'.repeat(w)).join('  ')];
+  for (const [i, line] of lines.entries()) {
+    out.push(render(line));
+    const note = rows[i]!.note;
+    if (note !== undefined) out.push(`    ${note}`);
+  }
+  return out.join('\n');
+}

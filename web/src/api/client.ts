@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import {
+  errorResponseSchema,
+  fileResponseSchema,
+  searchResponseSchema,
+  sessionResponseSchema,
+  sessionsResponseSchema,
+  type FileResponse,
+  type SearchResponse,
+  type SessionResponse,
+  type SessionsResponse,
+} from '../../../shared/api.ts';
+
+// The browser's side of the wire: every response is parsed with the shared schema, so a server
+// that drifts from the contract shows an error instead of a misread record.
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = errorResponseSchema.safeParse(body);
+    throw new ApiError(response.status, error.success ? error.data.message : `the server answered ${response.status}`);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError(response.status, `the server's answer does not match ${url.split('?')[0]}: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+export function fetchSessions(signal?: AbortSignal): Promise<SessionsResponse> {
+  return getJson('/api/sessions', sessionsResponseSchema, signal);
+}
+
+export function fetchSessionPage(sessionId: string, offset: number, limit: number, signal?: AbortSignal): Promise<SessionResponse> {
+  const query = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal);
+}
+
+/** The page that holds `file`; `page.offset` says where it begins. */
+export function fetchPageAround(sessionId: string, file: string, limit: number, signal?: AbortSignal): Promise<SessionResponse> {
+  const query = new URLSearchParams({ around: file, limit: String(limit) });
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal);
+}
+
+export function fetchFile(sessionId: string, file: string, signal?: AbortSignal): Promise<FileResponse> {
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(file)}`, fileResponseSchema, signal);
+}
+
+export function fetchSearch(params: URLSearchParams, signal?: AbortSignal): Promise<SearchResponse> {
+  return getJson(`/api/search?${params}`, searchResponseSchema, signal);
+}

@@ -1,0 +1,46 @@
+import type { SessionsResponse } from '../../../shared/api.ts';
+import { Link } from '../router/Router.tsx';
+import { useSettings } from '../settings/Settings.tsx';
+
+export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: SessionsResponse | undefined; onShowDegraded(): void; onShowKeys(): void }) {
+  const { timeZone, setTimeZone, monospace, setMonospace } = useSettings();
+  const total = sessions?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
+  const degraded = sessions?.degradedSessions ?? 0;
+  return (
+    <header className="topbar">
+      <Link to="/" className="brand">
+        rec-dashboard
+      </Link>
+      <span className="record-dir" title="The record directory, read only">
+        {sessions?.recordDir ?? ''}
+      </span>
+      <span className="topbar-counts">
+        {total} {total === 1 ? 'session' : 'sessions'}
+        {' · '}
+        <button type="button" className={`link-button${degraded > 0 ? ' degraded-count' : ''}`} onClick={onShowDegraded} title="Show only degraded sessions in the list">
+          {degraded} degraded
+        </button>
+      </span>
+      <span className="topbar-tools">
+        <Link to="/search" className="button" aria-label="Search all sessions (/)">
+          Search
+        </Link>
+        <span className="segmented" role="group" aria-label="Time zone for all times">
+          <button type="button" aria-pressed={timeZone === 'utc'} onClick={() => setTimeZone('utc')}>
+            UTC
+          </button>
+          <button type="button" aria-pressed={timeZone === 'local'} onClick={() => setTimeZone('local')}>
+            Local
+          </button>
+        </span>
+        <label className="check" title="Show texts in a monospace font">
+          <input type="checkbox" checked={monospace} onChange={(event) => setMonospace(event.target.checked)} />
+          monospace
+        </label>
+        <button type="button" onClick={onShowKeys} aria-label="Keyboard shortcuts (?)">
+          ?
+        </button>
+      </span>
+    </header>
+  );
+}

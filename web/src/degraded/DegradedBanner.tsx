@@ -1,0 +1,61 @@
+import type { DegradedReasonWire, SessionSummary } from '../../../shared/api.ts';
+import { Link } from '../router/Router.tsx';
+import { entryPath } from '../router/routes.ts';
+import { describeWireReason } from './reasonWords.ts';
+
+// A session whose record is incomplete says so at the top, every reason in plain words with the
+// files it rests on (rule.recordingMayFail, rule.oneWriter, rule.startEntry). Each such file also
+// sits in its place in the timeline.
+
+export function DegradedBanner({ session }: { session: SessionSummary }) {
+  if (session.degraded.length === 0) return null;
+  return (
+    <section className="banner banner-degraded" role="region" aria-label="Degraded recording">
+      <h2>Recording is degraded: this session's record is incomplete</h2>
+      <ul>
+        {session.degraded.map((reason) => (
+          <li key={reason.code} data-reason={reason.code}>
+            <span>{describeWireReason(reason, session.counts)}</span>
+            <ReasonFiles sessionId={session.sessionId} reason={reason} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ReasonFiles({ sessionId, reason }: { sessionId: string; reason: DegradedReasonWire }) {
+  if (reason.code === 'sequence-gap' && reason.missing !== undefined) {
+    return (
+      <ul className="reason-files">
+        {reason.missing.map((range) => (
+          <li key={`${range.from}-${range.to}`}>
+            {range.from === range.to ? `entry ${range.from}` : `entries ${range.from}–${range.to}`} missing, between{' '}
+            {range.after !== null ? <FileLink sessionId={sessionId} file={range.after} /> : 'the start of the run'} and{' '}
+            <FileLink sessionId={sessionId} file={range.before} />
+          </li>
+        ))}
+        {reason.filesTotal > reason.files.length && <li>and more</li>}
+      </ul>
+    );
+  }
+  if (reason.files.length === 0) return null;
+  return (
+    <ul className="reason-files">
+      {reason.files.map((file) => (
+        <li key={file}>
+          <FileLink sessionId={sessionId} file={file} />
+        </li>
+      ))}
+      {reason.filesTotal > reason.files.length && <li>and {reason.filesTotal - reason.files.length} more files</li>}
+    </ul>
+  );
+}
+
+function FileLink({ sessionId, file }: { sessionId: string; file: string }) {
+  return (
+    <Link to={entryPath(sessionId, file)}>
+      <code>{file}</code>
+    </Link>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react';
+
+export const KEYS: [string, string][] = [
+  ['j  ↓', 'next entry'],
+  ['k  ↑', 'previous entry'],
+  ['r', 'raw JSON of the selected entry'],
+  ['End  G', 'go to the newest entry and follow'],
+  ['Home', 'go to the first entry'],
+  [']', 'next session in the list'],
+  ['[', 'previous session in the list'],
+  ['/', 'search all sessions'],
+  ['t', 'switch times between UTC and local'],
+  ['m', 'monospace text on or off'],
+  ['?', 'this list'],
+];
+
+export function KeyHelp({ onClose }: { onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog !== null && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="key-help" aria-label="Keyboard shortcuts" onClose={onClose} onCancel={onClose}>
+      <h2>Keyboard</h2>
+      <dl>
+        {KEYS.map(([keys, what]) => (
+          <div key={keys}>
+            <dt>
+              {keys.split('  ').map((key) => (
+                <kbd key={key}>{key}</kbd>
+              ))}
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" onClick={onClose} autoFocus>
+        Close
+      </button>
+    </dialog>
+  );
+}

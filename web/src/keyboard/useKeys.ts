@@ -1,0 +1,28 @@
+import { useEffect, useRef } from 'react';
+
+// Single-key shortcuts. They are ignored while the reader types in a field, and when a modifier
+// is held, so the browser's own shortcuts keep working.
+
+export type KeyBindings = Record<string, (event: KeyboardEvent) => void>;
+
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.closest('input, textarea, select, [contenteditable]') !== null;
+}
+
+export function useKeys(bindings: KeyBindings, enabled = true): void {
+  const ref = useRef(bindings);
+  ref.current = bindings;
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      const handler = ref.current[event.key];
+      if (handler === undefined) return;
+      event.preventDefault();
+      handler(event);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}

@@ -1,0 +1,36 @@
+import type { SessionsResponse } from '../../../shared/api.ts';
+import { useLive } from './Live.tsx';
+
+// What the reader must know before trusting the screen: the server is gone, the record is
+// missing or unreadable, or it is still being read for the first time.
+
+export function StatusBanners({ sessions }: { sessions: SessionsResponse | undefined }) {
+  const live = useLive();
+  const record = live.record ?? sessions?.record ?? null;
+  const indexing = live.indexing ?? sessions?.indexing ?? null;
+  return (
+    <>
+      {live.connection === 'lost' && (
+        <div className="banner banner-lost" role="alert">
+          Lost the connection to the rec-dashboard server. Reconnecting…; what is shown may be out of date, and everything is fetched again when it is back.
+        </div>
+      )}
+      {record?.state === 'missing' && (
+        <div className="banner banner-warn" role="status">
+          The record directory {sessions?.recordDir ?? ''} does not exist (yet). Waiting for it{record.why !== null ? `: ${record.why}` : ''}.
+        </div>
+      )}
+      {record?.state === 'unreadable' && (
+        <div className="banner banner-lost" role="alert">
+          The record directory {sessions?.recordDir ?? ''} cannot be read{record.why !== null ? `: ${record.why}` : ''}. Nothing below can be trusted as complete.
+        </div>
+      )}
+      {indexing !== null && indexing.state === 'scanning' && (
+        <div className="banner banner-info" role="status">
+          Reading the record for the first time: {indexing.files.toLocaleString('en')} files so far. Sessions appear as they are read.
+          <progress aria-label="Indexing progress" />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { SearchResponse } from '../../../shared/api.ts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError, fetchSearch } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+import { useRouter } from '../router/Router.tsx';
+import { searchPath } from '../router/routes.ts';
+import { useSessions } from '../sessions/useSessions.ts';
+import { useSettings } from '../settings/Settings.tsx';
+import { SearchHitRow } from './SearchHitRow.tsx';
+import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+
+export function SearchView({ query }: { query: string }) {
+  const { timeZone } = useSettings();
+  const { navigate } = useRouter();
+  const { data: sessions } = useSessions();
+  const [form, setForm] = useState<SearchForm>(() => formFromQuery(query, timeZone));
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => setForm(formFromQuery(query, timeZone)), [query, timeZone]);
+  useEffect(() => inputRef.current?.focus(), []);
+
+  const params = new URLSearchParams(query);
+  const results = useQuery({
+    queryKey: queryKeys.search(query),
+    enabled: !isEmptySearch(params),
+    queryFn: ({ signal }) => fetchSearch(params, signal),
+  });
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    navigate(searchPath(queryFromForm(form, timeZone)));
+  };
+  const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => setForm((old) => ({ ...old, [key]: value }));
+  const zoneWord = timeZone === 'utc' ? 'UTC' : 'local time';
+
+  return (
+    <main className="view search-view" aria-label="Search">
+      <h1>Search all sessions</h1>
+      <form className="search-form" onSubmit={submit} role="search">
+        <div className="search-row">
+          <input ref={inputRef} type="search" aria-label="Text to find" placeholder={form.regex ? 'regular expression' : 'text'} value={form.q} onChange={(e) => set('q', e.target.value)} />
+          <label className="check">
+            <input type="checkbox" checked={form.regex} onChange={(e) => set('regex', e.target.checked)} /> regex
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={form.matchCase} onChange={(e) => set('matchCase', e.target.checked)} /> match case
+          </label>
+          <button type="submit">Search</button>
+        </div>
+        <div className="search-row">
+          <label>
+            side{' '}
+            <select value={form.side} onChange={(e) => set('side', e.target.value as SearchForm['side'])}>
+              <option value="">either</option>
+              <option value="sent">sent</option>
+              <option value="received">received</option>
+            </select>
+          </label>
+          <label>
+            outcome{' '}
+            <select value={form.outcome} onChange={(e) => set('outcome', e.target.value as SearchForm['outcome'])}>
+              <option value="">any</option>
+              <option value="queued">queued (neither read nor acted on)</option>
+              <option value="consumed">consumed</option>
+              <option value="rejected">rejected</option>
+              <option value="unknown">unknown</option>
+            </select>
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={form.refused} onChange={(e) => set('refused', e.target.checked)} /> not queued by the host only
+          </label>
+          <label>
+            peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="as the host gave it" />
+          </label>
+        </div>
+        <div className="search-row">
+          <label>
+            project{' '}
+            <select value={form.project} onChange={(e) => set('project', e.target.value)}>
+              <option value="">all</option>
+              {sessions?.projects
+                .filter((p) => p.cwd !== null)
+                .map((p) => (
+                  <option key={p.cwd} value={p.cwd!}>
+                    {p.cwd}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <label>
+            from ({zoneWord}) <input type="datetime-local" step="1" value={form.from} onChange={(e) => set('from', e.target.value)} />
+          </label>
+          <label>
+            to ({zoneWord}) <input type="datetime-local" step="1" value={form.to} onChange={(e) => set('to', e.target.value)} />
+          </label>
+        </div>
+      </form>
+      <SearchResults results={results} empty={isEmptySearch(params)} />
+    </main>
+  );
+}
+
+function SearchResults({ results, empty }: { results: UseQueryResult<SearchResponse>; empty: boolean }) {
+  if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
+  if (results.error !== null) {
+    const notThere = results.error instanceof ApiError && results.error.status === 404;
+    return <p className="notice error">{notThere ? 'This server does not offer search yet.' : `Search failed: ${results.error.message}`}</p>;
+  }
+  if (results.data === undefined) return <p className="muted">Searching…</p>;
+  const { hits, scanned, truncated } = results.data;
+  return (
+    <section aria-label="Search results">
+      <p className="muted" role="status">
+        {hits.length} {hits.length === 1 ? 'entry' : 'entries'}
+        {truncated ? ` shown; more matched, narrow the search` : ''} ({scanned.toLocaleString('en')} texts read). Results are entries, not
+        conversations: nothing here pairs a sent entry with a received one.
+      </p>
+      <ol className="search-hits">
+        {hits.map((hit) => (
+          <SearchHitRow key={`${hit.sessionId}/${hit.file}`} hit={hit} />
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { useSessions } from './useSessions.ts';
+import { SessionTable } from './SessionTable.tsx';
+
+export function ProjectView({ cwd }: { cwd: string | null }) {
+  const { data } = useSessions();
+  const project = data?.projects.find((candidate) => candidate.cwd === cwd);
+  return (
+    <main className="view overview" aria-label="Project">
+      <h1>
+        Project <code>{cwd ?? '(no directory named)'}</code>
+      </h1>
+      {data !== undefined && project === undefined && <p className="notice">No session of this record names this directory.</p>}
+      {project !== undefined && <SessionTable sessions={project.sessions} caption={`${project.sessions.length} sessions, latest activity first`} />}
+    </main>
+  );
+}
+
+export function HomeView() {
+  const { data, error } = useSessions();
+  const all = data?.projects.flatMap((project) => project.sessions) ?? [];
+  const degraded = all.filter((session) => session.degraded.length > 0);
+  return (
+    <main className="view overview" aria-label="Overview">
+      <h1>The record</h1>
+      {error !== null && <p className="notice error">Could not load the record: {error.message}</p>}
+      <p className="lede">
+        What each session sent and received, as its mod saw it. The record is observational: a gap or a damaged file is unknown, never
+        “nothing was sent”, and no received entry is joined to a sent one. Pick a session on the left.
+      </p>
+      {data !== undefined && (
+        <p>
+          {data.projects.length} projects, {all.length} sessions, {data.degradedSessions} with degraded recording.
+        </p>
+      )}
+      {degraded.length > 0 && <SessionTable sessions={degraded} caption="Sessions whose record is incomplete" />}
+    </main>
+  );
+}

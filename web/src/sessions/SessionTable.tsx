@@ -1,0 +1,50 @@
+import type { SessionSummary } from '../../../shared/api.ts';
+import { describeSessionDegraded } from '../degraded/reasonWords.ts';
+import { Link } from '../router/Router.tsx';
+import { sessionPath } from '../router/routes.ts';
+import { Time } from '../time/Time.tsx';
+
+export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]; caption: string }) {
+  return (
+    <table className="session-table">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Session</th>
+          <th scope="col">First</th>
+          <th scope="col">Last</th>
+          <th scope="col">Sent</th>
+          <th scope="col">Received</th>
+          <th scope="col">Not queued</th>
+          <th scope="col">Record</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sessions.map((session) => (
+          <tr key={session.sessionId}>
+            <td>
+              <Link to={sessionPath(session.sessionId)} title={session.sessionId}>
+                <code>{session.sessionId}</code>
+              </Link>
+              {session.chain !== null && <span className="muted"> part {String(session.chain.part)}</span>}
+            </td>
+            <td>{session.firstAt !== null ? <Time at={session.firstAt} /> : '—'}</td>
+            <td>{session.lastAt !== null ? <Time at={session.lastAt} /> : '—'}</td>
+            <td className="num">{session.counts.sent}</td>
+            <td className="num">{session.counts.received}</td>
+            <td className={`num${session.counts.refused > 0 ? ' count-refused' : ''}`}>{session.counts.refused}</td>
+            <td>
+              {session.degraded.length === 0 ? (
+                <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
+              ) : (
+                <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
+                  degraded: {session.degraded.length} {session.degraded.length === 1 ? 'reason' : 'reasons'}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

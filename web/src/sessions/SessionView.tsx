@@ -1,0 +1,35 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { SessionResponse } from '../../../shared/api.ts';
+import { DegradedBanner } from '../degraded/DegradedBanner.tsx';
+import { Timeline } from '../timeline/Timeline.tsx';
+import { SessionHeader } from './SessionHeader.tsx';
+import { useSessions } from './useSessions.ts';
+
+export function SessionView({ sessionId, file }: { sessionId: string; file: string | null }) {
+  const { data: list } = useSessions();
+  const [latest, setLatest] = useState<SessionResponse | null>(null);
+  const onLatest = useCallback((response: SessionResponse) => setLatest(response), []);
+  const fromList = useMemo(() => list?.projects.flatMap((p) => p.sessions).find((s) => s.sessionId === sessionId) ?? null, [list, sessionId]);
+  const children = useMemo(() => list?.projects.flatMap((p) => p.sessions).filter((s) => s.chain?.parent === sessionId && s.sessionId !== sessionId) ?? [], [list, sessionId]);
+  // The page answer is read after the fold, so it is the fresher summary when both are here.
+  const session = latest?.session.sessionId === sessionId ? latest.session : fromList;
+
+  if (session === null) {
+    if (list !== undefined && fromList === null && latest === null) {
+      return (
+        <main className="view" aria-label="Session">
+          <p className="notice warn">
+            No session <code>{sessionId}</code> in this record{list.indexing.state !== 'ready' ? ' yet: the record is still being read' : ''}.
+          </p>
+        </main>
+      );
+    }
+  }
+  return (
+    <main className="view session-view" aria-label={`Session ${sessionId}`}>
+      {session !== null && <SessionHeader session={session} runs={latest?.runs ?? null} children={children} />}
+      {session !== null && <DegradedBanner session={session} />}
+      <Timeline key={sessionId} sessionId={sessionId} targetFile={file} onLatest={onLatest} />
+    </main>
+  );
+}

@@ -1,0 +1,78 @@
+import type { SessionSummary, SessionsResponse } from '../../../shared/api.ts';
+
+// The sidebar's shape: projects (working directories, rule.byDirectory), each with its sessions,
+// a chain child nested under its parent when the parent is in the same project. Chains are the
+// only link between sessions the record makes; nothing else nests or pairs sessions.
+
+export type SessionNode = { session: SessionSummary; children: SessionNode[]; depth: number };
+export type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
+
+export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
+  const needle = filter.trim().toLowerCase();
+  const result: ProjectNode[] = [];
+  for (const project of projects) {
+    const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
+    const keep = (s: SessionSummary) =>
+      (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
+    const kept = project.sessions.filter(keep);
+    if (kept.length === 0) continue;
+    result.push({ cwd: project.cwd, sessions: nestChains(kept), total: project.sessions.length });
+  }
+  return result;
+}
+
+function matchesSession(session: SessionSummary, needle: string): boolean {
+  return (
+    session.sessionId.toLowerCase().includes(needle) ||
+    session.cwds.some((cwd) => cwd.toLowerCase().includes(needle)) ||
+    (session.chain !== null && (session.chain.brief.toLowerCase().includes(needle) || session.chain.parent.toLowerCase().includes(needle)))
+  );
+}
+
+/** Keeps the list's order (latest activity first) and moves chain children under their parent. */
+function nestChains(sessions: SessionSummary[]): SessionNode[] {
+  const ids = new Set(sessions.map((s) => s.sessionId));
+  const children = new Map<string, SessionSummary[]>();
+  const roots: SessionSummary[] = [];
+  for (const session of sessions) {
+    const parent = session.chain?.parent;
+    if (parent !== undefined && parent !== session.sessionId && ids.has(parent)) {
+      const list = children.get(parent) ?? [];
+      list.push(session);
+      children.set(parent, list);
+    } else {
+      roots.push(session);
+    }
+  }
+  const seen = new Set<string>();
+  const toNode = (session: SessionSummary, depth: number): SessionNode => {
+    seen.add(session.sessionId);
+    const kids = (children.get(session.sessionId) ?? []).filter((kid) => !seen.has(kid.sessionId));
+    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)) };
+  };
+  const nodes = roots.map((root) => toNode(root, 0));
+  // A chain that loops back on itself has no root; its sessions are still listed.
+  for (const session of sessions) if (!seen.has(session.sessionId)) nodes.push(toNode(session, 0));
+  return nodes;
+}
+
+/** Sessions in the order the sidebar shows them, for moving between sessions by key. */
+export function flattenSessions(projects: ProjectNode[]): string[] {
+  const ids: string[] = [];
+  const walk = (node: SessionNode) => {
+    ids.push(node.session.sessionId);
+    node.children.forEach(walk);
+  };
+  for (const project of projects) project.sessions.forEach(walk);
+  return ids;
+}
+
+export function shortId(sessionId: string): string {
+  return sessionId.length > 8 ? sessionId.slice(0, 8) : sessionId;
+}
+
+export function projectName(cwd: string | null): string {
+  if (cwd === null) return 'no directory named';
+  const parts = cwd.split('/').filter((part) => part !== '');
+  return parts.at(-1) ?? cwd;
+}

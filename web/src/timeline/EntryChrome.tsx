@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import type { FileItem } from '../../../shared/api.ts';
+import { Link } from '../router/Router.tsx';
+import { entryPath } from '../router/routes.ts';
+import { Time } from '../time/Time.tsx';
+import { RawJson } from './RawJson.tsx';
+import { unknownFields } from './outcomeWords.ts';
+
+// What every parsed entry carries besides its content: a link to itself (its URL), notes on
+// evidence that is not plain, and its raw JSON on demand.
+
+export function EntryLink({ sessionId, item, at }: { sessionId: string; item: FileItem; at: string }) {
+  return (
+    <Link to={entryPath(sessionId, item.file)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
+      <Time at={at} />
+    </Link>
+  );
+}
+
+export function entryTime(item: FileItem, entry: Record<string, unknown> | null): string {
+  return typeof entry?.['at'] === 'string' ? entry['at'] : item.at;
+}
+
+/** Notes that must sit on the entry itself: it changed on disk, or it names another session. */
+export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item: FileItem; entry: Record<string, unknown> }) {
+  const notes: ReactNode[] = [];
+  if (item.evidence === 'changed') {
+    notes.push(
+      <p key="changed" className="entry-note warn">
+        This file changed after it was read. The writer writes each file once, so something else touched it; shown as it is on disk now.
+      </p>,
+    );
+  }
+  if (typeof entry['sessionId'] === 'string' && entry['sessionId'] !== sessionId) {
+    notes.push(
+      <p key="mismatch" className="entry-note warn">
+        This entry names session {entry['sessionId']}, not this folder's.
+      </p>,
+    );
+  }
+  if (item.run === null) {
+    notes.push(
+      <p key="before" className="entry-note muted">
+        Before any start entry: outside the session's coverage.
+      </p>,
+    );
+  }
+  return <>{notes}</>;
+}
+
+export function RawToggle({ raw, onToggle, entry }: { raw: boolean; onToggle(): void; entry: Record<string, unknown> }) {
+  const extra = unknownFields(entry);
+  return (
+    <>
+      <button type="button" className="small" aria-pressed={raw} onClick={onToggle} aria-label="Show the raw JSON of this entry">
+        {raw ? 'Hide raw' : entry['envelope'] !== undefined ? 'Raw JSON (envelope)' : 'Raw JSON'}
+      </button>
+      {extra.length > 0 && (
+        <span className="unknown-fields" title="Fields this reader does not know: kept, shown raw, not interpreted">
+          +{extra.length} unknown {extra.length === 1 ? 'field' : 'fields'}: {extra.join(', ')}
+        </span>
+      )}
+    </>
+  );
+}
+
+export function RawPanel({ raw, entry, item }: { raw: boolean; entry: unknown; item: FileItem }) {
+  if (!raw) return null;
+  return (
+    <div className="raw-panel">
+      <p className="muted">
+        {item.file} · {item.size} bytes{item.textClipped !== undefined ? ' · text clipped for this page' : ''}
+      </p>
+      <RawJson value={entry} label={`Raw JSON of ${item.file}`} />
+    </div>
+  );
+}

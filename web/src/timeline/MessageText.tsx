@@ -1,0 +1,76 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import type { FileItem } from '../../../shared/api.ts';
+import { fetchFile } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+import { CopyButton } from '../text/CopyButton.tsx';
+import { utf8Length } from '../text/markers.ts';
+import { VerbatimText } from '../text/VerbatimText.tsx';
+
+// A message's text. Long texts are clipped for scanning, never shortened: "show all" gives the
+// whole text, and copy always copies the whole text as written, fetching it when the page held
+// only the first 64 KiB.
+
+const CLIP_CHARS = 1_500;
+const CLIP_LINES = 24;
+
+function clipForDisplay(text: string): string | null {
+  let end = text.length > CLIP_CHARS ? CLIP_CHARS : text.length;
+  let lines = 0;
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10 && ++lines >= CLIP_LINES) {
+      end = i;
+      break;
+    }
+  }
+  if (end >= text.length) return null;
+  // Never split a surrogate pair: the part shown is the text's own characters.
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
+export function MessageText({ sessionId, item, text, actions }: { sessionId: string; item: FileItem; text: string; actions: ReactNode }) {
+  const [showAll, setShowAll] = useState(false);
+  const serverClipped = item.textClipped !== undefined;
+  const full = useQuery({
+    queryKey: queryKeys.file(sessionId, item.file),
+    queryFn: ({ signal }) => fetchFile(sessionId, item.file, signal),
+    enabled: showAll && serverClipped,
+  });
+  const fullText = serverClipped ? (typeof full.data?.item.entry?.['text'] === 'string' ? (full.data.item.entry['text'] as string) : null) : text;
+  const bytes = item.textClipped?.bytes ?? utf8Length(text);
+  const clipped = serverClipped ? text : clipForDisplay(text);
+  const whole = showAll && fullText !== null;
+  const showing = whole ? fullText : (clipped ?? text);
+
+  const getWholeText = async () => {
+    if (!serverClipped) return text;
+    const response = await fetchFile(sessionId, item.file);
+    const whole = response.item.entry?.['text'];
+    if (typeof whole !== 'string') throw new Error('the file no longer holds a text');
+    return whole;
+  };
+
+  return (
+    <div className="message-text">
+      <VerbatimText text={showing} className="entry-text" />
+      <div className="text-actions">
+        {!whole && clipped !== null && (
+          <button type="button" className="small" onClick={() => setShowAll(true)} disabled={showAll && full.isFetching}>
+            {showAll && full.isFetching ? 'loading…' : `show all (${bytes.toLocaleString('en')} bytes)`}
+          </button>
+        )}
+        {whole && clipped !== null && (
+          <button type="button" className="small" onClick={() => setShowAll(false)}>
+            show less
+          </button>
+        )}
+        {full.error !== null && <span className="error">could not load the whole text: {full.error.message}</span>}
+        <CopyButton getText={getWholeText} label="Copy the exact text" children="Copy text" />
+        <span className="text-size">{bytes.toLocaleString('en')} bytes</span>
+        {actions}
+      </div>
+    </div>
+  );
+}

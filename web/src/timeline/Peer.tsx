@@ -1,0 +1,37 @@
+import { Link } from '../router/Router.tsx';
+import { sessionPath } from '../router/routes.ts';
+import { shortId } from '../sessions/sessionTree.ts';
+import { VerbatimText } from '../text/VerbatimText.tsx';
+
+/**
+ * The other party exactly as the host gave it at that event (rule.peerAsSeen), and the full
+ * session id only where the writer resolved one. A name, an address and an id for the same peer
+ * are never joined here: no stable key between them has been shown.
+ */
+export function Peer({ entry, side }: { entry: Record<string, unknown>; side: 'sent' | 'received' }) {
+  const peer = typeof entry['peer'] === 'object' && entry['peer'] !== null ? (entry['peer'] as Record<string, unknown>) : {};
+  const as = typeof peer['as'] === 'string' && peer['as'] !== '' ? peer['as'] : null;
+  const resolved = typeof peer['sessionId'] === 'string' && peer['sessionId'] !== '' ? peer['sessionId'] : null;
+  return (
+    <span className="peer">
+      <span className="peer-dir">{side === 'sent' ? 'to' : 'from'}</span>{' '}
+      {as !== null ? (
+        <span className="peer-as" title="The address or name exactly as the host gave it at this event">
+          <VerbatimText text={as} inline />
+        </span>
+      ) : (
+        <span className="peer-unknown" title="The host gave no address or name: the peer is unknown">
+          unknown
+        </span>
+      )}
+      {resolved !== null && (
+        <>
+          {' · resolved to session '}
+          <Link to={sessionPath(resolved)} className="peer-session" title={resolved}>
+            {shortId(resolved)}
+          </Link>
+        </>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,169 @@
+import type { FileItem, GapItem, StrayItem } from '../../../shared/api.ts';
+import { Link } from '../router/Router.tsx';
+import { sessionPath } from '../router/routes.ts';
+import { shortId } from '../sessions/sessionTree.ts';
+import { VerbatimText } from '../text/VerbatimText.tsx';
+import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
+import { RawJson } from './RawJson.tsx';
+
+// Rows that span both columns: what the session was (start, chain), and where the record is
+// silent or damaged, each in its place in the session's order.
+
+type RawProps = { raw: boolean; onToggleRaw(): void };
+
+export function StartRow({ sessionId, item, entry, raw, onToggleRaw }: { sessionId: string; item: FileItem; entry: Record<string, unknown> } & RawProps) {
+  const run = item.run ?? 0;
+  return (
+    <article className="record-row start-row" aria-label={`start entry ${item.file}`} data-file={item.file}>
+      <header className="entry-head">
+        <strong>{run === 0 ? 'Start: coverage begins' : `Start again: run ${run + 1} (the mod loaded again, a resumed session)`}</strong>
+        <EntryLink sessionId={sessionId} item={item} at={entryTime(item, entry)} />
+        <span className="seq">#{item.seq}</span>
+      </header>
+      <p className="start-facts">
+        host <Field value={entry['host']} /> · version <Field value={entry['version']} /> · inbound setting <Field value={entry['inbound']} /> · directory{' '}
+        <Field value={entry['cwd']} />
+      </p>
+      <EntryNotes sessionId={sessionId} item={item} entry={entry} />
+      <footer className="entry-foot">
+        <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
+      </footer>
+      <RawPanel raw={raw} entry={entry} item={item} />
+    </article>
+  );
+}
+
+export function ChainRow({ sessionId, item, entry, raw, onToggleRaw }: { sessionId: string; item: FileItem; entry: Record<string, unknown> } & RawProps) {
+  const parent = typeof entry['parent'] === 'string' ? entry['parent'] : '';
+  return (
+    <article className="record-row chain-row" aria-label={`chain entry ${item.file}`} data-file={item.file}>
+      <header className="entry-head">
+        <strong>Chain: part {String(entry['part'])} under parent</strong>
+        <Link to={sessionPath(parent)} title={parent}>
+          {shortId(parent)}
+        </Link>
+        <EntryLink sessionId={sessionId} item={item} at={entryTime(item, entry)} />
+        <span className="seq">#{item.seq}</span>
+      </header>
+      <div className="chain-brief">
+        <span className="muted">brief:</span>
+        <VerbatimText text={typeof entry['brief'] === 'string' ? entry['brief'] : ''} />
+      </div>
+      <EntryNotes sessionId={sessionId} item={item} entry={entry} />
+      <footer className="entry-foot">
+        <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
+      </footer>
+      <RawPanel raw={raw} entry={entry} item={item} />
+    </article>
+  );
+}
+
+/** An entry of a kind this reader does not know: shown raw, never dropped, never guessed at. */
+export function UnknownKindRow({ sessionId, item, entry }: { sessionId: string; item: FileItem; entry: Record<string, unknown> }) {
+  return (
+    <article className="record-row unknown-row" aria-label={`entry of unknown kind ${item.file}`} data-file={item.file}>
+      <header className="entry-head">
+        <strong>
+          Entry of a kind this reader does not know: <VerbatimText text={String(entry['kind'])} inline />
+        </strong>
+        <EntryLink sessionId={sessionId} item={item} at={entryTime(item, entry)} />
+        <span className="seq">#{item.seq}</span>
+      </header>
+      <RawJson value={entry} label={`Raw JSON of ${item.file}`} />
+    </article>
+  );
+}
+
+export function GapRow({ gap }: { gap: GapItem }) {
+  const numbers = gap.from === gap.to ? `entry ${gap.from}` : `entries ${gap.from}–${gap.to}`;
+  return (
+    <article className="record-row gap-row" aria-label={`missing ${numbers}`}>
+      <strong>
+        {numbers} missing: a write may have failed or the file was removed.
+      </strong>{' '}
+      <span className="muted">
+        Unknown, not nothing: between {gap.after ?? 'the start of the run'} and {gap.before}.
+      </span>
+    </article>
+  );
+}
+
+export function StrayRow({ stray }: { stray: StrayItem }) {
+  return (
+    <article className="record-row stray-row" aria-label={`stray file ${stray.file}`}>
+      Stray file <code>{stray.file}</code> ({stray.size} bytes): its name is not an entry's, so it is listed and never read as evidence.
+    </article>
+  );
+}
+
+/** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed. */
+export function EvidenceRow({ sessionId, item }: { sessionId: string; item: FileItem }) {
+  const name = <code>{item.file}</code>;
+  const size = `${item.size.toLocaleString('en')} bytes`;
+  let words;
+  switch (item.evidence) {
+    case 'pending':
+      words = (
+        <>
+          <strong>Being written:</strong> file {name} ({size}) does not parse yet; it is read again until it does.
+        </>
+      );
+      break;
+    case 'damaged':
+      words = (
+        <>
+          <strong>Unknown evidence:</strong> file {name} ({size}) never parsed, for example a write cut short.
+        </>
+      );
+      break;
+    case 'invalid':
+      words = (
+        <>
+          <strong>Not a valid entry:</strong> file {name} ({size}) holds JSON the reader cannot vouch for: unknown evidence.
+        </>
+      );
+      break;
+    case 'unreadable':
+      words = (
+        <>
+          <strong>Unreadable:</strong> file {name} ({size}) could not be read: unknown evidence.
+        </>
+      );
+      break;
+    case 'removed':
+      words = (
+        <>
+          <strong>Removed after it was read:</strong> file {name}
+          {item.kind !== null ? ` (a ${item.side ?? ''} ${item.kind} entry)` : ''} disappeared; the writer never deletes, so something else removed it.
+        </>
+      );
+      break;
+    default:
+      words = (
+        <>
+          File {name} ({size}): {item.evidence}.
+        </>
+      );
+  }
+  const side = item.evidence === 'removed' && item.side !== null ? ` evidence-${item.side}` : '';
+  return (
+    <article className={`record-row evidence-row evidence-${item.evidence}${side}`} aria-label={`${item.evidence} file ${item.file}`} data-file={item.file}>
+      <header className="entry-head">
+        <span>{words}</span>
+        <EntryLink sessionId={sessionId} item={item} at={item.at} />
+        <span className="seq">#{item.seq}</span>
+      </header>
+      {item.why !== null && <p className="muted why">{item.why}</p>}
+      {item.evidence === 'invalid' && item.raw !== undefined && <RawJson value={item.raw} label={`Raw JSON of ${item.file}`} />}
+    </article>
+  );
+}
+
+function Field({ value }: { value: unknown }) {
+  if (typeof value !== 'string') return <span className="muted">not recorded</span>;
+  return (
+    <strong>
+      <VerbatimText text={value} inline />
+    </strong>
+  );
+}

@@ -1,0 +1,138 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import type { SessionItemWire, SessionResponse } from '../../../shared/api.ts';
+import { useKeys } from '../keyboard/useKeys.ts';
+import { useRouter } from '../router/Router.tsx';
+import { entryPath } from '../router/routes.ts';
+import { TimelineRow } from './TimelineRow.tsx';
+import { useFollow } from './useFollow.ts';
+import { PAGE_SIZE, pagesFor, useEntryIndex, useSessionPages } from './useSessionPages.ts';
+
+// The session's items in order, on one time axis: sent on the left, received on the right.
+// Virtualized: only the rows on screen are in the DOM, and only their pages are fetched.
+
+type Props = { sessionId: string; targetFile: string | null; onLatest(response: SessionResponse): void };
+
+function itemKey(item: SessionItemWire | undefined, index: number): string {
+  return item === undefined || item.type === 'gap' ? `#${index}` : item.file;
+}
+
+export function Timeline({ sessionId, targetFile, onLatest }: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { navigate } = useRouter();
+  const [total, setTotal] = useState<number | null>(null);
+  const count = total ?? 0;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 150,
+    overscan: 4,
+  });
+  const visible = virtualizer.getVirtualItems();
+  const wanted = total === null || visible.length === 0 ? [total !== null && total > 0 && targetFile === null ? Math.floor((total - 1) / PAGE_SIZE) : 0] : pagesFor(visible.map((row) => row.index));
+  const pages = useSessionPages(sessionId, wanted);
+  const latest = pages.latest;
+
+  useEffect(() => {
+    if (latest === null) return;
+    setTotal(latest.page.total);
+    onLatest(latest);
+  }, [latest, onLatest]);
+
+  const follow = useFollow(scrollRef, virtualizer, count, targetFile === null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [rawKeys, setRawKeys] = useState<ReadonlySet<string>>(new Set());
+  const toggleRaw = (key: string) =>
+    setRawKeys((old) => {
+      const next = new Set(old);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+
+  // A link to one entry: find where it sits, select it and bring it into view, once per link.
+  const target = useEntryIndex(sessionId, targetFile);
+  const handledFile = useRef<string | null>(null);
+  const targetIndex = target.data;
+  useEffect(() => {
+    if (targetFile === null || targetIndex == null || handledFile.current === targetFile || total === null || targetIndex >= total) return;
+    handledFile.current = targetFile;
+    follow.stopFollowing();
+    setSelected(targetIndex);
+    virtualizer.scrollToIndex(targetIndex, { align: 'center' });
+  }, [targetFile, targetIndex, total, follow, virtualizer]);
+
+  const select = (index: number) => {
+    const next = Math.max(0, Math.min(count - 1, index));
+    if (count === 0) return;
+    setSelected(next);
+    if (next < count - 1) follow.stopFollowing();
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+    const item = pages.itemAt(next);
+    if (item !== undefined && item.type === 'file') {
+      handledFile.current = item.file;
+      navigate(entryPath(sessionId, item.file), { replace: true });
+    }
+  };
+  const step = (delta: number) => {
+    if (selected !== null) return select(selected + delta);
+    const onScreen = virtualizer.getVirtualItems();
+    select(delta > 0 ? (onScreen[0]?.index ?? 0) : (onScreen.at(-1)?.index ?? count - 1));
+  };
+  useKeys({
+    j: () => step(1),
+    ArrowDown: () => step(1),
+    k: () => step(-1),
+    ArrowUp: () => step(-1),
+    r: () => {
+      if (selected !== null) toggleRaw(itemKey(pages.itemAt(selected), selected));
+    },
+    End: () => follow.resume(),
+    G: () => follow.resume(),
+    Home: () => {
+      follow.stopFollowing();
+      virtualizer.scrollToIndex(0, { align: 'start' });
+    },
+  });
+
+  return (
+    <div className="timeline">
+      <div className="timeline-columns" aria-hidden="true">
+        <span>Sent by this session</span>
+        <span>Received by this session</span>
+      </div>
+      {pages.error !== null && <p className="notice error">Could not load entries: {pages.error.message}</p>}
+      {targetFile !== null && target.data === null && (
+        <p className="notice warn">
+          No file named <code>{targetFile}</code> in this session.
+        </p>
+      )}
+      {total === 0 && <p className="notice">No files in this session's folder yet.</p>}
+      <div ref={scrollRef} className="timeline-scroll" tabIndex={0} role="feed" aria-label="Entries in session order" aria-busy={latest === null}>
+        <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {visible.map((row) => {
+            const item = pages.itemAt(row.index);
+            const key = itemKey(item, row.index);
+            return (
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                className={`timeline-row${selected === row.index ? ' selected' : ''}`}
+                style={{ transform: `translateY(${row.start}px)` }}
+                onClick={() => setSelected(row.index)}
+              >
+                <TimelineRow sessionId={sessionId} item={item} raw={rawKeys.has(key)} onToggleRaw={() => toggleRaw(key)} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {follow.newCount > 0 && (
+        <button type="button" className="new-marker" onClick={follow.resume}>
+          {follow.newCount} new ↓
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import type { SessionItemWire } from '../../../shared/api.ts';
+import { MessageEntry } from './MessageEntry.tsx';
+import { ChainRow, EvidenceRow, GapRow, StartRow, StrayRow, UnknownKindRow } from './RecordRows.tsx';
+
+// One item of the session's order, placed in its column: sent entries on the left, received on
+// the right, everything else across both. One item per row keeps the order exact.
+
+type Props = { sessionId: string; item: SessionItemWire | undefined; raw: boolean; onToggleRaw(): void };
+
+export function TimelineRow({ sessionId, item, raw, onToggleRaw }: Props) {
+  if (item === undefined) return <div className="cell cell-span loading-row">loading…</div>;
+  switch (item.type) {
+    case 'gap':
+      return (
+        <div className="cell cell-span">
+          <GapRow gap={item} />
+        </div>
+      );
+    case 'stray':
+      return (
+        <div className="cell cell-span">
+          <StrayRow stray={item} />
+        </div>
+      );
+    case 'file':
+      break;
+  }
+  const entry = item.entry;
+  const readable = (item.evidence === 'parsed' || item.evidence === 'changed') && entry !== null;
+  if (!readable) {
+    // A removed entry keeps its column, so the reader sees which side lost an entry.
+    const column = item.evidence === 'removed' && item.side !== null ? `cell-${item.side}` : 'cell-span';
+    return (
+      <div className={`cell ${column}`}>
+        <EvidenceRow sessionId={sessionId} item={item} />
+      </div>
+    );
+  }
+  const rawProps = { raw, onToggleRaw };
+  switch (entry['kind']) {
+    case 'message': {
+      const side = entry['side'] === 'received' ? 'received' : 'sent';
+      return (
+        <div className={`cell cell-${side}`}>
+          <MessageEntry sessionId={sessionId} item={item} entry={entry} side={side} {...rawProps} />
+        </div>
+      );
+    }
+    case 'start':
+      return (
+        <div className="cell cell-span">
+          <StartRow sessionId={sessionId} item={item} entry={entry} {...rawProps} />
+        </div>
+      );
+    case 'chain':
+      return (
+        <div className="cell cell-span">
+          <ChainRow sessionId={sessionId} item={item} entry={entry} {...rawProps} />
+        </div>
+      );
+    default:
+      return (
+        <div className="cell cell-span">
+          <UnknownKindRow sessionId={sessionId} item={item} entry={entry} />
+        </div>
+      );
+  }
+}

@@ -1,0 +1,56 @@
+// What came of a message, in words that never overstate (rule.deliveryResult,
+// rule.receiveOutcome). Nothing here says "delivered" or "read": the record cannot show either.
+
+export type OutcomeTone = 'queued' | 'refused' | 'consumed' | 'rejected' | 'unknown';
+export type OutcomeWords = { words: string; tone: OutcomeTone; title: string; reason: string | null };
+
+export function sentOutcome(entry: Record<string, unknown>): OutcomeWords {
+  const isQueued = entry['isQueued'];
+  const reason = typeof entry['reason'] === 'string' && entry['reason'] !== '' ? entry['reason'] : null;
+  if (isQueued === true) {
+    return {
+      words: 'queued by the host',
+      tone: 'queued',
+      title: 'The host put the message in its queue. Queued is not read, acted on or reported on.',
+      reason: null,
+    };
+  }
+  if (isQueued === false) {
+    return {
+      words: reason === null ? 'not queued (the host gave no reason)' : 'not queued:',
+      tone: 'refused',
+      title: 'The host did not queue this message. If the receiver refused it, the receiver has no entry of it.',
+      reason,
+    };
+  }
+  return { words: 'host result not recorded', tone: 'unknown', title: 'This sent entry holds no isQueued.', reason: null };
+}
+
+export function receivedOutcome(entry: Record<string, unknown>): OutcomeWords {
+  const note = ' A receive event alone does not show that the message reached Claude.';
+  switch (entry['outcome']) {
+    case 'queued':
+      return { words: 'queued: neither read nor acted on', tone: 'queued', title: 'The receive hook passed it on to a queue.' + note, reason: null };
+    case 'consumed':
+      return { words: 'consumed', tone: 'consumed', title: "The receive hook's downstream consumed it." + note, reason: null };
+    case 'rejected':
+      return { words: 'rejected: the receive hook was refused', tone: 'rejected', title: 'The receive hook was refused.' + note, reason: null };
+    case 'unknown':
+      return { words: 'outcome unknown', tone: 'unknown', title: 'The host did not say what came of it.' + note, reason: null };
+    default:
+      return { words: 'outcome not recorded', tone: 'unknown', title: 'This received entry holds no outcome the reader knows.', reason: null };
+  }
+}
+
+const KNOWN_FIELDS: Record<string, readonly string[]> = {
+  start: ['kind', 'sessionId', 'at', 'cwd', 'host', 'version', 'inbound'],
+  message: ['kind', 'sessionId', 'at', 'side', 'peer', 'envelope', 'text', 'textLength', 'textHash', 'isQueued', 'reason', 'outcome', 'cwd'],
+  chain: ['kind', 'sessionId', 'at', 'parent', 'part', 'brief', 'cwd'],
+};
+
+/** Fields a newer writer may have added; kept and shown raw, never interpreted. */
+export function unknownFields(entry: Record<string, unknown>): string[] {
+  const known = KNOWN_FIELDS[String(entry['kind'])];
+  if (known === undefined) return [];
+  return Object.keys(entry).filter((key) => !known.includes(key));
+}

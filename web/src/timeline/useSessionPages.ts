@@ -1,0 +1,76 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { MAX_PAGE_LIMIT, type SessionItemWire, type SessionResponse } from '../../../shared/api.ts';
+import { fetchPageAround, fetchSessionPage } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+
+// A session's items come in pages by position in the session's order; only the pages on screen
+// are fetched, so a session of 100,000 entries costs what a screenful costs.
+
+export const PAGE_SIZE = 200;
+
+export type SessionPages = {
+  /** The item at a position, when its page is here. */
+  itemAt(index: number): SessionItemWire | undefined;
+  /** The newest answer's view of the session: its total and summary. */
+  latest: SessionResponse | null;
+  error: Error | null;
+};
+
+export function useSessionPages(sessionId: string, pageIndexes: number[]): SessionPages {
+  const results = useQueries({
+    queries: pageIndexes.map((pageIndex) => ({
+      queryKey: queryKeys.sessionPage(sessionId, pageIndex, PAGE_SIZE),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, pageIndex * PAGE_SIZE, PAGE_SIZE, signal),
+    })),
+  });
+  const byPage = new Map<number, SessionResponse>();
+  let latest: SessionResponse | null = null;
+  let latestAt = -1;
+  let error: Error | null = null;
+  results.forEach((result, i) => {
+    if (result.data !== undefined) {
+      byPage.set(pageIndexes[i]!, result.data);
+      if (result.dataUpdatedAt > latestAt) {
+        latestAt = result.dataUpdatedAt;
+        latest = result.data;
+      }
+    }
+    error ??= result.error;
+  });
+  return {
+    itemAt: (index) => byPage.get(Math.floor(index / PAGE_SIZE))?.items[index % PAGE_SIZE],
+    latest,
+    error,
+  };
+}
+
+export function pagesFor(indexes: number[]): number[] {
+  const pages = new Set<number>();
+  for (const index of indexes) pages.add(Math.floor(index / PAGE_SIZE));
+  return [...pages].sort((a, b) => a - b);
+}
+
+/** Where a file sits in the session's order, for a link to one entry; null when it is not there. */
+export function useEntryIndex(sessionId: string, file: string | null) {
+  return useQuery({
+    queryKey: ['around', sessionId, file ?? ''],
+    enabled: file !== null,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) => {
+      const around = await fetchPageAround(sessionId, file!, PAGE_SIZE, signal);
+      const found = findFile(around.items, file!);
+      if (found >= 0) return around.page.offset + found;
+      // A server that does not know `around` answers with the first page: look through them all.
+      for (let offset = around.items.length; offset < around.page.total; offset += MAX_PAGE_LIMIT) {
+        const page = await fetchSessionPage(sessionId, offset, MAX_PAGE_LIMIT, signal);
+        const index = findFile(page.items, file!);
+        if (index >= 0) return offset + index;
+      }
+      return null;
+    },
+  });
+}
+
+function findFile(items: SessionItemWire[], file: string): number {
+  return items.findIndex((item) => item.type !== 'gap' && item.file === file);
+}
