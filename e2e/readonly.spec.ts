@@ -14,11 +14,12 @@ test('driving every view and every key leaves every file of the record as it was
   expect(await fingerprint(view.shared.dir)).toEqual(before);
 
   await page.goto(view.url);
+  await expect(page.locator('.session-row')).toHaveCount(6);
   const sessions = await page.locator('.session-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-session-id')!));
-  expect(sessions.length).toBe(6);
   for (const sessionId of sessions) {
     await page.goto(`${view.url}/session/${sessionId}`);
     await expect(page.locator('.session-header .full-id')).toHaveText(sessionId);
+    await expect(page.locator('.timeline-row article').first()).toBeVisible();
     await page.keyboard.press('Home');
     const rows = await page.locator('.timeline-row').count();
     for (let i = 0; i < rows; i++) {

@@ -11,6 +11,8 @@ export function SearchHitRow({ hit }: { hit: SearchHit }) {
     hit.side === 'sent'
       ? sentOutcome({ isQueued: hit.isQueued ?? undefined })
       : receivedOutcome({ outcome: hit.outcome ?? undefined });
+  // A hit does not carry the host's reason; "no reason given" would be a claim the hit cannot make.
+  if (hit.side === 'sent' && hit.isQueued === false) outcome.words = 'not queued (the reason is in the entry)';
   return (
     <li className={`search-hit hit-${hit.side} tone-${outcome.tone}`}>
       <div className="search-hit-head">

@@ -40,7 +40,9 @@ export function SessionRow({ session, depth, selected }: { session: SessionSumma
       <span className="session-row-counts">
         <span>{counts.sent} sent</span>
         <span>{counts.received} received</span>
-        <span className={counts.refused > 0 ? 'count-refused' : ''}>{counts.refused} refused</span>
+        <span className={counts.refused > 0 ? 'count-refused' : ''} title="Sent entries the host did not queue">
+          {counts.refused} refused
+        </span>
       </span>
     </Link>
   );

@@ -19,16 +19,16 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
           #{item.seq}
         </span>
         <Peer entry={entry} side={side} />
+        <span className={`outcome outcome-${outcome.tone}`} title={outcome.title}>
+          {outcome.words}
+          {outcome.reason !== null && (
+            <>
+              {' '}
+              <VerbatimText text={outcome.reason} inline className="outcome-reason" />
+            </>
+          )}
+        </span>
       </header>
-      <p className={`outcome outcome-${outcome.tone}`} title={outcome.title}>
-        {outcome.words}
-        {outcome.reason !== null && (
-          <>
-            {' '}
-            <VerbatimText text={outcome.reason} inline className="outcome-reason" />
-          </>
-        )}
-      </p>
       <EntryNotes sessionId={sessionId} item={item} entry={entry} />
       {side === 'received' && (
         <p className="correlation" title="Correlation is not claimed: two peers can send identical text, and no stable key joins a name, an address and a session id.">

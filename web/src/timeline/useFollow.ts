@@ -39,9 +39,10 @@ export function useFollow(scrollRef: RefObject<HTMLDivElement | null>, virtualiz
       if (event.deltaY < 0) stopFollowing();
     };
     const onScroll = () => {
-      const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < AT_BOTTOM_PX;
-      if (atBottom) setFollowing(true);
-      else if (Date.now() - intentAt.current < INTENT_MS) stopFollowing();
+      const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+      if (fromBottom < AT_BOTTOM_PX) setFollowing(true);
+      // Measuring rows moves the list by less than a screen; a jump further away is the reader's.
+      else if (Date.now() - intentAt.current < INTENT_MS || fromBottom > el.clientHeight) stopFollowing();
     };
     el.addEventListener('wheel', onWheel, { passive: true });
     el.addEventListener('touchstart', intent, { passive: true });

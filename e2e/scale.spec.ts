@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { openSessionFolder, waitForItems } from './support/dashboard.ts';
+import { useLiveRecord } from './support/liveRecord.ts';
+import { SessionWriting } from './support/record.ts';
+
+// A long session costs what a screenful costs: rows are virtualized and pages are fetched by
+// position, on demand.
+
+const live = useLiveRecord(test, 'scale');
+const COUNT = 20_000;
+
+test(`a session of ${COUNT.toLocaleString('en')} entries keeps a screenful in the page and fetches only the pages it shows`, async ({ page }) => {
+  test.setTimeout(90_000);
+  const session = new SessionWriting(live.writer, '/e2e/scale');
+  await openSessionFolder(live.url, live.dir, session.sessionId);
+  await session.start();
+  await waitForItems(live.url, session.sessionId, 1);
+  await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: COUNT, startSeq: 2, cwd: '/e2e/scale' });
+  await expect
+    .poll(async () => (await (await fetch(`${live.url}/api/sessions/${session.sessionId}?limit=1`)).json()).page.total, { timeout: 30_000 })
+    .toBe(COUNT + 1);
+
+  const offsets: number[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === `/api/sessions/${session.sessionId}` && url.searchParams.has('offset')) offsets.push(Number(url.searchParams.get('offset')));
+  });
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(page.getByText(`(#${COUNT})`)).toBeInViewport();
+  expect(await page.locator('.timeline-row').count()).toBeLessThan(40);
+
+  // Jump to the middle, as a drag of the scrollbar would.
+  await page.locator('.timeline-scroll').evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+  const firstSeq = async () => Number((await page.locator('.timeline-row .seq').allTextContents())[0]?.slice(1) ?? NaN);
+  await expect.poll(firstSeq).toBeGreaterThan(COUNT * 0.3);
+  expect(await firstSeq()).toBeLessThan(COUNT * 0.7);
+  await expect(page.locator('.timeline-row .loading-row')).toHaveCount(0);
+  expect(await page.locator('.timeline-row').count()).toBeLessThan(40);
+  // A few pages near the newest entries and near the middle: never the whole session.
+  expect(new Set(offsets).size).toBeLessThan(10);
+  expect(offsets.every((offset) => offset === 0 || offset > COUNT * 0.3)).toBe(true);
+});
