@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { E2E_TOKEN } from './support/dashboard.ts';
 
 // End-to-end tests drive the real command (dist/, so run `npm run build` first) and a real
 // writer process. Browsers cannot be downloaded here: Debian's Chromium is used.
@@ -22,6 +23,8 @@ export default defineConfig({
     timezoneId: 'UTC',
     locale: 'en-GB',
     trace: 'off',
+    // Every dashboard started by these tests requires this token (see support/dashboard.ts).
+    extraHTTPHeaders: { authorization: `Bearer ${E2E_TOKEN}` },
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],

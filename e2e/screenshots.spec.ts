@@ -1,11 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import path from 'node:path';
 import { sessionsResponseSchema, type SessionSummary } from '../shared/api.ts';
-import { REPO, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { REPO, apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 
-// Pictures of the main views for the README, made from the demo record at 1280×800.
+// Pictures of the main views for the README, made from the demo record at 1280×800. Each run
+// makes them in the test results; `npm run screenshots` makes them where the README shows them.
+// (The demo's times are always now, so the pictures differ from run to run.)
 
-const OUT = path.join(REPO, 'docs', 'screenshots');
+const OUT = path.join(REPO, ...(process.env['REC_SCREENSHOTS'] === 'readme' ? ['e2e', 'screenshots'] : ['test-results', 'screenshots']));
 let dashboard: RunningDashboard;
 
 test.beforeAll(async () => {
@@ -18,7 +20,7 @@ test.afterAll(async () => {
 async function demoSessions(): Promise<SessionSummary[]> {
   // The demo writes its backlog over a moment; wait until every kind of session is there.
   for (let i = 0; i < 100; i++) {
-    const body = sessionsResponseSchema.parse(await (await fetch(`${dashboard.url}/api/sessions`)).json());
+    const body = sessionsResponseSchema.parse(await (await apiFetch(`${dashboard.url}/api/sessions`)).json());
     const all = body.projects.flatMap((project) => project.sessions);
     if (body.indexing.state === 'ready' && all.some((s) => s.counts.refused > 0 && s.counts.rejected > 0) && all.some((s) => s.counts.damaged > 0) && all.some((s) => s.counts.missing > 0)) return all;
     await new Promise((resolve) => setTimeout(resolve, 200));

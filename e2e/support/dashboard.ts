@@ -12,26 +12,46 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = fileURLToPath(new URL('../../dist/server/bin.js', import.meta.url));
 const WEB_INDEX = fileURLToPath(new URL('../../dist/web/index.html', import.meta.url));
 
-export type RunningDashboard = { url: string; pid: number; stop(): Promise<void> };
+/**
+ * The token every e2e dashboard requires, unless a test asks for the default (a new token each
+ * start). The browser sends it as a bearer token (playwright.config.ts); e2e/access.spec.ts walks
+ * the way a person gets in instead: the printed address, traded for a cookie.
+ */
+export const E2E_TOKEN = 'e2e-access-token-0123456789';
+
+export type RunningDashboard = {
+  /** The dashboard's origin, without a trailing slash: tests append paths to it. */
+  url: string;
+  /** The address exactly as the command printed it, token included. */
+  printed: string;
+  pid: number;
+  stop(): Promise<void>;
+};
+
+/** fetch() for the API from the test itself, with the token. */
+export function apiFetch(url: string, token = E2E_TOKEN): Promise<Response> {
+  return fetch(url, { headers: { authorization: `Bearer ${token}` } });
+}
 
 export function assertBuilt(): void {
   if (!existsSync(BIN) || !existsSync(WEB_INDEX)) throw new Error('dist/ is not built: run `npm run build` before the end-to-end tests');
 }
 
-/** recordDir null runs the demo record. */
-export async function startDashboard(recordDir: string | null, port = 0): Promise<RunningDashboard> {
+/** recordDir null runs the demo record. `token: 'default'` leaves the command to make its own. */
+export async function startDashboard(recordDir: string | null, port = 0, options: { token?: 'default' } = {}): Promise<RunningDashboard> {
   assertBuilt();
-  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), '--port', String(port), '--no-open'];
+  const tokenArgs = options.token === 'default' ? [] : ['--token', E2E_TOKEN];
+  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), '--port', String(port), '--no-open', ...tokenArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
+  const printed = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 15 s: ${stderr}`)), 15_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith('http://')) {
         clearTimeout(timer);
-        resolve(line.trim().replace(/\/$/, ''));
+        resolve(line.trim());
       }
     });
     child.once('exit', (code) => {
@@ -39,8 +59,10 @@ export async function startDashboard(recordDir: string | null, port = 0): Promis
       reject(new Error(`rec-dashboard exited (${code}) before it listened: ${stderr}`));
     });
   });
+  const url = new URL(printed).origin;
   return {
     url,
+    printed,
     pid: child.pid ?? -1,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -59,7 +81,7 @@ export async function startDashboard(recordDir: string | null, port = 0): Promis
  */
 export async function waitForItems(url: string, sessionId: string, count: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const response = await fetch(`${url}/api/sessions/${encodeURIComponent(sessionId)}?limit=1`);
+    const response = await apiFetch(`${url}/api/sessions/${encodeURIComponent(sessionId)}?limit=1`);
     if (response.ok && ((await response.json()) as { page: { total: number } }).page.total >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -73,7 +95,7 @@ export async function waitForItems(url: string, sessionId: string, count: number
 export async function openSessionFolder(url: string, recordDir: string, sessionId: string): Promise<void> {
   await mkdir(path.join(recordDir, sessionId));
   for (let i = 0; i < 400; i++) {
-    const response = await fetch(`${url}/api/sessions/${encodeURIComponent(sessionId)}?limit=1`);
+    const response = await apiFetch(`${url}/api/sessions/${encodeURIComponent(sessionId)}?limit=1`);
     if (response.ok) {
       // Listed is not yet watched: the watch on a new folder is set up a moment later.
       await new Promise((resolve) => setTimeout(resolve, 300));
