@@ -215,6 +215,8 @@ export const searchHitSchema = z.object({
   peerAs: z.string().nullable(),
   peerSessionId: z.string().nullable(),
   isQueued: z.boolean().nullable(),
+  /** The host's reason, on a sent entry it did not queue. */
+  reason: z.string().nullable(),
   outcome: z.string().nullable(),
   withheld: z.boolean(),
   /** Up to ~200 characters of the text around the first match, verbatim; null when withheld. */
@@ -227,7 +229,7 @@ export type SearchHit = z.infer<typeof searchHitSchema>;
 export const searchResponseSchema = z.object({
   schema: z.literal('rec.search/1'),
   hits: z.array(searchHitSchema),
-  /** Entries whose text was read for the query. */
+  /** Entries read from disk for the query. */
   scanned: z.number().int(),
   /** More entries matched than `limit`. */
   truncated: z.boolean(),

@@ -50,21 +50,22 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource)
         break;
       }
       const { facts } = candidate;
+      // A withheld text cannot match a text query: the record holds only its hash.
+      if (facts.withheld && matcher !== null) continue;
+      const reading = source.readNow(candidate.sessionId, candidate.name).reading;
+      scanned++;
+      const value = reading?.outcome === 'entry' ? reading.value : null;
+      const text = value?.['text'];
       let snippet: string | null = null;
       let match: { start: number; end: number } | null = null;
-      if (!facts.withheld) {
-        const reading = source.readNow(candidate.sessionId, candidate.name).reading;
-        const text = reading?.outcome === 'entry' ? reading.value['text'] : undefined;
-        scanned++;
-        if (typeof text === 'string') {
-          const found = matcher === null ? null : matcher(text);
-          if (matcher !== null && found === null) continue;
-          ({ snippet, match } = snippetAround(text, found));
-        } else if (matcher !== null) continue;
+      if (typeof text === 'string') {
+        const found = matcher === null ? null : matcher(text);
+        if (matcher !== null && found === null) continue;
+        ({ snippet, match } = snippetAround(text, found));
       } else if (matcher !== null) {
-        // A withheld text cannot match a text query; the record holds only its hash.
         continue;
       }
+      const reason = value?.['reason'];
       hits.push({
         sessionId: candidate.sessionId,
         file: candidate.name,
@@ -74,6 +75,7 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource)
         peerAs: facts.peerAs,
         peerSessionId: facts.peerSessionId,
         isQueued: facts.isQueued,
+        reason: typeof reason === 'string' ? reason : null,
         outcome: facts.outcome,
         withheld: facts.withheld,
         snippet,

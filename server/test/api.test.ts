@@ -115,7 +115,7 @@ describe('the API', () => {
 
   it('search filters by side, refusal and peer as given', async () => {
     const refused = await getJson(dashboard, '/api/search?refused=1', searchResponseSchema);
-    assert.deepEqual(refused.hits.map((hit) => hit.file), [nameAt(3, 4)]);
+    assert.deepEqual(refused.hits.map((hit) => [hit.file, hit.reason]), [[nameAt(3, 4), 'recipient refuses inbound messages']]);
     const byPeer = await getJson(dashboard, '/api/search?peer=api-service&side=received', searchResponseSchema);
     assert.deepEqual(byPeer.hits.map((hit) => [hit.file, hit.peerSessionId]), [[nameAt(2, 3), 'big']]);
   });

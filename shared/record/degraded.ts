@@ -37,7 +37,7 @@ export function describeReason(reason: DegradedReason): string {
     case 'damaged-file':
       return `${n} ${files} never parsed (for example a write cut short): unknown evidence, not nothing.`;
     case 'invalid-entry':
-      return `${n} ${files} hold JSON that is not a valid entry: shown raw, unknown evidence.`;
+      return `${n} ${files} ${n === 1 ? 'holds' : 'hold'} JSON that is not a valid entry: shown raw, unknown evidence.`;
     case 'sequence-gap': {
       const count = (reason.missing ?? []).reduce((sum, range) => sum + range.to - range.from + 1, 0);
       return `${count} ${count === 1 ? 'entry is' : 'entries are'} missing from the sequence: a write may have failed or a file was removed.`;

@@ -9,10 +9,8 @@ import { receivedOutcome, sentOutcome } from '../timeline/outcomeWords.ts';
 export function SearchHitRow({ hit }: { hit: SearchHit }) {
   const outcome =
     hit.side === 'sent'
-      ? sentOutcome({ isQueued: hit.isQueued ?? undefined })
+      ? sentOutcome({ isQueued: hit.isQueued ?? undefined, reason: hit.reason ?? undefined })
       : receivedOutcome({ outcome: hit.outcome ?? undefined });
-  // A hit does not carry the host's reason; "no reason given" would be a claim the hit cannot make.
-  if (hit.side === 'sent' && hit.isQueued === false) outcome.words = 'not queued (the reason is in the entry)';
   return (
     <li className={`search-hit hit-${hit.side} tone-${outcome.tone}`}>
       <div className="search-hit-head">
@@ -26,6 +24,12 @@ export function SearchHitRow({ hit }: { hit: SearchHit }) {
         </span>
         <span className={`outcome outcome-${outcome.tone}`} title={outcome.title}>
           {outcome.words}
+          {outcome.reason !== null && (
+            <>
+              {' '}
+              <VerbatimText text={outcome.reason} inline className="reason" />
+            </>
+          )}
         </span>
         <span className="muted">
           session <code title={hit.sessionId}>{shortId(hit.sessionId)}</code> · <span title={hit.cwd ?? undefined}>{projectName(hit.cwd)}</span>
