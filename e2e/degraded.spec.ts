@@ -27,7 +27,7 @@ test('a damaged, an invalid, a stray and an unknown-kind file each show as what 
   await page.goto(`${view.url}/session/${view.shared.ids.degraded}`);
   const banner = page.getByRole('region', { name: 'Degraded recording' });
   await expect(banner).toContainText('1 file never parsed (for example a write cut short): unknown evidence, not nothing.');
-  await expect(banner).toContainText(/1 file holds? JSON that is not a valid entry: shown raw, unknown evidence./);
+  await expect(banner).toContainText(/1 file holds JSON that is not a valid entry: shown raw, unknown evidence./);
   await expect(page.locator('.evidence-damaged')).toContainText(/Unknown evidence: file .*-5\.json \(37 bytes\) never parsed/);
   await expect(page.locator('.evidence-invalid')).toContainText('Not a valid entry');
   await expect(page.locator('.evidence-invalid .raw-json')).toContainText('"side": "sideways"');
