@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureApi } from './api.ts';
 import { startBareWatcher } from './bareWatcherClient.ts';
+import { measureBrowser } from './browser.ts';
 import { measureColdStart, measureIdle, removeProbe, runBaselineScan, type BaselineScan, type ColdStart } from './coldStart.ts';
 import type { DashboardProcess } from './dashboardProcess.ts';
 import { generateRecord, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
@@ -260,6 +261,33 @@ async function main(): Promise<void> {
           results['liveBig'] = { noticeMs: spread(series.noticeMs), watcherMs: spread(series.watcherMs), pageMs: spread(series.pageMs), listMs: spread(series.listMs), missed: series.missed };
           rows.push(...liveRows(`live, ${tail.files.toLocaleString('en-US')}-entry session`, series, `/api/sessions (${api.sessions.toLocaleString('en-US')})`));
           await watcher.stop();
+        }
+      }
+      if (phases.has('browser') && bigSessionId !== null) {
+        const watcher = await startBareWatcher(dir);
+        const tail = record.tails[bigSessionId]!;
+        const target: LiveTarget = { sessionId: bigSessionId, ...tail, nextSeq: tail.nextSeq + 10_000 };
+        log(`browser: opening the ${tail.files}-entry session, scrolling, then ${writes} live writes`);
+        let browser;
+        try {
+          browser = await measureBrowser(dashboard.url, dir, watcher, target, writes);
+        } catch (error) {
+          rows.push({ measure: `browser: open a ${tail.files.toLocaleString('en-US')}-entry session`, value: Number.NaN, unit: 'ms', target: '≤ 1 s', met: false, note: `failed: ${(error as Error).message.split('\n')[0]}` });
+        } finally {
+          await watcher.stop();
+        }
+        if (browser !== undefined) {
+          added.push(...browser.written);
+          const visible = spread(browser.visibleMs);
+          const events = spread(browser.watcherMs);
+          const longest = (tasks: number[]) => (tasks.length === 0 ? 0 : Math.max(...tasks));
+          results['browser'] = { ...browser, written: browser.written.length, visibleMs: visible, watcherMs: events };
+          rows.push(
+            { measure: `browser: open a ${tail.files.toLocaleString('en-US')}-entry session`, value: browser.openMs, unit: 'ms', target: '≤ 1 s', met: browser.openMs <= 1000, note: `long tasks while opening: ${browser.openLongTasksMs.map((t) => Math.round(t)).join(', ') || 'none'}` },
+            { measure: 'browser: longest task while scrolling', value: longest(browser.scrollLongTasksMs), unit: 'ms', target: 'none over 50 ms', met: longest(browser.scrollLongTasksMs) <= 50, note: `${browser.scrollLongTasksMs.length} long task(s); ${browser.scrolledRows} rows seen scrolling up with the wheel, then Home and End` },
+            { measure: 'browser: written → row on screen (p95)', value: visible.p95, unit: 'ms', baseline: { value: events.p95, what: 'chokidar event' }, ratio: ratio(visible.p95, events.p95), target: '≤ 250 ms', met: visible.p95 <= 250 && browser.missed === 0, note: `p50 ${visible.p50.toFixed(1)} ms, max ${visible.max.toFixed(1)} ms over ${visible.n} writes, missed ${browser.missed}; measured from the bench through CDP` },
+            { measure: 'browser: JS heap used (highest)', value: mb(browser.jsHeapUsedBytes), unit: 'MB', target: '≤ 200 MB', met: mb(browser.jsHeapUsedBytes) <= 200 },
+          );
         }
       }
       results['widePeakRssBytes'] = readPeakRss(dashboard.pid);
