@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startDashboard, openSessionFolder, waitForItems } from './support/dashboard.ts';
+import { startDashboard, waitForItems } from './support/dashboard.ts';
 import { makeRecordDir, SessionWriting, startWriter } from './support/record.ts';
 
 test('losing the server shows a banner; on reconnect it goes, and what was written meanwhile is fetched', async ({ page }) => {
@@ -8,7 +8,6 @@ test('losing the server shows a banner; on reconnect it goes, and what was writt
   let dashboard = await startDashboard(record.dir);
   try {
     const session = new SessionWriting(writer, '/e2e/connection');
-    await openSessionFolder(dashboard.url, record.dir, session.sessionId);
     await session.start();
     await waitForItems(dashboard.url, session.sessionId, 1);
     await page.goto(`${dashboard.url}/session/${session.sessionId}`);

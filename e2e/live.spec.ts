@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openSessionFolder, waitForItems } from './support/dashboard.ts';
+import { waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting, startWriter } from './support/record.ts';
 
@@ -14,7 +14,6 @@ test('a write killed halfway shows as being written, then as unknown evidence wi
   test.setTimeout(45_000);
   const writer = await startWriter(live.dir);
   const session = new SessionWriting(writer, '/e2e/crash');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   const file = await session.sent({ as: 'api' }, 'This message is never finished on disk.', { isQueued: true }, { stallAfterBytes: 57 });
@@ -33,7 +32,6 @@ test('a write killed halfway shows as being written, then as unknown evidence wi
 
 test('a file read while it is being written is shown as pending, then appears as its entry when complete', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/slow');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   await page.goto(`${live.url}/session/${session.sessionId}`);
@@ -50,7 +48,6 @@ test('a file read while it is being written is shown as pending, then appears as
 
 test('a new entry appears within a second, without a reload', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/live');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   await page.goto(`${live.url}/session/${session.sessionId}`);
@@ -67,7 +64,6 @@ test('a new session in a new project appears in the sidebar without a reload', a
   await page.goto(live.url);
   await expect(page.getByRole('navigation', { name: 'Projects and sessions' })).toBeVisible();
   const session = new SessionWriting(live.writer, '/e2e/brand-new-project');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   await expect(page.getByRole('region', { name: 'Project /e2e/brand-new-project' })).toBeVisible({ timeout: 2_000 });
@@ -76,7 +72,6 @@ test('a new session in a new project appears in the sidebar without a reload', a
 
 test('the view follows the newest entry until the reader scrolls away; then "N new" brings them back', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/busy');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: 40, startSeq: 2, cwd: '/e2e/busy' });

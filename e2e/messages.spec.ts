@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { textFields } from '../server/writer/entryFile.ts';
-import { openSessionFolder, waitForItems } from './support/dashboard.ts';
+import { waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
 
@@ -16,10 +16,8 @@ test('one message each way: the text is identical byte for byte, CRLF and emoji 
   const beta = new SessionWriting(live.writer, '/e2e/beta');
   const there = 'Does the cart still POST /v1/orders?\r\nAsking for 🛒 reasons.\ttab\r\n';
   const back = 'Still /v1 — unchanged.\r\n👍🏽 and 👩‍💻 agree.';
-  await openSessionFolder(live.url, live.dir, alpha.sessionId);
   await alpha.start();
   await waitForItems(live.url, alpha.sessionId, 1);
-  await openSessionFolder(live.url, live.dir, beta.sessionId);
   await beta.start();
   await waitForItems(live.url, beta.sessionId, 1);
   const alphaSent = await alpha.sent({ as: 'beta' }, there);
@@ -52,10 +50,8 @@ test('one message each way: the text is identical byte for byte, CRLF and emoji 
 test('a refused send shows "not queued" with the host\'s reason, and the refusing session holds no message entry', async ({ page }) => {
   const sender = new SessionWriting(live.writer, '/e2e/alpha');
   const refuser = new SessionWriting(live.writer, '/e2e/docs');
-  await openSessionFolder(live.url, live.dir, refuser.sessionId);
   await refuser.start('refuse');
   await waitForItems(live.url, refuser.sessionId, 1);
-  await openSessionFolder(live.url, live.dir, sender.sessionId);
   await sender.start();
   await waitForItems(live.url, sender.sessionId, 1);
   const reason = 'recipient refuses inbound messages (crossSessionInbound=refuse)';
@@ -74,7 +70,6 @@ test('a refused send shows "not queued" with the host\'s reason, and the refusin
 
 test('every receive outcome is shown in its own words, and nothing says delivered', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/beta');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   const words: [string, string][] = [
@@ -98,11 +93,9 @@ test('every receive outcome is shown in its own words, and nothing says delivere
 test('identical texts from two peers are each attributed only to the peer as given, or to no one', async ({ page }) => {
   const receiver = new SessionWriting(live.writer, '/e2e/gamma');
   const senderOne = new SessionWriting(live.writer, '/e2e/one');
-  await openSessionFolder(live.url, live.dir, senderOne.sessionId);
   await senderOne.start();
   await waitForItems(live.url, senderOne.sessionId, 1);
   await senderOne.sent({ as: 'gamma' }, 'Ship it.');
-  await openSessionFolder(live.url, live.dir, receiver.sessionId);
   await receiver.start();
   await waitForItems(live.url, receiver.sessionId, 1);
   const fromOne = await receiver.received({ as: 'uds:/tmp/cc-socks/2001.sock' }, 'Ship it.');
@@ -128,7 +121,6 @@ test('metadata mode: the text is withheld, its length and hash are shown, and th
   const session = new SessionWriting(live.writer, '/e2e/secret');
   const secret = 'The staging token rotated.\nIt is in the vault.';
   const fields = textFields(secret, 'metadata') as { textLength: number; textHash: string };
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   const file = await session.sent({ as: 'ops' }, fields);
@@ -153,7 +145,6 @@ test('an entry text of <script> and <img onerror> renders as inert text', async 
   const session = new SessionWriting(live.writer, '/e2e/hostile');
   const script = '<script>window.__pwned=1</script>';
   const img = '<img src=x onerror="window.__pwned=1">';
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   const one = await session.received({ as: '<b>peer</b>' }, script);

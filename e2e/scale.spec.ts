@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiFetch, openSessionFolder, waitForItems } from './support/dashboard.ts';
+import { apiFetch, waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
 
@@ -12,7 +12,6 @@ const COUNT = 20_000;
 test(`a session of ${COUNT.toLocaleString('en')} entries keeps a screenful in the page and fetches only the pages it shows`, async ({ page }) => {
   test.setTimeout(90_000);
   const session = new SessionWriting(live.writer, '/e2e/scale');
-  await openSessionFolder(live.url, live.dir, session.sessionId);
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
   await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: COUNT, startSeq: 2, cwd: '/e2e/scale' });

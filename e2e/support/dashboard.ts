@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -74,11 +72,7 @@ export async function startDashboard(recordDir: string | null, port = 0, options
   };
 }
 
-/**
- * Waits until the command lists `count` items of a session. Tests call it after a session's first
- * entry: a file written in the first milliseconds of a new folder can be missed by the server's
- * watcher until its next reconcile (reported to the server), and these tests are about the UI.
- */
+/** Waits until the command lists `count` items of a session, before a test opens it in the UI. */
 export async function waitForItems(url: string, sessionId: string, count: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const response = await apiFetch(`${url}/api/sessions/${encodeURIComponent(sessionId)}?limit=1`);
@@ -86,22 +80,4 @@ export async function waitForItems(url: string, sessionId: string, count: number
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`session ${sessionId} did not reach ${count} items`);
-}
-
-/**
- * Makes a session's folder, as the plugin does before its first entry, and waits until the
- * command lists it; the first entry then goes into a folder the watcher already watches.
- */
-export async function openSessionFolder(url: string, recordDir: string, sessionId: string): Promise<void> {
-  await mkdir(path.join(recordDir, sessionId));
-  for (let i = 0; i < 400; i++) {
-    const response = await apiFetch(`${url}/api/sessions/${encodeURIComponent(sessionId)}?limit=1`);
-    if (response.ok) {
-      // Listed is not yet watched: the watch on a new folder is set up a moment later.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`the session folder ${sessionId} was not listed within 10 s`);
 }

@@ -34,6 +34,8 @@ const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% 
 // a hundred thousand stats in flight and the heap balloons (bench: 400 MB for 100k files, against
 // 230 MB and a faster walk when it is given 20 folders at a time).
 const FOLDERS_PER_WATCHER = 20;
+/** When a newly watched folder is listed again, while its watch is being set up. */
+const SETTLE_DELAYS_MS = [25, 100, 400, 1_500];
 
 /**
  * The file system shell: scans the record, watches it with chokidar (folders, not files;
@@ -57,6 +59,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
   let closed = false;
+  /** Listings of newly watched folders, due while chokidar sets up their watches. */
+  const settleTimers = new Set<NodeJS.Timeout>();
   let lastStatusAt = 0;
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
@@ -187,7 +191,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         }
         return;
       }
-      if (record.state !== 'present') setStatus({ record: { state: 'present', why: null } });
+      if (record.state !== 'present') {
+        if (rootWatcher !== null) rewatchRecordDir();
+        setStatus({ record: { state: 'present', why: null } });
+      }
       if (initial) setStatus({ indexing: { state: 'scanning', files: 0 } });
       let read = 0;
       const countRead = () => read++;
@@ -306,6 +313,27 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     const path = join(recordDir, sessionId);
     if (laterFolders === null) laterFolders = createWatcher(path);
     else laterFolders.add(path);
+    // chokidar sets up the watch a moment later and says nothing when it has: an entry written
+    // into a new folder meanwhile (a session's first entries are) is found by listing it again.
+    for (const delay of SETTLE_DELAYS_MS) {
+      const timer = setTimeout(() => {
+        settleTimers.delete(timer);
+        if (!closed && watchedFolders?.has(sessionId) === true) reconcileSession(sessionId, () => {});
+      }, delay);
+      settleTimers.add(timer);
+    }
+  }
+
+  /**
+   * Watches the record directory afresh, when it appeared after the command started or came
+   * back after it was removed: the watchers made before then watch a folder that is gone.
+   */
+  function rewatchRecordDir(): void {
+    const old = [rootWatcher, laterFolders, ...folderWatchers.splice(0)];
+    laterFolders = null;
+    watchedFolders = new Set();
+    rootWatcher = createWatcher(recordDir);
+    for (const each of old) void each?.close();
   }
 
   /**
@@ -356,6 +384,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       closed = true;
       retries.close();
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);
+      for (const timer of settleTimers) clearTimeout(timer);
       await Promise.all([rootWatcher, laterFolders, ...folderWatchers].map((each) => each?.close()));
       await reconciling?.catch(() => {});
     },

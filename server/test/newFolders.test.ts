@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { startEntry, sentEntry } from '../../shared/test/recordFixtures.ts';
+import { startWriter } from '../writer/writerClient.ts';
+import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+
+// A session's first entries go into a folder that did not exist a moment before. They must be
+// shown at once, not at the next reconcile, which these dashboards put off for ten minutes.
+const NO_RECONCILE = 600_000;
+
+async function total(dashboard: Parameters<typeof getJson>[0], sessionId: string): Promise<number> {
+  const response = await fetch(new URL(`/api/sessions/${sessionId}?limit=1`, dashboard.url));
+  return response.ok ? sessionResponseSchema.parse(await response.json()).page.total : 0;
+}
+
+describe('new session folders', () => {
+  it('entries written into brand-new session folders at once are shown within a second, without a reconcile', async () => {
+    const record = makeTempRecord();
+    const writer = await startWriter(record.dir);
+    const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
+    try {
+      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (let i = 0; i < 10; i++) {
+        const sessionId = `fresh-${i}`;
+        await writer.send({ op: 'write', sessionId, seq: 1, entry: { ...startEntry(0), sessionId } });
+        await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'first words'), sessionId } });
+      }
+      for (let i = 0; i < 10; i++) {
+        await eventually(async () => ((await total(dashboard, `fresh-${i}`)) === 2 ? true : undefined), `both entries of fresh-${i}`, 1_000);
+      }
+    } finally {
+      await writer.kill();
+      await dashboard.close();
+      record.remove();
+    }
+  });
+
+  it('a record directory made after the start is watched: its new sessions show within a second', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    const dashboard = await startTestDashboard(recordDir, { reconcileIntervalMs: NO_RECONCILE });
+    try {
+      mkdirSync(recordDir);
+      await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).record.state === 'present' ? true : undefined), 'the record directory', 3_000);
+      const writer = await startWriter(recordDir);
+      try {
+        for (let i = 0; i < 5; i++) {
+          const sessionId = `later-${i}`;
+          await writer.send({ op: 'write', sessionId, seq: 1, entry: { ...startEntry(0), sessionId } });
+          await eventually(async () => ((await total(dashboard, sessionId)) === 1 ? true : undefined), sessionId, 1_000);
+          await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'more'), sessionId } });
+          await eventually(async () => ((await total(dashboard, sessionId)) === 2 ? true : undefined), `${sessionId}, second entry`, 1_000);
+        }
+      } finally {
+        await writer.kill();
+      }
+    } finally {
+      await dashboard.close();
+      parent.remove();
+    }
+  });
+});
