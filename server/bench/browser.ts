@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { entryFileName } from '../writer/entryFile.ts';
 import type { BareWatcher } from './bareWatcherClient.ts';
+import { BENCH_AUTH } from './dashboardProcess.ts';
 import type { LiveTarget } from './live.ts';
 
 // The built UI in Debian's Chromium, driven by Playwright: a long session opened, scrolled, and
@@ -53,6 +54,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
     };
     const takeLongTasks = () => page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
 
+    await page.setExtraHTTPHeaders(BENCH_AUTH);
     const started = performance.now();
     await page.goto(`${url}session/${encodeURIComponent(target.sessionId)}`);
     await page.locator('.timeline-row [data-file]').first().waitFor({ state: 'visible', timeout: 30_000 });

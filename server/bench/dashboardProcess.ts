@@ -16,9 +16,16 @@ export type DashboardProcess = {
   stop(): Promise<void>;
 };
 
+/**
+ * The bench runs the command as shipped, access token included; a known token lets its own
+ * requests carry it (`Authorization: Bearer`, and the browser's extra headers).
+ */
+export const BENCH_TOKEN = 'bench-access-token-0123456789';
+export const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+
 export async function startDashboardProcess(bin: string, recordDir: string, nodeArgs: string[] = []): Promise<DashboardProcess> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, bin, recordDir, '--port', '0', '--no-open'], {
+  const child = spawn(process.execPath, [...nodeArgs, bin, recordDir, '--port', '0', '--no-open', '--token', BENCH_TOKEN], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CI: '1' },
   });
@@ -29,9 +36,10 @@ export async function startDashboardProcess(bin: string, recordDir: string, node
     const timer = setTimeout(() => reject(new Error(`no address printed; stderr: ${stderr.join('\n')}`)), 30_000);
     void exited.then(() => reject(new Error(`the command exited before printing its address: ${stderr.join('\n')}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (/^http:\/\/\S+\/$/.test(line)) {
+      if (/^http:\/\/\S+$/.test(line)) {
         clearTimeout(timer);
-        resolve(line);
+        // The printed address carries the token; the bench adds paths to its origin.
+        resolve(`${new URL(line).origin}/`);
       }
     });
   });
@@ -63,7 +71,7 @@ export type EventClient = {
 /** Connects to /api/events; every notice is stamped with performance.now() on arrival. */
 export async function connectEvents(url: string): Promise<EventClient> {
   const controller = new AbortController();
-  const response = await fetch(new URL('/api/events', url), { signal: controller.signal });
+  const response = await fetch(new URL('/api/events', url), { signal: controller.signal, headers: BENCH_AUTH });
   if (response.body === null) throw new Error('no event stream');
   const notices: Notice[] = [];
   const waiters = new Set<{ match: (notice: Notice) => boolean; resolve: (notice: Notice) => void }>();
@@ -117,7 +125,7 @@ export async function connectEvents(url: string): Promise<EventClient> {
 /** GETs a path and returns the parsed body with how long the round trip took. */
 export async function timedGet<T = unknown>(url: string, path: string): Promise<{ ms: number; body: T; status: number; bytes: number }> {
   const started = performance.now();
-  const response = await fetch(new URL(path, url));
+  const response = await fetch(new URL(path, url), { headers: BENCH_AUTH });
   const text = await response.text();
   const ms = performance.now() - started;
   return { ms, body: JSON.parse(text) as T, status: response.status, bytes: text.length };
