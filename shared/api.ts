@@ -179,7 +179,8 @@ export type RecordEvent = z.infer<typeof recordEventSchema>;
 export const PAGE_TEXT_LIMIT_BYTES = 64 * 1024;
 /** Files listed per reason in a session summary; `filesTotal` says how many there are. */
 export const REASON_FILES_SHOWN = 20;
-export const DEFAULT_PAGE_LIMIT = 500;
+/** A screenful or three; the UI asks for pages of this size. */
+export const DEFAULT_PAGE_LIMIT = 200;
 export const MAX_PAGE_LIMIT = 5_000;
 
 /**

@@ -7,11 +7,11 @@ import {
   fileResponseSchema,
   sessionResponseSchema,
   sessionsResponseSchema,
-  type SessionSummary,
 } from '../../shared/api.ts';
 import { groupProjects } from '../../shared/record/projects.ts';
 import type { RecordSource } from '../record/recordSource.ts';
-import { projectItem, projectSummary } from './projection.ts';
+import { projectItem } from './projection.ts';
+import { createSummaryCache, type CachedSummary } from './summaryCache.ts';
 
 const sessionParams = z.object({ sessionId: z.string().min(1) });
 const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min(1) });
@@ -22,27 +22,44 @@ const pageQuery = z.object({
   around: z.string().min(1).optional(),
 });
 
+/** The list's envelope; its sessions are validated one by one as they are cached. */
+const sessionsEnvelopeSchema = sessionsResponseSchema.omit({ projects: true });
+
+type Listed = CachedSummary & { sessionId: string; cwd: string | null; lastAt: string | null };
+
 /**
  * The JSON API. Session ids and file names from the URL are looked up in the index and never
  * joined into a path: only names the reader found on disk reach the file system.
  */
 export function registerSessionRoutes(app: FastifyInstance, source: RecordSource): void {
-  app.get('/api/sessions', async () => {
-    const summaries: SessionSummary[] = [];
+  const summaryOf = createSummaryCache();
+
+  app.get('/api/sessions', async (_request, reply) => {
+    const listed: Listed[] = [];
+    let degradedSessions = 0;
     for (const sessionId of source.sessionIds()) {
       const fold = source.fold(sessionId);
-      if (fold !== null) summaries.push(projectSummary(fold));
+      if (fold === null) continue;
+      const cached = summaryOf(fold);
+      if (cached.summary.degraded.length > 0) degradedSessions++;
+      listed.push({ ...cached, sessionId, cwd: cached.summary.cwd, lastAt: cached.summary.lastAt });
     }
     const { record, indexing } = source.status();
-    return sessionsResponseSchema.parse({
+    const envelope = sessionsEnvelopeSchema.parse({
       schema: 'rec.sessions/1',
       recordDir: source.recordDir,
       record,
       indexing,
-      degradedSessions: summaries.filter((summary) => summary.degraded.length > 0).length,
-      projects: groupProjects(summaries),
+      degradedSessions,
       strays: source.strays(),
     });
+    // Assembled from the cached, already validated summaries: the same JSON as serializing the
+    // whole response, without serializing 10,000 unchanged summaries again.
+    const projects = groupProjects(listed)
+      .map((project) => `{"cwd":${JSON.stringify(project.cwd)},"sessions":[${project.sessions.map((session) => session.json).join(',')}]}`)
+      .join(',');
+    const head = JSON.stringify(envelope);
+    return reply.type('application/json; charset=utf-8').send(`${head.slice(0, -1)},"projects":[${projects}]}`);
   });
 
   app.get('/api/sessions/:sessionId', async (request, reply) => {
@@ -67,7 +84,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     const current = source.fold(fold.sessionId) ?? fold;
     return sessionResponseSchema.parse({
       schema: 'rec.session/1',
-      session: projectSummary(current),
+      session: summaryOf(current).summary,
       runs: current.runs,
       page: { offset, limit, total: fold.items.length },
       items,
