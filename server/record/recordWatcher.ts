@@ -78,7 +78,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   /** Looks at one file of a session folder and records what the reader concludes. */
   function observeFile(sessionId: string, name: string): FreshRead {
-    const path = join(recordDir, sessionId, name);
+    // Both names come from a folder listing (never '.' or '..', never holding a separator), so
+    // plain joining is safe, and cheaper than path.join once per file.
+    const path = `${recordDir}${sep}${sessionId}${sep}${name}`;
     const entryName = parseEntryName(name);
     const previous = index.file(sessionId, name);
     let seen: Observation;

@@ -21,11 +21,18 @@ export function parseEntryName(name: string): EntryName | null {
   const m = ENTRY_NAME.exec(name);
   if (m === null) return null;
   const [, year, month, day, hour, minute, second, ms, seq] = m as unknown as string[];
-  const at = `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`;
   // A name that looks right but is no real instant (month 13, hour 25) is not the writer's.
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime()) || date.toISOString() !== at) return null;
-  return { name, at, seq: Number(seq) };
+  // Checked by arithmetic: a Date per file was the costliest step of reading a name.
+  if (!isRealInstant(Number(year), Number(month), Number(day), Number(hour), Number(minute), Number(second))) return null;
+  return { name, at: `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`, seq: Number(seq) };
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isRealInstant(year: number, month: number, day: number, hour: number, minute: number, second: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
 }
 
 /** Session order: time, then numeric sequence; the name breaks a tie (`-5` and `-05`). */
