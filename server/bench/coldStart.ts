@@ -46,7 +46,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const first = await timedGet<{ indexing: { state: string; files: number }; projects: { sessions: unknown[] }[] }>(dashboard.url, '/api/sessions');
   const firstAnswerMs = performance.now() - spawnedAt;
   const events = await connectEvents(dashboard.url);
-  const ready = await events.next((n) => n.event.type === 'indexing' && n.event.indexing?.state === 'ready', 600_000);
+  const ready = await events.next((n) => n.event.type === 'indexing' && n.event.indexing.state === 'ready', 600_000);
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
 
   // A file written once the index is ready: noticed when the watcher (or the reconcile that
@@ -73,7 +73,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
         sessions: first.body.projects.reduce((n, p) => n + p.sessions.length, 0),
       },
       readyMs: ready.at - spawnedAt,
-      readyFiles: ready.event.indexing!.files,
+      readyFiles: ready.event.type === 'indexing' ? ready.event.indexing.files : 0,
       liveMs: live.at - spawnedAt,
       peakRssAtReadyBytes,
       peakRssBytes: readPeakRss(dashboard.pid) ?? 0,

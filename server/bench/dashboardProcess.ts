@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { connectEventStream, type EventStream } from '../test/eventStream.ts';
 
 // The real command, started as a person starts it, and a client of its event stream that notes
 // when each notice arrives.
@@ -59,67 +60,9 @@ export async function startDashboardProcess(bin: string, recordDir: string, node
   };
 }
 
-export type Notice = { at: number; event: { type: string; sessionId?: string; indexing?: { state: string; files: number } } };
-
-export type EventClient = {
-  notices: Notice[];
-  /** Resolves with the first notice (already arrived or to come) that matches. */
-  next(match: (notice: Notice) => boolean, timeoutMs?: number): Promise<Notice>;
-  close(): void;
-};
-
 /** Connects to /api/events; every notice is stamped with performance.now() on arrival. */
-export async function connectEvents(url: string): Promise<EventClient> {
-  const controller = new AbortController();
-  const response = await fetch(new URL('/api/events', url), { signal: controller.signal, headers: BENCH_AUTH });
-  if (response.body === null) throw new Error('no event stream');
-  const notices: Notice[] = [];
-  const waiters = new Set<{ match: (notice: Notice) => boolean; resolve: (notice: Notice) => void }>();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        const at = performance.now();
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          for (const line of block.split('\n')) {
-            if (!line.startsWith('data: ')) continue;
-            const notice = { at, event: JSON.parse(line.slice(6)) as Notice['event'] };
-            notices.push(notice);
-            for (const waiter of [...waiters]) {
-              if (waiter.match(notice)) {
-                waiters.delete(waiter);
-                waiter.resolve(notice);
-              }
-            }
-          }
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return {
-    notices,
-    next(match, timeoutMs = 60_000) {
-      const seen = notices.find(match);
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const waiter = { match, resolve };
-        waiters.add(waiter);
-        setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error('no matching notice arrived'));
-        }, timeoutMs).unref();
-      });
-    },
-    close: () => controller.abort(),
-  };
+export function connectEvents(url: string): Promise<EventStream> {
+  return connectEventStream(url, BENCH_AUTH);
 }
 
 /** GETs a path and returns the parsed body with how long the round trip took. */

@@ -3,7 +3,6 @@ import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { recordEventSchema, type RecordEvent } from '../../shared/api.ts';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
 
 // Tests meet real parts: a temporary record written by a real writer process, and a real
@@ -48,59 +47,6 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** Listens to /api/events and collects what arrives. */
-export async function listenToEvents(dashboard: Dashboard): Promise<{ events: RecordEvent[]; next(match: (event: RecordEvent) => boolean, timeoutMs?: number): Promise<RecordEvent>; close(): void }> {
-  const controller = new AbortController();
-  const response = await fetch(new URL('/api/events', dashboard.url), { signal: controller.signal });
-  if (response.body === null) throw new Error('no event stream');
-  const events: RecordEvent[] = [];
-  const waiters = new Set<{ match: (event: RecordEvent) => boolean; resolve: (event: RecordEvent) => void }>();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          for (const line of block.split('\n')) {
-            if (!line.startsWith('data: ')) continue;
-            const event = recordEventSchema.parse(JSON.parse(line.slice(6)));
-            events.push(event);
-            for (const waiter of [...waiters]) {
-              if (waiter.match(event)) {
-                waiters.delete(waiter);
-                waiter.resolve(event);
-              }
-            }
-          }
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    events,
-    next(match, timeoutMs = 5_000) {
-      const seen = events.find(match);
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const waiter = { match, resolve };
-        waiters.add(waiter);
-        setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error('no matching event arrived'));
-        }, timeoutMs).unref();
-      });
-    },
-    close: () => controller.abort(),
-  };
 }
 
 /**

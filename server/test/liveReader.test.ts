@@ -7,7 +7,8 @@ import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../writer/writerClient.ts';
-import { eventually, getJson, listenToEvents, makeTempRecord, startTestDashboard } from './harness.ts';
+import { connectEventStream } from './eventStream.ts';
+import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
 // The live reader against a real writer process: files arrive half-written, in bursts, cut
 // short; folders come and go. Each test uses its own session folder in one shared record.
@@ -89,10 +90,10 @@ describe('the live reader', () => {
 
   it('a new entry reaches a connected client as a session-changed event', async () => {
     const sessionId = 'live-event';
-    const events = await listenToEvents(dashboard);
+    const events = await connectEventStream(dashboard.url);
     try {
       await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
-      await events.next((event) => event.type === 'session-changed' && event.sessionId === sessionId);
+      await events.next(({ event }) => event.type === 'session-changed' && event.sessionId === sessionId);
     } finally {
       events.close();
     }

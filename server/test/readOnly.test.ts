@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { searchResponseSchema, sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import { eventually, fingerprintTree, getJson, listenToEvents, makeTempRecord, startTestDashboard } from './harness.ts';
+import { connectEventStream } from './eventStream.ts';
+import { eventually, fingerprintTree, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
 describe('read-only', () => {
   it('a run that exercises every endpoint leaves every file of the record as it was: names, sizes, mtimes and bytes', async () => {
@@ -27,7 +28,7 @@ describe('read-only', () => {
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 100 });
     try {
       await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
-      const events = await listenToEvents(dashboard);
+      const events = await connectEventStream(dashboard.url);
       const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
       for (const session of list.projects.flatMap((project) => project.sessions)) {
         const page = await getJson(dashboard, `/api/sessions/${session.sessionId}`, sessionResponseSchema);

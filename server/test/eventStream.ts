@@ -1,0 +1,67 @@
+import { recordEventSchema, type RecordEvent } from '../../shared/api.ts';
+
+/** A notice from /api/events, stamped with performance.now() when it arrived. */
+export type Notice = { at: number; event: RecordEvent };
+
+export type EventStream = {
+  notices: Notice[];
+  /** Resolves with the first notice (already arrived or to come) that matches. */
+  next(match: (notice: Notice) => boolean, timeoutMs?: number): Promise<Notice>;
+  close(): void;
+};
+
+/**
+ * Listens to a dashboard's /api/events as a client does, parsing each notice with the wire
+ * schema. Used by the tests and by the bench, which times notices by their arrival.
+ */
+export async function connectEventStream(origin: string, headers: Record<string, string> = {}): Promise<EventStream> {
+  const controller = new AbortController();
+  const response = await fetch(new URL('/api/events', origin), { signal: controller.signal, headers });
+  if (!response.ok || response.body === null) throw new Error(`no event stream: ${response.status}`);
+  const notices: Notice[] = [];
+  const waiters = new Set<{ match: (notice: Notice) => boolean; resolve: (notice: Notice) => void }>();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const at = performance.now();
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          for (const line of block.split('\n')) {
+            if (!line.startsWith('data: ')) continue;
+            const notice = { at, event: recordEventSchema.parse(JSON.parse(line.slice(6))) };
+            notices.push(notice);
+            for (const waiter of [...waiters]) {
+              if (!waiter.match(notice)) continue;
+              waiters.delete(waiter);
+              waiter.resolve(notice);
+            }
+          }
+        }
+      }
+    } catch {
+      // The stream was closed.
+    }
+  })();
+  return {
+    notices,
+    next(match, timeoutMs = 5_000) {
+      const seen = notices.find(match);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve };
+        waiters.add(waiter);
+        setTimeout(() => {
+          if (waiters.delete(waiter)) reject(new Error('no matching notice arrived'));
+        }, timeoutMs).unref();
+      });
+    },
+    close: () => controller.abort(),
+  };
+}
