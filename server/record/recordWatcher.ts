@@ -3,11 +3,12 @@ import { join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Indexing, RecordState } from '../../shared/api.ts';
-import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
-import { parseEntryName } from '../../shared/record/entryName.ts';
+import type { EntryReading } from '../../shared/record/entry.ts';
+import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { nextRetryDelay } from '../../shared/record/evidence.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
-import { MAX_ENTRY_BYTES, describeError, fingerprintEntry, readRecordFile, statRecordPath } from './readRecordFile.ts';
+import { lookAtFile } from './lookAtFile.ts';
+import { describeError, statRecordPath } from './readRecordFile.ts';
 import type { FileState, RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from './retryQueue.ts';
 
@@ -80,53 +81,21 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function observeFile(sessionId: string, name: string): FreshRead {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
-    const path = `${recordDir}${sep}${sessionId}${sep}${name}`;
     const entryName = parseEntryName(name);
+    const look = lookAtFile(`${recordDir}${sep}${sessionId}${sep}${name}`, entryName);
+    concludeLook(sessionId, name, entryName, look.seen, look.mtimeMs);
+    return { state: index.file(sessionId, name), reading: look.reading };
+  }
+
+  /** Records what a look at a file found, given what the reader held of it before. */
+  function concludeLook(sessionId: string, name: string, entryName: EntryName | null, seen: Observation, seenMtimeMs: number | null): void {
     const previous = index.file(sessionId, name);
-    let seen: Observation;
-    let mtimeMs = previous?.mtimeMs ?? 0;
-    let reading: EntryReading | null = null;
-    if (entryName === null) {
-      // Not an entry's name: listed as a stray, never read (record-format: Layout).
-      const stat = statRecordPath(path);
-      seen = stat === null ? { type: 'gone' } : { type: 'stray', why: 'not an entry file name', size: stat.size };
-      if (stat !== null) mtimeMs = stat.mtimeMs;
-    } else {
-      const read = readRecordFile(path);
-      switch (read.type) {
-        case 'bytes': {
-          mtimeMs = read.mtimeMs;
-          reading = readEntry(read.bytes);
-          seen =
-            reading.outcome === 'entry'
-              ? { type: 'entry', facts: reading.facts, fingerprint: fingerprintEntry(read.bytes), size: read.bytes.length, changedAt: mtimeMs }
-              : reading.outcome === 'invalid'
-                ? { type: 'invalid', why: reading.why, fingerprint: fingerprintEntry(read.bytes), size: read.bytes.length }
-                : { type: 'unparsed', why: reading.why, size: read.bytes.length, changedAt: mtimeMs };
-          break;
-        }
-        case 'not-a-file':
-          mtimeMs = read.mtimeMs;
-          seen = { type: 'stray', why: read.what, size: read.size };
-          break;
-        case 'too-large':
-          mtimeMs = read.mtimeMs;
-          seen = { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)` };
-          break;
-        case 'missing':
-          seen = { type: 'gone' };
-          break;
-        case 'unreadable':
-          seen = { type: 'unreadable', why: read.why };
-          break;
-      }
-    }
+    const mtimeMs = seenMtimeMs ?? previous?.mtimeMs ?? 0;
     const conclusion = concludeObservation(previous ?? null, seen, Date.now());
     index.putFile(sessionId, name, conclusion, mtimeMs, entryName);
     const key = `${sessionId}/${name}`;
     if (conclusion?.evidence === 'pending') retries.schedule(key, (attempt) => nextRetryDelay(attempt, Date.now(), mtimeMs));
     else retries.cancel(key);
-    return { state: index.file(sessionId, name), reading };
   }
 
   function observeGone(sessionId: string, name: string): void {

@@ -1,0 +1,46 @@
+import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
+import type { EntryName } from '../../shared/record/entryName.ts';
+import type { Observation } from '../../shared/record/observation.ts';
+import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath } from './readRecordFile.ts';
+
+/** What one look at a file found; `mtimeMs` null when the file could not be stat'ed. */
+export type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
+
+/**
+ * Looks at one file of a session folder: reads an entry's bytes, or only stats a stray, which
+ * is never read (record-format: Layout). Holds no state, so a scan worker can do it too.
+ */
+export function lookAtFile(path: string, entryName: EntryName | null): Look {
+  if (entryName === null) {
+    const stat = statRecordPath(path);
+    return stat === null
+      ? { seen: { type: 'gone' }, mtimeMs: null, reading: null }
+      : { seen: { type: 'stray', why: 'not an entry file name', size: stat.size }, mtimeMs: stat.mtimeMs, reading: null };
+  }
+  const read = readRecordFile(path);
+  switch (read.type) {
+    case 'bytes': {
+      const reading = readEntry(read.bytes);
+      const size = read.bytes.length;
+      const seen: Observation =
+        reading.outcome === 'entry'
+          ? { type: 'entry', facts: reading.facts, fingerprint: fingerprintEntry(read.bytes), size, changedAt: read.mtimeMs }
+          : reading.outcome === 'invalid'
+            ? { type: 'invalid', why: reading.why, fingerprint: fingerprintEntry(read.bytes), size }
+            : { type: 'unparsed', why: reading.why, size, changedAt: read.mtimeMs };
+      return { seen, mtimeMs: read.mtimeMs, reading };
+    }
+    case 'not-a-file':
+      return { seen: { type: 'stray', why: read.what, size: read.size }, mtimeMs: read.mtimeMs, reading: null };
+    case 'too-large':
+      return {
+        seen: { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)` },
+        mtimeMs: read.mtimeMs,
+        reading: null,
+      };
+    case 'missing':
+      return { seen: { type: 'gone' }, mtimeMs: null, reading: null };
+    case 'unreadable':
+      return { seen: { type: 'unreadable', why: read.why }, mtimeMs: null, reading: null };
+  }
+}
