@@ -1,6 +1,7 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Indexing, RecordState } from '../../shared/api.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
@@ -11,6 +12,7 @@ import { lookAtFile } from './lookAtFile.ts';
 import { describeError, statRecordPath } from './readRecordFile.ts';
 import type { FileState, RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from './retryQueue.ts';
+import type { ScanMessage, ScanWork } from './scanWorker.ts';
 
 export type RecordWatcherOptions = {
   recordDir: string;
@@ -35,6 +37,12 @@ const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% 
 // a hundred thousand stats in flight and the heap balloons (bench: 400 MB for 100k files, against
 // 230 MB and a faster walk when it is given 20 folders at a time).
 const FOLDERS_PER_WATCHER = 20;
+/**
+ * A first scan of at least this many session folders gives every other one to a worker thread:
+ * reading entries is CPU work in JavaScript, and a second core halves it. Below this, starting
+ * the worker costs more than it saves.
+ */
+const WORKER_MIN_FOLDERS = 50;
 /** When a newly watched folder is listed again, while its watch is being set up. */
 const SETTLE_DELAYS_MS = [25, 100, 400, 1_500];
 
@@ -60,6 +68,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
   let closed = false;
+  let scanWorker: Worker | null = null;
   /** Listings of newly watched folders, due while chokidar sets up their watches. */
   const settleTimers = new Set<NodeJS.Timeout>();
   let lastStatusAt = 0;
@@ -141,6 +150,56 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
   }
 
+  /** Records a session folder that the scan worker looked at. */
+  function concludeScannedFolder(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
+    const { sessionId } = message;
+    if (message.gone) return observeFolderGone(sessionId);
+    if (message.problem !== null) return index.setFolderProblem(sessionId, message.problem);
+    index.addSession(sessionId);
+    index.setFolderProblem(sessionId, null);
+    watchFolder(sessionId);
+    for (const file of message.files) {
+      concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
+      countRead();
+    }
+  }
+
+  /**
+   * Has a worker thread look at these session folders, concluding from each as it arrives.
+   * Resolves with the folders it did not report (all of them if it could not run), which the
+   * caller then reads itself: a worker that fails costs time, never files.
+   */
+  function scanInWorker(sessionIds: string[], countRead: () => void): Promise<string[]> {
+    const unreported = new Set(sessionIds);
+    return new Promise((resolve) => {
+      const finish = () => {
+        scanWorker = null;
+        resolve([...unreported]);
+      };
+      const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+      const work: ScanWork = { recordDir, sessionIds };
+      let worker: Worker;
+      try {
+        worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: work });
+      } catch (error) {
+        options.onError?.(`scan worker: ${(error as Error).message}`);
+        return finish();
+      }
+      scanWorker = worker;
+      worker.on('message', (message: ScanMessage) => {
+        if (closed) return;
+        if (message.type === 'done') {
+          void worker.terminate();
+          return;
+        }
+        unreported.delete(message.sessionId);
+        concludeScannedFolder(message, countRead);
+      });
+      worker.on('error', (error) => options.onError?.(`scan worker: ${error.message}`));
+      worker.on('exit', finish);
+    });
+  }
+
   /** Brings the index in line with the disk. Runs in slices; one at a time. */
   async function reconcile(initial: boolean): Promise<void> {
     if (reconciling !== null) {
@@ -168,14 +227,20 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       }
       if (initial) setStatus({ indexing: { state: 'scanning', files: 0 } });
       let read = 0;
-      const countRead = () => read++;
+      const countRead = () => {
+        read++;
+        if (initial && read % 256 === 0) setStatus({ indexing: { state: 'scanning', files: read } }, false);
+      };
       let sliceStart = performance.now();
       const seen = new Set<string>();
+      const folders = dirents.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
+      const workerShare = new Set(initial && folders.length >= WORKER_MIN_FOLDERS ? folders.filter((_, at) => at % 2 === 1) : []);
+      const workerDone = workerShare.size > 0 ? scanInWorker([...workerShare], countRead) : Promise.resolve([]);
       for (const dirent of dirents) {
         if (closed) return;
         seen.add(dirent.name);
         if (dirent.isDirectory()) {
-          reconcileSession(dirent.name, countRead);
+          if (!workerShare.has(dirent.name)) reconcileSession(dirent.name, countRead);
         } else {
           // A file, or a link (never followed), directly in the record directory: not a session.
           index.putStray(dirent.name, statRecordPath(join(recordDir, dirent.name))?.size ?? 0);
@@ -185,6 +250,11 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           await yieldToLoop();
           sliceStart = performance.now();
         }
+      }
+      // The worker's folders arrive as messages between this thread's slices and after them.
+      for (const sessionId of await workerDone) {
+        if (closed) return;
+        reconcileSession(sessionId, countRead);
       }
       for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) observeFolderGone(sessionId);
       for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, null);
@@ -353,6 +423,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     pendingRetries: () => retries.size,
     async close(): Promise<void> {
       closed = true;
+      await scanWorker?.terminate();
       retries.close();
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);
       for (const timer of settleTimers) clearTimeout(timer);

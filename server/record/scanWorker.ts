@@ -1,0 +1,50 @@
+import { readdirSync } from 'node:fs';
+import { sep } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
+import type { Observation } from '../../shared/record/observation.ts';
+import { lookAtFile } from './lookAtFile.ts';
+import { describeError } from './readRecordFile.ts';
+
+// A second core for the first scan. Reading an entry is mostly work in JavaScript (decoding,
+// parsing, validating, fingerprinting), done once per file on one thread; this worker looks at
+// a share of the session folders and posts what it saw, and the watcher concludes from it as
+// from its own looks. It reads, and never writes.
+
+export type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
+
+export type ScanMessage =
+  /** One session folder: its files, or why it could not be listed. */
+  | { type: 'folder'; sessionId: string; problem: string | null; gone: boolean; files: ScannedFile[] }
+  | { type: 'done' };
+
+export type ScanWork = { recordDir: string; sessionIds: string[] };
+
+/** Looks at every file of the given session folders, posting each folder as it is done. */
+export function scanFolders(work: ScanWork, post: (message: ScanMessage) => void): void {
+  for (const sessionId of work.sessionIds) {
+    const folder = `${work.recordDir}${sep}${sessionId}`;
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch (error) {
+      const err = error as NodeJS.ErrnoException;
+      const gone = err.code === 'ENOENT' || err.code === 'ENOTDIR';
+      post({ type: 'folder', sessionId, problem: gone ? null : describeError(err), gone, files: [] });
+      continue;
+    }
+    const files: ScannedFile[] = [];
+    for (const name of names) {
+      const entryName = parseEntryName(name);
+      const { seen, mtimeMs } = lookAtFile(`${folder}${sep}${name}`, entryName);
+      files.push({ name, entryName, seen, mtimeMs });
+    }
+    post({ type: 'folder', sessionId, problem: null, gone: false, files });
+  }
+  post({ type: 'done' });
+}
+
+if (parentPort !== null && workerData !== undefined) {
+  const port = parentPort;
+  scanFolders(workerData as ScanWork, (message) => port.postMessage(message));
+}
