@@ -1,8 +1,6 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
-import { watch, type FSWatcher } from 'chokidar';
 import type { Indexing, RecordState } from '../../shared/api.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
@@ -12,7 +10,8 @@ import { lookAtFile } from './lookAtFile.ts';
 import { describeError, statRecordPath } from './readRecordFile.ts';
 import type { FileState, RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from './retryQueue.ts';
-import type { ScanMessage, ScanWork } from './scanWorker.ts';
+import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
+import { scanInWorker, type ScanInWorker, type ScanMessage } from './scanWorker.ts';
 
 export type RecordWatcherOptions = {
   recordDir: string;
@@ -33,18 +32,12 @@ export type FreshRead = { state: FileState | undefined; reading: EntryReading | 
 
 const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
 const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% of a core.
-// chokidar lists and stats every folder it is given at once; given a thousand folders, it holds
-// a hundred thousand stats in flight and the heap balloons (bench: 400 MB for 100k files, against
-// 230 MB and a faster walk when it is given 20 folders at a time).
-const FOLDERS_PER_WATCHER = 20;
 /**
  * A first scan of at least this many session folders gives every other one to a worker thread:
  * reading entries is CPU work in JavaScript, and a second core halves it. Below this, starting
  * the worker costs more than it saves.
  */
 const WORKER_MIN_FOLDERS = 50;
-/** When a newly watched folder is listed again, while its watch is being set up. */
-const SETTLE_DELAYS_MS = [25, 100, 400, 1_500];
 
 /**
  * The file system shell: scans the record, watches it with chokidar (folders, not files;
@@ -56,21 +49,11 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const minReconcileMs = options.reconcileIntervalMs ?? 30_000;
   let record: RecordState = { state: 'missing', why: null };
   let indexing: Indexing = { state: 'waiting', files: 0 };
-  /** The record directory itself: session folders and strays come and go here. */
-  let rootWatcher: FSWatcher | null = null;
-  /** Session folders, a few per watcher, set up one watcher after the other. */
-  const folderWatchers: FSWatcher[] = [];
-  /** Folders that appeared after the first walk. */
-  let laterFolders: FSWatcher | null = null;
-  /** Session folders handed to a watcher; null until watching begins. */
-  let watchedFolders: Set<string> | null = null;
   let reconcileTimer: NodeJS.Timeout | null = null;
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
   let closed = false;
-  let scanWorker: Worker | null = null;
-  /** Listings of newly watched folders, due while chokidar sets up their watches. */
-  const settleTimers = new Set<NodeJS.Timeout>();
+  let scanWorker: ScanInWorker | null = null;
   let lastStatusAt = 0;
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
@@ -116,8 +99,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   function observeFolderGone(sessionId: string): void {
     for (const file of [...index.files(sessionId)]) observeGone(sessionId, file.name);
-    // If it comes back, it is watched again from scratch.
-    if (watchedFolders?.delete(sessionId) === true) laterFolders?.unwatch(join(recordDir, sessionId));
+    folders.forgetFolder(sessionId);
   }
 
   /** Reads a session folder's listing and looks at what is new, gone or not yet parsed. */
@@ -133,7 +115,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
     index.addSession(sessionId);
     index.setFolderProblem(sessionId, null);
-    watchFolder(sessionId);
+    folders.watchFolder(sessionId);
     const present = new Set<string>();
     for (const dirent of dirents) {
       present.add(dirent.name);
@@ -157,47 +139,11 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     if (message.problem !== null) return index.setFolderProblem(sessionId, message.problem);
     index.addSession(sessionId);
     index.setFolderProblem(sessionId, null);
-    watchFolder(sessionId);
+    folders.watchFolder(sessionId);
     for (const file of message.files) {
       concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
       countRead();
     }
-  }
-
-  /**
-   * Has a worker thread look at these session folders, concluding from each as it arrives.
-   * Resolves with the folders it did not report (all of them if it could not run), which the
-   * caller then reads itself: a worker that fails costs time, never files.
-   */
-  function scanInWorker(sessionIds: string[], countRead: () => void): Promise<string[]> {
-    const unreported = new Set(sessionIds);
-    return new Promise((resolve) => {
-      const finish = () => {
-        scanWorker = null;
-        resolve([...unreported]);
-      };
-      const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-      const work: ScanWork = { recordDir, sessionIds };
-      let worker: Worker;
-      try {
-        worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: work });
-      } catch (error) {
-        options.onError?.(`scan worker: ${(error as Error).message}`);
-        return finish();
-      }
-      scanWorker = worker;
-      worker.on('message', (message: ScanMessage) => {
-        if (closed) return;
-        if (message.type === 'done') {
-          void worker.terminate();
-          return;
-        }
-        unreported.delete(message.sessionId);
-        concludeScannedFolder(message, countRead);
-      });
-      worker.on('error', (error) => options.onError?.(`scan worker: ${error.message}`));
-      worker.on('exit', finish);
-    });
   }
 
   /** Brings the index in line with the disk. Runs in slices; one at a time. */
@@ -222,7 +168,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         return;
       }
       if (record.state !== 'present') {
-        if (rootWatcher !== null) rewatchRecordDir();
+        if (folders.started) folders.rewatch();
         setStatus({ record: { state: 'present', why: null } });
       }
       if (initial) setStatus({ indexing: { state: 'scanning', files: 0 } });
@@ -233,9 +179,14 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       };
       let sliceStart = performance.now();
       const seen = new Set<string>();
-      const folders = dirents.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
-      const workerShare = new Set(initial && folders.length >= WORKER_MIN_FOLDERS ? folders.filter((_, at) => at % 2 === 1) : []);
-      const workerDone = workerShare.size > 0 ? scanInWorker([...workerShare], countRead) : Promise.resolve([]);
+      // Reading entries is CPU work in JavaScript: a large first scan shares it with a second core.
+      const sessionFolders = dirents.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
+      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders.filter((_, at) => at % 2 === 1) : []);
+      let workerDone: Promise<string[]> = Promise.resolve([]);
+      if (workerShare.size > 0) {
+        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, (message) => concludeScannedFolder(message, countRead), (message) => options.onError?.(message));
+        workerDone = scanWorker.done.finally(() => (scanWorker = null));
+      }
       for (const dirent of dirents) {
         if (closed) return;
         seen.add(dirent.name);
@@ -292,7 +243,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     return null;
   }
 
-  function onWatchEvent(event: 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir', path: string): void {
+  function onWatchEvent(event: WatchEvent, path: string): void {
     const where = locate(path);
     if (where === null || closed) return;
     const { sessionId, name } = where;
@@ -321,82 +272,19 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     else observeFile(sessionId, name);
   }
 
-  function createWatcher(paths: string | string[]): FSWatcher {
-    const created = watch(paths, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // The record directory lists session folders; a session folder lists entries.
-      depth: 0,
-      // The writer never renames; an unlink and an add are two real events, not one save.
-      atomic: false,
-      persistent: true,
-    });
-    for (const event of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
-      created.on(event, (path: string) => onWatchEvent(event, path));
-    }
-    created.on('error', (error: unknown) => {
-      const err = error as NodeJS.ErrnoException;
+  const folders = createFolderWatch(recordDir, {
+    onEvent: onWatchEvent,
+    onError(err) {
       const where = err.path !== undefined ? locate(err.path) : null;
       if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
       else options.onError?.(`watcher: ${err.message}`);
-    });
-    return created;
-  }
+    },
+    onSettle: (sessionId) => reconcileSession(sessionId, () => {}),
+  });
 
-  function whenReady(target: FSWatcher): Promise<void> {
-    return new Promise((resolve) => target.once('ready', () => resolve()));
-  }
-
-  /** Watches a session folder found after the first walk (new, or back after it was removed). */
-  function watchFolder(sessionId: string): void {
-    if (watchedFolders === null || watchedFolders.has(sessionId) || closed) return;
-    watchedFolders.add(sessionId);
-    const path = join(recordDir, sessionId);
-    if (laterFolders === null) laterFolders = createWatcher(path);
-    else laterFolders.add(path);
-    // chokidar sets up the watch a moment later and says nothing when it has: an entry written
-    // into a new folder meanwhile (a session's first entries are) is found by listing it again.
-    for (const delay of SETTLE_DELAYS_MS) {
-      const timer = setTimeout(() => {
-        settleTimers.delete(timer);
-        if (!closed && watchedFolders?.has(sessionId) === true) reconcileSession(sessionId, () => {});
-      }, delay);
-      settleTimers.add(timer);
-    }
-  }
-
-  /**
-   * Watches the record directory afresh, when it appeared after the command started or came
-   * back after it was removed: the watchers made before then watch a folder that is gone.
-   */
-  function rewatchRecordDir(): void {
-    const old = [rootWatcher, laterFolders, ...folderWatchers.splice(0)];
-    laterFolders = null;
-    watchedFolders = new Set();
-    rootWatcher = createWatcher(recordDir);
-    for (const each of old) void each?.close();
-  }
-
-  /**
-   * Watches the record directory, then its session folders a few at a time, each group once the
-   * one before is ready. Folders (not files) are watched; symlinks are not followed.
-   */
+  /** Watches the record, then reconciles: anything written between the scan and the watch is found. */
   async function startWatching(): Promise<void> {
-    rootWatcher = createWatcher(recordDir);
-    await whenReady(rootWatcher);
-    let folders: string[] = [];
-    try {
-      folders = readdirSync(recordDir, { withFileTypes: true }).filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
-    } catch {
-      // Missing or unreadable: the reconcile says so, and watches the folders once they are there.
-    }
-    watchedFolders = new Set(folders);
-    for (let at = 0; at < folders.length && !closed; at += FOLDERS_PER_WATCHER) {
-      const group = createWatcher(folders.slice(at, at + FOLDERS_PER_WATCHER).map((name) => join(recordDir, name)));
-      folderWatchers.push(group);
-      await whenReady(group);
-    }
-    // Anything written between the scan and the watch is found by this reconcile.
+    await folders.start();
     if (!closed) await reconcile(false);
   }
 
@@ -426,8 +314,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       await scanWorker?.terminate();
       retries.close();
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);
-      for (const timer of settleTimers) clearTimeout(timer);
-      await Promise.all([rootWatcher, laterFolders, ...folderWatchers].map((each) => each?.close()));
+      await folders.close();
       await reconciling?.catch(() => {});
     },
   };

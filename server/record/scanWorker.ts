@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { sep } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import { lookAtFile } from './lookAtFile.ts';
@@ -19,6 +19,50 @@ export type ScanMessage =
   | { type: 'done' };
 
 export type ScanWork = { recordDir: string; sessionIds: string[] };
+
+export type ScanInWorker = {
+  /** Resolves with the folders the worker did not report: all of them if it could not run. */
+  done: Promise<string[]>;
+  terminate(): Promise<void>;
+};
+
+/**
+ * Starts a worker thread on these session folders; `onFolder` is called for each as it
+ * arrives. A worker that fails leaves its unreported folders for the caller to read itself:
+ * it can cost time, never files.
+ */
+export function scanInWorker(work: ScanWork, onFolder: (message: Extract<ScanMessage, { type: 'folder' }>) => void, onError: (message: string) => void): ScanInWorker {
+  const unreported = new Set(work.sessionIds);
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: work });
+  } catch (error) {
+    onError(`scan worker: ${(error as Error).message}`);
+    return { done: Promise.resolve([...unreported]), terminate: async () => {} };
+  }
+  let stopped = false;
+  const done = new Promise<string[]>((resolve) => {
+    worker.on('message', (message: ScanMessage) => {
+      if (stopped) return;
+      if (message.type === 'done') {
+        void worker.terminate();
+        return;
+      }
+      unreported.delete(message.sessionId);
+      onFolder(message);
+    });
+    worker.on('error', (error) => onError(`scan worker: ${error.message}`));
+    worker.on('exit', () => resolve([...unreported]));
+  });
+  return {
+    done,
+    async terminate() {
+      stopped = true;
+      await worker.terminate();
+    },
+  };
+}
 
 /** Looks at every file of the given session folders, posting each folder as it is done. */
 export function scanFolders(work: ScanWork, post: (message: ScanMessage) => void): void {
@@ -44,6 +88,7 @@ export function scanFolders(work: ScanWork, post: (message: ScanMessage) => void
   post({ type: 'done' });
 }
 
+// Run as the worker: started by scanInWorker with its share of the folders.
 if (parentPort !== null && workerData !== undefined) {
   const port = parentPort;
   scanFolders(workerData as ScanWork, (message) => port.postMessage(message));
