@@ -36,7 +36,9 @@ export function scanInWorker(work: ScanWork, onFolder: (message: Extract<ScanMes
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   let worker: Worker;
   try {
-    worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: work });
+    // The scan's garbage is short-lived and small: a small young generation keeps the worker's
+    // heap from adding to the process's peak (bench at 100k: 376 MB peak RSS without, 345 with).
+    worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: work, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
   } catch (error) {
     onError(`scan worker: ${(error as Error).message}`);
     return { done: Promise.resolve([...unreported]), terminate: async () => {} };
