@@ -33,8 +33,12 @@ type Listed = CachedSummary & { sessionId: string; cwd: string | null; lastAt: s
  */
 export function registerSessionRoutes(app: FastifyInstance, source: RecordSource): void {
   const summaryOf = createSummaryCache();
+  // The list as last sent, kept while nothing in the record has changed since.
+  let lastList: { version: string; body: string } | null = null;
 
   app.get('/api/sessions', async (_request, reply) => {
+    const version = source.version();
+    if (lastList?.version === version) return reply.type('application/json; charset=utf-8').send(lastList.body);
     const listed: Listed[] = [];
     let degradedSessions = 0;
     for (const sessionId of source.sessionIds()) {
@@ -59,7 +63,9 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
       .map((project) => `{"cwd":${JSON.stringify(project.cwd)},"sessions":[${project.sessions.map((session) => session.json).join(',')}]}`)
       .join(',');
     const head = JSON.stringify(envelope);
-    return reply.type('application/json; charset=utf-8').send(`${head.slice(0, -1)},"projects":[${projects}]}`);
+    // Folding may have changed the index (a fold is made on demand): key by the version after.
+    lastList = { version: source.version(), body: `${head.slice(0, -1)},"projects":[${projects}]}` };
+    return reply.type('application/json; charset=utf-8').send(lastList.body);
   });
 
   app.get('/api/sessions/:sessionId', async (request, reply) => {

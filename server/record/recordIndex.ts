@@ -75,7 +75,11 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
     return session;
   }
 
+  /** Counts every change, so that what is built from the index can tell it is still current. */
+  let version = 0;
+
   function touch(session: SessionState): void {
+    version++;
     session.fold = null;
     onSessionChanged(session.sessionId);
   }
@@ -113,6 +117,7 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
 
   return {
     hasSession: (sessionId: string) => sessions.has(sessionId),
+    version: () => version,
     sessionIds: () => sessions.keys(),
     file: (sessionId: string, name: string): FileState | undefined => sessions.get(sessionId)?.files.get(name),
     files: (sessionId: string): Iterable<FileState> => sessions.get(sessionId)?.files.values() ?? [],
@@ -178,6 +183,8 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
 
     strays: () => [...strays.keys()].sort(),
     putStray(name: string, size: number | null): void {
+      if (strays.get(name) === (size ?? undefined)) return;
+      version++;
       if (size === null) strays.delete(name);
       else strays.set(name, size);
     },

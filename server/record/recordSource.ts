@@ -11,6 +11,8 @@ export type RecordSource = {
   fold(sessionId: string): SessionFold | null;
   readNow(sessionId: string, name: string): FreshRead;
   strays(): string[];
+  /** Changes whenever anything a reader can see changes (a session, a stray, the status). */
+  version(): string;
   /** Listens to record events; returns the function that stops listening. */
   subscribe(listener: (event: RecordEvent) => void): () => void;
   start(): Promise<void>;
@@ -31,6 +33,7 @@ export type RecordSourceOptions = {
 export function createRecordSource(options: RecordSourceOptions): RecordSource {
   const listeners = new Set<(event: RecordEvent) => void>();
   const changed = new Set<string>();
+  let statusVersion = 0;
   let flushTimer: NodeJS.Timeout | null = null;
 
   const publish = (event: RecordEvent) => {
@@ -58,6 +61,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: ({ record, indexing }) => {
+      statusVersion++;
       publish({ type: 'record', record });
       publish({ type: 'indexing', indexing });
     },
@@ -70,6 +74,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     fold: (sessionId) => index.fold(sessionId),
     readNow: (sessionId, name) => watcher.readNow(sessionId, name),
     strays: () => index.strays(),
+    version: () => `${index.version()}.${statusVersion}`,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

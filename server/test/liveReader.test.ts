@@ -179,6 +179,21 @@ describe('the live reader', () => {
   });
 });
 
+describe('the session list', () => {
+  it('is answered again only when something changed, and follows every change, a stray beside the sessions included', async () => {
+    const first = await (await fetch(new URL('/api/sessions', dashboard.url))).text();
+    assert.equal(await (await fetch(new URL('/api/sessions', dashboard.url))).text(), first);
+    writeFileSync(join(record.dir, 'stray-beside-sessions.txt'), 'x');
+    const list = await eventually(async () => {
+      const got = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      return got.strays.includes('stray-beside-sessions.txt') ? got : undefined;
+    }, 'the stray in the list');
+    unlinkSync(join(record.dir, 'stray-beside-sessions.txt'));
+    await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).strays.includes('stray-beside-sessions.txt') ? undefined : true), 'the stray gone');
+    assert.ok(list.projects.length > 0);
+  });
+});
+
 describe('the record directory itself', () => {
   it('a record directory that does not exist yet is waited for, and read once it appears', async () => {
     const parent = makeTempRecord('rec-parent-');
