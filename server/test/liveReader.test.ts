@@ -184,13 +184,12 @@ describe('the session list', () => {
     const first = await (await fetch(new URL('/api/sessions', dashboard.url))).text();
     assert.equal(await (await fetch(new URL('/api/sessions', dashboard.url))).text(), first);
     writeFileSync(join(record.dir, 'stray-beside-sessions.txt'), 'x');
-    const list = await eventually(async () => {
+    await eventually(async () => {
       const got = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
       return got.strays.includes('stray-beside-sessions.txt') ? got : undefined;
     }, 'the stray in the list');
     unlinkSync(join(record.dir, 'stray-beside-sessions.txt'));
     await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).strays.includes('stray-beside-sessions.txt') ? undefined : true), 'the stray gone');
-    assert.ok(list.projects.length > 0);
   });
 });
 
