@@ -1,19 +1,47 @@
-import { useMemo } from 'react';
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { SessionRow } from './SessionRow.tsx';
-import { buildTree, projectName, type SessionNode } from './sessionTree.ts';
+import { buildTree, flattenTree, projectName, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { useSessions } from './useSessions.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
+
+// A record may hold 10,000 sessions: only the rows in view are in the DOM. A row is a project's
+// heading or a top-level session with its chain children; the rows in view are still grouped in
+// their project's section, so the sidebar reads the same as a full list.
+
+const PROJECT_HEIGHT = 52;
+const SESSION_HEIGHT = 66;
 
 export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void }) {
   const { data, error } = useSessions();
   const { route } = useRouter();
   const tree = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
+  const rows = useMemo(() => flattenTree(tree), [tree]);
   const selectedSession = route.view === 'session' ? route.sessionId : null;
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
   const total = data?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
+
+  const listRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => listRef.current,
+    estimateSize: (index) => (rows[index]?.kind === 'project' ? PROJECT_HEIGHT : SESSION_HEIGHT * (1 + countNested(rows[index]))),
+    getItemKey: (index) => rowKey(rows[index], index),
+    overscan: 6,
+  });
+
+  // Bring the open session into the list's view when it changes (a link, a key, a reload).
+  const shownFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (selectedSession === null || shownFor.current === selectedSession) return;
+    const index = rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession));
+    if (index === -1) return;
+    shownFor.current = selectedSession;
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  }, [rows, selectedSession, virtualizer]);
 
   const renderNode = (node: SessionNode) => (
     <li key={node.session.sessionId}>
@@ -21,6 +49,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       {node.children.length > 0 && <ul className="session-list">{node.children.map(renderNode)}</ul>}
     </li>
   );
+
+  const groups = groupByProject(virtualizer.getVirtualItems(), rows);
 
   return (
     <nav className="sidebar" aria-label="Projects and sessions">
@@ -38,23 +68,43 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
           degraded only
         </label>
       </div>
-      <div className="sidebar-list">
+      <div className="sidebar-list" ref={listRef}>
         {error !== null && <p className="sidebar-note error">Could not load sessions: {error.message}</p>}
         {data !== undefined && total === 0 && <p className="sidebar-note">No sessions in the record yet.</p>}
         {data !== undefined && total > 0 && tree.length === 0 && <p className="sidebar-note">No session matches the filter.</p>}
-        {tree.map((project) => (
-          <section className="project" key={project.cwd ?? '\u0000none'} aria-label={`Project ${project.cwd ?? 'with no directory'}`}>
-            <Link
-              to={projectPath(project.cwd)}
-              className={`project-name${selectedProject === project.cwd ? ' selected' : ''}`}
-              title={project.cwd ?? 'Sessions whose entries name no working directory'}
+        <div className="sidebar-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {groups.map(({ project, items }) => (
+            <section
+              className="project"
+              key={`${project.cwd ?? '\u0000none'}@${items[0]!.index}`}
+              aria-label={`Project ${project.cwd ?? 'with no directory'}`}
+              style={{ transform: `translateY(${items[0]!.start}px)` }}
             >
-              <span className="project-base">{projectName(project.cwd)}</span>
-              <span className="project-path">{project.cwd ?? ''}</span>
-            </Link>
-            <ul className="session-list">{project.sessions.map(renderNode)}</ul>
-          </section>
-        ))}
+              {items[0]!.row.kind === 'project' && (
+                <div className="project-head" data-index={items[0]!.index} ref={virtualizer.measureElement}>
+                  <Link
+                    to={projectPath(project.cwd)}
+                    className={`project-name${selectedProject === project.cwd ? ' selected' : ''}`}
+                    title={project.cwd ?? 'Sessions whose entries name no working directory'}
+                  >
+                    <span className="project-base">{projectName(project.cwd)}</span>
+                    <span className="project-path">{project.cwd ?? ''}</span>
+                  </Link>
+                </div>
+              )}
+              <ul className="session-list">
+                {items.map(({ index, row }) =>
+                  row.kind === 'session' ? (
+                    <li key={row.node.session.sessionId} data-index={index} ref={virtualizer.measureElement}>
+                      <SessionRow session={row.node.session} depth={row.node.depth} selected={row.node.session.sessionId === selectedSession} />
+                      {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
+                    </li>
+                  ) : null,
+                )}
+              </ul>
+            </section>
+          ))}
+        </div>
         {data !== undefined && data.strays.length > 0 && (
           <p className="sidebar-note" title={data.strays.join('\n')}>
             {data.strays.length} stray {data.strays.length === 1 ? 'file' : 'files'} in the record directory: not in a session folder, so not entries.
@@ -63,4 +113,41 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       </div>
     </nav>
   );
+}
+
+type Shown = { index: number; start: number; row: SidebarRow };
+
+/** Rows in view, in runs that share a project, so each run sits in its project's section. */
+function groupByProject(items: VirtualItem[], rows: SidebarRow[]): { project: SidebarRow['project']; items: Shown[] }[] {
+  const groups: { project: SidebarRow['project']; items: Shown[] }[] = [];
+  for (const item of items) {
+    const row = rows[item.index];
+    if (row === undefined) continue;
+    const last = groups.at(-1);
+    if (last !== undefined && last.project === row.project && row.kind === 'session') last.items.push({ index: item.index, start: item.start, row });
+    else groups.push({ project: row.project, items: [{ index: item.index, start: item.start, row }] });
+  }
+  return groups;
+}
+
+function rowKey(row: SidebarRow | undefined, index: number): string {
+  if (row === undefined) return `#${index}`;
+  return row.kind === 'project' ? `project:${row.project.cwd ?? '\u0000none'}` : `session:${row.node.session.sessionId}`;
+}
+
+function countNested(row: SidebarRow | undefined): number {
+  if (row === undefined || row.kind === 'project') return 0;
+  let count = 0;
+  const walk = (node: SessionNode) => {
+    for (const child of node.children) {
+      count++;
+      walk(child);
+    }
+  };
+  walk(row.node);
+  return count;
+}
+
+function containsSession(node: SessionNode, sessionId: string): boolean {
+  return node.session.sessionId === sessionId || node.children.some((child) => containsSession(child, sessionId));
 }

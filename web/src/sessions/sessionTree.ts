@@ -56,6 +56,18 @@ function nestChains(sessions: SessionSummary[]): SessionNode[] {
   return nodes;
 }
 
+/** The sidebar's rows: each project's heading, then its top-level sessions (chain children inside). */
+export type SidebarRow = { kind: 'project'; project: ProjectNode } | { kind: 'session'; project: ProjectNode; node: SessionNode };
+
+export function flattenTree(projects: ProjectNode[]): SidebarRow[] {
+  const rows: SidebarRow[] = [];
+  for (const project of projects) {
+    rows.push({ kind: 'project', project });
+    for (const node of project.sessions) rows.push({ kind: 'session', project, node });
+  }
+  return rows;
+}
+
 /** Sessions in the order the sidebar shows them, for moving between sessions by key. */
 export function flattenSessions(projects: ProjectNode[]): string[] {
   const ids: string[] = [];
