@@ -10,13 +10,16 @@ import type { LiveTarget } from './live.ts';
 // followed while entries are written.
 
 export type BrowserResult = {
-  /** Navigation to the session's URL → its first entry rows on screen. */
+  /** Navigation start → the first frame with entry rows inside the timeline's scroll box (page clock). */
   openMs: number;
+  /** Navigation start → DOMContentLoaded, and → the answer that held the rows first shown. */
+  domContentLoadedMs: number;
+  rowsAnsweredMs: number | null;
   /** Long tasks (over 50 ms) while opening, and while scrolling through the session. */
   openLongTasksMs: number[];
   scrollLongTasksMs: number[];
   scrolledRows: number;
-  /** File written → its row in the page (seen from here, so a CDP round trip is included). */
+  /** File written → the first frame with its row inside the timeline's scroll box (both stamped with Date.now()). */
   visibleMs: number[];
   watcherMs: number[];
   missed: number;
@@ -24,6 +27,55 @@ export type BrowserResult = {
   jsHeapUsedBytes: number;
   written: string[];
 };
+
+/** What the page notes about rows as they come into view; see watchRows. */
+type RowsSeen = { firstAt: number | null; seen: Record<string, number> };
+
+/**
+ * Runs in the page before its scripts. At the first animation frame after any change to the DOM or
+ * any scroll, it notes each entry row that lies inside the timeline's scroll box: the first time
+ * any did (performance.now(), from navigation start), and each file's first time (Date.now()).
+ * Stamping in the page, at the frame, keeps Playwright's polling out of the figures: a locator's
+ * waitFor retries after 20, 50, 100, 100 and then every 500 ms, and so rounds every time up.
+ * The server's tsconfig has no DOM types, hence the small local ones.
+ */
+function watchRows(): void {
+  type Box = { top: number; bottom: number };
+  type Element = { getAttribute(name: string): string | null; getBoundingClientRect(): Box };
+  type Document = { querySelector(selector: string): Element | null; querySelectorAll(selector: string): Iterable<Element>; addEventListener(type: string, listener: () => void, options: object): void };
+  type Window = {
+    document: Document;
+    requestAnimationFrame(callback: () => void): number;
+    MutationObserver: new (callback: () => void) => { observe(target: Document, options: object): void };
+    __rows: RowsSeen;
+  };
+  const page = globalThis as unknown as Window;
+  const rows: RowsSeen = { firstAt: null, seen: {} };
+  page.__rows = rows;
+  let scheduled = false;
+  const look = () => {
+    scheduled = false;
+    const scroll = page.document.querySelector('.timeline-scroll');
+    if (scroll === null) return;
+    const view = scroll.getBoundingClientRect();
+    const sinceNavigation = performance.now();
+    const now = Date.now();
+    for (const row of page.document.querySelectorAll('.timeline-row [data-file]')) {
+      const box = row.getBoundingClientRect();
+      if (box.bottom <= box.top || box.bottom <= view.top || box.top >= view.bottom) continue;
+      rows.firstAt ??= sinceNavigation;
+      const file = row.getAttribute('data-file');
+      if (file !== null) rows.seen[file] ??= now;
+    }
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    page.requestAnimationFrame(look);
+  };
+  new page.MutationObserver(schedule).observe(page.document, { childList: true, subtree: true, attributes: true, attributeFilter: ['style'] });
+  page.document.addEventListener('scroll', schedule, { capture: true, passive: true });
+}
 
 const LAUNCH = {
   executablePath: '/usr/bin/chromium',
@@ -34,7 +86,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
   // A dev dependency, loaded only when the browser phase runs.
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch(LAUNCH);
-  const result: BrowserResult = { openMs: 0, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, jsHeapUsedBytes: 0, written: [] };
+  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, jsHeapUsedBytes: 0, written: [] };
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Runs in the page (the server's tsconfig has no DOM types, hence the casts).
@@ -45,6 +97,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
         for (const entry of list.getEntries()) tasks.push(entry.duration);
       }).observe({ type: 'longtask', buffered: true } as never);
     });
+    await page.addInitScript(watchRows);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     const sampleHeap = async () => {
@@ -55,10 +108,22 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
     const takeLongTasks = () => page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
 
     await page.setExtraHTTPHeaders(BENCH_AUTH);
-    const started = performance.now();
     await page.goto(`${url}session/${encodeURIComponent(target.sessionId)}`);
-    await page.locator('.timeline-row [data-file]').first().waitFor({ state: 'visible', timeout: 30_000 });
-    result.openMs = performance.now() - started;
+    await page.waitForFunction(() => (globalThis as unknown as { __rows: RowsSeen }).__rows.firstAt !== null, undefined, { timeout: 30_000, polling: 50 });
+    const opened = await page.evaluate((sessionPath) => {
+      const navigation = performance.getEntriesByType('navigation' as never)[0] as unknown as { domContentLoadedEventEnd: number };
+      const firstAt = (globalThis as unknown as { __rows: RowsSeen }).__rows.firstAt!;
+      // The last answer for the session's items that came before the rows did.
+      const answers = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes(sessionPath) && entry.name.includes('?'))
+        .map((entry) => (entry as unknown as { responseEnd: number }).responseEnd)
+        .filter((end) => end <= firstAt);
+      return { firstAt, domContentLoaded: navigation.domContentLoadedEventEnd, answeredAt: answers.length > 0 ? Math.max(...answers) : null };
+    }, `/api/sessions/${encodeURIComponent(target.sessionId)}`);
+    result.openMs = opened.firstAt;
+    result.domContentLoadedMs = opened.domContentLoaded;
+    result.rowsAnsweredMs = opened.answeredAt;
     await sleep(500);
     result.openLongTasksMs = await takeLongTasks();
     await sampleHeap();
@@ -93,13 +158,16 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
       const path = join(folder, name);
       const entry = { kind: 'message', sessionId: target.sessionId, at, side: 'received', peer: { as: 'api-service' }, envelope: { origin: { kind: 'peer' } }, text: `browser live ${i}`, outcome: 'consumed', cwd: target.cwd };
       const writtenAt = performance.now();
+      const writtenAtClock = Date.now();
       writeFileSync(path, JSON.stringify(entry));
       result.written.push(path);
       const [shown, event] = await Promise.allSettled([
-        page.locator(`[data-file="${name}"]`).waitFor({ state: 'attached', timeout: 5_000 }).then(() => performance.now()),
+        page
+          .waitForFunction((file) => (globalThis as unknown as { __rows: RowsSeen }).__rows.seen[file] ?? null, name, { timeout: 5_000, polling: 20 })
+          .then((handle) => handle.jsonValue() as Promise<number>),
         watcher.next((line) => line.path === path, 5_000),
       ]);
-      if (shown.status === 'fulfilled') result.visibleMs.push(shown.value - writtenAt);
+      if (shown.status === 'fulfilled') result.visibleMs.push(shown.value - writtenAtClock);
       else result.missed++;
       if (event.status === 'fulfilled') result.watcherMs.push(event.value.at - writtenAt);
       if (i % 50 === 0) await sampleHeap();
