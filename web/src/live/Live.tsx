@@ -5,6 +5,8 @@ import { queryKeys } from '../api/queryKeys.ts';
 
 // The live feed: /api/events says what changed and the client refetches it. Events are small
 // notices, nothing is replayed after a disconnect, so on every reconnect everything is refetched.
+// The app is shown once the feed has said hello: subscribed first, it can fetch once and miss
+// nothing, rather than fetch everything twice (before and after the hello).
 
 export type Connection = 'connecting' | 'open' | 'lost';
 export type LiveState = { connection: Connection; indexing: Indexing | null; record: RecordState | null; lostSince: number | null };
@@ -13,36 +15,31 @@ const LiveContext = createContext<LiveState>({ connection: 'connecting', indexin
 
 /** A burst of writes gathers into one refetch per session; a lone write is fetched at once. */
 const FIRST_FLUSH_MS = 30;
-const MIN_FLUSH_GAP_MS = 300;
+const MIN_FLUSH_GAP_MS = 100;
+/** The list of every session is megabytes at 10,000 sessions: it follows at a slower pace. */
+const MIN_LIST_GAP_MS = 1_500;
 const RECONNECT_MS = 1_000;
+/** A feed that has not said hello by then does not hold the app back; its hello refetches. */
+const HELLO_WAIT_MS = 1_000;
 
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>({ connection: 'connecting', indexing: null, record: null, lostSince: null });
+  const [subscribed, setSubscribed] = useState(false);
 
   useEffect(() => {
     let source: EventSource | null = null;
     let reconnectTimer: number | null = null;
-    let flushTimer: number | null = null;
-    let lastFlush = 0;
+    const helloTimer = window.setTimeout(() => setSubscribed(true), HELLO_WAIT_MS);
     let indexingState: Indexing['state'] | null = null;
     const changed = new Set<string>();
-    let listChanged = false;
 
-    const flush = () => {
-      flushTimer = null;
-      lastFlush = Date.now();
-      if (listChanged || changed.size > 0) void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
+    const sessions = createThrottle(MIN_FLUSH_GAP_MS, () => {
       for (const sessionId of changed) void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
-      if (changed.size > 0) void queryClient.invalidateQueries({ queryKey: ['search'] });
+      void queryClient.invalidateQueries({ queryKey: ['search'] });
       changed.clear();
-      listChanged = false;
-    };
-    const scheduleFlush = () => {
-      if (flushTimer !== null) return;
-      const wait = Math.max(FIRST_FLUSH_MS, lastFlush + MIN_FLUSH_GAP_MS - Date.now());
-      flushTimer = window.setTimeout(flush, wait);
-    };
+    });
+    const list = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() }));
 
     const connect = () => {
       source = new EventSource('/api/events');
@@ -62,13 +59,14 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         switch (event.type) {
           case 'hello':
             // Nothing is replayed: what changed before this stream began (while we were away,
-            // or between the first fetches and this connection) is only had by fetching again.
+            // or before a first hello that came late) is only had by fetching again.
+            window.clearTimeout(helloTimer);
+            setSubscribed(true);
             void queryClient.invalidateQueries();
             break;
           case 'record':
             setState((old) => ({ ...old, record: event.record }));
-            listChanged = true;
-            scheduleFlush();
+            list.schedule();
             break;
           case 'indexing':
             // Session notices are held back during the first scan; when it ends, fetch it all.
@@ -77,17 +75,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             setState((old) => ({ ...old, indexing: event.indexing }));
             break;
           case 'session-changed':
-            changed.add(event.sessionId);
-            scheduleFlush();
-            break;
           case 'session-removed':
             changed.add(event.sessionId);
-            listChanged = true;
-            scheduleFlush();
+            sessions.schedule();
+            list.schedule();
             break;
         }
       };
       source.onerror = () => {
+        setSubscribed(true);
         setState((old) => ({ ...old, connection: 'lost', lostSince: old.lostSince ?? Date.now() }));
         // EventSource retries by itself while the server answers badly; once it gives up
         // (CLOSED), we start again ourselves.
@@ -100,12 +96,34 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     connect();
     return () => {
       source?.close();
+      window.clearTimeout(helloTimer);
       if (reconnectTimer !== null) window.clearTimeout(reconnectTimer);
-      if (flushTimer !== null) window.clearTimeout(flushTimer);
+      sessions.cancel();
+      list.cancel();
     };
   }, [queryClient]);
 
-  return <LiveContext value={state}>{children}</LiveContext>;
+  return <LiveContext value={state}>{subscribed ? children : null}</LiveContext>;
+}
+
+/** Runs `run` FIRST_FLUSH_MS after the first call, then at most once per `gapMs`. */
+function createThrottle(gapMs: number, run: () => void) {
+  let timer: number | null = null;
+  let last = 0;
+  return {
+    schedule() {
+      if (timer !== null) return;
+      const wait = Math.max(FIRST_FLUSH_MS, last + gapMs - Date.now());
+      timer = window.setTimeout(() => {
+        timer = null;
+        last = Date.now();
+        run();
+      }, wait);
+    },
+    cancel() {
+      if (timer !== null) window.clearTimeout(timer);
+    },
+  };
 }
 
 export function useLive(): LiveState {
