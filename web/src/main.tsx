@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { LiveProvider } from './live/Live.tsx';
 import { RouterProvider } from './router/Router.tsx';
+import { ListDemandProvider } from './sessions/ListDemand.tsx';
 import { SettingsProvider } from './settings/Settings.tsx';
 import './app/app.css';
 import './timeline/timeline.css';
@@ -26,7 +27,9 @@ createRoot(document.getElementById('root')!).render(
       <SettingsProvider>
         <RouterProvider>
           <LiveProvider>
-            <App />
+            <ListDemandProvider>
+              <App />
+            </ListDemandProvider>
           </LiveProvider>
         </RouterProvider>
       </SettingsProvider>

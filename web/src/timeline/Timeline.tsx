@@ -4,9 +4,10 @@ import type { SessionItemWire, SessionResponse } from '../../../shared/api.ts';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { useRouter } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
+import { useWantList } from '../sessions/ListDemand.tsx';
 import { TimelineRow } from './TimelineRow.tsx';
 import { useFollow } from './useFollow.ts';
-import { PAGE_SIZE, pagesFor, useEntryIndex, useSessionPages } from './useSessionPages.ts';
+import { pagesFor, useEntryIndex, useSessionPages } from './useSessionPages.ts';
 
 // The session's items in order, on one time axis: sent on the left, received on the right.
 // Virtualized: only the rows on screen are in the DOM, and only their pages are fetched.
@@ -17,27 +18,44 @@ function itemKey(item: SessionItemWire | undefined, index: number): string {
   return item === undefined || item.type === 'gap' ? `#${index}` : item.file;
 }
 
+const ESTIMATED_ROW_PX = 150;
+
 export function Timeline({ sessionId, targetFile, onLatest }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { navigate } = useRouter();
   const [total, setTotal] = useState<number | null>(null);
   const count = total ?? 0;
+  // A link to one entry: where it sits in the session's order (null when it is not there).
+  const target = useEntryIndex(sessionId, targetFile);
+  const targetIndex = target.data;
+  // The list is placed once the total is known (and, for a link, where the entry sits), already
+  // at the place it opens on: so the first page asked for is the one the reader will see.
+  const [placed, setPlaced] = useState(false);
+  if (!placed && total !== null && (targetFile === null || !target.isPending || target.failureCount > 0)) setPlaced(true);
   const virtualizer = useVirtualizer({
     count,
+    enabled: placed,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 150,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    initialOffset: () => (targetFile === null ? count : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
     overscan: 4,
   });
   const visible = virtualizer.getVirtualItems();
-  const wanted = total === null || visible.length === 0 ? [total !== null && total > 0 && targetFile === null ? Math.floor((total - 1) / PAGE_SIZE) : 0] : pagesFor(visible.map((row) => row.index));
-  const pages = useSessionPages(sessionId, wanted);
+  const pages = useSessionPages(sessionId, pagesFor(visible.map((row) => row.index)), total === null);
   const latest = pages.latest;
+  // Kept from the newest answer, so the list keeps its length while the pages in view load.
+  if (latest !== null && latest.page.total !== total) setTotal(latest.page.total);
 
   useEffect(() => {
-    if (latest === null) return;
-    setTotal(latest.page.total);
-    onLatest(latest);
+    if (latest !== null) onLatest(latest);
   }, [latest, onLatest]);
+
+  // The list of all sessions waits for the first rows (see ListDemand).
+  const wantList = useWantList();
+  const shown = pages.error !== null || total === 0 || visible.some((row) => pages.itemAt(row.index) !== undefined);
+  useEffect(() => {
+    if (shown) wantList();
+  }, [shown, wantList]);
 
   const follow = useFollow(scrollRef, virtualizer, count, targetFile === null);
   const [selected, setSelected] = useState<number | null>(null);
@@ -50,10 +68,8 @@ export function Timeline({ sessionId, targetFile, onLatest }: Props) {
       return next;
     });
 
-  // A link to one entry: find where it sits, select it and bring it into view, once per link.
-  const target = useEntryIndex(sessionId, targetFile);
+  // A link to one entry: select it and bring it into view, once per link.
   const handledFile = useRef<string | null>(null);
-  const targetIndex = target.data;
   useEffect(() => {
     if (targetFile === null || targetIndex == null || handledFile.current === targetFile || total === null || targetIndex >= total) return;
     handledFile.current = targetFile;

@@ -1,5 +1,5 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 // The view follows the newest entry until the reader scrolls away; then it counts what arrived
 // since, and "N new" brings the reader back. Only a reader's own scrolling (wheel, touch, keys,
@@ -58,9 +58,10 @@ export function useFollow(scrollRef: RefObject<HTMLDivElement | null>, virtualiz
     };
   }, [scrollRef, stopFollowing]);
 
-  // Keep the newest entry in view as entries arrive and rows take their measured height.
+  // Keep the newest entry in view as entries arrive and rows take their measured height; before
+  // the frame is painted, so that rows never show elsewhere first.
   const totalSize = virtualizer.getTotalSize();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!following || total === 0) return;
     virtualizer.scrollToIndex(total - 1, { align: 'end' });
   }, [following, total, totalSize, virtualizer]);

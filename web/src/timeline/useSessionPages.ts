@@ -16,12 +16,19 @@ export type SessionPages = {
   error: Error | null;
 };
 
-export function useSessionPages(sessionId: string, pageIndexes: number[]): SessionPages {
+/**
+ * The pages asked for; and, while `head` is set, a one-item answer that gives the session's total,
+ * so that the first page asked for is the one the view opens on (for a followed session, its last).
+ */
+export function useSessionPages(sessionId: string, pageIndexes: number[], head: boolean): SessionPages {
   const results = useQueries({
-    queries: pageIndexes.map((pageIndex) => ({
-      queryKey: queryKeys.sessionPage(sessionId, pageIndex, PAGE_SIZE),
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, pageIndex * PAGE_SIZE, PAGE_SIZE, signal),
-    })),
+    queries: [
+      ...pageIndexes.map((pageIndex) => ({
+        queryKey: queryKeys.sessionPage(sessionId, pageIndex, PAGE_SIZE) as readonly unknown[],
+        queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, pageIndex * PAGE_SIZE, PAGE_SIZE, signal),
+      })),
+      ...(head ? [{ queryKey: queryKeys.sessionHead(sessionId), queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, 0, 1, signal) }] : []),
+    ],
   });
   const byPage = new Map<number, SessionResponse>();
   let latest: SessionResponse | null = null;
@@ -29,7 +36,7 @@ export function useSessionPages(sessionId: string, pageIndexes: number[]): Sessi
   let error: Error | null = null;
   results.forEach((result, i) => {
     if (result.data !== undefined) {
-      byPage.set(pageIndexes[i]!, result.data);
+      if (i < pageIndexes.length) byPage.set(pageIndexes[i]!, result.data);
       if (result.dataUpdatedAt > latestAt) {
         latestAt = result.dataUpdatedAt;
         latest = result.data;
