@@ -78,17 +78,25 @@ export function Timeline({ sessionId, targetFile, onLatest }: Props) {
     virtualizer.scrollToIndex(targetIndex, { align: 'center' });
   }, [targetFile, targetIndex, total, follow, virtualizer]);
 
+  // An entry selected by key goes into the address bar, once its page is here (a key may come
+  // while the rows on screen are still loading).
+  const linkSelected = useRef<number | null>(null);
+  useEffect(() => {
+    const index = linkSelected.current;
+    const item = index === null ? undefined : pages.itemAt(index);
+    if (item === undefined) return;
+    linkSelected.current = null;
+    if (item.type !== 'file') return;
+    handledFile.current = item.file;
+    navigate(entryPath(sessionId, item.file), { replace: true });
+  });
   const select = (index: number) => {
     const next = Math.max(0, Math.min(count - 1, index));
     if (count === 0) return;
     setSelected(next);
     if (next < count - 1) follow.stopFollowing();
     virtualizer.scrollToIndex(next, { align: 'auto' });
-    const item = pages.itemAt(next);
-    if (item !== undefined && item.type === 'file') {
-      handledFile.current = item.file;
-      navigate(entryPath(sessionId, item.file), { replace: true });
-    }
+    linkSelected.current = next;
   };
   const step = (delta: number) => {
     if (selected !== null) return select(selected + delta);
