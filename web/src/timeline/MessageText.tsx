@@ -40,7 +40,9 @@ export function MessageText({ sessionId, item, text, actions }: { sessionId: str
   });
   const fullText = serverClipped ? (typeof full.data?.item.entry?.['text'] === 'string' ? (full.data.item.entry['text'] as string) : null) : text;
   const bytes = item.textClipped?.bytes ?? utf8Length(text);
-  const clipped = serverClipped ? text : clipForDisplay(text);
+  // What the page holds of a clipped text is itself 64 KiB: it is clipped for display like any
+  // long text (laying out 64 KiB of marked text in a row took some 60 ms while scrolling).
+  const clipped = clipForDisplay(text) ?? (serverClipped ? text : null);
   const whole = showAll && fullText !== null;
   const showing = whole ? fullText : (clipped ?? text);
 
