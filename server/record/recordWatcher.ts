@@ -280,6 +280,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       else options.onError?.(`watcher: ${err.message}`);
     },
     onSettle: (sessionId) => reconcileSession(sessionId, () => {}),
+    onWatching: (sessionIds) => {
+      for (const sessionId of sessionIds) reconcileSession(sessionId, () => {});
+    },
+    lastActive: (sessionId) => index.fold(sessionId)?.lastAt ?? null,
   });
 
   /** Watches the record, then reconciles: anything written between the scan and the watch is found. */
