@@ -247,9 +247,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     const where = locate(path);
     if (where === null || closed) return;
     const { sessionId, name } = where;
-    if (sessionId === null) {
-      // The record directory itself came or went.
-      void reconcile(event === 'addDir' && indexing.state !== 'ready');
+    // The record directory itself came or went, or something stirs in a record that was gone:
+    // a whole reconcile says first whether the record is there, then reads what it holds.
+    if (sessionId === null || record.state !== 'present') {
+      void reconcile(indexing.state !== 'ready');
       return;
     }
     if (name === null) {
