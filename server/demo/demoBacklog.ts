@@ -3,6 +3,7 @@ import path from 'node:path';
 import { entryFileName } from '../writer/entryFile.ts';
 import {
   createDemoSession,
+  receivedEntry,
   REFUSED_REASON,
   socketOf,
   writeChain,
@@ -111,17 +112,7 @@ export async function writeBacklog(recordDir: string, now: Date): Promise<Backlo
  */
 async function writeCutShort(dir: string, session: DemoSession, from: DemoSession, at: Date): Promise<string> {
   session.seq += 1;
-  const entry = {
-    kind: 'message',
-    sessionId: session.id,
-    at: at.toISOString(),
-    side: 'received',
-    peer: { as: socketOf(from) },
-    envelope: { origin: { kind: 'peer', from: socketOf(from), name: from.name } },
-    text: 'Cart fix merged, you can resume the reindex whenever you like.',
-    outcome: 'queued',
-    cwd: session.cwd,
-  };
+  const entry = receivedEntry(session, at, from, 'Cart fix merged, you can resume the reindex whenever you like.', 'queued');
   const json = JSON.stringify(entry);
   const file = path.join(dir, session.id, entryFileName(at, session.seq));
   const handle = await open(file, 'wx');

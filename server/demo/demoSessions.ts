@@ -87,16 +87,8 @@ export async function writeSent(
 }
 
 /** The receiver sees the sender's socket address and the host's envelope (rule.envelopeKept). */
-export async function writeReceived(
-  recordDir: string,
-  session: DemoSession,
-  at: Date,
-  from: DemoSession,
-  text: string,
-  outcome: ReceiveOutcome,
-  pace: Pace = {},
-): Promise<string> {
-  const entry = {
+export function receivedEntry(session: DemoSession, at: Date, from: DemoSession, text: string, outcome: ReceiveOutcome) {
+  return {
     kind: 'message',
     sessionId: session.id,
     at: at.toISOString(),
@@ -107,7 +99,18 @@ export async function writeReceived(
     outcome,
     cwd: session.cwd,
   };
-  return writeNext(recordDir, session, entry, pace);
+}
+
+export async function writeReceived(
+  recordDir: string,
+  session: DemoSession,
+  at: Date,
+  from: DemoSession,
+  text: string,
+  outcome: ReceiveOutcome,
+  pace: Pace = {},
+): Promise<string> {
+  return writeNext(recordDir, session, receivedEntry(session, at, from, text, outcome), pace);
 }
 
 export async function writeChain(
