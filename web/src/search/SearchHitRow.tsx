@@ -5,6 +5,7 @@ import { projectName, shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { receivedOutcome, sentOutcome } from '../timeline/outcomeWords.ts';
+import { OutcomeLabel } from '../timeline/OutcomeLabel.tsx';
 
 export function SearchHitRow({ hit }: { hit: SearchHit }) {
   const outcome =
@@ -22,15 +23,7 @@ export function SearchHitRow({ hit }: { hit: SearchHit }) {
           {hit.side === 'sent' ? 'to ' : 'from '}
           {hit.peerAs !== null ? <VerbatimText text={hit.peerAs} inline className="peer-as" /> : <span className="peer-unknown">unknown</span>}
         </span>
-        <span className={`outcome outcome-${outcome.tone}`} title={outcome.title}>
-          {outcome.words}
-          {outcome.reason !== null && (
-            <>
-              {' '}
-              <VerbatimText text={outcome.reason} inline className="reason" />
-            </>
-          )}
-        </span>
+        <OutcomeLabel outcome={outcome} />
         <span className="muted">
           session <code title={hit.sessionId}>{shortId(hit.sessionId)}</code> · <span title={hit.cwd ?? undefined}>{projectName(hit.cwd)}</span>
         </span>

@@ -1,10 +1,10 @@
 import type { FileItem } from '../../../shared/api.ts';
-import { VerbatimText } from '../text/VerbatimText.tsx';
 import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
 import { HashChecker } from './HashChecker.tsx';
 import { MessageText } from './MessageText.tsx';
 import { Peer } from './Peer.tsx';
 import { receivedOutcome, sentOutcome } from './outcomeWords.ts';
+import { OutcomeLabel } from './OutcomeLabel.tsx';
 
 type Props = { sessionId: string; item: FileItem; entry: Record<string, unknown>; side: 'sent' | 'received'; raw: boolean; onToggleRaw(): void };
 
@@ -19,15 +19,7 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
           #{item.seq}
         </span>
         <Peer entry={entry} side={side} />
-        <span className={`outcome outcome-${outcome.tone}`} title={outcome.title}>
-          {outcome.words}
-          {outcome.reason !== null && (
-            <>
-              {' '}
-              <VerbatimText text={outcome.reason} inline className="outcome-reason" />
-            </>
-          )}
-        </span>
+        <OutcomeLabel outcome={outcome} />
       </header>
       <EntryNotes sessionId={sessionId} item={item} entry={entry} />
       {side === 'received' && (
