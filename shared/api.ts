@@ -171,7 +171,6 @@ export const recordEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('indexing'), indexing: indexingSchema }),
   z.object({ type: z.literal('record'), record: recordStateSchema }),
   z.object({ type: z.literal('session-changed'), sessionId: z.string() }),
-  z.object({ type: z.literal('session-removed'), sessionId: z.string() }),
 ]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;
 

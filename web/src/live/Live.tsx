@@ -75,7 +75,6 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             setState((old) => ({ ...old, indexing: event.indexing }));
             break;
           case 'session-changed':
-          case 'session-removed':
             changed.add(event.sessionId);
             sessions.schedule();
             list.schedule();
