@@ -23,10 +23,14 @@ export type BrowserResult = {
   visibleMs: number[];
   watcherMs: number[];
   missed: number;
+  /** For each write that never came into view: which write, and what the view showed then. */
+  misses: Miss[];
   /** The tab's JS heap, used, at its highest sample. */
   jsHeapUsedBytes: number;
-  written: string[];
 };
+
+/** The view when a written row did not come into view: the "N new" marker, and how far from the bottom it was. */
+type Miss = { write: number; inDom: boolean; marker: string | null; fromBottomPx: number };
 
 /** What the page notes about rows as they come into view; see watchRows. */
 type RowsSeen = { firstAt: number | null; seen: Record<string, number> };
@@ -77,16 +81,28 @@ function watchRows(): void {
   page.document.addEventListener('scroll', schedule, { capture: true, passive: true });
 }
 
+/** Opening, scrolling and 200 writes take about a minute; ten is a page that stopped answering. */
+const PHASE_LIMIT_MS = 10 * 60_000;
+
 const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
 
-export async function measureBrowser(url: string, recordDir: string, watcher: BareWatcher, target: LiveTarget, writes: number): Promise<BrowserResult> {
+/** Files written go into `written` as they are written, so that the caller removes them even when the phase fails. */
+export async function measureBrowser(url: string, recordDir: string, watcher: BareWatcher, target: LiveTarget, writes: number, written: string[]): Promise<BrowserResult> {
   // A dev dependency, loaded only when the browser phase runs.
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch(LAUNCH);
-  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, jsHeapUsedBytes: 0, written: [] };
+  // A page that stops answering would hold page.evaluate (which has no timeout) for ever: past
+  // the limit the browser is closed, which fails whatever was waiting, and the phase says where.
+  let step = 'opening the session';
+  let stuckAt: string | null = null;
+  const watchdog = setTimeout(() => {
+    stuckAt = step;
+    void browser.close();
+  }, PHASE_LIMIT_MS);
+  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, misses: [], jsHeapUsedBytes: 0 };
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     // Runs in the page (the server's tsconfig has no DOM types, hence the casts).
@@ -128,6 +144,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
     result.openLongTasksMs = await takeLongTasks();
     await sampleHeap();
 
+    step = 'scrolling';
     // A reader scrolling up through the session with the wheel, then jumping to its start.
     const feed = page.locator('.timeline-scroll');
     const box = await feed.boundingBox();
@@ -152,6 +169,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
     mkdirSync(folder, { recursive: true });
     let time = Math.max(target.lastAt, Date.now() - 60_000);
     for (let i = 0; i < writes; i++) {
+      step = `waiting for live write ${i + 1} of ${writes}`;
       time += 1 + Math.floor(Math.random() * 50);
       const at = new Date(time).toISOString();
       const name = entryFileName(at, target.nextSeq++);
@@ -160,7 +178,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
       const writtenAt = performance.now();
       const writtenAtClock = Date.now();
       writeFileSync(path, JSON.stringify(entry));
-      result.written.push(path);
+      written.push(path);
       const [shown, event] = await Promise.allSettled([
         page
           .waitForFunction((file) => (globalThis as unknown as { __rows: RowsSeen }).__rows.seen[file] ?? null, name, { timeout: 5_000, polling: 20 })
@@ -168,14 +186,31 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
         watcher.next((line) => line.path === path, 5_000),
       ]);
       if (shown.status === 'fulfilled') result.visibleMs.push(shown.value - writtenAtClock);
-      else result.missed++;
+      else {
+        result.missed++;
+        const view = await page.evaluate((file) => {
+          type Element = { textContent: string | null; scrollHeight: number; scrollTop: number; clientHeight: number };
+          const document = (globalThis as unknown as { document: { querySelector(selector: string): Element | null } }).document;
+          const scroll = document.querySelector('.timeline-scroll');
+          return {
+            inDom: document.querySelector(`[data-file="${file}"]`) !== null,
+            marker: document.querySelector('.new-marker')?.textContent ?? null,
+            fromBottomPx: scroll === null ? -1 : Math.round(scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight),
+          };
+        }, name);
+        result.misses.push({ write: i, ...view });
+      }
       if (event.status === 'fulfilled') result.watcherMs.push(event.value.at - writtenAt);
       if (i % 50 === 0) await sampleHeap();
       await sleep(20 + Math.random() * 30);
     }
     target.lastAt = time;
     await sampleHeap();
+  } catch (error) {
+    if (stuckAt !== null) throw new Error(`no progress after ${PHASE_LIMIT_MS / 60_000} minutes, while ${stuckAt}`);
+    throw error;
   } finally {
+    clearTimeout(watchdog);
     await browser.close();
   }
   return result;
