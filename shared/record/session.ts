@@ -76,54 +76,107 @@ export function foldSession(sessionId: string, files: Iterable<FileFact>, folder
   const named: FileFact[] = [];
   const strays: FileFact[] = [];
   for (const fact of files) {
-    if (fact.entryName !== null && fact.evidence !== 'stray') named.push(fact);
+    if (isNamedEntry(fact)) named.push(fact);
     else strays.push(fact);
   }
   named.sort((a, b) => compareEntryNames(a.entryName!, b.entryName!));
+  const folder = createSessionFolder(sessionId);
+  for (const fact of named) folder.add(fact);
+  return folder.fold(strays, folderProblem);
+}
 
+/** Files that take a place in the session's order; the rest are strays, which come last. */
+export function isNamedEntry(fact: FileFact): boolean {
+  return fact.entryName !== null && fact.evidence !== 'stray';
+}
+
+/** How often the folder notes where it was, so that a change near the end refolds only the end. */
+const CHECKPOINT_EVERY = 512;
+
+export type SessionFolder = ReturnType<typeof createSessionFolder>;
+
+/**
+ * foldSession, one file at a time and resumable: `add` takes the session's files in order;
+ * `rewind` goes back to a checkpoint at or before a position, so that only the files from there
+ * on are folded again. A live session grows at its end, so a write to a session of 100,000
+ * entries folds a few hundred files instead of all of them (and makes no new items for the rest).
+ *
+ * A fold it returns shares its items with the folder: it is current until the next `add` or
+ * `rewind`, which is how the index uses it (a fold is dropped whenever its session changes).
+ */
+export function createSessionFolder(sessionId: string) {
   const items: SessionItem[] = [];
   const runs: Run[] = [];
-  const cwds = new Set<string>();
-  const counts: SessionCounts = { sent: 0, received: 0, refused: 0, rejected: 0, damaged: 0, pending: 0, invalid: 0, missing: 0, stray: strays.length };
-  const reasonFiles = new Map<DegradedCode, string[]>();
+  const cwds: string[] = [];
+  const cwdSet = new Set<string>();
   const missing: MissingRange[] = [];
+  const reasonFiles = new Map<DegradedCode, string[]>();
+  let counts: Omit<SessionCounts, 'stray'> = { sent: 0, received: 0, refused: 0, rejected: 0, damaged: 0, pending: 0, invalid: 0, missing: 0 };
+  let scalars = {
+    /** How many files (in session order, named or not) have been added. */
+    position: 0,
+    run: null as number | null,
+    previous: null as FileFact | null,
+    startCwd: null as string | null,
+    latestCwd: null as string | null,
+    chain: null as SessionFold['chain'],
+    firstAt: null as string | null,
+    lastAt: null as string | null,
+  };
+  type Checkpoint = {
+    scalars: typeof scalars;
+    counts: typeof counts;
+    items: number;
+    runs: number;
+    cwds: number;
+    missing: number;
+    reasonFiles: Map<DegradedCode, number>;
+  };
+  const checkpoints: Checkpoint[] = [];
+
   const note = (code: DegradedCode, file: string) => {
     const list = reasonFiles.get(code);
     if (list === undefined) reasonFiles.set(code, [file]);
     else list.push(file);
   };
+  const checkpoint = () => {
+    const lengths = new Map<DegradedCode, number>();
+    for (const [code, files] of reasonFiles) lengths.set(code, files.length);
+    checkpoints.push({ scalars: { ...scalars }, counts: { ...counts }, items: items.length, runs: runs.length, cwds: cwds.length, missing: missing.length, reasonFiles: lengths });
+  };
+  checkpoint();
 
-  let run: number | null = null;
-  let previous: FileFact | null = null;
-  let startCwd: string | null = null;
-  let latestCwd: string | null = null;
-  let chain: SessionFold['chain'] = null;
-
-  for (const fact of named) {
+  function add(fact: FileFact): void {
+    if (scalars.position > 0 && scalars.position % CHECKPOINT_EVERY === 0 && checkpoints.at(-1)!.scalars.position < scalars.position) checkpoint();
+    scalars.position++;
+    if (!isNamedEntry(fact)) return;
     const name = fact.entryName!;
     const facts = fact.facts;
+    scalars.firstAt ??= name.at;
+    scalars.lastAt = name.at;
     if (facts?.kind === 'start') {
       // A start entry begins a run; a second one means the mod loaded again (a resumed session)
       // and its sequence may begin anew, so no gap is claimed across it.
-      run = runs.length;
-      runs.push({ index: run, file: fact.name, at: name.at, host: facts.host, version: facts.version, inbound: facts.inbound });
-      startCwd = facts.cwd;
-      previous = null;
-    } else if (previous !== null) {
+      scalars.run = runs.length;
+      runs.push({ index: scalars.run, file: fact.name, at: name.at, host: facts.host, version: facts.version, inbound: facts.inbound });
+      scalars.startCwd = facts.cwd;
+      scalars.previous = null;
+    } else if (scalars.previous !== null) {
+      const previous = scalars.previous;
       const previousSeq = previous.entryName!.seq;
       // A sequence that goes back is a writer that began again without a start entry we can
       // see; only numbers skipped going forward are possible missing entries.
       if (name.seq > previousSeq + 1) {
         const range = { from: previousSeq + 1, to: name.seq - 1, after: previous.name, before: fact.name };
         missing.push(range);
-        items.push({ type: 'gap', run, missing: range });
+        items.push({ type: 'gap', run: scalars.run, missing: range });
         counts.missing += range.to - range.from + 1;
         note('sequence-gap', previous.name);
         note('sequence-gap', fact.name);
       }
     }
-    previous = fact;
-    items.push({ type: 'file', fact, run });
+    scalars.previous = fact;
+    items.push({ type: 'file', fact, run: scalars.run });
 
     switch (fact.evidence) {
       case 'damaged':
@@ -151,11 +204,14 @@ export function foldSession(sessionId: string, files: Iterable<FileFact>, folder
         break;
     }
 
-    if (facts === null) continue;
+    if (facts === null) return;
     if (facts.sessionId !== null && facts.sessionId !== sessionId) note('session-mismatch', fact.name);
     if (facts.cwd !== null) {
-      cwds.add(facts.cwd);
-      latestCwd = facts.cwd;
+      if (!cwdSet.has(facts.cwd)) {
+        cwdSet.add(facts.cwd);
+        cwds.push(facts.cwd);
+      }
+      scalars.latestCwd = facts.cwd;
     }
     if (facts.kind === 'message') {
       if (facts.side === 'sent') {
@@ -166,34 +222,57 @@ export function foldSession(sessionId: string, files: Iterable<FileFact>, folder
         if (facts.outcome === 'rejected') counts.rejected++;
       }
     } else if (facts.kind === 'chain') {
-      chain = { parent: facts.parent, part: facts.part, brief: facts.brief, file: fact.name };
+      scalars.chain = { parent: facts.parent, part: facts.part, brief: facts.brief, file: fact.name };
     }
   }
-  for (const fact of strays) items.push({ type: 'stray', fact });
 
-  if (runs.length === 0) reasonFiles.set('no-start', []);
-  if (folderProblem !== null && !reasonFiles.has('unreadable')) reasonFiles.set('unreadable', []);
-  const degraded: DegradedReason[] = [];
-  for (const code of DEGRADED_CODES) {
-    const reasonOf = reasonFiles.get(code);
-    if (reasonOf === undefined) continue;
-    const reason: DegradedReason = { code, files: code === 'sequence-gap' ? [...new Set(reasonOf)] : reasonOf };
-    if (code === 'sequence-gap') reason.missing = missing;
-    if (code === 'unreadable' && folderProblem !== null) reason.folder = folderProblem;
-    degraded.push(reason);
+  /**
+   * Forgets the files from `position` on (at least; it goes back to the checkpoint before) and
+   * returns the position from which files must be added again.
+   */
+  function rewind(position: number): number {
+    if (position >= scalars.position) return scalars.position;
+    while (checkpoints.length > 1 && checkpoints.at(-1)!.scalars.position > position) checkpoints.pop();
+    const back = checkpoints.at(-1)!;
+    scalars = { ...back.scalars };
+    counts = { ...back.counts };
+    items.length = back.items;
+    runs.length = back.runs;
+    missing.length = back.missing;
+    for (const cwd of cwds.splice(back.cwds)) cwdSet.delete(cwd);
+    for (const [code, files] of reasonFiles) {
+      const length = back.reasonFiles.get(code);
+      if (length === undefined) reasonFiles.delete(code);
+      else files.length = length;
+    }
+    return scalars.position;
   }
 
-  return {
-    sessionId,
-    items,
-    coverage: runs.length > 0 ? 'from-start' : 'unknown',
-    runs,
-    cwds: [...cwds],
-    cwd: startCwd ?? latestCwd,
-    chain,
-    firstAt: named[0]?.entryName!.at ?? null,
-    lastAt: named.at(-1)?.entryName!.at ?? null,
-    counts,
-    degraded,
-  };
+  /** The session as folded so far, with its strays (files with no place in the order). */
+  function fold(strays: readonly FileFact[], folderProblem: string | null): SessionFold {
+    const degraded: DegradedReason[] = [];
+    for (const code of DEGRADED_CODES) {
+      const reasonOf = code === 'no-start' && runs.length === 0 ? [] : code === 'unreadable' && folderProblem !== null ? (reasonFiles.get(code) ?? []) : reasonFiles.get(code);
+      if (reasonOf === undefined) continue;
+      const reason: DegradedReason = { code, files: code === 'sequence-gap' ? [...new Set(reasonOf)] : reasonOf.slice() };
+      if (code === 'sequence-gap') reason.missing = missing.slice();
+      if (code === 'unreadable' && folderProblem !== null) reason.folder = folderProblem;
+      degraded.push(reason);
+    }
+    return {
+      sessionId,
+      items: strays.length === 0 ? items : [...items, ...strays.map((fact): SessionItem => ({ type: 'stray', fact }))],
+      coverage: runs.length > 0 ? 'from-start' : 'unknown',
+      runs: runs.slice(),
+      cwds: cwds.slice(),
+      cwd: scalars.startCwd ?? scalars.latestCwd,
+      chain: scalars.chain,
+      firstAt: scalars.firstAt,
+      lastAt: scalars.lastAt,
+      counts: { ...counts, stray: strays.length },
+      degraded,
+    };
+  }
+
+  return { add, rewind, fold, position: () => scalars.position };
 }
