@@ -70,6 +70,24 @@ test('a new session in a new project appears in the sidebar without a reload', a
   await expect(page.getByRole('link', { name: `Session ${session.sessionId}` })).toBeVisible();
 });
 
+test('a session in the sidebar follows its new entries from the live notices, without fetching the list again', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/sidebar-counts');
+  await session.start();
+  await waitForItems(live.url, session.sessionId, 1);
+  await page.goto(live.url);
+  const row = page.getByRole('link', { name: `Session ${session.sessionId}` });
+  await expect(row).toContainText('0 sent');
+  const listFetches: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/sessions') listFetches.push(request.url());
+  });
+  await session.sent({ as: 'uds:/tmp/cc-socks/1.sock' }, 'one');
+  await session.sent({ as: 'uds:/tmp/cc-socks/1.sock' }, 'two', { isQueued: false, reason: 'no such peer' });
+  await expect(row).toContainText('2 sent', { timeout: 2_000 });
+  await expect(row).toContainText('1 refused');
+  expect(listFetches).toEqual([]);
+});
+
 test('the view follows the newest entry until the reader scrolls away; then "N new" brings them back', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/busy');
   await session.start();

@@ -165,12 +165,16 @@ export type FileResponse = z.infer<typeof fileResponseSchema>;
 
 export const errorResponseSchema = z.object({ error: z.string(), message: z.string() });
 
-/** Server-sent events: small notices; a client refetches what changed. */
+/**
+ * Server-sent events: small notices. A changed session comes with its summary as of the notice,
+ * so a client keeps its list of sessions current without fetching it again (megabytes at 10,000
+ * sessions); its entries it fetches again.
+ */
 export const recordEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), schema: z.literal('rec.events/1') }),
   z.object({ type: z.literal('indexing'), indexing: indexingSchema }),
   z.object({ type: z.literal('record'), record: recordStateSchema }),
-  z.object({ type: z.literal('session-changed'), sessionId: z.string() }),
+  z.object({ type: z.literal('session-changed'), sessionId: z.string(), session: sessionSummarySchema }),
 ]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;
 

@@ -9,6 +9,7 @@ import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
 import { registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import { registerSessionRoutes } from './sessionRoutes.ts';
+import { createSummaryCache } from './summaryCache.ts';
 
 export type AppOptions = {
   source: RecordSource;
@@ -46,8 +47,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  registerSessionRoutes(app, options.source);
-  registerEventRoutes(app, options.source);
+  // Shared: the list, the session pages and the event stream all send the same summaries.
+  const summaryOf = createSummaryCache();
+  registerSessionRoutes(app, options.source, summaryOf);
+  registerEventRoutes(app, options.source, summaryOf);
   registerSearchRoutes(app, options.source);
 
   const webRoot = options.webRoot;

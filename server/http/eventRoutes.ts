@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { RecordEvent } from '../../shared/api.ts';
 import { recordEventSchema } from '../../shared/api.ts';
-import type { RecordSource } from '../record/recordSource.ts';
+import type { RecordSource, SourceEvent } from '../record/recordSource.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
+import type { SummaryCache } from './summaryCache.ts';
 
 const KEEPALIVE_MS = 25_000;
 
 /**
- * Server-sent events: small typed notices, each telling a client what to fetch again. A client
- * that connects (or reconnects) is sent the current status, and should refetch everything:
- * what it missed while away is not replayed.
+ * Server-sent events: small typed notices, each telling a client what changed. A client that
+ * connects (or reconnects) is sent the current status, and should refetch everything: what it
+ * missed while away is not replayed.
  */
-export function registerEventRoutes(app: FastifyInstance, source: RecordSource): void {
+export function registerEventRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
   app.get('/api/events', (request, reply) => {
     reply.hijack();
     const raw = reply.raw;
@@ -21,8 +21,15 @@ export function registerEventRoutes(app: FastifyInstance, source: RecordSource):
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
-    const send = (event: RecordEvent) => {
-      raw.write(`data: ${JSON.stringify(recordEventSchema.parse(event))}\n\n`);
+    const send = (event: SourceEvent) => {
+      if (event.type !== 'session-changed') {
+        raw.write(`data: ${JSON.stringify(recordEventSchema.parse(event))}\n\n`);
+        return;
+      }
+      // The summary as of now, validated and serialized once per fold for every client.
+      const fold = source.fold(event.sessionId);
+      if (fold === null) return;
+      raw.write(`data: {"type":"session-changed","sessionId":${JSON.stringify(event.sessionId)},"session":${summaryOf(fold).json}}\n\n`);
     };
     raw.write('retry: 1000\n\n');
     send({ type: 'hello', schema: 'rec.events/1' });

@@ -11,7 +11,7 @@ import {
 import { groupProjects } from '../../shared/record/projects.ts';
 import type { RecordSource } from '../record/recordSource.ts';
 import { projectItem } from './projection.ts';
-import { createSummaryCache, type CachedSummary } from './summaryCache.ts';
+import type { CachedSummary, SummaryCache } from './summaryCache.ts';
 
 const sessionParams = z.object({ sessionId: z.string().min(1) });
 const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min(1) });
@@ -31,8 +31,7 @@ type Listed = CachedSummary & { sessionId: string; cwd: string | null; lastAt: s
  * The JSON API. Session ids and file names from the URL are looked up in the index and never
  * joined into a path: only names the reader found on disk reach the file system.
  */
-export function registerSessionRoutes(app: FastifyInstance, source: RecordSource): void {
-  const summaryOf = createSummaryCache();
+export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
   // The list as last sent, kept while nothing in the record has changed since.
   let lastList: { version: string; body: string } | null = null;
 

@@ -3,6 +3,7 @@ import type { SessionFold } from '../../shared/record/session.ts';
 import { projectSummary } from './projection.ts';
 
 export type CachedSummary = { summary: SessionSummary; json: string };
+export type SummaryCache = (fold: SessionFold) => CachedSummary;
 
 /**
  * A session's summary, validated and serialized once for each fold. The index makes a new fold
@@ -10,7 +11,7 @@ export type CachedSummary = { summary: SessionSummary; json: string };
  * changed projects, validates and serializes one summary, not 10,000 (bench: /api/sessions at
  * 10,000 sessions spent 15–30 ms in validation and ~20 ms in JSON.stringify per request).
  */
-export function createSummaryCache() {
+export function createSummaryCache(): SummaryCache {
   const cache = new WeakMap<SessionFold, CachedSummary>();
   return (fold: SessionFold): CachedSummary => {
     let cached = cache.get(fold);

@@ -3,6 +3,9 @@ import type { SessionFold } from '../../shared/record/session.ts';
 import { createRecordIndex } from './recordIndex.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 
+/** What the source tells its listeners; the HTTP app adds each changed session's summary. */
+export type SourceEvent = Exclude<RecordEvent, { type: 'session-changed' }> | { type: 'session-changed'; sessionId: string };
+
 /** What the HTTP app reads: the record as the reader sees it, and a feed of what changed. */
 export type RecordSource = {
   recordDir: string;
@@ -14,7 +17,7 @@ export type RecordSource = {
   /** Changes whenever anything a reader can see changes (a session, a stray, the status). */
   version(): string;
   /** Listens to record events; returns the function that stops listening. */
-  subscribe(listener: (event: RecordEvent) => void): () => void;
+  subscribe(listener: (event: SourceEvent) => void): () => void;
   start(): Promise<void>;
   close(): Promise<void>;
 };
@@ -31,12 +34,12 @@ export type RecordSourceOptions = {
  * served by indexing progress than by a notice for every folder.
  */
 export function createRecordSource(options: RecordSourceOptions): RecordSource {
-  const listeners = new Set<(event: RecordEvent) => void>();
+  const listeners = new Set<(event: SourceEvent) => void>();
   const changed = new Set<string>();
   let statusVersion = 0;
   let flushTimer: NodeJS.Timeout | null = null;
 
-  const publish = (event: RecordEvent) => {
+  const publish = (event: SourceEvent) => {
     for (const listener of listeners) listener(event);
   };
   const flush = () => {

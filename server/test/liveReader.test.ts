@@ -88,12 +88,20 @@ describe('the live reader', () => {
     assert.deepEqual(page.session.degraded, []);
   });
 
-  it('a new entry reaches a connected client as a session-changed event', async () => {
+  it('a new entry reaches a connected client as a session-changed event carrying the session as it now is', async () => {
     const sessionId = 'live-event';
     const events = await connectEventStream(dashboard.url);
     try {
       await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
-      await events.next(({ event }) => event.type === 'session-changed' && event.sessionId === sessionId);
+      await writer.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, sentEntry(1, 'hello')) });
+      const { event } = await events.next(({ event }) => event.type === 'session-changed' && event.sessionId === sessionId && event.session.counts.sent === 1);
+      assert.equal(event.type, 'session-changed');
+      if (event.type !== 'session-changed') return;
+      // The same summary the list gives, so a client can put it in its list as it is.
+      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      const listed = list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);
+      assert.deepStrictEqual(event.session, listed);
+      assert.equal(event.session.hasStart, true);
     } finally {
       events.close();
     }

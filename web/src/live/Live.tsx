@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { recordEventSchema, type Indexing, type RecordState } from '../../../shared/api.ts';
+import { recordEventSchema, type Indexing, type RecordState, type SessionSummary, type SessionsResponse } from '../../../shared/api.ts';
+import { applySessionChanges } from '../../../shared/sessionList.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 
-// The live feed: /api/events says what changed and the client refetches it. Events are small
-// notices, nothing is replayed after a disconnect, so on every reconnect everything is refetched.
+// The live feed: /api/events says what changed. A changed session's notice carries its summary,
+// which goes into the list of sessions as it is; its entries are fetched again. Nothing is
+// replayed after a disconnect, so on every reconnect everything is fetched again.
 // The app is shown once the feed has said hello: subscribed first, it can fetch once and miss
 // nothing, rather than fetch everything twice (before and after the hello).
 
@@ -16,7 +18,10 @@ const LiveContext = createContext<LiveState>({ connection: 'connecting', indexin
 /** A burst of writes gathers into one refetch per session; a lone write is fetched at once. */
 const FIRST_FLUSH_MS = 30;
 const MIN_FLUSH_GAP_MS = 100;
-/** The list of every session is megabytes at 10,000 sessions: it follows at a slower pace. */
+/**
+ * The list is megabytes at 10,000 sessions: when it must be fetched again (the record's state
+ * changed, or notices came while it was being fetched), at most this often.
+ */
 const MIN_LIST_GAP_MS = 1_500;
 const RECONNECT_MS = 1_000;
 /** A feed that has not said hello by then does not hold the app back; its hello refetches. */
@@ -32,10 +37,14 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     let reconnectTimer: number | null = null;
     const helloTimer = window.setTimeout(() => setSubscribed(true), HELLO_WAIT_MS);
     let indexingState: Indexing['state'] | null = null;
-    const changed = new Set<string>();
+    const changed = new Map<string, SessionSummary>();
 
     const sessions = createThrottle(MIN_FLUSH_GAP_MS, () => {
-      for (const sessionId of changed) void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
+      // One regrouping of the list for all the notices of a flush, however many sessions.
+      queryClient.setQueryData<SessionsResponse>(queryKeys.sessions(), (old) => (old === undefined ? old : applySessionChanges(old, changed.values())));
+      // An answer on its way may predate these notices and would put the old summaries back.
+      if (queryClient.isFetching({ queryKey: queryKeys.sessions() }) > 0) list.schedule();
+      for (const sessionId of changed.keys()) void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
       void queryClient.invalidateQueries({ queryKey: ['search'] });
       changed.clear();
     });
@@ -75,9 +84,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             setState((old) => ({ ...old, indexing: event.indexing }));
             break;
           case 'session-changed':
-            changed.add(event.sessionId);
+            changed.set(event.sessionId, event.session);
             sessions.schedule();
-            list.schedule();
             break;
         }
       };

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { SessionSummary, SessionsResponse } from './api.ts';
+import { groupProjects } from './record/projects.ts';
+import { applySessionChanges } from './sessionList.ts';
+
+function summary(sessionId: string, cwd: string | null, lastAt: string | null, degraded = false): SessionSummary {
+  return {
+    sessionId,
+    cwd,
+    cwds: cwd === null ? [] : [cwd],
+    hasStart: !degraded,
+    coverage: degraded ? 'unknown' : 'from-start',
+    runs: degraded ? 0 : 1,
+    firstAt: lastAt,
+    lastAt,
+    counts: { sent: 1, received: 0, refused: 0, rejected: 0, damaged: 0, pending: 0, invalid: 0, missing: 0, stray: 0 },
+    degraded: degraded ? [{ code: 'no-start', files: [], filesTotal: 0 }] : [],
+    chain: null,
+  };
+}
+
+function listOf(sessions: SessionSummary[]): SessionsResponse {
+  return {
+    schema: 'rec.sessions/1',
+    recordDir: '/record',
+    record: { state: 'present', why: null },
+    indexing: { state: 'ready', files: 3 },
+    degradedSessions: sessions.filter((s) => s.degraded.length > 0).length,
+    projects: groupProjects(sessions),
+    strays: [],
+  };
+}
+
+describe('a list of sessions kept current from notices', () => {
+  const a = summary('a', '/one', '2026-11-20T09:00:01.000Z');
+  const b = summary('b', '/two', '2026-11-20T09:00:02.000Z', true);
+  const c = summary('c', '/one', '2026-11-20T09:00:03.000Z');
+
+  test('a changed session is listed as the server would list it after the change', () => {
+    const moved = summary('a', '/two', '2026-11-20T09:00:09.000Z');
+    const patched = applySessionChanges(listOf([a, b, c]), [moved]);
+    assert.deepStrictEqual(patched, listOf([moved, b, c]));
+    assert.deepStrictEqual(patched.projects.map((p) => [p.cwd, p.sessions.map((s) => s.sessionId)]), [['/two', ['a', 'b']], ['/one', ['c']]]);
+  });
+
+  test('a session not listed yet is added, and the degraded count follows its reasons', () => {
+    const d = summary('d', null, null, true);
+    const patched = applySessionChanges(listOf([a, b]), [d]);
+    assert.equal(patched.degradedSessions, 2);
+    assert.deepStrictEqual(patched, listOf([a, b, d]));
+    const mended = applySessionChanges(patched, [summary('b', '/two', '2026-11-20T09:00:02.000Z')]);
+    assert.equal(mended.degradedSessions, 1);
+  });
+
+  test('no changes leave the list as it was', () => {
+    const list = listOf([a, b, c]);
+    assert.equal(applySessionChanges(list, []), list);
+  });
+});

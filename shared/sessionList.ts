@@ -1,0 +1,21 @@
+import type { SessionSummary, SessionsResponse } from './api.ts';
+import { groupProjects } from './record/projects.ts';
+
+/**
+ * The list of sessions with changed summaries put in, as the server would list them: grouped by
+ * project, most recently active first (the same groupProjects), and the degraded count recounted.
+ * A client applies what `session-changed` notices carry instead of fetching the list again.
+ */
+export function applySessionChanges(list: SessionsResponse, changed: Iterable<SessionSummary>): SessionsResponse {
+  const byId = new Map<string, SessionSummary>();
+  for (const project of list.projects) for (const session of project.sessions) byId.set(session.sessionId, session);
+  let any = false;
+  for (const session of changed) {
+    byId.set(session.sessionId, session);
+    any = true;
+  }
+  if (!any) return list;
+  let degradedSessions = 0;
+  for (const session of byId.values()) if (session.degraded.length > 0) degradedSessions++;
+  return { ...list, degradedSessions, projects: groupProjects(byId.values()) };
+}
