@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import { waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting, startWriter } from './support/record.ts';
@@ -112,4 +112,28 @@ test('the view follows the newest entry until the reader scrolls away; then "N n
   await marker.click();
   await expect(entry(page, two)).toBeInViewport();
   await expect(marker).toHaveCount(0);
+});
+
+test('a followed session that grows past a page boundary keeps showing its newest entry, whichever page answers first', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/growing');
+  await session.start();
+  await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: 200, startSeq: 2, cwd: '/e2e/growing' });
+  session.seq = 201;
+  await waitForItems(live.url, session.sessionId, 201);
+  // The second page (items 200 to 399) answers late, as a slow answer would: the first page's
+  // answer, with the session's new length, comes first while the view moves off the first page.
+  await page.route(
+    (url) => url.pathname === `/api/sessions/${session.sessionId}` && url.searchParams.get('offset') === '200',
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await route.continue();
+    },
+  );
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(page.getByText('(#200)')).toBeInViewport();
+  // About a screenful of writes: the view leaves the first page on one of them.
+  for (let i = 0; i < 25; i++) {
+    const written = await session.sent({ as: 'web-app' }, `growing ${i}`);
+    await expect(entry(page, written)).toBeInViewport({ timeout: 3_000 });
+  }
 });

@@ -23,7 +23,9 @@ const ESTIMATED_ROW_PX = 150;
 export function Timeline({ sessionId, targetFile, onLatest }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { navigate } = useRouter();
-  const [total, setTotal] = useState<number | null>(null);
+  // The newest answer taken so far (see below): the session's length and summary.
+  const [known, setKnown] = useState<{ response: SessionResponse; at: number } | null>(null);
+  const total = known?.response.page.total ?? null;
   const count = total ?? 0;
   // A link to one entry: where it sits in the session's order (null when it is not there).
   const target = useEntryIndex(sessionId, targetFile);
@@ -43,12 +45,16 @@ export function Timeline({ sessionId, targetFile, onLatest }: Props) {
   const visible = virtualizer.getVirtualItems();
   const pages = useSessionPages(sessionId, pagesFor(visible.map((row) => row.index)), total === null);
   const latest = pages.latest;
-  // Kept from the newest answer, so the list keeps its length while the pages in view load.
-  if (latest !== null && latest.page.total !== total) setTotal(latest.page.total);
+  // Kept from the newest answer, so the list keeps its length while the pages in view load. Only
+  // an answer newer than the one taken counts: which pages are in view depends on the length, so
+  // taking the newest of those in view let two answers with different totals (pages fetched
+  // either side of a write) swap the length back and forth until React gave up (error #301).
+  if (latest !== null && (known === null || pages.latestAt > known.at)) setKnown({ response: latest, at: pages.latestAt });
 
+  const taken = known?.response ?? null;
   useEffect(() => {
-    if (latest !== null) onLatest(latest);
-  }, [latest, onLatest]);
+    if (taken !== null) onLatest(taken);
+  }, [taken, onLatest]);
 
   // The list of all sessions waits for the first rows (see ListDemand).
   const wantList = useWantList();

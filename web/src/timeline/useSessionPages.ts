@@ -11,8 +11,10 @@ export const PAGE_SIZE = 200;
 export type SessionPages = {
   /** The item at a position, when its page is here. */
   itemAt(index: number): SessionItemWire | undefined;
-  /** The newest answer's view of the session: its total and summary. */
+  /** The newest answer among the pages asked for: the session's total and summary. */
   latest: SessionResponse | null;
+  /** When that answer came (the query's dataUpdatedAt), to tell it from older ones. */
+  latestAt: number;
   error: Error | null;
 };
 
@@ -47,6 +49,7 @@ export function useSessionPages(sessionId: string, pageIndexes: number[], head: 
   return {
     itemAt: (index) => byPage.get(Math.floor(index / PAGE_SIZE))?.items[index % PAGE_SIZE],
     latest,
+    latestAt,
     error,
   };
 }
