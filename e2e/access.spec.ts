@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { makeRecordDir } from './support/record.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { startDashboard, waitForItems } from './support/dashboard.ts';
 import { makeRecordDir, SessionWriting, startWriter } from './support/record.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { useSharedRecord } from './support/liveRecord.ts';
 
 // Where the record is silent or damaged, the UI says so: in a banner with the files, and in place.

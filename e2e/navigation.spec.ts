@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { useSharedRecord } from './support/liveRecord.ts';
 
 // Every view has its own URL: deep links load directly, and the back button goes back.

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { useSharedRecord } from './support/liveRecord.ts';
 import { fingerprint } from './support/record.ts';
 import { loadShared } from './support/sharedRecord.ts';

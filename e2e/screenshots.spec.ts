@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test.ts';
 import path from 'node:path';
 import { sessionsResponseSchema, type SessionSummary } from '../shared/api.ts';
 import { REPO, apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 import { useSharedRecord } from './support/liveRecord.ts';
 
 // Find across all sessions; every result links to its entry in its session.
