@@ -25,12 +25,14 @@ export type BrowserResult = {
   missed: number;
   /** For each write that never came into view: which write, and what the view showed then. */
   misses: Miss[];
+  /** Errors thrown in the page, and what it logged as errors. */
+  pageErrors: string[];
   /** The tab's JS heap, used, at its highest sample. */
   jsHeapUsedBytes: number;
 };
 
 /** The view when a written row did not come into view: the "N new" marker, and how far from the bottom it was. */
-type Miss = { write: number; inDom: boolean; marker: string | null; fromBottomPx: number };
+type Miss = { write: number; inDom: boolean; marker: string | null; fromBottomPx: number; path: string; shows: string };
 
 /** What the page notes about rows as they come into view; see watchRows. */
 type RowsSeen = { firstAt: number | null; seen: Record<string, number> };
@@ -102,9 +104,13 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
     stuckAt = step;
     void browser.close();
   }, PHASE_LIMIT_MS);
-  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, misses: [], jsHeapUsedBytes: 0 };
+  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, misses: [], pageErrors: [], jsHeapUsedBytes: 0 };
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (error) => result.pageErrors.push(String(error.stack ?? error.message)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') result.pageErrors.push(message.text());
+    });
     // Runs in the page (the server's tsconfig has no DOM types, hence the casts).
     await page.addInitScript(() => {
       const tasks: number[] = [];
@@ -189,13 +195,15 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
       else {
         result.missed++;
         const view = await page.evaluate((file) => {
-          type Element = { textContent: string | null; scrollHeight: number; scrollTop: number; clientHeight: number };
-          const document = (globalThis as unknown as { document: { querySelector(selector: string): Element | null } }).document;
+          type Element = { textContent: string | null; innerText: string; scrollHeight: number; scrollTop: number; clientHeight: number };
+          const document = (globalThis as unknown as { document: { querySelector(selector: string): Element | null; body: Element } }).document;
           const scroll = document.querySelector('.timeline-scroll');
           return {
             inDom: document.querySelector(`[data-file="${file}"]`) !== null,
             marker: document.querySelector('.new-marker')?.textContent ?? null,
             fromBottomPx: scroll === null ? -1 : Math.round(scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight),
+            path: (globalThis as unknown as { location: { pathname: string } }).location.pathname,
+            shows: document.body.innerText.slice(0, 300),
           };
         }, name);
         result.misses.push({ write: i, ...view });

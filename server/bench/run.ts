@@ -305,6 +305,7 @@ async function main(): Promise<void> {
             { measure: 'browser: longest task while scrolling', value: longest(browser.scrollLongTasksMs), unit: 'ms', target: 'none over 50 ms', met: longest(browser.scrollLongTasksMs) <= 50, note: `${browser.scrollLongTasksMs.length} long task(s); ${browser.scrolledRows} rows seen scrolling up with the wheel, then Home and End` },
             { measure: 'browser: written → row on screen (p95)', value: visible.p95, unit: 'ms', baseline: { value: events.p95, what: 'chokidar event' }, ratio: ratio(visible.p95, events.p95), target: '≤ 250 ms', met: visible.p95 <= 250 && browser.missed === 0, note: `p50 ${visible.p50.toFixed(1)} ms, max ${visible.max.toFixed(1)} ms over ${visible.n} writes, missed ${browser.missed}${describeMisses(browser.misses)}; stamped in the page at the frame the row comes into view` },
             { measure: 'browser: JS heap used (highest)', value: mb(browser.jsHeapUsedBytes), unit: 'MB', target: '≤ 200 MB', met: mb(browser.jsHeapUsedBytes) <= 200 },
+            { measure: 'browser: errors in the page', value: browser.pageErrors.length, unit: 'count', target: 'none', met: browser.pageErrors.length === 0, ...(browser.pageErrors.length > 0 ? { note: browser.pageErrors[0]!.split('\n')[0]! } : {}) },
           );
         }
       }
@@ -342,7 +343,8 @@ function describeMisses(misses: BrowserResult['misses']): string {
   const first = misses[0];
   if (first === undefined) return '';
   const marker = first.marker === null ? 'no "new" marker' : `"${first.marker}" shown`;
-  return ` (first at write ${first.write + 1}: ${first.inDom ? 'in the DOM' : 'not in the DOM'}, ${marker}, ${first.fromBottomPx} px from the bottom)`;
+  const where = first.fromBottomPx < 0 ? `no timeline on ${first.path}` : `${first.fromBottomPx} px from the bottom`;
+  return ` (first at write ${first.write + 1}: ${first.inDom ? 'in the DOM' : 'not in the DOM'}, ${marker}, ${where})`;
 }
 
 function summary(record: GeneratedRecord) {
