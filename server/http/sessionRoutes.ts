@@ -6,12 +6,11 @@ import {
   PAGE_TEXT_LIMIT_BYTES,
   fileResponseSchema,
   sessionResponseSchema,
-  sessionsResponseSchema,
 } from '../../shared/api.ts';
-import { groupProjects } from '../../shared/record/projects.ts';
 import type { RecordSource } from '../record/recordSource.ts';
 import { projectItem } from './projection.ts';
-import type { CachedSummary, SummaryCache } from './summaryCache.ts';
+import { createSessionList, streamOf } from './sessionList.ts';
+import type { SummaryCache } from './summaryCache.ts';
 
 const sessionParams = z.object({ sessionId: z.string().min(1) });
 const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min(1) });
@@ -22,49 +21,16 @@ const pageQuery = z.object({
   around: z.string().min(1).optional(),
 });
 
-/** The list's envelope; its sessions are validated one by one as they are cached. */
-const sessionsEnvelopeSchema = sessionsResponseSchema.omit({ projects: true });
-
-type Listed = CachedSummary & { sessionId: string; cwd: string | null; lastAt: string | null };
-
 /**
  * The JSON API. Session ids and file names from the URL are looked up in the index and never
  * joined into a path: only names the reader found on disk reach the file system.
  */
 export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
-  // The list as last sent, kept while nothing in the record has changed since.
-  let lastList: { version: string; body: string } | null = null;
+  const sessionList = createSessionList(source, summaryOf);
 
   app.get('/api/sessions', async (_request, reply) => {
-    const version = source.version();
-    if (lastList?.version === version) return reply.type('application/json; charset=utf-8').send(lastList.body);
-    const listed: Listed[] = [];
-    let degradedSessions = 0;
-    for (const sessionId of source.sessionIds()) {
-      const fold = source.fold(sessionId);
-      if (fold === null) continue;
-      const cached = summaryOf(fold);
-      if (cached.summary.degraded.length > 0) degradedSessions++;
-      listed.push({ ...cached, sessionId, cwd: cached.summary.cwd, lastAt: cached.summary.lastAt });
-    }
-    const { record, indexing } = source.status();
-    const envelope = sessionsEnvelopeSchema.parse({
-      schema: 'rec.sessions/1',
-      recordDir: source.recordDir,
-      record,
-      indexing,
-      degradedSessions,
-      strays: source.strays(),
-    });
-    // Assembled from the cached, already validated summaries: the same JSON as serializing the
-    // whole response, without serializing 10,000 unchanged summaries again.
-    const projects = groupProjects(listed)
-      .map((project) => `{"cwd":${JSON.stringify(project.cwd)},"sessions":[${project.sessions.map((session) => session.json).join(',')}]}`)
-      .join(',');
-    const head = JSON.stringify(envelope);
-    // Folding may have changed the index (a fold is made on demand): key by the version after.
-    lastList = { version: source.version(), body: `${head.slice(0, -1)},"projects":[${projects}]}` };
-    return reply.type('application/json; charset=utf-8').send(lastList.body);
+    const body = sessionList();
+    return reply.type('application/json; charset=utf-8').header('content-length', body.bytes).send(streamOf(body));
   });
 
   app.get('/api/sessions/:sessionId', async (request, reply) => {
