@@ -47,3 +47,16 @@ test(`a session of ${COUNT.toLocaleString('en')} entries keeps a screenful in th
   expect(new Set(offsets).size).toBeLessThan(10);
   expect(offsets.every((offset) => offset === 0 || offset > COUNT * 0.3)).toBe(true);
 });
+
+test('a project of more sessions than a table shows lists them 200 at a time and says how many are not shown', async ({ page }) => {
+  const cwd = '/e2e/many-sessions';
+  const sessions = Array.from({ length: 205 }, () => new SessionWriting(live.writer, cwd));
+  for (const session of sessions) await session.start();
+  await waitForItems(live.url, sessions.at(-1)!.sessionId, 1);
+  await page.goto(`${live.url}/project?cwd=${encodeURIComponent(cwd)}`);
+  const table = page.getByRole('table', { name: '205 sessions, latest activity first' });
+  await expect(table.locator('tbody tr')).toHaveCount(200);
+  await page.getByRole('button', { name: 'Show 5 more (5 not shown)' }).click();
+  await expect(table.locator('tbody tr')).toHaveCount(205);
+  await expect(page.getByRole('button', { name: /more/ })).toHaveCount(0);
+});

@@ -1,50 +1,73 @@
+import { memo, useState } from 'react';
 import type { SessionSummary } from '../../../shared/api.ts';
 import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
 
+/**
+ * Rows shown at first, and added by each "show more": a project or a degraded list can hold
+ * thousands of sessions, and live notices change the list several times a second.
+ */
+const ROWS_AT_A_TIME = 200;
+
 export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]; caption: string }) {
+  const [shown, setShown] = useState(ROWS_AT_A_TIME);
+  const hidden = sessions.length - shown;
   return (
-    <table className="session-table">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Session</th>
-          <th scope="col">First</th>
-          <th scope="col">Last</th>
-          <th scope="col">Sent</th>
-          <th scope="col">Received</th>
-          <th scope="col">Not queued</th>
-          <th scope="col">Record</th>
-        </tr>
-      </thead>
-      <tbody>
-        {sessions.map((session) => (
-          <tr key={session.sessionId}>
-            <td>
-              <Link to={sessionPath(session.sessionId)} title={session.sessionId}>
-                <code>{session.sessionId}</code>
-              </Link>
-              {session.chain !== null && <span className="muted"> part {String(session.chain.part)}</span>}
-            </td>
-            <td>{session.firstAt !== null ? <Time at={session.firstAt} /> : '—'}</td>
-            <td>{session.lastAt !== null ? <Time at={session.lastAt} /> : '—'}</td>
-            <td className="num">{session.counts.sent}</td>
-            <td className="num">{session.counts.received}</td>
-            <td className={`num${session.counts.refused > 0 ? ' count-refused' : ''}`}>{session.counts.refused}</td>
-            <td>
-              {session.degraded.length === 0 ? (
-                <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
-              ) : (
-                <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
-                  degraded: {session.degraded.length} {session.degraded.length === 1 ? 'reason' : 'reasons'}
-                </span>
-              )}
-            </td>
+    <>
+      <table className="session-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">First</th>
+            <th scope="col">Last</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Received</th>
+            <th scope="col">Not queued</th>
+            <th scope="col">Record</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {sessions.slice(0, shown).map((session) => (
+            <SessionTableRow key={session.sessionId} session={session} />
+          ))}
+        </tbody>
+      </table>
+      {hidden > 0 && (
+        <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
+          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden} not shown)
+        </button>
+      )}
+    </>
   );
 }
+
+/** A notice replaces one session's summary and keeps the others as they were: those rows stay. */
+const SessionTableRow = memo(function SessionTableRow({ session }: { session: SessionSummary }) {
+  return (
+    <tr>
+      <td>
+        <Link to={sessionPath(session.sessionId)} title={session.sessionId}>
+          <code>{session.sessionId}</code>
+        </Link>
+        {session.chain !== null && <span className="muted"> part {String(session.chain.part)}</span>}
+      </td>
+      <td>{session.firstAt !== null ? <Time at={session.firstAt} /> : '—'}</td>
+      <td>{session.lastAt !== null ? <Time at={session.lastAt} /> : '—'}</td>
+      <td className="num">{session.counts.sent}</td>
+      <td className="num">{session.counts.received}</td>
+      <td className={`num${session.counts.refused > 0 ? ' count-refused' : ''}`}>{session.counts.refused}</td>
+      <td>
+        {session.degraded.length === 0 ? (
+          <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
+        ) : (
+          <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
+            degraded: {session.degraded.length} {session.degraded.length === 1 ? 'reason' : 'reasons'}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+});
