@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { timedGet } from './dashboardProcess.ts';
 import { spread, type Spread } from './stats.ts';
 
@@ -12,39 +14,79 @@ export type ApiTimes = {
   /** The first page and the last page of the longest session. */
   bigFirstPage: Spread | null;
   bigLastPage: Spread | null;
+  /** The baseline for those pages: reading and parsing the same files, plainly, in the bench. */
+  bigFirstPlain: Spread | null;
+  bigLastPlain: Spread | null;
+  /** The bytes of the files on each of those pages. */
+  bigFirstBytes: number;
+  bigLastBytes: number;
   bigTotal: number;
 };
 
 /** Times the API, one request at a time, as a single browser tab would ask. */
-export async function measureApi(url: string, sessionIds: readonly string[], bigSessionId: string | null, rounds: number): Promise<ApiTimes> {
+/** Each request starts with the bench's own garbage collected (see timedGet). */
+const CLEAN = { collectFirst: true };
+
+type PageAnswer = { page: { total: number; limit: number }; items: { type: string; file?: string }[] };
+
+/** readFileSync and JSON.parse of a page's files: what the disk and the parser alone cost. */
+function readPlainly(folder: string, answer: PageAnswer): { ms: number; bytes: number } {
+  const started = performance.now();
+  let bytes = 0;
+  for (const item of answer.items) {
+    if (item.type !== 'file' || item.file === undefined) continue;
+    const raw = readFileSync(join(folder, item.file));
+    bytes += raw.length;
+    try {
+      JSON.parse(raw.toString('utf8'));
+    } catch {
+      // a damaged file costs its read
+    }
+  }
+  return { ms: performance.now() - started, bytes };
+}
+
+export async function measureApi(url: string, recordDir: string, sessionIds: readonly string[], bigSessionId: string | null, rounds: number): Promise<ApiTimes> {
   const list: number[] = [];
   const trivial: number[] = [];
   let bytes = 0;
   let sessions = 0;
   for (let i = 0; i < rounds; i++) {
-    const answer = await timedGet<{ projects: { sessions: unknown[] }[] }>(url, '/api/sessions');
+    const answer = await timedGet<{ projects: { sessions: unknown[] }[] }>(url, '/api/sessions', CLEAN);
     list.push(answer.ms);
     bytes = answer.bytes;
     sessions = answer.body.projects.reduce((n, p) => n + p.sessions.length, 0);
-    trivial.push((await timedGet(url, '/api/sessions/no-such-session')).ms);
+    trivial.push((await timedGet(url, '/api/sessions/no-such-session', CLEAN)).ms);
   }
   const firstPage: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const sessionId = sessionIds[Math.floor((i * 7919) % sessionIds.length)]!;
-    firstPage.push((await timedGet(url, `/api/sessions/${encodeURIComponent(sessionId)}`)).ms);
+    firstPage.push((await timedGet(url, `/api/sessions/${encodeURIComponent(sessionId)}`, CLEAN)).ms);
   }
   let bigFirst: number[] | null = null;
   let bigLast: number[] | null = null;
+  const firstPlain: number[] = [];
+  const lastPlain: number[] = [];
+  let bigFirstBytes = 0;
+  let bigLastBytes = 0;
   let bigTotal = 0;
   if (bigSessionId !== null) {
     bigFirst = [];
     bigLast = [];
+    const folder = join(recordDir, bigSessionId);
     for (let i = 0; i < rounds; i++) {
-      const first = await timedGet<{ page: { total: number; limit: number } }>(url, `/api/sessions/${bigSessionId}`);
+      const first = await timedGet<PageAnswer>(url, `/api/sessions/${bigSessionId}`, CLEAN);
       bigFirst.push(first.ms);
+      const plainFirst = readPlainly(folder, first.body);
+      firstPlain.push(plainFirst.ms);
+      bigFirstBytes = plainFirst.bytes;
       bigTotal = first.body.page.total;
       const offset = Math.max(0, bigTotal - first.body.page.limit);
-      bigLast.push((await timedGet(url, `/api/sessions/${bigSessionId}?offset=${offset}`)).ms);
+      const last = await timedGet<PageAnswer>(url, `/api/sessions/${bigSessionId}?offset=${offset}`, CLEAN);
+      bigLast.push(last.ms);
+      const plainLast = readPlainly(folder, last.body);
+      lastPlain.push(plainLast.ms);
+      bigLastBytes = plainLast.bytes;
     }
   }
   return {
@@ -54,6 +96,10 @@ export async function measureApi(url: string, sessionIds: readonly string[], big
     firstPage: spread(firstPage),
     bigFirstPage: bigFirst === null ? null : spread(bigFirst),
     bigLastPage: bigLast === null ? null : spread(bigLast),
+    bigFirstPlain: bigFirst === null ? null : spread(firstPlain),
+    bigLastPlain: bigLast === null ? null : spread(lastPlain),
+    bigFirstBytes,
+    bigLastBytes,
     bigTotal,
   };
 }

@@ -258,16 +258,17 @@ async function main(): Promise<void> {
       const bigSessionId = record.bigSessionIds[0] ?? null;
       if (phases.has('api')) {
         log('api: timing /api/sessions and session pages');
-        const api = await measureApi(dashboard.url, record.sessionIds.slice(0, -1), bigSessionId, 60);
+        const api = await measureApi(dashboard.url, dir, record.sessionIds.slice(0, -1), bigSessionId, 60);
         results['api'] = api;
         rows.push(
           { measure: `api: /api/sessions at ${api.sessions.toLocaleString('en-US')} sessions (p95)`, value: api.list.p95, unit: 'ms', baseline: { value: api.trivial.p95, what: 'a 404' }, ratio: ratio(api.list.p95, api.trivial.p95), target: '≤ 50 ms', met: api.list.p95 <= 50, note: `p50 ${api.list.p50.toFixed(1)} ms, ${Math.round(api.list.bytes / 1024)} KB` },
           { measure: 'api: a session first page (p95)', value: api.firstPage.p95, unit: 'ms', baseline: { value: api.trivial.p95, what: 'a 404' }, ratio: ratio(api.firstPage.p95, api.trivial.p95), target: '≤ 20 ms', met: api.firstPage.p95 <= 20 },
         );
-        if (api.bigFirstPage !== null && api.bigLastPage !== null) {
+        if (api.bigFirstPage !== null && api.bigLastPage !== null && api.bigFirstPlain !== null && api.bigLastPlain !== null) {
+          const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
           rows.push(
-            { measure: `api: first page of a ${api.bigTotal.toLocaleString('en-US')}-item session (p95)`, value: api.bigFirstPage.p95, unit: 'ms', baseline: { value: api.trivial.p95, what: 'a 404' }, ratio: ratio(api.bigFirstPage.p95, api.trivial.p95), target: '≤ 20 ms', met: api.bigFirstPage.p95 <= 20 },
-            { measure: '           its last page (p95)', value: api.bigLastPage.p95, unit: 'ms', baseline: { value: api.trivial.p95, what: 'a 404' }, ratio: ratio(api.bigLastPage.p95, api.trivial.p95), target: '≤ 20 ms', met: api.bigLastPage.p95 <= 20 },
+            { measure: `api: first page of a ${api.bigTotal.toLocaleString('en-US')}-item session (p95)`, value: api.bigFirstPage.p95, unit: 'ms', baseline: { value: api.bigFirstPlain.p95, what: 'plain read' }, ratio: ratio(api.bigFirstPage.p95, api.bigFirstPlain.p95), target: '≤ 20 ms', met: api.bigFirstPage.p95 <= 20, note: `p50 ${api.bigFirstPage.p50.toFixed(1)} ms; its files hold ${kb(api.bigFirstBytes)}, read and parsed plainly at p50 ${api.bigFirstPlain.p50.toFixed(1)} ms` },
+            { measure: '           its last page (p95)', value: api.bigLastPage.p95, unit: 'ms', baseline: { value: api.bigLastPlain.p95, what: 'plain read' }, ratio: ratio(api.bigLastPage.p95, api.bigLastPlain.p95), target: '≤ 20 ms', met: api.bigLastPage.p95 <= 20, note: `p50 ${api.bigLastPage.p50.toFixed(1)} ms; its files hold ${kb(api.bigLastBytes)}, read and parsed plainly at p50 ${api.bigLastPlain.p50.toFixed(1)} ms` },
           );
         }
         if (bigSessionId !== null) {
