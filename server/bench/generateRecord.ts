@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryFileName } from '../writer/entryFile.ts';
+import { createSeededRandom } from '../../shared/seededRandom.ts';
 
 // A record shaped like real traffic, written synchronously and fast: one folder per session,
 // one file per entry, mostly short texts, about 1% over 10 KB, a few over 1 MB, and the flaws a
@@ -53,20 +54,8 @@ const WORDS = (
   'schema change lands ok will do done thanks found it the error was in the config loader'
 ).split(' ');
 
-/** mulberry32: small, fast and good enough for sizes and choices. */
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generateRecord(recordDir: string, shape: RecordShape): GeneratedRecord {
-  const random = createRandom(shape.seed ?? 42);
+  const random = createSeededRandom(shape.seed ?? 42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const uuid = () => {
     const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');

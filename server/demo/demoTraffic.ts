@@ -13,6 +13,7 @@ import {
   writeStart,
 } from './demoSessions.ts';
 import type { DemoSession, Pace, Peer } from './demoSessions.ts';
+import { createSeededRandom } from '../../shared/seededRandom.ts';
 
 // The demo: when rec-dashboard starts without a record directory it runs this over a temporary
 // one, so a newcomer sees the product work at once. It writes a backlog, then live traffic the way
@@ -63,7 +64,7 @@ const LIVE_TEXTS = [
  */
 export async function runDemo(recordDir: string, signal: AbortSignal, options: DemoOptions = {}): Promise<void> {
   const intervalMs = options.intervalMs ?? readIntervalFromEnv() ?? 1000;
-  const random = options.seed === undefined ? Math.random : createRandom(options.seed);
+  const random = options.seed === undefined ? Math.random : createSeededRandom(options.seed);
   const onError = options.onError ?? ((error: Error) => process.stderr.write(`demo: ${error.message}\n`));
   await mkdir(recordDir, { recursive: true });
   const backlog = await writeBacklog(recordDir, new Date());
@@ -147,18 +148,6 @@ async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
 function readIntervalFromEnv(): number | undefined {
   const value = Number(process.env['DEMO_INTERVAL_MS']);
   return Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-/** mulberry32: small, seedable, good enough to vary a demo. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The script: runs until SIGTERM or SIGINT, then exits 0 once the write in progress is done. */

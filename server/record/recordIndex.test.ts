@@ -5,21 +5,10 @@ import { concludeObservation, type Conclusion } from '../../shared/record/observ
 import { foldSession } from '../../shared/record/session.ts';
 import { CWD, OTHER, SESSION, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { createRecordIndex } from './recordIndex.ts';
+import { createSeededRandom } from '../../shared/seededRandom.ts';
 
 // The index folds a session again only from the first file that changed. Whatever happens to
 // the session's files, in whatever order, that fold must be the one made from scratch.
-
-/** mulberry32, so that a failure can be replayed from its seed. */
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function nameOf(ms: number, seq: number, padded: boolean): string {
   const at = new Date(Date.UTC(2026, 10, 20, 9) + ms).toISOString().replace(/:/g, '');
@@ -55,7 +44,7 @@ function contentOf(random: () => number, i: number): unknown {
 }
 
 function runOperations(seed: number, operations: number): void {
-  const random = createRandom(seed);
+  const random = createSeededRandom(seed);
   const index = createRecordIndex(() => {});
   const names: string[] = [];
   let folderProblem: string | null = null;
