@@ -78,9 +78,10 @@ export type RecordIndex = ReturnType<typeof createRecordIndex>;
 /**
  * The in-memory state of the record: per session, what the reader concluded of each file. It
  * does no I/O; the watcher feeds it and the HTTP routes read it. `onSessionChanged` is told of
- * every session whose state changed, so that clients can be notified.
+ * every session whose state changed, and `onStraysChanged` of any change to the files directly
+ * in the record directory, so that clients can be notified.
  */
-export function createRecordIndex(onSessionChanged: (sessionId: string) => void) {
+export function createRecordIndex(onSessionChanged: (sessionId: string) => void, onStraysChanged: () => void = () => {}) {
   const sessions = new Map<string, SessionState>();
   /** Files directly in the record directory: not in a session folder, so not entries. */
   const strays = new Map<string, number>();
@@ -227,6 +228,7 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void)
       version++;
       if (size === null) strays.delete(name);
       else strays.set(name, size);
+      onStraysChanged();
     },
   };
 }

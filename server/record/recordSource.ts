@@ -36,6 +36,7 @@ export type RecordSourceOptions = {
 export function createRecordSource(options: RecordSourceOptions): RecordSource {
   const listeners = new Set<(event: SourceEvent) => void>();
   const changed = new Set<string>();
+  let straysChanged = false;
   let statusVersion = 0;
   let flushTimer: NodeJS.Timeout | null = null;
 
@@ -46,18 +47,29 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     flushTimer = null;
     if (watcher.status().indexing.state === 'scanning') {
       changed.clear();
+      straysChanged = false;
       return;
     }
     const ids = [...changed];
     changed.clear();
     for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
+    // Files directly in the record directory are part of its state, which a client fetches
+    // with the list of sessions when told of the record.
+    if (straysChanged) publish({ type: 'record', record: watcher.status().record });
+    straysChanged = false;
   };
 
-  const index = createRecordIndex((sessionId) => {
-    changed.add(sessionId);
-    // A few milliseconds gather the writes of one entry (a file often changes in pieces).
-    flushTimer ??= setTimeout(flush, 5);
-  });
+  const index = createRecordIndex(
+    (sessionId) => {
+      changed.add(sessionId);
+      // A few milliseconds gather the writes of one entry (a file often changes in pieces).
+      flushTimer ??= setTimeout(flush, 5);
+    },
+    () => {
+      straysChanged = true;
+      flushTimer ??= setTimeout(flush, 5);
+    },
+  );
   const watcher = createRecordWatcher({
     recordDir: options.recordDir,
     index,

@@ -202,6 +202,23 @@ describe('the session list', () => {
 });
 
 describe('the record directory itself', () => {
+  it('a file that comes or goes directly in the record directory is told to clients as a record notice, so they fetch the list again', async () => {
+    const events = await connectEventStream(dashboard.url);
+    try {
+      const name = 'stray-for-a-notice.txt';
+      // The first notices of a connection say how the record is; those after them are news.
+      await events.next(({ event }) => event.type === 'indexing');
+      const since = performance.now();
+      writeFileSync(join(record.dir, name), 'x');
+      await events.next(({ at, event }) => event.type === 'record' && at >= since);
+      assert.ok((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).strays.includes(name));
+      unlinkSync(join(record.dir, name));
+    } finally {
+      events.close();
+    }
+  });
+
+
   it('a record directory that does not exist yet is waited for, and read once it appears', async () => {
     const parent = makeTempRecord('rec-parent-');
     const recordDir = join(parent.dir, 'record');
