@@ -86,7 +86,7 @@ export function foldSession(sessionId: string, files: Iterable<FileFact>, folder
 }
 
 /** Files that take a place in the session's order; the rest are strays, which come last. */
-export function isNamedEntry(fact: FileFact): boolean {
+function isNamedEntry(fact: FileFact): boolean {
   return fact.entryName !== null && fact.evidence !== 'stray';
 }
 
@@ -252,7 +252,9 @@ export function createSessionFolder(sessionId: string) {
   function fold(strays: readonly FileFact[], folderProblem: string | null): SessionFold {
     const degraded: DegradedReason[] = [];
     for (const code of DEGRADED_CODES) {
-      const reasonOf = code === 'no-start' && runs.length === 0 ? [] : code === 'unreadable' && folderProblem !== null ? (reasonFiles.get(code) ?? []) : reasonFiles.get(code);
+      let reasonOf = reasonFiles.get(code);
+      // No start entry, and a folder that could not be read, are reasons with no files of their own.
+      if (reasonOf === undefined && ((code === 'no-start' && runs.length === 0) || (code === 'unreadable' && folderProblem !== null))) reasonOf = [];
       if (reasonOf === undefined) continue;
       const reason: DegradedReason = { code, files: code === 'sequence-gap' ? [...new Set(reasonOf)] : reasonOf.slice() };
       if (code === 'sequence-gap') reason.missing = missing.slice();
@@ -274,5 +276,5 @@ export function createSessionFolder(sessionId: string) {
     };
   }
 
-  return { add, rewind, fold, position: () => scalars.position };
+  return { add, rewind, fold };
 }
