@@ -14,7 +14,7 @@ export type LiveSeries = {
   watcherMs: number[];
   /** File written → a page holding it fetched after the notice, with the entry parsed. */
   pageMs: number[];
-  /** File written → /api/sessions fetched after the notice (a list view refreshing). */
+  /** File written → /api/sessions fetched after the notice: an API client that lists again (the UI takes the summary the notice carries). */
   listMs: number[];
   missed: number;
   /** The files written, for the bench to remove afterwards. */
