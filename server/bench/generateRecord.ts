@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryFileName } from '../writer/entryFile.ts';
+import { parseEntryName } from '../../shared/record/entryName.ts';
 import { createSeededRandom } from '../../shared/seededRandom.ts';
 
 // A record shaped like real traffic, written synchronously and fast: one folder per session,
@@ -185,4 +186,28 @@ export function generateRecord(recordDir: string, shape: RecordShape): Generated
   }
   writeFileSync(join(recordDir, '.DS_Store'), 'stray at the top\n');
   return result;
+}
+
+/**
+ * Removes what an earlier bench run left in a generated record when it was stopped before it
+ * cleaned up: its own folders (`bench-…`), and entries it wrote into generated sessions, which
+ * all take sequence numbers past the generated ones. Returns how many entries it removed.
+ */
+export function removeLeftovers(dir: string, record: GeneratedRecord): number {
+  if (!existsSync(dir)) return 0;
+  for (const name of readdirSync(dir)) if (name.startsWith('bench-')) rmSync(join(dir, name), { recursive: true, force: true });
+  let removed = 0;
+  for (const [sessionId, tail] of Object.entries(record.tails)) {
+    const folder = join(dir, sessionId);
+    const names = readdirSync(folder);
+    if (names.length <= tail.files) continue;
+    for (const name of names) {
+      const parsed = parseEntryName(name);
+      if (parsed !== null && parsed.seq >= tail.nextSeq) {
+        rmSync(join(folder, name));
+        removed++;
+      }
+    }
+  }
+  return removed;
 }

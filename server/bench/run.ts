@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +8,7 @@ import { startBareWatcher } from './bareWatcherClient.ts';
 import { measureBrowser, type BrowserResult } from './browser.ts';
 import { measureColdStart, measureIdle, removeProbe, runBaselineScan, type BaselineScan, type ColdStart } from './coldStart.ts';
 import type { DashboardProcess } from './dashboardProcess.ts';
-import { generateRecord, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
-import { parseEntryName } from '../../shared/record/entryName.ts';
+import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { readPeakRss } from './proc.ts';
 import { formatTable, type Row } from './report.ts';
@@ -82,7 +81,8 @@ function prepareRecord(name: string, shape: RecordShape): { dir: string; record:
   if (existsSync(manifest)) {
     const saved = JSON.parse(readFileSync(manifest, 'utf8')) as { shape: RecordShape; record: GeneratedRecord };
     if (JSON.stringify(saved.shape) === JSON.stringify(shape)) {
-      cleanBenchWrites(dir, saved.record);
+      const left = removeLeftovers(dir, saved.record);
+      if (left > 0) log(`removed ${left} files an earlier run wrote and left behind`);
       log(`reusing ${dir} (${saved.record.files.toLocaleString('en-US')} files)`);
       return { dir, record: saved.record };
     }
@@ -98,28 +98,6 @@ function prepareRecord(name: string, shape: RecordShape): { dir: string; record:
 
 /** Folders and files the bench itself added to a record (probes, live writes, bursts). */
 const added: string[] = [];
-/**
- * What an earlier run left behind when it was stopped before it cleaned up: its folders, and
- * entries it wrote into generated sessions, which all take sequence numbers past the generated ones.
- */
-function cleanBenchWrites(dir: string, record: GeneratedRecord): void {
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir)) if (name.startsWith('bench-')) rmSync(join(dir, name), { recursive: true, force: true });
-  let removed = 0;
-  for (const [sessionId, tail] of Object.entries(record.tails)) {
-    const folder = join(dir, sessionId);
-    const names = readdirSync(folder);
-    if (names.length <= tail.files) continue;
-    for (const name of names) {
-      const parsed = parseEntryName(name);
-      if (parsed !== null && parsed.seq >= tail.nextSeq) {
-        rmSync(join(folder, name));
-        removed++;
-      }
-    }
-  }
-  if (removed > 0) log(`removed ${removed} entries an earlier run wrote and left behind`);
-}
 function removeAdded(): void {
   for (const path of added.splice(0)) rmSync(path, { recursive: true, force: true });
 }
