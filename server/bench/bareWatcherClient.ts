@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { createArrivals } from '../test/arrivals.ts';
 
 export type WatcherLine = { at: number; event: string; path: string };
 
@@ -19,8 +20,7 @@ const SCRIPT = fileURLToPath(new URL('./bareWatcher.ts', import.meta.url));
 export async function startBareWatcher(recordDir: string): Promise<BareWatcher> {
   const child = spawn(process.execPath, [SCRIPT, recordDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const lines: WatcherLine[] = [];
-  const waiters = new Set<{ match: (line: WatcherLine) => boolean; resolve: (line: WatcherLine) => void }>();
+  const lines = createArrivals<WatcherLine>('no matching watcher event');
   let readyMs = 0;
   await new Promise<void>((resolve, reject) => {
     void exited.then(() => reject(new Error('the bare watcher exited')));
@@ -34,29 +34,13 @@ export async function startBareWatcher(recordDir: string): Promise<BareWatcher> 
         return;
       }
       lines.push(line);
-      for (const waiter of [...waiters]) {
-        if (waiter.match(line)) {
-          waiters.delete(waiter);
-          waiter.resolve(line);
-        }
-      }
     });
   });
   return {
     pid: child.pid!,
-    lines,
+    lines: lines.items,
     readyMs,
-    next(match, timeoutMs = 10_000) {
-      const seen = lines.find(match);
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const waiter = { match, resolve };
-        waiters.add(waiter);
-        setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error('no matching watcher event'));
-        }, timeoutMs).unref();
-      });
-    },
+    next: (match, timeoutMs = 10_000) => lines.next(match, timeoutMs),
     async stop() {
       child.kill('SIGTERM');
       await exited;

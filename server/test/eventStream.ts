@@ -1,4 +1,5 @@
 import { recordEventSchema, type RecordEvent } from '../../shared/api.ts';
+import { createArrivals } from './arrivals.ts';
 
 /** A notice from /api/events, stamped with performance.now() when it arrived. */
 export type Notice = { at: number; event: RecordEvent };
@@ -18,8 +19,7 @@ export async function connectEventStream(origin: string, headers: Record<string,
   const controller = new AbortController();
   const response = await fetch(new URL('/api/events', origin), { signal: controller.signal, headers });
   if (!response.ok || response.body === null) throw new Error(`no event stream: ${response.status}`);
-  const notices: Notice[] = [];
-  const waiters = new Set<{ match: (notice: Notice) => boolean; resolve: (notice: Notice) => void }>();
+  const notices = createArrivals<Notice>('no matching notice arrived');
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     let buffer = '';
@@ -35,13 +35,7 @@ export async function connectEventStream(origin: string, headers: Record<string,
           buffer = buffer.slice(end + 2);
           for (const line of block.split('\n')) {
             if (!line.startsWith('data: ')) continue;
-            const notice = { at, event: recordEventSchema.parse(JSON.parse(line.slice(6))) };
-            notices.push(notice);
-            for (const waiter of [...waiters]) {
-              if (!waiter.match(notice)) continue;
-              waiters.delete(waiter);
-              waiter.resolve(notice);
-            }
+            notices.push({ at, event: recordEventSchema.parse(JSON.parse(line.slice(6))) });
           }
         }
       }
@@ -50,18 +44,8 @@ export async function connectEventStream(origin: string, headers: Record<string,
     }
   })();
   return {
-    notices,
-    next(match, timeoutMs = 5_000) {
-      const seen = notices.find(match);
-      if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const waiter = { match, resolve };
-        waiters.add(waiter);
-        setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error('no matching notice arrived'));
-        }, timeoutMs).unref();
-      });
-    },
+    notices: notices.items,
+    next: (match, timeoutMs = 5_000) => notices.next(match, timeoutMs),
     close: () => controller.abort(),
   };
 }
