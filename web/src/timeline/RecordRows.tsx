@@ -24,12 +24,21 @@ export function StartRow({ sessionId, item, entry, raw, onToggleRaw }: { session
         host <Field value={entry['host']} /> · version <Field value={entry['version']} /> · inbound setting <Field value={entry['inbound']} /> · directory{' '}
         <Field value={entry['cwd']} />
       </p>
+      <RecordRowEnd sessionId={sessionId} item={item} entry={entry} raw={raw} onToggleRaw={onToggleRaw} />
+    </article>
+  );
+}
+
+/** What start and chain rows end with: notes on the entry, the raw JSON toggle and its panel. */
+function RecordRowEnd({ sessionId, item, entry, raw, onToggleRaw }: { sessionId: string; item: FileItem; entry: Record<string, unknown> } & RawProps) {
+  return (
+    <>
       <EntryNotes sessionId={sessionId} item={item} entry={entry} />
       <footer className="entry-foot">
         <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
       </footer>
       <RawPanel raw={raw} entry={entry} item={item} />
-    </article>
+    </>
   );
 }
 
@@ -49,11 +58,7 @@ export function ChainRow({ sessionId, item, entry, raw, onToggleRaw }: { session
         <span className="muted">brief:</span>
         <VerbatimText text={typeof entry['brief'] === 'string' ? entry['brief'] : ''} />
       </div>
-      <EntryNotes sessionId={sessionId} item={item} entry={entry} />
-      <footer className="entry-foot">
-        <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
-      </footer>
-      <RawPanel raw={raw} entry={entry} item={item} />
+      <RecordRowEnd sessionId={sessionId} item={item} entry={entry} raw={raw} onToggleRaw={onToggleRaw} />
     </article>
   );
 }
