@@ -94,4 +94,13 @@ describe('the command line', () => {
     assert.equal(errorOf(['--token']), "Option '--token <value>' argument missing");
     assert.equal(errorOf(['--help=yes']), "Option '-h, --help' does not take an argument");
   });
+
+  it('every error is one sentence without its full stop, which the command adds after it', () => {
+    const bad = [['--bogus'], ['--port'], ['--port', '-1'], ['--token', '-starts-with-a-dash'], ['--help=yes'], ['--port', 'x'], ['--host', ''], ['--token=short'], ['a', 'b'], ['--demo', 'a']];
+    for (const argv of bad) {
+      const message = errorOf(argv);
+      assert.match(message, /^[^\n]*[^.\n]$/, `${argv.join(' ')}: ${JSON.stringify(message)}`);
+    }
+    assert.equal(errorOf(['--port', '-1']), "Option '--port' argument is ambiguous");
+  });
 });
