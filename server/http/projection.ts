@@ -99,10 +99,21 @@ function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: n
   if (fieldsClipped.length > 0) wire.fieldsClipped = fieldsClipped;
 }
 
-/** The length of the longest prefix of `text` within `limitBytes` of UTF-8, never splitting a pair. */
+/**
+ * The length of the longest prefix of `text` within `limitBytes` of UTF-8, never splitting a
+ * pair. Counted character by character: shrinking a guess by a tenth cut up to a tenth short.
+ * A lone surrogate counts 3 bytes, as Buffer.byteLength counts it.
+ */
 function textCut(text: string, limitBytes: number): number {
-  let end = Math.min(text.length, limitBytes);
-  while (end > 0 && Buffer.byteLength(text.slice(0, end), 'utf8') > limitBytes) end = Math.floor(end * 0.9);
-  const last = text.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    const pair = code >= 0xd800 && code <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    const size = pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    if (bytes + size > limitBytes) break;
+    bytes += size;
+    end += pair ? 2 : 1;
+  }
+  return end;
 }
