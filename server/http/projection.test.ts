@@ -35,6 +35,9 @@ before(async () => {
   put('big envelope', receivedEntry(5, 'beside a big envelope', { envelope: { origin: { kind: 'peer', from: 'p', name: 'n'.repeat(1_200) } } }));
   put('fields under', receivedEntry(6, 'y'.repeat(600), { envelope: { origin: { kind: 'peer', from: 'p', name: 'n'.repeat(600) } } }));
   put('page limit', sentEntry(7, 'é'.repeat(40_000)));
+  // Five bytes a number on disk, 22 in JSON.stringify's spelling: a field that grows past the
+  // limit in a file within it.
+  put('grown', JSON.stringify({ ...sentEntry(9, 'small'), sessionId: SESSION, scores: 0 }).replace('"scores":0', `"scores":[${Array(140).fill('1e20').join(',')}]`));
   put('rewritten', sentEntry(8, 'as first written'));
   put('damaged', '{"kind":"message","sid');
   const old = new Date(Date.now() - 3_600_000);
@@ -89,6 +92,14 @@ describe('clipping a page', () => {
     assert.deepEqual(item.fieldsClipped, [{ field: 'envelope', bytes: JSON.stringify({ origin: { kind: 'peer', from: 'p', name: 'n'.repeat(1_200) } }).length }]);
     assert.equal(item.entry?.['text'], 'beside a big envelope');
     assert.equal(item.textClipped, undefined);
+  });
+
+  it('a field whose JSON outgrows the limit is left out even when its file is within it', () => {
+    const item = project('grown');
+    assert.ok(item.size <= LIMIT, `the file is ${item.size} bytes`);
+    assert.equal(item.entry?.['scores'], undefined);
+    assert.deepEqual(item.fieldsClipped, [{ field: 'scores', bytes: JSON.stringify(Array(140).fill(1e20)).length }]);
+    assert.equal(item.entry?.['text'], 'small');
   });
 
   it('a file over the limit whose text and fields are each within it goes whole', () => {

@@ -69,13 +69,19 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
 }
 
 /**
+ * How many times longer a value's JSON can be than it was written in the file: a number written
+ * `1e20` (4 bytes) is sent as its 21 digits. Strings, literals and structure never grow.
+ */
+const JSON_GROWTH = 21 / 4;
+
+/**
  * Keeps a page small whatever the record holds: a text longer than the limit is cut at a
  * character boundary, and any other field whose JSON is longer is left out of the page. Both
- * are said on the item; the file endpoint gives the entry whole. Files no larger than the limit
- * cannot hold such fields, so they are passed as they are.
+ * are said on the item; the file endpoint gives the entry whole. A file too small to hold such a
+ * field, even grown by JSON_GROWTH, is passed as it is.
  */
 function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
-  if (wire.size <= limitBytes) return;
+  if (wire.size * JSON_GROWTH <= limitBytes) return;
   let clipped: Record<string, unknown> | null = null;
   const fieldsClipped: { field: string; bytes: number }[] = [];
   for (const [field, value] of Object.entries(entry)) {
