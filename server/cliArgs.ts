@@ -94,6 +94,7 @@ function parseToken(value: string | boolean | undefined): string | 'generate' | 
 }
 
 function firstLine(message: string): string {
-  // parseArgs explains itself at length; the first sentence is the useful one.
-  return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
+  // parseArgs explains itself at length; the first sentence is the useful one. Its full stop
+  // goes too: the command puts one after every message.
+  return message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '').replace(/\.$/, '');
 }

@@ -69,13 +69,19 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
 }
 
 /**
+ * How many times longer a value's JSON can be than it was written in the file: a number written
+ * `1e20` (4 bytes) is sent as its 21 digits. Strings, literals and structure never grow.
+ */
+const JSON_GROWTH = 21 / 4;
+
+/**
  * Keeps a page small whatever the record holds: a text longer than the limit is cut at a
  * character boundary, and any other field whose JSON is longer is left out of the page. Both
- * are said on the item; the file endpoint gives the entry whole. Files no larger than the limit
- * cannot hold such fields, so they are passed as they are.
+ * are said on the item; the file endpoint gives the entry whole. A file too small to hold such a
+ * field, even grown by JSON_GROWTH, is passed as it is.
  */
 function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
-  if (wire.size <= limitBytes) return;
+  if (wire.size * JSON_GROWTH <= limitBytes) return;
   let clipped: Record<string, unknown> | null = null;
   const fieldsClipped: { field: string; bytes: number }[] = [];
   for (const [field, value] of Object.entries(entry)) {
@@ -99,10 +105,21 @@ function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: n
   if (fieldsClipped.length > 0) wire.fieldsClipped = fieldsClipped;
 }
 
-/** The length of the longest prefix of `text` within `limitBytes` of UTF-8, never splitting a pair. */
+/**
+ * The length of the longest prefix of `text` within `limitBytes` of UTF-8, never splitting a
+ * pair. Counted character by character: shrinking a guess by a tenth cut up to a tenth short.
+ * A lone surrogate counts 3 bytes, as Buffer.byteLength counts it.
+ */
 function textCut(text: string, limitBytes: number): number {
-  let end = Math.min(text.length, limitBytes);
-  while (end > 0 && Buffer.byteLength(text.slice(0, end), 'utf8') > limitBytes) end = Math.floor(end * 0.9);
-  const last = text.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    const pair = code >= 0xd800 && code <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    const size = pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    if (bytes + size > limitBytes) break;
+    bytes += size;
+    end += pair ? 2 : 1;
+  }
+  return end;
 }

@@ -6,6 +6,8 @@ import { sessionResponseSchema, sessionsResponseSchema, type FileItem } from '..
 import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
+import { buildApp } from '../http/app.ts';
+import type { RecordSource } from '../record/recordSource.ts';
 import { startWriter, type Writer } from '../writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
@@ -189,15 +191,41 @@ describe('the live reader', () => {
 
 describe('the session list', () => {
   it('is answered again only when something changed, and follows every change, a stray beside the sessions included', async () => {
-    const first = await (await fetch(new URL('/api/sessions', dashboard.url))).text();
-    assert.equal(await (await fetch(new URL('/api/sessions', dashboard.url))).text(), first);
-    writeFileSync(join(record.dir, 'stray-beside-sessions.txt'), 'x');
-    await eventually(async () => {
-      const got = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-      return got.strays.includes('stray-beside-sessions.txt') ? got : undefined;
-    }, 'the stray in the list');
-    unlinkSync(join(record.dir, 'stray-beside-sessions.txt'));
-    await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).strays.includes('stray-beside-sessions.txt') ? undefined : true), 'the stray gone');
+    // A list put together again has the same bytes as a kept one, so what is counted is how
+    // often it is put together: each time, it walks the source's sessions.
+    let assembled = 0;
+    const counted: RecordSource = { ...dashboard.source, sessionIds: () => (assembled++, dashboard.source.sessionIds()) };
+    const app = await buildApp({ source: counted, webRoot: null, token: null });
+    const list = async () => {
+      const response = await app.inject('/api/sessions');
+      assert.equal(response.statusCode, 200);
+      return { body: response.body, strays: sessionsResponseSchema.parse(response.json()).strays };
+    };
+    const stray = 'stray-beside-sessions.txt';
+    const sessionId = 'listed';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    await eventually(async () => ((await itemOf(sessionId, nameAt(0, 1)))?.evidence === 'parsed' ? true : undefined), 'the entry');
+    try {
+      const first = await list();
+      assert.equal(assembled, 1);
+      // A page reads its files again, and reconciles run meanwhile: neither is a change.
+      await itemOf(sessionId, nameAt(0, 1));
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      assert.equal((await list()).body, first.body);
+      assert.equal(assembled, 1, 'nothing changed, so the list kept is answered');
+
+      writeFileSync(join(record.dir, stray), 'x');
+      await eventually(async () => ((await list()).strays.includes(stray) ? true : undefined), 'the stray in the list');
+      const withStray = assembled;
+      assert.ok(withStray > 1);
+      await list();
+      assert.equal(assembled, withStray, 'the list with the stray is kept in turn');
+
+      unlinkSync(join(record.dir, stray));
+      await eventually(async () => ((await list()).strays.includes(stray) ? undefined : true), 'the stray gone');
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { searchResponseSchema, sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { fileResponseSchema, searchResponseSchema, sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import { connectEventStream } from './eventStream.ts';
-import { eventually, fingerprintTree, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { startDashboard } from '../dashboard.ts';
+import { connectEventStream, type EventStream } from './eventStream.ts';
+import { eventually, fingerprintTree, getJson, makeTempRecord } from './harness.ts';
 
 describe('read-only', () => {
   it('a run that exercises every endpoint leaves every file of the record as it was: names, sizes, mtimes and bytes', async () => {
@@ -24,29 +25,67 @@ describe('read-only', () => {
     utimesSync(join(record.dir, 's1', nameAt(3, 5)), old, old);
     chmodSync(join(record.dir, 's2', nameAt(5, 1)), 0o444);
     const before = fingerprintTree(record.dir);
-
-    const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 100 });
+    // A built UI of one page, so that the app's own routes answer too.
+    const web = makeTempRecord('rec-web-');
+    writeFileSync(join(web.dir, 'index.html'), '<!doctype html><title>rec-dashboard UI</title>');
     try {
-      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
-      const events = await connectEventStream(dashboard.url);
-      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-      for (const session of list.projects.flatMap((project) => project.sessions)) {
-        const page = await getJson(dashboard, `/api/sessions/${session.sessionId}`, sessionResponseSchema);
-        for (const item of page.items) {
-          if (item.type === 'gap') continue;
-          await fetch(new URL(`/api/sessions/${session.sessionId}/files/${encodeURIComponent(item.file)}`, dashboard.url));
+      const dashboard = await startDashboard({
+        recordDir: record.dir,
+        token: null,
+        host: '127.0.0.1',
+        port: 0,
+        portFallback: false,
+        webRoot: web.dir,
+        reconcileIntervalMs: 100,
+      });
+      // Every answer is checked: a run of 404s would read nothing and leave the record as it was.
+      const get = async (path: string, status: number): Promise<string> => {
+        const response = await fetch(new URL(path, dashboard.url));
+        const body = await response.text();
+        assert.equal(response.status, status, `${path}: ${body}`);
+        return body;
+      };
+      let events: EventStream | null = null;
+      try {
+        await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+        events = await connectEventStream(dashboard.url);
+        await events.next(({ event }) => event.type === 'indexing');
+        const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+        const sessionIds = list.projects.flatMap((project) => project.sessions.map((session) => session.sessionId));
+        assert.deepEqual(sessionIds.sort(), ['s1', 's2']);
+        const served = { file: 0, stray: 0, gap: 0 };
+        for (const sessionId of sessionIds) {
+          const page = await getJson(dashboard, `/api/sessions/${sessionId}`, sessionResponseSchema);
+          for (const item of page.items) {
+            served[item.type]++;
+            if (item.type === 'gap') continue;
+            const path = `/api/sessions/${sessionId}/files/${encodeURIComponent(item.file)}`;
+            // A stray is listed, never read.
+            if (item.type === 'stray') await get(path, 404);
+            else assert.equal(fileResponseSchema.parse(JSON.parse(await get(path, 200))).item.file, item.file);
+          }
+          const first = page.items[0]!;
+          assert.ok(first.type === 'file');
+          const around = await getJson(dashboard, `/api/sessions/${sessionId}?around=${encodeURIComponent(first.file)}&limit=1`, sessionResponseSchema);
+          assert.deepEqual(around.items, [first]);
         }
+        assert.deepEqual(served, { file: 5, stray: 1, gap: 1 });
+        const found = await getJson(dashboard, '/api/search?q=h', searchResponseSchema);
+        assert.deepEqual(found.hits.map((hit) => hit.file).sort(), [nameAt(1, 2), nameAt(2, 4)]);
+        const matched = await getJson(dashboard, '/api/search?q=h.llo&regex=1&side=sent', searchResponseSchema);
+        assert.deepEqual(matched.hits.map((hit) => hit.file), [nameAt(1, 2)]);
+        assert.match(await get('/', 200), /rec-dashboard UI/);
+        assert.match(await get('/session/s1', 200), /rec-dashboard UI/);
+        // Several reconciles pass while the server runs.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      } finally {
+        events?.close();
+        await dashboard.close();
       }
-      await getJson(dashboard, '/api/search?q=h', searchResponseSchema);
-      await fetch(new URL('/', dashboard.url));
-      await fetch(new URL('/sessions/s1', dashboard.url));
-      // Several reconciles pass while the server runs.
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      events.close();
+      assert.deepEqual(fingerprintTree(record.dir), before);
     } finally {
-      await dashboard.close();
+      web.remove();
+      record.remove();
     }
-    assert.deepEqual(fingerprintTree(record.dir), before);
-    record.remove();
   });
 });

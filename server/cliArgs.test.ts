@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_PORT, parseCliArgs, type CliCommand } from './cliArgs.ts';
+
+// The command line, read without starting anything: every flag and every way to get it wrong.
+
+type Run = Extract<CliCommand, { type: 'run' }>;
+
+function runOf(argv: string[]): Run {
+  const command = parseCliArgs(argv);
+  assert.equal(command.type, 'run', `${argv.join(' ')}: ${JSON.stringify(command)}`);
+  return command as Run;
+}
+
+function errorOf(argv: string[]): string {
+  const command = parseCliArgs(argv);
+  assert.equal(command.type, 'error', `${argv.join(' ')}: ${JSON.stringify(command)}`);
+  return (command as Extract<CliCommand, { type: 'error' }>).message;
+}
+
+describe('the command line', () => {
+  it('with nothing given, the demo runs on the default port, bound to 127.0.0.1, with a new token, opening a browser if a terminal says so', () => {
+    assert.deepEqual(parseCliArgs([]), {
+      type: 'run',
+      recordDir: null,
+      port: DEFAULT_PORT,
+      portIsDefault: true,
+      host: '127.0.0.1',
+      open: null,
+      token: 'generate',
+    });
+  });
+
+  it('the one positional is the record directory, kept as given; after -- it may begin with a dash', () => {
+    assert.equal(runOf(['/tmp/my record']).recordDir, '/tmp/my record');
+    assert.equal(runOf(['--', '--odd-dir']).recordDir, '--odd-dir');
+  });
+
+  it('--demo is the same as giving no directory, and giving both is an error', () => {
+    assert.equal(runOf(['--demo']).recordDir, null);
+    assert.equal(errorOf(['--demo', '/tmp/record']), 'give a record directory or --demo, not both');
+  });
+
+  it('more than one record directory is an error that says how many were given', () => {
+    assert.equal(errorOf(['a', 'b', 'c']), 'one record directory at most, not 3');
+  });
+
+  it('--port takes 0 to 65535, and a port asked for is never replaced by another', () => {
+    assert.deepEqual([runOf(['--port', '0']).port, runOf(['--port', '0']).portIsDefault], [0, false]);
+    assert.equal(runOf(['--port=65535']).port, 65535);
+    assert.deepEqual([runOf(['--port', String(DEFAULT_PORT)]).port, runOf(['--port', String(DEFAULT_PORT)]).portIsDefault], [DEFAULT_PORT, false]);
+    for (const value of ['65536', 'eighty', '', ' 80', '1e3', '80.5', '0x50', '999999']) {
+      assert.equal(errorOf(['--port', value]), `--port takes a number from 0 to 65535, not "${value}"`, value);
+    }
+  });
+
+  it('--host takes the address to bind, and an empty one is an error', () => {
+    assert.equal(runOf(['--host', '0.0.0.0']).host, '0.0.0.0');
+    assert.equal(runOf(['--host', '::1']).host, '::1');
+    assert.equal(errorOf(['--host', '']), '--host takes an address, such as 127.0.0.1');
+    assert.equal(errorOf(['--host=  ']), '--host takes an address, such as 127.0.0.1');
+  });
+
+  it('--open and --no-open decide whether a browser opens, the last one given winning', () => {
+    assert.equal(runOf(['--open']).open, true);
+    assert.equal(runOf(['--no-open']).open, false);
+    assert.equal(runOf(['--open', '--no-open']).open, false);
+    assert.equal(runOf(['--no-open', '--open']).open, true);
+  });
+
+  it('--token sets a token of 16 to 256 URL-safe characters, --no-token turns it off, the last one given winning', () => {
+    const token = 'A-z_0.9~abcdefgh';
+    assert.equal(runOf(['--token', token]).token, token);
+    assert.equal(runOf([`--token=${'t'.repeat(256)}`]).token, 't'.repeat(256));
+    assert.equal(runOf(['--no-token']).token, null);
+    assert.equal(runOf(['--token', token, '--no-token']).token, null);
+    assert.equal(runOf(['--no-token', '--token', token]).token, token);
+    for (const value of ['short', 't'.repeat(15), 't'.repeat(257), 'sixteen chars ok', 'slash/in/the/token', 'percent%20token0', '']) {
+      assert.equal(errorOf([`--token=${value}`]), '--token takes 16 to 256 letters, digits or . _ ~ -', value);
+    }
+  });
+
+  it('--help and --version are answered whatever else is given, in long and short form', () => {
+    assert.deepEqual(parseCliArgs(['--help']), { type: 'help' });
+    assert.deepEqual(parseCliArgs(['-h', 'a', 'b', '--port', 'eighty']), { type: 'help' });
+    assert.deepEqual(parseCliArgs(['--version']), { type: 'version' });
+    assert.deepEqual(parseCliArgs(['/tmp/record', '-v']), { type: 'version' });
+  });
+
+  it('a flag it does not know, or one without its value, is an error in a sentence of its own', () => {
+    assert.equal(errorOf(['--bogus']), "Unknown option '--bogus'");
+    assert.equal(errorOf(['-x']), "Unknown option '-x'");
+    assert.equal(errorOf(['--port']), "Option '--port <value>' argument missing");
+    assert.equal(errorOf(['--token']), "Option '--token <value>' argument missing");
+    assert.equal(errorOf(['--help=yes']), "Option '-h, --help' does not take an argument");
+  });
+
+  it('every error is one sentence without its full stop, which the command adds after it', () => {
+    const bad = [['--bogus'], ['--port'], ['--port', '-1'], ['--token', '-starts-with-a-dash'], ['--help=yes'], ['--port', 'x'], ['--host', ''], ['--token=short'], ['a', 'b'], ['--demo', 'a']];
+    for (const argv of bad) {
+      const message = errorOf(argv);
+      assert.match(message, /^[^\n]*[^.\n]$/, `${argv.join(' ')}: ${JSON.stringify(message)}`);
+    }
+    assert.equal(errorOf(['--port', '-1']), "Option '--port' argument is ambiguous");
+  });
+});
