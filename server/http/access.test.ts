@@ -46,6 +46,16 @@ describe('deciding access', () => {
     assert.deepEqual(decideAccess(requestOf(`/?token=${TOKEN}`), TOKEN), { type: 'exchange', location: '/' });
   });
 
+  it('the address the token is traded for stays on this dashboard, however the path begins', () => {
+    for (const path of ['/.//evil.example', '//evil.example/', '/\\evil.example', '/./\\/evil.example/x']) {
+      const decision = decideAccess(requestOf(`${path}?token=${TOKEN}`), TOKEN);
+      assert.equal(decision.type, 'exchange');
+      const location = (decision as { location: string }).location;
+      assert.match(location, /^\/(?![/\\])/, `${path} is sent on to ${location}`);
+      assert.equal(new URL(location, 'http://127.0.0.1:4800/').host, '127.0.0.1:4800');
+    }
+  });
+
   it('a wrong token in the address, or the right one on anything but a GET, is denied', () => {
     assert.deepEqual(decideAccess(requestOf(`/?token=${TOKEN}x`), TOKEN), { type: 'deny' });
     assert.deepEqual(decideAccess(requestOf('/?token='), TOKEN), { type: 'deny' });

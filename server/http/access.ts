@@ -35,7 +35,9 @@ export function decideAccess(request: FastifyRequest, token: string | null): Acc
   const offered = url.searchParams.get('token');
   if (offered !== null && sameToken(offered, token) && request.method === 'GET') {
     url.searchParams.delete('token');
-    return { type: 'exchange', location: url.pathname + url.search };
+    // A path that begins with two slashes would send the browser to another host
+    // (`/.//evil.example` is `//evil.example` once resolved): the cookie's redirect stays here.
+    return { type: 'exchange', location: `/${url.pathname.replace(/^\/+/, '')}${url.search}` };
   }
   return { type: 'deny' };
 }
