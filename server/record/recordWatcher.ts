@@ -1,5 +1,5 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Indexing, RecordState } from '../../shared/api.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
@@ -236,7 +236,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function locate(path: string): { sessionId: string | null; name: string | null } | null {
     const rel = relative(recordDir, path);
     if (rel === '') return { sessionId: null, name: null };
-    if (rel.startsWith('..')) return null;
+    // Outside the record is `..` or `../…`; a session folder may well be named `..hidden`.
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
     const parts = rel.split(sep);
     if (parts.length === 1) return { sessionId: parts[0]!, name: null };
     if (parts.length === 2) return { sessionId: parts[0]!, name: parts[1]! };

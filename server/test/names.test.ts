@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { startWriter, type Writer } from '../writer/writerClient.ts';
+import { connectEventStream } from './eventStream.ts';
+import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+
+// Names the record may hold beyond the writer's own: folder and file names that are not valid
+// UTF-8, session ids and file names up to the file system's 255 bytes, folders whose names
+// begin with "..", and sequence numbers of any length. None may make evidence vanish.
+
+// Only the watcher can deliver within these tests: the periodic reconcile is put off.
+const NO_RECONCILE = 600_000;
+const OLD = new Date(Date.now() - 3_600_000);
+
+const record = makeTempRecord();
+let dashboard: Dashboard;
+let writer: Writer;
+
+function put(session: string | Buffer, name: string | Buffer, bytes: string | Uint8Array): void {
+  const folder = typeof session === 'string' ? join(record.dir, session) : Buffer.concat([Buffer.from(`${record.dir}/`), session]);
+  mkdirSync(folder, { recursive: true });
+  const path = Buffer.concat([Buffer.from(folder), Buffer.from('/'), typeof name === 'string' ? Buffer.from(name) : name]);
+  writeFileSync(path, bytes);
+  utimesSync(path, OLD, OLD);
+}
+
+function entryOf(sessionId: string, value: Record<string, unknown>): string {
+  return JSON.stringify({ ...value, sessionId });
+}
+
+/** A 255-byte session id made of two-byte characters, as long as a folder name can be. */
+const LONG_ID = `${'é'.repeat(127)}s`;
+/** A 255-byte entry name: a sequence number of 227 digits. */
+const LONG_SEQ = `9${'0'.repeat(225)}7`;
+const LONG_NAME = `2026-11-20T090001.000Z-${LONG_SEQ}.json`;
+/** Folder and file names that are not UTF-8 (0xff never is; 0xc3 0x28 is a broken pair). */
+const BAD_FOLDER = Buffer.from([0x62, 0x61, 0x64, 0xff, 0x2d, 0x66, 0x6f, 0x6c, 0x64, 0x65, 0x72]);
+const BAD_FILE = Buffer.concat([Buffer.from('notes-'), Buffer.from([0xc3, 0x28]), Buffer.from('.json')]);
+const BAD_BESIDE = Buffer.concat([Buffer.from('beside-'), Buffer.from([0xfe])]);
+
+before(async () => {
+  put('..hidden', nameAt(0, 1), entryOf('..hidden', startEntry(0)));
+  put(LONG_ID, nameAt(0, 1), entryOf(LONG_ID, startEntry(0)));
+  put(LONG_ID, nameAt(1, 2), entryOf(LONG_ID, sentEntry(1, 'from a long id')));
+  put(LONG_ID, `${'x'.repeat(250)}.txt`, 'a stray with a 254-byte name');
+
+  put('padded', '2026-11-20T090000.000Z-0000000000000001.json', entryOf('padded', startEntry(0)));
+  put('padded', '2026-11-20T090001.000Z-00000000000000000000000002.json', entryOf('padded', sentEntry(1, 'two')));
+  put('padded', '2026-11-20T090002.000Z-3.json', entryOf('padded', sentEntry(2, 'three')));
+
+  // All in one millisecond, so that only the sequence orders them.
+  for (const seq of ['0010', '123456789012345678901', '9999999999999999', '12345678901234567892', '1', LONG_SEQ, '12345678901234567890']) {
+    put('huge-order', `2026-11-20T090001.000Z-${seq}.json`, entryOf('huge-order', sentEntry(1, seq)));
+  }
+  put('huge-gap', '2026-11-20T090000.000Z-12345678901234567889.json', entryOf('huge-gap', startEntry(0)));
+  put('huge-gap', '2026-11-20T090001.000Z-12345678901234567890.json', entryOf('huge-gap', sentEntry(1, 'a')));
+  put('huge-gap', '2026-11-20T090002.000Z-12345678901234567892.json', entryOf('huge-gap', sentEntry(2, 'b')));
+
+  put(BAD_FOLDER, nameAt(0, 1), entryOf('bad-folder', startEntry(0)));
+  put('bad-file', nameAt(0, 1), entryOf('bad-file', startEntry(0)));
+  put('bad-file', BAD_FILE, 'a file whose name is not UTF-8');
+  writeFileSync(Buffer.concat([Buffer.from(`${record.dir}/`), BAD_BESIDE]), 'beside the sessions');
+
+  writer = await startWriter(record.dir);
+  dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
+  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
+});
+
+after(async () => {
+  await writer.kill();
+  await dashboard.close();
+  record.remove();
+});
+
+async function fileItems(sessionId: string): Promise<FileItem[]> {
+  const page = await getJson(dashboard, `/api/sessions/${encodeURIComponent(sessionId)}?limit=5000`, sessionResponseSchema);
+  return page.items.filter((item): item is FileItem => item.type === 'file');
+}
+
+describe('names', () => {
+  it('a folder whose name begins with ".." gets live updates from the watcher, and so does a new one', async () => {
+    const events = await connectEventStream(dashboard.url);
+    try {
+      await writer.send({ op: 'write', sessionId: '..hidden', seq: 2, entry: { ...sentEntry(1, 'live'), sessionId: '..hidden' } });
+      await events.next(({ event }) => event.type === 'session-changed' && event.sessionId === '..hidden' && event.session.counts.sent === 1, 10_000);
+      const sessionId = '...x';
+      await writer.send({ op: 'write', sessionId, seq: 1, entry: { ...startEntry(0), sessionId } });
+      await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'new'), sessionId } });
+      await events.next(({ event }) => event.type === 'session-changed' && event.sessionId === sessionId && event.session.counts.sent === 1, 10_000);
+    } finally {
+      events.close();
+    }
+  });
+});
