@@ -96,4 +96,15 @@ describe('names', () => {
       events.close();
     }
   });
+
+  it('a session id of 255 bytes works through the page, around= and the file endpoint', async () => {
+    const items = await fileItems(LONG_ID);
+    assert.deepEqual(items.map((item) => item.entry?.['text'] ?? item.entry?.['kind']), ['start', 'from a long id']);
+    const around = await getJson(dashboard, `/api/sessions/${encodeURIComponent(LONG_ID)}?around=${encodeURIComponent(nameAt(1, 2))}&limit=1`, sessionResponseSchema);
+    assert.equal(around.page.offset, 1);
+    const file = await getJson(dashboard, `/api/sessions/${encodeURIComponent(LONG_ID)}/files/${encodeURIComponent(nameAt(1, 2))}`, fileResponseSchema);
+    assert.equal(file.item.entry?.['text'], 'from a long id');
+    const stray = await getJson(dashboard, `/api/sessions/${encodeURIComponent(LONG_ID)}?around=${encodeURIComponent(`${'x'.repeat(250)}.txt`)}`, sessionResponseSchema);
+    assert.equal(stray.items.at(-1)?.type, 'stray');
+  });
 });
