@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEGRADED_CODES } from './record/degraded.ts';
+import type { Seq } from './record/entryName.ts';
 import { EVIDENCE_STATES } from './record/evidence.ts';
 
 // The wire: what the server sends and the browser accepts, each a versioned, hand-written
@@ -8,9 +9,25 @@ import { EVIDENCE_STATES } from './record/evidence.ts';
 
 export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
 
+/**
+ * A sequence number as written, of any length: a JSON number while it is a safe integer, and
+ * beyond that its decimal digits as a string, because a JSON number past 2^53 loses digits in
+ * a browser (and in JSON.parse anywhere).
+ */
+export const seqSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^[1-9][0-9]{15,}$/)]);
+export type SeqWire = z.infer<typeof seqSchema>;
+
+export function seqToWire(seq: Seq): SeqWire {
+  return typeof seq === 'bigint' ? seq.toString() : seq;
+}
+
+export function seqFromWire(seq: SeqWire): Seq {
+  return typeof seq === 'string' ? BigInt(seq) : seq;
+}
+
 export const missingRangeSchema = z.object({
-  from: z.number().int(),
-  to: z.number().int(),
+  from: seqSchema,
+  to: seqSchema,
   /** The file before the missing numbers; null at the start of a run. */
   after: z.string().nullable(),
   before: z.string(),
@@ -34,6 +51,7 @@ export const countsSchema = z.object({
   damaged: z.number().int(),
   pending: z.number().int(),
   invalid: z.number().int(),
+  /** At most 2^53 − 1, however many are missing: the ranges give the exact numbers. */
   missing: z.number().int(),
   stray: z.number().int(),
 });
@@ -96,7 +114,7 @@ export const fileItemSchema = z.object({
   file: z.string(),
   /** The time in the file's name. */
   at: z.string(),
-  seq: z.number().int(),
+  seq: seqSchema,
   size: z.number().int(),
   evidence: evidenceStateSchema,
   /** The run (begun by a start entry) it falls in; null before coverage begins. */
@@ -120,8 +138,8 @@ export type FileItem = z.infer<typeof fileItemSchema>;
 export const gapItemSchema = z.object({
   type: z.literal('gap'),
   run: z.number().int().nullable(),
-  from: z.number().int(),
-  to: z.number().int(),
+  from: seqSchema,
+  to: seqSchema,
   after: z.string().nullable(),
   before: z.string(),
 });

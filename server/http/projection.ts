@@ -1,5 +1,6 @@
 import type { FileItem, SessionItemWire, SessionSummary } from '../../shared/api.ts';
-import { REASON_FILES_SHOWN } from '../../shared/api.ts';
+import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
+import type { MissingRange } from '../../shared/record/degraded.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
 
@@ -16,16 +17,20 @@ export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILE
     runs: fold.runs.length,
     firstAt: fold.firstAt,
     lastAt: fold.lastAt,
-    counts: fold.counts,
+    counts: { ...fold.counts, missing: typeof fold.counts.missing === 'bigint' ? Number.MAX_SAFE_INTEGER : fold.counts.missing },
     degraded: fold.degraded.map((reason) => ({
       code: reason.code,
       files: reason.files.length > reasonFilesShown ? reason.files.slice(0, reasonFilesShown) : reason.files,
       filesTotal: reason.files.length,
-      ...(reason.missing !== undefined ? { missing: reason.missing.slice(0, reasonFilesShown) } : {}),
+      ...(reason.missing !== undefined ? { missing: reason.missing.slice(0, reasonFilesShown).map(projectRange) } : {}),
       ...(reason.folder !== undefined ? { folder: reason.folder } : {}),
     })),
     chain: fold.chain,
   };
+}
+
+function projectRange(range: MissingRange) {
+  return { from: seqToWire(range.from), to: seqToWire(range.to), after: range.after, before: range.before };
 }
 
 /**
@@ -35,7 +40,7 @@ export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILE
 export function projectItem(item: SessionItem, read: (name: string) => FreshRead, textLimit: number | null): SessionItemWire {
   switch (item.type) {
     case 'gap':
-      return { type: 'gap', run: item.run, ...item.missing };
+      return { type: 'gap', run: item.run, ...projectRange(item.missing) };
     case 'stray':
       return { type: 'stray', file: item.fact.name, size: item.fact.size };
     case 'file': {
@@ -52,7 +57,7 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         type: 'file',
         file: fact.name,
         at: fact.entryName!.at,
-        seq: fact.entryName!.seq,
+        seq: seqToWire(fact.entryName!.seq),
         size: fact.size,
         evidence: fact.evidence,
         run: item.run,

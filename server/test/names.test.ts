@@ -107,4 +107,42 @@ describe('names', () => {
     const stray = await getJson(dashboard, `/api/sessions/${encodeURIComponent(LONG_ID)}?around=${encodeURIComponent(`${'x'.repeat(250)}.txt`)}`, sessionResponseSchema);
     assert.equal(stray.items.at(-1)?.type, 'stray');
   });
+
+  it('a file name of 255 bytes works through the page, around= and the file endpoint', async () => {
+    const around = await getJson(dashboard, `/api/sessions/huge-order?around=${encodeURIComponent(LONG_NAME)}&limit=1`, sessionResponseSchema);
+    assert.equal(around.items[0]?.type === 'file' && around.items[0].file, LONG_NAME);
+    const file = await getJson(dashboard, `/api/sessions/huge-order/files/${encodeURIComponent(LONG_NAME)}`, fileResponseSchema);
+    assert.equal(file.item.entry?.['text'], LONG_SEQ);
+    assert.equal(file.item.seq, LONG_SEQ);
+  });
+
+  it('zero-padded sequence numbers of 16 digits or more are entries, ordered by their value', async () => {
+    const items = await fileItems('padded');
+    assert.deepEqual(items.map((item) => [item.evidence, item.seq]), [['parsed', 1], ['parsed', 2], ['parsed', 3]]);
+    const page = await getJson(dashboard, '/api/sessions/padded', sessionResponseSchema);
+    assert.deepEqual(page.session.degraded, []);
+  });
+
+  it('sequence numbers of any length are entries, ordered exactly by their value', async () => {
+    const items = await fileItems('huge-order');
+    assert.deepEqual(
+      items.map((item) => [item.evidence, item.entry?.['text']]),
+      ['1', '0010', '9999999999999999', '12345678901234567890', '12345678901234567892', '123456789012345678901', LONG_SEQ].map((seq) => ['parsed', seq]),
+    );
+    assert.deepEqual(items.map((item) => String(item.seq)), ['1', '10', '9999999999999999', '12345678901234567890', '12345678901234567892', '123456789012345678901', LONG_SEQ]);
+    const page = await getJson(dashboard, '/api/sessions/huge-order', sessionResponseSchema);
+    assert.equal(page.session.counts.stray, 0);
+  });
+
+  it('a gap between sequence numbers past 2^53 is exact: one missing number is one', async () => {
+    const page = await getJson(dashboard, '/api/sessions/huge-gap', sessionResponseSchema);
+    assert.deepEqual(
+      page.items.map((item) => (item.type === 'gap' ? `gap ${item.from}-${item.to}` : `${item.type} ${item.type === 'file' ? item.seq : item.file}`)),
+      ['file 12345678901234567889', 'file 12345678901234567890', 'gap 12345678901234567891-12345678901234567891', 'file 12345678901234567892'],
+    );
+    assert.equal(page.session.counts.missing, 1);
+    assert.deepEqual(page.session.degraded.find((reason) => reason.code === 'sequence-gap')?.missing, [
+      { from: '12345678901234567891', to: '12345678901234567891', after: '2026-11-20T090001.000Z-12345678901234567890.json', before: '2026-11-20T090002.000Z-12345678901234567892.json' },
+    ]);
+  });
 });
