@@ -145,4 +145,56 @@ describe('names', () => {
       { from: '12345678901234567891', to: '12345678901234567891', after: '2026-11-20T090001.000Z-12345678901234567890.json', before: '2026-11-20T090002.000Z-12345678901234567892.json' },
     ]);
   });
+
+  it('a file whose name is not UTF-8 is a stray, listed with its bytes escaped', async () => {
+    const page = await getJson(dashboard, '/api/sessions/bad-file', sessionResponseSchema);
+    assert.deepEqual(
+      page.items.map((item) => (item.type === 'gap' ? 'gap' : [item.type, item.file])),
+      [['file', nameAt(0, 1)], ['stray', 'notes-\\xc3(.json']],
+    );
+    assert.equal(page.session.counts.stray, 1);
+  });
+
+  it('a session folder whose name is not UTF-8 is listed with its bytes escaped, as a folder that is not read', async () => {
+    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const sessions = list.projects.flatMap((project) => project.sessions);
+    const bad = sessions.find((session) => session.sessionId === 'bad\\xff-folder');
+    assert.ok(bad, JSON.stringify(sessions.map((session) => session.sessionId)));
+    assert.deepEqual(bad.degraded.map((reason) => [reason.code, reason.folder]), [
+      ['no-start', undefined],
+      ['unreadable', 'its name is not valid UTF-8 (shown with the bytes escaped), so it names no session; not read'],
+    ]);
+    const page = await getJson(dashboard, `/api/sessions/${encodeURIComponent('bad\\xff-folder')}`, sessionResponseSchema);
+    assert.equal(page.page.total, 0);
+    assert.ok(!sessions.some((session) => session.sessionId.includes('\ufffd')), 'no name is shown with replacement characters');
+  });
+
+  it('a file beside the sessions whose name is not UTF-8 is a stray of the record, its bytes escaped', async () => {
+    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    assert.deepEqual(list.strays, ['beside-\\xfe']);
+  });
+});
+
+describe('names that are not UTF-8, in a record large enough to share its first scan with a worker', () => {
+  it('every such file is listed as a stray with its bytes escaped, whichever thread read its folder', async () => {
+    const large = makeTempRecord();
+    const folders = 60;
+    for (let i = 0; i < folders; i++) {
+      const sessionId = `w${String(i).padStart(2, '0')}`;
+      mkdirSync(join(large.dir, sessionId));
+      writeFileSync(join(large.dir, sessionId, nameAt(0, 1)), entryOf(sessionId, startEntry(0)));
+      writeFileSync(Buffer.concat([Buffer.from(join(large.dir, sessionId, 'x')), Buffer.from([0xff])]), 'not UTF-8');
+    }
+    const scanned = await startTestDashboard(large.dir, { reconcileIntervalMs: NO_RECONCILE });
+    try {
+      await eventually(() => (scanned.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 20_000);
+      for (let i = 0; i < folders; i++) {
+        const page = await getJson(scanned, `/api/sessions/w${String(i).padStart(2, '0')}`, sessionResponseSchema);
+        assert.deepEqual(page.items.map((item) => item.type !== 'gap' && [item.type, item.file]), [['file', nameAt(0, 1)], ['stray', 'x\\xff']], `w${i}`);
+      }
+    } finally {
+      await scanned.close();
+      large.remove();
+    }
+  });
 });
