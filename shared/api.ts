@@ -58,6 +58,7 @@ export const countsSchema = z.object({
 
 export const chainLinkSchema = z.object({
   parent: z.string(),
+  /** As written: a number, or a string, also for a number JSON would write otherwise (1e400, -0). */
   part: z.union([z.number(), z.string()]),
   brief: z.string(),
   file: z.string(),
@@ -106,8 +107,16 @@ export const sessionsResponseSchema = z.object({
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
-/** The entry's fields exactly as written, unknown ones included. */
-export const entryFieldsSchema = z.record(z.string(), z.unknown());
+/**
+ * The entry's fields exactly as written, unknown ones included: numbers JSON.parse would alter
+ * (1e400, 12345678901234567890, -0, 1.50) are sent as the file writes them, and a `__proto__`
+ * field is a field. Passed through as it is: a record schema would rebuild the object, and
+ * assigning `__proto__` sets a prototype instead of a field.
+ */
+export const entryFieldsSchema = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'expected the entry\'s fields',
+);
 
 export const fileItemSchema = z.object({
   type: z.literal('file'),
@@ -126,8 +135,14 @@ export const fileItemSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /** For parsed and changed files: the fields as written now on disk. */
   entry: entryFieldsSchema.nullable(),
-  /** For invalid files: the JSON value, shown raw. */
+  /** For invalid files: the JSON value, as written (see `entry`). */
   raw: z.unknown().optional(),
+  /**
+   * The file's text, exactly as read now (its bytes as UTF-8, a byte-order mark included): what
+   * the raw view shows. The file endpoint always has it; a page has it only for what is shown
+   * raw in place (invalid entries, kinds this reader does not know) and not over 64 KiB.
+   */
+  source: z.string().optional(),
   /** Set when the text was cut for the page: its full size in UTF-8 bytes. */
   textClipped: z.object({ bytes: z.number().int() }).optional(),
   /** Other fields too large for a page, left out of `entry` (the file endpoint has them). */

@@ -1,6 +1,7 @@
 import type { FileItem, SessionItemWire, SessionSummary } from '../../shared/api.ts';
 import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
 import type { MissingRange } from '../../shared/record/degraded.ts';
+import { readFieldsAsWritten } from '../../shared/record/entry.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
 
@@ -47,11 +48,18 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
       let fact = item.fact;
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
+      let source: string | undefined;
       if (fact.evidence === 'parsed' || fact.evidence === 'changed' || fact.evidence === 'invalid') {
         const fresh = read(fact.name);
         if (fresh.state !== undefined) fact = fresh.state;
-        if (fresh.reading?.outcome === 'entry') entry = fresh.reading.value;
-        else if (fresh.reading?.outcome === 'invalid') raw = fresh.reading.value;
+        const reading = fresh.reading;
+        if (reading?.outcome === 'entry') {
+          entry = fieldsAsWritten(reading.value, reading.source) as Record<string, unknown>;
+          source = reading.source;
+        } else if (reading?.outcome === 'invalid') {
+          if (reading.value !== undefined) raw = reading.source === undefined ? reading.value : fieldsAsWritten(reading.value, reading.source);
+          source = reading.source;
+        }
       }
       const wire: FileItem = {
         type: 'file',
@@ -67,10 +75,35 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         entry,
       };
       if (raw !== undefined) wire.raw = raw;
+      // A page carries the text only of what it shows raw in place; the raw view of an entry
+      // asks the file endpoint, so that a page is not twice the size.
+      const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';
+      if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.source = source;
       if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
       return wire;
     }
   }
+}
+
+/**
+ * A value's fields as written. Most entries hold no number, and then JSON.parse's value is
+ * already exact (a `__proto__` field included); only the others are parsed again.
+ */
+function fieldsAsWritten(value: unknown, source: string): unknown {
+  return holdsNumber(value) ? readFieldsAsWritten(source) : value;
+}
+
+function holdsNumber(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    for (const child of Object.values(stack.pop()!)) {
+      if (typeof child === 'number') return true;
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
 }
 
 /**
