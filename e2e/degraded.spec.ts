@@ -1,5 +1,6 @@
 import { expect, test } from './support/test.ts';
 import { useSharedRecord } from './support/liveRecord.ts';
+import { UNKNOWN_FIELDS } from './support/sharedRecord.ts';
 
 // Where the record is silent or damaged, the UI says so: in a banner with the files, and in place.
 
@@ -30,10 +31,12 @@ test('a damaged, an invalid, a stray and an unknown-kind file each show as what 
   await expect(banner).toContainText(/1 file holds JSON that is not a valid entry: shown raw, unknown evidence./);
   await expect(page.locator('.evidence-damaged')).toContainText(/Unknown evidence: file .*-5\.json \(37 bytes\) never parsed/);
   await expect(page.locator('.evidence-invalid')).toContainText('Not a valid entry');
-  await expect(page.locator('.evidence-invalid .raw-json')).toContainText('"side": "sideways"');
+  await expect(page.locator('.evidence-invalid .raw-json')).toContainText('"side":"sideways"');
   await expect(page.getByRole('article', { name: 'stray file notes.txt' })).toContainText('never read as evidence');
   await expect(page.locator('.unknown-row')).toContainText('Entry of a kind this reader does not know: heartbeat');
-  await expect(page.locator('.unknown-row .raw-json')).toContainText('"beat": 1');
+  await expect(page.locator('.unknown-row .raw-json')).toContainText('"beat":1');
+  // The file's own text: numbers as written, a __proto__ field kept.
+  await expect(page.locator('.unknown-row .raw-json')).toContainText(UNKNOWN_FIELDS);
 });
 
 test('a session without a start entry says its coverage is unknown', async ({ page }) => {

@@ -73,7 +73,7 @@ test('keys: j/k move between entries, r shows raw JSON, ] moves to the next sess
   await expect(page.locator('.timeline-row.selected')).toHaveAttribute('data-index', '1');
   await expect(page).toHaveURL(`${view.url}/session/${alpha}/entry/${view.shared.files.alphaSent}`);
   await page.keyboard.press('r');
-  await expect(page.locator('.timeline-row.selected .raw-json')).toContainText('"isQueued": true');
+  await expect(page.locator('.timeline-row.selected .raw-json')).toContainText('"isQueued":true');
   await page.keyboard.press('r');
   await expect(page.locator('.timeline-row.selected .raw-json')).toHaveCount(0);
 

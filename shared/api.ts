@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEGRADED_CODES } from './record/degraded.ts';
+import type { Seq } from './record/entryName.ts';
 import { EVIDENCE_STATES } from './record/evidence.ts';
 
 // The wire: what the server sends and the browser accepts, each a versioned, hand-written
@@ -8,9 +9,25 @@ import { EVIDENCE_STATES } from './record/evidence.ts';
 
 export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
 
+/**
+ * A sequence number as written, of any length: a JSON number while it is a safe integer, and
+ * beyond that its decimal digits as a string, because a JSON number past 2^53 loses digits in
+ * a browser (and in JSON.parse anywhere).
+ */
+export const seqSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^[1-9][0-9]{15,}$/)]);
+export type SeqWire = z.infer<typeof seqSchema>;
+
+export function seqToWire(seq: Seq): SeqWire {
+  return typeof seq === 'bigint' ? seq.toString() : seq;
+}
+
+export function seqFromWire(seq: SeqWire): Seq {
+  return typeof seq === 'string' ? BigInt(seq) : seq;
+}
+
 export const missingRangeSchema = z.object({
-  from: z.number().int(),
-  to: z.number().int(),
+  from: seqSchema,
+  to: seqSchema,
   /** The file before the missing numbers; null at the start of a run. */
   after: z.string().nullable(),
   before: z.string(),
@@ -34,12 +51,14 @@ export const countsSchema = z.object({
   damaged: z.number().int(),
   pending: z.number().int(),
   invalid: z.number().int(),
+  /** At most 2^53 − 1, however many are missing: the ranges give the exact numbers. */
   missing: z.number().int(),
   stray: z.number().int(),
 });
 
 export const chainLinkSchema = z.object({
   parent: z.string(),
+  /** As written: a number, or a string, also for a number JSON would write otherwise (1e400, -0). */
   part: z.union([z.number(), z.string()]),
   brief: z.string(),
   file: z.string(),
@@ -88,15 +107,23 @@ export const sessionsResponseSchema = z.object({
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
-/** The entry's fields exactly as written, unknown ones included. */
-export const entryFieldsSchema = z.record(z.string(), z.unknown());
+/**
+ * The entry's fields exactly as written, unknown ones included: numbers JSON.parse would alter
+ * (1e400, 12345678901234567890, -0, 1.50) are sent as the file writes them, and a `__proto__`
+ * field is a field. Passed through as it is: a record schema would rebuild the object, and
+ * assigning `__proto__` sets a prototype instead of a field.
+ */
+export const entryFieldsSchema = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'expected the entry\'s fields',
+);
 
 export const fileItemSchema = z.object({
   type: z.literal('file'),
   file: z.string(),
   /** The time in the file's name. */
   at: z.string(),
-  seq: z.number().int(),
+  seq: seqSchema,
   size: z.number().int(),
   evidence: evidenceStateSchema,
   /** The run (begun by a start entry) it falls in; null before coverage begins. */
@@ -108,8 +135,14 @@ export const fileItemSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /** For parsed and changed files: the fields as written now on disk. */
   entry: entryFieldsSchema.nullable(),
-  /** For invalid files: the JSON value, shown raw. */
+  /** For invalid files: the JSON value, as written (see `entry`). */
   raw: z.unknown().optional(),
+  /**
+   * The file's text, exactly as read now (its bytes as UTF-8, a byte-order mark included): what
+   * the raw view shows. The file endpoint always has it; a page has it only for what is shown
+   * raw in place (invalid entries, kinds this reader does not know) and not over 64 KiB.
+   */
+  source: z.string().optional(),
   /** Set when the text was cut for the page: its full size in UTF-8 bytes. */
   textClipped: z.object({ bytes: z.number().int() }).optional(),
   /** Other fields too large for a page, left out of `entry` (the file endpoint has them). */
@@ -120,8 +153,8 @@ export type FileItem = z.infer<typeof fileItemSchema>;
 export const gapItemSchema = z.object({
   type: z.literal('gap'),
   run: z.number().int().nullable(),
-  from: z.number().int(),
-  to: z.number().int(),
+  from: seqSchema,
+  to: seqSchema,
   after: z.string().nullable(),
   before: z.string(),
 });

@@ -9,6 +9,9 @@ import { SessionWriting, makeRecordDir, startWriter } from './record.ts';
 
 export const SHARED_ENV = 'REC_E2E_SHARED_RECORD';
 
+/** Unknown fields whose values JSON.parse would alter, and a `__proto__` field. */
+export const UNKNOWN_FIELDS = '"big":12345678901234567890,"huge":1e400,"zero":-0,"__proto__":{"x":1}';
+
 export type SharedRecord = {
   dir: string;
   /** Session ids by role. */
@@ -42,7 +45,12 @@ export async function writeSharedRecord(): Promise<SharedRecord> {
     await degraded.raw(entryFileName(new Date(), ++degraded.seq), '{"kind":"message","sessionId":"cut sh', old);
     await degraded.raw(entryFileName(new Date(Date.now() + 1), ++degraded.seq), JSON.stringify({ kind: 'message', side: 'sideways' }));
     await degraded.raw('notes.txt', 'not an entry');
-    await degraded.write({ kind: 'heartbeat', beat: 1 });
+    // Fields as no JSON.stringify writes them: the raw view shows them as the file has them.
+    const heartbeatAt = new Date(Date.now() + 2);
+    await degraded.raw(
+      entryFileName(heartbeatAt, ++degraded.seq),
+      `{"kind":"heartbeat","sessionId":"${degraded.sessionId}","at":"${heartbeatAt.toISOString()}","cwd":"${degraded.cwd}","beat":1,${UNKNOWN_FIELDS}}`,
+    );
 
     const noStart = new SessionWriting(writer, '/home/dev/projects/alpha');
     await noStart.received(undefined, 'a message from nobody we know', 'unknown');

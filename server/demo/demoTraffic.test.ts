@@ -90,7 +90,7 @@ function countGaps(found: Found[]): number {
     named.sort((a, b) => compareEntryNames(a.name as EntryName, b.name as EntryName));
     let previous: number | null = null;
     for (const f of named) {
-      const seq = (f.name as EntryName).seq;
+      const seq = Number((f.name as EntryName).seq);
       const isStart = f.reading.outcome === 'entry' && f.reading.facts.kind === 'start';
       if (isStart) assert.equal(seq, 1, `${f.file}: a start entry restarts the sequence at 1`);
       else if (previous !== null && seq !== previous + 1) gaps += 1;

@@ -22,9 +22,16 @@ export type AppOptions = {
   logger?: boolean;
 };
 
+/**
+ * Session ids and file names come in the URL's path. A folder or file name is up to 255 bytes,
+ * and one whose bytes are not UTF-8 is shown with each such byte as `\xHH`: 4 characters a byte.
+ * The router's default of 100 characters answered 414 to real names.
+ */
+const MAX_NAME_CHARS = 255 * 4;
+
 /** Builds the HTTP app. It never listens: the command (or a test) does. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: MAX_NAME_CHARS } });
   const names = new Set([...(options.hostnames ?? [])].map((name) => name.toLowerCase()));
 
   app.addHook('onRequest', async (request, reply) => {

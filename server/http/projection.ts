@@ -1,5 +1,7 @@
 import type { FileItem, SessionItemWire, SessionSummary } from '../../shared/api.ts';
-import { REASON_FILES_SHOWN } from '../../shared/api.ts';
+import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
+import type { MissingRange } from '../../shared/record/degraded.ts';
+import { readFieldsAsWritten } from '../../shared/record/entry.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
 
@@ -16,16 +18,20 @@ export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILE
     runs: fold.runs.length,
     firstAt: fold.firstAt,
     lastAt: fold.lastAt,
-    counts: fold.counts,
+    counts: { ...fold.counts, missing: typeof fold.counts.missing === 'bigint' ? Number.MAX_SAFE_INTEGER : fold.counts.missing },
     degraded: fold.degraded.map((reason) => ({
       code: reason.code,
       files: reason.files.length > reasonFilesShown ? reason.files.slice(0, reasonFilesShown) : reason.files,
       filesTotal: reason.files.length,
-      ...(reason.missing !== undefined ? { missing: reason.missing.slice(0, reasonFilesShown) } : {}),
+      ...(reason.missing !== undefined ? { missing: reason.missing.slice(0, reasonFilesShown).map(projectRange) } : {}),
       ...(reason.folder !== undefined ? { folder: reason.folder } : {}),
     })),
     chain: fold.chain,
   };
+}
+
+function projectRange(range: MissingRange) {
+  return { from: seqToWire(range.from), to: seqToWire(range.to), after: range.after, before: range.before };
 }
 
 /**
@@ -35,24 +41,31 @@ export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILE
 export function projectItem(item: SessionItem, read: (name: string) => FreshRead, textLimit: number | null): SessionItemWire {
   switch (item.type) {
     case 'gap':
-      return { type: 'gap', run: item.run, ...item.missing };
+      return { type: 'gap', run: item.run, ...projectRange(item.missing) };
     case 'stray':
       return { type: 'stray', file: item.fact.name, size: item.fact.size };
     case 'file': {
       let fact = item.fact;
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
+      let source: string | undefined;
       if (fact.evidence === 'parsed' || fact.evidence === 'changed' || fact.evidence === 'invalid') {
         const fresh = read(fact.name);
         if (fresh.state !== undefined) fact = fresh.state;
-        if (fresh.reading?.outcome === 'entry') entry = fresh.reading.value;
-        else if (fresh.reading?.outcome === 'invalid') raw = fresh.reading.value;
+        const reading = fresh.reading;
+        if (reading?.outcome === 'entry') {
+          entry = fieldsAsWritten(reading.value, reading.source) as Record<string, unknown>;
+          source = reading.source;
+        } else if (reading?.outcome === 'invalid') {
+          if (reading.value !== undefined) raw = reading.source === undefined ? reading.value : fieldsAsWritten(reading.value, reading.source);
+          source = reading.source;
+        }
       }
       const wire: FileItem = {
         type: 'file',
         file: fact.name,
         at: fact.entryName!.at,
-        seq: fact.entryName!.seq,
+        seq: seqToWire(fact.entryName!.seq),
         size: fact.size,
         evidence: fact.evidence,
         run: item.run,
@@ -62,6 +75,10 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         entry,
       };
       if (raw !== undefined) wire.raw = raw;
+      // A page carries the text only of what it shows raw in place; the raw view of an entry
+      // asks the file endpoint, so that a page is not twice the size.
+      const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';
+      if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.source = source;
       if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
       return wire;
     }
@@ -69,19 +86,35 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
 }
 
 /**
- * How many times longer a value's JSON can be than it was written in the file: a number written
- * `1e20` (4 bytes) is sent as its 21 digits. Strings, literals and structure never grow.
+ * A value's fields as written. Most entries hold no number, and then JSON.parse's value is
+ * already exact (a `__proto__` field included); only the others are parsed again.
  */
-const JSON_GROWTH = 21 / 4;
+function fieldsAsWritten(value: unknown, source: string): unknown {
+  return holdsNumber(value) ? readFieldsAsWritten(source) : value;
+}
+
+function holdsNumber(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    for (const child of Object.values(stack.pop()!)) {
+      if (typeof child === 'number') return true;
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
+}
 
 /**
  * Keeps a page small whatever the record holds: a text longer than the limit is cut at a
  * character boundary, and any other field whose JSON is longer is left out of the page. Both
- * are said on the item; the file endpoint gives the entry whole. A file too small to hold such a
- * field, even grown by JSON_GROWTH, is passed as it is.
+ * are said on the item; the file endpoint gives the entry whole. Fields go as written (numbers
+ * too: `1e20` is not sent as its 21 digits), so a file within the limit cannot hold a field over
+ * it, and is passed as it is.
  */
 function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
-  if (wire.size * JSON_GROWTH <= limitBytes) return;
+  if (wire.size <= limitBytes) return;
   let clipped: Record<string, unknown> | null = null;
   const fieldsClipped: { field: string; bytes: number }[] = [];
   for (const [field, value] of Object.entries(entry)) {

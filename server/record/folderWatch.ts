@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { listFolder } from './listFolder.ts';
 
 // chokidar, as the record needs it: folders watched (never files one by one), symlinks not
 // followed, one level deep from each watched folder.
@@ -79,7 +79,8 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
       await whenReady(rootWatcher);
       let folders: string[] = [];
       try {
-        folders = readdirSync(recordDir, { withFileTypes: true }).filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
+        // A folder whose name is not UTF-8 is not read, so not watched.
+        folders = listFolder(recordDir).filter((dirent) => dirent.isDirectory() && dirent.bytes === undefined).map((dirent) => dirent.name);
       } catch {
         // Missing or unreadable: the folders are watched once a reconcile finds them.
       }

@@ -10,7 +10,7 @@ export type Look = { seen: Observation; mtimeMs: number | null; reading: EntryRe
  * Looks at one file of a session folder: reads an entry's bytes, or only stats a stray, which
  * is never read (record-format: Layout). Holds no state, so a scan worker can do it too.
  */
-export function lookAtFile(path: string, entryName: EntryName | null): Look {
+export function lookAtFile(path: string | Buffer, entryName: EntryName | null): Look {
   if (entryName === null) {
     const stat = statRecordPath(path);
     return stat === null

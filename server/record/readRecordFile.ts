@@ -17,7 +17,7 @@ export type RecordFileRead =
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Reads a record file whole, synchronously: entries are small and written once. Never throws. */
-export function readRecordFile(path: string): RecordFileRead {
+export function readRecordFile(path: string | Buffer): RecordFileRead {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -45,7 +45,7 @@ export function readRecordFile(path: string): RecordFileRead {
 }
 
 /** Facts about a path without reading it (for strays: never parsed, so never read). */
-export function statRecordPath(path: string): { size: number; mtimeMs: number; isSymbolicLink: boolean } | null {
+export function statRecordPath(path: string | Buffer): { size: number; mtimeMs: number; isSymbolicLink: boolean } | null {
   try {
     const stat = lstatSync(path);
     return { size: stat.size, mtimeMs: stat.mtimeMs, isSymbolicLink: stat.isSymbolicLink() };
@@ -54,7 +54,7 @@ export function statRecordPath(path: string): { size: number; mtimeMs: number; i
   }
 }
 
-function failedOpen(path: string, error: NodeJS.ErrnoException): RecordFileRead {
+function failedOpen(path: string | Buffer, error: NodeJS.ErrnoException): RecordFileRead {
   if (error.code === 'ENOENT') return { type: 'missing' };
   if (error.code === 'ELOOP' || error.code === 'EISDIR') {
     const stat = statRecordPath(path);

@@ -1,5 +1,5 @@
-import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Indexing, RecordState } from '../../shared/api.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
@@ -7,6 +7,7 @@ import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts
 import { nextRetryDelay } from '../../shared/record/evidence.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { lookAtFile } from './lookAtFile.ts';
+import { FOLDER_NAME_NOT_UTF8, listFolder, pathIn, type FolderEntry } from './listFolder.ts';
 import { describeError, statRecordPath } from './readRecordFile.ts';
 import type { FileState, RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from './retryQueue.ts';
@@ -69,12 +70,15 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     options.onStatus({ record, indexing });
   }
 
-  /** Looks at one file of a session folder and records what the reader concludes. */
-  function observeFile(sessionId: string, name: string): FreshRead {
+  /**
+   * Looks at one file of a session folder and records what the reader concludes. `bytes` is the
+   * name's, when it is not UTF-8 (such a name is never an entry's: it is a stray, only stat'ed).
+   */
+  function observeFile(sessionId: string, name: string, bytes?: Buffer): FreshRead {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
     const entryName = parseEntryName(name);
-    const look = lookAtFile(`${recordDir}${sep}${sessionId}${sep}${name}`, entryName);
+    const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName);
     concludeLook(sessionId, name, entryName, look.seen, look.mtimeMs);
     return { state: index.file(sessionId, name), reading: look.reading };
   }
@@ -104,9 +108,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   /** Reads a session folder's listing and looks at what is new, gone or not yet parsed. */
   function reconcileSession(sessionId: string, countRead: () => void): void {
-    let dirents: Dirent[];
+    let dirents: FolderEntry[];
     try {
-      dirents = readdirSync(join(recordDir, sessionId), { withFileTypes: true });
+      dirents = listFolder(join(recordDir, sessionId));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') observeFolderGone(sessionId);
@@ -123,7 +127,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       // A parsed file is settled: the watcher reports changes to it. Anything else may have
       // moved on (a pending file finished, a permission was granted, a removed file came back).
       if (known === undefined || (known.evidence !== 'parsed' && known.evidence !== 'changed')) {
-        observeFile(sessionId, dirent.name);
+        observeFile(sessionId, dirent.name, dirent.bytes);
         countRead();
       }
     }
@@ -154,9 +158,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
     const started = performance.now();
     reconciling = (async () => {
-      let dirents: Dirent[];
+      let dirents: FolderEntry[];
       try {
-        dirents = readdirSync(recordDir, { withFileTypes: true });
+        dirents = listFolder(recordDir);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') {
@@ -180,7 +184,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       let sliceStart = performance.now();
       const seen = new Set<string>();
       // Reading entries is CPU work in JavaScript: a large first scan shares it with a second core.
-      const sessionFolders = dirents.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
+      const sessionFolders = dirents.filter((dirent) => dirent.isDirectory() && dirent.bytes === undefined).map((dirent) => dirent.name);
       const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders.filter((_, at) => at % 2 === 1) : []);
       let workerDone: Promise<string[]> = Promise.resolve([]);
       if (workerShare.size > 0) {
@@ -190,11 +194,14 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       for (const dirent of dirents) {
         if (closed) return;
         seen.add(dirent.name);
-        if (dirent.isDirectory()) {
+        if (dirent.isDirectory() && dirent.bytes !== undefined) {
+          // Listed, so that it does not vanish; its name cannot be a session id on the wire.
+          index.setFolderProblem(dirent.name, FOLDER_NAME_NOT_UTF8);
+        } else if (dirent.isDirectory()) {
           if (!workerShare.has(dirent.name)) reconcileSession(dirent.name, countRead);
         } else {
           // A file, or a link (never followed), directly in the record directory: not a session.
-          index.putStray(dirent.name, statRecordPath(join(recordDir, dirent.name))?.size ?? 0);
+          index.putStray(dirent.name, statRecordPath(pathIn(recordDir, dirent))?.size ?? 0);
         }
         if (performance.now() - sliceStart > SLICE_MS) {
           if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
@@ -236,7 +243,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function locate(path: string): { sessionId: string | null; name: string | null } | null {
     const rel = relative(recordDir, path);
     if (rel === '') return { sessionId: null, name: null };
-    if (rel.startsWith('..')) return null;
+    // Outside the record is `..` or `../…`; a session folder may well be named `..hidden`.
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
     const parts = rel.split(sep);
     if (parts.length === 1) return { sessionId: parts[0]!, name: null };
     if (parts.length === 2) return { sessionId: parts[0]!, name: parts[1]! };

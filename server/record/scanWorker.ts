@@ -1,8 +1,8 @@
-import { readdirSync } from 'node:fs';
 import { sep } from 'node:path';
 import { Worker, parentPort, workerData } from 'node:worker_threads';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
+import { listFolder, pathIn, type FolderEntry } from './listFolder.ts';
 import { lookAtFile } from './lookAtFile.ts';
 import { describeError } from './readRecordFile.ts';
 
@@ -70,9 +70,9 @@ export function scanInWorker(work: ScanWork, onFolder: (message: Extract<ScanMes
 export function scanFolders(work: ScanWork, post: (message: ScanMessage) => void): void {
   for (const sessionId of work.sessionIds) {
     const folder = `${work.recordDir}${sep}${sessionId}`;
-    let names: string[];
+    let listed: FolderEntry[];
     try {
-      names = readdirSync(folder);
+      listed = listFolder(folder);
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       const gone = err.code === 'ENOENT' || err.code === 'ENOTDIR';
@@ -80,10 +80,10 @@ export function scanFolders(work: ScanWork, post: (message: ScanMessage) => void
       continue;
     }
     const files: ScannedFile[] = [];
-    for (const name of names) {
-      const entryName = parseEntryName(name);
-      const { seen, mtimeMs } = lookAtFile(`${folder}${sep}${name}`, entryName);
-      files.push({ name, entryName, seen, mtimeMs });
+    for (const entry of listed) {
+      const entryName = parseEntryName(entry.name);
+      const { seen, mtimeMs } = lookAtFile(pathIn(folder, entry), entryName);
+      files.push({ name: entry.name, entryName, seen, mtimeMs });
     }
     post({ type: 'folder', sessionId, problem: null, gone: false, files });
   }

@@ -97,7 +97,7 @@ describe('hostile and broken input', () => {
       const whole = items.at(-1)!;
       assert.equal(whole.evidence, 'parsed');
       assert.deepEqual(new Set(items.slice(0, -1).map((item) => item.evidence)), new Set(['damaged']));
-      assert.equal(items.length, whole.seq + 1);
+      assert.equal(items.length, Number(whole.seq) + 1);
     });
   }
 

@@ -127,7 +127,7 @@ test('a burst writes N complete, valid message entries with consecutive sequence
   const ack = await writer.send({ op: 'burst', sessionId, count: 200, startSeq: 5, cwd: '/home/dev/projects/api-service' });
   assert.equal(ack.count, 200);
   const names = await readdir(path.join(recordDir, sessionId));
-  const seqs = names.map((name) => parseEntryName(name)?.seq).sort((a, b) => (a ?? 0) - (b ?? 0));
+  const seqs = names.map((name) => parseEntryName(name)?.seq).sort((a, b) => Number(a ?? 0) - Number(b ?? 0));
   assert.deepEqual(seqs, Array.from({ length: 200 }, (_, i) => i + 5));
   const sides = new Set<string>();
   const texts = new Set<string>();

@@ -1,3 +1,5 @@
+import { addSeq, countRange, type Seq } from './entryName.ts';
+
 // Degraded-recording reasons: evidence that a session's record is incomplete, each with a stable
 // code and the files it rests on. A reason is never a verdict that nothing happened
 // (rule.recordingMayFail, rule.oneWriter, rule.startEntry).
@@ -15,7 +17,7 @@ export const DEGRADED_CODES = [
 
 export type DegradedCode = (typeof DEGRADED_CODES)[number];
 
-export type MissingRange = { from: number; to: number; after: string | null; before: string };
+export type MissingRange = { from: Seq; to: Seq; after: string | null; before: string };
 
 export type DegradedReason = {
   code: DegradedCode;
@@ -39,7 +41,7 @@ export function describeReason(reason: DegradedReason): string {
     case 'invalid-entry':
       return `${n} ${files} ${n === 1 ? 'holds' : 'hold'} JSON that is not a valid entry: shown raw, unknown evidence.`;
     case 'sequence-gap': {
-      const count = (reason.missing ?? []).reduce((sum, range) => sum + range.to - range.from + 1, 0);
+      const count = (reason.missing ?? []).reduce<Seq>((sum, range) => addSeq(sum, countRange(range)), 0);
       return `${count} ${count === 1 ? 'entry is' : 'entries are'} missing from the sequence: a write may have failed or a file was removed.`;
     }
     case 'session-mismatch':

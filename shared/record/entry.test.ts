@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SESSION, bytesOf, receivedEntry, sentEntry, startEntry } from '../test/recordFixtures.ts';
-import { readEntry } from './entry.ts';
+import { readEntry, readFieldsAsWritten } from './entry.ts';
 
 function factsOf(value: unknown) {
   const reading = readEntry(bytesOf(value));
@@ -132,4 +132,73 @@ describe('reading an entry', () => {
       assert.ok(reading.outcome === 'invalid' && reading.why.length > 0);
     });
   }
+});
+
+describe('keys and numbers as written', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const start = JSON.stringify(startEntry(0));
+
+  it('a message whose last "kind" is start is not a start: a duplicated key makes the entry invalid, naming the key', () => {
+    const reading = readEntry(encode(`{"kind":"message",${start.slice(1)}`));
+    assert.equal(reading.outcome, 'invalid');
+    assert.match(reading.outcome === 'invalid' ? reading.why : '', /^duplicate key "kind"/);
+    assert.equal(reading.outcome === 'invalid' && reading.value, undefined, 'neither value is shown as the entry');
+  });
+
+  it('a key duplicated at any depth is flagged with its place', () => {
+    const text = JSON.stringify(receivedEntry(2, 'x')).replace('"name":"api-service"', '"name":"api-service","name":"other"');
+    const reading = readEntry(encode(text));
+    assert.equal(reading.outcome === 'invalid' && reading.why, 'duplicate key "name" in envelope.origin: the entry says two things, and the reader picks neither');
+    const inArray = readEntry(encode(JSON.stringify(sentEntry(1, 'x', { list: [{ a: 1 }, 'b'] })).replace('{"a":1}', '{"a":1,"a":2}')));
+    assert.match(inArray.outcome === 'invalid' ? inArray.why : '', /^duplicate key "a" in list\.0:/);
+  });
+
+  it('a key written with an escape is the same key', () => {
+    const reading = readEntry(encode(`{"k\\u0069nd":"message",${start.slice(1)}`));
+    assert.match(reading.outcome === 'invalid' ? reading.why : '', /^duplicate key "kind"/);
+  });
+
+  it('colons, braces and quotes inside strings, escaped or not, are not taken for keys', () => {
+    const text = 'a: "b" {c: d} \\": e \\\\" "f":';
+    const { value } = factsOf(sentEntry(1, text, { 'odd: "key"': { 'x:y': '\\' } }));
+    assert.equal(value['text'], text);
+  });
+
+  it('a __proto__ field is kept as the entry\'s own field; written twice, it is flagged', () => {
+    const once = readEntry(encode(`${start.slice(0, -1)},"__proto__":{"polluted":true}}`));
+    assert.equal(once.outcome, 'entry');
+    assert.ok(once.outcome === 'entry' && Object.hasOwn(once.value, '__proto__'));
+    assert.deepEqual(once.outcome === 'entry' && Object.keys(once.value).at(-1), '__proto__');
+    assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+    const twice = readEntry(encode(`${start.slice(0, -1)},"__proto__":1,"__proto__":2}`));
+    assert.match(twice.outcome === 'invalid' ? twice.why : '', /^duplicate key "__proto__"/);
+  });
+
+  it('the reading keeps the file\'s text exactly, a byte-order mark included', () => {
+    const text = `\ufeff${JSON.stringify(sentEntry(1, 'x'))}\n`;
+    const reading = readEntry(encode(text));
+    assert.equal(reading.outcome === 'entry' && reading.source, text);
+  });
+
+  it('numbers are read as written: 1e400, 12345678901234567890, -0 and 1.50 are not altered', () => {
+    const text = `${JSON.stringify(sentEntry(1, 'x')).slice(0, -1)},"huge":1e400,"big":12345678901234567890,"zero":-0,"float":1.50,"plain":[7,0.5],"__proto__":{"n":1E2}}`;
+    const reading = readEntry(encode(text));
+    assert.equal(reading.outcome, 'entry');
+    const fields = readFieldsAsWritten(reading.outcome === 'entry' ? reading.source : '');
+    assert.equal(JSON.stringify(fields), text);
+    assert.ok(Object.hasOwn(fields as object, '__proto__'));
+  });
+
+  it('a chain part keeps its text where JSON would write the number otherwise', () => {
+    const chain = (part: string) => encode(`{"kind":"chain","sessionId":"${SESSION}","at":"2026-11-20T09:00:00.000Z","parent":"p1","part":${part},"brief":"b","cwd":"/x"}`);
+    const partOf = (part: string) => {
+      const reading = readEntry(chain(part));
+      return reading.outcome === 'entry' && reading.facts.kind === 'chain' ? reading.facts.part : reading;
+    };
+    assert.equal(partOf('2'), 2);
+    assert.equal(partOf('"2b"'), '2b');
+    assert.equal(partOf('12345678901234567890'), '12345678901234567890');
+    assert.equal(partOf('1e400'), '1e400');
+    assert.equal(partOf('-0'), '-0');
+  });
 });

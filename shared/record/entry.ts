@@ -71,7 +71,8 @@ export const chainEntrySchema = z.looseObject({
   at,
   cwd,
   parent: z.string().min(1),
-  part: z.union([z.number(), z.string()]),
+  // Any JSON number, 1e400 (Infinity once parsed) included: the reader shows it as written.
+  part: z.custom<number | string>((part) => typeof part === 'number' || typeof part === 'string', 'expected a number or a string'),
   brief: z.string(),
 });
 
@@ -113,12 +114,17 @@ export type EntryFacts =
   /** An entry of a kind this reader does not know: kept and shown raw, never guessed at. */
   | { kind: 'unknown'; kindName: string; sessionId: string | null; at: string | null; cwd: string | null };
 
+/**
+ * `source` is the file's text, exactly as written (a byte-order mark included): what a raw view
+ * shows. `value` is what JSON.parse makes of it, which is enough to read the entry's facts but
+ * alters numbers JSON cannot hold (1e400, 12345678901234567890, -0); readFieldsAsWritten does not.
+ */
 export type EntryReading =
-  | { outcome: 'entry'; facts: EntryFacts; value: Record<string, unknown> }
+  | { outcome: 'entry'; facts: EntryFacts; value: Record<string, unknown>; source: string }
   /** Not UTF-8 or not JSON: maybe still being written (rule.oneWriter), maybe cut short. */
   | { outcome: 'unparsed'; why: string }
-  /** JSON, but not an entry this reader can vouch for; `value` is left out when unsafe to show. */
-  | { outcome: 'invalid'; why: string; value?: unknown };
+  /** JSON, but not an entry this reader can vouch for; `value` and `source` are left out when unsafe to show. */
+  | { outcome: 'invalid'; why: string; value?: unknown; source?: string };
 
 /**
  * Deeper JSON than this is not an entry the plugin wrote, and could not be passed on: a value
@@ -127,7 +133,8 @@ export type EntryReading =
  */
 export const MAX_ENTRY_DEPTH = 256;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// The byte-order mark stays in the text: the raw view shows the file as it is.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Reads one entry file's bytes. Never throws: bad input is an outcome, not a crash. */
 export function readEntry(bytes: Uint8Array): EntryReading {
@@ -137,30 +144,42 @@ export function readEntry(bytes: Uint8Array): EntryReading {
   } catch {
     return { outcome: 'unparsed', why: 'not valid UTF-8' };
   }
+  // A byte-order mark is tolerated, and is not part of the JSON.
+  const json = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   let value: unknown;
   try {
-    value = JSON.parse(source);
+    value = JSON.parse(json);
   } catch (error) {
     return { outcome: 'unparsed', why: bytes.length === 0 ? 'empty file' : `not JSON: ${(error as Error).message}` };
   }
-  return validateEntry(value);
+  const shape = measureJson(value, MAX_ENTRY_DEPTH);
+  if (shape.tooDeep) return { outcome: 'invalid', why: `JSON nested deeper than ${MAX_ENTRY_DEPTH} levels; not shown` };
+  // JSON.parse keeps the last of a key's values without a word, so a message whose last "kind"
+  // is start would begin a run. Each member of an object has one colon outside strings: fewer
+  // keys than colons means a key was written twice, and the entry is flagged, never read.
+  if (shape.keys !== countMembers(json)) {
+    return { outcome: 'invalid', why: `${describeDuplicateKey(json)}: the entry says two things, and the reader picks neither`, source };
+  }
+  const reading = validateEntry(value, source);
+  if (reading.outcome === 'entry' && reading.facts.kind === 'chain' && typeof reading.facts.part === 'number') {
+    reading.facts.part = partAsWritten(reading.facts.part, source);
+  }
+  return reading;
 }
 
-/** Validates a parsed JSON value as an entry. */
-export function validateEntry(value: unknown): EntryReading {
-  if (exceedsDepth(value, MAX_ENTRY_DEPTH)) {
-    return { outcome: 'invalid', why: `JSON nested deeper than ${MAX_ENTRY_DEPTH} levels; not shown` };
-  }
+/** Validates a parsed JSON value as an entry; `source` is the text it was parsed from. */
+function validateEntry(value: unknown, source: string): EntryReading {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { outcome: 'invalid', why: 'an entry is a JSON object', value };
+    return { outcome: 'invalid', why: 'an entry is a JSON object', value, source };
   }
   const object = value as Record<string, unknown>;
   const kind = object['kind'];
-  if (typeof kind !== 'string') return { outcome: 'invalid', why: 'kind: expected a string', value };
+  if (typeof kind !== 'string') return { outcome: 'invalid', why: 'kind: expected a string', value, source };
   if (!isKnownKind(kind)) {
     return {
       outcome: 'entry',
       value: object,
+      source,
       facts: {
         kind: 'unknown',
         kindName: kind,
@@ -175,9 +194,9 @@ export function validateEntry(value: unknown): EntryReading {
     const why = result.error.issues
       .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : kind}: ${issue.message}`)
       .join('; ');
-    return { outcome: 'invalid', why, value };
+    return { outcome: 'invalid', why, value, source };
   }
-  return { outcome: 'entry', value: object, facts: factsOf(result.data as StartEntry | MessageEntry | ChainEntry) };
+  return { outcome: 'entry', value: object, source, facts: factsOf(result.data as StartEntry | MessageEntry | ChainEntry) };
 }
 
 function factsOf(entry: StartEntry | MessageEntry | ChainEntry): EntryFacts {
@@ -218,18 +237,121 @@ function factsOf(entry: StartEntry | MessageEntry | ChainEntry): EntryFacts {
   }
 }
 
-/** Whether a JSON value nests deeper than `limit`; iterative, so any depth is safe to ask. */
-function exceedsDepth(value: unknown, limit: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+/**
+ * Whether a JSON value nests deeper than `limit`, and how many keys its objects hold in all;
+ * iterative, so any depth is safe to ask.
+ */
+function measureJson(value: unknown, limit: number): { tooDeep: boolean; keys: number } {
+  let keys = 0;
+  if (typeof value !== 'object' || value === null) return { tooDeep: false, keys };
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    if (depth > limit) return true;
-    for (const child of Object.values(node as object)) {
+    if (depth > limit) return { tooDeep: true, keys };
+    const children = Object.values(node as object);
+    if (!Array.isArray(node)) keys += children.length;
+    for (const child of children) {
       if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
     }
   }
-  return false;
+  return { tooDeep: false, keys };
+}
+
+/**
+ * How many object members valid JSON text holds: its colons outside strings. Strings are skipped
+ * with indexOf, so a long text costs little more than a search for its closing quote.
+ */
+function countMembers(json: string): number {
+  let members = 0;
+  for (let at = 0; at < json.length; at++) {
+    const code = json.charCodeAt(at);
+    if (code === 0x22) at = closingQuote(json, at);
+    else if (code === 0x3a) members++;
+  }
+  return members;
+}
+
+/** Where the string opened at `open` ends, in valid JSON text. */
+function closingQuote(json: string, open: number): number {
+  let at = json.indexOf('"', open + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (json.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    // An even run of backslashes escapes itself, not the quote.
+    if (backslashes % 2 === 0) return at;
+    at = json.indexOf('"', at + 1);
+  }
+}
+
+/**
+ * Names the first key written twice in one object of valid JSON text, and where that object
+ * is: `duplicate key "from" in envelope.origin`. Keys are compared as JSON reads them, so
+ * `"k\u0069nd"` is `"kind"`. Only run on text known to hold one.
+ */
+function describeDuplicateKey(json: string): string {
+  type Level = { keys: Set<string> | null; path: string; key: string | null; index: number };
+  const levels: Level[] = [];
+  let expectKey = false;
+  for (let at = 0; at < json.length; at++) {
+    const code = json.charCodeAt(at);
+    const level = levels.at(-1);
+    if (code === 0x7b || code === 0x5b) {
+      const path = level === undefined ? '' : [level.path, level.keys === null ? String(level.index) : level.key].filter((part) => part !== '').join('.');
+      levels.push({ keys: code === 0x7b ? new Set() : null, path, key: null, index: 0 });
+      expectKey = code === 0x7b;
+    } else if (code === 0x7d || code === 0x5d) {
+      levels.pop();
+    } else if (code === 0x2c && level !== undefined) {
+      if (level.keys === null) level.index++;
+      else expectKey = true;
+    } else if (code === 0x22) {
+      const end = closingQuote(json, at);
+      if (expectKey && level?.keys != null) {
+        const key = JSON.parse(json.slice(at, end + 1)) as string;
+        if (level.keys.has(key)) return `duplicate key ${JSON.stringify(key)}${level.path === '' ? '' : ` in ${level.path}`}`;
+        level.keys.add(key);
+        level.key = key;
+        expectKey = false;
+      }
+      at = end;
+    }
+  }
+  return 'a duplicate key';
+}
+
+type RawJson = { readonly rawJSON: string };
+/** JSON.rawJSON and the reviver's source text (ES2026), which the es2024 lib does not declare. */
+const json = JSON as JSON & { rawJSON?(text: string): RawJson; isRawJSON?(value: unknown): value is RawJson };
+
+/**
+ * A reviver for JSON.parse that keeps each number as written where JSON.stringify would write it
+ * otherwise (1e400 would become null, 12345678901234567890 lose digits, -0 become 0, 1.50 be 1.5):
+ * such a number becomes a raw JSON value, which JSON.stringify writes back as its text.
+ */
+export function keepNumberText(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || context?.source === undefined || json.rawJSON === undefined) return value;
+  return context.source === JSON.stringify(value) ? value : json.rawJSON(context.source);
+}
+
+/** A number as the file writes it (kept by keepNumberText), or null for a value that is no number. */
+export function numberText(value: unknown): string | null {
+  if (typeof value === 'number') return JSON.stringify(value);
+  return json.isRawJSON?.(value) === true ? value.rawJSON : null;
+}
+
+/**
+ * An entry's fields with every value as written: JSON.stringify gives back the file's numbers
+ * (and a `__proto__` field, which JSON.parse makes an own field). Read when an entry is shown,
+ * not when it is indexed: parsing with a reviver costs several times a plain parse.
+ */
+export function readFieldsAsWritten(source: string): unknown {
+  return JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source, keepNumberText);
+}
+
+/** A chain's part as written: the number, or its text where JSON would write it otherwise. */
+function partAsWritten(part: number, source: string): number | string {
+  const fields = readFieldsAsWritten(source) as Record<string, unknown>;
+  return json.isRawJSON?.(fields['part']) === true ? fields['part'].rawJSON : part;
 }
 
 function stringOrNull(value: unknown): string | null {

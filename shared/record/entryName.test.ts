@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareEntryNames, parseEntryName } from './entryName.ts';
+import { compareEntryNames, missingBetween, parseEntryName } from './entryName.ts';
 
 describe('entry file names', () => {
   it('a name gives the entry time in ISO 8601 and the sequence number', () => {
@@ -21,6 +21,29 @@ describe('entry file names', () => {
     const names = ['2026-11-20T090001.000Z-10.json', '2026-11-20T090001.000Z-9.json', '2026-11-20T090000.999Z-11.json'];
     const sorted = names.map((n) => parseEntryName(n)!).sort(compareEntryNames).map((n) => n.name);
     assert.deepEqual(sorted, ['2026-11-20T090000.999Z-11.json', '2026-11-20T090001.000Z-9.json', '2026-11-20T090001.000Z-10.json']);
+  });
+
+  it('a sequence number of any length is an entry, read exactly: a bigint past 2^53, a number below', () => {
+    assert.equal(parseEntryName('2026-11-20T090001.005Z-0000000000000000000007.json')?.seq, 7);
+    assert.equal(parseEntryName('2026-11-20T090001.005Z-9007199254740991.json')?.seq, 9_007_199_254_740_991);
+    assert.equal(parseEntryName('2026-11-20T090001.005Z-9007199254740992.json')?.seq, 9_007_199_254_740_992n);
+    assert.equal(parseEntryName(`2026-11-20T090001.005Z-${'9'.repeat(227)}.json`)?.seq, BigInt('9'.repeat(227)));
+  });
+
+  it('sequence numbers past 2^53 order exactly, among themselves and against small ones', () => {
+    const seqs = ['12345678901234567892', '9007199254740993', '00012345678901234567890', '9007199254740991', '5', '12345678901234567891'];
+    const sorted = seqs.map((seq) => parseEntryName(`2026-11-20T090001.000Z-${seq}.json`)!).sort(compareEntryNames).map((n) => n.name.slice(23, -5));
+    assert.deepEqual(sorted, ['5', '9007199254740991', '9007199254740993', '00012345678901234567890', '12345678901234567891', '12345678901234567892']);
+  });
+
+  it('the numbers missing between two sequence numbers are counted exactly, at any size', () => {
+    assert.deepEqual(missingBetween(2, 5), { from: 3, to: 4, count: 2 });
+    assert.equal(missingBetween(2, 3), null);
+    assert.equal(missingBetween(5, 2), null, 'a sequence that goes back is no gap');
+    assert.deepEqual(missingBetween(12_345_678_901_234_567_890n, 12_345_678_901_234_567_892n), { from: 12_345_678_901_234_567_891n, to: 12_345_678_901_234_567_891n, count: 1 });
+    assert.equal(missingBetween(12_345_678_901_234_567_890n, 12_345_678_901_234_567_891n), null);
+    assert.deepEqual(missingBetween(9_007_199_254_740_990, 9_007_199_254_740_993n), { from: 9_007_199_254_740_991, to: 9_007_199_254_740_992n, count: 2 });
+    assert.deepEqual(missingBetween(1, 10n ** 30n), { from: 2, to: 10n ** 30n - 1n, count: 10n ** 30n - 2n });
   });
 
   for (const stray of [

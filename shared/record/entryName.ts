@@ -2,16 +2,23 @@
 // (record-spec: entryFile). The name is the only order the record gives: entries are ordered by
 // (time, numeric sequence), never by the name as a string, because `-10` sorts before `-9`.
 
+/**
+ * A sequence number, exact at any length: a number while it is a safe integer, a bigint beyond.
+ * A value has one form only, so `===` and `<` compare any two exactly (`<` compares a number
+ * with a bigint by value). The spec sets no bound, and a writer may zero-pad to any width.
+ */
+export type Seq = number | bigint;
+
 export type EntryName = {
   /** The file name as found on disk. */
   name: string;
   /** The time written in the name, as ISO 8601 with colons: `2026-11-20T09:00:01.005Z`. */
   at: string;
   /** The sequence number; the writer may or may not zero-pad it. */
-  seq: number;
+  seq: Seq;
 };
 
-const ENTRY_NAME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z-(\d{1,15})\.json$/;
+const ENTRY_NAME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z-(\d+)\.json$/;
 
 /**
  * Reads an entry's time and sequence from its file name, or returns null when the name is not an
@@ -24,7 +31,19 @@ export function parseEntryName(name: string): EntryName | null {
   // A name that looks right but is no real instant (month 13, hour 25) is not the writer's.
   // Checked by arithmetic: a Date per file was the costliest step of reading a name.
   if (!isRealInstant(Number(year), Number(month), Number(day), Number(hour), Number(minute), Number(second))) return null;
-  return { name, at: `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`, seq: Number(seq) };
+  return { name, at: `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`, seq: readSeq(seq!) };
+}
+
+/** Decimal digits, leading zeros and all, as a sequence number. */
+function readSeq(digits: string): Seq {
+  // Fifteen digits are always a safe integer: the writer's numbers, read without a BigInt.
+  if (digits.length <= 15) return Number(digits);
+  return seqOf(BigInt(digits));
+}
+
+/** The one form of a value: a number while it is safe. */
+function seqOf(value: bigint): Seq {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -38,6 +57,33 @@ function isRealInstant(year: number, month: number, day: number, hour: number, m
 /** Session order: time, then numeric sequence; the name breaks a tie (`-5` and `-05`). */
 export function compareEntryNames(a: EntryName, b: EntryName): number {
   if (a.at !== b.at) return a.at < b.at ? -1 : 1;
-  if (a.seq !== b.seq) return a.seq - b.seq;
+  if (a.seq !== b.seq) return a.seq < b.seq ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/**
+ * The sequence numbers skipped between two entries, as an inclusive range and how many there
+ * are; null when `next` follows `previous` or goes back. All arithmetic on sequence numbers is
+ * here, and it is exact: between 12345678901234567890 and …892 one number is missing, not none.
+ */
+export function missingBetween(previous: Seq, next: Seq): { from: Seq; to: Seq; count: Seq } | null {
+  if (typeof previous === 'number' && typeof next === 'number') {
+    if (next <= previous + 1) return null;
+    return { from: previous + 1, to: next - 1, count: next - previous - 1 };
+  }
+  const a = BigInt(previous);
+  const b = BigInt(next);
+  if (b <= a + 1n) return null;
+  return { from: seqOf(a + 1n), to: seqOf(b - 1n), count: seqOf(b - a - 1n) };
+}
+
+/** How many numbers an inclusive range holds, exactly. */
+export function countRange(range: { from: Seq; to: Seq }): Seq {
+  return typeof range.from === 'number' && typeof range.to === 'number' ? range.to - range.from + 1 : seqOf(BigInt(range.to) - BigInt(range.from) + 1n);
+}
+
+/** The sum of two counts, exactly. */
+export function addSeq(a: Seq, b: Seq): Seq {
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a + b)) return a + b;
+  return seqOf(BigInt(a) + BigInt(b));
 }

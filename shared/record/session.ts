@@ -1,8 +1,8 @@
 import type { DegradedCode, DegradedReason, MissingRange } from './degraded.ts';
 import { DEGRADED_CODES } from './degraded.ts';
 import type { EntryFacts } from './entry.ts';
-import type { EntryName } from './entryName.ts';
-import { compareEntryNames } from './entryName.ts';
+import type { EntryName, Seq } from './entryName.ts';
+import { addSeq, compareEntryNames, missingBetween } from './entryName.ts';
 import type { EvidenceState } from './evidence.ts';
 
 /** What the file system shell knows of one file in a session folder. */
@@ -43,8 +43,8 @@ export type SessionCounts = {
   damaged: number;
   pending: number;
   invalid: number;
-  /** Sequence numbers missing within runs. */
-  missing: number;
+  /** Sequence numbers missing within runs, exactly. */
+  missing: Seq;
   stray: number;
 };
 
@@ -163,14 +163,14 @@ export function createSessionFolder(sessionId: string) {
       scalars.previous = null;
     } else if (scalars.previous !== null) {
       const previous = scalars.previous;
-      const previousSeq = previous.entryName!.seq;
       // A sequence that goes back is a writer that began again without a start entry we can
       // see; only numbers skipped going forward are possible missing entries.
-      if (name.seq > previousSeq + 1) {
-        const range = { from: previousSeq + 1, to: name.seq - 1, after: previous.name, before: fact.name };
+      const skipped = missingBetween(previous.entryName!.seq, name.seq);
+      if (skipped !== null) {
+        const range = { from: skipped.from, to: skipped.to, after: previous.name, before: fact.name };
         missing.push(range);
         items.push({ type: 'gap', run: scalars.run, missing: range });
-        counts.missing += range.to - range.from + 1;
+        counts.missing = addSeq(counts.missing, skipped.count);
         note('sequence-gap', previous.name);
         note('sequence-gap', fact.name);
       }

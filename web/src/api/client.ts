@@ -10,6 +10,7 @@ import {
   type SessionResponse,
   type SessionsResponse,
 } from '../../../shared/api.ts';
+import { keepNumberText } from '../../../shared/record/entry.ts';
 
 // The browser's side of the wire: every response is parsed with the shared schema, so a server
 // that drifts from the contract shows an error instead of a misread record.
@@ -22,9 +23,16 @@ export class ApiError extends Error {
   }
 }
 
-async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+/**
+ * `asWritten`: an entry's numbers are kept as the file writes them (a browser's JSON.parse makes
+ * 12345678901234567890 lose digits and 1e400 Infinity), for answers that carry entries.
+ */
+async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal, asWritten = false): Promise<z.infer<S>> {
   const response = await fetch(url, { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
-  const body: unknown = await response.json().catch(() => null);
+  const body: unknown = await response
+    .text()
+    .then((text) => (asWritten ? JSON.parse(text, keepNumberText) : JSON.parse(text)) as unknown)
+    .catch(() => null);
   if (!response.ok) {
     const error = errorResponseSchema.safeParse(body);
     throw new ApiError(response.status, error.success ? error.data.message : `the server answered ${response.status}`);
@@ -34,23 +42,30 @@ async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: Abo
   return parsed.data;
 }
 
+/**
+ * Options for a query whose answers carry entries. React Query's structural sharing rebuilds a
+ * changed answer key by key: assigning a `__proto__` field sets a prototype instead (the field is
+ * lost), and a number kept as written, rebuilt, is a plain object.
+ */
+export const KEEP_ENTRIES_AS_SENT = { structuralSharing: false } as const;
+
 export function fetchSessions(signal?: AbortSignal): Promise<SessionsResponse> {
   return getJson('/api/sessions', sessionsResponseSchema, signal);
 }
 
 export function fetchSessionPage(sessionId: string, offset: number, limit: number, signal?: AbortSignal): Promise<SessionResponse> {
   const query = new URLSearchParams({ offset: String(offset), limit: String(limit) });
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal);
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal, true);
 }
 
 /** The page that holds `file`; `page.offset` says where it begins. */
 export function fetchPageAround(sessionId: string, file: string, limit: number, signal?: AbortSignal): Promise<SessionResponse> {
   const query = new URLSearchParams({ around: file, limit: String(limit) });
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal);
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal, true);
 }
 
 export function fetchFile(sessionId: string, file: string, signal?: AbortSignal): Promise<FileResponse> {
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(file)}`, fileResponseSchema, signal);
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(file)}`, fileResponseSchema, signal, true);
 }
 
 export function fetchSearch(params: URLSearchParams, signal?: AbortSignal): Promise<SearchResponse> {

@@ -1,5 +1,6 @@
-import type { DegradedReasonWire, SessionSummary } from '../../../shared/api.ts';
-import { describeReason, type DegradedReason } from '../../../shared/record/degraded.ts';
+import { seqFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/api.ts';
+import { describeReason, type DegradedReason, type MissingRange } from '../../../shared/record/degraded.ts';
+import { addSeq, countRange, type Seq } from '../../../shared/record/entryName.ts';
 
 /**
  * describeReason counts the files and missing ranges it is given, but the wire lists at most
@@ -10,9 +11,10 @@ export function describeWireReason(reason: DegradedReasonWire, counts: SessionSu
   const core: DegradedReason = { code: reason.code, files };
   if (reason.folder !== undefined) core.folder = reason.folder;
   if (reason.missing !== undefined) {
-    const listed = reason.missing.reduce((sum, range) => sum + range.to - range.from + 1, 0);
-    core.missing = listed >= counts.missing || reason.missing.length === 0
-      ? reason.missing
+    const ranges: MissingRange[] = reason.missing.map((range) => ({ ...range, from: seqFromWire(range.from), to: seqFromWire(range.to) }));
+    const listed = ranges.reduce<Seq>((sum, range) => addSeq(sum, countRange(range)), 0);
+    core.missing = listed >= counts.missing || ranges.length === 0
+      ? ranges
       : [{ from: 1, to: counts.missing, after: null, before: '' }];
   }
   return describeReason(core);

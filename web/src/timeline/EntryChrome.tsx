@@ -1,5 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { FileItem } from '../../../shared/api.ts';
+import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
@@ -64,14 +67,28 @@ export function RawToggle({ raw, onToggle, entry }: { raw: boolean; onToggle(): 
   );
 }
 
-export function RawPanel({ raw, entry, item }: { raw: boolean; entry: unknown; item: FileItem }) {
+export function RawPanel({ raw, sessionId, item }: { raw: boolean; sessionId: string; item: FileItem }) {
   if (!raw) return null;
   return (
     <div className="raw-panel">
       <p className="muted">
-        {item.file} · {item.size} bytes{item.textClipped !== undefined ? ' · text clipped for this page' : ''}
+        {item.file} · {item.size} bytes
       </p>
-      <RawJson value={entry} label={`Raw JSON of ${item.file}`} />
+      <FileSource sessionId={sessionId} item={item} />
     </div>
   );
+}
+
+/** The file's own text: from the page where it has it, else from the file endpoint. */
+export function FileSource({ sessionId, item }: { sessionId: string; item: FileItem }) {
+  const file = useQuery({
+    queryKey: queryKeys.file(sessionId, item.file),
+    queryFn: ({ signal }) => fetchFile(sessionId, item.file, signal),
+    enabled: item.source === undefined,
+    ...KEEP_ENTRIES_AS_SENT,
+  });
+  const source = item.source ?? file.data?.item.source;
+  if (source !== undefined) return <RawJson text={source} label={`Raw JSON of ${item.file}`} />;
+  if (file.error !== null) return <p className="error">could not load the file: {file.error.message}</p>;
+  return <p className="muted">loading…</p>;
 }

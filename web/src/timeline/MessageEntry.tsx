@@ -1,4 +1,5 @@
 import type { FileItem } from '../../../shared/api.ts';
+import { numberText } from '../../../shared/record/entry.ts';
 import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
 import { HashChecker } from './HashChecker.tsx';
 import { MessageText } from './MessageText.tsx';
@@ -37,18 +38,21 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
           </footer>
         </>
       )}
-      <RawPanel raw={raw} entry={entry} item={item} />
+      <RawPanel raw={raw} sessionId={sessionId} item={item} />
     </article>
   );
 }
 
 function Withheld({ entry }: { entry: Record<string, unknown> }) {
-  const length = typeof entry['textLength'] === 'number' ? entry['textLength'] : null;
+  const written = numberText(entry['textLength']);
+  const length = written === null ? null : Number(written);
+  // A length the file writes otherwise than JSON would (1e2 for 100) is shown as written.
+  const shown = typeof entry['textLength'] === 'number' ? length?.toLocaleString('en') : written;
   const hash = typeof entry['textHash'] === 'string' ? entry['textHash'] : null;
   return (
     <div className="withheld">
       <p>
-        <strong>Text withheld</strong> (recordText set to metadata): {length !== null ? `${length.toLocaleString('en')} bytes` : 'length not recorded'}
+        <strong>Text withheld</strong> (recordText set to metadata): {shown != null ? `${shown} bytes` : 'length not recorded'}
         {hash !== null && (
           <>
             , <code className="hash">{hash}</code>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { FileItem } from '../../../shared/api.ts';
-import { fetchFile } from '../api/client.ts';
+import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { CopyButton } from '../text/CopyButton.tsx';
 import { utf8Length } from '../text/markers.ts';
@@ -37,6 +37,7 @@ export function MessageText({ sessionId, item, text, actions }: { sessionId: str
     queryKey: queryKeys.file(sessionId, item.file),
     queryFn: ({ signal }) => fetchFile(sessionId, item.file, signal),
     enabled: showAll && serverClipped,
+    ...KEEP_ENTRIES_AS_SENT,
   });
   const fullText = serverClipped ? (typeof full.data?.item.entry?.['text'] === 'string' ? (full.data.item.entry['text'] as string) : null) : text;
   const bytes = item.textClipped?.bytes ?? utf8Length(text);

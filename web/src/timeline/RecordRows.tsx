@@ -1,10 +1,10 @@
 import type { FileItem, GapItem, StrayItem } from '../../../shared/api.ts';
+import { numberText } from '../../../shared/record/entry.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
-import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
-import { RawJson } from './RawJson.tsx';
+import { EntryLink, EntryNotes, FileSource, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
 // silent or damaged, each in its place in the session's order.
@@ -37,7 +37,7 @@ function RecordRowEnd({ sessionId, item, entry, raw, onToggleRaw }: { sessionId:
       <footer className="entry-foot">
         <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
       </footer>
-      <RawPanel raw={raw} entry={entry} item={item} />
+      <RawPanel raw={raw} sessionId={sessionId} item={item} />
     </>
   );
 }
@@ -47,7 +47,7 @@ export function ChainRow({ sessionId, item, entry, raw, onToggleRaw }: { session
   return (
     <article className="record-row chain-row" aria-label={`chain entry ${item.file}`} data-file={item.file}>
       <header className="entry-head">
-        <strong>Chain: part {String(entry['part'])} under parent</strong>
+        <strong>Chain: part {typeof entry['part'] === 'string' ? entry['part'] : (numberText(entry['part']) ?? String(entry['part']))} under parent</strong>
         <Link to={sessionPath(parent)} title={parent}>
           {shortId(parent)}
         </Link>
@@ -74,7 +74,7 @@ export function UnknownKindRow({ sessionId, item, entry }: { sessionId: string; 
         <EntryLink sessionId={sessionId} item={item} at={entryTime(item, entry)} />
         <span className="seq">#{item.seq}</span>
       </header>
-      <RawJson value={entry} label={`Raw JSON of ${item.file}`} />
+      <FileSource sessionId={sessionId} item={item} />
     </article>
   );
 }
@@ -159,7 +159,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         <span className="seq">#{item.seq}</span>
       </header>
       {item.why !== null && <p className="muted why">{item.why}</p>}
-      {item.evidence === 'invalid' && item.raw !== undefined && <RawJson value={item.raw} label={`Raw JSON of ${item.file}`} />}
+      {item.evidence === 'invalid' && item.source !== undefined && <FileSource sessionId={sessionId} item={item} />}
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { MAX_PAGE_LIMIT, type SessionItemWire, type SessionResponse } from '../../../shared/api.ts';
-import { fetchPageAround, fetchSessionPage } from '../api/client.ts';
+import { KEEP_ENTRIES_AS_SENT, fetchPageAround, fetchSessionPage } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 
 // A session's items come in pages by position in the session's order; only the pages on screen
@@ -28,8 +28,9 @@ export function useSessionPages(sessionId: string, pageIndexes: number[], head: 
       ...pageIndexes.map((pageIndex) => ({
         queryKey: queryKeys.sessionPage(sessionId, pageIndex, PAGE_SIZE) as readonly unknown[],
         queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, pageIndex * PAGE_SIZE, PAGE_SIZE, signal),
+        ...KEEP_ENTRIES_AS_SENT,
       })),
-      ...(head ? [{ queryKey: queryKeys.sessionHead(sessionId), queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, 0, 1, signal) }] : []),
+      ...(head ? [{ queryKey: queryKeys.sessionHead(sessionId), queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, 0, 1, signal), ...KEEP_ENTRIES_AS_SENT }] : []),
     ],
   });
   const byPage = new Map<number, SessionResponse>();
