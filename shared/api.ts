@@ -108,6 +108,11 @@ export const fileItemSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /** For parsed and changed files: the fields as written now on disk. */
   entry: entryFieldsSchema.nullable(),
+  /**
+   * On a parsed or invalid file that is as it was read, but was changed or removed meanwhile:
+   * something other than the writer touched it, and the session says so too.
+   */
+  episode: z.enum(['changed-then-restored', 'removed-then-restored']).optional(),
   /** For invalid files: the JSON value, shown raw. */
   raw: z.unknown().optional(),
   /** Set when the text was cut for the page: its full size in UTF-8 bytes. */

@@ -62,6 +62,7 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         entry,
       };
       if (raw !== undefined) wire.raw = raw;
+      if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) wire.episode = `${fact.touched}-then-restored`;
       if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
       return wire;
     }

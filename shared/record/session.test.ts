@@ -100,6 +100,14 @@ describe('a session as the reader folds it', () => {
     assert.equal(fold.counts.sent, 2, 'what was read before still counts');
   });
 
+  it('a file touched after it was read and put back as it was still names its reason: the record was touched', () => {
+    const restored = { ...fileOf(nameAt(1, 2), sentEntry(1, 'x')), touched: 'changed' as const };
+    const returned = { ...fileOf(nameAt(2, 3), sentEntry(2, 'y')), touched: 'removed' as const };
+    const fold = foldSession(SESSION, [fileOf(nameAt(0, 1), startEntry(0)), restored, returned]);
+    assert.deepEqual(fold.degraded.map((reason) => [reason.code, reason.files]), [['changed-after-read', [nameAt(1, 2)]], ['removed-after-read', [nameAt(2, 3)]]]);
+    assert.equal(fold.counts.sent, 2);
+  });
+
   it('an unreadable folder is a degraded reason that says why', () => {
     const fold = foldSession(SESSION, [], 'permission denied');
     assert.deepEqual(fold.degraded.find((reason) => reason.code === 'unreadable'), { code: 'unreadable', files: [], folder: 'permission denied' });

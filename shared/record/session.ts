@@ -3,7 +3,7 @@ import { DEGRADED_CODES } from './degraded.ts';
 import type { EntryFacts } from './entry.ts';
 import type { EntryName } from './entryName.ts';
 import { compareEntryNames } from './entryName.ts';
-import type { EvidenceState } from './evidence.ts';
+import type { EvidenceState, Touch } from './evidence.ts';
 
 /** What the file system shell knows of one file in a session folder. */
 export type FileFact = {
@@ -17,6 +17,8 @@ export type FileFact = {
   why: string | null;
   /** What the entry said when it parsed; kept for changed and removed files. */
   facts: EntryFacts | null;
+  /** Touched after it was read, though it is now as it was read: the episode is kept. */
+  touched?: Touch;
 };
 
 export type SessionItem =
@@ -202,6 +204,10 @@ export function createSessionFolder(sessionId: string) {
       case 'parsed':
       case 'stray':
         break;
+    }
+    // Back as it was read, but something touched it meanwhile: the record was touched all the same.
+    if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) {
+      note(fact.touched === 'changed' ? 'changed-after-read' : 'removed-after-read', fact.name);
     }
 
     if (facts === null) return;
