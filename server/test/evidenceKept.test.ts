@@ -198,4 +198,19 @@ describe('small things the summary must get right', () => {
     }, 'the file too large to read');
     assert.equal(item.size, large);
   });
+
+  it('a sequence that jumps by a quadrillion is a jump, not a quadrillion missing entries', async () => {
+    const sessionId = 'jump';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    await writer.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, sentEntry(1, 'before')) });
+    await writer.send({ op: 'write', sessionId, seq: 999_999_999_999_999, entry: entry(sessionId, sentEntry(2, 'after')) });
+    const summary = await eventually(async () => {
+      const got = await summaryOf(sessionId);
+      return got?.counts.sent === 2 ? got : undefined;
+    }, 'both entries');
+    assert.equal(summary.counts.missing, 0, 'no count of missing entries is claimed for a jump');
+    assert.deepEqual(summary.degraded.map((reason) => reason.code), ['sequence-gap'], 'but the jump is a reason the record may be incomplete');
+    const gap = (await pageOf(sessionId)).items.find((item) => item.type === 'gap');
+    assert.deepEqual(gap && { from: gap.from, to: gap.to }, { from: 3, to: 999_999_999_999_998 });
+  });
 });

@@ -1,5 +1,5 @@
 import type { DegradedCode, DegradedReason, MissingRange } from './degraded.ts';
-import { DEGRADED_CODES } from './degraded.ts';
+import { DEGRADED_CODES, isSequenceJump } from './degraded.ts';
 import type { EntryFacts } from './entry.ts';
 import type { EntryName } from './entryName.ts';
 import { compareEntryNames } from './entryName.ts';
@@ -45,7 +45,7 @@ export type SessionCounts = {
   damaged: number;
   pending: number;
   invalid: number;
-  /** Sequence numbers missing within runs. */
+  /** Sequence numbers missing within runs, in gaps that are not jumps (see WIDEST_COUNTED_GAP). */
   missing: number;
   stray: number;
 };
@@ -172,7 +172,7 @@ export function createSessionFolder(sessionId: string) {
         const range = { from: previousSeq + 1, to: name.seq - 1, after: previous.name, before: fact.name };
         missing.push(range);
         items.push({ type: 'gap', run: scalars.run, missing: range });
-        counts.missing += range.to - range.from + 1;
+        if (!isSequenceJump(range)) counts.missing += range.to - range.from + 1;
         note('sequence-gap', previous.name);
         note('sequence-gap', fact.name);
       }

@@ -9,13 +9,8 @@ export function describeWireReason(reason: DegradedReasonWire, counts: SessionSu
   const files = reason.files.length >= reason.filesTotal ? reason.files : [...reason.files, ...new Array<string>(reason.filesTotal - reason.files.length).fill('')];
   const core: DegradedReason = { code: reason.code, files };
   if (reason.folder !== undefined) core.folder = reason.folder;
-  if (reason.missing !== undefined) {
-    const listed = reason.missing.reduce((sum, range) => sum + range.to - range.from + 1, 0);
-    core.missing = listed >= counts.missing || reason.missing.length === 0
-      ? reason.missing
-      : [{ from: 1, to: counts.missing, after: null, before: '' }];
-  }
-  return describeReason(core);
+  if (reason.missing !== undefined) core.missing = reason.missing;
+  return describeReason(core, reason.missing !== undefined ? counts.missing : undefined);
 }
 
 /** One line for a tooltip or a screen reader: every reason, in plain words. */

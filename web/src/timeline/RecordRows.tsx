@@ -1,4 +1,5 @@
 import type { FileItem, GapItem, StrayItem } from '../../../shared/api.ts';
+import { describeMissing, describeMissingNumbers, isSequenceJump } from '../../../shared/record/degraded.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
@@ -80,7 +81,20 @@ export function UnknownKindRow({ sessionId, item, entry }: { sessionId: string; 
 }
 
 export function GapRow({ gap }: { gap: GapItem }) {
-  const numbers = gap.from === gap.to ? `entry ${gap.from}` : `entries ${gap.from}–${gap.to}`;
+  if (isSequenceJump(gap)) {
+    const words = describeMissing(gap);
+    return (
+      <article className="record-row gap-row" aria-label={`sequence jump after ${gap.after ?? 'the start of the run'}`}>
+        <strong>
+          {words.charAt(0).toUpperCase() + words.slice(1)}: entries may be missing here, or the writer's numbering jumped; how many, the record cannot say.
+        </strong>{' '}
+        <span className="muted">
+          Unknown, not nothing: between {gap.after ?? 'the start of the run'} and {gap.before}.
+        </span>
+      </article>
+    );
+  }
+  const numbers = describeMissingNumbers(gap);
   return (
     <article className="record-row gap-row" aria-label={`missing ${numbers}`}>
       <strong>
