@@ -320,7 +320,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       startWatching().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (!exists) scheduleReconcile(0);
     },
-    status: () => ({ record, indexing }),
+    /** Once the record is read, the file count is the index's: files keep arriving. */
+    status: () => ({ record, indexing: indexing.state === 'ready' ? { state: 'ready' as const, files: index.fileCount() } : indexing }),
     /** Reads a file of a session again now, for a page: what is on disk is what is shown. */
     readNow(sessionId: string, name: string): FreshRead {
       return observeFile(sessionId, name);

@@ -213,4 +213,26 @@ describe('small things the summary must get right', () => {
     const gap = (await pageOf(sessionId)).items.find((item) => item.type === 'gap');
     assert.deepEqual(gap && { from: gap.from, to: gap.to }, { from: 3, to: 999_999_999_999_998 });
   });
+
+  it('a dashboard started on an empty record counts the files that arrive later', async () => {
+    const empty = makeTempRecord('rec-empty-');
+    const later = await startTestDashboard(empty.dir, { reconcileIntervalMs: 600_000 });
+    const other = await startWriter(empty.dir);
+    try {
+      await eventually(() => (later.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+      await other.send({ op: 'write', sessionId: 's1', seq: 1, entry: entry('s1', startEntry(0)) });
+      await other.send({ op: 'write', sessionId: 's1', seq: 2, entry: entry('s1', sentEntry(1, 'one')) });
+      await other.send({ op: 'write', sessionId: 's1', seq: 3, entry: entry('s1', sentEntry(2, 'two')) });
+      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the session');
+      const list = await eventually(async () => {
+        const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
+        return got.projects[0]?.sessions[0]?.counts.sent === 2 ? got : undefined;
+      }, 'both entries');
+      assert.deepEqual(list.indexing, { state: 'ready', files: 3 });
+    } finally {
+      await other.kill();
+      await later.close();
+      empty.remove();
+    }
+  });
 });
