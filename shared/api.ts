@@ -192,6 +192,18 @@ export const DEFAULT_PAGE_LIMIT = 200;
 export const MAX_PAGE_LIMIT = 5_000;
 
 /**
+ * A number in a query as people write it: decimal digits only. `Number()` would also take
+ * `0x10`, `1e2`, ` 10` and an empty string (as 0).
+ */
+export function decimalQuerySchema(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,15}$/, 'expected a decimal number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/**
  * `GET /api/search`: entries across all sessions. Filters on what the index holds are applied
  * first; the text is then read from disk for what is left. Text matching is a substring, or a
  * JavaScript regular expression with `regex=1`.
@@ -211,7 +223,7 @@ export const searchQuerySchema = z.object({
   project: z.string().optional(),
   from: z.iso.datetime().optional(),
   to: z.iso.datetime().optional(),
-  limit: z.coerce.number().int().min(1).max(1_000).default(200),
+  limit: decimalQuerySchema(1, 1_000).default(200),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 

@@ -235,4 +235,17 @@ describe('small things the summary must get right', () => {
       empty.remove();
     }
   });
+
+  it('a limit or an offset that is not a plain decimal number is a 400', async () => {
+    const sessionId = 'limits';
+    await writeSessionRead(sessionId, false);
+    for (const query of ['limit=0x10', 'limit=1e2', 'limit=%2010', 'limit=', 'offset=0x10', 'offset=1e1', 'offset=']) {
+      assert.equal((await fetch(new URL(`/api/sessions/${sessionId}?${query}`, dashboard.url))).status, 400, query);
+    }
+    for (const query of ['limit=0x10', 'limit=1e2', 'limit=']) {
+      assert.equal((await fetch(new URL(`/api/search?${query}`, dashboard.url))).status, 400, `search ${query}`);
+    }
+    assert.equal((await getJson(dashboard, `/api/sessions/${sessionId}?limit=010`, sessionResponseSchema)).page.limit, 10);
+    assert.equal((await getJson(dashboard, '/api/search?limit=16', searchResponseSchema)).schema, 'rec.search/1');
+  });
 });
