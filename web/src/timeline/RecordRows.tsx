@@ -4,7 +4,7 @@ import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
-import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
+import { EntryLink, EntryNotes, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
 import { RawJson } from './RawJson.tsx';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
@@ -115,7 +115,7 @@ export function StrayRow({ stray }: { stray: StrayItem }) {
   );
 }
 
-/** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed. */
+/** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed, changed. */
 export function EvidenceRow({ sessionId, item }: { sessionId: string; item: FileItem }) {
   const name = <code>{item.file}</code>;
   const size = `${item.size.toLocaleString('en')} bytes`;
@@ -157,6 +157,17 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         </>
       );
       break;
+    case 'changed':
+      // Only when what is there now is no entry (a link, a folder, bytes that do not parse); a
+      // changed file that still parses is shown as its entry, with a note.
+      words = (
+        <>
+          <strong>Changed after it was read:</strong> file {name}
+          {item.kind !== null ? ` (a ${item.side ?? ''} ${item.kind} entry)` : ''} no longer holds an entry; the writer writes each file once, so
+          something else touched it. What it said when read still counts.
+        </>
+      );
+      break;
     default:
       words = (
         <>
@@ -164,7 +175,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         </>
       );
   }
-  const side = item.evidence === 'removed' && item.side !== null ? ` evidence-${item.side}` : '';
+  const side = (item.evidence === 'removed' || item.evidence === 'changed') && item.side !== null ? ` evidence-${item.side}` : '';
   return (
     <article className={`record-row evidence-row evidence-${item.evidence}${side}`} aria-label={`${item.evidence} file ${item.file}`} data-file={item.file}>
       <header className="entry-head">
@@ -173,6 +184,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         <span className="seq">#{item.seq}</span>
       </header>
       {item.why !== null && <p className="muted why">{item.why}</p>}
+      {item.episode !== undefined && <p className="entry-note warn">{describeEpisode(item.episode)}</p>}
       {item.evidence === 'invalid' && item.raw !== undefined && <RawJson value={item.raw} label={`Raw JSON of ${item.file}`} />}
     </article>
   );
