@@ -127,8 +127,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       const known = index.file(sessionId, dirent.name);
       // A parsed file is settled: the watcher reports changes to it. Anything else may have
       // moved on (a pending file finished, a permission was granted, a removed file came back),
-      // and so may a read file whose name no longer holds a file (chokidar misses a folder).
-      if (known === undefined || (known.evidence !== 'parsed' && known.evidence !== 'changed') || (known.fingerprint !== null && !dirent.isFile())) {
+      // and so may a parsed file whose name no longer holds a file (chokidar misses a folder).
+      if (known === undefined || (known.evidence !== 'parsed' && known.evidence !== 'changed') || (known.evidence === 'parsed' && !dirent.isFile())) {
         observeFile(sessionId, dirent.name);
         countRead();
       }
