@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEGRADED_CODES } from './record/degraded.ts';
+import { DEGRADED_CODES, type MissingRange } from './record/degraded.ts';
 import type { Seq } from './record/entryName.ts';
 import { EVIDENCE_STATES } from './record/evidence.ts';
 
@@ -32,6 +32,11 @@ export const missingRangeSchema = z.object({
   after: z.string().nullable(),
   before: z.string(),
 });
+
+/** A missing range (a gap item, or one of a reason's) as the core counts it. */
+export function missingRangeFromWire(range: z.infer<typeof missingRangeSchema>): MissingRange {
+  return { from: seqFromWire(range.from), to: seqFromWire(range.to), after: range.after, before: range.before };
+}
 
 export const degradedReasonSchema = z.object({
   code: z.enum(DEGRADED_CODES),
@@ -135,6 +140,11 @@ export const fileItemSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /** For parsed and changed files: the fields as written now on disk. */
   entry: entryFieldsSchema.nullable(),
+  /**
+   * On a parsed or invalid file that is as it was read, but was changed or removed meanwhile:
+   * something other than the writer touched it, and the session says so too.
+   */
+  episode: z.enum(['changed-then-restored', 'removed-then-restored']).optional(),
   /** For invalid files: the JSON value, as written (see `entry`). */
   raw: z.unknown().optional(),
   /**
@@ -220,6 +230,18 @@ export const DEFAULT_PAGE_LIMIT = 200;
 export const MAX_PAGE_LIMIT = 5_000;
 
 /**
+ * A number in a query as people write it: decimal digits only. `Number()` would also take
+ * `0x10`, `1e2`, ` 10` and an empty string (as 0).
+ */
+export function decimalQuerySchema(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,15}$/, 'expected a decimal number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/**
  * `GET /api/search`: entries across all sessions. Filters on what the index holds are applied
  * first; the text is then read from disk for what is left. Text matching is a substring, or a
  * JavaScript regular expression with `regex=1`.
@@ -239,7 +261,7 @@ export const searchQuerySchema = z.object({
   project: z.string().optional(),
   from: z.iso.datetime().optional(),
   to: z.iso.datetime().optional(),
-  limit: z.coerce.number().int().min(1).max(1_000).default(200),
+  limit: decimalQuerySchema(1, 1_000).default(200),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 

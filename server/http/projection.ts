@@ -18,7 +18,7 @@ export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILE
     runs: fold.runs.length,
     firstAt: fold.firstAt,
     lastAt: fold.lastAt,
-    counts: { ...fold.counts, missing: typeof fold.counts.missing === 'bigint' ? Number.MAX_SAFE_INTEGER : fold.counts.missing },
+    counts: fold.counts,
     degraded: fold.degraded.map((reason) => ({
       code: reason.code,
       files: reason.files.length > reasonFilesShown ? reason.files.slice(0, reasonFilesShown) : reason.files,
@@ -79,6 +79,7 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
       // asks the file endpoint, so that a page is not twice the size.
       const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';
       if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.source = source;
+      if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) wire.episode = `${fact.touched}-then-restored`;
       if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
       return wire;
     }

@@ -4,6 +4,7 @@ import {
   DEFAULT_PAGE_LIMIT,
   MAX_PAGE_LIMIT,
   PAGE_TEXT_LIMIT_BYTES,
+  decimalQuerySchema,
   fileResponseSchema,
   sessionResponseSchema,
 } from '../../shared/api.ts';
@@ -15,8 +16,8 @@ import type { SummaryCache } from './summaryCache.ts';
 const sessionParams = z.object({ sessionId: z.string().min(1) });
 const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min(1) });
 const pageQuery = z.object({
-  offset: z.coerce.number().int().nonnegative().default(0),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+  offset: decimalQuerySchema(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: decimalQuerySchema(1, MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
   /** A file name: answer with the page that holds it, for a link to one entry. */
   around: z.string().min(1).optional(),
 });
@@ -37,7 +38,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     const params = sessionParams.safeParse(request.params);
     const query = pageQuery.safeParse(request.query);
     if (!params.success || !query.success) {
-      return reply.code(400).send({ error: 'bad-request', message: 'offset must be 0 or more, and limit from 1 to ' + MAX_PAGE_LIMIT });
+      return reply.code(400).send({ error: 'bad-request', message: 'offset must be a decimal number, 0 or more, and limit one from 1 to ' + MAX_PAGE_LIMIT });
     }
     const fold = source.fold(params.data.sessionId);
     if (fold === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });

@@ -5,7 +5,11 @@ import { listFolder } from './listFolder.ts';
 // chokidar, as the record needs it: folders watched (never files one by one), symlinks not
 // followed, one level deep from each watched folder.
 
-export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
+/**
+ * chokidar's events, and 'rename': the native watch saw a name come or go in a watched folder.
+ * chokidar says nothing when a folder takes the name of a file it knows (paulmillr/chokidar#165).
+ */
+export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir' | 'rename';
 
 export type FolderWatchHandlers = {
   onEvent(event: WatchEvent, path: string): void;
@@ -53,6 +57,12 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
     for (const event of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
       created.on(event, (path: string) => handlers.onEvent(event, path));
     }
+    // chokidar calls its raw events unstable: only their documented shape is used, and only as
+    // a hint to look at a name again (a reconcile looks too).
+    created.on('raw', (event: unknown, name: unknown, details: unknown) => {
+      const folder = (details as { watchedPath?: unknown } | null)?.watchedPath;
+      if (event === 'rename' && typeof name === 'string' && name !== '' && typeof folder === 'string') handlers.onEvent('rename', join(folder, name));
+    });
     created.on('error', (error: unknown) => handlers.onError(error as NodeJS.ErrnoException));
     return created;
   }

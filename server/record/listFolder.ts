@@ -7,6 +7,7 @@ export type FolderEntry = {
   /** The name as text; a name that is not UTF-8 is shown with those bytes as `\xhh`. */
   name: string;
   isDirectory(): boolean;
+  isFile(): boolean;
   /** The name's bytes, when they are not UTF-8: the only way to reach what it names. */
   bytes?: Buffer;
 };
@@ -23,7 +24,8 @@ export function listFolder(path: string): FolderEntry[] {
   return readdirSync(path, { withFileTypes: true, encoding: 'buffer' }).map((dirent): FolderEntry => {
     const name = decodeName(dirent.name);
     const isDirectory = () => dirent.isDirectory();
-    return name !== null ? { name, isDirectory } : { name: escapeNameBytes(dirent.name), isDirectory, bytes: dirent.name };
+    const isFile = () => dirent.isFile();
+    return name !== null ? { name, isDirectory, isFile } : { name: escapeNameBytes(dirent.name), isDirectory, isFile, bytes: dirent.name };
   });
 }
 

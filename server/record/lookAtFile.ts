@@ -34,13 +34,13 @@ export function lookAtFile(path: string | Buffer, entryName: EntryName | null): 
       return { seen: { type: 'stray', why: read.what, size: read.size }, mtimeMs: read.mtimeMs, reading: null };
     case 'too-large':
       return {
-        seen: { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)` },
+        seen: { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)`, size: read.size },
         mtimeMs: read.mtimeMs,
         reading: null,
       };
     case 'missing':
       return { seen: { type: 'gone' }, mtimeMs: null, reading: null };
     case 'unreadable':
-      return { seen: { type: 'unreadable', why: read.why }, mtimeMs: null, reading: null };
+      return { seen: read.size === undefined ? { type: 'unreadable', why: read.why } : { type: 'unreadable', why: read.why, size: read.size }, mtimeMs: null, reading: null };
   }
 }

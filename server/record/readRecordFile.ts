@@ -10,7 +10,8 @@ export type RecordFileRead =
   | { type: 'not-a-file'; size: number; mtimeMs: number; what: string }
   | { type: 'too-large'; size: number; mtimeMs: number }
   | { type: 'missing' }
-  | { type: 'unreadable'; why: string };
+  /** `size` when the path could still be stat'ed. */
+  | { type: 'unreadable'; why: string; size?: number };
 
 // O_NOFOLLOW: a file swapped for a link after it was listed is still not followed.
 // O_NONBLOCK: a FIFO planted in the record must not hang the reader.
@@ -60,13 +61,15 @@ function failedOpen(path: string | Buffer, error: NodeJS.ErrnoException): Record
     const stat = statRecordPath(path);
     return { type: 'not-a-file', size: stat?.size ?? 0, mtimeMs: stat?.mtimeMs ?? 0, what: error.code === 'ELOOP' ? 'a symbolic link, not followed' : 'a folder' };
   }
-  return { type: 'unreadable', why: describeError(error) };
+  const stat = statRecordPath(path);
+  return stat === null ? { type: 'unreadable', why: describeError(error) } : { type: 'unreadable', why: describeError(error), size: stat.size };
 }
 
 function describeKind(stat: import('node:fs').Stats): string {
   if (stat.isDirectory()) return 'a folder';
   if (stat.isFIFO()) return 'a named pipe';
   if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
   return 'not a regular file';
 }
 

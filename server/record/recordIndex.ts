@@ -235,5 +235,5 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
 
 /** The same fingerprint means the same bytes, hence the same facts. */
 function sameConclusion(a: Conclusion, b: Conclusion): boolean {
-  return a.evidence === b.evidence && a.why === b.why && a.size === b.size && a.fingerprint === b.fingerprint;
+  return a.evidence === b.evidence && a.why === b.why && a.size === b.size && a.fingerprint === b.fingerprint && a.touched === b.touched;
 }

@@ -87,11 +87,16 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function concludeLook(sessionId: string, name: string, entryName: EntryName | null, seen: Observation, seenMtimeMs: number | null): void {
     const previous = index.file(sessionId, name);
     const mtimeMs = seenMtimeMs ?? previous?.mtimeMs ?? 0;
-    const conclusion = concludeObservation(previous ?? null, seen, Date.now());
+    // The pending window is timed on the process's steady clock, never by the file's mtime.
+    const conclusion = concludeObservation(previous ?? null, seen, Date.now(), performance.now());
     index.putFile(sessionId, name, conclusion, mtimeMs, entryName);
     const key = `${sessionId}/${name}`;
-    if (conclusion?.evidence === 'pending') retries.schedule(key, (attempt) => nextRetryDelay(attempt, Date.now(), mtimeMs));
-    else retries.cancel(key);
+    if (conclusion?.evidence === 'pending') {
+      const since = conclusion.pendingSince ?? performance.now();
+      retries.schedule(key, (attempt) => nextRetryDelay(attempt, performance.now(), since));
+    } else {
+      retries.cancel(key);
+    }
   }
 
   function observeGone(sessionId: string, name: string): void {
@@ -125,8 +130,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       present.add(dirent.name);
       const known = index.file(sessionId, dirent.name);
       // A parsed file is settled: the watcher reports changes to it. Anything else may have
-      // moved on (a pending file finished, a permission was granted, a removed file came back).
-      if (known === undefined || (known.evidence !== 'parsed' && known.evidence !== 'changed')) {
+      // moved on (a pending file finished, a permission was granted, a removed file came back),
+      // and so may a parsed file whose name no longer holds a file (chokidar misses a folder).
+      if (known === undefined || (known.evidence !== 'parsed' && known.evidence !== 'changed') || (known.evidence === 'parsed' && !dirent.isFile())) {
         observeFile(sessionId, dirent.name, dirent.bytes);
         countRead();
       }
@@ -255,6 +261,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     const where = locate(path);
     if (where === null || closed) return;
     const { sessionId, name } = where;
+    if (event === 'rename') {
+      // A name came or went. chokidar reports no event when a folder takes a file's name, so a
+      // name that held a file the reader read is looked at again; other names chokidar reports.
+      if (sessionId !== null && name !== null && record.state === 'present' && index.file(sessionId, name)?.fingerprint != null) observeFile(sessionId, name);
+      return;
+    }
     // The record directory itself came or went, or something stirs in a record that was gone:
     // a whole reconcile says first whether the record is there, then reads what it holds.
     if (sessionId === null || record.state !== 'present') {
@@ -316,7 +328,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       startWatching().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (!exists) scheduleReconcile(0);
     },
-    status: () => ({ record, indexing }),
+    /** Once the record is read, the file count is the index's: files keep arriving. */
+    status: () => ({ record, indexing: indexing.state === 'ready' ? { state: 'ready' as const, files: index.fileCount() } : indexing }),
     /** Reads a file of a session again now, for a page: what is on disk is what is shown. */
     readNow(sessionId: string, name: string): FreshRead {
       return observeFile(sessionId, name);

@@ -1,6 +1,7 @@
 /**
  * Files that do not parse yet are read again on a timer (rule.oneWriter). One timer serves the
  * whole queue, set for the earliest due read, so a burst of half-written files costs one timer.
+ * Times are on the process's steady clock: a wall clock set back must not hold a read back.
  */
 export function createRetryQueue(retry: (key: string) => void) {
   const due = new Map<string, number>();
@@ -12,13 +13,13 @@ export function createRetryQueue(retry: (key: string) => void) {
     if (at >= timerAt) return;
     if (timer !== null) clearTimeout(timer);
     timerAt = at;
-    timer = setTimeout(fire, Math.max(0, at - Date.now()));
+    timer = setTimeout(fire, Math.max(0, at - performance.now()));
   }
 
   function fire(): void {
     timer = null;
     timerAt = Infinity;
-    const now = Date.now();
+    const now = performance.now();
     const ready: string[] = [];
     for (const [key, at] of due) if (at <= now) ready.push(key);
     for (const key of ready) due.delete(key);
@@ -33,7 +34,7 @@ export function createRetryQueue(retry: (key: string) => void) {
     schedule(key: string, delay: (attempt: number) => number): void {
       const attempt = attempts.get(key) ?? 0;
       attempts.set(key, attempt + 1);
-      const at = Date.now() + delay(attempt);
+      const at = performance.now() + delay(attempt);
       due.set(key, at);
       armFor(at);
     },

@@ -23,22 +23,32 @@ export const EVIDENCE_STATES = [
 export type EvidenceState = (typeof EVIDENCE_STATES)[number];
 
 /**
- * How long after a file last changed the reader keeps waiting for it to parse. A writer that is
- * alive finishes an entry well within this; a file still unparsed after it was cut short.
+ * What was seen to happen to a file after it was read, kept when the file comes back as it was
+ * read: something other than the writer touched the record (rule.oneWriter, rule.neverPruned).
+ */
+export type Touch = 'changed' | 'removed';
+
+/**
+ * How long the reader waits for a file to parse, from when it first saw it, on its own clock. A
+ * writer that is alive finishes an entry well within this; a file still unparsed was cut short.
  */
 export const PENDING_WINDOW_MS = 10_000;
 
 /**
- * The state of a file that does not parse, `now` and `changedAt` in epoch milliseconds.
- * A file already older than the window when first seen is damaged at once.
+ * Whether a file that does not parse, seen for the first time, was already older than the window
+ * (`now` and `changedAt`, its mtime, in epoch milliseconds): then it is damaged at once. A file
+ * dated in the future (a clock set wrong, a touched file) tells nothing of its age, so it is not.
  */
-export function unparsedEvidence(now: number, changedAt: number): 'pending' | 'damaged' {
-  return now - changedAt < PENDING_WINDOW_MS ? 'pending' : 'damaged';
+export function isAlreadyDamaged(now: number, changedAt: number): boolean {
+  return now - changedAt >= PENDING_WINDOW_MS;
 }
 
-/** When to read a pending file again: soon at first, then backing off, never past the window. */
-export function nextRetryDelay(attempt: number, now: number, changedAt: number): number {
+/**
+ * When to read a pending file again: soon at first, then backing off, never past the moment the
+ * window that began at `pendingSince` ends (both on the reader's clock, like `now`).
+ */
+export function nextRetryDelay(attempt: number, now: number, pendingSince: number): number {
   const backoff = Math.min(50 * 2 ** attempt, 2_000);
-  const untilDamaged = Math.max(0, changedAt + PENDING_WINDOW_MS - now);
+  const untilDamaged = Math.max(0, pendingSince + PENDING_WINDOW_MS - now);
   return Math.min(backoff, untilDamaged + 1);
 }

@@ -84,6 +84,90 @@ describe('what a reader concludes from each look at a file', () => {
     assert.equal(unreadable?.facts, facts);
   });
 
+  it('a file whose mtime is in the future is pending for the window from when the reader first saw it, then damaged', () => {
+    // The reader's own clock times the window: `readerNow` is what it read at each look.
+    const first = concludeObservation(null, unparsed(NOW + 3_600_000), NOW, 500);
+    assert.equal(first?.evidence, 'pending');
+    const during = concludeObservation(first, unparsed(NOW + 3_600_000), NOW + PENDING_WINDOW_MS - 1, 500 + PENDING_WINDOW_MS - 1);
+    assert.equal(during?.evidence, 'pending');
+    const after = concludeObservation(during, unparsed(NOW + 3_600_000), NOW + PENDING_WINDOW_MS, 500 + PENDING_WINDOW_MS);
+    assert.equal(after?.evidence, 'damaged');
+  });
+
+  it('the pending window follows the reader\'s clock, not the wall clock: a wall clock set back does not keep a file pending', () => {
+    const first = concludeObservation(null, unparsed(NOW - 100), NOW, 0);
+    const later = concludeObservation(first, unparsed(NOW - 100), NOW - 3_600_000, PENDING_WINDOW_MS);
+    assert.equal(later?.evidence, 'damaged');
+  });
+
+  it('a file that keeps changing without parsing is still damaged once the window from the first look has passed', () => {
+    let conclusion = concludeObservation(null, unparsed(NOW), NOW, 0);
+    for (let t = 1_000; t < PENDING_WINDOW_MS; t += 1_000) conclusion = concludeObservation(conclusion, unparsed(NOW + t), NOW + t, t);
+    assert.equal(conclusion?.evidence, 'pending');
+    assert.equal(concludeObservation(conclusion, unparsed(NOW + PENDING_WINDOW_MS), NOW + PENDING_WINDOW_MS, PENDING_WINDOW_MS)?.evidence, 'damaged');
+  });
+
+  it('a damaged file that changes and still does not parse stays damaged', () => {
+    const damaged = concludeObservation(null, unparsed(NOW - 60_000), NOW, 0);
+    assert.equal(concludeObservation(damaged, unparsed(NOW), NOW, 1)?.evidence, 'damaged');
+  });
+
+  for (const [what, why] of [
+    ['a symbolic link', 'a symbolic link, not followed'],
+    ['a named pipe', 'a named pipe'],
+    ['a folder', 'a folder'],
+  ] as const) {
+    it(`a parsed file whose name now holds ${what} is changed after it was read, and what it said is kept`, () => {
+      const now = concludeObservation(parsed, { type: 'stray', why, size: 4096 }, NOW);
+      assert.equal(now?.evidence, 'changed');
+      assert.equal(now?.facts, facts);
+      assert.equal(now?.why, `changed after it was read: now ${why}`);
+      assert.equal(now?.size, 4096);
+    });
+  }
+
+  it('a removed file whose name then holds a link is changed: what it said is still kept', () => {
+    const removed = concludeObservation(parsed, { type: 'gone' }, NOW);
+    const link = concludeObservation(removed, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW);
+    assert.equal(link?.evidence, 'changed');
+    assert.equal(link?.facts, facts);
+  });
+
+  it('an invalid file whose name now holds a folder is changed, not a stray', () => {
+    const invalid = concludeObservation(null, { type: 'invalid', why: 'kind: expected a string', fingerprint: 9, size: 5 }, NOW);
+    assert.equal(concludeObservation(invalid, { type: 'stray', why: 'a folder', size: 4096 }, NOW)?.evidence, 'changed');
+  });
+
+  it('a name never parsed that holds a link is a stray, as ever', () => {
+    const pending = concludeObservation(null, unparsed(NOW), NOW);
+    assert.equal(concludeObservation(pending, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW)?.evidence, 'stray');
+  });
+
+  it('a changed file that comes back with the bytes first read is parsed, and keeps the episode', () => {
+    const cut = concludeObservation(parsed, unparsed(NOW), NOW);
+    const back = concludeObservation(cut, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW);
+    assert.equal(back?.evidence, 'parsed');
+    assert.equal(back?.touched, 'changed');
+    assert.equal(back?.why, null);
+  });
+
+  it('a removed file that comes back with the bytes first read is parsed, and keeps the episode', () => {
+    const removed = concludeObservation(parsed, { type: 'gone' }, NOW);
+    const back = concludeObservation(removed, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW);
+    assert.equal(back?.touched, 'removed');
+    assert.equal(concludeObservation(back, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW)?.touched, 'removed', 'read again, it keeps it');
+  });
+
+  it('an episode outlives a spell of being unreadable', () => {
+    const removed = concludeObservation(parsed, { type: 'gone' }, NOW);
+    const locked = concludeObservation(removed, { type: 'unreadable', why: 'permission denied', size: 100 }, NOW);
+    assert.equal(concludeObservation(locked, { type: 'entry', facts, fingerprint: 7, size: 100, changedAt: NOW }, NOW)?.touched, 'removed');
+  });
+
+  it('a file too large to read says the size it has now', () => {
+    assert.equal(concludeObservation(parsed, { type: 'unreadable', why: 'too large to read', size: 70_000_000 }, NOW)?.size, 70_000_000);
+  });
+
   it('retries back off and never wait past the moment the file becomes damaged', () => {
     const changedAt = NOW;
     assert.equal(nextRetryDelay(0, NOW, changedAt), 50);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CWD, OTHER, SESSION, fileOf, nameAt, receivedEntry, sentEntry, startEntry, strayOf } from '../test/recordFixtures.ts';
+import { WIDEST_COUNTED_GAP, describeMissing, describeReason } from './degraded.ts';
 import { foldSession, type SessionItem } from './session.ts';
 
 const describeItem = (item: SessionItem) =>
@@ -54,6 +55,29 @@ describe('a session as the reader folds it', () => {
     assert.equal(fold.counts.missing, 2);
   });
 
+  it('a sequence that jumps by more than the plausible is a jump: a reason and an item in its place, but no count of missing entries', () => {
+    const fold = foldSession(SESSION, [
+      fileOf(nameAt(0, 1), startEntry(0)),
+      fileOf(nameAt(1, 2), sentEntry(1, 'a')),
+      fileOf(nameAt(2, 4), sentEntry(2, 'b')),
+      fileOf('2026-11-20T090003.000Z-999999999999999.json', sentEntry(3, 'c')),
+    ]);
+    assert.deepEqual(fold.items.map(describeItem), [`parsed ${nameAt(0, 1)}`, `parsed ${nameAt(1, 2)}`, 'gap 3-3', `parsed ${nameAt(2, 4)}`, 'gap 5-999999999999998', 'parsed 2026-11-20T090003.000Z-999999999999999.json']);
+    assert.equal(fold.counts.missing, 1, 'the one missing number counts; the jump does not');
+    const reason = fold.degraded.find((each) => each.code === 'sequence-gap')!;
+    assert.equal(
+      describeReason(reason),
+      '1 entry is missing from the sequence, and it jumps once (a jump of 999,999,999,999,995): a write may have failed or a file was removed; how many entries a jump hides, the record cannot say.',
+    );
+  });
+
+  it('a gap or a jump is told in words that fit it', () => {
+    assert.equal(describeMissing({ from: 3, to: 3, after: 'a', before: 'b' }), 'entry 3 missing');
+    assert.equal(describeMissing({ from: 3, to: 4, after: 'a', before: 'b' }), 'entries 3–4 missing');
+    assert.equal(describeMissing({ from: 3, to: 3 + WIDEST_COUNTED_GAP - 1, after: 'a', before: 'b' }), `entries 3–${(3 + WIDEST_COUNTED_GAP - 1).toLocaleString('en')} missing`);
+    assert.equal(describeMissing({ from: 3, to: 3 + WIDEST_COUNTED_GAP, after: 'a', before: 'b' }), `the sequence jumps from 2 to ${(4 + WIDEST_COUNTED_GAP).toLocaleString('en')} (a jump of ${(2 + WIDEST_COUNTED_GAP).toLocaleString('en')})`);
+  });
+
   it('a damaged file keeps its place in the order and counts as a file, not as a gap', () => {
     const fold = foldSession(SESSION, [fileOf(nameAt(0, 1), startEntry(0)), fileOf(nameAt(1, 2), '{"kind":"mess'), fileOf(nameAt(2, 3), sentEntry(2, 'c'))]);
     assert.deepEqual(fold.items.map(describeItem), [`parsed ${nameAt(0, 1)}`, `damaged ${nameAt(1, 2)}`, `parsed ${nameAt(2, 3)}`]);
@@ -98,6 +122,14 @@ describe('a session as the reader folds it', () => {
     const fold = foldSession(SESSION, [fileOf(nameAt(0, 1), startEntry(0)), changed, removed]);
     assert.deepEqual(fold.degraded.map((reason) => [reason.code, reason.files]), [['changed-after-read', [nameAt(1, 2)]], ['removed-after-read', [nameAt(2, 3)]]]);
     assert.equal(fold.counts.sent, 2, 'what was read before still counts');
+  });
+
+  it('a file touched after it was read and put back as it was still names its reason: the record was touched', () => {
+    const restored = { ...fileOf(nameAt(1, 2), sentEntry(1, 'x')), touched: 'changed' as const };
+    const returned = { ...fileOf(nameAt(2, 3), sentEntry(2, 'y')), touched: 'removed' as const };
+    const fold = foldSession(SESSION, [fileOf(nameAt(0, 1), startEntry(0)), restored, returned]);
+    assert.deepEqual(fold.degraded.map((reason) => [reason.code, reason.files]), [['changed-after-read', [nameAt(1, 2)]], ['removed-after-read', [nameAt(2, 3)]]]);
+    assert.equal(fold.counts.sent, 2);
   });
 
   it('an unreadable folder is a degraded reason that says why', () => {

@@ -1,9 +1,9 @@
 import type { DegradedCode, DegradedReason, MissingRange } from './degraded.ts';
-import { DEGRADED_CODES } from './degraded.ts';
+import { DEGRADED_CODES, isSequenceJump } from './degraded.ts';
 import type { EntryFacts } from './entry.ts';
-import type { EntryName, Seq } from './entryName.ts';
-import { addSeq, compareEntryNames, missingBetween } from './entryName.ts';
-import type { EvidenceState } from './evidence.ts';
+import type { EntryName } from './entryName.ts';
+import { compareEntryNames, missingBetween } from './entryName.ts';
+import type { EvidenceState, Touch } from './evidence.ts';
 
 /** What the file system shell knows of one file in a session folder. */
 export type FileFact = {
@@ -17,6 +17,8 @@ export type FileFact = {
   why: string | null;
   /** What the entry said when it parsed; kept for changed and removed files. */
   facts: EntryFacts | null;
+  /** Touched after it was read, though it is now as it was read: the episode is kept. */
+  touched?: Touch;
 };
 
 export type SessionItem =
@@ -43,8 +45,8 @@ export type SessionCounts = {
   damaged: number;
   pending: number;
   invalid: number;
-  /** Sequence numbers missing within runs, exactly. */
-  missing: Seq;
+  /** Sequence numbers missing within runs, in gaps that are not jumps (see WIDEST_COUNTED_GAP). */
+  missing: number;
   stray: number;
 };
 
@@ -170,7 +172,8 @@ export function createSessionFolder(sessionId: string) {
         const range = { from: skipped.from, to: skipped.to, after: previous.name, before: fact.name };
         missing.push(range);
         items.push({ type: 'gap', run: scalars.run, missing: range });
-        counts.missing = addSeq(counts.missing, skipped.count);
+        // A gap that is not a jump holds at most WIDEST_COUNTED_GAP numbers: a plain number.
+        if (!isSequenceJump(range)) counts.missing += Number(skipped.count);
         note('sequence-gap', previous.name);
         note('sequence-gap', fact.name);
       }
@@ -202,6 +205,10 @@ export function createSessionFolder(sessionId: string) {
       case 'parsed':
       case 'stray':
         break;
+    }
+    // Back as it was read, but something touched it meanwhile: the record was touched all the same.
+    if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) {
+      note(fact.touched === 'changed' ? 'changed-after-read' : 'removed-after-read', fact.name);
     }
 
     if (facts === null) return;

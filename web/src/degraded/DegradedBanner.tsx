@@ -1,4 +1,5 @@
-import type { DegradedReasonWire, SessionSummary } from '../../../shared/api.ts';
+import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/api.ts';
+import { describeMissing } from '../../../shared/record/degraded.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
 import { describeWireReason } from './reasonWords.ts';
@@ -30,7 +31,7 @@ function ReasonFiles({ sessionId, reason }: { sessionId: string; reason: Degrade
       <ul className="reason-files">
         {reason.missing.map((range) => (
           <li key={`${range.from}-${range.to}`}>
-            {range.from === range.to ? `entry ${range.from}` : `entries ${range.from}–${range.to}`} missing, between{' '}
+            {describeMissing(missingRangeFromWire(range))}, between{' '}
             {range.after !== null ? <FileLink sessionId={sessionId} file={range.after} /> : 'the start of the run'} and{' '}
             <FileLink sessionId={sessionId} file={range.before} />
           </li>

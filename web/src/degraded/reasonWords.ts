@@ -1,6 +1,5 @@
-import { seqFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/api.ts';
-import { describeReason, type DegradedReason, type MissingRange } from '../../../shared/record/degraded.ts';
-import { addSeq, countRange, type Seq } from '../../../shared/record/entryName.ts';
+import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/api.ts';
+import { describeReason, type DegradedReason } from '../../../shared/record/degraded.ts';
 
 /**
  * describeReason counts the files and missing ranges it is given, but the wire lists at most
@@ -10,14 +9,8 @@ export function describeWireReason(reason: DegradedReasonWire, counts: SessionSu
   const files = reason.files.length >= reason.filesTotal ? reason.files : [...reason.files, ...new Array<string>(reason.filesTotal - reason.files.length).fill('')];
   const core: DegradedReason = { code: reason.code, files };
   if (reason.folder !== undefined) core.folder = reason.folder;
-  if (reason.missing !== undefined) {
-    const ranges: MissingRange[] = reason.missing.map((range) => ({ ...range, from: seqFromWire(range.from), to: seqFromWire(range.to) }));
-    const listed = ranges.reduce<Seq>((sum, range) => addSeq(sum, countRange(range)), 0);
-    core.missing = listed >= counts.missing || ranges.length === 0
-      ? ranges
-      : [{ from: 1, to: counts.missing, after: null, before: '' }];
-  }
-  return describeReason(core);
+  if (reason.missing !== undefined) core.missing = reason.missing.map(missingRangeFromWire);
+  return describeReason(core, reason.missing !== undefined ? counts.missing : undefined);
 }
 
 /** One line for a tooltip or a screen reader: every reason, in plain words. */

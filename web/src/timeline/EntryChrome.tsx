@@ -24,13 +24,20 @@ export function entryTime(item: FileItem, entry: Record<string, unknown> | null)
   return typeof entry?.['at'] === 'string' ? entry['at'] : item.at;
 }
 
-/** Notes that must sit on the entry itself: it changed on disk, or it names another session. */
+/** Notes that must sit on the entry itself: it changed on disk (or did and was put back), or it names another session. */
 export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item: FileItem; entry: Record<string, unknown> }) {
   const notes: ReactNode[] = [];
   if (item.evidence === 'changed') {
     notes.push(
       <p key="changed" className="entry-note warn">
         This file changed after it was read. The writer writes each file once, so something else touched it; shown as it is on disk now.
+      </p>,
+    );
+  }
+  if (item.episode !== undefined) {
+    notes.push(
+      <p key="episode" className="entry-note warn">
+        {describeEpisode(item.episode)}
       </p>,
     );
   }
@@ -49,6 +56,16 @@ export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item
     );
   }
   return <>{notes}</>;
+}
+
+/** A file back as it was read, after something touched it: the episode, in words. */
+export function describeEpisode(episode: NonNullable<FileItem['episode']>): string {
+  switch (episode) {
+    case 'changed-then-restored':
+      return 'This file changed after it was read, then put back as it was read. The writer writes each file once, so something else touched it.';
+    case 'removed-then-restored':
+      return 'This file was removed after it was read, then put back as it was read. The writer never deletes, so something else removed it.';
+  }
 }
 
 export function RawToggle({ raw, onToggle, entry }: { raw: boolean; onToggle(): void; entry: Record<string, unknown> }) {

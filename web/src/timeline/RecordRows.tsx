@@ -1,10 +1,11 @@
-import type { FileItem, GapItem, StrayItem } from '../../../shared/api.ts';
+import { missingRangeFromWire, type FileItem, type GapItem, type StrayItem } from '../../../shared/api.ts';
+import { describeMissing, describeMissingNumbers, isSequenceJump } from '../../../shared/record/degraded.ts';
 import { numberText } from '../../../shared/record/entry.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
-import { EntryLink, EntryNotes, FileSource, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
+import { EntryLink, EntryNotes, FileSource, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
 // silent or damaged, each in its place in the session's order.
@@ -80,7 +81,21 @@ export function UnknownKindRow({ sessionId, item, entry }: { sessionId: string; 
 }
 
 export function GapRow({ gap }: { gap: GapItem }) {
-  const numbers = gap.from === gap.to ? `entry ${gap.from}` : `entries ${gap.from}–${gap.to}`;
+  const range = missingRangeFromWire(gap);
+  if (isSequenceJump(range)) {
+    const words = describeMissing(range);
+    return (
+      <article className="record-row gap-row" aria-label={`sequence jump after ${gap.after ?? 'the start of the run'}`}>
+        <strong>
+          {words.charAt(0).toUpperCase() + words.slice(1)}: entries may be missing here, or the writer's numbering jumped; how many, the record cannot say.
+        </strong>{' '}
+        <span className="muted">
+          Unknown, not nothing: between {gap.after ?? 'the start of the run'} and {gap.before}.
+        </span>
+      </article>
+    );
+  }
+  const numbers = describeMissingNumbers(range);
   return (
     <article className="record-row gap-row" aria-label={`missing ${numbers}`}>
       <strong>
@@ -101,7 +116,7 @@ export function StrayRow({ stray }: { stray: StrayItem }) {
   );
 }
 
-/** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed. */
+/** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed, changed. */
 export function EvidenceRow({ sessionId, item }: { sessionId: string; item: FileItem }) {
   const name = <code>{item.file}</code>;
   const size = `${item.size.toLocaleString('en')} bytes`;
@@ -143,6 +158,17 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         </>
       );
       break;
+    case 'changed':
+      // Only when what is there now is no entry (a link, a folder, bytes that do not parse); a
+      // changed file that still parses is shown as its entry, with a note.
+      words = (
+        <>
+          <strong>Changed after it was read:</strong> file {name}
+          {item.kind !== null ? ` (a ${item.side ?? ''} ${item.kind} entry)` : ''} no longer holds an entry; the writer writes each file once, so
+          something else touched it. What it said when read still counts.
+        </>
+      );
+      break;
     default:
       words = (
         <>
@@ -150,7 +176,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         </>
       );
   }
-  const side = item.evidence === 'removed' && item.side !== null ? ` evidence-${item.side}` : '';
+  const side = (item.evidence === 'removed' || item.evidence === 'changed') && item.side !== null ? ` evidence-${item.side}` : '';
   return (
     <article className={`record-row evidence-row evidence-${item.evidence}${side}`} aria-label={`${item.evidence} file ${item.file}`} data-file={item.file}>
       <header className="entry-head">
@@ -159,6 +185,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         <span className="seq">#{item.seq}</span>
       </header>
       {item.why !== null && <p className="muted why">{item.why}</p>}
+      {item.episode !== undefined && <p className="entry-note warn">{describeEpisode(item.episode)}</p>}
       {item.evidence === 'invalid' && item.source !== undefined && <FileSource sessionId={sessionId} item={item} />}
     </article>
   );

@@ -28,8 +28,9 @@ export function TimelineRow({ sessionId, item, raw, onToggleRaw }: Props) {
   const entry = item.entry;
   const readable = (item.evidence === 'parsed' || item.evidence === 'changed') && entry !== null;
   if (!readable) {
-    // A removed entry keeps its column, so the reader sees which side lost an entry.
-    const column = item.evidence === 'removed' && item.side !== null ? `cell-${item.side}` : 'cell-span';
+    // An entry removed, or whose file no longer holds one, keeps its column: the reader sees
+    // which side lost an entry.
+    const column = (item.evidence === 'removed' || item.evidence === 'changed') && item.side !== null ? `cell-${item.side}` : 'cell-span';
     return (
       <div className={`cell ${column}`}>
         <EvidenceRow sessionId={sessionId} item={item} />
