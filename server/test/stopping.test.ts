@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { request, Agent, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { makeTempRecord } from './harness.ts';
+import { eventually, makeTempRecord } from './harness.ts';
 import { startCommand, type RunningCommand } from './command.ts';
+import { childPidsOf, isRunning } from './processes.ts';
 
 // The command must stop promptly on SIGINT and SIGTERM whatever clients are attached: a browser
 // tab holds the event stream open for as long as it is open. The README claims 2 s; the bound
@@ -91,6 +92,26 @@ describe('stopping the command', () => {
       half?.destroy();
       agent.destroy();
       record.remove();
+    }
+  });
+
+  it('the demo writer ends when the dashboard is killed outright, and leaves no record behind', async () => {
+    // A fast demo, so that a writer that outlived the dashboard would be seen writing.
+    const running = await startCommand(['--port', '0'], undefined, ['env', 'DEMO_INTERVAL_MS=20']);
+    const recordDir = demoRecordOf(running);
+    const writers = childPidsOf(running.child.pid!);
+    assert.equal(writers.length, 1, 'the dashboard runs one demo writer');
+    const writer = writers[0]!;
+    try {
+      running.child.kill('SIGKILL');
+      await running.exited;
+      await eventually(() => (isRunning(writer) ? undefined : true), 'the demo writer to end', STOP_BOUND_MS);
+      // Nothing is left writing: the temporary record is gone, and nothing makes it again.
+      await eventually(() => (existsSync(recordDir) ? undefined : true), 'the temporary record to be removed', STOP_BOUND_MS);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(existsSync(recordDir), false);
+    } finally {
+      if (isRunning(writer)) process.kill(writer, 'SIGKILL');
     }
   });
 });
