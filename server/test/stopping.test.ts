@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request, Agent, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { eventually, makeTempRecord } from './harness.ts';
 import { startCommand, type RunningCommand } from './command.ts';
 import { childPidsOf, isRunning } from './processes.ts';
@@ -114,4 +118,66 @@ describe('stopping the command', () => {
       if (isRunning(writer)) process.kill(writer, 'SIGKILL');
     }
   });
+
+  it('npm start hands SIGTERM to the dashboard: stopping npm by its pid stops the dashboard and removes the demo record', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    assert.ok(existsSync(join(root, 'dist', 'server', 'bin.js')), 'build first: npm run build');
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const start = scripts['start']!;
+    assert.ok(start.startsWith('npm run build && '), `the start script builds first: ${start}`);
+    // The same script over the dist/ built already: building again would pull dist/ from under
+    // the tests running alongside.
+    const project = makeTempRecord('rec-start-');
+    writeFileSync(join(project.dir, 'package.json'), JSON.stringify({ private: true, scripts: { start: start.replace('npm run build', 'true') } }));
+    symlinkSync(join(root, 'dist'), join(project.dir, 'dist'));
+    const npm = spawn('npm', ['start', '--', '--port', '0', '--no-open'], {
+      cwd: project.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: '1', npm_config_update_notifier: 'false' },
+    });
+    const npmExited = new Promise((resolve) => npm.once('exit', resolve));
+    const lines: string[] = [];
+    const started: number[] = [];
+    let recordDir = '';
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`npm start printed no address: ${lines.join('\n')}`)), 20_000);
+        createInterface({ input: npm.stdout }).on('line', (line) => {
+          lines.push(line);
+          if (/^http:\/\/\S+$/.test(line)) {
+            clearTimeout(timer);
+            resolve(line);
+          }
+        });
+      });
+      recordDir = lines.find((line) => line.startsWith('Demo record with live traffic in '))!.replace(/^Demo record with live traffic in | \(removed on exit\).*$/g, '');
+      started.push(...descendantsOf(npm.pid!));
+      npm.kill('SIGTERM');
+      await npmExited;
+      await eventually(
+        async () => {
+          try {
+            await fetch(url);
+            return undefined;
+          } catch {
+            return true; // refused: nothing listens any more
+          }
+        },
+        'the dashboard to stop listening',
+        STOP_BOUND_MS,
+      );
+      await eventually(() => (existsSync(recordDir) ? undefined : true), 'the demo record to be removed', STOP_BOUND_MS);
+    } finally {
+      for (const pid of started) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+      npm.kill('SIGKILL');
+      if (recordDir !== '') rmSync(recordDir, { recursive: true, force: true });
+      project.remove();
+    }
+  });
 });
+
+/** Every process below `pid`: the shell npm runs the script in (if any), the dashboard, its demo writer. */
+function descendantsOf(pid: number): number[] {
+  const children = childPidsOf(pid);
+  return [...children, ...children.flatMap(descendantsOf)];
+}
