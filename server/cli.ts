@@ -7,6 +7,12 @@ import { startDashboard, type Dashboard } from './dashboard.ts';
 import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
 
+/**
+ * How long stopping may take. Closing the dashboard cuts the connections still busy after its
+ * own grace, so this is only reached if something hangs.
+ */
+const STOP_DEADLINE_MS = 1_900;
+
 /** Runs the `rec-dashboard` command. Every failure is one line that says what to do. */
 export async function main(argv: string[]): Promise<void> {
   const command = parseCliArgs(argv);
@@ -32,8 +38,12 @@ export async function main(argv: string[]): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await dashboard?.close();
-    await demo?.stop();
+    // Whatever is attached or still going, the command ends in moments: it was asked to.
+    setTimeout(() => {
+      console.error('rec-dashboard: stopping took too long; exiting anyway.');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    await Promise.allSettled([dashboard?.close(), demo?.stop()]);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

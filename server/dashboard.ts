@@ -30,6 +30,11 @@ export type Dashboard = {
 };
 
 const PORT_TRIES = 20;
+/**
+ * How long requests in progress may take to finish when the dashboard closes. After that their
+ * connections are cut: a client that never finishes its request must not keep the server up.
+ */
+const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the record and serving it. Listening happens before the first scan ends. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
@@ -70,8 +75,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     source,
     app,
     async close() {
-      await source.close();
-      await app.close();
+      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+        await source.close();
+      }
     },
   };
 }

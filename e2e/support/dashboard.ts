@@ -23,7 +23,8 @@ export type RunningDashboard = {
   /** The address exactly as the command printed it, token included. */
   printed: string;
   pid: number;
-  stop(): Promise<void>;
+  /** Stops it as a person does (SIGTERM); resolves with its exit code, or null if it had to be killed. */
+  stop(): Promise<number | null>;
 };
 
 /** fetch() for the API from the test itself, with the token. */
@@ -43,7 +44,7 @@ export async function startDashboard(recordDir: string | null, port = 0, options
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const printed = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 15 s: ${stderr}`)), 15_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -63,11 +64,12 @@ export async function startDashboard(recordDir: string | null, port = 0, options
     printed,
     pid: child.pid ?? -1,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-      await exited;
+      const code = await exited;
       clearTimeout(timer);
+      return code;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeBacklog } from './demoBacklog.ts';
@@ -150,23 +150,36 @@ function readIntervalFromEnv(): number | undefined {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** The script: runs until SIGTERM or SIGINT, then exits 0 once the write in progress is done. */
+/**
+ * The script: runs until SIGTERM or SIGINT, then exits 0 once the write in progress is done.
+ * Started by the dashboard (an IPC channel), it also stops when the dashboard is gone; with
+ * --temporary the record is the dashboard's temporary one, and it then removes it.
+ */
 async function runDemoScript(args: string[]): Promise<void> {
-  const recordDir = args[0];
-  if (recordDir === undefined) {
-    process.stderr.write('usage: node demoTraffic.ts <recordDir>\n');
+  const [recordDir, flag] = args;
+  if (recordDir === undefined || (flag !== undefined && flag !== '--temporary') || args.length > 2) {
+    process.stderr.write('usage: node demoTraffic.ts <recordDir> [--temporary]\n');
     process.exit(2);
   }
   // A parent that stops reading our one line must not take the demo down with it.
   process.stdout.on('error', () => {});
   const controller = new AbortController();
+  let orphaned = false;
   process.once('SIGTERM', () => controller.abort());
   process.once('SIGINT', () => controller.abort());
+  if (process.channel !== undefined) {
+    process.once('disconnect', () => {
+      orphaned = true;
+      controller.abort();
+    });
+  }
   const seed = Number(process.env['DEMO_SEED']);
   await runDemo(path.resolve(recordDir), controller.signal, {
     ...(Number.isInteger(seed) && process.env['DEMO_SEED'] !== '' ? { seed } : {}),
     onBacklog: () => process.stdout.write(`${JSON.stringify({ ready: true, recordDir: path.resolve(recordDir) })}\n`),
   });
+  // Removed only once nothing is writing to it any more, or a late write would make it again.
+  if (orphaned && flag === '--temporary') await rm(path.resolve(recordDir), { recursive: true, force: true });
   process.exit(0);
 }
 

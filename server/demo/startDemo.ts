@@ -15,7 +15,10 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
   const recordDir = mkdtempSync(join(tmpdir(), 'rec-dashboard-demo-'));
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const script = fileURLToPath(new URL(`./demoTraffic${ext}`, import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [script, recordDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // The IPC channel is how the writer learns that the dashboard is gone, however it went (even
+  // SIGKILL, which the dashboard cannot act on): the channel closes, and the writer stops and
+  // removes the temporary record (--temporary), as nobody else is left to.
+  const child: ChildProcess = spawn(process.execPath, [script, recordDir, '--temporary'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
     child.on('exit', (code) => {
@@ -27,11 +30,11 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
     recordDir,
     async stop() {
       stopping = true;
+      // The record is removed next, so a write cut short harms nobody: the writer is not given
+      // time to finish one, which would hold up the dashboard's stop by a slow write's length.
       if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timeout = setTimeout(() => child.kill('SIGKILL'), 2_000);
+        child.kill('SIGKILL');
         await exited;
-        clearTimeout(timeout);
       }
       rmSync(recordDir, { recursive: true, force: true });
     },

@@ -12,6 +12,14 @@ const KEEPALIVE_MS = 25_000;
  * missed while away is not replayed.
  */
 export function registerEventRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
+  const streams = new Set<() => void>();
+  // A stream lasts as long as the browser tab that holds it: the server cannot close while one
+  // is open, so each is ended first. The client sees the end, says the server is lost, and its
+  // reconnects are refused once the server has stopped listening.
+  app.addHook('preClose', (done) => {
+    for (const end of streams) end();
+    done();
+  });
   app.get('/api/events', (request, reply) => {
     reply.hijack();
     const raw = reply.raw;
@@ -42,7 +50,15 @@ export function registerEventRoutes(app: FastifyInstance, source: RecordSource, 
     const stop = () => {
       clearInterval(keepalive);
       unsubscribe();
+      streams.delete(end);
     };
+    // Ended as a whole connection: left open for keep-alive, the socket would hold the server.
+    const end = () => {
+      stop();
+      raw.end();
+      raw.socket?.end();
+    };
+    streams.add(end);
     request.raw.on('close', stop);
     raw.on('error', stop);
   });
