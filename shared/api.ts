@@ -145,8 +145,12 @@ export const fileItemSchema = z.object({
    * something other than the writer touched it, and the session says so too.
    */
   episode: z.enum(['changed-then-restored', 'removed-then-restored']).optional(),
-  /** For invalid files: the JSON value, as written (see `entry`). */
+  /**
+   * For invalid files: the JSON value, as written (see `entry`). A page has it only for a file
+   * within 64 KiB; a larger one says `rawClipped` (the file endpoint has it whole).
+   */
   raw: z.unknown().optional(),
+  rawClipped: z.object({ bytes: z.number().int() }).optional(),
   /**
    * The file's text, exactly as read now (its bytes as UTF-8, a byte-order mark included): what
    * the raw view shows. The file endpoint always has it; a page has it only for what is shown

@@ -40,6 +40,7 @@ before(async () => {
   put('grown', JSON.stringify({ ...sentEntry(9, 'small'), sessionId: SESSION, scores: 0 }).replace('"scores":0', `"scores":[${Array(140).fill('1e20').join(',')}]`));
   put('rewritten', sentEntry(8, 'as first written'));
   put('damaged', '{"kind":"message","sid');
+  put('big invalid', { ...sentEntry(10, 'z'.repeat(1_500)), side: 'sideways' });
   const old = new Date(Date.now() - 3_600_000);
   utimesSync(join(record.dir, SESSION, files.get('damaged')!), old, old);
   writeFileSync(join(record.dir, SESSION, 'notes.txt'), 'a stray');
@@ -109,6 +110,18 @@ describe('clipping a page', () => {
     assert.equal((item.entry?.['envelope'] as { origin: { name: string } }).origin.name, 'n'.repeat(600));
     assert.equal(item.textClipped, undefined);
     assert.equal(item.fieldsClipped, undefined);
+  });
+
+  it('an invalid entry over the limit goes without its raw value and text on a page, and says so; the file endpoint has both', () => {
+    const item = project('big invalid');
+    assert.equal(item.evidence, 'invalid');
+    assert.equal(item.raw, undefined);
+    assert.equal(item.source, undefined);
+    assert.deepEqual(item.rawClipped, { bytes: item.size });
+    const whole = project('big invalid', null);
+    assert.equal((whole.raw as { text: string }).text, 'z'.repeat(1_500));
+    assert.equal(whole.source?.length, whole.size);
+    assert.equal(whole.rawClipped, undefined);
   });
 
   it('without a limit (the file endpoint) every text and field goes whole', () => {

@@ -74,7 +74,9 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         side: fact.facts?.kind === 'message' ? fact.facts.side : null,
         entry,
       };
-      if (raw !== undefined) wire.raw = raw;
+      // An invalid entry has no fields to clip one by one: a large one is left out of a page whole.
+      if (raw !== undefined && textLimit !== null && fact.size > textLimit) wire.rawClipped = { bytes: fact.size };
+      else if (raw !== undefined) wire.raw = raw;
       // A page carries the text only of what it shows raw in place; the raw view of an entry
       // asks the file endpoint, so that a page is not twice the size.
       const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { missingRangeFromWire, type FileItem, type GapItem, type StrayItem } from '../../../shared/api.ts';
 import { describeMissing, describeMissingNumbers, isSequenceJump } from '../../../shared/record/degraded.ts';
 import { numberText } from '../../../shared/record/entry.ts';
@@ -186,8 +187,20 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
       </header>
       {item.why !== null && <p className="muted why">{item.why}</p>}
       {item.episode !== undefined && <p className="entry-note warn">{describeEpisode(item.episode)}</p>}
-      {item.evidence === 'invalid' && item.source !== undefined && <FileSource sessionId={sessionId} item={item} />}
+      {item.evidence === 'invalid' && <InvalidSource sessionId={sessionId} item={item} />}
     </article>
+  );
+}
+
+/** An invalid file's own text: in place when the page has it, on demand when it was too large. */
+function InvalidSource({ sessionId, item }: { sessionId: string; item: FileItem }) {
+  const [shown, setShown] = useState(false);
+  if (item.source !== undefined || shown) return <FileSource sessionId={sessionId} item={item} />;
+  if (item.rawClipped === undefined) return null;
+  return (
+    <button type="button" className="link-button" onClick={() => setShown(true)}>
+      show the file's text ({item.rawClipped.bytes.toLocaleString('en')} bytes)
+    </button>
   );
 }
 
