@@ -1,0 +1,140 @@
+import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../record/evidence.ts';
+import type { LineOutcome } from './line.ts';
+import { parseLineJson, readLine } from './line.ts';
+
+// Reading one segment incrementally (spex-timeline-format: What a reader must do). The writer
+// appends whole lines with O_APPEND, which a reader can see half done; so the reader takes the
+// complete lines up to the last `\n`, remembers that offset, and reads from there next time. What
+// follows the last `\n` is a tail, held as a byte range and read again, never as a copy.
+
+/** One line of the log in its place: the one model of what a stretch of a segment's bytes is. */
+export type TimelineItem = {
+  /** The segment's name within the session folder (layout.ts). */
+  segment: string;
+  /** Where the line's bytes begin in its segment. */
+  start: number;
+  /** Where they end, the `\n` left out: a page reads [start, end) again to show the line. */
+  end: number;
+} & LineOutcome;
+
+/** What a reader holds of one segment between reads. */
+export type SegmentReading = {
+  segment: string;
+  /** Where the next read begins: every complete line before it has been read. */
+  offset: number;
+  /**
+   * How far the bytes from `offset` on are known to hold no `\n`: a long tail is not searched
+   * again, and a reader may look for a `\n` in the bytes past this before reading from `offset`.
+   */
+  scanned: number;
+  /** The complete lines, in file order; private lines leave no item. */
+  items: TimelineItem[];
+  /** The bytes after the last `\n`, pending or torn; null when there are none. */
+  tail: TimelineItem | null;
+  /** A later segment exists, so the writer will never write to this one again. */
+  closed: boolean;
+  /**
+   * Why the bytes already read are no longer as they were read (the caller compared their
+   * fingerprint, or a closed segment grew). The reading then stops: what was read is kept, and
+   * nothing more is read from this segment, so a change is never taken for new lines.
+   */
+  changed: string | null;
+  /** Why the segment could not be read the last time the reader tried; null once it could. */
+  unreadable: string | null;
+};
+
+/** How the caller finds the segment's end, which only it can time. */
+export type SegmentEnd = {
+  /** A later segment exists: an unterminated end is a write cut short, damaged at once. */
+  closed?: boolean;
+  /** The unterminated end has stayed so past the pending window (isTailPastWindow): it is torn. */
+  pastWindow?: boolean;
+};
+
+export function createSegmentReading(segment: string): SegmentReading {
+  return { segment, offset: 0, scanned: 0, items: [], tail: null, closed: false, changed: null, unreadable: null };
+}
+
+/**
+ * Reads a segment's bytes from `reading.offset` on (`bytes[0]` is the byte at that offset) to the
+ * end the caller read. Updates `reading` and returns the items of the lines this read completed.
+ * Reading the bytes in any number of pieces gives the same reading as reading them at once.
+ */
+export function readSegmentBytes(reading: SegmentReading, bytes: Uint8Array, end: SegmentEnd = {}): TimelineItem[] {
+  if (reading.changed !== null) return [];
+  reading.unreadable = null;
+  if (reading.closed) {
+    if (bytes.length > 0) markSegmentChanged(reading, 'a closed segment grew after it was read; the writer never writes to one again');
+    return [];
+  }
+  const known = reading.scanned - reading.offset;
+  if (bytes.length < known) {
+    markSegmentChanged(reading, 'the segment is shorter than when it was read; the writer only appends');
+    return [];
+  }
+  const added: TimelineItem[] = [];
+  let lineStart = 0;
+  let newline = bytes.indexOf(0x0a, known);
+  while (newline !== -1) {
+    const outcome = readLine(bytes.subarray(lineStart, newline));
+    if (outcome !== null) added.push({ segment: reading.segment, start: reading.offset + lineStart, end: reading.offset + newline, ...outcome });
+    lineStart = newline + 1;
+    newline = bytes.indexOf(0x0a, lineStart);
+  }
+  const rest = bytes.subarray(lineStart);
+  const tailStart = reading.offset + lineStart;
+  const tail = rest.length === 0 || isPrivateLine(rest) ? null : { segment: reading.segment, start: tailStart, end: tailStart + rest.length };
+  if (end.closed === true) {
+    // Nothing will complete the last line now: it takes its place as a line, and is read.
+    if (tail !== null) added.push({ ...tail, evidence: 'damaged', why: 'the last line of a closed segment has no newline: a write cut short' });
+    reading.offset = tailStart + rest.length;
+    reading.tail = null;
+    reading.closed = true;
+  } else {
+    reading.offset = tailStart;
+    reading.tail =
+      tail === null
+        ? null
+        : end.pastWindow === true
+          ? { ...tail, evidence: 'torn', why: 'no newline after the pending window: a write cut short (torn)' }
+          : { ...tail, evidence: 'pending', why: 'no newline yet: the writer may still be writing it' };
+  }
+  reading.scanned = tailStart + rest.length;
+  for (const item of added) reading.items.push(item);
+  return added;
+}
+
+/**
+ * Says that the bytes already read changed (the caller's fingerprint of them differs). What was
+ * read is kept, the tail is dropped, and nothing more is read from this segment.
+ */
+export function markSegmentChanged(reading: SegmentReading, why: string): void {
+  reading.changed ??= why;
+  reading.tail = null;
+}
+
+/** Says that the segment could not be read this time; what was read before is kept. */
+export function markSegmentUnreadable(reading: SegmentReading, why: string): void {
+  reading.unreadable = why;
+}
+
+/**
+ * Whether an unterminated tail has outlived the pending window. `firstSeenAt` is when the reader
+ * first saw a tail begin at this offset, and `now`, both on the reader's own steady clock;
+ * `changedAt` is the segment's mtime read then. A tail whose file was already older than the
+ * window when first seen is torn at once; one dated in the future has the whole window.
+ */
+export function isTailPastWindow(now: number, firstSeenAt: number, changedAt: number): boolean {
+  return isAlreadyDamaged(firstSeenAt, changedAt) || now - firstSeenAt >= PENDING_WINDOW_MS;
+}
+
+/**
+ * Whether unterminated bytes are a whole private line that only lacks its `\n`. Such a tail is no
+ * item: private data is not even counted. Parsed only when it could be whole (it ends in `}`), so
+ * a long tail still being written is not parsed at each read.
+ */
+function isPrivateLine(rest: Uint8Array): boolean {
+  let last = rest.length - 1;
+  while (last >= 0 && (rest[last] === 0x20 || rest[last] === 0x09 || rest[last] === 0x0d)) last--;
+  return last >= 0 && rest[last] === 0x7d && parseLineJson(rest).outcome === 'private';
+}
