@@ -1,0 +1,154 @@
+import type { DegradedCode, DegradedReason } from './degraded.ts';
+import { DEGRADED_CODES } from './degraded.ts';
+import type { Stray } from './layout.ts';
+import { SESSION_JSON, compareSegments, parseSegmentName } from './layout.ts';
+import type { SegmentReading, TimelineItem } from './segment.ts';
+import type { CurrentStatus, SessionJsonReading } from './sessionJson.ts';
+import { readCurrentStatus } from './sessionJson.ts';
+
+// The fold of one session's log (spex-timeline-format: What a reader must do). The log is its
+// segments joined in order, and file order is event order: nothing here looks at `ts` to order.
+// Received, for a session, is the `sent` events in its own log; its `status` events are its
+// declarations, in place. What it sent is in other sessions' logs (sentBy.ts).
+
+/** An item in its place in the log. */
+export type LogItem = {
+  /**
+   * The line's number in the log, from 1, across segments. Private lines take no number (the
+   * session-timeline spec: they "do not consume ... cursor positions"); a tail takes the next.
+   */
+  line: number;
+  item: TimelineItem;
+};
+
+export type TimelineCounts = {
+  /** `sent` events in this log: messages addressed to this session. */
+  received: number;
+  /** Received from a person (`from: null`). */
+  fromPerson: number;
+  /** Received from anything else: a session id, `issues`, `peer:…`, any string a caller gave. */
+  fromPeers: number;
+  /** `status` events: the session's declarations. */
+  declarations: number;
+  /** Events of kinds this reader does not know, shown raw. */
+  unknownKinds: number;
+  damaged: number;
+  invalid: number;
+  torn: number;
+  pending: number;
+  strays: number;
+};
+
+/** What the fold says of each segment as a file. */
+export type SegmentSummary = {
+  name: string;
+  /** Bytes read as lines so far. */
+  read: number;
+  closed: boolean;
+  changed: string | null;
+  unreadable: string | null;
+};
+
+export type TimelineFold = {
+  /** The session folder's name: the harness's session id, the id other logs' `from` names. */
+  sessionId: string;
+  /** What `session.json` says the session is now: current state, never history. */
+  current: CurrentStatus;
+  session: SessionJsonReading;
+  /** The log's lines in file order, tails in place. */
+  items: LogItem[];
+  segments: SegmentSummary[];
+  strays: Stray[];
+  counts: TimelineCounts;
+  degraded: DegradedReason[];
+};
+
+const MISSING: SessionJsonReading = { state: 'unknown', evidence: 'missing', why: 'no session.json in the session folder' };
+
+/**
+ * Folds one session's segments, in whatever order they are given, into its log as a reader must
+ * show it. `session` is what `session.json` read as, null when the folder has none. Pairs nothing
+ * across sessions, and never by text or time.
+ */
+export function foldTimeline(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = []): TimelineFold {
+  const ordered = [...segments].sort(compareReadings);
+  const items: LogItem[] = [];
+  const counts: TimelineCounts = { received: 0, fromPerson: 0, fromPeers: 0, declarations: 0, unknownKinds: 0, damaged: 0, invalid: 0, torn: 0, pending: 0, strays: strays.length };
+  const rests = new Map<DegradedCode, { files: Set<string>; lines: number[]; why: string | null }>();
+  const note = (code: DegradedCode, file: string, line: number | null = null, why: string | null = null) => {
+    let rest = rests.get(code);
+    if (rest === undefined) rests.set(code, (rest = { files: new Set(), lines: [], why }));
+    rest.files.add(file);
+    if (line !== null) rest.lines.push(line);
+  };
+
+  let line = 0;
+  for (const reading of ordered) {
+    const inPlace = reading.tail === null ? reading.items : [...reading.items, reading.tail];
+    for (const item of inPlace) {
+      items.push({ line: ++line, item });
+      switch (item.evidence) {
+        case 'parsed':
+          if (item.facts.kind === 'sent') {
+            counts.received++;
+            if (item.facts.from === null) counts.fromPerson++;
+            else counts.fromPeers++;
+          } else if (item.facts.kind === 'status') counts.declarations++;
+          else counts.unknownKinds++;
+          break;
+        case 'damaged':
+          counts.damaged++;
+          note('damaged-line', item.segment, line);
+          break;
+        case 'invalid':
+          counts.invalid++;
+          note('invalid-line', item.segment, line);
+          break;
+        case 'torn':
+          counts.torn++;
+          note('torn-write', item.segment, line);
+          break;
+        case 'pending':
+          // Being written: not a reason.
+          counts.pending++;
+          break;
+      }
+    }
+    if (reading.changed !== null) note('changed-after-read', reading.segment);
+    if (reading.unreadable !== null) note('unreadable', reading.segment);
+  }
+
+  const known = session ?? MISSING;
+  if (known.state === 'unknown') note('session-json-unknown', SESSION_JSON, null, known.why);
+  else if (known.meta.session_id !== null && known.meta.session_id !== sessionId) {
+    note('session-mismatch', SESSION_JSON, null, `it names ${JSON.stringify(known.meta.session_id.slice(0, 200))}`);
+  }
+
+  const degraded: DegradedReason[] = [];
+  for (const code of DEGRADED_CODES) {
+    const rest = rests.get(code);
+    if (rest !== undefined) degraded.push({ code, files: [...rest.files], lines: rest.lines, why: rest.why });
+  }
+  return {
+    sessionId,
+    current: readCurrentStatus(known),
+    session: known,
+    items,
+    segments: ordered.map((reading) => ({ name: reading.segment, read: reading.offset, closed: reading.closed, changed: reading.changed, unreadable: reading.unreadable })),
+    strays: [...strays],
+    counts,
+    degraded,
+  };
+}
+
+/** Log order of segment readings; a name that is no segment's (a caller's slip) goes last. */
+function compareReadings(a: SegmentReading, b: SegmentReading): number {
+  const x = parseSegmentName(a.segment);
+  const y = parseSegmentName(b.segment);
+  if (x === null || y === null) return x === y ? compareNames(a.segment, b.segment) : x === null ? 1 : -1;
+  return compareSegments(x, y);
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
