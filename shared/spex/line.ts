@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EvidenceState } from '../record/evidence.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
 // What one line of a timeline segment is (spex-timeline-format: Lines). Each event is one JSON
@@ -20,6 +21,12 @@ export type LineOutcome =
   | { evidence: 'torn'; why: string };
 
 export type LineEvidence = LineOutcome['evidence'];
+
+/**
+ * The words a line's state crosses the wire as: the record's evidence words, and `torn`, which
+ * the record has no need of (a record file is written whole; a segment's end can stop mid-line).
+ */
+export const LINE_EVIDENCE_STATES = ['parsed', 'pending', 'damaged', 'invalid', 'torn'] as const satisfies readonly (LineEvidence & (EvidenceState | 'torn'))[];
 
 /**
  * What the reader keeps of an event: no `text` and no `note`, which are read again from the line's

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PENDING_WINDOW_MS } from '../record/evidence.ts';
 import { createSeededRandom } from '../seededRandom.ts';
+import { LINE_EVIDENCE_STATES } from './line.ts';
 import { EXAMPLE, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, TWO, encode, lineOf } from './fixtures.test.ts';
 import { type SegmentEnd, type SegmentReading, createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from './segment.ts';
 
@@ -148,6 +149,16 @@ describe('reading a segment', () => {
     assert.equal(readWhole(encode(status(1) + settled)).tail, null);
     assert.deepEqual(readWhole(encode(status(1) + settled), { closed: true }).items.map((item) => item.evidence), ['parsed']);
     assert.equal(readWhole(encode(status(1) + settled), { pastWindow: true }).tail, null);
+  });
+
+  it('every state a line is found in is one of the words that cross the wire, and each word occurs', () => {
+    const log = `${status(1)}not json\n[1]\n${status(2).slice(0, 30)}`;
+    const found = new Set<string>();
+    for (const end of [{}, { pastWindow: true }, { closed: true }]) {
+      const reading = readWhole(encode(log), end);
+      for (const item of [...reading.items, ...(reading.tail === null ? [] : [reading.tail])]) found.add(item.evidence);
+    }
+    assert.deepEqual([...found].sort(), [...LINE_EVIDENCE_STATES].sort());
   });
 
   it('bad UTF-8 in one line makes that line damaged, not the segment', () => {
