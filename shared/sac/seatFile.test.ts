@@ -158,6 +158,18 @@ describe('what is not an entry', () => {
     assert.equal(entriesOf(reading).length, 1);
   });
 
+  it('a byte-order mark before the first header makes that line stray text, as sac reads the file', () => {
+    const bytes = bytesOf('\uFEFF## 2026-11-30T17:18:53.482+00:00 — FACT\nhello\n');
+    const reading = readWhole(bytes);
+    assert.deepEqual(reading.items.map((item) => item.type), ['stray-text']);
+    assert.ok(readRawText(bytes).startsWith('\uFEFF'));
+  });
+
+  it('a header whose body is only white space of any kind (a no-break space too) has no body; one letter is a body', () => {
+    const blank = readWhole(bytesOf('## 2026-11-30T17:18:53.482+00:00 — FACT\n\u00a0\u3000\t\n\n## 2026-11-30T17:18:53.590+00:00 — FACT\né\n'));
+    assert.deepEqual(entriesOf(blank).map((entry) => entry.evidence), ['damaged', 'parsed']);
+  });
+
   it('a file of stray text only is stray text, growing as lines complete', () => {
     let reading = readWhole(bytesOf('one\ntw'));
     assert.deepEqual(reading.items.map((item) => [item.type, item.start, item.end]), [['stray-text', 0, 4], ['tail', 4, 6]]);
