@@ -204,7 +204,7 @@ describe('merging ordered sequences', () => {
         let place = 0;
         return Array.from({ length: Math.floor(random() * 8) }, (_, i) => ({ place: (place += Math.floor(random() * 3)), id: `${s}.${i}` }));
       });
-      const merged = mergePlaced(sequences);
+      const merged = mergePlaced(sequences, (item) => item.place);
       const expected = sequences
         .flatMap((sequence, s) => sequence.map((item, i) => ({ ...item, s, i })))
         .sort((a, b) => a.place - b.place || a.s - b.s || a.i - b.i)

@@ -87,7 +87,7 @@ export function kindOfRoom(room: string, rooms: StoreFileReading<RoomsFacts>): R
 export function foldRoom(room: string, readings: readonly SeatFileReading[], rooms: StoreFileReading<RoomsFacts>): RoomFold {
   const files = sortSeatFiles(readings);
   const sequences = files.map((reading) => placeItems(reading));
-  const items = mergePlaced(sequences);
+  const items = mergePlaced(sequences, (flow) => flow.place);
 
   const byInstant = new Map<number, number>();
   const byTime = new Map<string, EntryRef[]>();
@@ -157,13 +157,13 @@ function placeItems(reading: SeatFileReading): FlowItem[] {
  * earlier sequence goes first. A binary heap of the sequences' heads: a room may hold hundreds of
  * seat files (one per session).
  */
-export function mergePlaced<T extends { place: number }>(sequences: readonly (readonly T[])[]): T[] {
+export function mergePlaced<T>(sequences: readonly (readonly T[])[], placeOf: (item: T) => number): T[] {
   const out: T[] = [];
   const next = sequences.map(() => 0);
   const heap: number[] = [];
   const before = (a: number, b: number) => {
-    const pa = sequences[a]![next[a]!]!.place;
-    const pb = sequences[b]![next[b]!]!.place;
+    const pa = placeOf(sequences[a]![next[a]!]!);
+    const pb = placeOf(sequences[b]![next[b]!]!);
     return pa < pb || (pa === pb && a < b);
   };
   const push = (sequence: number) => {
