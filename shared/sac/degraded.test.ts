@@ -29,6 +29,21 @@ describe('degraded reasons of the channels', () => {
     ]);
   });
 
+  it('a torn write that left a header and part of a line is one torn write, not two', () => {
+    const torn = read('a#1', '## 2026-11-30T17:18:53.482+00:00 — FACT\nfine\n\n## 2026-11-30T17:18:53.590+00:00 — FACT\nhal', true);
+    assert.deepEqual(
+      torn.items.map((item) => [item.type, item.evidence]),
+      [
+        ['entry', 'parsed'],
+        ['entry', 'damaged'],
+        ['tail', 'damaged'],
+      ],
+    );
+    const [reason] = collectDegraded([torn]);
+    assert.deepEqual(reason!.ranges, [{ file: 'channels/team/a#1.md', start: 48, end: torn.size }]);
+    assert.match(describeReason(reason!), /^1 write in 1 seat file/);
+  });
+
   it('a pending write is not a reason: it is being written', () => {
     assert.deepEqual(collectDegraded([read('a#1', '## 2026-11-30T17:18:53.482+00:00 — FACT\nfine\n\n## 2026-11-30T17:18:53.590+00:00 — FA')]), []);
   });

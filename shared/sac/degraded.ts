@@ -40,7 +40,11 @@ function note(collected: Collected, code: DegradedCode, file: string, range?: { 
   let entry = collected.get(code);
   if (entry === undefined) collected.set(code, (entry = { files: [], ranges: [] }));
   if (!entry.files.includes(file)) entry.files.push(file);
-  if (range !== undefined) entry.ranges.push({ file, start: range.start, end: range.end });
+  if (range === undefined) return;
+  // A header with no body and the unterminated line after it are one write: one range.
+  const last = entry.ranges.at(-1);
+  if (last !== undefined && last.file === file && last.end === range.start) last.end = range.end;
+  else entry.ranges.push({ file, start: range.start, end: range.end });
 }
 
 /** The reasons seat files and store files give, in the order of DEGRADED_CODES. */

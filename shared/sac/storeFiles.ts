@@ -98,12 +98,18 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 function parseObject(input: StoreFileInput, name: string): { object: Record<string, unknown> } | StoreFileReading<never> {
   if (input.state === 'absent') return { state: 'absent' };
   if (input.state === 'unreadable') return { state: 'unknown', cause: 'unreadable', why: `${name} could not be read: ${input.why}` };
+  if (input.bytes.length === 0) return { state: 'unknown', cause: 'corrupt', why: `${name} is empty, which sac never writes: what it holds is unknown` };
+  let source: string;
+  try {
+    source = strict.decode(input.bytes);
+  } catch {
+    return { state: 'unknown', cause: 'corrupt', why: `${name} is not UTF-8: what it holds is unknown` };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(strict.decode(input.bytes));
-  } catch (error) {
-    const why = error instanceof SyntaxError ? 'not JSON' : 'not UTF-8';
-    return { state: 'unknown', cause: 'corrupt', why: `${name} is ${input.bytes.length === 0 ? 'empty, which sac never writes' : why}: what it holds is unknown` };
+    value = JSON.parse(source);
+  } catch {
+    return { state: 'unknown', cause: 'corrupt', why: `${name} is not JSON: what it holds is unknown` };
   }
   if (!isObject(value)) return { state: 'unknown', cause: 'corrupt', why: `${name} is JSON but not an object: what it holds is unknown` };
   return { object: value };
