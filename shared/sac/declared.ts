@@ -1,4 +1,4 @@
-import { instantOf } from './time.ts';
+import { parseInstant } from './time.ts';
 import type { FocusFacts, PresenceFacts, StoreFileReading } from './storeFiles.ts';
 
 // What a seat declared about itself: its focus (focus.json) and a quiet presence (presence.json).
@@ -24,14 +24,14 @@ export type Focus =
   | { state: 'none' }
   | { state: 'unknown'; why: string };
 
-export function focusOf(seat: string, focus: StoreFileReading<FocusFacts>, now: number): Focus {
+export function resolveFocus(seat: string, focus: StoreFileReading<FocusFacts>, now: number): Focus {
   if (focus.state === 'unknown') return { state: 'unknown', why: focus.why };
   if (focus.state === 'absent') return { state: 'none' };
   const record = focus.facts.seats.find((candidate) => candidate.seat === seat);
   if (record === undefined) {
     return focus.invalid.some((invalid) => invalid.key === seat) ? { state: 'unknown', why: 'its record in focus.json is not as sac writes it' } : { state: 'none' };
   }
-  const at = instantOf(record.ts);
+  const at = parseInstant(record.ts);
   const ageMs = at === null ? null : now - at;
   const freshness = ageMs === null ? 'unknown' : ageMs > FOCUS_STALE_MS ? 'stale' : 'fresh';
   return { state: 'declared', text: record.text, files: record.files, phase: record.phase, ts: record.ts, ageMs, freshness };
@@ -45,7 +45,7 @@ export type Presence =
   | { state: 'not-quiet' }
   | { state: 'unknown'; why: string };
 
-export function presenceOf(seat: string, presence: StoreFileReading<PresenceFacts>, now: number): Presence {
+export function resolvePresence(seat: string, presence: StoreFileReading<PresenceFacts>, now: number): Presence {
   if (presence.state === 'unknown') return { state: 'unknown', why: presence.why };
   if (presence.state === 'absent') return { state: 'not-quiet' };
   const record = presence.facts.seats.find((candidate) => candidate.seat === seat);
@@ -54,7 +54,7 @@ export function presenceOf(seat: string, presence: StoreFileReading<PresenceFact
   }
   if (!record.quiet) return { state: 'not-quiet' };
   // sac compares `Date.parse(until) <= now`: an `until` that names no instant never ends it.
-  const until = record.until === null ? null : instantOf(record.until);
+  const until = record.until === null ? null : parseInstant(record.until);
   if (record.until !== null && until !== null && until <= now) return { state: 'expired', until: record.until };
   return { state: 'quiet', since: record.since, until: record.until };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { classifyRoomFolder, classifySeatFile, classifyStoreName, isSecretName, mayOpen, seatFilePath } from './layout.ts';
-import { addressingOf, parseSeatName } from './seatName.ts';
+import { classifyAddressing, parseSeatName } from './seatName.ts';
 
 describe('which names under a sac root are rooms, seat files and store files', () => {
   it('every dot-folder under channels/ is skipped, .archive (retired rooms) included', () => {
@@ -104,18 +104,18 @@ describe('seat names', () => {
 
 describe('whom an entry is addressed to, seen from a seat', () => {
   it('no `to` is to everyone', () => {
-    assert.equal(addressingOf([], 'web-app#3f9c1a20'), 'to-everyone');
+    assert.equal(classifyAddressing([], 'web-app#3f9c1a20'), 'to-everyone');
   });
 
   it('the seat’s own name is to the seat; its agent’s name is to its agent', () => {
-    assert.equal(addressingOf(['web-app#3f9c1a20'], 'web-app#3f9c1a20'), 'to-seat');
-    assert.equal(addressingOf(['web-app'], 'web-app#3f9c1a20'), 'to-agent');
-    assert.equal(addressingOf(['web-app@macmini'], 'web-app@macmini#7b02e5d1'), 'to-agent');
-    assert.equal(addressingOf(['web-app'], 'web-app@macmini#7b02e5d1'), 'to-agent');
+    assert.equal(classifyAddressing(['web-app#3f9c1a20'], 'web-app#3f9c1a20'), 'to-seat');
+    assert.equal(classifyAddressing(['web-app'], 'web-app#3f9c1a20'), 'to-agent');
+    assert.equal(classifyAddressing(['web-app@macmini'], 'web-app@macmini#7b02e5d1'), 'to-agent');
+    assert.equal(classifyAddressing(['web-app'], 'web-app@macmini#7b02e5d1'), 'to-agent');
   });
 
   it('a sibling seat of the same agent is someone else', () => {
-    assert.equal(addressingOf(['web-app#7b02e5d1'], 'web-app#3f9c1a20'), 'to-others');
-    assert.equal(addressingOf(['api-service'], 'web-app#3f9c1a20'), 'to-others');
+    assert.equal(classifyAddressing(['web-app#7b02e5d1'], 'web-app#3f9c1a20'), 'to-others');
+    assert.equal(classifyAddressing(['api-service'], 'web-app#3f9c1a20'), 'to-others');
   });
 });

@@ -1,4 +1,4 @@
-import { instantOf } from './time.ts';
+import { parseInstant } from './time.ts';
 import type { RegistryFacts, StoreFileReading } from './storeFiles.ts';
 
 // Liveness is not in the files (sac-channels-format: What a reader must do). sac derives it in
@@ -36,7 +36,7 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   if (record === undefined) return unknown('not in registry.json (pruned, or never checked in here)');
   const running = record.writers.find((writer) => writer.pid !== null && processes.get(writer.pid) === 'running');
   if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };
-  const lastSeen = record.lastSeen === null ? null : instantOf(record.lastSeen);
+  const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
   if (lastSeen === null) return unknown('registry.json holds no time of its last check-in');
   const silent = now - lastSeen;
   if (silent < SEAT_TTL_MS) {

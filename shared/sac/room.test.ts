@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSeededRandom } from '../seededRandom.ts';
-import { findEntry, foldRoom, mergePlaced, type RoomFold } from './room.ts';
+import { findEntry, foldRoom, mergeByPlace, type RoomFold } from './room.ts';
 import { createSeatFileReading, readSeatFile, type SeatFileReading } from './seatFile.ts';
 import { readRooms, type StoreFileInput } from './storeFiles.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
@@ -204,7 +204,7 @@ describe('merging ordered sequences', () => {
         let place = 0;
         return Array.from({ length: Math.floor(random() * 8) }, (_, i) => ({ place: (place += Math.floor(random() * 3)), id: `${s}.${i}` }));
       });
-      const merged = mergePlaced(sequences, (item) => item.place);
+      const merged = mergeByPlace(sequences, (item) => item.place);
       const expected = sequences
         .flatMap((sequence, s) => sequence.map((item, i) => ({ ...item, s, i })))
         .sort((a, b) => a.place - b.place || a.s - b.s || a.i - b.i)

@@ -76,7 +76,7 @@ export function sortSeatFiles<T extends { seat: string }>(readings: readonly T[]
 }
 
 /** Whether rooms.json says the room is a room of two. */
-export function kindOfRoom(room: string, rooms: StoreFileReading<RoomsFacts>): RoomKind {
+export function classifyRoom(room: string, rooms: StoreFileReading<RoomsFacts>): RoomKind {
   if (rooms.state === 'unknown') return { kind: 'unknown', why: rooms.why };
   if (rooms.state === 'absent') return { kind: 'room' };
   const pair = rooms.facts.rooms.find((record) => record.room === room)?.pair ?? null;
@@ -87,7 +87,7 @@ export function kindOfRoom(room: string, rooms: StoreFileReading<RoomsFacts>): R
 export function foldRoom(room: string, readings: readonly SeatFileReading[], rooms: StoreFileReading<RoomsFacts>): RoomFold {
   const files = sortSeatFiles(readings);
   const sequences = files.map((reading) => placeItems(reading));
-  const items = mergePlaced(sequences, (flow) => flow.place);
+  const items = mergeByPlace(sequences, (flow) => flow.place);
 
   const byInstant = new Map<number, number>();
   const byTime = new Map<string, EntryRef[]>();
@@ -119,7 +119,7 @@ export function foldRoom(room: string, readings: readonly SeatFileReading[], roo
     else if (item.evidence === 'changed') counts.changed++;
   }
 
-  return { room, kind: kindOfRoom(room, rooms), seats: files.map((reading) => reading.seat), items, counts, degraded: collectDegraded(files, { rooms }) };
+  return { room, kind: classifyRoom(room, rooms), seats: files.map((reading) => reading.seat), items, counts, degraded: collectDegraded(files, { rooms }) };
 }
 
 /** A file's items with the places they take in the room, in file order. */
@@ -157,7 +157,7 @@ function placeItems(reading: SeatFileReading): FlowItem[] {
  * earlier sequence goes first. A binary heap of the sequences' heads: a room may hold hundreds of
  * seat files (one per session).
  */
-export function mergePlaced<T>(sequences: readonly (readonly T[])[], placeOf: (item: T) => number): T[] {
+export function mergeByPlace<T>(sequences: readonly (readonly T[])[], placeOf: (item: T) => number): T[] {
   const out: T[] = [];
   const next = sequences.map(() => 0);
   const heap: number[] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ProcessState } from './liveness.ts';
-import { foldSeat, groupSeatsByProject, listSeats, projectOf, roomsOfSeat, sessionOf, type RoomFiles, type SeatView } from './seat.ts';
+import { foldSeat, groupSeatsByProject, listSeats, resolveProject, findSeatRooms, resolveSession, type RoomFiles, type SeatView } from './seat.ts';
 import { createSeatFileReading, readSeatFile } from './seatFile.ts';
 import { readStoreFiles, type StoreFacts, type StoreFileInput } from './storeFiles.ts';
 import type { StoreFileName } from './layout.ts';
@@ -84,7 +84,7 @@ describe('a seat’s Sent | Received', () => {
 
   it('a seat belongs to the rooms members.json and the registry name, and to any room holding its file, each with why', () => {
     const other = { room: 'ops', files: [file('ops', SIBLING, new Uint8Array(0))] };
-    const rooms = roomsOfSeat(SIBLING, [team(), other], store());
+    const rooms = findSeatRooms(SIBLING, [team(), other], store());
     assert.deepEqual(
       rooms.map((room) => [room.room, room.because]),
       [
@@ -93,7 +93,7 @@ describe('a seat’s Sent | Received', () => {
       ],
     );
     assert.deepEqual(
-      roomsOfSeat(WEB, [team()], store()).map((room) => [room.room, room.because, room.kind.kind]),
+      findSeatRooms(WEB, [team()], store()).map((room) => [room.room, room.because, room.kind.kind]),
       [
         ['dm-api-service-c4e10000-web-app-3f9c1a20', ['members', 'registry'], 'pair'],
         ['team', ['members', 'registry', 'file'], 'room'],
@@ -103,7 +103,7 @@ describe('a seat’s Sent | Received', () => {
 
   it('a room the seat left is still listed as one it was in, marked left', () => {
     const members = '{"web-app#7b02e5d1": {"rooms": [], "left": ["team"]}}';
-    const rooms = roomsOfSeat(SIBLING, [team()], store({ 'members.json': members }));
+    const rooms = findSeatRooms(SIBLING, [team()], store({ 'members.json': members }));
     assert.deepEqual(
       rooms.map((room) => [room.room, room.because, room.left]),
       [['team', ['registry'], true]],
@@ -159,16 +159,16 @@ describe('read or unread, as sac’s cursor says', () => {
 
 describe('a seat’s session, project, focus, presence and liveness', () => {
   it('the session is the registry’s full id; a seat the registry does not hold has none, whatever its name says', () => {
-    assert.deepEqual(sessionOf(WEB, store().registry), { state: 'known', session: '3f9c1a20-1111-2222-3333-444455556666' });
-    const unknown = sessionOf('web-app#99999999', store().registry);
+    assert.deepEqual(resolveSession(WEB, store().registry), { state: 'known', session: '3f9c1a20-1111-2222-3333-444455556666' });
+    const unknown = resolveSession('web-app#99999999', store().registry);
     assert.equal(unknown.state, 'unknown');
     assert.match(unknown.state === 'unknown' ? unknown.why : '', /prefix and joins nothing/);
   });
 
   it('a seat’s project is its agent’s project in the registry, else the agent name', () => {
-    assert.deepEqual(projectOf(SIBLING, store().registry), { project: '/home/dev/projects/web-app', from: 'registry' });
-    assert.deepEqual(projectOf('docs@macmini#12345678', store().registry), { project: 'docs', from: 'agent-name' });
-    assert.deepEqual(projectOf(WEB, store({ 'registry.json': '{' }).registry), { project: 'web-app', from: 'agent-name' });
+    assert.deepEqual(resolveProject(SIBLING, store().registry), { project: '/home/dev/projects/web-app', from: 'registry' });
+    assert.deepEqual(resolveProject('docs@macmini#12345678', store().registry), { project: 'docs', from: 'agent-name' });
+    assert.deepEqual(resolveProject(WEB, store({ 'registry.json': '{' }).registry), { project: 'web-app', from: 'agent-name' });
   });
 
   it('seats are grouped by project', () => {

@@ -1,11 +1,11 @@
-import { focusOf, presenceOf, type Focus, type Presence } from './declared.ts';
+import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
 import { collectDegraded, type DegradedReason } from './degraded.ts';
 import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
-import { foldRoom, kindOfRoom, mergePlaced, type FlowItem, type RoomKind } from './room.ts';
+import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomKind } from './room.ts';
 import type { SeatFileReading } from './seatFile.ts';
-import { addressingOf, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
+import { classifyAddressing, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
 import type { CursorsFacts, RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
-import { instantOf } from './time.ts';
+import { parseInstant } from './time.ts';
 
 // A seat as a conversation (sac-channels-format: What a reader must do): what it sent, what it
 // received in the rooms it belongs to, whom each entry was addressed to, and what sac's cursor
@@ -77,7 +77,7 @@ export type SeatView = {
 };
 
 /** The seat's full session id, from the registry. */
-export function sessionOf(seat: string, registry: StoreFileReading<RegistryFacts>): SeatSession {
+export function resolveSession(seat: string, registry: StoreFileReading<RegistryFacts>): SeatSession {
   if (registry.state === 'unknown') return { state: 'unknown', why: registry.why };
   const record = registry.state === 'read' ? registry.facts.seats.find((candidate) => candidate.seat === seat) : undefined;
   if (record === undefined) return { state: 'unknown', why: 'not in registry.json; the id in a seat’s name is a prefix and joins nothing' };
@@ -86,7 +86,7 @@ export function sessionOf(seat: string, registry: StoreFileReading<RegistryFacts
 }
 
 /** The seat's project: its agent's `project` (working directory) in the registry, else the agent name. */
-export function projectOf(seat: string, registry: StoreFileReading<RegistryFacts>): SeatProject {
+export function resolveProject(seat: string, registry: StoreFileReading<RegistryFacts>): SeatProject {
   const name = parseSeatName(seat);
   if (registry.state === 'read') {
     const agent = registry.facts.seats.find((candidate) => candidate.seat === seat)?.agent ?? name.base;
@@ -102,7 +102,7 @@ export type ProjectGroup = SeatProject & { seats: string[] };
 export function groupSeatsByProject(seats: readonly string[], registry: StoreFileReading<RegistryFacts>): ProjectGroup[] {
   const groups = new Map<string, ProjectGroup>();
   for (const seat of seats) {
-    const project = projectOf(seat, registry);
+    const project = resolveProject(seat, registry);
     const key = `${project.from}\n${project.project}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, { ...project, seats: [seat] });
@@ -121,7 +121,7 @@ export function listSeats(rooms: readonly RoomFiles[], store: Pick<StoreFacts, '
 }
 
 /** The rooms a seat belongs to, and why: members.json, the registry's seat record, or a file there. */
-export function roomsOfSeat(seat: string, rooms: readonly RoomFiles[], store: Pick<StoreFacts, 'registry' | 'members' | 'rooms'>): SeatRoom[] {
+export function findSeatRooms(seat: string, rooms: readonly RoomFiles[], store: Pick<StoreFacts, 'registry' | 'members' | 'rooms'>): SeatRoom[] {
   const found = new Map<string, Membership[]>();
   const add = (room: string, why: Membership) => {
     const because = found.get(room);
@@ -134,14 +134,14 @@ export function roomsOfSeat(seat: string, rooms: readonly RoomFiles[], store: Pi
   for (const room of rooms) if (room.files.some((file) => file.seat === seat)) add(room.room, 'file');
   return [...found.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([room, because]) => ({ room, because, left: members?.left.includes(room) ?? false, kind: kindOfRoom(room, store.rooms) }));
+    .map(([room, because]) => ({ room, because, left: members?.left.includes(room) ?? false, kind: classifyRoom(room, store.rooms) }));
 }
 
 /**
  * What sac's cursor for a seat in a room has read of each writer (sac's `inbox`): the seat's own
  * cursor, else (for a seat with an id) its agent's bare one, else nothing read. null: unknown.
  */
-function cursorOf(room: string, seat: string, cursors: StoreFileReading<CursorsFacts>): Map<string, string> | null {
+function findSacCursor(room: string, seat: string, cursors: StoreFileReading<CursorsFacts>): Map<string, string> | null {
   if (cursors.state === 'unknown') return null;
   if (cursors.state === 'absent') return new Map();
   const base = parseSeatName(seat).base;
@@ -157,12 +157,12 @@ function cursorOf(room: string, seat: string, cursors: StoreFileReading<CursorsF
 }
 
 /** sac's rule: unread when nothing of the writer was read, or the entry is later than what was. */
-function sacCursorOf(seen: Map<string, string> | null, writer: string, time: string): SacCursor {
+function compareWithSacCursor(seen: Map<string, string> | null, writer: string, time: string): SacCursor {
   if (seen === null) return 'unknown';
   const last = seen.get(writer);
   if (last === undefined) return 'unread';
-  const entry = instantOf(time);
-  const read = instantOf(last);
+  const entry = parseInstant(time);
+  const read = parseInstant(last);
   if (entry === null || read === null) return 'unknown';
   return entry > read ? 'unread' : 'read';
 }
@@ -173,7 +173,7 @@ function sacCursorOf(seen: Map<string, string> | null, writer: string, time: str
  */
 export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: StoreFacts, now: number, processes: ReadonlyMap<number, ProcessState>): SeatView {
   const name = parseSeatName(seat);
-  const seatRooms = roomsOfSeat(seat, rooms, store);
+  const seatRooms = findSeatRooms(seat, rooms, store);
   const filesOf = new Map(rooms.map((room) => [room.room, room.files]));
 
   const sentByRoom: SentItem[][] = [];
@@ -185,7 +185,7 @@ export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: Store
     const files = filesOf.get(room) ?? [];
     considered.push(...files);
     const fold = foldRoom(room, files, store.rooms);
-    const seen = cursorOf(room, seat, store.cursors);
+    const seen = findSacCursor(room, seat, store.cursors);
     const sent: SentItem[] = [];
     const received: ReceivedItem[] = [];
     for (const flow of fold.items) {
@@ -198,8 +198,8 @@ export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: Store
         received.push({ room, flow, addressing: null, sibling: false, sacCursor: null });
         continue;
       }
-      const addressing = addressingOf(flow.item.facts.to, seat);
-      const sacCursor = sacCursorOf(seen, flow.seat, flow.item.facts.time);
+      const addressing = classifyAddressing(flow.item.facts.to, seat);
+      const sacCursor = compareWithSacCursor(seen, flow.seat, flow.item.facts.time);
       received.push({ room, flow, addressing, sibling: parseSeatName(flow.seat).base === name.base, sacCursor });
       counts.received++;
       if (sacCursor === 'unread') counts.unread++;
@@ -215,14 +215,14 @@ export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: Store
   const own = considered.filter((file) => file.seat === seat);
   return {
     name,
-    session: sessionOf(seat, store.registry),
-    project: projectOf(seat, store.registry),
+    session: resolveSession(seat, store.registry),
+    project: resolveProject(seat, store.registry),
     rooms: seatRooms,
-    sent: mergePlaced(sentByRoom, (item) => item.flow.place),
-    received: mergePlaced(receivedByRoom, (item) => item.flow.place),
+    sent: mergeByPlace(sentByRoom, (item) => item.flow.place),
+    received: mergeByPlace(receivedByRoom, (item) => item.flow.place),
     neverWrote: own.length > 0 && own.every((file) => file.size === 0),
-    focus: focusOf(seat, store.focus, now),
-    presence: presenceOf(seat, store.presence, now),
+    focus: resolveFocus(seat, store.focus, now),
+    presence: resolvePresence(seat, store.presence, now),
     liveness: deriveLiveness(seat, store.registry, now, processes),
     counts,
     degraded: collectDegraded(considered, store),

@@ -5,7 +5,7 @@ import {
   ENTRY_HEADER,
   awaitsWriter,
   createSeatFileReading,
-  entriesOf,
+  listEntries,
   noteSeatFileChanged,
   noteSeatFileUnreadable,
   readBodyText,
@@ -25,7 +25,7 @@ function readWhole(bytes: Uint8Array, seat = API): SeatFileReading {
 
 /** Bodies as sac's `parse` gives them: read again from each entry's byte range. */
 function bodies(reading: SeatFileReading, bytes: Uint8Array): string[] {
-  return entriesOf(reading).map((entry) => readBodyText(bytes.subarray(entry.bodyStart, entry.end)));
+  return listEntries(reading).map((entry) => readBodyText(bytes.subarray(entry.bodyStart, entry.end)));
 }
 
 /** sac's own `parse` (store.mjs), transliterated: the reference a complete file must agree with. */
@@ -51,14 +51,14 @@ describe('entries of a seat file as sac wrote them', () => {
 
   it('each header begins an entry, with its time as written, its type, to and re', () => {
     assert.deepEqual(
-      entriesOf(reading).map((entry) => entry.facts),
+      listEntries(reading).map((entry) => entry.facts),
       [
         { time: '2026-11-30T17:18:53.482+00:00', instant: Date.parse('2026-11-30T17:18:53.482+00:00'), type: 'QUESTION', typeWord: 'QUESTION', to: ['web-app'], re: null },
         { time: '2026-11-30T17:18:53.590+00:00', instant: Date.parse('2026-11-30T17:18:53.590+00:00'), type: 'FACT', typeWord: 'FACT', to: [], re: null },
         { time: '2026-11-30T17:18:53.956+00:00', instant: Date.parse('2026-11-30T17:18:53.956+00:00'), type: 'REQUEST', typeWord: 'REQUEST', to: ['web-app#3f9c1a20'], re: null },
       ],
     );
-    assert.ok(entriesOf(reading).every((entry) => entry.evidence === 'parsed'));
+    assert.ok(listEntries(reading).every((entry) => entry.evidence === 'parsed'));
   });
 
   it('a body line escaped with one leading space, and a markdown heading, stay body text', () => {
@@ -73,17 +73,17 @@ describe('entries of a seat file as sac wrote them', () => {
   });
 
   it('an entry runs from its header to the next header; the last one is open and runs to the last newline', () => {
-    const [first, second, third] = entriesOf(reading);
+    const [first, second, third] = listEntries(reading);
     assert.equal(first!.end, second!.start);
     assert.equal(second!.end, third!.start);
     assert.equal(third!.end, bytes.length);
-    assert.deepEqual(entriesOf(reading).map((entry) => entry.open), [false, false, true]);
+    assert.deepEqual(listEntries(reading).map((entry) => entry.open), [false, false, true]);
     assert.equal(reading.offset, bytes.length);
     assert.equal(reading.size, bytes.length);
   });
 
   it('a reply carries the time of the entry it answers', () => {
-    const answer = entriesOf(readWhole(bytesOf(EXAMPLE_STORE['channels/team/web-app#3f9c1a20.md']!), 'web-app#3f9c1a20'))[0]!;
+    const answer = listEntries(readWhole(bytesOf(EXAMPLE_STORE['channels/team/web-app#3f9c1a20.md']!), 'web-app#3f9c1a20'))[0]!;
     assert.equal(answer.facts.re, '2026-11-30T17:18:53.482+00:00');
     assert.deepEqual(answer.facts.to, ['api-service']);
     assert.equal(answer.facts.type, 'ANSWER');
@@ -155,7 +155,7 @@ describe('what is not an entry', () => {
     const reading = readWhole(bytes);
     assert.deepEqual(reading.items[0], { type: 'stray-text', start: 0, end: 15, evidence: 'stray', why: 'text before the first header: not an entry' });
     assert.equal(readRawText(bytes.subarray(0, 15)), 'notes by hand\n\n');
-    assert.equal(entriesOf(reading).length, 1);
+    assert.equal(listEntries(reading).length, 1);
   });
 
   it('a byte-order mark before the first header makes that line stray text, as sac reads the file', () => {
@@ -167,7 +167,7 @@ describe('what is not an entry', () => {
 
   it('a header whose body is only white space of any kind (a no-break space too) has no body; one letter is a body', () => {
     const blank = readWhole(bytesOf('## 2026-11-30T17:18:53.482+00:00 — FACT\n\u00a0\u3000\t\n\n## 2026-11-30T17:18:53.590+00:00 — FACT\né\n'));
-    assert.deepEqual(entriesOf(blank).map((entry) => entry.evidence), ['damaged', 'parsed']);
+    assert.deepEqual(listEntries(blank).map((entry) => entry.evidence), ['damaged', 'parsed']);
   });
 
   it('a file of stray text only is stray text, growing as lines complete', () => {
@@ -203,7 +203,7 @@ describe('a write in progress: pending, then torn', () => {
     assert.equal(tail.type, 'tail');
     assert.equal(tail.evidence, 'damaged');
     assert.match(tail.why!, /torn/);
-    assert.equal(entriesOf(torn)[0]!.evidence, 'parsed');
+    assert.equal(listEntries(torn)[0]!.evidence, 'parsed');
     assert.equal(awaitsWriter(torn), false);
   });
 
@@ -218,19 +218,19 @@ describe('a write in progress: pending, then torn', () => {
   it('a header whose body has not arrived is pending, then torn; a body that arrives makes it parsed', () => {
     const header = bytesOf(appendedBytes(0, first).split('\n')[0] + '\n');
     const pending = readWhole(header);
-    assert.equal(entriesOf(pending)[0]!.evidence, 'pending');
+    assert.equal(listEntries(pending)[0]!.evidence, 'pending');
     assert.equal(awaitsWriter(pending), true);
     const torn = readSeatFile(pending, new Uint8Array(0), pending.offset, { pendingWindowPassed: true });
-    assert.equal(entriesOf(torn)[0]!.evidence, 'damaged');
-    assert.match(entriesOf(torn)[0]!.why!, /no body past the pending window/);
+    assert.equal(listEntries(torn)[0]!.evidence, 'damaged');
+    assert.match(listEntries(torn)[0]!.why!, /no body past the pending window/);
     const bytes = writtenFile([first]);
     const later = readSeatFile(torn, bytes.subarray(torn.offset), torn.offset);
-    assert.equal(entriesOf(later)[0]!.evidence, 'parsed');
+    assert.equal(listEntries(later)[0]!.evidence, 'parsed');
   });
 
   it('a header with no body and a later entry after it is a torn write at once', () => {
     const bytes = bytesOf('## 2026-11-30T17:18:53.482+00:00 — QUESTION → web-app\n\n## 2026-11-30T17:18:53.590+00:00 — FACT\nDeployed.\n');
-    const [cut, next] = entriesOf(readWhole(bytes));
+    const [cut, next] = listEntries(readWhole(bytes));
     assert.equal(cut!.evidence, 'damaged');
     assert.match(cut!.why!, /no body/);
     assert.equal(next!.evidence, 'parsed');
@@ -240,7 +240,7 @@ describe('a write in progress: pending, then torn', () => {
     // The first send stopped after 10 bytes of its body; the next send began with its `\n`.
     const cutWrite = appendedBytes(0, first).slice(0, -20);
     const bytes = bytesOf(cutWrite + appendedBytes(cutWrite.length, second));
-    const [cut, next] = entriesOf(readWhole(bytes));
+    const [cut, next] = listEntries(readWhole(bytes));
     assert.equal(cut!.evidence, 'damaged');
     assert.match(cut!.why!, /without the empty line/);
     assert.equal(next!.evidence, 'parsed');
@@ -249,7 +249,7 @@ describe('a write in progress: pending, then torn', () => {
   it('a send cut inside its header leaves a line that is no header, taken as the body before it, which is then damaged', () => {
     const cutWrite = bytesOf(appendedBytes(writtenFile([first]).length, second).slice(0, 12));
     const bytes = new Uint8Array([...writtenFile([first]), ...cutWrite, ...bytesOf(appendedBytes(1, second))]);
-    const entries = entriesOf(readWhole(bytes));
+    const entries = listEntries(readWhole(bytes));
     assert.equal(entries.length, 2);
     assert.equal(entries[0]!.evidence, 'damaged');
     assert.equal(entries[1]!.evidence, 'parsed');
@@ -264,7 +264,7 @@ describe('bytes changed after they were read', () => {
     const shrunk = readSeatFile(read, bytes.subarray(0, 40), 0);
     assert.equal(shrunk.problem?.code, 'changed-after-read');
     assert.match(shrunk.problem!.why, /shrank from \d+ to 40 bytes/);
-    assert.deepEqual(entriesOf(shrunk).map((entry) => entry.facts), entriesOf(read).map((entry) => entry.facts));
+    assert.deepEqual(listEntries(shrunk).map((entry) => entry.facts), listEntries(read).map((entry) => entry.facts));
     assert.ok(shrunk.items.every((item) => item.evidence === 'changed'));
   });
 
@@ -273,7 +273,7 @@ describe('bytes changed after they were read', () => {
     const more = bytesOf(appendedBytes(bytes.length, { ts: '2026-11-30T18:00:00.000+00:00', type: 'FACT', text: 'more' }));
     const after = readSeatFile(changed, more, changed.offset);
     assert.equal(after, changed);
-    assert.equal(entriesOf(after).length, 3);
+    assert.equal(listEntries(after).length, 3);
   });
 
   it('a pending tail that shrinks was rewritten too: sac only appends', () => {
@@ -357,11 +357,11 @@ describe('incremental reading equals reading the whole file', () => {
       const reading = readWhole(bytes);
       const sac = parseAsSac(decoder.decode(bytes));
       assert.deepEqual(
-        entriesOf(reading).map((entry, i) => ({ ts: entry.facts.time, type: entry.facts.type, to: entry.facts.to, re: entry.facts.re, text: bodies(reading, bytes)[i] })),
+        listEntries(reading).map((entry, i) => ({ ts: entry.facts.time, type: entry.facts.type, to: entry.facts.to, re: entry.facts.re, text: bodies(reading, bytes)[i] })),
         sac,
         `seed ${seed}`,
       );
-      assert.ok(entriesOf(reading).every((entry) => entry.evidence === 'parsed'), `seed ${seed}`);
+      assert.ok(listEntries(reading).every((entry) => entry.evidence === 'parsed'), `seed ${seed}`);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { EvidenceState } from '../record/evidence.ts';
-import { instantOf } from './time.ts';
+import { parseInstant } from './time.ts';
 
 // One seat file (`channels/<room>/<seat>.md`), read incrementally: sac appends to it and never
 // rewrites it (sac-channels-format: Entries). Each append is one write of `\n` (unless the file
@@ -21,7 +21,7 @@ const LEGACY_TYPES: Readonly<Record<string, EntryType>> = { KÉRDÉS: 'QUESTION'
 export type EntryFacts = {
   /** The time as written: local, with the writer's offset. */
   time: string;
-  /** The instant it names (epoch ms), for ordering; null when it names none (see instantOf). */
+  /** The instant it names (epoch ms), for ordering; null when it names none (see parseInstant). */
   instant: number | null;
   /** The type the header stands for. */
   type: EntryType;
@@ -42,7 +42,7 @@ export function readHeader(line: string): EntryFacts | null {
   // sac's parseTo: split on commas, trim, drop empties and repeats.
   const to = [...new Set((match[3] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''))];
   const re = match[4]?.trim() || null;
-  return { time, instant: instantOf(time), type: LEGACY_TYPES[typeWord] ?? (typeWord as EntryType), typeWord, to, re };
+  return { time, instant: parseInstant(time), type: LEGACY_TYPES[typeWord] ?? (typeWord as EntryType), typeWord, to, re };
 }
 
 /** What one stretch of a seat file's bytes is. Ranges are byte offsets in the file, end exclusive. */
@@ -248,6 +248,6 @@ export function readRawText(bytes: Uint8Array): string {
 }
 
 /** The entries of a reading, in file order. */
-export function entriesOf(reading: SeatFileReading): SeatFileEntry[] {
+export function listEntries(reading: SeatFileReading): SeatFileEntry[] {
   return reading.items.filter((item): item is SeatFileEntry => item.type === 'entry');
 }

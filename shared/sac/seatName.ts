@@ -37,7 +37,7 @@ export function parseSeatName(seat: string): SeatName {
  */
 export type Addressing = 'to-seat' | 'to-agent' | 'to-everyone' | 'to-others';
 
-export function addressingOf(to: readonly string[], seat: string): Addressing {
+export function classifyAddressing(to: readonly string[], seat: string): Addressing {
   if (to.length === 0) return 'to-everyone';
   if (to.includes(seat)) return 'to-seat';
   const name = parseSeatName(seat);

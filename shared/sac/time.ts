@@ -10,7 +10,7 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(
  * header pattern admits more than its writer writes (`T[\d:.]+`), so a header can parse and
  * still carry a time that orders nothing. Digits past the millisecond are cut, as Date.parse does.
  */
-export function instantOf(time: string): number | null {
+export function parseInstant(time: string): number | null {
   const match = TIME.exec(time);
   if (match === null) return null;
   const [, y, mo, d, h, mi, s, fraction, zone, sign, oh, om] = match;
