@@ -1,0 +1,110 @@
+import { seatFilePath } from './layout.ts';
+import type { SeatFileReading } from './seatFile.ts';
+import { STORE_FILE_OF, type StoreFacts } from './storeFiles.ts';
+
+// Reasons a view of the channels is incomplete, each with a stable code and what it rests on.
+// Like the record's (shared/record/degraded.ts), a reason is evidence that something is unknown,
+// never a verdict that nothing was said. A pending write is not a reason: it is being written.
+
+export const DEGRADED_CODES = [
+  /** Writes cut short: a header with no body, a tail never ended, a write the next one went on after. */
+  'torn-entry',
+  /** Seat files that shrank, or whose bytes already read changed: sac only appends. */
+  'changed-after-read',
+  /** Store JSON files that do not parse, or are not sac's shape. */
+  'corrupt-store-file',
+  /** Records of store JSON files that are not as sac writes them. */
+  'invalid-store-record',
+  /** Files the reader could not read. */
+  'unreadable',
+  /** Text before the first header of a seat file. */
+  'stray-text',
+] as const;
+
+export type DegradedCode = (typeof DEGRADED_CODES)[number];
+
+/** A stretch of a file a reason rests on (byte offsets, end exclusive). */
+export type FileRange = { file: string; start: number; end: number };
+
+export type DegradedReason = {
+  code: DegradedCode;
+  /** The files it rests on, relative to the sac root (`channels/team/web-app#3f9c1a20.md`, `registry.json`). */
+  files: string[];
+  /** For torn-entry and stray-text: where in those files. */
+  ranges?: FileRange[];
+};
+
+type Collected = Map<DegradedCode, { files: string[]; ranges: FileRange[] }>;
+
+function note(collected: Collected, code: DegradedCode, file: string, range?: { start: number; end: number }): void {
+  let entry = collected.get(code);
+  if (entry === undefined) collected.set(code, (entry = { files: [], ranges: [] }));
+  if (!entry.files.includes(file)) entry.files.push(file);
+  if (range === undefined) return;
+  // A header with no body and the unterminated line after it are one write: one range.
+  const last = entry.ranges.at(-1);
+  if (last !== undefined && last.file === file && last.end === range.start) last.end = range.end;
+  else entry.ranges.push({ file, start: range.start, end: range.end });
+}
+
+/** The reasons seat files and store files give, in the order of DEGRADED_CODES. */
+export function collectDegraded(readings: Iterable<SeatFileReading>, store: Partial<StoreFacts> = {}): DegradedReason[] {
+  const collected: Collected = new Map();
+  for (const reading of readings) {
+    const file = seatFilePath(reading.room, reading.seat);
+    for (const item of reading.items) {
+      if (item.type === 'stray-text') note(collected, 'stray-text', file, item);
+      else if (item.evidence === 'damaged') note(collected, 'torn-entry', file, item);
+    }
+    if (reading.problem !== null) note(collected, reading.problem.code, file);
+  }
+  for (const key of Object.keys(STORE_FILE_OF) as (keyof StoreFacts)[]) {
+    const reading = store[key];
+    if (reading === undefined) continue;
+    const file = STORE_FILE_OF[key];
+    if (reading.state === 'unknown') note(collected, reading.cause === 'corrupt' ? 'corrupt-store-file' : 'unreadable', file);
+    else if (reading.state === 'read' && reading.invalid.length > 0) note(collected, 'invalid-store-record', file);
+  }
+  const reasons: DegradedReason[] = [];
+  for (const code of DEGRADED_CODES) {
+    const entry = collected.get(code);
+    if (entry === undefined) continue;
+    reasons.push(entry.ranges.length > 0 ? { code, files: entry.files, ranges: entry.ranges } : { code, files: entry.files });
+  }
+  return reasons;
+}
+
+/** What a store file that cannot be read leaves unknown. */
+const UNKNOWN_WITHOUT: Readonly<Record<string, string>> = {
+  'registry.json': 'seats’ sessions, projects, rooms and liveness',
+  'members.json': 'which rooms seats declared they are in',
+  'rooms.json': 'which rooms are rooms of two',
+  'focus.json': 'what seats said they are working on',
+  'presence.json': 'which seats declared themselves quiet',
+  'cursors.json': 'what sac’s cursors mark read',
+};
+
+/** The reason in plain words, for a banner. Never says that nothing was said. */
+export function describeReason(reason: DegradedReason): string {
+  const n = reason.files.length;
+  const files = n === 1 ? 'file' : 'files';
+  const names = reason.files.join(', ');
+  const unknown = reason.files.map((file) => UNKNOWN_WITHOUT[file]).filter((what) => what !== undefined);
+  const leaving = unknown.length > 0 ? ` ${unknown.join('; ')}: unknown` : '';
+  switch (reason.code) {
+    case 'torn-entry': {
+      const count = reason.ranges?.length ?? n;
+      return `${count} ${count === 1 ? 'write' : 'writes'} in ${n} seat ${files} stopped part way (torn): unknown evidence, not nothing. Whatever was being said there may be lost.`;
+    }
+    case 'changed-after-read':
+      return `${n} seat ${files} changed after ${n === 1 ? 'it was' : 'they were'} read (shrank, or bytes already read are different). sac only appends, so something else rewrote ${n === 1 ? 'it' : 'them'}: what was read is kept, and nothing more is read from ${n === 1 ? 'it' : 'them'}.`;
+    case 'corrupt-store-file':
+      return `${names} ${n === 1 ? 'does' : 'do'} not parse as sac writes ${n === 1 ? 'it' : 'them'}: what ${n === 1 ? 'it holds' : 'they hold'} is unknown, not empty.${leaving}.`;
+    case 'invalid-store-record':
+      return `Some records of ${names} are not as sac writes them: those records are unknown, not absent.`;
+    case 'unreadable':
+      return `${n} ${files} could not be read (${names}): what ${n === 1 ? 'it holds' : 'they hold'} is unknown.${leaving === '' ? '' : `${leaving}.`}`;
+    case 'stray-text':
+      return `${n} seat ${files} ${n === 1 ? 'holds' : 'hold'} text before ${n === 1 ? 'its' : 'their'} first header: not entries sac wrote; shown as written.`;
+  }
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { deriveLiveness, SEAT_TTL_MS, type ProcessState } from './liveness.ts';
+import { readRegistry } from './storeFiles.ts';
+import { EXAMPLE_STORE } from './testing/exampleStore.ts';
+import { bytesOf } from './testing/sacWriter.ts';
+
+const registry = readRegistry({ state: 'read', bytes: bytesOf(EXAMPLE_STORE['registry.json']!) });
+const SEAT = 'web-app#3f9c1a20'; // writer pid 8690, lastSeen 17:18:53.872Z
+const lastSeen = Date.parse('2026-11-30T17:18:53.872+00:00');
+const none = new Map<number, ProcessState>();
+
+describe('liveness, derived as sac derives it', () => {
+  it('a running process that writes for the seat makes it live', () => {
+    const liveness = deriveLiveness(SEAT, registry, lastSeen + 5 * 3_600_000, new Map([[8690, 'running']]));
+    assert.deepEqual(liveness, { word: 'live', basis: 'derived', why: 'a process that writes for it is running (pid 8690)' });
+  });
+
+  it('no running process, but a check-in within half an hour, is unknown: not gone', () => {
+    const liveness = deriveLiveness(SEAT, registry, lastSeen + SEAT_TTL_MS - 1, new Map([[8690, 'exited']]));
+    assert.equal(liveness.word, 'unknown');
+    assert.match(liveness.why, /checked in 30 minutes ago/);
+  });
+
+  it('no running process and silent for half an hour is gone, only when every pid was checked', () => {
+    const silent = lastSeen + SEAT_TTL_MS;
+    assert.equal(deriveLiveness(SEAT, registry, silent, new Map([[8690, 'exited']])).word, 'gone');
+    const unchecked = deriveLiveness(SEAT, registry, silent, none);
+    assert.equal(unchecked.word, 'unknown');
+    assert.equal(unchecked.why, 'whether its process 8690 is running was not checked');
+  });
+
+  it('a seat the registry does not hold is unknown, never gone by default', () => {
+    assert.equal(deriveLiveness('web-app#00000000', registry, lastSeen + 86_400_000, none).word, 'unknown');
+  });
+
+  it('a registry that does not parse, or none at all, leaves liveness unknown', () => {
+    assert.equal(deriveLiveness(SEAT, readRegistry({ state: 'read', bytes: bytesOf('{') }), lastSeen, none).word, 'unknown');
+    assert.equal(deriveLiveness(SEAT, readRegistry({ state: 'absent' }), lastSeen, none).word, 'unknown');
+  });
+
+  it('a lastSeen that names no instant is unknown, where sac would read it as long gone', () => {
+    const odd = readRegistry({ state: 'read', bytes: bytesOf('{"agents": {"a": {"seats": {"a#1": {"writers": {}, "lastSeen": "yesterday"}}}}}') });
+    assert.equal(deriveLiveness('a#1', odd, lastSeen, none).word, 'unknown');
+  });
+
+  it('a remote seat, with no writers, is unknown while recent and gone after half an hour, as sac says', () => {
+    const remote = readRegistry({
+      state: 'read',
+      bytes: bytesOf('{"agents": {"web-app@macmini": {"remote": true, "seats": {"web-app@macmini#7b02e5d1": {"session": null, "writers": {}, "remote": true, "lastSeen": "2026-11-30T17:18:53.872+00:00"}}}}}'),
+    });
+    assert.equal(deriveLiveness('web-app@macmini#7b02e5d1', remote, lastSeen + 60_000, none).word, 'unknown');
+    assert.equal(deriveLiveness('web-app@macmini#7b02e5d1', remote, lastSeen + SEAT_TTL_MS, none).word, 'gone');
+  });
+
+  it('liveness is labelled derived, always', () => {
+    for (const now of [lastSeen, lastSeen + SEAT_TTL_MS * 3]) {
+      for (const processes of [none, new Map<number, ProcessState>([[8690, 'running']]), new Map<number, ProcessState>([[8690, 'exited']])]) {
+        assert.equal(deriveLiveness(SEAT, registry, now, processes).basis, 'derived');
+      }
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import { parseInstant } from './time.ts';
+import type { RegistryFacts, StoreFileReading } from './storeFiles.ts';
+
+// Liveness is not in the files (sac-channels-format: What a reader must do). sac derives it in
+// `seatState` from the registry: live when a process that wrote for the seat is running; else
+// "we do not know" while it checked in within half an hour; else gone. This derives it the same
+// way and says so (`basis: 'derived'`). Where the reader cannot know, it says unknown, never gone:
+// a seat missing from the registry, no time of its last check-in, a process nobody checked.
+
+/** How long after its last check-in a seat with no running process may still be working (sac's SEAT_TTL_MS). */
+export const SEAT_TTL_MS = 30 * 60_000;
+
+/**
+ * What the reader found of a process on this machine (sac's pids are this machine's). A pid the
+ * reader did not or could not check is absent from the map.
+ */
+export type ProcessState = 'running' | 'exited';
+
+/** Liveness as a word (sac's `sac.agents/1`: live · unknown · gone), never a boolean. */
+export type Liveness = { word: 'live' | 'unknown' | 'gone'; basis: 'derived'; why: string };
+
+function minutes(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
+
+/**
+ * A seat's liveness, derived as sac derives it. `now` is the wall clock (epoch ms), which the
+ * registry's times are compared with; `processes` what the reader found of the writers' pids.
+ */
+export function deriveLiveness(seat: string, registry: StoreFileReading<RegistryFacts>, now: number, processes: ReadonlyMap<number, ProcessState>): Liveness {
+  const unknown = (why: string): Liveness => ({ word: 'unknown', basis: 'derived', why });
+  if (registry.state === 'unknown') return unknown(`the registry is unknown (${registry.why})`);
+  if (registry.state === 'absent') return unknown('there is no registry.json: nobody checked in');
+  const record = registry.facts.seats.find((candidate) => candidate.seat === seat);
+  if (record === undefined) return unknown('not in registry.json (pruned, or never checked in here)');
+  const running = record.writers.find((writer) => writer.pid !== null && processes.get(writer.pid) === 'running');
+  if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };
+  const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
+  if (lastSeen === null) return unknown('registry.json holds no time of its last check-in');
+  const silent = now - lastSeen;
+  if (silent < SEAT_TTL_MS) {
+    return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${minutes(silent)} ago`}: a session working through hooks alone has no lasting process`);
+  }
+  // sac reads a pid it cannot find as exited; this reader says so only of pids it checked.
+  const unchecked = record.writers.find((writer) => writer.pid !== null && !processes.has(writer.pid));
+  if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked`);
+  return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${minutes(silent)} ago (sac counts a seat gone after 30 minutes)` };
+}

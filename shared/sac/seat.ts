@@ -1,0 +1,230 @@
+import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
+import { collectDegraded, type DegradedReason } from './degraded.ts';
+import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
+import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomKind } from './room.ts';
+import type { SeatFileReading } from './seatFile.ts';
+import { classifyAddressing, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
+import type { CursorsFacts, RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
+import { parseInstant } from './time.ts';
+
+// A seat as a conversation (sac-channels-format: What a reader must do): what it sent, what it
+// received in the rooms it belongs to, whom each entry was addressed to, and what sac's cursor
+// marks read. The seat's session is the registry's full id; the id in its name joins nothing.
+
+/** A room's seat files, as the reader read them. */
+export type RoomFiles = { room: string; files: readonly SeatFileReading[] };
+
+/** Why a seat is in a room: members.json says so, the registry's seat record does, or it has a file there. */
+export type Membership = 'members' | 'registry' | 'file';
+
+export type SeatRoom = {
+  room: string;
+  because: Membership[];
+  /** members.json says the seat left the room (`sac part`). */
+  left: boolean;
+  kind: RoomKind;
+};
+
+export type SeatSession = { state: 'known'; session: string } | { state: 'unknown'; why: string };
+export type SeatProject = { project: string; from: 'registry' | 'agent-name' };
+
+/**
+ * Whether sac's cursor for this seat marks an entry read (`cursors.json`): labelled as sac's
+ * cursor, never as "read by the session". unknown: no cursors could be read, or a time names no
+ * instant, so sac's own comparison cannot be repeated.
+ */
+export type SacCursor = 'read' | 'unread' | 'unknown';
+
+export type SentItem = { room: string; flow: FlowItem };
+
+export type ReceivedItem = {
+  room: string;
+  flow: FlowItem;
+  /** For an entry: to this seat, to its agent, to everyone, or to someone else (shown on demand). */
+  addressing: Addressing | null;
+  /** For an entry: written by another seat of the same agent (a sibling session). */
+  sibling: boolean;
+  sacCursor: SacCursor | null;
+};
+
+export type SeatCounts = {
+  sent: number;
+  received: number;
+  toSeat: number;
+  toAgent: number;
+  toEveryone: number;
+  toOthers: number;
+  /** Received entries sac's cursor marks unread. */
+  unread: number;
+};
+
+export type SeatView = {
+  name: SeatName;
+  session: SeatSession;
+  project: SeatProject;
+  rooms: SeatRoom[];
+  /** The seat's own files' stretches in every room, in time order. */
+  sent: SentItem[];
+  /** Other seats' stretches in the rooms it belongs to, in time order. */
+  received: ReceivedItem[];
+  /** It has files, and every one is empty: it joined and never wrote. */
+  neverWrote: boolean;
+  focus: Focus;
+  presence: Presence;
+  liveness: Liveness;
+  counts: SeatCounts;
+  degraded: DegradedReason[];
+};
+
+/** The seat's full session id, from the registry. */
+export function resolveSession(seat: string, registry: StoreFileReading<RegistryFacts>): SeatSession {
+  if (registry.state === 'unknown') return { state: 'unknown', why: registry.why };
+  const record = registry.state === 'read' ? registry.facts.seats.find((candidate) => candidate.seat === seat) : undefined;
+  if (record === undefined) return { state: 'unknown', why: 'not in registry.json; the id in a seat’s name is a prefix and joins nothing' };
+  if (record.session === null) return { state: 'unknown', why: 'registry.json records no session for it (a remote seat, or one checked in without a session id)' };
+  return { state: 'known', session: record.session };
+}
+
+/** The seat's project: its agent's `project` (working directory) in the registry, else the agent name. */
+export function resolveProject(seat: string, registry: StoreFileReading<RegistryFacts>): SeatProject {
+  const name = parseSeatName(seat);
+  if (registry.state === 'read') {
+    const agent = registry.facts.seats.find((candidate) => candidate.seat === seat)?.agent ?? name.base;
+    const project = registry.facts.agents.find((candidate) => candidate.agent === agent)?.project ?? null;
+    if (project !== null) return { project, from: 'registry' };
+  }
+  return { project: name.agent, from: 'agent-name' };
+}
+
+export type ProjectGroup = SeatProject & { seats: string[] };
+
+/** Seats grouped by project, projects in name order, seats in the order given. */
+export function groupSeatsByProject(seats: readonly string[], registry: StoreFileReading<RegistryFacts>): ProjectGroup[] {
+  const groups = new Map<string, ProjectGroup>();
+  for (const seat of seats) {
+    const project = resolveProject(seat, registry);
+    const key = `${project.from}\n${project.project}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { ...project, seats: [seat] });
+    else group.seats.push(seat);
+  }
+  return [...groups.values()].sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.from < b.from ? -1 : 1));
+}
+
+/** Every seat the store knows: seat files in any room, registry seats and members.json seats, in name order. */
+export function listSeats(rooms: readonly RoomFiles[], store: Pick<StoreFacts, 'registry' | 'members'>): string[] {
+  const seats = new Set<string>();
+  for (const room of rooms) for (const file of room.files) seats.add(file.seat);
+  if (store.registry.state === 'read') for (const record of store.registry.facts.seats) seats.add(record.seat);
+  if (store.members.state === 'read') for (const record of store.members.facts.seats) seats.add(record.seat);
+  return [...seats].sort();
+}
+
+/** The rooms a seat belongs to, and why: members.json, the registry's seat record, or a file there. */
+export function findSeatRooms(seat: string, rooms: readonly RoomFiles[], store: Pick<StoreFacts, 'registry' | 'members' | 'rooms'>): SeatRoom[] {
+  const found = new Map<string, Membership[]>();
+  const add = (room: string, why: Membership) => {
+    const because = found.get(room);
+    if (because === undefined) found.set(room, [why]);
+    else if (!because.includes(why)) because.push(why);
+  };
+  const members = store.members.state === 'read' ? store.members.facts.seats.find((record) => record.seat === seat) : undefined;
+  for (const room of members?.rooms ?? []) add(room, 'members');
+  if (store.registry.state === 'read') for (const room of store.registry.facts.seats.find((record) => record.seat === seat)?.rooms ?? []) add(room, 'registry');
+  for (const room of rooms) if (room.files.some((file) => file.seat === seat)) add(room.room, 'file');
+  return [...found.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([room, because]) => ({ room, because, left: members?.left.includes(room) ?? false, kind: classifyRoom(room, store.rooms) }));
+}
+
+/**
+ * What sac's cursor for a seat in a room has read of each writer (sac's `inbox`): the seat's own
+ * cursor, else (for a seat with an id) its agent's bare one, else nothing read. null: unknown.
+ */
+function findSacCursor(room: string, seat: string, cursors: StoreFileReading<CursorsFacts>): Map<string, string> | null {
+  if (cursors.state === 'unknown') return null;
+  if (cursors.state === 'absent') return new Map();
+  const base = parseSeatName(seat).base;
+  const find = (key: string) => cursors.facts.cursors.find((cursor) => cursor.key === key);
+  const cursor = find(`${room}::${seat}`) ?? (seat === base ? undefined : find(`${room}::${base}`));
+  if (cursor === undefined) {
+    // A record sac would have read but this reader could not: unknown rather than unread.
+    if (cursors.invalid.some((invalid) => invalid.key === `${room}::${seat}`)) return null;
+    return new Map();
+  }
+  if (cursors.invalid.some((invalid) => invalid.key.startsWith(`${cursor.key}.`))) return null;
+  return new Map(cursor.read.map((read) => [read.writer, read.time]));
+}
+
+/** sac's rule: unread when nothing of the writer was read, or the entry is later than what was. */
+function compareWithSacCursor(seen: Map<string, string> | null, writer: string, time: string): SacCursor {
+  if (seen === null) return 'unknown';
+  const last = seen.get(writer);
+  if (last === undefined) return 'unread';
+  const entry = parseInstant(time);
+  const read = parseInstant(last);
+  if (entry === null || read === null) return 'unknown';
+  return entry > read ? 'unread' : 'read';
+}
+
+/**
+ * Folds a seat: `rooms` are all the rooms of the store with their seat files; `now` the wall clock
+ * (epoch ms); `processes` what the reader found of the registry's writer pids.
+ */
+export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: StoreFacts, now: number, processes: ReadonlyMap<number, ProcessState>): SeatView {
+  const name = parseSeatName(seat);
+  const seatRooms = findSeatRooms(seat, rooms, store);
+  const filesOf = new Map(rooms.map((room) => [room.room, room.files]));
+
+  const sentByRoom: SentItem[][] = [];
+  const receivedByRoom: ReceivedItem[][] = [];
+  const considered: SeatFileReading[] = [];
+  const counts: SeatCounts = { sent: 0, received: 0, toSeat: 0, toAgent: 0, toEveryone: 0, toOthers: 0, unread: 0 };
+  // Every room holding a file of the seat is one of its rooms, so its rooms hold all it sent.
+  for (const { room } of seatRooms) {
+    const files = filesOf.get(room) ?? [];
+    considered.push(...files);
+    const fold = foldRoom(room, files, store.rooms);
+    const seen = findSacCursor(room, seat, store.cursors);
+    const sent: SentItem[] = [];
+    const received: ReceivedItem[] = [];
+    for (const flow of fold.items) {
+      if (flow.seat === seat) {
+        sent.push({ room, flow });
+        if (flow.item.type === 'entry') counts.sent++;
+        continue;
+      }
+      if (flow.item.type !== 'entry') {
+        received.push({ room, flow, addressing: null, sibling: false, sacCursor: null });
+        continue;
+      }
+      const addressing = classifyAddressing(flow.item.facts.to, seat);
+      const sacCursor = compareWithSacCursor(seen, flow.seat, flow.item.facts.time);
+      received.push({ room, flow, addressing, sibling: parseSeatName(flow.seat).base === name.base, sacCursor });
+      counts.received++;
+      if (sacCursor === 'unread') counts.unread++;
+      if (addressing === 'to-seat') counts.toSeat++;
+      else if (addressing === 'to-agent') counts.toAgent++;
+      else if (addressing === 'to-everyone') counts.toEveryone++;
+      else counts.toOthers++;
+    }
+    sentByRoom.push(sent);
+    receivedByRoom.push(received);
+  }
+
+  const own = considered.filter((file) => file.seat === seat);
+  return {
+    name,
+    session: resolveSession(seat, store.registry),
+    project: resolveProject(seat, store.registry),
+    rooms: seatRooms,
+    sent: mergeByPlace(sentByRoom, (item) => item.flow.place),
+    received: mergeByPlace(receivedByRoom, (item) => item.flow.place),
+    neverWrote: own.length > 0 && own.every((file) => file.size === 0),
+    focus: resolveFocus(seat, store.focus, now),
+    presence: resolvePresence(seat, store.presence, now),
+    liveness: deriveLiveness(seat, store.registry, now, processes),
+    counts,
+    degraded: collectDegraded(considered, store),
+  };
+}
