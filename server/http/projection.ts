@@ -1,6 +1,7 @@
 import type { FileItem, SessionItemWire, SessionSummary } from '../../shared/api.ts';
 import { REASON_FILES_SHOWN } from '../../shared/api.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
+import type { FileState } from '../record/recordIndex.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
 
 // Hand-written projections from the core's state to the wire: a field reaches a client only
@@ -29,10 +30,21 @@ export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILE
 }
 
 /**
+ * A file read for an item. `clipped` is set when the entry was already clipped for a page where
+ * it was read (a large entry, in a reader thread): null when nothing had to be left out.
+ */
+export type ItemRead = FreshRead & { clipped?: Clipping | null };
+
+/** Whether an item's file is read again for a page: what it holds is shown as it is on disk now. */
+export function isReadForItem(evidence: FileState['evidence']): boolean {
+  return evidence === 'parsed' || evidence === 'changed' || evidence === 'invalid';
+}
+
+/**
  * An item of a session page. Parsed and changed files are read again now, so a page shows
  * what is on disk; `read` does that read, and is not called for other items.
  */
-export function projectItem(item: SessionItem, read: (name: string) => FreshRead, textLimit: number | null): SessionItemWire {
+export function projectItem(item: SessionItem, read: (name: string) => ItemRead, textLimit: number | null): SessionItemWire {
   switch (item.type) {
     case 'gap':
       return { type: 'gap', run: item.run, ...item.missing };
@@ -42,8 +54,10 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
       let fact = item.fact;
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
-      if (fact.evidence === 'parsed' || fact.evidence === 'changed' || fact.evidence === 'invalid') {
+      let clipped: Clipping | null | undefined;
+      if (isReadForItem(fact.evidence)) {
         const fresh = read(fact.name);
+        clipped = fresh.clipped;
         if (fresh.state !== undefined) fact = fresh.state;
         if (fresh.reading?.outcome === 'entry') entry = fresh.reading.value;
         else if (fresh.reading?.outcome === 'invalid') raw = fresh.reading.value;
@@ -62,21 +76,34 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         entry,
       };
       if (raw !== undefined) wire.raw = raw;
-      if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
+      if (entry !== null && textLimit !== null) {
+        if (clipped === undefined) {
+          const forPage = clipEntry(entry, wire.size, textLimit);
+          wire.entry = forPage.entry;
+          clipped = forPage.clipping;
+        }
+        if (clipped?.textClipped !== undefined) wire.textClipped = clipped.textClipped;
+        if (clipped?.fieldsClipped !== undefined) wire.fieldsClipped = clipped.fieldsClipped;
+      }
       return wire;
     }
   }
 }
 
+/** What a page left out of an entry, as the item says it. */
+export type Clipping = { textClipped?: { bytes: number }; fieldsClipped?: { field: string; bytes: number }[] };
+
 /**
  * Keeps a page small whatever the record holds: a text longer than the limit is cut at a
  * character boundary, and any other field whose JSON is longer is left out of the page. Both
  * are said on the item; the file endpoint gives the entry whole. Files no larger than the limit
- * cannot hold such fields, so they are passed as they are.
+ * cannot hold such fields, so they are passed as they are. Pure, so that a reader thread can
+ * clip a large entry where it reads it.
  */
-function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
-  if (wire.size <= limitBytes) return;
+export function clipEntry(entry: Record<string, unknown>, size: number, limitBytes: number): { entry: Record<string, unknown>; clipping: Clipping | null } {
+  if (size <= limitBytes) return { entry, clipping: null };
   let clipped: Record<string, unknown> | null = null;
+  const clipping: Clipping = {};
   const fieldsClipped: { field: string; bytes: number }[] = [];
   for (const [field, value] of Object.entries(entry)) {
     if (field === 'text' && typeof value === 'string') {
@@ -84,7 +111,7 @@ function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: n
       if (bytes <= limitBytes) continue;
       clipped ??= { ...entry };
       clipped['text'] = value.slice(0, textCut(value, limitBytes));
-      wire.textClipped = { bytes };
+      clipping.textClipped = { bytes };
       continue;
     }
     const json = JSON.stringify(value) ?? '';
@@ -95,8 +122,8 @@ function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: n
     delete clipped[field];
     fieldsClipped.push({ field, bytes });
   }
-  if (clipped !== null) wire.entry = clipped;
-  if (fieldsClipped.length > 0) wire.fieldsClipped = fieldsClipped;
+  if (fieldsClipped.length > 0) clipping.fieldsClipped = fieldsClipped;
+  return clipped === null ? { entry, clipping: null } : { entry: clipped, clipping };
 }
 
 /** The length of the longest prefix of `text` within `limitBytes` of UTF-8, never splitting a pair. */

@@ -7,8 +7,12 @@ import {
   fileResponseSchema,
   sessionResponseSchema,
 } from '../../shared/api.ts';
+import { randomUUID } from 'node:crypto';
 import type { RecordSource } from '../record/recordSource.ts';
 import { projectItem } from './projection.ts';
+import type { ReaderThreads } from './readerThreads.ts';
+import { READ_ASIDE_BYTES, readItemAside, readItems, spliceJson } from './readItems.ts';
+import { stopWithClient } from './stopWithClient.ts';
 import { createSessionList, streamOf } from './sessionList.ts';
 import type { SummaryCache } from './summaryCache.ts';
 
@@ -25,7 +29,7 @@ const pageQuery = z.object({
  * The JSON API. Session ids and file names from the URL are looked up in the index and never
  * joined into a path: only names the reader found on disk reach the file system.
  */
-export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
+export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache, threads: ReaderThreads): void {
   const sessionList = createSessionList(source, summaryOf);
 
   app.get('/api/sessions', async (_request, reply) => {
@@ -48,18 +52,27 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
       if (at === -1) return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
       offset = Math.max(0, at - Math.floor(limit / 2));
     }
-    const read = (name: string) => source.readNow(fold.sessionId, name);
-    const items = fold.items.slice(offset, offset + limit).map((item) => projectItem(item, read, PAGE_TEXT_LIMIT_BYTES));
-    // Reading the page may have found a file changed or gone since the fold; the summary is
-    // taken afterwards so that it agrees with the items.
-    const current = source.fold(fold.sessionId) ?? fold;
-    return sessionResponseSchema.parse({
-      schema: 'rec.session/1',
-      session: summaryOf(current).summary,
-      runs: current.runs,
-      page: { offset, limit, total: fold.items.length },
-      items,
-    });
+    const onPage = fold.items.slice(offset, offset + limit);
+    const stop = stopWithClient(request, reply, null);
+    try {
+      const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, stop.signal);
+      const items = onPage.map((item) => projectItem(item, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES));
+      // Reading the page may have found a file changed or gone since the fold; the summary is
+      // taken afterwards so that it agrees with the items.
+      const current = source.fold(fold.sessionId) ?? fold;
+      return sessionResponseSchema.parse({
+        schema: 'rec.session/1',
+        session: summaryOf(current).summary,
+        runs: current.runs,
+        page: { offset, limit, total: fold.items.length },
+        items,
+      });
+    } catch (error) {
+      if (stop.clientGone()) return reply.code(499).send();
+      throw error;
+    } finally {
+      stop.dispose();
+    }
   });
 
   app.get('/api/sessions/:sessionId/files/:file', async (request, reply) => {
@@ -70,8 +83,28 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     if (fold == null || item === undefined) {
       return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
     }
-    const wire = projectItem(item, (name) => source.readNow(fold.sessionId, name), null);
-    if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
-    return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+    if (item.type !== 'file' || item.fact.size <= READ_ASIDE_BYTES) {
+      const wire = projectItem(item, (name) => source.readNow(fold.sessionId, name), null);
+      if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
+      return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+    }
+    const stop = stopWithClient(request, reply, null);
+    try {
+      const read = await readItemAside(source, threads, fold.sessionId, item.fact.name, null, stop.signal);
+      const json = read.valueJson;
+      // The entry came as its JSON: the answer is made around a placeholder, then the JSON put in its place.
+      const placeholder = { [`rec-entry-${randomUUID()}`]: true };
+      const reading = json !== null && read.reading !== null ? { ...read.reading, value: placeholder } : read.reading;
+      const wire = projectItem(item, () => ({ state: read.state, reading }), null);
+      const answer = fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+      if (json === null) return answer;
+      const spliced = spliceJson(answer, placeholder, json);
+      return reply.type('application/json; charset=utf-8').header('content-length', spliced.bytes).send(spliced.stream);
+    } catch (error) {
+      if (stop.clientGone()) return reply.code(499).send();
+      throw error;
+    } finally {
+      stop.dispose();
+    }
   });
 }

@@ -1,0 +1,62 @@
+import { sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { SessionItem } from '../../shared/record/session.ts';
+import type { RecordSource } from '../record/recordSource.ts';
+import { isReadForItem, type ItemRead } from './projection.ts';
+import type { ReaderThreads } from './readerThreads.ts';
+
+/**
+ * Entries larger than this are read and parsed on a reader thread rather than on the event loop:
+ * a 60 MB entry is about a second of decoding, parsing and fingerprinting, during which nothing
+ * else would be answered. Below it, a thread's round trip costs more than the read.
+ */
+export const READ_ASIDE_BYTES = 1024 * 1024;
+
+/** A read for an item; read whole on a thread, the entry (or raw value) comes as its JSON. */
+export type AsideItemRead = ItemRead & { valueJson: Uint8Array | null };
+
+/**
+ * Reads the files of a page's items, as a page shows them: small ones now, large ones on a
+ * reader thread, clipped there to `textLimit`.
+ */
+export async function readItems(source: RecordSource, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal): Promise<Map<string, ItemRead>> {
+  const reads = new Map<string, ItemRead>();
+  const aside: Promise<unknown>[] = [];
+  for (const item of items) {
+    if (item.type !== 'file' || !isReadForItem(item.fact.evidence)) continue;
+    const name = item.fact.name;
+    if (item.fact.size > READ_ASIDE_BYTES) aside.push(readItemAside(source, threads, sessionId, name, textLimit, signal).then((read) => reads.set(name, read)));
+    else reads.set(name, source.readNow(sessionId, name));
+  }
+  await Promise.all(aside);
+  return reads;
+}
+
+/** Reads one file on a reader thread, and records what it found as a read now would. */
+export async function readItemAside(source: RecordSource, threads: ReaderThreads, sessionId: string, name: string, textLimit: number | null, signal: AbortSignal): Promise<AsideItemRead> {
+  // Both names come from the index, which took them from a folder listing.
+  const path = `${source.recordDir}${sep}${sessionId}${sep}${name}`;
+  let found;
+  try {
+    found = await threads.read.use(signal, (ask) => ask({ type: 'read', path, name, textLimit }));
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // A thread that could not read it leaves the read to the event loop: it costs time, never the entry.
+    return { ...source.readNow(sessionId, name), valueJson: null };
+  }
+  const state = source.recordLook(sessionId, name, found);
+  return { state, reading: found.reading, ...(textLimit === null ? {} : { clipped: found.clipped }), valueJson: found.valueJson };
+}
+
+/**
+ * The JSON of `value` with `json` where `placeholder` stands, as a stream of the bytes: a large
+ * entry's JSON, made on a reader thread, goes out as it is, never turned into a string here.
+ */
+export function spliceJson(value: unknown, placeholder: object, json: Uint8Array): { stream: Readable; bytes: number } {
+  const whole = JSON.stringify(value);
+  const marker = JSON.stringify(placeholder);
+  const at = whole.indexOf(marker);
+  const head = Buffer.from(whole.slice(0, at));
+  const tail = Buffer.from(whole.slice(at + marker.length));
+  return { stream: Readable.from([head, json, tail], { objectMode: false }), bytes: head.length + json.length + tail.length };
+}
