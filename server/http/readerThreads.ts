@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ReadReply, ReadRequest, SearchReply, SearchRequest, ThreadReply, ThreadRequest } from './readerThread.ts';
 
@@ -27,9 +28,10 @@ export type Lane = {
   /**
    * Runs `work` with a thread of its own, once one is free. Rejects with ThreadsBusy when too
    * many are waiting, and with the signal's reason when it aborts: the thread is then ended,
-   * whatever it was doing, and the work stops.
+   * whatever it was doing, and the work stops. `work` calls `retire` to have the thread ended
+   * rather than kept when it is done, e.g. after it held a large entry.
    */
-  use<T>(signal: AbortSignal | undefined, work: (ask: Ask) => Promise<T>): Promise<T>;
+  use<T>(signal: AbortSignal | undefined, work: (ask: Ask, retire: () => void) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -145,14 +147,15 @@ export function createLane(options: LaneOptions): Lane {
       const mine = thread;
       const onAbort = () => void end(mine);
       signal?.addEventListener('abort', onAbort, { once: true });
+      let retired = false;
       try {
-        return await work(((request: ThreadRequest) => askThread(mine, request)) as Ask);
+        return await work(((request: ThreadRequest) => askThread(mine, request)) as Ask, () => (retired = true));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         throw error;
       } finally {
         signal?.removeEventListener('abort', onAbort);
-        if (mine.ended || closed) void end(mine);
+        if (mine.ended || retired || closed) void end(mine);
         else park(mine);
         release();
       }
@@ -165,28 +168,38 @@ export function createLane(options: LaneOptions): Lane {
   };
 }
 
-/** Searches at once: one per core beside the event loop's, at most two. */
-export const SEARCH_THREADS = 2;
+/**
+ * Searches at once: one per core beside the event loop's, at most two. On two cores, two
+ * searches side by side take as long as one after the other, and the event loop gets less.
+ */
+export const SEARCH_THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
 /** Searches that wait for a thread; more are refused (503) rather than queued without end. */
 export const SEARCH_WAITING = 4;
 
 export type ReaderThreads = {
   search: Lane;
-  /** Large entries, one at a time: each can take hundreds of megabytes while it is parsed. */
+  /**
+   * Entries over 1 MiB, one at a time, each lane: the huge ones (over 16 MiB, up to 64) in a lane
+   * of their own, so that a page holding a 2 MB entry does not wait behind 60 MB ones. Each of
+   * those takes hundreds of megabytes while it is parsed, and its thread is ended after it.
+   */
   read: Lane;
+  readHuge: Lane;
   close(): Promise<void>;
 };
 
 export function createReaderThreads(): ReaderThreads {
-  // A search thread is kept a little while for the next search; a read thread lets its memory
-  // go soon.
+  // A search thread is kept a little while for the next search (starting one takes ~100 ms); a
+  // read thread lets its memory go soon, and at once after a huge entry.
   const search = createLane({ threads: SEARCH_THREADS, maxWaiting: SEARCH_WAITING, idleMs: 10_000 });
   const read = createLane({ threads: 1, maxWaiting: Number.POSITIVE_INFINITY, idleMs: 2_000 });
+  const readHuge = createLane({ threads: 1, maxWaiting: Number.POSITIVE_INFINITY, idleMs: 0 });
   return {
     search,
     read,
+    readHuge,
     async close() {
-      await Promise.all([search.close(), read.close()]);
+      await Promise.all([search.close(), read.close(), readHuge.close()]);
     },
   };
 }

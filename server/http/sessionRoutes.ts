@@ -90,7 +90,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     }
     const stop = stopWithClient(request, reply, null);
     try {
-      const read = await readItemAside(source, threads, fold.sessionId, item.fact.name, null, stop.signal);
+      const read = await readItemAside(source, threads, fold.sessionId, item.fact, null, stop.signal);
       const json = read.valueJson;
       // The entry came as its JSON: the answer is made around a placeholder, then the JSON put in its place.
       const placeholder = { [`rec-entry-${randomUUID()}`]: true };

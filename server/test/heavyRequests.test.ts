@@ -176,6 +176,18 @@ describe('one request does not stall the server', () => {
     }
   });
 
+  it('a page of large entries asked for by three clients at once is read once', async () => {
+    const cpuOf = async (clients: number) => {
+      const from = serverCpuMs();
+      const answers = await Promise.all(Array.from({ length: clients }, () => timedGet('/api/sessions/large', { signal: AbortSignal.timeout(60_000) })));
+      assert.ok(answers.every((answer) => answer.status === 200));
+      return serverCpuMs() - from;
+    };
+    const one = await cpuOf(1);
+    const three = await cpuOf(3);
+    assert.ok(three < 2 * one, `one client: ${one} ms of CPU; three at once: ${three} ms`);
+  });
+
   it('a large field other than the text is left out of a page and said so, as for any entry', async () => {
     const page = sessionResponseSchema.parse(JSON.parse((await timedGet('/api/sessions/large-field', { signal: AbortSignal.timeout(60_000) })).body));
     const item = page.items.find((candidate): candidate is FileItem => candidate.type === 'file' && candidate.file === fieldFile);
