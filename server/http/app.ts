@@ -54,7 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const summaryOf = createSummaryCache();
   // Searches and large entries are read off the event loop, so that one request never holds up the others.
   const threads = createReaderThreads();
-  app.addHook('onClose', () => threads.close());
+  // Before the server waits for requests in flight: a search's thread is ended, not waited for.
+  app.addHook('preClose', () => threads.close());
   registerSessionRoutes(app, options.source, summaryOf, threads);
   registerEventRoutes(app, options.source, summaryOf);
   registerSearchRoutes(app, options.source, threads, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });

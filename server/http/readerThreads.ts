@@ -19,6 +19,13 @@ export class ThreadsBusy extends Error {
 }
 
 /** Asks the thread one thing at a time. */
+/** The threads were closed: the dashboard is stopping. */
+export class ThreadsClosed extends Error {
+  constructor() {
+    super('the dashboard is stopping');
+  }
+}
+
 export type Ask = {
   (request: SearchRequest): Promise<SearchReply>;
   (request: ReadRequest): Promise<ReadReply>;
@@ -133,7 +140,7 @@ export function createLane(options: LaneOptions): Lane {
 
   return {
     async use(signal, work) {
-      if (closed) throw new Error('the reader threads are closed');
+      if (closed) throw new ThreadsClosed();
       signal?.throwIfAborted();
       await acquire(signal);
       let thread = idle.pop();
@@ -152,6 +159,7 @@ export function createLane(options: LaneOptions): Lane {
         return await work(((request: ThreadRequest) => askThread(mine, request)) as Ask, () => (retired = true));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        if (closed) throw new ThreadsClosed();
         throw error;
       } finally {
         signal?.removeEventListener('abort', onAbort);
@@ -162,7 +170,7 @@ export function createLane(options: LaneOptions): Lane {
     },
     async close() {
       closed = true;
-      for (const waiter of waiting.splice(0)) waiter.reject(new Error('the reader threads are closed'));
+      for (const waiter of waiting.splice(0)) waiter.reject(new ThreadsClosed());
       await Promise.all([...all].map(end));
     },
   };

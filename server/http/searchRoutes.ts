@@ -5,7 +5,7 @@ import { searchQuerySchema, searchResponseSchema, type SearchHit } from '../../s
 import { createTextMatcher, mergeNewestFirst, orderNewestFirst, passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
 import type { RecordSource } from '../record/recordSource.ts';
 import type { TextQuery } from './readerThread.ts';
-import { ThreadsBusy, type ReaderThreads } from './readerThreads.ts';
+import { ThreadsBusy, ThreadsClosed, type ReaderThreads } from './readerThreads.ts';
 import { stopWithClient } from './stopWithClient.ts';
 
 type Candidate = { sessionId: string; name: string; facts: MessageFacts };
@@ -79,6 +79,7 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource,
           .header('retry-after', '2')
           .send({ error: 'busy', message: `${error.running} searches are running and ${error.waiting} waiting; try again when one has finished` });
       }
+      if (error instanceof ThreadsClosed) return reply.code(503).send({ error: 'stopping', message: error.message });
       if (stop.timedOut()) {
         return reply.code(503).send({
           error: 'timeout',

@@ -225,6 +225,19 @@ describe('one request does not stall the server', () => {
       entry: null,
     });
   });
+
+  // Last: it stops the server the other tests use.
+  it('the command stops when asked, even while a search runs', async () => {
+    const before = serverCpuMs();
+    const client = new AbortController();
+    const search = command.get(searchPath(PATHOLOGICAL, 'heavy'), { signal: client.signal }).catch(() => null);
+    await serverWorked(before, 300, 'the search to be under way');
+    command.child.kill('SIGTERM');
+    const stopped = await Promise.race([command.exited.then(() => 'stopped'), sleep(10_000, 'still running')]);
+    client.abort();
+    await search;
+    assert.equal(stopped, 'stopped');
+  });
 });
 
 describe('a search has a time budget', () => {
