@@ -143,12 +143,22 @@ export function createLane(options: LaneOptions): Lane {
       if (closed) throw new ThreadsClosed();
       signal?.throwIfAborted();
       await acquire(signal);
+      // The slot may have come in the same turn as the signal: give it on.
+      if (signal?.aborted) {
+        release();
+        throw signal.reason;
+      }
       let thread = idle.pop();
       if (thread !== undefined) {
         clearTimeout(thread.idleTimer!);
         thread.idleTimer = null;
       } else {
-        thread = startThread();
+        try {
+          thread = startThread();
+        } catch (error) {
+          release();
+          throw error;
+        }
         all.add(thread);
       }
       const mine = thread;

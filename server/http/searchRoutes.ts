@@ -50,7 +50,7 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource,
       to: query.to,
     };
 
-    const stop = stopWithClient(request, reply, options.budgetMs);
+    const stop = stopWithClient(reply, options.budgetMs);
     try {
       const lists = await gatherCandidates(source, filters, stop.signal);
       const candidates = mergeNewestFirst(lists, (candidate) => candidate.facts.at);
@@ -77,7 +77,7 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource,
         return reply
           .code(503)
           .header('retry-after', '2')
-          .send({ error: 'busy', message: `${error.running} searches are running and ${error.waiting} waiting; try again when one has finished` });
+          .send({ error: 'busy', message: `too many searches at once (${error.running} running, ${error.waiting} waiting); try again when one has finished` });
       }
       if (error instanceof ThreadsClosed) return reply.code(503).send({ error: 'stopping', message: error.message });
       if (stop.timedOut()) {

@@ -53,7 +53,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
       offset = Math.max(0, at - Math.floor(limit / 2));
     }
     const onPage = fold.items.slice(offset, offset + limit);
-    const stop = stopWithClient(request, reply, null);
+    const stop = stopWithClient(reply, null);
     try {
       const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, stop.signal);
       const items = onPage.map((item) => projectItem(item, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES));
@@ -88,7 +88,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
       if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
       return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
     }
-    const stop = stopWithClient(request, reply, null);
+    const stop = stopWithClient(reply, null);
     try {
       const read = await readItemAside(source, threads, fold.sessionId, item.fact, null, stop.signal);
       const json = read.valueJson;

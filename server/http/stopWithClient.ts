@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 
 export type RequestStop = {
   /** Aborts when the client goes away before its answer, or when the time is up. */
@@ -12,7 +12,7 @@ export type RequestStop = {
  * A signal for the work of one request: it aborts when the client goes away before its answer
  * (nobody would read it), and after `budgetMs` when there is one.
  */
-export function stopWithClient(_request: FastifyRequest, reply: FastifyReply, budgetMs: number | null): RequestStop {
+export function stopWithClient(reply: FastifyReply, budgetMs: number | null): RequestStop {
   const controller = new AbortController();
   let why: 'client' | 'time' | null = null;
   const stop = (reason: 'client' | 'time', message: string) => {

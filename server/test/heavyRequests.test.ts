@@ -146,7 +146,7 @@ describe('one request does not stall the server', () => {
         if (first !== 'waiting' && first !== null && first.status === 503) refused = first;
       }
       assert.ok(refused !== null, 'a search was refused');
-      assert.match(JSON.parse(refused.body).message, /searches are running/);
+      assert.match(JSON.parse(refused.body).message, /too many searches at once/);
       // The server still answers everything else.
       assert.equal((await timedGet('/api/sessions', { signal: AbortSignal.timeout(10_000) })).status, 200);
     } finally {
