@@ -13,6 +13,8 @@ export type DashboardOptions = {
   /** The access token; null turns access control off. */
   token: string | null;
   reconcileIntervalMs?: number;
+  /** How long a search may run before it is stopped (default 60 s). */
+  searchBudgetMs?: number;
   onError?: (message: string) => void;
 };
 
@@ -44,7 +46,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
   });
   const hostnames = isWildcard(options.host) ? [] : [options.host];
-  const app = await buildApp({ source, webRoot: options.webRoot, hostnames, token: options.token });
+  const app = await buildApp({
+    source,
+    webRoot: options.webRoot,
+    hostnames,
+    token: options.token,
+    ...(options.searchBudgetMs !== undefined ? { searchBudgetMs: options.searchBudgetMs } : {}),
+  });
   let port = options.port;
   let portTakenInstead: number | null = null;
   for (let attempt = 0; ; attempt++) {

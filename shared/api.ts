@@ -248,7 +248,7 @@ export function decimalQuerySchema(min: number, max: number) {
 /**
  * `GET /api/search`: entries across all sessions. Filters on what the index holds are applied
  * first; the text is then read from disk for what is left. Text matching is a substring, or a
- * JavaScript regular expression with `regex=1`.
+ * regular expression in RE2 syntax (linear time) with `regex=1`.
  */
 export const searchQuerySchema = z.object({
   q: z.string().max(1_000).default(''),

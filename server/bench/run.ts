@@ -12,9 +12,10 @@ import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { readPeakRss } from './proc.ts';
 import { formatTable, type Row } from './report.ts';
+import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad } from './search.ts';
 import { median, spread } from './stats.ts';
 
-// npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,api]
+// npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,search,api]
 //
 // Generates a record, runs the real rec-dashboard command on it, and times each thing beside
 // its baseline taken in the same run: a plain synchronous scan for reading, a bare chokidar
@@ -22,7 +23,7 @@ import { median, spread } from './stats.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,api,browser
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,search,api,browser
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
   --idle <s>        seconds of idle sampling; a reconcile falls in 35 s (default 35)
@@ -31,7 +32,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --source          run server/bin.ts rather than the built dist/server/bin.js`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'api', 'browser'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'search', 'api', 'browser'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -115,7 +116,7 @@ const mb = (bytes: number) => bytes / 2 ** 20;
 const ratio = (value: number, baseline: number) => value / baseline;
 
 async function main(): Promise<void> {
-  const mainRecord = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') ? prepareRecord(`main-${scale}`, MAIN) : null;
+  const mainRecord = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('search') ? prepareRecord(`main-${scale}`, MAIN) : null;
   const wideRecord = phases.has('api') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
   results['records'] = {
     main: mainRecord && { dir: mainRecord.dir, ...summary(mainRecord.record) },
@@ -215,6 +216,17 @@ async function main(): Promise<void> {
           { measure: 'burst 10,000: lost', value: burst.count - burst.shownAt5s, unit: 'count', baseline: { value: burst.count - burst.watcherAdds, what: 'chokidar missed' }, target: 'none (at 5 s)', met: burst.shownAt5s === burst.count },
         );
       }
+      if (phases.has('search')) {
+        log(`search: other requests while searches run over ${label}`);
+        const sessionIds = record.sessionIds;
+        const search = await measureSearch(dashboard!.url, dashboard!.pid, sessionIds, 60);
+        results['search'] = search;
+        rows.push(
+          { measure: `search ${label}: others, no search running (p95)`, value: search.quiet.p95, unit: 'ms', target: '≤ 50 ms', met: search.quiet.p95 <= 50, note: `p50 ${search.quiet.p50.toFixed(1)} ms; /api/sessions and a first page in turn` },
+          ...searchRows(`search ${label}`, 'a pathological regex (a+)+$', search.pathological, search.quiet.p95),
+          ...searchRows(`search ${label}`, 'a text found nowhere', search.noHit, search.quiet.p95),
+        );
+      }
       if (dashboard !== null) {
         results['mainPeakRssBytes'] = readPeakRss(dashboard.pid);
         results['mainStderr'] = dashboard.stderr;
@@ -223,6 +235,20 @@ async function main(): Promise<void> {
       }
       await watcher?.stop();
       removeAdded();
+    }
+
+    if (phases.has('search')) {
+      log('large entries: 3 × 60 MB in a small record, their page asked for by 3 clients at once');
+      const large = await measureLargeEntries(bin, join(workDir, 'large'), { entries: 3, entryBytes: 60 * 2 ** 20, samples: 60 });
+      results['largeEntries'] = large;
+      const { pageMs, fileMs, quiet, others, rssBeforeBytes, peakRssBytes, idleRss } = large;
+      const idle = idleRss.at(-1)!;
+      rows.push(
+        { measure: 'large entries: a page of 3 × 60 MB, 3 clients at once', value: Math.max(...pageMs), unit: 'ms', note: `each: ${pageMs.map((ms) => Math.round(ms)).join(', ')} ms; then one entry whole from the file endpoint: ${Math.round(fileMs)} ms` },
+        { measure: '           others meanwhile (p95)', value: others.p95, unit: 'ms', baseline: { value: quiet.p95, what: 'nothing else' }, ratio: ratio(others.p95, quiet.p95), target: '≤ 50 ms', met: others.p95 <= 50, note: `p50 ${others.p50.toFixed(1)} ms, max ${others.max.toFixed(1)} ms over ${others.n}` },
+        { measure: '           peak RSS while read', value: mb(peakRssBytes), unit: 'MB', baseline: { value: mb(rssBeforeBytes), what: 'before' } },
+        { measure: `           RSS idle ${idle.afterMs / 1000} s after`, value: mb(idle.bytes), unit: 'MB', baseline: { value: mb(rssBeforeBytes), what: 'before' }, target: '≤ 400 MB', met: mb(idle.bytes) <= 400, note: idleRss.map((sample) => `${Math.round(mb(sample.bytes))} MB at ${sample.afterMs / 1000} s`).join(', ') },
+      );
     }
 
     if (wideRecord !== null) {
@@ -315,6 +341,14 @@ function liveRows(label: string, series: Awaited<ReturnType<typeof measureLive>>
     { measure: `${label}: written → notice (p95)`, value: notice.p95, unit: 'ms', baseline: { value: watcher.p95, what: 'chokidar event' }, ratio: ratio(notice.p95, watcher.p95), target: '≤ 50 ms', met: notice.p95 <= 50 && series.missed === 0, note: `p50 ${notice.p50.toFixed(1)} ms, max ${notice.max.toFixed(1)} ms over ${notice.n} writes; chokidar p50 ${watcher.p50.toFixed(1)} ms; missed ${series.missed}` },
     { measure: `${label}: written → page fetched (p95)`, value: page.p95, unit: 'ms', baseline: { value: watcher.p95, what: 'chokidar event' }, ratio: ratio(page.p95, watcher.p95), note: 'the server side of "visible in the browser": notice, then the page holding the entry' },
     { measure: `${label}: written → ${list} fetched (p95)`, value: listed.p95, unit: 'ms', baseline: { value: watcher.p95, what: 'chokidar event' }, ratio: ratio(listed.p95, watcher.p95) },
+  ];
+}
+
+function searchRows(label: string, what: string, load: SearchLoad, quietP95: number): Row[] {
+  const statuses = Object.entries(load.statuses).map(([status, n]) => `${n}× ${status}`).join(', ');
+  return [
+    { measure: `${label}: others while ${what} runs (p95)`, value: load.others.p95, unit: 'ms', baseline: { value: quietP95, what: 'no search' }, ratio: ratio(load.others.p95, quietP95), target: '≤ 50 ms', met: load.others.p95 <= 50, note: `p50 ${load.others.p50.toFixed(1)} ms, max ${load.others.max.toFixed(1)} ms over ${load.others.n}; peak RSS ${Math.round(mb(load.peakRssBytes))} MB` },
+    { measure: `           the search itself (p50)`, value: load.searches.p50, unit: 'ms', note: `${SEARCHES_AT_ONCE} clients searching back to back: ${load.searches.n} searches (${statuses}), ${load.scanned.toLocaleString('en-US')} texts read, ${load.hits} hits each` },
   ];
 }
 

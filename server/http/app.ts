@@ -6,7 +6,8 @@ import type { RecordSource } from '../record/recordSource.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
-import { registerSearchRoutes } from './searchRoutes.ts';
+import { createReaderThreads } from './readerThreads.ts';
+import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import { registerSessionRoutes } from './sessionRoutes.ts';
 import { createSummaryCache } from './summaryCache.ts';
@@ -20,6 +21,8 @@ export type AppOptions = {
   /** The access token every request must carry; null turns access control off. */
   token: string | null;
   logger?: boolean;
+  /** How long a search may run before it is stopped (default 60 s). */
+  searchBudgetMs?: number;
 };
 
 /**
@@ -56,9 +59,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Shared: the list, the session pages and the event stream all send the same summaries.
   const summaryOf = createSummaryCache();
-  registerSessionRoutes(app, options.source, summaryOf);
+  // Searches and large entries are read off the event loop, so that one request never holds up the others.
+  const threads = createReaderThreads();
+  // Before the server waits for requests in flight: a search's thread is ended, not waited for.
+  app.addHook('preClose', () => threads.close());
+  registerSessionRoutes(app, options.source, summaryOf, threads);
   registerEventRoutes(app, options.source, summaryOf);
-  registerSearchRoutes(app, options.source);
+  registerSearchRoutes(app, options.source, threads, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
 
   const webRoot = options.webRoot;
   if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {

@@ -1,8 +1,9 @@
 import type { FileItem, SessionItemWire, SessionSummary } from '../../shared/api.ts';
 import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
 import type { MissingRange } from '../../shared/record/degraded.ts';
-import { readFieldsAsWritten } from '../../shared/record/entry.ts';
+import { valueAsWritten } from '../../shared/record/entry.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
+import type { FileState } from '../record/recordIndex.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
 
 // Hand-written projections from the core's state to the wire: a field reaches a client only
@@ -35,10 +36,21 @@ function projectRange(range: MissingRange) {
 }
 
 /**
+ * A file read for an item. `clipped` is set when the entry was already clipped for a page where
+ * it was read (a large entry, in a reader thread): null when nothing had to be left out.
+ */
+export type ItemRead = FreshRead & { clipped?: Clipping | null; asWritten?: true };
+
+/** Whether an item's file is read again for a page: what it holds is shown as it is on disk now. */
+export function isReadForItem(evidence: FileState['evidence']): boolean {
+  return evidence === 'parsed' || evidence === 'changed' || evidence === 'invalid';
+}
+
+/**
  * An item of a session page. Parsed and changed files are read again now, so a page shows
  * what is on disk; `read` does that read, and is not called for other items.
  */
-export function projectItem(item: SessionItem, read: (name: string) => FreshRead, textLimit: number | null): SessionItemWire {
+export function projectItem(item: SessionItem, read: (name: string) => ItemRead, textLimit: number | null): SessionItemWire {
   switch (item.type) {
     case 'gap':
       return { type: 'gap', run: item.run, ...projectRange(item.missing) };
@@ -49,15 +61,19 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
       let source: string | undefined;
-      if (fact.evidence === 'parsed' || fact.evidence === 'changed' || fact.evidence === 'invalid') {
+      let clipped: Clipping | null | undefined;
+      if (isReadForItem(fact.evidence)) {
         const fresh = read(fact.name);
+        clipped = fresh.clipped;
         if (fresh.state !== undefined) fact = fresh.state;
         const reading = fresh.reading;
+        // A read made on a reader thread comes with its values as written already.
+        const asRead = fresh.asWritten === true;
         if (reading?.outcome === 'entry') {
-          entry = fieldsAsWritten(reading.value, reading.source) as Record<string, unknown>;
+          entry = (asRead ? reading.value : valueAsWritten(reading.value, reading.source)) as Record<string, unknown>;
           source = reading.source;
         } else if (reading?.outcome === 'invalid') {
-          if (reading.value !== undefined) raw = reading.source === undefined ? reading.value : fieldsAsWritten(reading.value, reading.source);
+          if (reading.value !== undefined) raw = asRead || reading.source === undefined ? reading.value : valueAsWritten(reading.value, reading.source);
           source = reading.source;
         }
       }
@@ -75,50 +91,42 @@ export function projectItem(item: SessionItem, read: (name: string) => FreshRead
         entry,
       };
       // An invalid entry has no fields to clip one by one: a large one is left out of a page whole.
-      if (raw !== undefined && textLimit !== null && fact.size > textLimit) wire.rawClipped = { bytes: fact.size };
+      if (fact.evidence === 'invalid' && textLimit !== null && fact.size > textLimit) wire.rawClipped = { bytes: fact.size };
       else if (raw !== undefined) wire.raw = raw;
       // A page carries the text only of what it shows raw in place; the raw view of an entry
       // asks the file endpoint, so that a page is not twice the size.
       const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';
       if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.source = source;
       if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) wire.episode = `${fact.touched}-then-restored`;
-      if (entry !== null && textLimit !== null) clipEntry(wire, entry, textLimit);
+      if (entry !== null && textLimit !== null) {
+        if (clipped === undefined) {
+          const forPage = clipEntry(entry, wire.size, textLimit);
+          wire.entry = forPage.entry;
+          clipped = forPage.clipping;
+        }
+        if (clipped?.textClipped !== undefined) wire.textClipped = clipped.textClipped;
+        if (clipped?.fieldsClipped !== undefined) wire.fieldsClipped = clipped.fieldsClipped;
+      }
       return wire;
     }
   }
 }
 
-/**
- * A value's fields as written. Most entries hold no number, and then JSON.parse's value is
- * already exact (a `__proto__` field included); only the others are parsed again.
- */
-function fieldsAsWritten(value: unknown, source: string): unknown {
-  return holdsNumber(value) ? readFieldsAsWritten(source) : value;
-}
-
-function holdsNumber(value: unknown): boolean {
-  if (typeof value === 'number') return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    for (const child of Object.values(stack.pop()!)) {
-      if (typeof child === 'number') return true;
-      if (typeof child === 'object' && child !== null) stack.push(child);
-    }
-  }
-  return false;
-}
+/** What a page left out of an entry, as the item says it. */
+export type Clipping = { textClipped?: { bytes: number }; fieldsClipped?: { field: string; bytes: number }[] };
 
 /**
  * Keeps a page small whatever the record holds: a text longer than the limit is cut at a
  * character boundary, and any other field whose JSON is longer is left out of the page. Both
  * are said on the item; the file endpoint gives the entry whole. Fields go as written (numbers
  * too: `1e20` is not sent as its 21 digits), so a file within the limit cannot hold a field over
- * it, and is passed as it is.
+ * it, and is passed as it is. Pure, so that a reader thread can clip a large entry where it
+ * reads it.
  */
-function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: number): void {
-  if (wire.size <= limitBytes) return;
+export function clipEntry(entry: Record<string, unknown>, size: number, limitBytes: number): { entry: Record<string, unknown>; clipping: Clipping | null } {
+  if (size <= limitBytes) return { entry, clipping: null };
   let clipped: Record<string, unknown> | null = null;
+  const clipping: Clipping = {};
   const fieldsClipped: { field: string; bytes: number }[] = [];
   for (const [field, value] of Object.entries(entry)) {
     if (field === 'text' && typeof value === 'string') {
@@ -126,7 +134,7 @@ function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: n
       if (bytes <= limitBytes) continue;
       clipped ??= { ...entry };
       clipped['text'] = value.slice(0, textCut(value, limitBytes));
-      wire.textClipped = { bytes };
+      clipping.textClipped = { bytes };
       continue;
     }
     const json = JSON.stringify(value) ?? '';
@@ -137,8 +145,8 @@ function clipEntry(wire: FileItem, entry: Record<string, unknown>, limitBytes: n
     delete clipped[field];
     fieldsClipped.push({ field, bytes });
   }
-  if (clipped !== null) wire.entry = clipped;
-  if (fieldsClipped.length > 0) wire.fieldsClipped = fieldsClipped;
+  if (fieldsClipped.length > 0) clipping.fieldsClipped = fieldsClipped;
+  return clipped === null ? { entry, clipping: null } : { entry: clipped, clipping };
 }
 
 /**

@@ -24,6 +24,7 @@ function fakeSource(folds: Map<string, SessionFold>): RecordSource & { bump(): v
     sessionIds: () => folds.keys(),
     fold: (sessionId) => folds.get(sessionId) ?? null,
     readNow: () => ({}) as never,
+    recordLook: () => undefined,
     strays: () => [],
     version: () => String(version),
     subscribe: () => () => {},

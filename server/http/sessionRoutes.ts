@@ -8,8 +8,12 @@ import {
   fileResponseSchema,
   sessionResponseSchema,
 } from '../../shared/api.ts';
+import { randomUUID } from 'node:crypto';
 import type { RecordSource } from '../record/recordSource.ts';
 import { projectItem } from './projection.ts';
+import type { ReaderThreads } from './readerThreads.ts';
+import { READ_ASIDE_BYTES, readItemAside, readItems, spliceJson } from './readItems.ts';
+import { stopWithClient } from './stopWithClient.ts';
 import { createSessionList, streamOf } from './sessionList.ts';
 import type { SummaryCache } from './summaryCache.ts';
 
@@ -26,7 +30,7 @@ const pageQuery = z.object({
  * The JSON API. Session ids and file names from the URL are looked up in the index and never
  * joined into a path: only names the reader found on disk reach the file system.
  */
-export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
+export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache, threads: ReaderThreads): void {
   const sessionList = createSessionList(source, summaryOf);
 
   app.get('/api/sessions', async (_request, reply) => {
@@ -49,18 +53,27 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
       if (at === -1) return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
       offset = Math.max(0, at - Math.floor(limit / 2));
     }
-    const read = (name: string) => source.readNow(fold.sessionId, name);
-    const items = fold.items.slice(offset, offset + limit).map((item) => projectItem(item, read, PAGE_TEXT_LIMIT_BYTES));
-    // Reading the page may have found a file changed or gone since the fold; the summary is
-    // taken afterwards so that it agrees with the items.
-    const current = source.fold(fold.sessionId) ?? fold;
-    return sessionResponseSchema.parse({
-      schema: 'rec.session/1',
-      session: summaryOf(current).summary,
-      runs: current.runs,
-      page: { offset, limit, total: fold.items.length },
-      items,
-    });
+    const onPage = fold.items.slice(offset, offset + limit);
+    const stop = stopWithClient(reply, null);
+    try {
+      const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, stop.signal);
+      const items = onPage.map((item) => projectItem(item, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES));
+      // Reading the page may have found a file changed or gone since the fold; the summary is
+      // taken afterwards so that it agrees with the items.
+      const current = source.fold(fold.sessionId) ?? fold;
+      return sessionResponseSchema.parse({
+        schema: 'rec.session/1',
+        session: summaryOf(current).summary,
+        runs: current.runs,
+        page: { offset, limit, total: fold.items.length },
+        items,
+      });
+    } catch (error) {
+      if (stop.clientGone()) return reply.code(499).send();
+      throw error;
+    } finally {
+      stop.dispose();
+    }
   });
 
   app.get('/api/sessions/:sessionId/files/:file', async (request, reply) => {
@@ -71,8 +84,40 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     if (fold == null || item === undefined) {
       return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
     }
-    const wire = projectItem(item, (name) => source.readNow(fold.sessionId, name), null);
-    if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
-    return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+    if (item.type !== 'file' || item.fact.size <= READ_ASIDE_BYTES) {
+      const wire = projectItem(item, (name) => source.readNow(fold.sessionId, name), null);
+      if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
+      return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+    }
+    const stop = stopWithClient(reply, null);
+    try {
+      const read = await readItemAside(source, threads, fold.sessionId, item.fact, null, stop.signal);
+      // The entry and the file's text came as their JSON: the answer is made around placeholders,
+      // then each JSON put in its place.
+      const parts: [unknown, Uint8Array][] = [];
+      const valuePlaceholder = { [`rec-entry-${randomUUID()}`]: true };
+      const sourcePlaceholder = `rec-source-${randomUUID()}`;
+      let reading = read.reading;
+      if (reading !== null && reading.outcome !== 'unparsed') {
+        if (read.valueJson !== null) {
+          reading = { ...reading, value: valuePlaceholder };
+          parts.push([valuePlaceholder, read.valueJson]);
+        }
+        if (read.sourceJson !== null) {
+          reading = { ...reading, source: sourcePlaceholder };
+          parts.push([sourcePlaceholder, read.sourceJson]);
+        }
+      }
+      const wire = projectItem(item, () => ({ state: read.state, reading, asWritten: true }), null);
+      const answer = fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+      if (parts.length === 0) return answer;
+      const spliced = spliceJson(answer, parts);
+      return reply.type('application/json; charset=utf-8').header('content-length', spliced.bytes).send(spliced.stream);
+    } catch (error) {
+      if (stop.clientGone()) return reply.code(499).send();
+      throw error;
+    } finally {
+      stop.dispose();
+    }
   });
 }

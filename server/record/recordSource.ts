@@ -1,6 +1,7 @@
 import type { Indexing, RecordEvent, RecordState } from '../../shared/api.ts';
+import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
-import { createRecordIndex } from './recordIndex.ts';
+import { createRecordIndex, type FileState } from './recordIndex.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's summary. */
@@ -13,6 +14,8 @@ export type RecordSource = {
   sessionIds(): Iterable<string>;
   fold(sessionId: string): SessionFold | null;
   readNow(sessionId: string, name: string): FreshRead;
+  /** Records what a look at a file found elsewhere (a reader thread), as readNow would. */
+  recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): FileState | undefined;
   strays(): string[];
   /** Changes whenever anything a reader can see changes (a session, a stray, the status). */
   version(): string;
@@ -88,6 +91,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     sessionIds: () => index.sessionIds(),
     fold: (sessionId) => index.fold(sessionId),
     readNow: (sessionId, name) => watcher.readNow(sessionId, name),
+    recordLook: (sessionId, name, look) => watcher.recordLook(sessionId, name, look),
     strays: () => index.strays(),
     version: () => `${index.version()}.${statusVersion}`,
     subscribe(listener) {

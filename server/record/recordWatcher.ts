@@ -334,6 +334,11 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     readNow(sessionId: string, name: string): FreshRead {
       return observeFile(sessionId, name);
     },
+    /** Records a look at a file taken elsewhere (a reader thread), as readNow records its own. */
+    recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): FileState | undefined {
+      concludeLook(sessionId, name, parseEntryName(name), look.seen, look.mtimeMs);
+      return index.file(sessionId, name);
+    },
     pendingRetries: () => retries.size,
     async close(): Promise<void> {
       closed = true;

@@ -13,7 +13,7 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number; token?: string | null } = {}): Promise<Dashboard> {
+export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number; token?: string | null; searchBudgetMs?: number } = {}): Promise<Dashboard> {
   return startDashboard({
     recordDir,
     token: options.token ?? null,
@@ -22,6 +22,7 @@ export async function startTestDashboard(recordDir: string, options: { reconcile
     portFallback: false,
     webRoot: null,
     reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
+    ...(options.searchBudgetMs !== undefined ? { searchBudgetMs: options.searchBudgetMs } : {}),
   });
 }
 

@@ -348,6 +348,28 @@ export function readFieldsAsWritten(source: string): unknown {
   return JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source, keepNumberText);
 }
 
+/**
+ * A parsed value (of `source`) with every value as written. Most entries hold no number, and
+ * then JSON.parse's value is already exact (a `__proto__` field included); only the others are
+ * parsed again.
+ */
+export function valueAsWritten(value: unknown, source: string): unknown {
+  return holdsNumber(value) ? readFieldsAsWritten(source) : value;
+}
+
+function holdsNumber(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    for (const child of Object.values(stack.pop()!)) {
+      if (typeof child === 'number') return true;
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
+}
+
 /** A chain's part as written: the number, or its text where JSON would write it otherwise. */
 function partAsWritten(part: number, source: string): number | string {
   const fields = readFieldsAsWritten(source) as Record<string, unknown>;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MessageFacts } from './search.ts';
-import { createTextMatcher, passesFilters, snippetAround } from './search.ts';
+import { createSeededRandom } from '../seededRandom.ts';
+import { createTextMatcher, mergeNewestFirst, orderNewestFirst, passesFilters, snippetAround } from './search.ts';
 
 const sent: MessageFacts = { kind: 'message', sessionId: 's', at: '2026-11-20T09:00:01.000Z', cwd: '/a', side: 'sent', peerAs: 'uds:/tmp/cc-socks/4242.sock', peerSessionId: null, isQueued: false, outcome: null, withheld: false };
 
@@ -36,5 +37,86 @@ describe('search', () => {
     assert.ok(text.includes(snippet));
     assert.equal(snippet.slice(match!.start, match!.end), 'needle');
     assert.equal(snippet.isWellFormed(), true);
+  });
+});
+
+describe('text matching', () => {
+  it('a case-insensitive substring matches where lower-casing changes the length of the text', () => {
+    const loose = createTextMatcher('post', { regex: false, matchCase: false });
+    assert.ok(typeof loose === 'function');
+    const text = 'İstanbul POST';
+    const found = loose(text);
+    assert.deepEqual(found, { start: 9, end: 13 });
+    assert.equal(text.slice(found!.start, found!.end), 'POST');
+  });
+
+  it('a case-insensitive match that takes in a character whose lower case is longer covers that whole character', () => {
+    const loose = createTextMatcher('i̇stanbul', { regex: false, matchCase: false });
+    assert.ok(typeof loose === 'function');
+    assert.deepEqual(loose('to İSTANBUL'), { start: 3, end: 11 });
+  });
+
+  it('a pathological regular expression is matched in linear time', () => {
+    const matcher = createTextMatcher('(a+)+$', { regex: true, matchCase: false });
+    assert.ok(typeof matcher === 'function');
+    assert.equal(matcher('a'.repeat(5_000) + '!'), null);
+    assert.deepEqual(matcher('b' + 'a'.repeat(5_000)), { start: 1, end: 5_001 });
+  });
+
+  it('a backreference or a lookaround is refused with a message that says why', () => {
+    for (const pattern of ['(a)\\1', '(?<x>a)\\k<x>', 'a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b']) {
+      const matcher = createTextMatcher(pattern, { regex: true, matchCase: false });
+      assert.ok('error' in matcher, pattern);
+      assert.match(matcher.error, /not supported.*linear time/, pattern);
+    }
+  });
+
+  it('a regular expression match is given in UTF-16 offsets into the text, as a snippet needs', () => {
+    const matcher = createTextMatcher('ne+dle', { regex: true, matchCase: true });
+    assert.ok(typeof matcher === 'function');
+    assert.deepEqual(matcher('😀😀 needle'), { start: 5, end: 11 });
+    const any = createTextMatcher('x.y', { regex: true, matchCase: true });
+    assert.ok(typeof any === 'function');
+    assert.deepEqual(any('x😀y'), { start: 0, end: 4 });
+  });
+
+  it('a regular expression reads \\u escapes as JavaScript writes them, and matches case-insensitively beyond ASCII', () => {
+    const cases: [string, string, { start: number; end: number }][] = [
+      ['caf\\u00e9', 'un café', { start: 3, end: 7 }],
+      ['\\u{1F600}', 'ok 😀', { start: 3, end: 5 }],
+      ['\\ud83d\\ude00', 'ok 😀', { start: 3, end: 5 }],
+      ['\\\\u00e9', 'a \\u00e9', { start: 2, end: 8 }],
+      ['ÉTÉ', 'en été', { start: 3, end: 6 }],
+    ];
+    for (const [pattern, text, expected] of cases) {
+      const matcher = createTextMatcher(pattern, { regex: true, matchCase: false });
+      assert.ok(typeof matcher === 'function', pattern);
+      assert.deepEqual(matcher(text), expected, pattern);
+    }
+  });
+});
+
+describe('newest first', () => {
+  type Item = { at: string; session: number; position: number };
+  const atOf = (item: Item) => item.at;
+
+  it('sessions ordered one by one and merged come out as a stable sort of them all would give', () => {
+    const random = createSeededRandom(7);
+    for (let round = 0; round < 200; round++) {
+      const sessions: Item[][] = Array.from({ length: 1 + Math.floor(random() * 6) }, (_, session) => {
+        // Mostly in time order, with equal times, and now and then out of order.
+        let second = Math.floor(random() * 20);
+        return Array.from({ length: Math.floor(random() * 12) }, (_, position) => {
+          second += random() < 0.1 ? -3 : Math.floor(random() * 3);
+          return { at: `2026-11-20T09:${String(Math.max(0, second)).padStart(2, '0')}:00.000Z`, session, position };
+        });
+      });
+      const sorted = sessions.flat().sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+      const merged = mergeNewestFirst(sessions.map((list) => orderNewestFirst(list, atOf)), atOf);
+      const taken: Item[] = [];
+      while (merged.hasMore()) taken.push(...merged.take(1 + Math.floor(random() * 4)));
+      assert.deepEqual(taken, sorted, `round ${round}`);
+      assert.deepEqual(merged.take(3), []);
+    }
   });
 });

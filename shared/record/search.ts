@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import type { EntryFacts } from './entry.ts';
 
 // Search over the record: which message entries a query selects. Pure: the shell reads texts
@@ -33,33 +34,211 @@ export function passesFilters(facts: MessageFacts, project: string | null, filte
   return true;
 }
 
+/**
+ * A session's candidates, which come in the session's order, newest first, as a stable sort by
+ * `at` would give them. They almost always come in time order already: reversed, with each run
+ * of equal times put back in its order, they are sorted in linear time.
+ */
+export function orderNewestFirst<T>(list: readonly T[], atOf: (item: T) => string): T[] {
+  for (let i = 1; i < list.length; i++) {
+    if (atOf(list[i - 1]!) > atOf(list[i]!)) return [...list].sort((a, b) => compareNewestFirst(atOf(a), atOf(b)));
+  }
+  const ordered: T[] = [];
+  let end = list.length;
+  while (end > 0) {
+    let start = end - 1;
+    const at = atOf(list[start]!);
+    while (start > 0 && atOf(list[start - 1]!) === at) start--;
+    for (let i = start; i < end; i++) ordered.push(list[i]!);
+    end = start;
+  }
+  return ordered;
+}
+
+function compareNewestFirst(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
+export type NewestFirst<T> = {
+  /** The next `count` items, fewer at the end. */
+  take(count: number): T[];
+  hasMore(): boolean;
+};
+
+/**
+ * Merges lists that are each newest first into one, newest first, a few items at a time: a
+ * search that finds its hits among the newest entries orders no more than it reads. Equal times
+ * keep the order of the lists, so the whole is what a stable sort of the lists one after the
+ * other would give.
+ */
+export function mergeNewestFirst<T>(lists: readonly (readonly T[])[], atOf: (item: T) => string): NewestFirst<T> {
+  // A binary heap of the lists' heads: [list, position in it].
+  const heap: [number, number][] = [];
+  const before = (x: [number, number], y: [number, number]) => {
+    const order = compareNewestFirst(atOf(lists[x[0]]![x[1]]!), atOf(lists[y[0]]![y[1]]!));
+    return order < 0 || (order === 0 && x[0] < y[0]);
+  };
+  const siftUp = (at: number) => {
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!before(heap[at]!, heap[parent]!)) return;
+      [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+      at = parent;
+    }
+  };
+  const siftDown = (at: number) => {
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let first = at;
+      if (left < heap.length && before(heap[left]!, heap[first]!)) first = left;
+      if (right < heap.length && before(heap[right]!, heap[first]!)) first = right;
+      if (first === at) return;
+      [heap[at], heap[first]] = [heap[first]!, heap[at]!];
+      at = first;
+    }
+  };
+  lists.forEach((list, index) => {
+    if (list.length === 0) return;
+    heap.push([index, 0]);
+    siftUp(heap.length - 1);
+  });
+  return {
+    take(count) {
+      const taken: T[] = [];
+      while (taken.length < count && heap.length > 0) {
+        const head = heap[0]!;
+        const list = lists[head[0]]!;
+        taken.push(list[head[1]]!);
+        if (head[1] + 1 < list.length) {
+          head[1]++;
+        } else {
+          heap[0] = heap.at(-1)!;
+          heap.pop();
+        }
+        if (heap.length > 0) siftDown(0);
+      }
+      return taken;
+    },
+    hasMore: () => heap.length > 0,
+  };
+}
+
 export type TextMatcher = (text: string) => { start: number; end: number } | null;
 
 /**
  * A matcher for a text query: a substring, or a regular expression. Returns an error message
- * for a regular expression that does not compile.
+ * for a regular expression that does not compile, or that needs what a linear-time engine
+ * cannot do. Offsets are UTF-16 indices into the text, as a snippet needs.
  */
 export function createTextMatcher(query: string, options: { regex: boolean; matchCase: boolean }): TextMatcher | { error: string } {
-  if (options.regex) {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(query, options.matchCase ? 'u' : 'iu');
-    } catch (error) {
-      return { error: `not a regular expression: ${(error as Error).message}` };
-    }
+  if (options.regex) return createPatternMatcher(query, options.matchCase);
+  if (options.matchCase) {
     return (text) => {
-      const m = pattern.exec(text);
-      return m === null ? null : { start: m.index, end: m.index + m[0].length };
+      const start = text.indexOf(query);
+      return start === -1 ? null : { start, end: start + query.length };
     };
   }
-  const needle = options.matchCase ? query : query.toLowerCase();
+  const needle = query.toLowerCase();
   return (text) => {
-    const haystack = options.matchCase ? text : text.toLowerCase();
-    // toLowerCase can change a string's length for a few characters; search the original
-    // then, so that offsets stay true to the text as written.
-    const start = haystack.length === text.length ? haystack.indexOf(needle) : text.indexOf(query);
-    return start === -1 ? null : { start, end: start + query.length };
+    const haystack = text.toLowerCase();
+    if (haystack.length === text.length) {
+      const start = haystack.indexOf(needle);
+      return start === -1 ? null : { start, end: start + needle.length };
+    }
+    // Lower-casing made the text longer (İ becomes i and a combining dot): the match is found in
+    // the lower case, and its ends are taken back to the characters of the text they came from.
+    const start = haystack.indexOf(needle);
+    if (start === -1) return null;
+    const origins = lowerCaseOrigins(text);
+    const last = origins[start + needle.length - 1]!;
+    return { start: origins[start]!, end: last + (text.codePointAt(last)! > 0xffff ? 2 : 1) };
   };
+}
+
+/** For each UTF-16 unit of `text.toLowerCase()`, the index in `text` of the character it came from. */
+function lowerCaseOrigins(text: string): number[] {
+  const origins: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const width = text.codePointAt(i)! > 0xffff ? 2 : 1;
+    // One character's lower case has the same length alone as within the text: only the final
+    // sigma depends on its neighbours, and it stays one unit either way.
+    const lowered = text.slice(i, i + width).toLowerCase().length;
+    for (let j = 0; j < lowered; j++) origins.push(i);
+    i += width;
+  }
+  return origins;
+}
+
+// A pattern from the search box runs against every text in the record, so it runs on RE2
+// (re2js, pure JavaScript): time linear in the text, whatever the pattern. A backtracking engine
+// takes exponential time on `(a+)+$`, and no other request is answered meanwhile.
+function createPatternMatcher(pattern: string, matchCase: boolean): TextMatcher | { error: string } {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(fromJavaScriptEscapes(pattern), matchCase ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    return { error: describePatternError(pattern, error as Error) };
+  }
+  return (text) => {
+    const found = compiled.matcher(text);
+    return found.find() ? { start: found.start(), end: found.end() } : null;
+  };
+}
+
+const LINEAR_ONLY = 'search patterns run in linear time (RE2 syntax), which cannot express them';
+
+function describePatternError(pattern: string, error: Error): string {
+  const unsupported = findUnsupported(pattern);
+  if (unsupported !== null) return `${unsupported} are not supported: ${LINEAR_ONLY}`;
+  // re2js names the pattern as it compiled it, with the case-insensitive flag it was given.
+  return `not a regular expression: ${error.message.replace(/^error parsing regexp: /, '').replace('`(?i)', '`')}`;
+}
+
+/** What a pattern asks for that RE2 does not do: backreferences and lookaround. */
+function findUnsupported(pattern: string): string | null {
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if ((next >= '1' && next <= '9') || (next === 'k' && pattern[i + 2] === '<')) return 'backreferences (\\1, \\k<name>)';
+      i++;
+    } else if (c === '(' && /^\(\?(=|!|<=|<!)/.test(pattern.slice(i, i + 4))) {
+      return 'lookahead and lookbehind ((?=…), (?!…), (?<=…), (?<!…))';
+    }
+  }
+  return null;
+}
+
+/**
+ * RE2 writes a code point `\x{…}`; JavaScript writes `\uXXXX`, `\u{…}` and surrogate pairs
+ * `\uD83D\uDE00`. A pattern written for JavaScript is read as meant.
+ */
+export function fromJavaScriptEscapes(pattern: string): string {
+  if (!pattern.includes('\\u')) return pattern;
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const escape = /^\\u(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{4}))/.exec(pattern.slice(i, i + 12));
+    if (escape === null) {
+      out += pattern.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    let code = Number.parseInt(escape[1] ?? escape[2]!, 16);
+    i += escape[0].length - 1;
+    const low = escape[2] !== undefined && code >= 0xd800 && code <= 0xdbff ? /^\\u(d[c-f][0-9a-f]{2})/i.exec(pattern.slice(i + 1, i + 7)) : null;
+    if (low !== null) {
+      code = 0x10000 + ((code - 0xd800) << 10) + (Number.parseInt(low[1]!, 16) - 0xdc00);
+      i += low[0].length;
+    }
+    out += `\\x{${code.toString(16)}}`;
+  }
+  return out;
 }
 
 const SNIPPET_CONTEXT = 80;

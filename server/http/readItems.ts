@@ -1,0 +1,128 @@
+import { sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { SessionItem } from '../../shared/record/session.ts';
+import type { RecordSource } from '../record/recordSource.ts';
+import { isReadForItem, type ItemRead } from './projection.ts';
+import type { ReadReply } from './readerThread.ts';
+import type { ReaderThreads } from './readerThreads.ts';
+
+/**
+ * Entries larger than this are read and parsed on a reader thread rather than on the event loop:
+ * a 60 MB entry is about a second of decoding, parsing and fingerprinting, during which nothing
+ * else would be answered. Below it, a thread's round trip costs more than the read.
+ */
+export const READ_ASIDE_BYTES = 1024 * 1024;
+/**
+ * Entries larger than this are read in a lane of their own, and the thread that read one is
+ * ended rather than kept: its heap grew by several times the entry, and ending it is the sure
+ * way to give that memory back. Starting the next one costs ~100 ms, little beside such a read.
+ */
+const HUGE_BYTES = 16 * 1024 * 1024;
+
+/** A read for an item; read whole on a thread, the entry (or raw value) comes as its JSON. */
+export type AsideItemRead = ItemRead & { valueJson: Uint8Array | null; sourceJson: Uint8Array | null };
+
+/**
+ * Reads the files of a page's items, as a page shows them: small ones now, large ones on a
+ * reader thread, clipped there to `textLimit`.
+ */
+export async function readItems(source: RecordSource, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal): Promise<Map<string, ItemRead>> {
+  const reads = new Map<string, ItemRead>();
+  const aside: Promise<unknown>[] = [];
+  for (const item of items) {
+    if (item.type !== 'file' || !isReadForItem(item.fact.evidence)) continue;
+    const name = item.fact.name;
+    if (item.fact.size > READ_ASIDE_BYTES) aside.push(readItemAside(source, threads, sessionId, item.fact, textLimit, signal).then((read) => reads.set(name, read)));
+    else reads.set(name, source.readNow(sessionId, name));
+  }
+  await Promise.all(aside);
+  return reads;
+}
+
+/**
+ * Reads one file on a reader thread, and records what it found as a read now would. `file` is
+ * what the index holds of it: its size as last seen picks the lane.
+ */
+export async function readItemAside(source: RecordSource, threads: ReaderThreads, sessionId: string, file: { name: string; size: number }, textLimit: number | null, signal: AbortSignal): Promise<AsideItemRead> {
+  const { name } = file;
+  // Both names come from the index, which took them from a folder listing.
+  const path = `${source.recordDir}${sep}${sessionId}${sep}${name}`;
+  const lane = file.size > HUGE_BYTES ? threads.readHuge : threads.read;
+  let found;
+  try {
+    found = await shareRead(threads, `${textLimit}:${path}`, signal, (shared) =>
+      lane.use(shared, async (ask, retire) => {
+        const reply = await ask({ type: 'read', path, name, textLimit });
+        // It may have grown since the index saw it.
+        if ('size' in reply.seen && (reply.seen.size ?? 0) > HUGE_BYTES) retire();
+        return reply;
+      }),
+    );
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // A thread that could not read it leaves the read to the event loop: it costs time, never the entry.
+    return { ...source.readNow(sessionId, name), valueJson: null, sourceJson: null };
+  }
+  const state = source.recordLook(sessionId, name, found);
+  return { state, reading: found.reading, ...(textLimit === null ? {} : { clipped: found.clipped }), asWritten: true, valueJson: found.valueJson, sourceJson: found.sourceJson };
+}
+
+type SharedRead = { reply: Promise<ReadReply>; stop: AbortController; waiting: number };
+const sharedReads = new WeakMap<ReaderThreads, Map<string, SharedRead>>();
+
+/**
+ * One read for every request that wants the same file the same way at the same time: three
+ * clients asking for a page of 60 MB entries read each entry once. The read stops when every
+ * request that waits for it has gone.
+ */
+function shareRead(threads: ReaderThreads, key: string, signal: AbortSignal, read: (signal: AbortSignal) => Promise<ReadReply>): Promise<ReadReply> {
+  signal.throwIfAborted();
+  let reads = sharedReads.get(threads);
+  if (reads === undefined) sharedReads.set(threads, (reads = new Map()));
+  let shared = reads.get(key);
+  if (shared === undefined) {
+    const stop = new AbortController();
+    const started: SharedRead = { reply: read(stop.signal).finally(() => reads.delete(key)), stop, waiting: 0 };
+    reads.set(key, started);
+    shared = started;
+  }
+  const mine = shared;
+  mine.waiting++;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      if (--mine.waiting === 0) mine.stop.abort(signal.reason);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    mine.reply.then(
+      (reply) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(reply);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The JSON of `value` with each placeholder's JSON in its place, as a stream of the bytes: a large
+ * entry's JSON and text, made on a reader thread, go out as they are, never turned into a string
+ * here. A placeholder is any JSON value that appears once in `value`'s JSON.
+ */
+export function spliceJson(value: unknown, parts: ReadonlyArray<readonly [placeholder: unknown, json: Uint8Array]>): { stream: Readable; bytes: number } {
+  let rest = JSON.stringify(value);
+  const chunks: Uint8Array[] = [];
+  const placed = parts
+    .map(([placeholder, json]) => ({ marker: JSON.stringify(placeholder), json }))
+    .sort((a, b) => rest.indexOf(a.marker) - rest.indexOf(b.marker));
+  for (const { marker, json } of placed) {
+    const at = rest.indexOf(marker);
+    chunks.push(Buffer.from(rest.slice(0, at)), json);
+    rest = rest.slice(at + marker.length);
+  }
+  chunks.push(Buffer.from(rest));
+  return { stream: Readable.from(chunks, { objectMode: false }), bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ThreadsBusy, ThreadsClosed, createLane } from './readerThreads.ts';
+
+// A lane of reader threads: so many at work, so many waiting, the rest refused; a request that
+// goes away leaves its place, and closing ends the work in progress.
+
+function gate(): { open(): void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+describe('a lane of reader threads', () => {
+  it('takes so many at work and so many waiting, refuses the rest, and serves the waiting in order', async () => {
+    const lane = createLane({ threads: 1, maxWaiting: 2, idleMs: 1_000 });
+    try {
+      const first = gate();
+      const order: string[] = [];
+      const working = lane.use(undefined, async () => {
+        await first.opened;
+        order.push('first');
+      });
+      const second = lane.use(undefined, async () => void order.push('second'));
+      const third = lane.use(undefined, async (ask) => {
+        const found = await ask({ type: 'search', paths: [null], query: null, wanted: 1 });
+        order.push(`third: ${found.scanned} read`);
+      });
+      await assert.rejects(lane.use(undefined, async () => {}), (error) => error instanceof ThreadsBusy && error.running === 1 && error.waiting === 2);
+      first.open();
+      await Promise.all([working, second, third]);
+      assert.deepEqual(order, ['first', 'second', 'third: 0 read']);
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('a request that goes away while waiting leaves its place to the next', async () => {
+    const lane = createLane({ threads: 1, maxWaiting: 1, idleMs: 1_000 });
+    try {
+      const first = gate();
+      const working = lane.use(undefined, () => first.opened);
+      const client = new AbortController();
+      const leaving = lane.use(client.signal, async () => assert.fail('work of a request that went away'));
+      client.abort(new Error('the client went away'));
+      await assert.rejects(leaving, /the client went away/);
+      const next = lane.use(undefined, async () => 'served');
+      first.open();
+      await working;
+      assert.equal(await next, 'served');
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('a request that goes away while its thread works ends that thread, and the next gets a new one', async () => {
+    const lane = createLane({ threads: 1, maxWaiting: 1, idleMs: 1_000 });
+    try {
+      const client = new AbortController();
+      const started = gate();
+      const abandoned = lane.use(client.signal, async (ask) => {
+        started.open();
+        // Never answered in time: the thread is ended under it.
+        for (;;) await ask({ type: 'search', paths: [], query: { q: '(a+)+$', regex: true, matchCase: false }, wanted: 1 });
+      });
+      await started.opened;
+      client.abort(new Error('the client went away'));
+      await assert.rejects(abandoned, /the client went away/);
+      const found = await lane.use(undefined, (ask) => ask({ type: 'search', paths: [], query: null, wanted: 1 }));
+      assert.deepEqual(found, { type: 'searched', hits: [], consumed: 0, scanned: 0 });
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('closing ends the work in progress and refuses what waits and what comes', async () => {
+    const lane = createLane({ threads: 1, maxWaiting: 1, idleMs: 1_000 });
+    const working = lane.use(undefined, async (ask) => {
+      for (;;) await ask({ type: 'search', paths: [], query: null, wanted: 1 });
+    });
+    const waiting = lane.use(undefined, async () => {});
+    const refused = [assert.rejects(working, ThreadsClosed), assert.rejects(waiting, ThreadsClosed)];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await lane.close();
+    await Promise.all(refused);
+    await assert.rejects(lane.use(undefined, async () => {}), ThreadsClosed);
+  });
+});
