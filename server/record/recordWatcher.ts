@@ -21,7 +21,7 @@ export type RecordWatcherOptions = {
   /**
    * The least time between two reconciles, which catch what the watcher missed (an event lost
    * in a burst beyond the kernel's queue). A reconcile reads every folder's listing, so on a
-   * large record the interval grows to keep its cost near 2% of one core.
+   * large record the interval grows to keep its cost near 2% of one core, up to a minute.
    */
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
@@ -31,7 +31,12 @@ export type RecordWatcherOptions = {
 export type FreshRead = { state: FileState | undefined; reading: EntryReading | null };
 
 const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
-const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% of a core.
+const RECONCILE_COST_SHARE = 50; // Wait 50× the CPU the last reconcile used: ~2% of a core.
+/**
+ * The longest wait between two reconciles, whatever the last one cost: they are the safety net
+ * for events the watcher lost, so a missed folder shows within a minute on any record.
+ */
+const MAX_RECONCILE_GAP_MS = 60_000;
 /**
  * A first scan of at least this many session folders gives every other one to a worker thread:
  * reading entries is CPU work in JavaScript, and a second core halves it. Below this, starting
@@ -152,7 +157,16 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       reconcileAgain = true;
       return reconciling;
     }
-    const started = performance.now();
+    // The CPU this thread spends in the reconcile's own slices, not the time between them,
+    // which other work (a burst of searches) can stretch to minutes.
+    let spentUs = 0;
+    let sliceCpu = threadCpuUs();
+    const endSlice = () => {
+      spentUs += threadCpuUs() - sliceCpu;
+    };
+    const beginSlice = () => {
+      sliceCpu = threadCpuUs();
+    };
     reconciling = (async () => {
       let dirents: Dirent[];
       try {
@@ -198,12 +212,17 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         }
         if (performance.now() - sliceStart > SLICE_MS) {
           if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
+          endSlice();
           await yieldToLoop();
+          beginSlice();
           sliceStart = performance.now();
         }
       }
       // The worker's folders arrive as messages between this thread's slices and after them.
-      for (const sessionId of await workerDone) {
+      endSlice();
+      const unreported = await workerDone;
+      beginSlice();
+      for (const sessionId of unreported) {
         if (closed) return;
         reconcileSession(sessionId, countRead);
       }
@@ -214,8 +233,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     try {
       await reconciling;
     } finally {
+      endSlice();
       reconciling = null;
-      scheduleReconcile(performance.now() - started);
+      scheduleReconcile(spentUs / 1000);
     }
     if (reconcileAgain && !closed) {
       reconcileAgain = false;
@@ -223,11 +243,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
   }
 
-  function scheduleReconcile(lastCostMs: number): void {
+  /** Sets the next reconcile from the CPU the last one used (in ms). */
+  function scheduleReconcile(lastCpuMs: number): void {
     if (closed) return;
     if (reconcileTimer !== null) clearTimeout(reconcileTimer);
     // While the record directory is missing, look for it every second: it is waited for.
-    const delay = record.state === 'present' ? Math.max(minReconcileMs, lastCostMs * RECONCILE_COST_SHARE) : 1_000;
+    const delay = record.state === 'present' ? Math.max(minReconcileMs, Math.min(MAX_RECONCILE_GAP_MS, lastCpuMs * RECONCILE_COST_SHARE)) : 1_000;
     reconcileTimer = setTimeout(() => void reconcile(false), delay);
     reconcileTimer.unref();
   }
@@ -326,3 +347,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 }
 
 export type RecordWatcher = ReturnType<typeof createRecordWatcher>;
+
+/** CPU time this thread has used, in µs; the whole process's where Node cannot tell a thread's. */
+function threadCpuUs(): number {
+  const usage = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
+  return usage.user + usage.system;
+}
