@@ -30,8 +30,9 @@ export type RecordSourceOptions = {
 
 /**
  * Wires the index, the watcher and the feed of changes. Session changes are coalesced into one
- * notice per session per flush, and held back during the first scan, when a client is better
- * served by indexing progress than by a notice for every folder.
+ * notice per session per flush. What the first scan reads is not told folder by folder: a
+ * client is better served by indexing progress, and fetches the list when the scan is done. What
+ * the watcher sees meanwhile is told at once, as it is after the scan.
  */
 export function createRecordSource(options: RecordSourceOptions): RecordSource {
   const listeners = new Set<(event: SourceEvent) => void>();
@@ -45,11 +46,6 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
   };
   const flush = () => {
     flushTimer = null;
-    if (watcher.status().indexing.state === 'scanning') {
-      changed.clear();
-      straysChanged = false;
-      return;
-    }
     const ids = [...changed];
     changed.clear();
     for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
@@ -61,11 +57,13 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
 
   const index = createRecordIndex(
     (sessionId) => {
+      if (watcher.readingFirstScan()) return;
       changed.add(sessionId);
       // A few milliseconds gather the writes of one entry (a file often changes in pieces).
       flushTimer ??= setTimeout(flush, 5);
     },
     () => {
+      if (watcher.readingFirstScan()) return;
       straysChanged = true;
       flushTimer ??= setTimeout(flush, 5);
     },

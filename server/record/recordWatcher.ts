@@ -45,8 +45,8 @@ const MAX_RECONCILE_GAP_MS = 60_000;
 const WORKER_MIN_FOLDERS = 50;
 
 /**
- * The file system shell: scans the record, watches it with chokidar (folders, not files;
- * symlinks not followed), reconciles after the watcher is ready and then periodically, and reads
+ * The file system shell: watches the record (chokidar for the record directory, a watch per
+ * session folder; symlinks not followed), scans it meanwhile, reconciles periodically, and reads
  * again files that do not parse yet. It never writes anything in the record directory.
  */
 export function createRecordWatcher(options: RecordWatcherOptions) {
@@ -59,6 +59,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let reconcileAgain = false;
   let closed = false;
   let scanWorker: ScanInWorker | null = null;
+  /** Folders of the worker's share read here first, because they stirred: its look is older. */
+  const readAhead = new Set<string>();
+  /** Whether the first scan is reading now, as opposed to the watcher or a later reconcile. */
+  let scanReading = false;
   let lastStatusAt = 0;
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
@@ -139,7 +143,18 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   /** Records a session folder that the scan worker looked at. */
   function concludeScannedFolder(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
+    scanReading = true;
+    try {
+      concludeWorkerLook(message, countRead);
+    } finally {
+      scanReading = false;
+    }
+  }
+
+  function concludeWorkerLook(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
     const { sessionId } = message;
+    // Read here since the worker looked: a listing now says what is new, nothing goes back.
+    if (readAhead.delete(sessionId)) return reconcileSession(sessionId, countRead);
     if (message.gone) return observeFolderGone(sessionId);
     if (message.problem !== null) return index.setFolderProblem(sessionId, message.problem);
     index.addSession(sessionId);
@@ -163,11 +178,14 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     let sliceCpu = threadCpuUs();
     const endSlice = () => {
       spentUs += threadCpuUs() - sliceCpu;
+      scanReading = false;
     };
     const beginSlice = () => {
       sliceCpu = threadCpuUs();
+      scanReading = initial;
     };
     reconciling = (async () => {
+      scanReading = initial;
       let dirents: Dirent[];
       try {
         dirents = readdirSync(recordDir, { withFileTypes: true });
@@ -221,13 +239,16 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       // The worker's folders arrive as messages between this thread's slices and after them.
       endSlice();
       const unreported = await workerDone;
+      readAhead.clear();
       beginSlice();
       for (const sessionId of unreported) {
         if (closed) return;
         reconcileSession(sessionId, countRead);
       }
-      for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) observeFolderGone(sessionId);
-      for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, null);
+      // Not in the listing: gone, or come since (the watcher told of it meanwhile). A look of
+      // its own says which.
+      for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) reconcileSession(sessionId, countRead);
+      for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, statRecordPath(join(recordDir, name))?.size ?? null);
       if (initial || indexing.state !== 'ready') setStatus({ indexing: { state: 'ready', files: index.fileCount() } });
     })();
     try {
@@ -301,21 +322,27 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
       else options.onError?.(`watcher: ${err.message}`);
     },
-    onSettle: (sessionId) => reconcileSession(sessionId, () => {}),
-    onWatching: (sessionIds) => {
-      for (const sessionId of sessionIds) reconcileSession(sessionId, () => {});
-    },
-    lastActive: (sessionId) => index.fold(sessionId)?.lastAt ?? null,
+    onStir: onFolderStirred,
   });
 
-  /** Watches the record, then reconciles: anything written between the scan and the watch is found. */
-  async function startWatching(): Promise<void> {
-    await folders.start();
-    if (!closed) await reconcile(false);
+  function onFolderStirred(sessionId: string, names: string[] | null): void {
+    if (closed) return;
+    // A folder the index does not hold yet (the first scan has not reached it, or it is new) is
+    // read whole, so that what is told of it is the session, not the one file that stirred.
+    if (names === null || !index.hasSession(sessionId)) {
+      if (scanWorker !== null) readAhead.add(sessionId);
+      reconcileSession(sessionId, () => {});
+      return;
+    }
+    for (const name of names) observeFile(sessionId, name);
   }
 
   return {
-    /** Scans the record (or waits for it), then watches it. Resolves once the first scan is done. */
+    /**
+     * Watches the record, then scans it (or waits for it). Resolves once the first scan is done.
+     * Every session folder is watched before this first yields, so before the API first answers:
+     * a write from then on is read by the scan, or told by the watcher, or both.
+     */
     async start(): Promise<void> {
       let exists = false;
       try {
@@ -323,12 +350,16 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       } catch {
         exists = false;
       }
+      // Watched as it is now: the first reconcile must not take it for a record that came back.
+      if (exists) record = { state: 'present', why: null };
+      folders.start().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
       if (closed) return;
-      startWatching().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (!exists) scheduleReconcile(0);
     },
+    /** Whether a change now comes from the first scan's own reading (told by its progress). */
+    readingFirstScan: () => scanReading,
     status: () => ({ record, indexing }),
     /** Reads a file of a session again now, for a page: what is on disk is what is shown. */
     readNow(sessionId: string, name: string): FreshRead {
