@@ -143,15 +143,6 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   /** Records a session folder that the scan worker looked at. */
   function concludeScannedFolder(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
-    scanReading = true;
-    try {
-      concludeWorkerLook(message, countRead);
-    } finally {
-      scanReading = false;
-    }
-  }
-
-  function concludeWorkerLook(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
     const { sessionId } = message;
     // Read here since the worker looked: a listing now says what is new, nothing goes back.
     if (readAhead.delete(sessionId)) return reconcileSession(sessionId, countRead);
@@ -215,10 +206,31 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       const sessionFolders = dirents.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
       const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders.filter((_, at) => at % 2 === 1) : []);
       let workerDone: Promise<string[]> = Promise.resolve([]);
+      // The worker's folders wait here and are concluded in this thread's slices: they arrive
+      // together, and a hundred concluded at once held the event loop for 300 ms.
+      const fromWorker: Extract<ScanMessage, { type: 'folder' }>[] = [];
+      let workerFinished = true;
+      let wake: (() => void) | null = null;
       if (workerShare.size > 0) {
-        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, (message) => concludeScannedFolder(message, countRead), (message) => options.onError?.(message));
-        workerDone = scanWorker.done.finally(() => (scanWorker = null));
+        workerFinished = false;
+        const onFolder = (message: Extract<ScanMessage, { type: 'folder' }>) => {
+          fromWorker.push(message);
+          wake?.();
+        };
+        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, onFolder, (message) => options.onError?.(message));
+        workerDone = scanWorker.done.finally(() => {
+          scanWorker = null;
+          workerFinished = true;
+          wake?.();
+        });
       }
+      const pause = async (until: Promise<void> | null) => {
+        if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
+        endSlice();
+        await (until ?? yieldToLoop());
+        beginSlice();
+        sliceStart = performance.now();
+      };
       for (const dirent of dirents) {
         if (closed) return;
         seen.add(dirent.name);
@@ -228,15 +240,20 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           // A file, or a link (never followed), directly in the record directory: not a session.
           index.putStray(dirent.name, statRecordPath(join(recordDir, dirent.name))?.size ?? 0);
         }
-        if (performance.now() - sliceStart > SLICE_MS) {
-          if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
-          endSlice();
-          await yieldToLoop();
-          beginSlice();
-          sliceStart = performance.now();
-        }
+        // One of the worker's folders for each of this thread's, so that neither waits long.
+        const message = fromWorker.shift();
+        if (message !== undefined) concludeScannedFolder(message, countRead);
+        if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
-      // The worker's folders arrive as messages between this thread's slices and after them.
+      for (;;) {
+        if (closed) return;
+        const message = fromWorker.shift();
+        if (message !== undefined) concludeScannedFolder(message, countRead);
+        else if (workerFinished) break;
+        else await pause(new Promise<void>((resolve) => (wake = resolve)));
+        if (performance.now() - sliceStart > SLICE_MS) await pause(null);
+      }
+      wake = null;
       endSlice();
       const unreported = await workerDone;
       readAhead.clear();
