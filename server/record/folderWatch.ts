@@ -1,9 +1,10 @@
-import { readdirSync, watch as watchEntries, type FSWatcher as EntriesWatcher } from 'node:fs';
+import { lstatSync, readdirSync, watch as watchEntries, type FSWatcher as EntriesWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 // The record directory is watched with chokidar: session folders and strays come and go there,
-// and the directory itself may go and come back. Each session folder is watched with Node's
+// and the directory itself may go and come back (a watch of its own only hastens new session
+// folders). Each session folder is watched with Node's
 // fs.watch, which is what chokidar sets up underneath for a folder on Linux (one inotify watch)
 // without the walk that stats every file first: given the session folders, chokidar saw its
 // first event 3 s after the start at 100k entries and 28 s after at 1M; fs.watch on every
@@ -16,10 +17,11 @@ export type FolderWatchHandlers = {
   onEvent(event: WatchEvent, path: string): void;
   onError(error: NodeJS.ErrnoException): void;
   /**
-   * Files of a session folder came, changed or went: these names, or null when only a listing
-   * of the folder can tell (a folder just watched, a name that is not UTF-8, the folder itself).
+   * A file of a session folder came, changed or went: its name, or null when only a listing of
+   * the folder can tell (a folder just watched, a name that is not UTF-8, the folder itself).
+   * Told as the kernel tells it, at once: a file written in pieces is told once per piece.
    */
-  onStir(sessionId: string, names: string[] | null): void;
+  onStir(sessionId: string, name: string | null): void;
 };
 
 export type FolderWatch = ReturnType<typeof createFolderWatch>;
@@ -27,11 +29,17 @@ export type FolderWatch = ReturnType<typeof createFolderWatch>;
 export function createFolderWatch(recordDir: string, handlers: FolderWatchHandlers) {
   /** The record directory itself: session folders and strays come and go here. */
   let rootWatcher: FSWatcher | null = null;
+  /**
+   * The record directory's own entries, for new session folders only. chokidar tells of a new
+   * folder after listing the whole directory again, in several turns of the event loop (during
+   * the first scan, each a slice later); this tells of it at once, and chokidar again later,
+   * which changes nothing.
+   */
+  let rootEntries: EntriesWatcher | null = null;
   /** Session folders watched, each on its own; null until watching begins. */
   let folderWatchers: Map<string, EntriesWatcher> | null = null;
-  /** What stirred since the last turn of the event loop: a file written in pieces stirs often. */
-  const stirred = new Map<string, Set<string> | null>();
-  let stirTold: NodeJS.Immediate | null = null;
+  /** Listings of folders just watched, due at the next turn of the event loop. */
+  const listings = new Set<NodeJS.Immediate>();
   /** Why a folder could not be watched, told once per reason rather than once per folder. */
   const failuresTold = new Set<string>();
   let closed = false;
@@ -60,6 +68,26 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
       }
     });
     return created;
+  }
+
+  function watchRecordEntries(): EntriesWatcher | null {
+    try {
+      const watcher = watchEntries(recordDir, { persistent: true }, (_event, name) => {
+        if (closed || typeof name !== 'string' || folderWatchers === null || folderWatchers.has(name)) return;
+        const path = join(recordDir, name);
+        try {
+          // lstat: a link to a folder is a stray, never followed.
+          if (lstatSync(path).isDirectory()) handlers.onEvent('addDir', path);
+        } catch {
+          // Gone again, or unreadable: chokidar and the reconciles say so.
+        }
+      });
+      watcher.on('error', () => watcher.close());
+      return watcher;
+    } catch {
+      // Missing or unreadable: chokidar waits for it, and a reconcile watches it afresh.
+      return null;
+    }
   }
 
   function listRecordDirectory() {
@@ -104,21 +132,7 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
     // it is dropped, and a listing says whether the folder is gone or was made again.
     if (name === sessionId) forget(sessionId);
     const listing = typeof name !== 'string' || name === sessionId || name.includes('\uFFFD');
-    const names = stirred.get(sessionId);
-    if (listing) stirred.set(sessionId, null);
-    else if (names === undefined) stirred.set(sessionId, new Set([name]));
-    else names?.add(name);
-    stirTold ??= setImmediate(tellStirred);
-  }
-
-  function tellStirred(): void {
-    stirTold = null;
-    const batch = [...stirred];
-    stirred.clear();
-    for (const [sessionId, names] of batch) {
-      if (closed) return;
-      handlers.onStir(sessionId, names === null ? null : [...names]);
-    }
+    handlers.onStir(sessionId, listing ? null : name);
   }
 
   function forget(sessionId: string): void {
@@ -129,6 +143,8 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
   }
 
   function closeAll(): void {
+    rootEntries?.close();
+    rootEntries = null;
     for (const watcher of folderWatchers?.values() ?? []) watcher.close();
     folderWatchers?.clear();
   }
@@ -145,6 +161,7 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
      */
     async start(): Promise<void> {
       folderWatchers = new Map();
+      rootEntries = watchRecordEntries();
       for (const dirent of listRecordDirectory()) if (dirent.isDirectory()) watchOne(dirent.name);
       rootWatcher = createRootWatcher();
       const watching = rootWatcher;
@@ -156,7 +173,11 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
       if (closed || !watchOne(sessionId)) return;
       // Found by a listing made just before its watch was set up: what was written in between
       // is found by listing it once more.
-      stir(sessionId, null);
+      const listing = setImmediate(() => {
+        listings.delete(listing);
+        if (!closed) handlers.onStir(sessionId, null);
+      });
+      listings.add(listing);
     },
 
     /** Forgets a folder that is gone; if it comes back, it is watched again from scratch. */
@@ -172,13 +193,14 @@ export function createFolderWatch(recordDir: string, handlers: FolderWatchHandle
       const old = rootWatcher;
       closeAll();
       folderWatchers = new Map();
+      rootEntries = watchRecordEntries();
       rootWatcher = createRootWatcher();
       void old?.close();
     },
 
     async close(): Promise<void> {
       closed = true;
-      if (stirTold !== null) clearImmediate(stirTold);
+      for (const listing of listings) clearImmediate(listing);
       closeAll();
       await rootWatcher?.close();
     },

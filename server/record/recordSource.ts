@@ -22,6 +22,8 @@ export type RecordSource = {
   close(): Promise<void>;
 };
 
+const NOTICE_GATHER_MS = 5;
+
 export type RecordSourceOptions = {
   recordDir: string;
   reconcileIntervalMs?: number;
@@ -55,23 +57,27 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     straysChanged = false;
   };
 
+  const tell = (sessionId: string) => {
+    changed.add(sessionId);
+    // A few milliseconds gather the writes of one entry (a file often changes in pieces).
+    flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+  };
   const index = createRecordIndex(
     (sessionId) => {
-      if (watcher.readingFirstScan()) return;
-      changed.add(sessionId);
-      // A few milliseconds gather the writes of one entry (a file often changes in pieces).
-      flushTimer ??= setTimeout(flush, 5);
+      if (!watcher.readingFirstScan()) tell(sessionId);
     },
     () => {
       if (watcher.readingFirstScan()) return;
       straysChanged = true;
-      flushTimer ??= setTimeout(flush, 5);
+      flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
   );
   const watcher = createRecordWatcher({
     recordDir: options.recordDir,
     index,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    noticeGatherMs: NOTICE_GATHER_MS,
+    onSeenWhileScanning: tell,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: ({ record, indexing }) => {
       statusVersion++;

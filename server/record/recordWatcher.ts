@@ -1,6 +1,6 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Indexing, RecordState } from '../../shared/api.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
@@ -24,6 +24,17 @@ export type RecordWatcherOptions = {
    * large record the interval grows to keep its cost near 2% of one core, up to a minute.
    */
   reconcileIntervalMs?: number;
+  /**
+   * How long changes are gathered before they are told. A slice of a scan or reconcile waits
+   * that long after a change the watcher saw, so that its notice is not held behind the slice.
+   */
+  noticeGatherMs?: number;
+  /**
+   * Told of a session in which the watcher saw something while the first scan runs. The scan
+   * may have read the change before the watcher's event was handled, and its own reading is
+   * not told, so this is how such a change is told.
+   */
+  onSeenWhileScanning?: (sessionId: string) => void;
   onError?: (message: string) => void;
 };
 
@@ -63,6 +74,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const readAhead = new Set<string>();
   /** Whether the first scan is reading now, as opposed to the watcher or a later reconcile. */
   let scanReading = false;
+  /** Whether the watcher saw a change since the last slice of a scan or reconcile. */
+  let seenSinceSlice = false;
   let lastStatusAt = 0;
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
@@ -228,6 +241,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
         endSlice();
         await (until ?? yieldToLoop());
+        if (seenSinceSlice) {
+          seenSinceSlice = false;
+          await sleep((options.noticeGatherMs ?? 0) + 1);
+        }
         beginSlice();
         sliceStart = performance.now();
       };
@@ -305,6 +322,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function onWatchEvent(event: WatchEvent, path: string): void {
     const where = locate(path);
     if (where === null || closed) return;
+    seenSinceSlice = true;
     const { sessionId, name } = where;
     // The record directory itself came or went, or something stirs in a record that was gone:
     // a whole reconcile says first whether the record is there, then reads what it holds.
@@ -316,6 +334,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       switch (event) {
         case 'addDir':
           reconcileSession(sessionId, () => {});
+          tellSeen(sessionId);
           return;
         case 'unlinkDir':
           observeFolderGone(sessionId);
@@ -342,16 +361,22 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     onStir: onFolderStirred,
   });
 
-  function onFolderStirred(sessionId: string, names: string[] | null): void {
+  function onFolderStirred(sessionId: string, name: string | null): void {
     if (closed) return;
+    seenSinceSlice = true;
     // A folder the index does not hold yet (the first scan has not reached it, or it is new) is
     // read whole, so that what is told of it is the session, not the one file that stirred.
-    if (names === null || !index.hasSession(sessionId)) {
+    if (name === null || !index.hasSession(sessionId)) {
       if (scanWorker !== null) readAhead.add(sessionId);
       reconcileSession(sessionId, () => {});
-      return;
+    } else {
+      observeFile(sessionId, name);
     }
-    for (const name of names) observeFile(sessionId, name);
+    tellSeen(sessionId);
+  }
+
+  function tellSeen(sessionId: string): void {
+    if (indexing.state === 'scanning' && index.hasSession(sessionId)) options.onSeenWhileScanning?.(sessionId);
   }
 
   return {

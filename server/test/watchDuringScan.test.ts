@@ -83,4 +83,37 @@ describe('watching while the first scan runs', () => {
       record.remove();
     }
   });
+
+  it('every session written to while the first scan reads the record is told, whichever thread reads it and whenever', { timeout: 120_000 }, async () => {
+    const record = makeTempRecord();
+    const sessionIds = writeLargeRecord(record.dir);
+    // Every fourth folder in the scan's order: some read by this thread, some by the worker,
+    // some just before or just after the write reaches them.
+    const written = readdirSync(record.dir).filter((_, at) => at % 4 === 0);
+    assert.equal(written.length, sessionIds.length / 4);
+    const writer = await startWriter(record.dir);
+    const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
+    const events = await connectEventStream(dashboard.url);
+    try {
+      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).indexing.state, 'scanning', 'the first answer comes while the scan runs');
+      for (const sessionId of written) {
+        await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written during the scan'), sessionId } });
+      }
+      await events.next((n) => n.event.type === 'indexing' && n.event.indexing.state === 'ready', 60_000);
+      const untold = [];
+      for (const sessionId of written) {
+        try {
+          await events.next((n) => n.event.type === 'session-changed' && n.event.sessionId === sessionId && messagesOf(n.event.session) === ENTRIES, 2_000);
+        } catch {
+          untold.push(sessionId);
+        }
+      }
+      assert.deepEqual(untold, [], 'sessions whose new entry was never told');
+    } finally {
+      events.close();
+      await writer.kill();
+      await dashboard.close();
+      record.remove();
+    }
+  });
 });
