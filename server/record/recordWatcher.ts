@@ -49,8 +49,10 @@ const RECONCILE_COST_SHARE = 50; // Wait 50× the CPU the last reconcile used: ~
  */
 const MAX_RECONCILE_GAP_MS = 60_000;
 /**
- * A first scan of at least this many session folders gives every other one to a worker thread:
- * reading entries is CPU work in JavaScript, and a second core halves it. Below this, starting
+ * A first scan of at least this many session folders is read by a worker thread, and this thread
+ * concludes what it reads. Reading entries is CPU work in JavaScript: on a second core, and off
+ * the thread that answers requests and watches the record (reading half the folders here, with
+ * the garbage it makes, held a write's notice back by 40–100 ms at p95). Below this, starting
  * the worker costs more than it saves.
  */
 const WORKER_MIN_FOLDERS = 50;
@@ -215,9 +217,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       };
       let sliceStart = performance.now();
       const seen = new Set<string>();
-      // Reading entries is CPU work in JavaScript: a large first scan shares it with a second core.
+      // Reading entries is CPU work in JavaScript: a large first scan is read by a worker thread.
       const sessionFolders = dirents.filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
-      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders.filter((_, at) => at % 2 === 1) : []);
+      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders : []);
       let workerDone: Promise<string[]> = Promise.resolve([]);
       // The worker's folders wait here and are concluded in this thread's slices: they arrive
       // together, and a hundred concluded at once held the event loop for 300 ms.
@@ -257,9 +259,6 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           // A file, or a link (never followed), directly in the record directory: not a session.
           index.putStray(dirent.name, statRecordPath(join(recordDir, dirent.name))?.size ?? 0);
         }
-        // One of the worker's folders for each of this thread's, so that neither waits long.
-        const message = fromWorker.shift();
-        if (message !== undefined) concludeScannedFolder(message, countRead);
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
       for (;;) {

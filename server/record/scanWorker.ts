@@ -8,8 +8,8 @@ import { describeError } from './readRecordFile.ts';
 
 // A second core for the first scan. Reading an entry is mostly work in JavaScript (decoding,
 // parsing, validating, fingerprinting), done once per file on one thread; this worker looks at
-// a share of the session folders and posts what it saw, and the watcher concludes from it as
-// from its own looks. It reads, and never writes.
+// the session folders and posts what it saw, and the watcher concludes from it as from its own
+// looks, leaving the main thread free to answer and to watch. It reads, and never writes.
 
 export type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
 
