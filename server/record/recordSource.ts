@@ -25,6 +25,8 @@ export type RecordSource = {
   close(): Promise<void>;
 };
 
+const NOTICE_GATHER_MS = 5;
+
 export type RecordSourceOptions = {
   recordDir: string;
   reconcileIntervalMs?: number;
@@ -33,8 +35,9 @@ export type RecordSourceOptions = {
 
 /**
  * Wires the index, the watcher and the feed of changes. Session changes are coalesced into one
- * notice per session per flush, and held back during the first scan, when a client is better
- * served by indexing progress than by a notice for every folder.
+ * notice per session per flush. What the first scan reads is not told folder by folder: a
+ * client is better served by indexing progress, and fetches the list when the scan is done. What
+ * the watcher sees meanwhile is told at once, as it is after the scan.
  */
 export function createRecordSource(options: RecordSourceOptions): RecordSource {
   const listeners = new Set<(event: SourceEvent) => void>();
@@ -48,11 +51,6 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
   };
   const flush = () => {
     flushTimer = null;
-    if (watcher.status().indexing.state === 'scanning') {
-      changed.clear();
-      straysChanged = false;
-      return;
-    }
     const ids = [...changed];
     changed.clear();
     for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
@@ -62,21 +60,27 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     straysChanged = false;
   };
 
+  const tell = (sessionId: string) => {
+    changed.add(sessionId);
+    // A few milliseconds gather the writes of one entry (a file often changes in pieces).
+    flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+  };
   const index = createRecordIndex(
     (sessionId) => {
-      changed.add(sessionId);
-      // A few milliseconds gather the writes of one entry (a file often changes in pieces).
-      flushTimer ??= setTimeout(flush, 5);
+      if (!watcher.readingFirstScan()) tell(sessionId);
     },
     () => {
+      if (watcher.readingFirstScan()) return;
       straysChanged = true;
-      flushTimer ??= setTimeout(flush, 5);
+      flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
   );
   const watcher = createRecordWatcher({
     recordDir: options.recordDir,
     index,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    noticeGatherMs: NOTICE_GATHER_MS,
+    onSeenWhileScanning: tell,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: ({ record, indexing }) => {
       statusVersion++;

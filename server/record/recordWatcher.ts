@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Indexing, RecordState } from '../../shared/api.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
@@ -22,9 +22,20 @@ export type RecordWatcherOptions = {
   /**
    * The least time between two reconciles, which catch what the watcher missed (an event lost
    * in a burst beyond the kernel's queue). A reconcile reads every folder's listing, so on a
-   * large record the interval grows to keep its cost near 2% of one core.
+   * large record the interval grows to keep its cost near 2% of one core, up to a minute.
    */
   reconcileIntervalMs?: number;
+  /**
+   * How long changes are gathered before they are told. A slice of a scan or reconcile waits
+   * that long after a change the watcher saw, so that its notice is not held behind the slice.
+   */
+  noticeGatherMs?: number;
+  /**
+   * Told of a session in which the watcher saw something while the first scan runs. The scan
+   * may have read the change before the watcher's event was handled, and its own reading is
+   * not told, so this is how such a change is told.
+   */
+  onSeenWhileScanning?: (sessionId: string) => void;
   onError?: (message: string) => void;
 };
 
@@ -32,17 +43,24 @@ export type RecordWatcherOptions = {
 export type FreshRead = { state: FileState | undefined; reading: EntryReading | null };
 
 const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
-const RECONCILE_COST_SHARE = 50; // Wait 50× what the last reconcile took: ~2% of a core.
+const RECONCILE_COST_SHARE = 50; // Wait 50× the CPU the last reconcile used: ~2% of a core.
 /**
- * A first scan of at least this many session folders gives every other one to a worker thread:
- * reading entries is CPU work in JavaScript, and a second core halves it. Below this, starting
+ * The longest wait between two reconciles, whatever the last one cost: they are the safety net
+ * for events the watcher lost, so a missed folder shows within a minute on any record.
+ */
+const MAX_RECONCILE_GAP_MS = 60_000;
+/**
+ * A first scan of at least this many session folders is read by a worker thread, and this thread
+ * concludes what it reads. Reading entries is CPU work in JavaScript: on a second core, and off
+ * the thread that answers requests and watches the record (reading half the folders here, with
+ * the garbage it makes, held a write's notice back by 40–100 ms at p95). Below this, starting
  * the worker costs more than it saves.
  */
 const WORKER_MIN_FOLDERS = 50;
 
 /**
- * The file system shell: scans the record, watches it with chokidar (folders, not files;
- * symlinks not followed), reconciles after the watcher is ready and then periodically, and reads
+ * The file system shell: watches the record (chokidar for the record directory, a watch per
+ * session folder; symlinks not followed), scans it meanwhile, reconciles periodically, and reads
  * again files that do not parse yet. It never writes anything in the record directory.
  */
 export function createRecordWatcher(options: RecordWatcherOptions) {
@@ -55,6 +73,16 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let reconcileAgain = false;
   let closed = false;
   let scanWorker: ScanInWorker | null = null;
+  /**
+   * Folders that stirred before the first scan had them, asked of the worker: until its look
+   * comes, whatever else stirs in them is asked of it too, so that no older look lands on a
+   * newer one.
+   */
+  const askedOfWorker = new Set<string>();
+  /** Whether the first scan is reading now, as opposed to the watcher or a later reconcile. */
+  let scanReading = false;
+  /** Whether the watcher saw a change since the last slice of a scan or reconcile. */
+  let seenSinceSlice = false;
   let lastStatusAt = 0;
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
@@ -144,6 +172,14 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 
   /** Records a session folder that the scan worker looked at. */
   function concludeScannedFolder(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
+    concludeWorkerLook(message, countRead);
+    if (message.soon && askedOfWorker.delete(message.sessionId)) {
+      seenSinceSlice = true;
+      tellSeen(message.sessionId);
+    }
+  }
+
+  function concludeWorkerLook(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
     const { sessionId } = message;
     if (message.gone) return observeFolderGone(sessionId);
     if (message.problem !== null) return index.setFolderProblem(sessionId, message.problem);
@@ -162,8 +198,20 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       reconcileAgain = true;
       return reconciling;
     }
-    const started = performance.now();
+    // The CPU this thread spends in the reconcile's own slices, not the time between them,
+    // which other work (a burst of searches) can stretch to minutes.
+    let spentUs = 0;
+    let sliceCpu = threadCpuUs();
+    const endSlice = () => {
+      spentUs += threadCpuUs() - sliceCpu;
+      scanReading = false;
+    };
+    const beginSlice = () => {
+      sliceCpu = threadCpuUs();
+      scanReading = initial;
+    };
     reconciling = (async () => {
+      scanReading = initial;
       let dirents: FolderEntry[];
       try {
         dirents = listFolder(recordDir);
@@ -189,14 +237,39 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       };
       let sliceStart = performance.now();
       const seen = new Set<string>();
-      // Reading entries is CPU work in JavaScript: a large first scan shares it with a second core.
+      // Reading entries is CPU work in JavaScript: a large first scan is read by a worker thread.
       const sessionFolders = dirents.filter((dirent) => dirent.isDirectory() && dirent.bytes === undefined).map((dirent) => dirent.name);
-      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders.filter((_, at) => at % 2 === 1) : []);
+      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders : []);
       let workerDone: Promise<string[]> = Promise.resolve([]);
+      // The worker's folders wait here and are concluded in this thread's slices: they arrive
+      // together, and a hundred concluded at once held the event loop for 300 ms.
+      const fromWorker: Extract<ScanMessage, { type: 'folder' }>[] = [];
+      let workerFinished = true;
+      let wake: (() => void) | null = null;
       if (workerShare.size > 0) {
-        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, (message) => concludeScannedFolder(message, countRead), (message) => options.onError?.(message));
-        workerDone = scanWorker.done.finally(() => (scanWorker = null));
+        workerFinished = false;
+        const onFolder = (message: Extract<ScanMessage, { type: 'folder' }>) => {
+          fromWorker.push(message);
+          wake?.();
+        };
+        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, onFolder, (message) => options.onError?.(message));
+        workerDone = scanWorker.done.finally(() => {
+          scanWorker = null;
+          workerFinished = true;
+          wake?.();
+        });
       }
+      const pause = async (until: Promise<void> | null) => {
+        if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
+        endSlice();
+        await (until ?? yieldToLoop());
+        if (seenSinceSlice) {
+          seenSinceSlice = false;
+          await sleep((options.noticeGatherMs ?? 0) + 1);
+        }
+        beginSlice();
+        sliceStart = performance.now();
+      };
       for (const dirent of dirents) {
         if (closed) return;
         seen.add(dirent.name);
@@ -209,26 +282,42 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           // A file, or a link (never followed), directly in the record directory: not a session.
           index.putStray(dirent.name, statRecordPath(pathIn(recordDir, dirent))?.size ?? 0);
         }
-        if (performance.now() - sliceStart > SLICE_MS) {
-          if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
-          await yieldToLoop();
-          sliceStart = performance.now();
-        }
+        if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
-      // The worker's folders arrive as messages between this thread's slices and after them.
-      for (const sessionId of await workerDone) {
+      for (;;) {
+        if (closed) return;
+        const message = fromWorker.shift();
+        if (message !== undefined) concludeScannedFolder(message, countRead);
+        else if (workerFinished) break;
+        else await pause(new Promise<void>((resolve) => (wake = resolve)));
+        if (performance.now() - sliceStart > SLICE_MS) await pause(null);
+      }
+      wake = null;
+      endSlice();
+      const unreported = await workerDone;
+      beginSlice();
+      for (const sessionId of unreported) {
         if (closed) return;
         reconcileSession(sessionId, countRead);
       }
-      for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) observeFolderGone(sessionId);
-      for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, null);
+      // Asked of a worker that ended before it answered.
+      for (const sessionId of askedOfWorker) {
+        reconcileSession(sessionId, countRead);
+        tellSeen(sessionId);
+      }
+      askedOfWorker.clear();
+      // Not in the listing: gone, or come since (the watcher told of it meanwhile). A look of
+      // its own says which.
+      for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) reconcileSession(sessionId, countRead);
+      for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, statRecordPath(join(recordDir, name))?.size ?? null);
       if (initial || indexing.state !== 'ready') setStatus({ indexing: { state: 'ready', files: index.fileCount() } });
     })();
     try {
       await reconciling;
     } finally {
+      endSlice();
       reconciling = null;
-      scheduleReconcile(performance.now() - started);
+      scheduleReconcile(spentUs / 1000);
     }
     if (reconcileAgain && !closed) {
       reconcileAgain = false;
@@ -236,11 +325,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
   }
 
-  function scheduleReconcile(lastCostMs: number): void {
+  /** Sets the next reconcile from the CPU the last one used (in ms). */
+  function scheduleReconcile(lastCpuMs: number): void {
     if (closed) return;
     if (reconcileTimer !== null) clearTimeout(reconcileTimer);
     // While the record directory is missing, look for it every second: it is waited for.
-    const delay = record.state === 'present' ? Math.max(minReconcileMs, lastCostMs * RECONCILE_COST_SHARE) : 1_000;
+    const delay = record.state === 'present' ? Math.max(minReconcileMs, Math.min(MAX_RECONCILE_GAP_MS, lastCpuMs * RECONCILE_COST_SHARE)) : 1_000;
     reconcileTimer = setTimeout(() => void reconcile(false), delay);
     reconcileTimer.unref();
   }
@@ -260,13 +350,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function onWatchEvent(event: WatchEvent, path: string): void {
     const where = locate(path);
     if (where === null || closed) return;
+    seenSinceSlice = true;
     const { sessionId, name } = where;
-    if (event === 'rename') {
-      // A name came or went. chokidar reports no event when a folder takes a file's name, so a
-      // name that held a file the reader read is looked at again; other names chokidar reports.
-      if (sessionId !== null && name !== null && record.state === 'present' && index.file(sessionId, name)?.fingerprint != null) observeFile(sessionId, name);
-      return;
-    }
     // The record directory itself came or went, or something stirs in a record that was gone:
     // a whole reconcile says first whether the record is there, then reads what it holds.
     if (sessionId === null || record.state !== 'present') {
@@ -277,6 +362,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       switch (event) {
         case 'addDir':
           reconcileSession(sessionId, () => {});
+          tellSeen(sessionId);
           return;
         case 'unlinkDir':
           observeFolderGone(sessionId);
@@ -300,21 +386,38 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
       else options.onError?.(`watcher: ${err.message}`);
     },
-    onSettle: (sessionId) => reconcileSession(sessionId, () => {}),
-    onWatching: (sessionIds) => {
-      for (const sessionId of sessionIds) reconcileSession(sessionId, () => {});
-    },
-    lastActive: (sessionId) => index.fold(sessionId)?.lastAt ?? null,
+    onStir: onFolderStirred,
   });
 
-  /** Watches the record, then reconciles: anything written between the scan and the watch is found. */
-  async function startWatching(): Promise<void> {
-    await folders.start();
-    if (!closed) await reconcile(false);
+  function onFolderStirred(sessionId: string, name: string | null): void {
+    if (closed) return;
+    seenSinceSlice = true;
+    // A folder the first scan has not read yet is read whole, so that what is told of it is the
+    // session, not the one file that stirred. While the worker reads, it reads that folder next
+    // (here, the reading code is cold: 200 files took 40–130 ms); its notice follows its look.
+    if (scanWorker !== null && (askedOfWorker.has(sessionId) || !index.hasSession(sessionId))) {
+      askedOfWorker.add(sessionId);
+      scanWorker.askSoon(sessionId);
+      return;
+    }
+    if (name === null || !index.hasSession(sessionId)) {
+      reconcileSession(sessionId, () => {});
+    } else {
+      observeFile(sessionId, name);
+    }
+    tellSeen(sessionId);
+  }
+
+  function tellSeen(sessionId: string): void {
+    if (indexing.state === 'scanning' && index.hasSession(sessionId)) options.onSeenWhileScanning?.(sessionId);
   }
 
   return {
-    /** Scans the record (or waits for it), then watches it. Resolves once the first scan is done. */
+    /**
+     * Watches the record, then scans it (or waits for it). Resolves once the first scan is done.
+     * Every session folder is watched before this first yields, so before the API first answers:
+     * a write from then on is read by the scan, or told by the watcher, or both.
+     */
     async start(): Promise<void> {
       let exists = false;
       try {
@@ -322,12 +425,16 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       } catch {
         exists = false;
       }
+      // Watched as it is now: the first reconcile must not take it for a record that came back.
+      if (exists) record = { state: 'present', why: null };
+      folders.start().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
       if (closed) return;
-      startWatching().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (!exists) scheduleReconcile(0);
     },
+    /** Whether a change now comes from the first scan's own reading (told by its progress). */
+    readingFirstScan: () => scanReading,
     /** Once the record is read, the file count is the index's: files keep arriving. */
     status: () => ({ record, indexing: indexing.state === 'ready' ? { state: 'ready' as const, files: index.fileCount() } : indexing }),
     /** Reads a file of a session again now, for a page: what is on disk is what is shown. */
@@ -352,3 +459,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
 }
 
 export type RecordWatcher = ReturnType<typeof createRecordWatcher>;
+
+/** CPU time this thread has used, in µs; the whole process's where Node cannot tell a thread's. */
+function threadCpuUs(): number {
+  const usage = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
+  return usage.user + usage.system;
+}

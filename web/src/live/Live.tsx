@@ -78,7 +78,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             list.schedule();
             break;
           case 'indexing':
-            // Session notices are held back during the first scan; when it ends, fetch it all.
+            // What the first scan reads is not told session by session; when it ends, fetch it all.
             if (indexingState !== null && indexingState !== 'ready' && event.indexing.state === 'ready') void queryClient.invalidateQueries();
             indexingState = event.indexing.state;
             setState((old) => ({ ...old, indexing: event.indexing }));
