@@ -12,21 +12,21 @@ export type WriteEntryOptions = {
   /** The sequence number of this entry in the current mod load (it restarts at each start entry). */
   seq: number;
   /** The time in the file name; defaults to the entry's `at`, else now (record-spec: entryFile). */
-  at?: Date | string;
+  at?: Date | string | undefined;
   /** Bytes per write; by default the whole entry goes in one write. */
-  chunkBytes?: number;
+  chunkBytes?: number | undefined;
   /** Pause between chunks, so a concurrent reader can see the file half-written. */
-  chunkDelayMs?: number;
+  chunkDelayMs?: number | undefined;
   /**
    * Write this many bytes and never finish: the file stays cut short, as when a writer is killed
    * mid-write. The returned promise then settles only if `signal` aborts.
    */
-  stallAfterBytes?: number;
+  stallAfterBytes?: number | undefined;
   /** Called once the stalled bytes are written; other processes see them from that moment. */
   onStalled?: (file: string) => void;
   /** Lets a stalled write go: its file is closed as it stands, still cut short. */
   signal?: AbortSignal;
-  trailingNewline?: boolean;
+  trailingNewline?: boolean | undefined;
 };
 
 /** `2026-11-20T090001.005Z-7.json`: UTC to the millisecond with the colons removed, then the sequence. */
