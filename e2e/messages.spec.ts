@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './support/test.ts';
-import { textFields } from '../server/writer/entryFile.ts';
+import { textFields } from '../server/demo/entryFile.ts';
 import { waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startWriter, type Writer } from '../../server/writer/writerClient.ts';
+import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 
 // A temporary record written by a real writer process, as a session's plugin writes it. Never a
 // real record directory: each test file gets its own under the system's temp folder.

@@ -1,6 +1,6 @@
 import { writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { entryFileName, textFields } from '../../server/writer/entryFile.ts';
+import { entryFileName, textFields } from '../../server/demo/entryFile.ts';
 import { SessionWriting, makeRecordDir, startWriter } from './record.ts';
 
 // One finished record that several spec files only read: a little of every state a reader

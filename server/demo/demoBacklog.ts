@@ -1,6 +1,6 @@
 import { open, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from './entryFile.ts';
 import {
   createDemoSession,
   receivedEntry,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { textFields, writeEntryFile } from '../writer/entryFile.ts';
+import { textFields, writeEntryFile } from './entryFile.ts';
 
 // The demo's sessions and how each writes its entries, exactly as the plugin does: each session
 // writes only into its own folder, with its own sequence per mod load (rule.oneWriter,

@@ -7,7 +7,7 @@ import { searchResponseSchema, sessionResponseSchema, sessionsResponseSchema, ty
 import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
-import { startWriter, type Writer } from '../writer/writerClient.ts';
+import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
 // No evidence slips away: whatever happens to a file after the reader read it (its name taken by

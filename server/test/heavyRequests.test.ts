@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileResponseSchema, searchResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
 import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import { readCpuMs } from '../bench/proc.ts';
-import { startWriter, type Writer } from '../writer/writerClient.ts';
+import { readCpuMs } from '../../tools/bench/proc.ts';
+import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { startCommand, type RunningCommand } from './command.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';
 

@@ -8,7 +8,7 @@ import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../share
 import type { Dashboard } from '../dashboard.ts';
 import { buildApp } from '../http/app.ts';
 import type { RecordSource } from '../record/recordSource.ts';
-import { startWriter, type Writer } from '../writer/writerClient.ts';
+import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 

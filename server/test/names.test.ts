@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
-import { startWriter, type Writer } from '../writer/writerClient.ts';
+import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 

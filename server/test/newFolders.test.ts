@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
 import { startEntry, sentEntry } from '../../shared/test/recordFixtures.ts';
-import { startWriter } from '../writer/writerClient.ts';
+import { startWriter } from '../../tools/writer/writerClient.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
 // A session's first entries go into a folder that did not exist a moment before. They must be

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sessionResponseSchema } from '../../shared/api.ts';
 import { startEntry } from '../../shared/test/recordFixtures.ts';
-import { entryFileName } from '../writer/entryFile.ts';
-import { startWriter } from '../writer/writerClient.ts';
+import { entryFileName } from '../demo/entryFile.ts';
+import { startWriter } from '../../tools/writer/writerClient.ts';
 import { eventually, fingerprintTree, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
 const BURST = 20_000;

@@ -51,6 +51,12 @@ describe('the published package', () => {
       for (const devOnly of ['react', 'vite', 'typescript', '@playwright/test']) {
         assert.equal(existsSync(join(installed, devOnly)), false, `${devOnly} is not installed`);
       }
+      // The package carries the product only: no bench, no test writer (which writes any bytes
+      // into a record), no tests, no test fixtures.
+      const shipped = readdirSync(join(installed, 'rec-dashboard'), { recursive: true, encoding: 'utf8' });
+      const tooling = shipped.filter((path) => /(^|\/)(tools|bench|test|testing)(\/|$)|writerProcess|writerClient|\.test\.js$/.test(path));
+      assert.deepEqual(tooling, []);
+      assert.ok(shipped.includes('dist/server/demo/entryFile.js'), 'the demo and its plugin-like writer ship');
       const running = await startCommand([record.dir, '--port', '0'], join(installed, 'rec-dashboard', 'dist', 'server', 'bin.js'));
       try {
         const page = await running.get('/');

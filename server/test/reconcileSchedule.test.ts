@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sessionResponseSchema } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from '../demo/entryFile.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';
 
 // The reconcile is the safety net for events the watcher lost. It is spaced by what it costs

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sessionResponseSchema, sessionsResponseSchema, type SessionSummary } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import { startWriter } from '../writer/writerClient.ts';
+import { startWriter } from '../../tools/writer/writerClient.ts';
 import { connectEventStream, type Notice } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 

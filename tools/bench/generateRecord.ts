@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from '../../server/demo/entryFile.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import { createSeededRandom } from '../../shared/seededRandom.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from '../../server/demo/entryFile.ts';
 import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
 import { readCpuMs, readPeakRss } from './proc.ts';
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { connectEventStream, type EventStream } from '../test/eventStream.ts';
+import { connectEventStream, type EventStream } from '../../server/test/eventStream.ts';
 
 // The real command, started as a person starts it, and a client of its event stream that notes
 // when each notice arrives.

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createArrivals } from '../test/arrivals.ts';
+import { createArrivals } from '../../server/test/arrivals.ts';
 
 export type WatcherLine = { at: number; event: string; path: string };
 

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { writeEntryFile } from '../writer/entryFile.ts';
+import { writeEntryFile } from '../../server/demo/entryFile.ts';
 import { BENCH_AUTH, startDashboardProcess, timedGet } from './dashboardProcess.ts';
 import { generateRecord } from './generateRecord.ts';
 import { readRss } from './proc.ts';

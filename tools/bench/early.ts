@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from '../../server/demo/entryFile.ts';
 import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
 import type { GeneratedRecord } from './generateRecord.ts';
 import { createSeededRandom } from '../../shared/seededRandom.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from '../../server/demo/entryFile.ts';
 import type { BareWatcher } from './bareWatcherClient.ts';
 import { BENCH_AUTH } from './dashboardProcess.ts';
 import type { LiveTarget } from './live.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entryFileName } from '../writer/entryFile.ts';
+import { entryFileName } from '../../server/demo/entryFile.ts';
 import { startWriter } from '../writer/writerClient.ts';
 import type { BareWatcher } from './bareWatcherClient.ts';
 import { connectEvents, timedGet } from './dashboardProcess.ts';

@@ -2,7 +2,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { writeEntryFile } from './entryFile.ts';
+import { writeEntryFile } from '../../server/demo/entryFile.ts';
 
 // A real writer process for tests: it writes the record as a plugin's session would, from another
 // process, so a reader under test meets real concurrency, half-written files and a writer killed
