@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEGRADED_CODES, type MissingRange } from './record/degraded.ts';
 import type { Seq } from './record/entryName.ts';
+import { OUTCOMES } from './record/entry.ts';
 import { EVIDENCE_STATES } from './record/evidence.ts';
 
 // The wire: what the server sends and the browser accepts, each a versioned, hand-written
@@ -8,6 +9,21 @@ import { EVIDENCE_STATES } from './record/evidence.ts';
 // Both ends parse with these schemas.
 
 export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
+
+/** The kinds of store the dashboard reads, or will: the record, spex timelines, set-agent-comm. */
+export const SOURCE_KINDS = ['record', 'spex', 'sac'] as const;
+
+/**
+ * The store a conversation, item, hit or notice comes from. The id is stable for a store: its
+ * kind and the first 8 hex digits of the sha256 of its absolute root path, so the same path has
+ * the same id across restarts. Two stores may hold the same session id (the same Claude Code
+ * session seen twice); their entries are never merged, and nothing joins on a prefix of an id.
+ */
+export const sourceRefSchema = z.object({
+  kind: z.enum(SOURCE_KINDS),
+  id: z.string().regex(/^[a-z]+-[0-9a-f]{8}$/, 'expected a kind and 8 hex digits'),
+});
+export type SourceRef = z.infer<typeof sourceRefSchema>;
 
 /**
  * A sequence number as written, of any length: a JSON number while it is a safe integer, and
@@ -70,6 +86,7 @@ export const chainLinkSchema = z.object({
 });
 
 export const sessionSummarySchema = z.object({
+  source: sourceRefSchema,
   sessionId: z.string(),
   /** The project the session belongs to: its latest start entry's cwd, else its latest entry's. */
   cwd: z.string().nullable(),
@@ -86,29 +103,36 @@ export const sessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
 export const indexingSchema = z.object({
-  /** waiting: the record directory does not exist yet; scanning: first read under way; ready. */
+  /** waiting: the store's root does not exist yet; scanning: first read under way; ready. */
   state: z.enum(['waiting', 'scanning', 'ready']),
   /** Files read so far. */
   files: z.number().int(),
 });
 export type Indexing = z.infer<typeof indexingSchema>;
 
-export const recordStateSchema = z.object({
+/** A store as it stands: where it is, whether it can be read, how far its first read is. */
+export const sourceStatusSchema = sourceRefSchema.extend({
+  /** The store's root directory (for the record: the record directory). */
+  root: z.string(),
   state: z.enum(['present', 'missing', 'unreadable']),
+  /** Why the root is missing or unreadable, as the system said it. */
   why: z.string().nullable(),
+  indexing: indexingSchema,
 });
-export type RecordState = z.infer<typeof recordStateSchema>;
+export type SourceStatus = z.infer<typeof sourceStatusSchema>;
 
 export const sessionsResponseSchema = z.object({
-  schema: z.literal('rec.sessions/1'),
-  recordDir: z.string(),
-  record: recordStateSchema,
-  indexing: indexingSchema,
-  /** Sessions with at least one degraded-recording reason. */
+  schema: z.literal('rec.sessions/2'),
+  sources: z.array(
+    sourceStatusSchema.extend({
+      /** Files directly in the root: not in a session folder, so not entries. */
+      strays: z.array(z.string()),
+    }),
+  ),
+  /** Sessions with at least one degraded-recording reason, across the sources. */
   degradedSessions: z.number().int(),
+  /** Each session says its source; a session id held by two sources is listed twice, never merged. */
   projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(sessionSummarySchema) })),
-  /** Files directly in the record directory: not in a session folder, so not entries. */
-  strays: z.array(z.string()),
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
@@ -123,8 +147,38 @@ export const entryFieldsSchema = z.custom<Record<string, unknown>>(
   'expected the entry\'s fields',
 );
 
+/**
+ * What the core read an entry to say, so that the browser applies none of the record's rules
+ * itself: a peer the host gave no address, name or id for is null (an empty one is none), a
+ * refused send has isQueued false and the host's reason or null, and a withheld text says its
+ * length and hash. `reason`, `textLength` and `textHash` are read with the entry: an item whose
+ * file is no longer an entry (removed, changed into something else) has them null.
+ */
+export const entryFactsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('start'), host: z.string(), version: z.string(), inbound: z.string() }),
+  z.object({
+    kind: z.literal('message'),
+    side: z.enum(['sent', 'received']),
+    peer: z.object({ as: z.string().nullable(), sessionId: z.string().nullable() }).nullable(),
+    /** Sent entries only: the host's answer. Queued is not delivered, read or acted on. */
+    isQueued: z.boolean().nullable(),
+    reason: z.string().nullable(),
+    /** Received entries only. */
+    outcome: z.enum(OUTCOMES).nullable(),
+    withheld: z.boolean(),
+    textLength: z.number().int().nullable(),
+    textHash: z.string().nullable(),
+  }),
+  z.object({ kind: z.literal('chain'), parent: z.string(), part: z.union([z.number(), z.string()]), brief: z.string() }),
+  /** A kind this reader does not know: its name as written, and nothing read into it. */
+  z.object({ kind: z.literal('unknown'), kindName: z.string() }),
+]);
+export type EntryFactsWire = z.infer<typeof entryFactsSchema>;
+export type MessageFactsWire = Extract<EntryFactsWire, { kind: 'message' }>;
+
 export const fileItemSchema = z.object({
   type: z.literal('file'),
+  source: sourceRefSchema,
   file: z.string(),
   /** The time in the file's name. */
   at: z.string(),
@@ -138,6 +192,11 @@ export const fileItemSchema = z.object({
   /** The kind and side the entry had when it parsed, so a removed entry keeps its place. */
   kind: z.string().nullable(),
   side: z.enum(['sent', 'received']).nullable(),
+  /**
+   * The core's facts of the entry: of the file as read for this answer when it holds an entry,
+   * else as it was when it parsed (a removed entry's). Null for a file never read as an entry.
+   */
+  facts: entryFactsSchema.nullable(),
   /** For parsed and changed files: the fields as written now on disk. */
   entry: entryFieldsSchema.nullable(),
   /**
@@ -156,7 +215,7 @@ export const fileItemSchema = z.object({
    * the raw view shows. The file endpoint always has it; a page has it only for what is shown
    * raw in place (invalid entries, kinds this reader does not know) and not over 64 KiB.
    */
-  source: z.string().optional(),
+  fileText: z.string().optional(),
   /** Set when the text was cut for the page: its full size in UTF-8 bytes. */
   textClipped: z.object({ bytes: z.number().int() }).optional(),
   /** Other fields too large for a page, left out of `entry` (the file endpoint has them). */
@@ -166,6 +225,7 @@ export type FileItem = z.infer<typeof fileItemSchema>;
 
 export const gapItemSchema = z.object({
   type: z.literal('gap'),
+  source: sourceRefSchema,
   run: z.number().int().nullable(),
   from: seqSchema,
   to: seqSchema,
@@ -176,6 +236,7 @@ export type GapItem = z.infer<typeof gapItemSchema>;
 
 export const strayItemSchema = z.object({
   type: z.literal('stray'),
+  source: sourceRefSchema,
   file: z.string(),
   size: z.number().int(),
 });
@@ -194,7 +255,7 @@ export const runSchema = z.object({
 });
 
 export const sessionResponseSchema = z.object({
-  schema: z.literal('rec.session/1'),
+  schema: z.literal('rec.session/2'),
   session: sessionSummarySchema,
   runs: z.array(runSchema),
   /** Items are paged by position in the session's order: `?offset=&limit=`. */
@@ -204,7 +265,8 @@ export const sessionResponseSchema = z.object({
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 export const fileResponseSchema = z.object({
-  schema: z.literal('rec.file/1'),
+  schema: z.literal('rec.file/2'),
+  source: sourceRefSchema,
   sessionId: z.string(),
   item: fileItemSchema,
 });
@@ -218,10 +280,14 @@ export const errorResponseSchema = z.object({ error: z.string(), message: z.stri
  * sessions); its entries it fetches again.
  */
 export const recordEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/1') }),
-  z.object({ type: z.literal('indexing'), indexing: indexingSchema }),
-  z.object({ type: z.literal('record'), record: recordStateSchema }),
-  z.object({ type: z.literal('session-changed'), sessionId: z.string(), session: sessionSummarySchema }),
+  /** The stream's first notice: the sources it tells of. */
+  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/2'), sources: z.array(sourceRefSchema) }),
+  /**
+   * A source's state or first-read progress changed, or the files directly in its root did:
+   * the list of sessions (which has its strays) is worth fetching again.
+   */
+  z.object({ type: z.literal('source'), source: sourceStatusSchema }),
+  z.object({ type: z.literal('session-changed'), source: sourceRefSchema, sessionId: z.string(), session: sessionSummarySchema }),
 ]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;
 
@@ -256,7 +322,7 @@ export const searchQuerySchema = z.object({
   /** Case-insensitive matching with `case=0` (the default); `case=1` matches case exactly. */
   case: z.enum(['0', '1']).default('0'),
   side: z.enum(['sent', 'received']).optional(),
-  outcome: z.enum(['queued', 'consumed', 'rejected', 'unknown']).optional(),
+  outcome: z.enum(OUTCOMES).optional(),
   /** `refused=1`: only sent entries the host did not queue. */
   refused: z.enum(['1']).optional(),
   /** A substring of the peer as the host gave it, or of the resolved peer session id. */
@@ -270,6 +336,7 @@ export const searchQuerySchema = z.object({
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 export const searchHitSchema = z.object({
+  source: sourceRefSchema,
   sessionId: z.string(),
   file: z.string(),
   at: z.string(),
@@ -280,7 +347,7 @@ export const searchHitSchema = z.object({
   isQueued: z.boolean().nullable(),
   /** The host's reason, on a sent entry it did not queue. */
   reason: z.string().nullable(),
-  outcome: z.string().nullable(),
+  outcome: z.enum(OUTCOMES).nullable(),
   withheld: z.boolean(),
   /** Up to ~200 characters of the text around the first match, verbatim; null when withheld. */
   snippet: z.string().nullable(),
@@ -290,7 +357,7 @@ export const searchHitSchema = z.object({
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 export const searchResponseSchema = z.object({
-  schema: z.literal('rec.search/1'),
+  schema: z.literal('rec.search/2'),
   hits: z.array(searchHitSchema),
   /** Entries read from disk for the query. */
   scanned: z.number().int(),

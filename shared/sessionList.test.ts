@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { SessionSummary, SessionsResponse } from './api.ts';
+import type { SessionSummary, SessionsResponse, SourceRef } from './api.ts';
 import { groupProjects } from './record/projects.ts';
 import { applySessionChanges } from './sessionList.ts';
 
-function summary(sessionId: string, cwd: string | null, lastAt: string | null, degraded = false): SessionSummary {
+const RECORD = { kind: 'record', id: 'record-0123abcd' } as const;
+const SPEX = { kind: 'spex', id: 'spex-4567ef01' } as const;
+
+function summary(sessionId: string, cwd: string | null, lastAt: string | null, degraded = false, source: SourceRef = RECORD): SessionSummary {
   return {
+    source,
     sessionId,
     cwd,
     cwds: cwd === null ? [] : [cwd],
@@ -22,13 +26,10 @@ function summary(sessionId: string, cwd: string | null, lastAt: string | null, d
 
 function listOf(sessions: SessionSummary[]): SessionsResponse {
   return {
-    schema: 'rec.sessions/1',
-    recordDir: '/record',
-    record: { state: 'present', why: null },
-    indexing: { state: 'ready', files: 3 },
+    schema: 'rec.sessions/2',
+    sources: [{ ...RECORD, root: '/record', state: 'present', why: null, indexing: { state: 'ready', files: 3 }, strays: [] }],
     degradedSessions: sessions.filter((s) => s.degraded.length > 0).length,
     projects: groupProjects(sessions),
-    strays: [],
   };
 }
 
@@ -51,6 +52,16 @@ describe('a list of sessions kept current from notices', () => {
     assert.deepStrictEqual(patched, listOf([a, b, d]));
     const mended = applySessionChanges(patched, [summary('b', '/two', '2026-11-20T09:00:02.000Z')]);
     assert.equal(mended.degradedSessions, 1);
+  });
+
+  test('the same session id in two sources is two sessions in the list: a change to one never replaces the other', () => {
+    const seenElsewhere = summary('a', '/one', '2026-11-20T09:00:05.000Z', true, SPEX);
+    const patched = applySessionChanges(listOf([a, b, c]), [seenElsewhere]);
+    assert.deepStrictEqual(patched, listOf([a, b, c, seenElsewhere]));
+    assert.deepStrictEqual(
+      patched.projects[0]!.sessions.map((s) => [s.source.id, s.sessionId]),
+      [['spex-4567ef01', 'a'], ['record-0123abcd', 'c'], ['record-0123abcd', 'a']],
+    );
   });
 
   test('no changes leave the list as it was', () => {

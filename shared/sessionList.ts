@@ -1,4 +1,4 @@
-import type { SessionSummary, SessionsResponse } from './api.ts';
+import type { SessionSummary, SessionsResponse, SourceRef } from './api.ts';
 import { groupProjects } from './record/projects.ts';
 
 /**
@@ -8,14 +8,22 @@ import { groupProjects } from './record/projects.ts';
  */
 export function applySessionChanges(list: SessionsResponse, changed: Iterable<SessionSummary>): SessionsResponse {
   const byId = new Map<string, SessionSummary>();
-  for (const project of list.projects) for (const session of project.sessions) byId.set(session.sessionId, session);
+  for (const project of list.projects) for (const session of project.sessions) byId.set(sessionKey(session), session);
   let any = false;
   for (const session of changed) {
-    byId.set(session.sessionId, session);
+    byId.set(sessionKey(session), session);
     any = true;
   }
   if (!any) return list;
   let degradedSessions = 0;
   for (const session of byId.values()) if (session.degraded.length > 0) degradedSessions++;
   return { ...list, degradedSessions, projects: groupProjects(byId.values()) };
+}
+
+/**
+ * A session as one source holds it. The same full session id in two sources is the same Claude
+ * Code session, but each source's entries stay its own: the two are never merged into one.
+ */
+export function sessionKey(session: { source: SourceRef; sessionId: string }): string {
+  return `${session.source.id}/${session.sessionId}`;
 }

@@ -52,13 +52,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (access.type === 'exchange') return sendAccessCookie(reply, request, options.token!, access.location);
     if (access.type === 'deny') return sendAccessDenied(reply, request);
   });
+  // `?source=` picks a store: a link made for another store (or another dashboard's) must not
+  // be answered with this one's session of the same id.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const asked = (request.query as Record<string, unknown> | undefined)?.['source'];
+    if (asked !== undefined && asked !== options.source.ref.id) {
+      return reply.code(404).send({ error: 'not-found', message: `no such source here: this dashboard reads ${options.source.ref.id}` });
+    }
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
     return payload;
   });
 
   // Shared: the list, the session pages and the event stream all send the same summaries.
-  const summaryOf = createSummaryCache();
+  const summaryOf = createSummaryCache(options.source.ref);
   // Searches and large entries are read off the event loop, so that one request never holds up the others.
   const threads = createReaderThreads();
   // Before the server waits for requests in flight: a search's thread is ended, not waited for.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { recordEventSchema } from '../../shared/api.ts';
+import { recordEventSchema, sourceRefSchema } from '../../shared/api.ts';
 import type { RecordSource, SourceEvent } from '../record/recordSource.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import type { SummaryCache } from './summaryCache.ts';
@@ -13,6 +13,7 @@ const KEEPALIVE_MS = 25_000;
  */
 export function registerEventRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
   const streams = new Set<() => void>();
+  const sourceJson = JSON.stringify(sourceRefSchema.parse(source.ref));
   // A stream lasts as long as the browser tab that holds it: the server cannot close while one
   // is open, so each is ended first. The client sees the end, says the server is lost, and its
   // reconnects are refused once the server has stopped listening.
@@ -37,13 +38,11 @@ export function registerEventRoutes(app: FastifyInstance, source: RecordSource, 
       // The summary as of now, validated and serialized once per fold for every client.
       const fold = source.fold(event.sessionId);
       if (fold === null) return;
-      raw.write(`data: {"type":"session-changed","sessionId":${JSON.stringify(event.sessionId)},"session":${summaryOf(fold).json}}\n\n`);
+      raw.write(`data: {"type":"session-changed","source":${sourceJson},"sessionId":${JSON.stringify(event.sessionId)},"session":${summaryOf(fold).json}}\n\n`);
     };
     raw.write('retry: 1000\n\n');
-    send({ type: 'hello', schema: 'rec.events/1' });
-    const { record, indexing } = source.status();
-    send({ type: 'record', record });
-    send({ type: 'indexing', indexing });
+    raw.write(`data: ${JSON.stringify(recordEventSchema.parse({ type: 'hello', schema: 'rec.events/2', sources: [source.ref] }))}\n\n`);
+    send({ type: 'source', source: source.status() });
     const unsubscribe = source.subscribe(send);
     // A comment now and then keeps proxies and idle sockets from closing a quiet stream.
     const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);

@@ -62,7 +62,7 @@ function project(what: string, limit: number | null = LIMIT): FileItem {
 function projectAny(name: string, limit: number | null, read = (file: string) => subject.source.readNow(SESSION, file)): SessionItemWire {
   const item = subject.source.fold(SESSION)!.items.find((candidate) => candidate.type !== 'gap' && candidate.fact.name === name);
   assert.ok(item, name);
-  return projectItem(item, read, limit);
+  return projectItem(item, subject.source.ref, read, limit);
 }
 
 describe('clipping a page', () => {
@@ -116,11 +116,11 @@ describe('clipping a page', () => {
     const item = project('big invalid');
     assert.equal(item.evidence, 'invalid');
     assert.equal(item.raw, undefined);
-    assert.equal(item.source, undefined);
+    assert.equal(item.fileText, undefined);
     assert.deepEqual(item.rawClipped, { bytes: item.size });
     const whole = project('big invalid', null);
     assert.equal((whole.raw as { text: string }).text, 'z'.repeat(1_500));
-    assert.equal(whole.source?.length, whole.size);
+    assert.equal(whole.fileText?.length, whole.size);
     assert.equal(whole.rawClipped, undefined);
   });
 
@@ -143,7 +143,7 @@ describe('clipping a page', () => {
     const damaged = projectAny(files.get('damaged')!, LIMIT, unread);
     assert.ok(damaged.type === 'file');
     assert.deepEqual([damaged.evidence, damaged.entry], ['damaged', null]);
-    assert.deepEqual(projectAny('notes.txt', LIMIT, unread), { type: 'stray', file: 'notes.txt', size: 7 });
+    assert.deepEqual(projectAny('notes.txt', LIMIT, unread), { type: 'stray', source: subject.source.ref, file: 'notes.txt', size: 7 });
   });
 });
 

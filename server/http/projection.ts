@@ -1,7 +1,7 @@
-import type { FileItem, SessionItemWire, SessionSummary } from '../../shared/api.ts';
+import type { EntryFactsWire, FileItem, SessionItemWire, SessionSummary, SourceRef } from '../../shared/api.ts';
 import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
 import type { MissingRange } from '../../shared/record/degraded.ts';
-import { valueAsWritten } from '../../shared/record/entry.ts';
+import { valueAsWritten, type EntryFacts, type MessageDetails } from '../../shared/record/entry.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { FileState } from '../record/recordIndex.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
@@ -9,8 +9,9 @@ import type { FreshRead } from '../record/recordWatcher.ts';
 // Hand-written projections from the core's state to the wire: a field reaches a client only
 // when it is named here.
 
-export function projectSummary(fold: SessionFold, reasonFilesShown = REASON_FILES_SHOWN): SessionSummary {
+export function projectSummary(fold: SessionFold, source: SourceRef, reasonFilesShown = REASON_FILES_SHOWN): SessionSummary {
   return {
+    source: { kind: source.kind, id: source.id },
     sessionId: fold.sessionId,
     cwd: fold.cwd,
     cwds: fold.cwds,
@@ -50,14 +51,16 @@ export function isReadForItem(evidence: FileState['evidence']): boolean {
  * An item of a session page. Parsed and changed files are read again now, so a page shows
  * what is on disk; `read` does that read, and is not called for other items.
  */
-export function projectItem(item: SessionItem, read: (name: string) => ItemRead, textLimit: number | null): SessionItemWire {
+export function projectItem(item: SessionItem, source: SourceRef, read: (name: string) => ItemRead, textLimit: number | null): SessionItemWire {
+  const ref = { kind: source.kind, id: source.id };
   switch (item.type) {
     case 'gap':
-      return { type: 'gap', run: item.run, ...projectRange(item.missing) };
+      return { type: 'gap', source: ref, run: item.run, ...projectRange(item.missing) };
     case 'stray':
-      return { type: 'stray', file: item.fact.name, size: item.fact.size };
+      return { type: 'stray', source: ref, file: item.fact.name, size: item.fact.size };
     case 'file': {
       let fact = item.fact;
+      let facts = fact.facts === null ? null : projectFacts(fact.facts, null);
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
       let source: string | undefined;
@@ -65,13 +68,17 @@ export function projectItem(item: SessionItem, read: (name: string) => ItemRead,
       if (isReadForItem(fact.evidence)) {
         const fresh = read(fact.name);
         clipped = fresh.clipped;
-        if (fresh.state !== undefined) fact = fresh.state;
+        if (fresh.state !== undefined) {
+          fact = fresh.state;
+          facts = fact.facts === null ? null : projectFacts(fact.facts, null);
+        }
         const reading = fresh.reading;
         // A read made on a reader thread comes with its values as written already.
         const asRead = fresh.asWritten === true;
         if (reading?.outcome === 'entry') {
           entry = (asRead ? reading.value : valueAsWritten(reading.value, reading.source)) as Record<string, unknown>;
           source = reading.source;
+          facts = projectFacts(reading.facts, reading.details);
         } else if (reading?.outcome === 'invalid') {
           if (reading.value !== undefined) raw = asRead || reading.source === undefined ? reading.value : valueAsWritten(reading.value, reading.source);
           source = reading.source;
@@ -79,6 +86,7 @@ export function projectItem(item: SessionItem, read: (name: string) => ItemRead,
       }
       const wire: FileItem = {
         type: 'file',
+        source: ref,
         file: fact.name,
         at: fact.entryName!.at,
         seq: seqToWire(fact.entryName!.seq),
@@ -88,6 +96,7 @@ export function projectItem(item: SessionItem, read: (name: string) => ItemRead,
         why: fact.why,
         kind: fact.facts?.kind ?? null,
         side: fact.facts?.kind === 'message' ? fact.facts.side : null,
+        facts,
         entry,
       };
       // An invalid entry has no fields to clip one by one: a large one is left out of a page whole.
@@ -96,7 +105,7 @@ export function projectItem(item: SessionItem, read: (name: string) => ItemRead,
       // A page carries the text only of what it shows raw in place; the raw view of an entry
       // asks the file endpoint, so that a page is not twice the size.
       const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';
-      if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.source = source;
+      if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.fileText = source;
       if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) wire.episode = `${fact.touched}-then-restored`;
       if (entry !== null && textLimit !== null) {
         if (clipped === undefined) {
@@ -109,6 +118,33 @@ export function projectItem(item: SessionItem, read: (name: string) => ItemRead,
       }
       return wire;
     }
+  }
+}
+
+/**
+ * An entry's facts for the wire: the core's, named one by one. `details` come with a reading of
+ * the entry; without one (a removed entry's facts, kept from when it parsed) they are unknown.
+ */
+export function projectFacts(facts: EntryFacts, details: MessageDetails | null): EntryFactsWire {
+  switch (facts.kind) {
+    case 'start':
+      return { kind: 'start', host: facts.host, version: facts.version, inbound: facts.inbound };
+    case 'chain':
+      return { kind: 'chain', parent: facts.parent, part: facts.part, brief: facts.brief };
+    case 'unknown':
+      return { kind: 'unknown', kindName: facts.kindName };
+    case 'message':
+      return {
+        kind: 'message',
+        side: facts.side,
+        peer: facts.peerAs === null && facts.peerSessionId === null ? null : { as: facts.peerAs, sessionId: facts.peerSessionId },
+        isQueued: facts.isQueued,
+        reason: details?.reason ?? null,
+        outcome: facts.outcome,
+        withheld: facts.withheld,
+        textLength: details?.textLength ?? null,
+        textHash: details?.textHash ?? null,
+      };
   }
 }
 

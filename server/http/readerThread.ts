@@ -55,12 +55,12 @@ function matcherOf(query: TextQuery): TextMatcher {
   return matcherFor.matcher;
 }
 
-/** The entry's fields as on disk now, or null when it is not an entry now. */
-function readFields(path: string): Record<string, unknown> | null {
+/** The entry as on disk now, or null when it is not an entry now. */
+function readFields(path: string): Extract<EntryReading, { outcome: 'entry' }> | null {
   const read = readRecordFile(path);
   if (read.type !== 'bytes') return null;
   const reading = readEntry(read.bytes);
-  return reading.outcome === 'entry' ? reading.value : null;
+  return reading.outcome === 'entry' ? reading : null;
 }
 
 export function searchSlice(request: SearchRequest): SearchReply {
@@ -72,9 +72,9 @@ export function searchSlice(request: SearchRequest): SearchReply {
     consumed = index + 1;
     const path = request.paths[index];
     if (path === null || path === undefined) continue;
-    const value = readFields(path);
+    const reading = readFields(path);
     scanned++;
-    const text = value?.['text'];
+    const text = reading?.value['text'];
     let snippet: string | null = null;
     let match: { start: number; end: number } | null = null;
     if (typeof text === 'string') {
@@ -84,8 +84,7 @@ export function searchSlice(request: SearchRequest): SearchReply {
     } else if (matcher !== null) {
       continue;
     }
-    const reason = value?.['reason'];
-    hits.push({ index, snippet, match, reason: typeof reason === 'string' ? reason : null });
+    hits.push({ index, snippet, match, reason: reading?.details?.reason ?? null });
   }
   return { type: 'searched', hits, consumed, scanned };
 }

@@ -1,7 +1,7 @@
 import { sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { searchQuerySchema, searchResponseSchema, type SearchHit } from '../../shared/api.ts';
+import { searchQuerySchema, searchResponseSchema, type SearchHit, type SourceRef } from '../../shared/api.ts';
 import { createTextMatcher, mergeNewestFirst, orderNewestFirst, passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
 import type { RecordSource } from '../record/recordSource.ts';
 import type { TextQuery } from './readerThread.ts';
@@ -64,14 +64,14 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource,
           const paths = slice.map((c) => (c.facts.withheld && textQuery !== null ? null : `${source.recordDir}${sep}${c.sessionId}${sep}${c.name}`));
           const found = await ask({ type: 'search', paths, query: textQuery, wanted: query.limit - hits.length });
           scanned += found.scanned;
-          for (const hit of found.hits) hits.push(hitOf(slice[hit.index]!, hit));
+          for (const hit of found.hits) hits.push(hitOf(source.ref, slice[hit.index]!, hit));
           if (hits.length === query.limit) {
             truncated = found.consumed < slice.length || candidates.hasMore();
             return;
           }
         }
       });
-      return searchResponseSchema.parse({ schema: 'rec.search/1', hits, scanned, truncated });
+      return searchResponseSchema.parse({ schema: 'rec.search/2', hits, scanned, truncated });
     } catch (error) {
       if (error instanceof ThreadsBusy) {
         return reply
@@ -95,9 +95,10 @@ export function registerSearchRoutes(app: FastifyInstance, source: RecordSource,
   });
 }
 
-function hitOf(candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): SearchHit {
+function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): SearchHit {
   const { facts } = candidate;
   return {
+    source: { kind: source.kind, id: source.id },
     sessionId: candidate.sessionId,
     file: candidate.name,
     at: facts.at,

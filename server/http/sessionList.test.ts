@@ -16,11 +16,14 @@ function sessionIn(sessionId: string, cwd: string, sent: number): SessionFold {
   return foldSession(sessionId, files);
 }
 
+const RECORD = { kind: 'record', id: 'record-0123abcd' } as const;
+
 function fakeSource(folds: Map<string, SessionFold>): RecordSource & { bump(): void } {
   let version = 0;
   return {
     recordDir: '/record',
-    status: () => ({ record: { state: 'present', why: null }, indexing: { state: 'ready', files: 0 } }),
+    ref: RECORD,
+    status: () => ({ ...RECORD, root: '/record', state: 'present', why: null, indexing: { state: 'ready', files: 0 } }),
     sessionIds: () => folds.keys(),
     fold: (sessionId) => folds.get(sessionId) ?? null,
     readNow: () => ({}) as never,
@@ -41,10 +44,10 @@ describe('the list of sessions', () => {
     ['c', sessionIn('c', '/one', 3)],
   ]);
   const source = fakeSource(folds);
-  const list = createSessionList(source, createSummaryCache());
+  const list = createSessionList(source, createSummaryCache(RECORD));
   const parsed = () => sessionsResponseSchema.parse(JSON.parse(Buffer.concat(list().chunks).toString('utf8')));
 
-  test('is the rec.sessions/1 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
+  test('is the rec.sessions/2 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
     const body = list();
     assert.equal(body.bytes, Buffer.concat(body.chunks).length);
     const got = parsed();
@@ -52,7 +55,7 @@ describe('the list of sessions', () => {
       got.projects.map((project) => [project.cwd, project.sessions.map((session) => session.sessionId)]),
       [['/one', ['c', 'a']], ['/two', ['b']]],
     );
-    assert.deepStrictEqual(got.projects[1]!.sessions[0], projectSummary(folds.get('b')!));
+    assert.deepStrictEqual(got.projects[1]!.sessions[0], projectSummary(folds.get('b')!, RECORD));
   });
 
   test('a change to one session encodes its project again and keeps the chunks of the others', () => {

@@ -15,7 +15,7 @@ const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
 
 /**
- * The body of `GET /api/sessions` (rec.sessions/1), as UTF-8 chunks: the envelope, then one chunk
+ * The body of `GET /api/sessions` (rec.sessions/2), as UTF-8 chunks: the envelope, then one chunk
  * per project, kept while none of the project's summaries changed. At 10,000 sessions the list is
  * 4 MB; assembling and encoding all of it again for every change made 10–12 MB of garbage per
  * answer, and a client asking after each write grew the server by 700 MB. Now a change costs the
@@ -36,14 +36,10 @@ export function createSessionList(source: RecordSource, summaryOf: SummaryCache)
       if (cached.summary.degraded.length > 0) degradedSessions++;
       listed.push({ sessionId, cwd: cached.summary.cwd, lastAt: cached.summary.lastAt, cached });
     }
-    const { record, indexing } = source.status();
     const envelope = sessionsEnvelopeSchema.parse({
-      schema: 'rec.sessions/1',
-      recordDir: source.recordDir,
-      record,
-      indexing,
+      schema: 'rec.sessions/2',
+      sources: [{ ...source.status(), strays: source.strays() }],
       degradedSessions,
-      strays: source.strays(),
     });
     const head = JSON.stringify(envelope);
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"projects":[`)];

@@ -57,12 +57,12 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     const stop = stopWithClient(reply, null);
     try {
       const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, stop.signal);
-      const items = onPage.map((item) => projectItem(item, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES));
+      const items = onPage.map((item) => projectItem(item, source.ref, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES));
       // Reading the page may have found a file changed or gone since the fold; the summary is
       // taken afterwards so that it agrees with the items.
       const current = source.fold(fold.sessionId) ?? fold;
       return sessionResponseSchema.parse({
-        schema: 'rec.session/1',
+        schema: 'rec.session/2',
         session: summaryOf(current).summary,
         runs: current.runs,
         page: { offset, limit, total: fold.items.length },
@@ -85,9 +85,9 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
       return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
     }
     if (item.type !== 'file' || item.fact.size <= READ_ASIDE_BYTES) {
-      const wire = projectItem(item, (name) => source.readNow(fold.sessionId, name), null);
+      const wire = projectItem(item, source.ref, (name) => source.readNow(fold.sessionId, name), null);
       if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
-      return fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+      return fileResponseSchema.parse({ schema: 'rec.file/2', source: source.ref, sessionId: fold.sessionId, item: wire });
     }
     const stop = stopWithClient(reply, null);
     try {
@@ -108,8 +108,8 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
           parts.push([sourcePlaceholder, read.sourceJson]);
         }
       }
-      const wire = projectItem(item, () => ({ state: read.state, reading, asWritten: true }), null);
-      const answer = fileResponseSchema.parse({ schema: 'rec.file/1', sessionId: fold.sessionId, item: wire });
+      const wire = projectItem(item, source.ref, () => ({ state: read.state, reading, asWritten: true }), null);
+      const answer = fileResponseSchema.parse({ schema: 'rec.file/2', source: source.ref, sessionId: fold.sessionId, item: wire });
       if (parts.length === 0) return answer;
       const spliced = spliceJson(answer, parts);
       return reply.type('application/json; charset=utf-8').header('content-length', spliced.bytes).send(spliced.stream);

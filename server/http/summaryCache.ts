@@ -1,4 +1,4 @@
-import { sessionSummarySchema, type SessionSummary } from '../../shared/api.ts';
+import { sessionSummarySchema, type SessionSummary, type SourceRef } from '../../shared/api.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import { projectSummary } from './projection.ts';
 
@@ -11,12 +11,12 @@ export type SummaryCache = (fold: SessionFold) => CachedSummary;
  * changed projects, validates and serializes one summary, not 10,000 (bench: /api/sessions at
  * 10,000 sessions spent 15–30 ms in validation and ~20 ms in JSON.stringify per request).
  */
-export function createSummaryCache(): SummaryCache {
+export function createSummaryCache(source: SourceRef): SummaryCache {
   const cache = new WeakMap<SessionFold, CachedSummary>();
   return (fold: SessionFold): CachedSummary => {
     let cached = cache.get(fold);
     if (cached === undefined) {
-      const summary = sessionSummarySchema.parse(projectSummary(fold));
+      const summary = sessionSummarySchema.parse(projectSummary(fold, source));
       cached = { summary, json: JSON.stringify(summary) };
       cache.set(fold, cached);
     }

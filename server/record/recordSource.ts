@@ -1,16 +1,20 @@
-import type { Indexing, RecordEvent, RecordState } from '../../shared/api.ts';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { SourceRef, SourceStatus } from '../../shared/api.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import { createRecordIndex, type FileState } from './recordIndex.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 
-/** What the source tells its listeners; the HTTP app adds each changed session's summary. */
-export type SourceEvent = Exclude<RecordEvent, { type: 'session-changed' }> | { type: 'session-changed'; sessionId: string };
+/** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
+export type SourceEvent = { type: 'source'; source: SourceStatus } | { type: 'session-changed'; sessionId: string };
 
 /** What the HTTP app reads: the record as the reader sees it, and a feed of what changed. */
 export type RecordSource = {
   recordDir: string;
-  status(): { record: RecordState; indexing: Indexing };
+  /** The store on the wire: every projection of this source carries it. */
+  ref: SourceRef;
+  status(): SourceStatus;
   sessionIds(): Iterable<string>;
   fold(sessionId: string): SessionFold | null;
   readNow(sessionId: string, name: string): FreshRead;
@@ -40,6 +44,11 @@ export type RecordSourceOptions = {
  * the watcher sees meanwhile is told at once, as it is after the scan.
  */
 export function createRecordSource(options: RecordSourceOptions): RecordSource {
+  const ref = recordSourceRef(options.recordDir);
+  const statusNow = (): SourceStatus => {
+    const { record, indexing } = watcher.status();
+    return { ...ref, root: options.recordDir, state: record.state, why: record.why, indexing };
+  };
   const listeners = new Set<(event: SourceEvent) => void>();
   const changed = new Set<string>();
   let straysChanged = false;
@@ -56,7 +65,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
     // Files directly in the record directory are part of its state, which a client fetches
     // with the list of sessions when told of the record.
-    if (straysChanged) publish({ type: 'record', record: watcher.status().record });
+    if (straysChanged) publish({ type: 'source', source: statusNow() });
     straysChanged = false;
   };
 
@@ -82,16 +91,16 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     noticeGatherMs: NOTICE_GATHER_MS,
     onSeenWhileScanning: tell,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
-    onStatus: ({ record, indexing }) => {
+    onStatus: () => {
       statusVersion++;
-      publish({ type: 'record', record });
-      publish({ type: 'indexing', indexing });
+      publish({ type: 'source', source: statusNow() });
     },
   });
 
   return {
     recordDir: options.recordDir,
-    status: () => watcher.status(),
+    ref,
+    status: statusNow,
     sessionIds: () => index.sessionIds(),
     fold: (sessionId) => index.fold(sessionId),
     readNow: (sessionId, name) => watcher.readNow(sessionId, name),
@@ -109,4 +118,13 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
       await watcher.close();
     },
   };
+}
+
+/**
+ * The record's id on the wire: stable for a record directory (its absolute path), so a link
+ * that names it still holds after a restart, and distinct for two directories.
+ */
+export function recordSourceRef(recordDir: string): SourceRef {
+  const digest = createHash('sha256').update(resolve(recordDir)).digest('hex');
+  return { kind: 'record', id: `record-${digest.slice(0, 8)}` };
 }

@@ -1,7 +1,10 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
-import type { Indexing, RecordState } from '../../shared/api.ts';
+import type { Indexing, SourceStatus } from '../../shared/api.ts';
+
+/** Whether the record directory can be read, and why not. */
+export type RecordState = Pick<SourceStatus, 'state' | 'why'>;
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { nextRetryDelay } from '../../shared/record/evidence.ts';

@@ -51,12 +51,12 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 }
 
 describe('the API', () => {
-  it('/api/sessions lists projects by working directory with the rec.sessions/1 schema', async () => {
+  it('/api/sessions lists projects by working directory with the rec.sessions/2 schema', async () => {
     const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-    assert.equal(list.schema, 'rec.sessions/1');
-    assert.equal(list.recordDir, record.dir);
+    assert.equal(list.schema, 'rec.sessions/2');
+    assert.equal(list.sources[0]!.root, record.dir);
     assert.deepEqual(list.projects.map((project) => project.cwd), ['/home/dev/projects/web-app']);
-    assert.deepEqual(list.strays, ['README']);
+    assert.deepEqual(list.sources[0]!.strays, ['README']);
     const texts = list.projects[0]!.sessions.find((session) => session.sessionId === 'texts')!;
     assert.deepEqual(texts.counts, { sent: 2, received: 1, refused: 1, rejected: 0, damaged: 0, pending: 0, invalid: 1, missing: 0, stray: 1 });
     assert.deepEqual(texts.degraded.map((reason) => reason.code), ['invalid-entry']);
@@ -101,7 +101,7 @@ describe('the API', () => {
     assert.ok(invalid?.type === 'file');
     assert.deepEqual(invalid.raw, { kind: 'message', side: 'sent', sessionId: 'texts' });
     assert.match(invalid.why ?? '', /at: .*; cwd: /);
-    assert.deepEqual(page.items.at(-1), { type: 'stray', file: 'notes.txt', size: 12 });
+    assert.deepEqual(page.items.at(-1), { type: 'stray', source: dashboard.source.ref, file: 'notes.txt', size: 12 });
   });
 
   it('search finds text across sessions, newest first, with a verbatim snippet', async () => {

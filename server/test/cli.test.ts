@@ -60,7 +60,7 @@ describe('the rec-dashboard command', () => {
     try {
       assert.match(running.stdout.join('\n'), /Reading .* \(read-only\)\./);
       const list = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
-      assert.equal(list.recordDir, record.dir);
+      assert.equal(list.sources[0]!.root, record.dir);
       assert.match(new URL(running.url).hostname, /^127\.0\.0\.1$/);
     } finally {
       running.child.kill('SIGTERM');
@@ -111,7 +111,7 @@ describe('the rec-dashboard command', () => {
         // The backlog is written in a few hundred milliseconds, degraded sessions among it.
         return got.projects.length >= 3 && got.degradedSessions > 0 ? got : undefined;
       }, 'the demo sessions, degraded ones among them');
-      recordDir = list.recordDir;
+      recordDir = list.sources[0]!.root;
       assert.match(running.stdout.join('\n'), /Demo record with live traffic in .* \(removed on exit\)/);
     } finally {
       running.child.kill('SIGTERM');

@@ -228,7 +228,7 @@ describe('small things the summary must get right', () => {
         const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
         return got.projects[0]?.sessions[0]?.counts.sent === 2 ? got : undefined;
       }, 'both entries');
-      assert.deepEqual(list.indexing, { state: 'ready', files: 3 });
+      assert.deepEqual(list.sources[0]!.indexing, { state: 'ready', files: 3 });
     } finally {
       await other.kill();
       await later.close();
@@ -246,6 +246,6 @@ describe('small things the summary must get right', () => {
       assert.equal((await fetch(new URL(`/api/search?${query}`, dashboard.url))).status, 400, `search ${query}`);
     }
     assert.equal((await getJson(dashboard, `/api/sessions/${sessionId}?limit=010`, sessionResponseSchema)).page.limit, 10);
-    assert.equal((await getJson(dashboard, '/api/search?limit=16', searchResponseSchema)).schema, 'rec.search/1');
+    assert.equal((await getJson(dashboard, '/api/search?limit=16', searchResponseSchema)).schema, 'rec.search/2');
   });
 });

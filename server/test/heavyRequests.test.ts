@@ -9,6 +9,7 @@ import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.t
 import { readCpuMs } from '../../tools/bench/proc.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { startCommand, type RunningCommand } from './command.ts';
+import { recordSourceRef } from '../record/recordSource.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';
 
 // One request must not stall the server: a search with a pathological pattern, a search over
@@ -60,7 +61,7 @@ before(async () => {
   await eventually(
     async () => {
       const list = sessionsResponseSchema.parse(await (await command.get('/api/sessions')).json());
-      return list.indexing.state === 'ready' && list.projects.length === 6 ? true : undefined;
+      return list.sources[0]!.indexing.state === 'ready' && list.projects.length === 6 ? true : undefined;
     },
     'the first scan',
     60_000,
@@ -214,10 +215,11 @@ describe('one request does not stall the server', () => {
     const sha = (value: string) => createHash('sha256').update(value).digest('hex');
     assert.equal(sha(text), sha(HUGE_TEXT));
     // The file's own text comes too, byte for byte.
-    assert.equal(sha(file.item.source ?? ''), createHash('sha256').update(readFileSync(join(record.dir, 'huge', hugeFile))).digest('hex'));
-    const { source: _text, ...item } = file.item;
+    assert.equal(sha(file.item.fileText ?? ''), createHash('sha256').update(readFileSync(join(record.dir, 'huge', hugeFile))).digest('hex'));
+    const { fileText: _text, ...item } = file.item;
     assert.deepEqual({ ...item, entry: null }, {
       type: 'file',
+      source: recordSourceRef(record.dir),
       file: hugeFile,
       at: isoAt(1),
       seq: 2,
@@ -227,6 +229,7 @@ describe('one request does not stall the server', () => {
       why: null,
       kind: 'message',
       side: 'sent',
+      facts: { kind: 'message', side: 'sent', peer: { as: 'uds:/tmp/cc-socks/4242.sock', sessionId: null }, isQueued: true, reason: null, outcome: null, withheld: false, textLength: null, textHash: null },
       entry: null,
     });
   });

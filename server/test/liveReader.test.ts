@@ -179,7 +179,7 @@ describe('the live reader', () => {
       symlinkSync(join(outside.dir, 'x'), join(record.dir, 'linked-folder'));
       await eventually(async () => {
         const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-        return list.strays.includes('linked-folder') ? list : undefined;
+        return list.sources[0]!.strays.includes('linked-folder') ? list : undefined;
       }, 'the link listed as a stray', 3_000);
       const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
       assert.doesNotMatch(JSON.stringify(list), /SECRET-CWD/);
@@ -199,7 +199,7 @@ describe('the session list', () => {
     const list = async () => {
       const response = await app.inject('/api/sessions');
       assert.equal(response.statusCode, 200);
-      return { body: response.body, strays: sessionsResponseSchema.parse(response.json()).strays };
+      return { body: response.body, strays: sessionsResponseSchema.parse(response.json()).sources[0]!.strays };
     };
     const stray = 'stray-beside-sessions.txt';
     const sessionId = 'listed';
@@ -235,11 +235,11 @@ describe('the record directory itself', () => {
     try {
       const name = 'stray-for-a-notice.txt';
       // The first notices of a connection say how the record is; those after them are news.
-      await events.next(({ event }) => event.type === 'indexing');
+      await events.next(({ event }) => event.type === 'source');
       const since = performance.now();
       writeFileSync(join(record.dir, name), 'x');
-      await events.next(({ at, event }) => event.type === 'record' && at >= since);
-      assert.ok((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).strays.includes(name));
+      await events.next(({ at, event }) => event.type === 'source' && at >= since);
+      assert.ok((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.strays.includes(name));
       unlinkSync(join(record.dir, name));
     } finally {
       events.close();
@@ -253,8 +253,8 @@ describe('the record directory itself', () => {
     const later = await startTestDashboard(recordDir);
     try {
       const waiting = await getJson(later, '/api/sessions', sessionsResponseSchema);
-      assert.equal(waiting.record.state, 'missing');
-      assert.equal(waiting.indexing.state, 'waiting');
+      assert.equal(waiting.sources[0]!.state, 'missing');
+      assert.equal(waiting.sources[0]!.indexing.state, 'waiting');
       const staging = join(parent.dir, 'staging');
       mkdirSync(join(staging, 's1'), { recursive: true });
       writeFileSync(join(staging, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
@@ -263,7 +263,7 @@ describe('the record directory itself', () => {
         const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
         return got.projects.length === 1 ? got : undefined;
       }, 'the record to be read');
-      assert.equal(list.record.state, 'present');
+      assert.equal(list.sources[0]!.state, 'present');
     } finally {
       await later.close();
       parent.remove();
@@ -279,7 +279,7 @@ describe('the record directory itself', () => {
     try {
       await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the first read');
       rmSync(recordDir, { recursive: true });
-      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).record.state === 'missing' ? true : undefined), 'the removal', 5_000);
+      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
       mkdirSync(join(recordDir, 's2'), { recursive: true });
       writeFileSync(join(recordDir, 's2', nameAt(3, 1)), JSON.stringify(entry('s2', startEntry(3))));
       const list = await eventually(async () => {
@@ -288,7 +288,7 @@ describe('the record directory itself', () => {
       }, 'the new record', 5_000);
       const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
       assert.equal(s1.items[0]?.type === 'file' && s1.items[0].evidence, 'removed');
-      assert.equal(list.record.state, 'present');
+      assert.equal(list.sources[0]!.state, 'present');
     } finally {
       await later.close();
       parent.remove();

@@ -74,18 +74,18 @@ describe('fields as written', () => {
   it('the file endpoint gives the file\'s own text, exactly', async () => {
     for (const name of [nameAt(1, 2), nameAt(2, 3), nameAt(3, 4), nameAt(5, 6)]) {
       const file = await getJson(dashboard, `/api/sessions/${SESSION}/files/${name}`, fileResponseSchema);
-      assert.equal(file.item.source, readFileSync(join(record.dir, SESSION, name), 'utf8'), name);
+      assert.equal(file.item.fileText, readFileSync(join(record.dir, SESSION, name), 'utf8'), name);
     }
   });
 
   it('a page gives the text of what it shows raw in place (invalid entries, unknown kinds), and not of other entries', async () => {
     const items = await page();
     assert.deepEqual(
-      items.map((item) => [item.file, item.source !== undefined]),
+      items.map((item) => [item.file, item.fileText !== undefined]),
       [[nameAt(0, 1), false], [nameAt(1, 2), false], [nameAt(2, 3), true], [nameAt(3, 4), true], [nameAt(4, 5), false], [nameAt(5, 6), false]],
     );
-    assert.equal(items[2]?.source, ODD_KIND);
-    assert.equal(items[3]?.source, TWO_KINDS);
+    assert.equal(items[2]?.fileText, ODD_KIND);
+    assert.equal(items[3]?.fileText, TWO_KINDS);
   });
 
   it('a message whose last "kind" is start begins no run: the duplicated key is flagged with its reason', async () => {

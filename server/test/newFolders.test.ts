@@ -44,7 +44,7 @@ describe('new session folders', () => {
     const dashboard = await startTestDashboard(recordDir, { reconcileIntervalMs: NO_RECONCILE });
     try {
       mkdirSync(recordDir);
-      await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).record.state === 'present' ? true : undefined), 'the record directory', 3_000);
+      await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the record directory', 3_000);
       const writer = await startWriter(recordDir);
       try {
         for (let i = 0; i < 5; i++) {

@@ -62,7 +62,7 @@ describe('the published package', () => {
         const page = await running.get('/');
         assert.match(await page.text(), /<div id="root">/);
         const list = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
-        assert.equal(list.recordDir, record.dir);
+        assert.equal(list.sources[0]!.root, record.dir);
       } finally {
         running.child.kill('SIGTERM');
         await running.exited;

@@ -49,7 +49,7 @@ describe('read-only', () => {
       try {
         await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
         events = await connectEventStream(dashboard.url);
-        await events.next(({ event }) => event.type === 'indexing');
+        await events.next(({ event }) => event.type === 'source');
         const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
         const sessionIds = list.projects.flatMap((project) => project.sessions.map((session) => session.sessionId));
         assert.deepEqual(sessionIds.sort(), ['s1', 's2']);

@@ -24,7 +24,7 @@ describe('what the reader may not read', () => {
     try {
       const list = await eventually(async () => {
         const got = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
-        return got.indexing.state === 'ready' ? got : undefined;
+        return got.sources[0]!.indexing.state === 'ready' ? got : undefined;
       }, 'the first scan');
       const sessions = list.projects.flatMap((project) => project.sessions);
       const closed = sessions.find((session) => session.sessionId === 'closed');

@@ -50,13 +50,13 @@ describe('watching while the first scan runs', () => {
     const events = await connectEventStream(dashboard.url);
     try {
       const first = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-      assert.equal(first.indexing.state, 'scanning', 'the first answer comes while the scan runs');
+      assert.equal(first.sources[0]!.indexing.state, 'scanning', 'the first answer comes while the scan runs');
       await writer.send({ op: 'write', sessionId: early, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written during the scan'), sessionId: early } });
       await writer.send({ op: 'burst', sessionId: late, count: BURST, startSeq: ENTRIES + 1, cwd: '/home/dev/projects/late' });
       await writer.send({ op: 'write', sessionId: 'fresh', seq: 1, entry: { ...startEntry(1), sessionId: 'fresh' } });
-      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).indexing.state, 'scanning', 'the writes were made while the scan ran');
+      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the writes were made while the scan ran');
 
-      const ready = await events.next((n) => n.event.type === 'indexing' && n.event.indexing.state === 'ready', 60_000);
+      const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 60_000);
       const toldBefore = (sessionId: string, match: (summary: SessionSummary) => boolean): Notice | undefined =>
         events.notices.find((n) => n.at <= ready.at && n.event.type === 'session-changed' && n.event.sessionId === sessionId && match(n.event.session));
       assert.ok(toldBefore(early, (s) => messagesOf(s) === ENTRIES), `a notice for ${early} with its new entry, before the scan ended`);
@@ -95,11 +95,11 @@ describe('watching while the first scan runs', () => {
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
     const events = await connectEventStream(dashboard.url);
     try {
-      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).indexing.state, 'scanning', 'the first answer comes while the scan runs');
+      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the first answer comes while the scan runs');
       for (const sessionId of written) {
         await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written during the scan'), sessionId } });
       }
-      await events.next((n) => n.event.type === 'indexing' && n.event.indexing.state === 'ready', 60_000);
+      await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 60_000);
       const untold = [];
       for (const sessionId of written) {
         try {

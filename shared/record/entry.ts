@@ -30,22 +30,24 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 const TEXT_HASH = /^sha256:[0-9a-f]{64}$/;
 
+const messageEntryShape = {
+  kind: z.literal('message'),
+  sessionId,
+  at,
+  cwd,
+  side: z.enum(['sent', 'received']),
+  peer: peerSchema.optional(),
+  envelope: z.unknown().optional(),
+  text: z.string().optional(),
+  textLength: z.number().int().nonnegative().optional(),
+  textHash: z.string().regex(TEXT_HASH, 'expected sha256: and 64 lowercase hex digits').optional(),
+  isQueued: z.boolean().optional(),
+  reason: z.string().nullable().optional(),
+  outcome: z.enum(OUTCOMES).optional(),
+};
+
 export const messageEntrySchema = z
-  .looseObject({
-    kind: z.literal('message'),
-    sessionId,
-    at,
-    cwd,
-    side: z.enum(['sent', 'received']),
-    peer: peerSchema.optional(),
-    envelope: z.unknown().optional(),
-    text: z.string().optional(),
-    textLength: z.number().int().nonnegative().optional(),
-    textHash: z.string().regex(TEXT_HASH, 'expected sha256: and 64 lowercase hex digits').optional(),
-    isQueued: z.boolean().optional(),
-    reason: z.string().nullable().optional(),
-    outcome: z.enum(OUTCOMES).optional(),
-  })
+  .looseObject(messageEntryShape)
   .superRefine((entry, ctx) => {
     // Metadata mode (rule.metadataOnly) replaces the text by its length and hash; an entry has
     // one or the other, never neither.
@@ -115,12 +117,42 @@ export type EntryFacts =
   | { kind: 'unknown'; kindName: string; sessionId: string | null; at: string | null; cwd: string | null };
 
 /**
+ * What a shown message says beyond its facts: read with the entry when it is shown, and not kept
+ * in the index (a hash per withheld entry would weigh on a large record in metadata mode).
+ */
+export type MessageDetails = {
+  /** A refused send's reason; null when the host gave none (an empty reason is none). */
+  reason: string | null;
+  /** A withheld text's length and hash (metadata mode); null when the text is written. */
+  textLength: number | null;
+  textHash: string | null;
+};
+
+/**
+ * The fields each known kind defines, from its schema: any other field is one a newer writer
+ * added, kept and shown raw, never interpreted.
+ */
+export const KNOWN_FIELDS: Readonly<Record<KnownKind, readonly string[]>> = {
+  start: Object.keys(startEntrySchema.shape),
+  message: Object.keys(messageEntryShape),
+  chain: Object.keys(chainEntrySchema.shape),
+};
+
+/** The fields of an entry of a known kind that its kind does not define; none for other kinds. */
+export function listUnknownFields(entry: Record<string, unknown>): string[] {
+  const kind = entry['kind'];
+  if (typeof kind !== 'string' || !isKnownKind(kind)) return [];
+  const known = KNOWN_FIELDS[kind];
+  return Object.keys(entry).filter((key) => !known.includes(key));
+}
+
+/**
  * `source` is the file's text, exactly as written (a byte-order mark included): what a raw view
  * shows. `value` is what JSON.parse makes of it, which is enough to read the entry's facts but
  * alters numbers JSON cannot hold (1e400, 12345678901234567890, -0); readFieldsAsWritten does not.
  */
 export type EntryReading =
-  | { outcome: 'entry'; facts: EntryFacts; value: Record<string, unknown>; source: string }
+  | { outcome: 'entry'; facts: EntryFacts; details: MessageDetails | null; value: Record<string, unknown>; source: string }
   /** Not UTF-8 or not JSON: maybe still being written (rule.oneWriter), maybe cut short. */
   | { outcome: 'unparsed'; why: string }
   /** JSON, but not an entry this reader can vouch for; `value` and `source` are left out when unsafe to show. */
@@ -180,6 +212,7 @@ function validateEntry(value: unknown, source: string): EntryReading {
       outcome: 'entry',
       value: object,
       source,
+      details: null,
       facts: {
         kind: 'unknown',
         kindName: kind,
@@ -196,7 +229,17 @@ function validateEntry(value: unknown, source: string): EntryReading {
       .join('; ');
     return { outcome: 'invalid', why, value, source };
   }
-  return { outcome: 'entry', value: object, source, facts: factsOf(result.data as StartEntry | MessageEntry | ChainEntry) };
+  const entry = result.data as StartEntry | MessageEntry | ChainEntry;
+  return { outcome: 'entry', value: object, source, facts: factsOf(entry), details: entry.kind === 'message' ? detailsOf(entry) : null };
+}
+
+function detailsOf(entry: MessageEntry): MessageDetails {
+  const withheld = entry.text === undefined;
+  return {
+    reason: entry.side === 'sent' && entry.isQueued === false && entry.reason ? entry.reason : null,
+    textLength: withheld ? (entry.textLength ?? null) : null,
+    textHash: withheld ? (entry.textHash ?? null) : null,
+  };
 }
 
 function factsOf(entry: StartEntry | MessageEntry | ChainEntry): EntryFacts {

@@ -43,10 +43,10 @@ export type ColdStart = {
 export async function measureColdStart(bin: string, recordDir: string, probeSession: string): Promise<{ result: ColdStart; dashboard: DashboardProcess }> {
   const dashboard = await startDashboardProcess(bin, recordDir);
   const { spawnedAt } = dashboard;
-  const first = await timedGet<{ indexing: { state: string; files: number }; projects: { sessions: unknown[] }[] }>(dashboard.url, '/api/sessions');
+  const first = await timedGet<{ sources: { indexing: { state: string; files: number } }[]; projects: { sessions: unknown[] }[] }>(dashboard.url, '/api/sessions');
   const firstAnswerMs = performance.now() - spawnedAt;
   const events = await connectEvents(dashboard.url);
-  const ready = await events.next((n) => n.event.type === 'indexing' && n.event.indexing.state === 'ready', 600_000);
+  const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
 
   // A file written once the index is ready: noticed when the watcher (or the reconcile that
@@ -68,12 +68,12 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
       urlMs: dashboard.urlAt - spawnedAt,
       firstAnswerMs,
       firstAnswer: {
-        state: first.body.indexing.state,
-        files: first.body.indexing.files,
+        state: first.body.sources[0]!.indexing.state,
+        files: first.body.sources[0]!.indexing.files,
         sessions: first.body.projects.reduce((n, p) => n + p.sessions.length, 0),
       },
       readyMs: ready.at - spawnedAt,
-      readyFiles: ready.event.type === 'indexing' ? ready.event.indexing.files : 0,
+      readyFiles: ready.event.type === 'source' ? ready.event.source.indexing.files : 0,
       liveMs: live.at - spawnedAt,
       peakRssAtReadyBytes,
       peakRssBytes: readPeakRss(dashboard.pid) ?? 0,

@@ -36,7 +36,7 @@ export type EarlyResult = {
 export async function measureEarly(bin: string, recordDir: string, record: GeneratedRecord, options: { windowMs: number; gapMs: number; lateMs: number }): Promise<EarlyResult> {
   const dashboard: DashboardProcess = await startDashboardProcess(bin, recordDir);
   try {
-    const first = await timedGet<{ indexing: { state: string } }>(dashboard.url, '/api/sessions');
+    const first = await timedGet<{ sources: { indexing: { state: string } }[] }>(dashboard.url, '/api/sessions');
     const firstAnswerAt = performance.now();
     const events = await connectEvents(dashboard.url);
     const random = createSeededRandom(7);
@@ -47,7 +47,7 @@ export async function measureEarly(bin: string, recordDir: string, record: Gener
     }
     const pending: { sessionId: string; writtenAt: number; write: EarlyWrite }[] = [];
     const written: string[] = [];
-    let indexing = first.body.indexing.state;
+    let indexing = first.body.sources[0]!.indexing.state;
     for (let i = 0; performance.now() - firstAnswerAt < options.windowMs; i++) {
       const newFolder = i % 5 === 4;
       const sessionId = newFolder ? `bench-early-${i}` : order[i % order.length]!;
@@ -60,7 +60,7 @@ export async function measureEarly(bin: string, recordDir: string, record: Gener
       const entry = newFolder
         ? { kind: 'start', sessionId, at, cwd: '/home/dev/projects/bench-early', host: 'claude-code', version: '2.1.314', inbound: 'accept' }
         : { kind: 'message', sessionId, at, side: 'sent', peer: { as: 'api-service' }, text: `early entry ${i}`, isQueued: true, cwd: tail!.cwd };
-      for (const notice of events.notices) if (notice.event.type === 'indexing') indexing = notice.event.indexing.state;
+      for (const notice of events.notices) if (notice.event.type === 'source') indexing = notice.event.source.indexing.state;
       const writtenAt = performance.now();
       writeFileSync(path, JSON.stringify(entry));
       written.push(newFolder ? folder : path);
@@ -84,14 +84,14 @@ export async function measureEarly(bin: string, recordDir: string, record: Gener
     );
     let readyAt: number | null = null;
     try {
-      readyAt = (await events.next((n) => n.event.type === 'indexing' && n.event.indexing.state === 'ready', Math.max(1, deadline - performance.now()))).at;
+      readyAt = (await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', Math.max(1, deadline - performance.now()))).at;
     } catch {
       readyAt = null;
     }
     events.close();
     return {
       firstAnswerMs: firstAnswerAt - dashboard.spawnedAt,
-      firstAnswerIndexing: first.body.indexing.state,
+      firstAnswerIndexing: first.body.sources[0]!.indexing.state,
       readyMs: readyAt === null ? null : readyAt - dashboard.spawnedAt,
       writes: pending.map((p) => p.write),
       written,

@@ -1,5 +1,6 @@
 import type { SessionsResponse } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
+import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
 
 export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: SessionsResponse | undefined; onShowDegraded(): void; onShowKeys(): void }) {
@@ -12,7 +13,7 @@ export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: Ses
         rec-dashboard
       </Link>
       <span className="record-dir" title="The record directory, read only">
-        {sessions?.recordDir ?? ''}
+        {sessions === undefined ? '' : (recordSourceOf(sessions)?.root ?? '')}
       </span>
       <span className="topbar-counts">
         {total} {total === 1 ? 'session' : 'sessions'}

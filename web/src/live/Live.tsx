@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { recordEventSchema, type Indexing, type RecordState, type SessionSummary, type SessionsResponse } from '../../../shared/api.ts';
-import { applySessionChanges } from '../../../shared/sessionList.ts';
+import { recordEventSchema, type Indexing, type SessionSummary, type SessionsResponse, type SourceStatus } from '../../../shared/api.ts';
+import { applySessionChanges, sessionKey } from '../../../shared/sessionList.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 
 // The live feed: /api/events says what changed. A changed session's notice carries its summary,
@@ -11,9 +11,9 @@ import { queryKeys } from '../api/queryKeys.ts';
 // nothing, rather than fetch everything twice (before and after the hello).
 
 export type Connection = 'connecting' | 'open' | 'lost';
-export type LiveState = { connection: Connection; indexing: Indexing | null; record: RecordState | null; lostSince: number | null };
+export type LiveState = { connection: Connection; source: SourceStatus | null; lostSince: number | null };
 
-const LiveContext = createContext<LiveState>({ connection: 'connecting', indexing: null, record: null, lostSince: null });
+const LiveContext = createContext<LiveState>({ connection: 'connecting', source: null, lostSince: null });
 
 /** A burst of writes gathers into one refetch per session; a lone write is fetched at once. */
 const FIRST_FLUSH_MS = 30;
@@ -29,7 +29,7 @@ const HELLO_WAIT_MS = 1_000;
 
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<LiveState>({ connection: 'connecting', indexing: null, record: null, lostSince: null });
+  const [state, setState] = useState<LiveState>({ connection: 'connecting', source: null, lostSince: null });
   const [subscribed, setSubscribed] = useState(false);
 
   useEffect(() => {
@@ -44,7 +44,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       queryClient.setQueryData<SessionsResponse>(queryKeys.sessions(), (old) => (old === undefined ? old : applySessionChanges(old, changed.values())));
       // An answer on its way may predate these notices and would put the old summaries back.
       if (queryClient.isFetching({ queryKey: queryKeys.sessions() }) > 0) list.schedule();
-      for (const sessionId of changed.keys()) void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
+      for (const session of changed.values()) void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.sessionId) });
       void queryClient.invalidateQueries({ queryKey: ['search'] });
       changed.clear();
     });
@@ -73,18 +73,18 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             setSubscribed(true);
             void queryClient.invalidateQueries();
             break;
-          case 'record':
-            setState((old) => ({ ...old, record: event.record }));
-            list.schedule();
-            break;
-          case 'indexing':
+          case 'source': {
             // What the first scan reads is not told session by session; when it ends, fetch it all.
-            if (indexingState !== null && indexingState !== 'ready' && event.indexing.state === 'ready') void queryClient.invalidateQueries();
-            indexingState = event.indexing.state;
-            setState((old) => ({ ...old, indexing: event.indexing }));
+            const indexing = event.source.indexing;
+            if (indexingState !== null && indexingState !== 'ready' && indexing.state === 'ready') void queryClient.invalidateQueries();
+            // The root's state and the files directly in it are in the list.
+            list.schedule();
+            indexingState = indexing.state;
+            setState((old) => ({ ...old, source: event.source }));
             break;
+          }
           case 'session-changed':
-            changed.set(event.sessionId, event.session);
+            changed.set(sessionKey(event), event.session);
             sessions.schedule();
             break;
         }

@@ -1,4 +1,5 @@
 import type { SessionsResponse } from '../../../shared/api.ts';
+import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useLive } from './Live.tsx';
 
 // What the reader must know before trusting the screen: the server is gone, the record is
@@ -6,8 +7,10 @@ import { useLive } from './Live.tsx';
 
 export function StatusBanners({ sessions }: { sessions: SessionsResponse | undefined }) {
   const live = useLive();
-  const record = live.record ?? sessions?.record ?? null;
-  const indexing = live.indexing ?? sessions?.indexing ?? null;
+  const listed = sessions === undefined ? null : recordSourceOf(sessions);
+  const record = live.source ?? listed;
+  const indexing = record?.indexing ?? null;
+  const root = listed?.root ?? live.source?.root ?? '';
   return (
     <>
       {live.connection === 'lost' && (
@@ -17,12 +20,12 @@ export function StatusBanners({ sessions }: { sessions: SessionsResponse | undef
       )}
       {record?.state === 'missing' && (
         <div className="banner banner-warn" role="status">
-          The record directory {sessions?.recordDir ?? ''} does not exist (yet). Waiting for it{record.why !== null ? `: ${record.why}` : ''}.
+          The record directory {root} does not exist (yet). Waiting for it{record.why !== null ? `: ${record.why}` : ''}.
         </div>
       )}
       {record?.state === 'unreadable' && (
         <div className="banner banner-lost" role="alert">
-          The record directory {sessions?.recordDir ?? ''} cannot be read{record.why !== null ? `: ${record.why}` : ''}. Nothing below can be trusted as complete.
+          The record directory {root} cannot be read{record.why !== null ? `: ${record.why}` : ''}. Nothing below can be trusted as complete.
         </div>
       )}
       {indexing !== null && indexing.state === 'scanning' && (

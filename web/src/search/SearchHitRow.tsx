@@ -10,8 +10,8 @@ import { OutcomeLabel } from '../timeline/OutcomeLabel.tsx';
 export function SearchHitRow({ hit }: { hit: SearchHit }) {
   const outcome =
     hit.side === 'sent'
-      ? sentOutcome({ isQueued: hit.isQueued ?? undefined, reason: hit.reason ?? undefined })
-      : receivedOutcome({ outcome: hit.outcome ?? undefined });
+      ? sentOutcome(hit)
+      : receivedOutcome(hit);
   return (
     <li className={`search-hit hit-${hit.side} tone-${outcome.tone}`}>
       <div className="search-hit-head">

@@ -9,6 +9,10 @@ import { useSessions } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { SearchHitRow } from './SearchHitRow.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
+
+/** The outcomes as a filter offers them; a queued one is not read or acted on. */
+const OUTCOME_CHOICES: Record<Outcome, string> = { queued: 'queued (neither read nor acted on)', consumed: 'consumed', rejected: 'rejected', unknown: 'unknown' };
 
 export function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
@@ -60,10 +64,11 @@ export function SearchView({ query }: { query: string }) {
             outcome{' '}
             <select value={form.outcome} onChange={(e) => set('outcome', e.target.value as SearchForm['outcome'])}>
               <option value="">any</option>
-              <option value="queued">queued (neither read nor acted on)</option>
-              <option value="consumed">consumed</option>
-              <option value="rejected">rejected</option>
-              <option value="unknown">unknown</option>
+              {OUTCOMES.map((outcome) => (
+                <option key={outcome} value={outcome}>
+                  {OUTCOME_CHOICES[outcome]}
+                </option>
+              ))}
             </select>
           </label>
           <label className="check">

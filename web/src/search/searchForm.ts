@@ -1,3 +1,4 @@
+import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 import type { TimeZoneSetting } from '../settings/Settings.tsx';
 
 // The search form's state and the URL's query string, both ways. The URL is the truth: a search
@@ -8,7 +9,7 @@ export type SearchForm = {
   regex: boolean;
   matchCase: boolean;
   side: '' | 'sent' | 'received';
-  outcome: '' | 'queued' | 'consumed' | 'rejected' | 'unknown';
+  outcome: '' | Outcome;
   refused: boolean;
   peer: string;
   project: string;
@@ -28,7 +29,7 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
     regex: params.get('regex') === '1',
     matchCase: params.get('case') === '1',
     side: side === 'sent' || side === 'received' ? side : '',
-    outcome: outcome === 'queued' || outcome === 'consumed' || outcome === 'rejected' || outcome === 'unknown' ? outcome : '',
+    outcome: OUTCOMES.find((known) => known === outcome) ?? '',
     refused: params.get('refused') === '1',
     peer: params.get('peer') ?? '',
     project: params.get('project') ?? '',

@@ -3,7 +3,7 @@ import type { SessionResponse } from '../../../shared/api.ts';
 import { DegradedBanner } from '../degraded/DegradedBanner.tsx';
 import { Timeline } from '../timeline/Timeline.tsx';
 import { SessionHeader } from './SessionHeader.tsx';
-import { useSessions } from './useSessions.ts';
+import { recordSourceOf, useSessions } from './useSessions.ts';
 
 export function SessionView({ sessionId, file }: { sessionId: string; file: string | null }) {
   const { data: list } = useSessions();
@@ -19,7 +19,7 @@ export function SessionView({ sessionId, file }: { sessionId: string; file: stri
       return (
         <main className="view" aria-label="Session">
           <p className="notice warn">
-            No session <code>{sessionId}</code> in this record{list.indexing.state !== 'ready' ? ' yet: the record is still being read' : ''}.
+            No session <code>{sessionId}</code> in this record{recordSourceOf(list)?.indexing.state !== 'ready' ? ' yet: the record is still being read' : ''}.
           </p>
         </main>
       );

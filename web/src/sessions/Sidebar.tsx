@@ -4,7 +4,7 @@ import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { SessionRow } from './SessionRow.tsx';
 import { buildTree, flattenTree, projectName, type SessionNode, type SidebarRow } from './sessionTree.ts';
-import { useSessions } from './useSessions.ts';
+import { recordSourceOf, useSessions } from './useSessions.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
 
@@ -17,6 +17,7 @@ const SESSION_HEIGHT = 66;
 
 export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void }) {
   const { data, error } = useSessions();
+  const strays = data === undefined ? [] : (recordSourceOf(data)?.strays ?? []);
   const { route } = useRouter();
   const tree = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
@@ -105,9 +106,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
             </section>
           ))}
         </div>
-        {data !== undefined && data.strays.length > 0 && (
-          <p className="sidebar-note" title={data.strays.join('\n')}>
-            {data.strays.length} stray {data.strays.length === 1 ? 'file' : 'files'} in the record directory: not in a session folder, so not entries.
+        {strays.length > 0 && (
+          <p className="sidebar-note" title={strays.join('\n')}>
+            {strays.length} stray {strays.length === 1 ? 'file' : 'files'} in the record directory: not in a session folder, so not entries.
           </p>
         )}
       </div>

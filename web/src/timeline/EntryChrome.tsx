@@ -101,10 +101,10 @@ export function FileSource({ sessionId, item }: { sessionId: string; item: FileI
   const file = useQuery({
     queryKey: queryKeys.file(sessionId, item.file),
     queryFn: ({ signal }) => fetchFile(sessionId, item.file, signal),
-    enabled: item.source === undefined,
+    enabled: item.fileText === undefined,
     ...KEEP_ENTRIES_AS_SENT,
   });
-  const source = item.source ?? file.data?.item.source;
+  const source = item.fileText ?? file.data?.item.fileText;
   if (source !== undefined) return <RawJson text={source} label={`Raw JSON of ${item.file}`} />;
   if (file.error !== null) return <p className="error">could not load the file: {file.error.message}</p>;
   return <p className="muted">loading…</p>;

@@ -1,4 +1,4 @@
-import type { FileItem } from '../../../shared/api.ts';
+import type { FileItem, MessageFactsWire } from '../../../shared/api.ts';
 import { numberText } from '../../../shared/record/entry.ts';
 import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
 import { HashChecker } from './HashChecker.tsx';
@@ -7,11 +7,12 @@ import { Peer } from './Peer.tsx';
 import { receivedOutcome, sentOutcome } from './outcomeWords.ts';
 import { OutcomeLabel } from './OutcomeLabel.tsx';
 
-type Props = { sessionId: string; item: FileItem; entry: Record<string, unknown>; side: 'sent' | 'received'; raw: boolean; onToggleRaw(): void };
+type Props = { sessionId: string; item: FileItem; entry: Record<string, unknown>; facts: MessageFactsWire; raw: boolean; onToggleRaw(): void };
 
-export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }: Props) {
-  const outcome = side === 'sent' ? sentOutcome(entry) : receivedOutcome(entry);
-  const text = typeof entry['text'] === 'string' ? entry['text'] : null;
+export function MessageEntry({ sessionId, item, entry, facts, raw, onToggleRaw }: Props) {
+  const side = facts.side;
+  const outcome = side === 'sent' ? sentOutcome(facts) : receivedOutcome(facts);
+  const text = !facts.withheld && typeof entry['text'] === 'string' ? entry['text'] : null;
   return (
     <article className={`entry entry-${side} tone-${outcome.tone}${item.evidence === 'changed' ? ' entry-changed' : ''}`} aria-label={`${side} entry ${item.file}`} data-file={item.file}>
       <header className="entry-head">
@@ -19,7 +20,7 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
         <span className="seq" title="Sequence number in the file name">
           #{item.seq}
         </span>
-        <Peer entry={entry} side={side} />
+        <Peer facts={facts} />
         <OutcomeLabel outcome={outcome} />
       </header>
       <EntryNotes sessionId={sessionId} item={item} entry={entry} />
@@ -32,7 +33,7 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
         <MessageText sessionId={sessionId} item={item} text={text} actions={<RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />} />
       ) : (
         <>
-          <Withheld entry={entry} />
+          <Withheld entry={entry} facts={facts} />
           <footer className="entry-foot">
             <RawToggle raw={raw} onToggle={onToggleRaw} entry={entry} />
           </footer>
@@ -43,12 +44,11 @@ export function MessageEntry({ sessionId, item, entry, side, raw, onToggleRaw }:
   );
 }
 
-function Withheld({ entry }: { entry: Record<string, unknown> }) {
-  const written = numberText(entry['textLength']);
-  const length = written === null ? null : Number(written);
+function Withheld({ entry, facts }: { entry: Record<string, unknown>; facts: MessageFactsWire }) {
+  const length = facts.textLength;
   // A length the file writes otherwise than JSON would (1e2 for 100) is shown as written.
-  const shown = typeof entry['textLength'] === 'number' ? length?.toLocaleString('en') : written;
-  const hash = typeof entry['textHash'] === 'string' ? entry['textHash'] : null;
+  const shown = length === null ? null : typeof entry['textLength'] === 'number' ? length.toLocaleString('en') : (numberText(entry['textLength']) ?? String(length));
+  const hash = facts.textHash;
   return (
     <div className="withheld">
       <p>

@@ -1,3 +1,4 @@
+import type { MessageFactsWire } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
@@ -8,10 +9,10 @@ import { VerbatimText } from '../text/VerbatimText.tsx';
  * session id only where the writer resolved one. A name, an address and an id for the same peer
  * are never joined here: no stable key between them has been shown.
  */
-export function Peer({ entry, side }: { entry: Record<string, unknown>; side: 'sent' | 'received' }) {
-  const peer = typeof entry['peer'] === 'object' && entry['peer'] !== null ? (entry['peer'] as Record<string, unknown>) : {};
-  const as = typeof peer['as'] === 'string' && peer['as'] !== '' ? peer['as'] : null;
-  const resolved = typeof peer['sessionId'] === 'string' && peer['sessionId'] !== '' ? peer['sessionId'] : null;
+export function Peer({ facts }: { facts: MessageFactsWire }) {
+  const side = facts.side;
+  const as = facts.peer?.as ?? null;
+  const resolved = facts.peer?.sessionId ?? null;
   return (
     <span className="peer">
       <span className="peer-dir">{side === 'sent' ? 'to' : 'from'}</span>{' '}

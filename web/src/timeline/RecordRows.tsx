@@ -195,7 +195,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
 /** An invalid file's own text: in place when the page has it, on demand when it was too large. */
 function InvalidSource({ sessionId, item }: { sessionId: string; item: FileItem }) {
   const [shown, setShown] = useState(false);
-  if (item.source !== undefined || shown) return <FileSource sessionId={sessionId} item={item} />;
+  if (item.fileText !== undefined || shown) return <FileSource sessionId={sessionId} item={item} />;
   if (item.rawClipped === undefined) return null;
   return (
     <button type="button" className="link-button" onClick={() => setShown(true)}>

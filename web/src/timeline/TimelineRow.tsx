@@ -38,15 +38,14 @@ export function TimelineRow({ sessionId, item, raw, onToggleRaw }: Props) {
     );
   }
   const rawProps = { raw, onToggleRaw };
-  switch (entry['kind']) {
-    case 'message': {
-      const side = entry['side'] === 'received' ? 'received' : 'sent';
+  const facts = item.facts;
+  switch (facts?.kind) {
+    case 'message':
       return (
-        <div className={`cell cell-${side}`}>
-          <MessageEntry sessionId={sessionId} item={item} entry={entry} side={side} {...rawProps} />
+        <div className={`cell cell-${facts.side}`}>
+          <MessageEntry sessionId={sessionId} item={item} entry={entry} facts={facts} {...rawProps} />
         </div>
       );
-    }
     case 'start':
       return (
         <div className="cell cell-span">

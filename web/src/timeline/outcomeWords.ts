@@ -1,12 +1,14 @@
+import type { MessageFactsWire } from '../../../shared/api.ts';
+import { listUnknownFields } from '../../../shared/record/entry.ts';
+
 // What came of a message, in words that never overstate (rule.deliveryResult,
 // rule.receiveOutcome). Nothing here says "delivered" or "read": the record cannot show either.
+// The facts are the core's, as the wire carries them: no rule of the record is applied here.
 
 export type OutcomeTone = 'queued' | 'refused' | 'consumed' | 'rejected' | 'unknown';
 export type OutcomeWords = { words: string; tone: OutcomeTone; title: string; reason: string | null };
 
-export function sentOutcome(entry: Record<string, unknown>): OutcomeWords {
-  const isQueued = entry['isQueued'];
-  const reason = typeof entry['reason'] === 'string' && entry['reason'] !== '' ? entry['reason'] : null;
+export function sentOutcome({ isQueued, reason }: Pick<MessageFactsWire, 'isQueued' | 'reason'>): OutcomeWords {
   if (isQueued === true) {
     return {
       words: 'queued by the host',
@@ -26,9 +28,9 @@ export function sentOutcome(entry: Record<string, unknown>): OutcomeWords {
   return { words: 'host result not recorded', tone: 'unknown', title: 'This sent entry holds no isQueued.', reason: null };
 }
 
-export function receivedOutcome(entry: Record<string, unknown>): OutcomeWords {
+export function receivedOutcome({ outcome }: Pick<MessageFactsWire, 'outcome'>): OutcomeWords {
   const note = ' A receive event alone does not show that the message reached Claude.';
-  switch (entry['outcome']) {
+  switch (outcome) {
     case 'queued':
       return { words: 'queued: neither read nor acted on', tone: 'queued', title: 'The receive hook passed it on to a queue.' + note, reason: null };
     case 'consumed':
@@ -37,20 +39,12 @@ export function receivedOutcome(entry: Record<string, unknown>): OutcomeWords {
       return { words: 'rejected: the receive hook was refused', tone: 'rejected', title: 'The receive hook was refused.' + note, reason: null };
     case 'unknown':
       return { words: 'outcome unknown', tone: 'unknown', title: 'The host did not say what came of it.' + note, reason: null };
-    default:
+    case null:
       return { words: 'outcome not recorded', tone: 'unknown', title: 'This received entry holds no outcome the reader knows.', reason: null };
   }
 }
 
-const KNOWN_FIELDS: Record<string, readonly string[]> = {
-  start: ['kind', 'sessionId', 'at', 'cwd', 'host', 'version', 'inbound'],
-  message: ['kind', 'sessionId', 'at', 'side', 'peer', 'envelope', 'text', 'textLength', 'textHash', 'isQueued', 'reason', 'outcome', 'cwd'],
-  chain: ['kind', 'sessionId', 'at', 'parent', 'part', 'brief', 'cwd'],
-};
-
 /** Fields a newer writer may have added; kept and shown raw, never interpreted. */
 export function unknownFields(entry: Record<string, unknown>): string[] {
-  const known = KNOWN_FIELDS[String(entry['kind'])];
-  if (known === undefined) return [];
-  return Object.keys(entry).filter((key) => !known.includes(key));
+  return listUnknownFields(entry);
 }
