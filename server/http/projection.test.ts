@@ -60,7 +60,7 @@ function project(what: string, limit: number | null = LIMIT): FileItem {
 }
 
 function projectAny(name: string, limit: number | null, read = (file: string) => subject.source.readNow(SESSION, file)): SessionItemWire {
-  const item = subject.source.fold(SESSION)!.items.find((candidate) => candidate.type !== 'gap' && candidate.fact.name === name);
+  const item = subject.source.fold(SESSION)!.items.find((candidate) => candidate.type !== 'gap' && candidate.file.name === name);
   assert.ok(item, name);
   return projectItem(item, subject.source.ref, read, limit);
 }

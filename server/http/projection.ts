@@ -2,8 +2,8 @@ import type { EntryFactsWire, FileItem, SessionItemWire, SessionSummary, SourceR
 import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
 import type { MissingRange } from '../../shared/record/degraded.ts';
 import { valueAsWritten, type EntryFacts, type MessageDetails } from '../../shared/record/entry.ts';
+import type { EvidenceState } from '../../shared/record/evidence.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
-import type { FileState } from '../record/recordIndex.ts';
 import type { FreshRead } from '../record/recordWatcher.ts';
 
 // Hand-written projections from the core's state to the wire: a field reaches a client only
@@ -43,7 +43,7 @@ function projectRange(range: MissingRange) {
 export type ItemRead = FreshRead & { clipped?: Clipping | null; asWritten?: true };
 
 /** Whether an item's file is read again for a page: what it holds is shown as it is on disk now. */
-export function isReadForItem(evidence: FileState['evidence']): boolean {
+export function isReadForItem(evidence: EvidenceState): boolean {
   return evidence === 'parsed' || evidence === 'changed' || evidence === 'invalid';
 }
 
@@ -57,20 +57,21 @@ export function projectItem(item: SessionItem, source: SourceRef, read: (name: s
     case 'gap':
       return { type: 'gap', source: ref, run: item.run, ...projectRange(item.missing) };
     case 'stray':
-      return { type: 'stray', source: ref, file: item.fact.name, size: item.fact.size };
+      return { type: 'stray', source: ref, file: item.file.name, size: item.file.size };
     case 'file': {
-      let fact = item.fact;
-      let facts = fact.facts === null ? null : projectFacts(fact.facts, null);
+      let file = item.file;
+      let facts = file.facts === null ? null : projectFacts(file.facts, null);
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
       let source: string | undefined;
       let clipped: Clipping | null | undefined;
-      if (isReadForItem(fact.evidence)) {
-        const fresh = read(fact.name);
+      if (isReadForItem(file.evidence)) {
+        const fresh = read(file.name);
         clipped = fresh.clipped;
-        if (fresh.state !== undefined) {
-          fact = fresh.state;
-          facts = fact.facts === null ? null : projectFacts(fact.facts, null);
+        // Read again under the same name, the file keeps its entry name.
+        if (fresh.state !== undefined && fresh.state.entryName !== null) {
+          file = fresh.state;
+          facts = file.facts === null ? null : projectFacts(file.facts, null);
         }
         const reading = fresh.reading;
         // A read made on a reader thread comes with its values as written already.
@@ -87,26 +88,26 @@ export function projectItem(item: SessionItem, source: SourceRef, read: (name: s
       const wire: FileItem = {
         type: 'file',
         source: ref,
-        file: fact.name,
-        at: fact.entryName!.at,
-        seq: seqToWire(fact.entryName!.seq),
-        size: fact.size,
-        evidence: fact.evidence,
+        file: file.name,
+        at: file.entryName.at,
+        seq: seqToWire(file.entryName.seq),
+        size: file.size,
+        evidence: file.evidence,
         run: item.run,
-        why: fact.why,
-        kind: fact.facts?.kind ?? null,
-        side: fact.facts?.kind === 'message' ? fact.facts.side : null,
+        why: file.why,
+        kind: file.facts?.kind ?? null,
+        side: file.facts?.kind === 'message' ? file.facts.side : null,
         facts,
         entry,
       };
       // An invalid entry has no fields to clip one by one: a large one is left out of a page whole.
-      if (fact.evidence === 'invalid' && textLimit !== null && fact.size > textLimit) wire.rawClipped = { bytes: fact.size };
+      if (file.evidence === 'invalid' && textLimit !== null && file.size > textLimit) wire.rawClipped = { bytes: file.size };
       else if (raw !== undefined) wire.raw = raw;
       // A page carries the text only of what it shows raw in place; the raw view of an entry
       // asks the file endpoint, so that a page is not twice the size.
-      const shownRaw = fact.evidence === 'invalid' || fact.facts?.kind === 'unknown';
-      if (source !== undefined && (textLimit === null || (shownRaw && fact.size <= textLimit))) wire.fileText = source;
-      if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) wire.episode = `${fact.touched}-then-restored`;
+      const shownRaw = file.evidence === 'invalid' || file.facts?.kind === 'unknown';
+      if (source !== undefined && (textLimit === null || (shownRaw && file.size <= textLimit))) wire.fileText = source;
+      if ((file.evidence === 'parsed' || file.evidence === 'invalid') && file.touched !== undefined) wire.episode = `${file.touched}-then-restored`;
       if (entry !== null && textLimit !== null) {
         if (clipped === undefined) {
           const forPage = clipEntry(entry, wire.size, textLimit);

@@ -30,9 +30,9 @@ export async function readItems(source: RecordSource, threads: ReaderThreads, se
   const reads = new Map<string, ItemRead>();
   const aside: Promise<unknown>[] = [];
   for (const item of items) {
-    if (item.type !== 'file' || !isReadForItem(item.fact.evidence)) continue;
-    const name = item.fact.name;
-    if (item.fact.size > READ_ASIDE_BYTES) aside.push(readItemAside(source, threads, sessionId, item.fact, textLimit, signal).then((read) => reads.set(name, read)));
+    if (item.type !== 'file' || !isReadForItem(item.file.evidence)) continue;
+    const name = item.file.name;
+    if (item.file.size > READ_ASIDE_BYTES) aside.push(readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read)));
     else reads.set(name, source.readNow(sessionId, name));
   }
   await Promise.all(aside);

@@ -128,9 +128,9 @@ async function gatherCandidates(source: RecordSource, filters: SearchFilters, si
     const list: Candidate[] = [];
     for (const item of fold.items) {
       if (item.type !== 'file') continue;
-      const facts = item.fact.facts;
-      if (facts?.kind !== 'message' || (item.fact.evidence !== 'parsed' && item.fact.evidence !== 'changed')) continue;
-      if (passesFilters(facts, fold.cwd, filters)) list.push({ sessionId, name: item.fact.name, facts });
+      const facts = item.file.facts;
+      if (facts?.kind !== 'message' || (item.file.evidence !== 'parsed' && item.file.evidence !== 'changed')) continue;
+      if (passesFilters(facts, fold.cwd, filters)) list.push({ sessionId, name: item.file.name, facts });
     }
     if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.facts.at));
     if (performance.now() - sliceStart > GATHER_SLICE_MS) {

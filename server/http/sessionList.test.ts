@@ -28,7 +28,7 @@ function fakeSource(folds: Map<string, SessionFold>): RecordSource & { bump(): v
     fold: (sessionId) => folds.get(sessionId) ?? null,
     readNow: () => ({}) as never,
     recordLook: () => undefined,
-    strays: () => [],
+    looseFiles: () => [],
     version: () => String(version),
     subscribe: () => () => {},
     start: async () => {},

@@ -38,7 +38,7 @@ export function createSessionList(source: RecordSource, summaryOf: SummaryCache)
     }
     const envelope = sessionsEnvelopeSchema.parse({
       schema: 'rec.sessions/2',
-      sources: [{ ...source.status(), strays: source.strays() }],
+      sources: [{ ...source.status(), strays: source.looseFiles() }],
       degradedSessions,
     });
     const head = JSON.stringify(envelope);

@@ -49,7 +49,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     const { limit, around } = query.data;
     let offset = query.data.offset;
     if (around !== undefined) {
-      const at = fold.items.findIndex((item) => item.type !== 'gap' && item.fact.name === around);
+      const at = fold.items.findIndex((item) => item.type !== 'gap' && item.file.name === around);
       if (at === -1) return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
       offset = Math.max(0, at - Math.floor(limit / 2));
     }
@@ -80,18 +80,18 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     const params = fileParams.safeParse(request.params);
     if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id and a file name are needed' });
     const fold = source.fold(params.data.sessionId);
-    const item = fold?.items.find((candidate) => candidate.type !== 'gap' && candidate.fact.name === params.data.file);
+    const item = fold?.items.find((candidate) => candidate.type !== 'gap' && candidate.file.name === params.data.file);
     if (fold == null || item === undefined) {
       return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
     }
-    if (item.type !== 'file' || item.fact.size <= READ_ASIDE_BYTES) {
+    if (item.type !== 'file' || item.file.size <= READ_ASIDE_BYTES) {
       const wire = projectItem(item, source.ref, (name) => source.readNow(fold.sessionId, name), null);
       if (wire.type !== 'file') return reply.code(404).send({ error: 'not-found', message: 'a stray file is listed, never read' });
       return fileResponseSchema.parse({ schema: 'rec.file/2', source: source.ref, sessionId: fold.sessionId, item: wire });
     }
     const stop = stopWithClient(reply, null);
     try {
-      const read = await readItemAside(source, threads, fold.sessionId, item.fact, null, stop.signal);
+      const read = await readItemAside(source, threads, fold.sessionId, item.file, null, stop.signal);
       // The entry and the file's text came as their JSON: the answer is made around placeholders,
       // then each JSON put in its place.
       const parts: [unknown, Uint8Array][] = [];

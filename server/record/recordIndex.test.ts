@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readEntry } from '../../shared/record/entry.ts';
-import { concludeObservation, type Conclusion } from '../../shared/record/observation.ts';
+import { parseEntryName } from '../../shared/record/entryName.ts';
+import type { KnownFile } from '../../shared/record/knownFile.ts';
+import { concludeObservation } from '../../shared/record/observation.ts';
 import { foldSession } from '../../shared/record/session.ts';
 import { CWD, OTHER, SESSION, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { createRecordIndex } from './recordIndex.ts';
@@ -15,13 +17,14 @@ function nameOf(ms: number, seq: number, padded: boolean): string {
   return `${at}-${padded ? String(seq).padStart(4, '0') : seq}.json`;
 }
 
-function conclusionOf(content: unknown): Conclusion {
+function conclusionOf(name: string, content: unknown, mtimeMs: number): KnownFile {
   const bytes = new TextEncoder().encode(typeof content === 'string' ? content : JSON.stringify(content));
   const reading = readEntry(bytes);
   const now = Date.now();
   const changedAt = now - 60_000;
   return concludeObservation(
     null,
+    { name, entryName: parseEntryName(name), mtimeMs },
     reading.outcome === 'entry'
       ? { type: 'entry', facts: reading.facts, fingerprint: bytes.length, size: bytes.length, changedAt }
       : reading.outcome === 'invalid'
@@ -63,20 +66,20 @@ function runOperations(seed: number, operations: number): void {
       if (random() < 0.01) seq = 1;
       const name = nameOf(late ? Math.floor(random() * clock) : clock, seq, random() < 0.1);
       if (!names.includes(name)) names.push(name);
-      index.putFile(SESSION, name, conclusionOf(contentOf(random, op)), clock);
+      index.putFile(SESSION, name, conclusionOf(name, contentOf(random, op), clock));
     } else if (roll < 0.8) {
       // A file read again: it parsed at last, or something changed it.
       const name = names[Math.floor(random() * names.length)]!;
-      index.putFile(SESSION, name, conclusionOf(contentOf(random, op)), clock);
+      index.putFile(SESSION, name, conclusionOf(name, contentOf(random, op), clock));
     } else if (roll < 0.88) {
       // A file gone: nothing left of it.
       const [name] = names.splice(Math.floor(random() * names.length), 1);
-      index.putFile(SESSION, name!, null, clock);
+      index.putFile(SESSION, name!, null);
     } else if (roll < 0.96) {
       // A file that is not an entry (no entry's name, or not a regular file).
       const name = random() < 0.5 ? `notes-${op}.txt` : names[Math.floor(random() * names.length)]!;
       if (!names.includes(name)) names.push(name);
-      index.putFile(SESSION, name, { evidence: 'stray', why: 'not an entry file name', size: 3, facts: null, fingerprint: null }, clock);
+      index.putFile(SESSION, name, { name, entryName: parseEntryName(name), evidence: 'stray', why: 'not an entry file name', size: 3, facts: null, fingerprint: null, mtimeMs: clock } as KnownFile);
     } else {
       folderProblem = folderProblem === null ? 'permission denied' : null;
       index.setFolderProblem(SESSION, folderProblem);
@@ -96,11 +99,11 @@ describe('the record index', () => {
 
   test('a write at the end of a long session folds only the end again, making no new items for the rest', () => {
     const index = createRecordIndex(() => {});
-    for (let i = 1; i <= 5_000; i++) index.putFile(SESSION, nameOf(i, i, false), conclusionOf(sentEntry(0, `m${i}`)), i);
+    for (let i = 1; i <= 5_000; i++) index.putFile(SESSION, nameOf(i, i, false), conclusionOf(nameOf(i, i, false), sentEntry(0, `m${i}`), i));
     const before = index.fold(SESSION)!;
     const firstItem = before.items[0];
     const middleItem = before.items[2_500];
-    index.putFile(SESSION, nameOf(5_001, 5_001, false), conclusionOf(sentEntry(0, 'new')), 5_001);
+    index.putFile(SESSION, nameOf(5_001, 5_001, false), conclusionOf(nameOf(5_001, 5_001, false), sentEntry(0, 'new'), 5_001));
     const after = index.fold(SESSION)!;
     assert.notEqual(after, before);
     assert.equal(after.items.length, 5_001);

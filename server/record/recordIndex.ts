@@ -1,15 +1,12 @@
-import type { EntryName } from '../../shared/record/entryName.ts';
-import { compareEntryNames, parseEntryName } from '../../shared/record/entryName.ts';
-import type { Conclusion } from '../../shared/record/observation.ts';
-import type { FileFact, SessionFold, SessionFolder } from '../../shared/record/session.ts';
-import { createSessionFolder } from '../../shared/record/session.ts';
-
-/** What the index holds of one file: the reader's conclusion plus when the file last changed. */
-export type FileState = FileFact & Conclusion & { mtimeMs: number };
+import { compareEntryNames } from '../../shared/record/entryName.ts';
+import type { KnownFile, NamedFile } from '../../shared/record/knownFile.ts';
+import { isInOrder } from '../../shared/record/knownFile.ts';
+import type { SessionFold, SessionFolding } from '../../shared/record/session.ts';
+import { createSessionFold } from '../../shared/record/session.ts';
 
 type SessionState = {
   sessionId: string;
-  files: Map<string, FileState>;
+  files: Map<string, KnownFile>;
   /** Why the folder could not be read, or null. */
   folderProblem: string | null;
   /** The fold, computed on demand and dropped whenever a file of the session changes. */
@@ -19,43 +16,41 @@ type SessionState = {
    * kept in order as files come and go, so that a live session is not sorted again on every
    * write (a 100,000-entry session took 25–115 ms to fold from folder order, 18 ms in order).
    */
-  ordered: FileState[] | null;
+  ordered: NamedFile[] | null;
   /**
    * The fold so far, file by file along `ordered`, and the first position in `ordered` that
    * changed since: the next fold goes back only that far. Folding a 100,000-entry session
    * again for every write took ~22 ms and left megabytes of items to collect each time.
    */
-  folder: SessionFolder | null;
+  folding: SessionFolding | null;
   changedFrom: number;
-  /** Files that fold as strays: no entry's name, or not a regular file. */
-  strays: number;
+  /** How many of its files fold as the session's strays: no entry's name, or not a regular file. */
+  strayCount: number;
 };
 
-const isStray = (file: FileState) => file.entryName === null || file.evidence === 'stray';
-
 /** Where `file` is, or would go, in files sorted by session order. */
-function positionOf(ordered: FileState[], file: FileState): number {
-  const name = file.entryName!;
+function positionOf(ordered: NamedFile[], file: NamedFile): number {
+  const name = file.entryName;
   let low = 0;
   let high = ordered.length;
   // Live files are the newest: look at the end first.
-  if (high > 0 && compareEntryNames(ordered[high - 1]!.entryName!, name) < 0) return high;
+  if (high > 0 && compareEntryNames(ordered[high - 1]!.entryName, name) < 0) return high;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareEntryNames(ordered[middle]!.entryName!, name) < 0) low = middle + 1;
+    if (compareEntryNames(ordered[middle]!.entryName, name) < 0) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
 /** The files with an entry's name in session order, sorted again if the order was lost. */
-function orderedFiles(session: SessionState): FileState[] {
+function orderedFiles(session: SessionState): NamedFile[] {
   if (session.ordered === null) {
-    const ordered: FileState[] = [];
+    const ordered: NamedFile[] = [];
     for (const file of session.files.values()) if (file.entryName !== null) ordered.push(file);
-    ordered.sort((a, b) => compareEntryNames(a.entryName!, b.entryName!));
+    ordered.sort((a, b) => compareEntryNames(a.entryName, b.entryName));
     session.ordered = ordered;
-    session.folder = null;
+    session.folding = null;
   }
   return session.ordered;
 }
@@ -64,13 +59,13 @@ function orderedFiles(session: SessionState): FileState[] {
 function foldOf(session: SessionState): SessionFold {
   const ordered = orderedFiles(session);
   let from = 0;
-  if (session.folder === null) session.folder = createSessionFolder(session.sessionId);
-  else from = session.folder.rewind(session.changedFrom);
-  for (let at = from; at < ordered.length; at++) session.folder.add(ordered[at]!);
+  if (session.folding === null) session.folding = createSessionFold(session.sessionId);
+  else from = session.folding.rewind(session.changedFrom);
+  for (let at = from; at < ordered.length; at++) session.folding.add(ordered[at]!);
   session.changedFrom = Infinity;
-  const strays: FileState[] = [];
-  if (session.strays > 0) for (const file of session.files.values()) if (isStray(file)) strays.push(file);
-  return session.folder.fold(strays, session.folderProblem);
+  const strays: KnownFile[] = [];
+  if (session.strayCount > 0) for (const file of session.files.values()) if (!isInOrder(file)) strays.push(file);
+  return session.folding.fold(strays, session.folderProblem);
 }
 
 export type RecordIndex = ReturnType<typeof createRecordIndex>;
@@ -78,19 +73,19 @@ export type RecordIndex = ReturnType<typeof createRecordIndex>;
 /**
  * The in-memory state of the record: per session, what the reader concluded of each file. It
  * does no I/O; the watcher feeds it and the HTTP routes read it. `onSessionChanged` is told of
- * every session whose state changed, and `onStraysChanged` of any change to the files directly
- * in the record directory, so that clients can be notified.
+ * every session whose state changed, and `onLooseFilesChanged` of any change to the loose files
+ * (those directly in the record directory), so that clients can be notified.
  */
-export function createRecordIndex(onSessionChanged: (sessionId: string) => void, onStraysChanged: () => void = () => {}) {
+export function createRecordIndex(onSessionChanged: (sessionId: string) => void, onLooseFilesChanged: () => void = () => {}) {
   const sessions = new Map<string, SessionState>();
-  /** Files directly in the record directory: not in a session folder, so not entries. */
-  const strays = new Map<string, number>();
+  /** Loose files: directly in the record directory, not in a session folder, so not entries. */
+  const looseFiles = new Map<string, number>();
   const strings = new Map<string, string>();
 
   function ensureSession(sessionId: string): SessionState {
     let session = sessions.get(sessionId);
     if (session === undefined) {
-      session = { sessionId, files: new Map(), folderProblem: null, fold: null, ordered: null, folder: null, changedFrom: Infinity, strays: 0 };
+      session = { sessionId, files: new Map(), folderProblem: null, fold: null, ordered: null, folding: null, changedFrom: Infinity, strayCount: 0 };
       sessions.set(sessionId, session);
     }
     return session;
@@ -106,8 +101,8 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
   }
 
   /** Takes a file's previous state out of the session's order and counts. */
-  function forget(session: SessionState, previous: FileState): void {
-    if (isStray(previous)) session.strays--;
+  function forget(session: SessionState, previous: KnownFile): void {
+    if (!isInOrder(previous)) session.strayCount--;
     if (session.ordered !== null && previous.entryName !== null) {
       const at = positionOf(session.ordered, previous);
       if (session.ordered[at] === previous) {
@@ -120,7 +115,7 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
   }
 
   /** Puts a file with an entry's name in its place in the session's order. */
-  function place(session: SessionState, state: FileState): void {
+  function place(session: SessionState, state: NamedFile): void {
     if (session.ordered === null) return;
     const at = positionOf(session.ordered, state);
     session.ordered.splice(at, 0, state);
@@ -135,14 +130,13 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
    * Entries repeat strings by the thousand: the session id, the cwd, the peer, and the time that
    * the name already holds. One copy of each is enough (about 150 bytes a file).
    */
-  function intern(session: SessionState, conclusion: Conclusion, entryName: EntryName | null): Conclusion {
-    const facts = conclusion.facts;
-    if (facts === null) return conclusion;
+  function intern(session: SessionState, file: KnownFile): void {
+    const facts = file.facts;
+    if (facts === null) return;
     if (facts.sessionId === session.sessionId) facts.sessionId = session.sessionId;
-    if (entryName !== null && facts.at === entryName.at) facts.at = entryName.at;
+    if (file.entryName !== null && facts.at === file.entryName.at) facts.at = file.entryName.at;
     if (facts.cwd !== null) facts.cwd = internString(facts.cwd);
     if (facts.kind === 'message' && facts.peerAs !== null) facts.peerAs = internString(facts.peerAs);
-    return conclusion;
   }
 
   function internString(value: string): string {
@@ -156,8 +150,8 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
     hasSession: (sessionId: string) => sessions.has(sessionId),
     version: () => version,
     sessionIds: () => sessions.keys(),
-    file: (sessionId: string, name: string): FileState | undefined => sessions.get(sessionId)?.files.get(name),
-    files: (sessionId: string): Iterable<FileState> => sessions.get(sessionId)?.files.values() ?? [],
+    file: (sessionId: string, name: string): KnownFile | undefined => sessions.get(sessionId)?.files.get(name),
+    files: (sessionId: string): Iterable<KnownFile> => sessions.get(sessionId)?.files.values() ?? [],
     fileCount(): number {
       let n = 0;
       for (const session of sessions.values()) n += session.files.size;
@@ -169,31 +163,30 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
       if (!sessions.has(sessionId)) touch(ensureSession(sessionId));
     },
 
-    /** Records a conclusion about a file; null means there is nothing left to show of it. */
-    putFile(sessionId: string, name: string, conclusion: Conclusion | null, mtimeMs: number, entryName?: EntryName | null): void {
+    /** Records what the reader now knows of a file; null means there is nothing left to show of it. */
+    putFile(sessionId: string, name: string, state: KnownFile | null): void {
       const session = ensureSession(sessionId);
       const previous = session.files.get(name);
-      if (conclusion === null) {
+      if (state === null) {
         if (previous === undefined) return;
         session.files.delete(name);
         forget(session, previous);
         touch(session);
         return;
       }
-      if (previous !== undefined && sameConclusion(previous, conclusion)) {
+      if (previous !== undefined && isSameEvidence(previous, state)) {
         // Same evidence, so nothing to tell; the time still matters for the pending window.
-        previous.mtimeMs = mtimeMs;
+        previous.mtimeMs = state.mtimeMs;
         return;
       }
-      const known = previous?.entryName ?? entryName ?? parseEntryName(name);
-      const state: FileState = { ...intern(session, conclusion, known), name, entryName: known, mtimeMs };
+      intern(session, state);
       session.files.set(name, state);
-      if (isStray(state)) session.strays++;
+      if (!isInOrder(state)) session.strayCount++;
       if (previous === undefined) {
         if (state.entryName !== null) place(session, state);
       } else if (session.ordered !== null && state.entryName !== null && state.entryName === previous.entryName) {
         // The same file seen again: it keeps its place.
-        if (isStray(previous)) session.strays--;
+        if (!isInOrder(previous)) session.strayCount--;
         const at = positionOf(session.ordered, previous);
         if (session.ordered[at] === previous) {
           session.ordered[at] = state;
@@ -222,18 +215,18 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
       return session.fold;
     },
 
-    strays: () => [...strays.keys()].sort(),
-    putStray(name: string, size: number | null): void {
-      if (strays.get(name) === (size ?? undefined)) return;
+    looseFiles: () => [...looseFiles.keys()].sort(),
+    putLooseFile(name: string, size: number | null): void {
+      if (looseFiles.get(name) === (size ?? undefined)) return;
       version++;
-      if (size === null) strays.delete(name);
-      else strays.set(name, size);
-      onStraysChanged();
+      if (size === null) looseFiles.delete(name);
+      else looseFiles.set(name, size);
+      onLooseFilesChanged();
     },
   };
 }
 
 /** The same fingerprint means the same bytes, hence the same facts. */
-function sameConclusion(a: Conclusion, b: Conclusion): boolean {
+function isSameEvidence(a: KnownFile, b: KnownFile): boolean {
   return a.evidence === b.evidence && a.why === b.why && a.size === b.size && a.fingerprint === b.fingerprint && a.touched === b.touched;
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { SourceRef, SourceStatus } from '../../shared/api.ts';
+import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
-import { createRecordIndex, type FileState } from './recordIndex.ts';
+import { createRecordIndex } from './recordIndex.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
@@ -19,9 +20,10 @@ export type RecordSource = {
   fold(sessionId: string): SessionFold | null;
   readNow(sessionId: string, name: string): FreshRead;
   /** Records what a look at a file found elsewhere (a reader thread), as readNow would. */
-  recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): FileState | undefined;
-  strays(): string[];
-  /** Changes whenever anything a reader can see changes (a session, a stray, the status). */
+  recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): KnownFile | undefined;
+  /** The loose files: those directly in the record directory, never entries (the wire's `strays`). */
+  looseFiles(): string[];
+  /** Changes whenever anything a reader can see changes (a session, a loose file, the status). */
   version(): string;
   /** Listens to record events; returns the function that stops listening. */
   subscribe(listener: (event: SourceEvent) => void): () => void;
@@ -51,7 +53,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
   };
   const listeners = new Set<(event: SourceEvent) => void>();
   const changed = new Set<string>();
-  let straysChanged = false;
+  let looseFilesChanged = false;
   let statusVersion = 0;
   let flushTimer: NodeJS.Timeout | null = null;
 
@@ -65,8 +67,8 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
     // Files directly in the record directory are part of its state, which a client fetches
     // with the list of sessions when told of the record.
-    if (straysChanged) publish({ type: 'source', source: statusNow() });
-    straysChanged = false;
+    if (looseFilesChanged) publish({ type: 'source', source: statusNow() });
+    looseFilesChanged = false;
   };
 
   const tell = (sessionId: string) => {
@@ -80,7 +82,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     },
     () => {
       if (watcher.readingFirstScan()) return;
-      straysChanged = true;
+      looseFilesChanged = true;
       flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
   );
@@ -105,7 +107,7 @@ export function createRecordSource(options: RecordSourceOptions): RecordSource {
     fold: (sessionId) => index.fold(sessionId),
     readNow: (sessionId, name) => watcher.readNow(sessionId, name),
     recordLook: (sessionId, name, look) => watcher.recordLook(sessionId, name, look),
-    strays: () => index.strays(),
+    looseFiles: () => index.looseFiles(),
     version: () => `${index.version()}.${statusVersion}`,
     subscribe(listener) {
       listeners.add(listener);

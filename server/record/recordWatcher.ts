@@ -8,11 +8,12 @@ export type RecordState = Pick<SourceStatus, 'state' | 'why'>;
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { nextRetryDelay } from '../../shared/record/evidence.ts';
+import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { lookAtFile } from './lookAtFile.ts';
 import { FOLDER_NAME_NOT_UTF8, listFolder, pathIn, type FolderEntry } from './listFolder.ts';
 import { describeError, statRecordPath } from './readRecordFile.ts';
-import type { FileState, RecordIndex } from './recordIndex.ts';
+import type { RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from './retryQueue.ts';
 import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
 import { scanInWorker, type ScanInWorker, type ScanMessage } from './scanWorker.ts';
@@ -43,7 +44,7 @@ export type RecordWatcherOptions = {
 };
 
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */
-export type FreshRead = { state: FileState | undefined; reading: EntryReading | null };
+export type FreshRead = { state: KnownFile | undefined; reading: EntryReading | null };
 
 const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
 const RECONCILE_COST_SHARE = 50; // Wait 50× the CPU the last reconcile used: ~2% of a core.
@@ -119,11 +120,11 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     const previous = index.file(sessionId, name);
     const mtimeMs = seenMtimeMs ?? previous?.mtimeMs ?? 0;
     // The pending window is timed on the process's steady clock, never by the file's mtime.
-    const conclusion = concludeObservation(previous ?? null, seen, Date.now(), performance.now());
-    index.putFile(sessionId, name, conclusion, mtimeMs, entryName);
+    const known = concludeObservation(previous ?? null, { name, entryName, mtimeMs }, seen, Date.now(), performance.now());
+    index.putFile(sessionId, name, known);
     const key = `${sessionId}/${name}`;
-    if (conclusion?.evidence === 'pending') {
-      const since = conclusion.pendingSince ?? performance.now();
+    if (known?.evidence === 'pending') {
+      const since = known.pendingSince ?? performance.now();
       retries.schedule(key, (attempt) => nextRetryDelay(attempt, performance.now(), since));
     } else {
       retries.cancel(key);
@@ -133,7 +134,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   function observeGone(sessionId: string, name: string): void {
     const previous = index.file(sessionId, name);
     if (previous === undefined) return;
-    index.putFile(sessionId, name, concludeObservation(previous, { type: 'gone' }, Date.now()), previous.mtimeMs);
+    index.putFile(sessionId, name, concludeObservation(previous, previous, { type: 'gone' }, Date.now()));
     retries.cancel(`${sessionId}/${name}`);
   }
 
@@ -283,7 +284,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           if (!workerShare.has(dirent.name)) reconcileSession(dirent.name, countRead);
         } else {
           // A file, or a link (never followed), directly in the record directory: not a session.
-          index.putStray(dirent.name, statRecordPath(pathIn(recordDir, dirent))?.size ?? 0);
+          index.putLooseFile(dirent.name, statRecordPath(pathIn(recordDir, dirent))?.size ?? 0);
         }
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
@@ -312,7 +313,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       // Not in the listing: gone, or come since (the watcher told of it meanwhile). A look of
       // its own says which.
       for (const sessionId of [...index.sessionIds()]) if (!seen.has(sessionId)) reconcileSession(sessionId, countRead);
-      for (const name of index.strays()) if (!seen.has(name)) index.putStray(name, statRecordPath(join(recordDir, name))?.size ?? null);
+      for (const name of index.looseFiles()) if (!seen.has(name)) index.putLooseFile(name, statRecordPath(join(recordDir, name))?.size ?? null);
       if (initial || indexing.state !== 'ready') setStatus({ indexing: { state: 'ready', files: index.fileCount() } });
     })();
     try {
@@ -371,10 +372,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           observeFolderGone(sessionId);
           return;
         case 'unlink':
-          index.putStray(sessionId, null);
+          index.putLooseFile(sessionId, null);
           return;
         default:
-          index.putStray(sessionId, statRecordPath(path)?.size ?? 0);
+          index.putLooseFile(sessionId, statRecordPath(path)?.size ?? 0);
           return;
       }
     }
@@ -445,7 +446,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       return observeFile(sessionId, name);
     },
     /** Records a look at a file taken elsewhere (a reader thread), as readNow records its own. */
-    recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): FileState | undefined {
+    recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): KnownFile | undefined {
       concludeLook(sessionId, name, parseEntryName(name), look.seen, look.mtimeMs);
       return index.file(sessionId, name);
     },

@@ -5,7 +5,7 @@ import { WIDEST_COUNTED_GAP, describeMissing, describeReason } from './degraded.
 import { foldSession, type SessionItem } from './session.ts';
 
 const describeItem = (item: SessionItem) =>
-  item.type === 'gap' ? `gap ${item.missing.from}-${item.missing.to}` : `${item.type === 'stray' ? 'stray' : item.fact.evidence} ${item.fact.name}`;
+  item.type === 'gap' ? `gap ${item.missing.from}-${item.missing.to}` : `${item.type === 'stray' ? 'stray' : item.file.evidence} ${item.file.name}`;
 
 describe('a session as the reader folds it', () => {
   it('entries come in (time, numeric sequence) order, whatever order the files were found in', () => {
@@ -88,8 +88,8 @@ describe('a session as the reader folds it', () => {
   it('a file that never parses is shown as unknown evidence with its name and size, not dropped', () => {
     const fold = foldSession(SESSION, [fileOf(nameAt(1, 2), '{"kind":"message","te')]);
     const item = fold.items[0];
-    assert.equal(item?.type === 'file' && item.fact.evidence, 'damaged');
-    assert.equal(item?.type === 'file' && item.fact.size, 21);
+    assert.equal(item?.type === 'file' && item.file.evidence, 'damaged');
+    assert.equal(item?.type === 'file' && item.file.size, 21);
   });
 
   it('a pending file is shown in its place and is not a degraded reason', () => {
@@ -181,8 +181,8 @@ describe('a session as the reader folds it', () => {
       fileOf(nameAt(1, 2), receivedEntry(1, 'same words', { peer: { as: 'uds:/tmp/a.sock' } })),
       fileOf(nameAt(2, 3), receivedEntry(2, 'same words', { peer: { as: 'web-app' } })),
     ]);
-    const received = fold.items.filter((item) => item.type === 'file' && item.fact.facts?.kind === 'message');
+    const received = fold.items.filter((item) => item.type === 'file' && item.file.facts?.kind === 'message');
     assert.equal(received.length, 2);
-    for (const item of received) assert.deepEqual(Object.keys(item).sort(), ['fact', 'run', 'type']);
+    for (const item of received) assert.deepEqual(Object.keys(item).sort(), ['file', 'run', 'type']);
   });
 });

@@ -1,37 +1,20 @@
 import type { DegradedCode, DegradedReason, MissingRange } from './degraded.ts';
 import { DEGRADED_CODES, isSequenceJump } from './degraded.ts';
-import type { EntryFacts } from './entry.ts';
-import type { EntryName } from './entryName.ts';
 import { compareEntryNames, missingBetween } from './entryName.ts';
-import type { EvidenceState, Touch } from './evidence.ts';
-
-/** What the file system shell knows of one file in a session folder. */
-export type FileFact = {
-  /** The file name as found on disk. */
-  name: string;
-  /** Time and sequence from the name; null for a stray. */
-  entryName: EntryName | null;
-  size: number;
-  evidence: EvidenceState;
-  /** Why the file is not an entry (pending, damaged, invalid, unreadable), in one line. */
-  why: string | null;
-  /** What the entry said when it parsed; kept for changed and removed files. */
-  facts: EntryFacts | null;
-  /** Touched after it was read, though it is now as it was read: the episode is kept. */
-  touched?: Touch;
-};
+import type { KnownFile, NamedFile } from './knownFile.ts';
+import { isInOrder } from './knownFile.ts';
 
 export type SessionItem =
   | {
       type: 'file';
-      fact: FileFact;
+      file: NamedFile;
       /** The run (a load of the mod, begun by a start entry) this file falls in; null before coverage. */
       run: number | null;
     }
   /** Sequence numbers missing between two files of one run: a possible missing entry. */
   | { type: 'gap'; run: number | null; missing: MissingRange }
   /** A file whose name is not an entry's. Strays have no place in the order and come last. */
-  | { type: 'stray'; fact: FileFact };
+  | { type: 'stray'; file: KnownFile };
 
 export type Run = { index: number; file: string; at: string; host: string; version: string; inbound: string };
 
@@ -74,28 +57,23 @@ export type SessionFold = {
  * `folderProblem` is set when the folder itself could not be read. Pairs nothing across
  * sessions: correlation is not claimed (question.correlation).
  */
-export function foldSession(sessionId: string, files: Iterable<FileFact>, folderProblem: string | null = null): SessionFold {
-  const named: FileFact[] = [];
-  const strays: FileFact[] = [];
-  for (const fact of files) {
-    if (isNamedEntry(fact)) named.push(fact);
-    else strays.push(fact);
+export function foldSession(sessionId: string, files: Iterable<KnownFile>, folderProblem: string | null = null): SessionFold {
+  const named: NamedFile[] = [];
+  const strays: KnownFile[] = [];
+  for (const file of files) {
+    if (isInOrder(file)) named.push(file);
+    else strays.push(file);
   }
-  named.sort((a, b) => compareEntryNames(a.entryName!, b.entryName!));
-  const folder = createSessionFolder(sessionId);
-  for (const fact of named) folder.add(fact);
-  return folder.fold(strays, folderProblem);
+  named.sort((a, b) => compareEntryNames(a.entryName, b.entryName));
+  const folding = createSessionFold(sessionId);
+  for (const file of named) folding.add(file);
+  return folding.fold(strays, folderProblem);
 }
 
-/** Files that take a place in the session's order; the rest are strays, which come last. */
-function isNamedEntry(fact: FileFact): boolean {
-  return fact.entryName !== null && fact.evidence !== 'stray';
-}
-
-/** How often the folder notes where it was, so that a change near the end refolds only the end. */
+/** How often the fold notes where it was, so that a change near the end refolds only the end. */
 const CHECKPOINT_EVERY = 512;
 
-export type SessionFolder = ReturnType<typeof createSessionFolder>;
+export type SessionFolding = ReturnType<typeof createSessionFold>;
 
 /**
  * foldSession, one file at a time and resumable: `add` takes the session's files in order;
@@ -103,10 +81,10 @@ export type SessionFolder = ReturnType<typeof createSessionFolder>;
  * on are folded again. A live session grows at its end, so a write to a session of 100,000
  * entries folds a few hundred files instead of all of them (and makes no new items for the rest).
  *
- * A fold it returns shares its items with the folder: it is current until the next `add` or
+ * A fold it returns shares its items with the folding: it is current until the next `add` or
  * `rewind`, which is how the index uses it (a fold is dropped whenever its session changes).
  */
-export function createSessionFolder(sessionId: string) {
+export function createSessionFold(sessionId: string) {
   const items: SessionItem[] = [];
   const runs: Run[] = [];
   const cwds: string[] = [];
@@ -118,7 +96,7 @@ export function createSessionFolder(sessionId: string) {
     /** How many files (in session order, named or not) have been added. */
     position: 0,
     run: null as number | null,
-    previous: null as FileFact | null,
+    previous: null as NamedFile | null,
     startCwd: null as string | null,
     latestCwd: null as string | null,
     chain: null as SessionFold['chain'],
@@ -148,71 +126,71 @@ export function createSessionFolder(sessionId: string) {
   };
   checkpoint();
 
-  function add(fact: FileFact): void {
+  function add(file: KnownFile): void {
     if (scalars.position > 0 && scalars.position % CHECKPOINT_EVERY === 0 && checkpoints.at(-1)!.scalars.position < scalars.position) checkpoint();
     scalars.position++;
-    if (!isNamedEntry(fact)) return;
-    const name = fact.entryName!;
-    const facts = fact.facts;
+    if (!isInOrder(file)) return;
+    const name = file.entryName;
+    const facts = file.facts;
     scalars.firstAt ??= name.at;
     scalars.lastAt = name.at;
     if (facts?.kind === 'start') {
       // A start entry begins a run; a second one means the mod loaded again (a resumed session)
       // and its sequence may begin anew, so no gap is claimed across it.
       scalars.run = runs.length;
-      runs.push({ index: scalars.run, file: fact.name, at: name.at, host: facts.host, version: facts.version, inbound: facts.inbound });
+      runs.push({ index: scalars.run, file: file.name, at: name.at, host: facts.host, version: facts.version, inbound: facts.inbound });
       scalars.startCwd = facts.cwd;
       scalars.previous = null;
     } else if (scalars.previous !== null) {
       const previous = scalars.previous;
       // A sequence that goes back is a writer that began again without a start entry we can
       // see; only numbers skipped going forward are possible missing entries.
-      const skipped = missingBetween(previous.entryName!.seq, name.seq);
+      const skipped = missingBetween(previous.entryName.seq, name.seq);
       if (skipped !== null) {
-        const range = { from: skipped.from, to: skipped.to, after: previous.name, before: fact.name };
+        const range = { from: skipped.from, to: skipped.to, after: previous.name, before: file.name };
         missing.push(range);
         items.push({ type: 'gap', run: scalars.run, missing: range });
         // A gap that is not a jump holds at most WIDEST_COUNTED_GAP numbers: a plain number.
         if (!isSequenceJump(range)) counts.missing += Number(skipped.count);
         note('sequence-gap', previous.name);
-        note('sequence-gap', fact.name);
+        note('sequence-gap', file.name);
       }
     }
-    scalars.previous = fact;
-    items.push({ type: 'file', fact, run: scalars.run });
+    scalars.previous = file;
+    items.push({ type: 'file', file, run: scalars.run });
 
-    switch (fact.evidence) {
+    switch (file.evidence) {
       case 'damaged':
         counts.damaged++;
-        note('damaged-file', fact.name);
+        note('damaged-file', file.name);
         break;
       case 'pending':
         counts.pending++;
         break;
       case 'invalid':
         counts.invalid++;
-        note('invalid-entry', fact.name);
+        note('invalid-entry', file.name);
         break;
       case 'unreadable':
-        note('unreadable', fact.name);
+        note('unreadable', file.name);
         break;
       case 'changed':
-        note('changed-after-read', fact.name);
+        note('changed-after-read', file.name);
         break;
       case 'removed':
-        note('removed-after-read', fact.name);
+        note('removed-after-read', file.name);
         break;
       case 'parsed':
       case 'stray':
         break;
     }
     // Back as it was read, but something touched it meanwhile: the record was touched all the same.
-    if ((fact.evidence === 'parsed' || fact.evidence === 'invalid') && fact.touched !== undefined) {
-      note(fact.touched === 'changed' ? 'changed-after-read' : 'removed-after-read', fact.name);
+    if ((file.evidence === 'parsed' || file.evidence === 'invalid') && file.touched !== undefined) {
+      note(file.touched === 'changed' ? 'changed-after-read' : 'removed-after-read', file.name);
     }
 
     if (facts === null) return;
-    if (facts.sessionId !== null && facts.sessionId !== sessionId) note('session-mismatch', fact.name);
+    if (facts.sessionId !== null && facts.sessionId !== sessionId) note('session-mismatch', file.name);
     if (facts.cwd !== null) {
       if (!cwdSet.has(facts.cwd)) {
         cwdSet.add(facts.cwd);
@@ -229,7 +207,7 @@ export function createSessionFolder(sessionId: string) {
         if (facts.outcome === 'rejected') counts.rejected++;
       }
     } else if (facts.kind === 'chain') {
-      scalars.chain = { parent: facts.parent, part: facts.part, brief: facts.brief, file: fact.name };
+      scalars.chain = { parent: facts.parent, part: facts.part, brief: facts.brief, file: file.name };
     }
   }
 
@@ -256,7 +234,7 @@ export function createSessionFolder(sessionId: string) {
   }
 
   /** The session as folded so far, with its strays (files with no place in the order). */
-  function fold(strays: readonly FileFact[], folderProblem: string | null): SessionFold {
+  function fold(strays: readonly KnownFile[], folderProblem: string | null): SessionFold {
     const degraded: DegradedReason[] = [];
     for (const code of DEGRADED_CODES) {
       let reasonOf = reasonFiles.get(code);
@@ -270,7 +248,7 @@ export function createSessionFolder(sessionId: string) {
     }
     return {
       sessionId,
-      items: strays.length === 0 ? items : [...items, ...strays.map((fact): SessionItem => ({ type: 'stray', fact }))],
+      items: strays.length === 0 ? items : [...items, ...strays.map((file): SessionItem => ({ type: 'stray', file }))],
       coverage: runs.length > 0 ? 'from-start' : 'unknown',
       runs: runs.slice(),
       cwds: cwds.slice(),

@@ -1,7 +1,7 @@
 import { readEntry } from '../record/entry.ts';
 import { parseEntryName } from '../record/entryName.ts';
 import { concludeObservation } from '../record/observation.ts';
-import type { FileFact } from '../record/session.ts';
+import type { KnownFile, StrayFile } from '../record/knownFile.ts';
 
 // Builders for tests of the pure core: entries as the plugin writes them, and files as the
 // shell would report them after reading those bytes.
@@ -47,13 +47,14 @@ export function bytesOf(value: unknown): Uint8Array {
 }
 
 /** The file as the shell reports it after reading `content` (an entry object or raw text). */
-export function fileOf(name: string, content: unknown, options: { changedAt?: number; now?: number } = {}): FileFact {
+export function fileOf(name: string, content: unknown, options: { changedAt?: number; now?: number } = {}): KnownFile {
   const bytes = bytesOf(content);
   const reading = readEntry(bytes);
   const now = options.now ?? Date.now();
   const changedAt = options.changedAt ?? now - 60_000;
-  const conclusion = concludeObservation(
+  return concludeObservation(
     null,
+    { name, entryName: parseEntryName(name), mtimeMs: changedAt },
     reading.outcome === 'entry'
       ? { type: 'entry', facts: reading.facts, fingerprint: 1, size: bytes.length, changedAt }
       : reading.outcome === 'invalid'
@@ -61,9 +62,8 @@ export function fileOf(name: string, content: unknown, options: { changedAt?: nu
         : { type: 'unparsed', why: reading.why, size: bytes.length, changedAt },
     now,
   )!;
-  return { ...conclusion, name, entryName: parseEntryName(name) };
 }
 
-export function strayOf(name: string, size = 3): FileFact {
-  return { name, entryName: null, size, evidence: 'stray', why: 'not an entry file name', facts: null };
+export function strayOf(name: string, size = 3): StrayFile {
+  return { name, entryName: null, evidence: 'stray', why: 'not an entry file name', size, facts: null, fingerprint: null, mtimeMs: 0 };
 }
