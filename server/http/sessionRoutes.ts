@@ -14,7 +14,7 @@ import { projectItem } from './projection.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import { READ_ASIDE_BYTES, readItemAside, readItems, spliceJson } from './readItems.ts';
 import { stopWithClient } from './stopWithClient.ts';
-import { createSessionList, streamOf } from './sessionList.ts';
+import { createSessionListBody, streamOf } from './sessionListBody.ts';
 import type { SummaryCache } from './summaryCache.ts';
 
 const sessionParams = z.object({ sessionId: z.string().min(1) });
@@ -31,7 +31,7 @@ const pageQuery = z.object({
  * joined into a path: only names the reader found on disk reach the file system.
  */
 export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache, threads: ReaderThreads): void {
-  const sessionList = createSessionList(source, summaryOf);
+  const sessionList = createSessionListBody(source, summaryOf);
 
   app.get('/api/sessions', async (_request, reply) => {
     const body = sessionList();

@@ -21,7 +21,7 @@ const CLOSE = Buffer.from(']}');
  * answer, and a client asking after each write grew the server by 700 MB. Now a change costs the
  * changed project's chunk, and an unchanged record answers with the chunks it already has.
  */
-export function createSessionList(source: RecordSource, summaryOf: SummaryCache): () => SessionListBody {
+export function createSessionListBody(source: RecordSource, summaryOf: SummaryCache): () => SessionListBody {
   let projects = new Map<string | null, ProjectBody>();
   let last: SessionListBody | null = null;
 

@@ -4,7 +4,7 @@ import { sessionsResponseSchema } from '../../shared/api.ts';
 import { foldSession, type SessionFold } from '../../shared/record/session.ts';
 import { fileOf, nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { RecordSource } from '../record/recordSource.ts';
-import { createSessionList } from './sessionList.ts';
+import { createSessionListBody } from './sessionListBody.ts';
 import { createSummaryCache } from './summaryCache.ts';
 import { projectSummary } from './projection.ts';
 
@@ -44,7 +44,7 @@ describe('the list of sessions', () => {
     ['c', sessionIn('c', '/one', 3)],
   ]);
   const source = fakeSource(folds);
-  const list = createSessionList(source, createSummaryCache(RECORD));
+  const list = createSessionListBody(source, createSummaryCache(RECORD));
   const parsed = () => sessionsResponseSchema.parse(JSON.parse(Buffer.concat(list().chunks).toString('utf8')));
 
   test('is the rec.sessions/2 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
