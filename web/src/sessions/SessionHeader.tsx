@@ -6,7 +6,8 @@ import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { projectName, shortId } from './sessionTree.ts';
 
-export function SessionHeader({ session, runs, children }: { session: SessionSummary; runs: SessionResponse['runs'] | null; children: SessionSummary[] }) {
+// `session.runs` is how many runs the summary counts; `runList` is the runs themselves, from a page.
+export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {
   const { counts } = session;
   return (
     <header className="session-header">
@@ -33,7 +34,7 @@ export function SessionHeader({ session, runs, children }: { session: SessionSum
         {session.coverage === 'from-start' ? (
           <span title="Coverage begins at the first start entry">
             {session.runs === 1 ? '1 run' : `${session.runs} runs (resumed)`}
-            {runs !== null && runs.length > 0 && ` · ${runs[runs.length - 1]!.host} ${runs[runs.length - 1]!.version}, inbound ${runs[runs.length - 1]!.inbound}`}
+            {runList !== null && runList.length > 0 && ` · ${runList[runList.length - 1]!.host} ${runList[runList.length - 1]!.version}, inbound ${runList[runList.length - 1]!.inbound}`}
           </span>
         ) : (
           <strong className="coverage-unknown">coverage unknown: no start entry</strong>

@@ -27,7 +27,7 @@ export function SessionView({ sessionId, file }: { sessionId: string; file: stri
   }
   return (
     <main className="view session-view" aria-label={`Session ${sessionId}`}>
-      {session !== null && <SessionHeader session={session} runs={latest?.runs ?? null} children={children} />}
+      {session !== null && <SessionHeader session={session} runList={latest?.runs ?? null} children={children} />}
       {session !== null && <DegradedBanner session={session} />}
       <Timeline key={sessionId} sessionId={sessionId} targetFile={file} onLatest={onLatest} />
     </main>
