@@ -16,7 +16,7 @@ export function accessCookieName(port: number): string {
   return `rec-dashboard-${port}`;
 }
 
-export type AccessDecision =
+type AccessDecision =
   | { type: 'allow' }
   /** A valid token in the address: set the cookie and send the browser on without it. */
   | { type: 'exchange'; location: string }

@@ -12,7 +12,7 @@ import { SECURITY_HEADERS } from './securityHeaders.ts';
 import { registerSessionRoutes } from './sessionRoutes.ts';
 import { createSummaryCache } from './summaryCache.ts';
 
-export type AppOptions = {
+type AppOptions = {
   source: RecordSource;
   /** The built web UI; when it is missing, `/` says how to build it. */
   webRoot: string | null;

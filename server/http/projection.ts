@@ -126,7 +126,7 @@ export function projectItem(item: SessionItem, source: SourceRef, read: (name: s
  * An entry's facts for the wire: the core's, named one by one. `details` come with a reading of
  * the entry; without one (a removed entry's facts, kept from when it parsed) they are unknown.
  */
-export function projectFacts(facts: EntryFacts, details: MessageDetails | null): EntryFactsWire {
+function projectFacts(facts: EntryFacts, details: MessageDetails | null): EntryFactsWire {
   switch (facts.kind) {
     case 'start':
       return { kind: 'start', host: facts.host, version: facts.version, inbound: facts.inbound };

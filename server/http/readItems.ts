@@ -20,7 +20,7 @@ export const READ_ASIDE_BYTES = 1024 * 1024;
 const HUGE_BYTES = 16 * 1024 * 1024;
 
 /** A read for an item; read whole on a thread, the entry (or raw value) comes as its JSON. */
-export type AsideItemRead = ItemRead & { valueJson: Uint8Array | null; sourceJson: Uint8Array | null };
+type AsideItemRead = ItemRead & { valueJson: Uint8Array | null; sourceJson: Uint8Array | null };
 
 /**
  * Reads the files of a page's items, as a page shows them: small ones now, large ones on a

@@ -23,7 +23,7 @@ export type SearchRequest = { type: 'search'; paths: (string | null)[]; query: T
 export type ReadRequest = { type: 'read'; path: string; name: string; textLimit: number | null };
 export type ThreadRequest = SearchRequest | ReadRequest;
 
-export type ThreadHit = { index: number; snippet: string | null; match: { start: number; end: number } | null; reason: string | null };
+type ThreadHit = { index: number; snippet: string | null; match: { start: number; end: number } | null; reason: string | null };
 
 /** `consumed`: candidates gone through, up to and including the last hit. */
 export type SearchReply = { type: 'searched'; hits: ThreadHit[]; consumed: number; scanned: number };
@@ -63,7 +63,7 @@ function readFields(path: string): Extract<EntryReading, { outcome: 'entry' }> |
   return reading.outcome === 'entry' ? reading : null;
 }
 
-export function searchSlice(request: SearchRequest): SearchReply {
+function searchSlice(request: SearchRequest): SearchReply {
   const matcher = request.query === null ? null : matcherOf(request.query);
   const hits: ThreadHit[] = [];
   let scanned = 0;

@@ -26,12 +26,12 @@ export class ThreadsClosed extends Error {
   }
 }
 
-export type Ask = {
+type Ask = {
   (request: SearchRequest): Promise<SearchReply>;
   (request: ReadRequest): Promise<ReadReply>;
 };
 
-export type Lane = {
+type Lane = {
   /**
    * Runs `work` with a thread of its own, once one is free. Rejects with ThreadsBusy when too
    * many are waiting, and with the signal's reason when it aborts: the thread is then ended,
@@ -42,7 +42,7 @@ export type Lane = {
   close(): Promise<void>;
 };
 
-export type LaneOptions = { threads: number; maxWaiting: number; idleMs: number };
+type LaneOptions = { threads: number; maxWaiting: number; idleMs: number };
 
 type Thread = {
   worker: Worker;
@@ -190,9 +190,9 @@ export function createLane(options: LaneOptions): Lane {
  * Searches at once: one per core beside the event loop's, at most two. On two cores, two
  * searches side by side take as long as one after the other, and the event loop gets less.
  */
-export const SEARCH_THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
+const SEARCH_THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
 /** Searches that wait for a thread; more are refused (503) rather than queued without end. */
-export const SEARCH_WAITING = 4;
+const SEARCH_WAITING = 4;
 
 export type ReaderThreads = {
   search: Lane;

@@ -10,7 +10,7 @@ import { stopWithClient } from './stopWithClient.ts';
 
 type Candidate = { sessionId: string; name: string; facts: MessageFacts };
 
-export type SearchOptions = {
+type SearchOptions = {
   /** A search still running after this long is stopped and answered with a 503. */
   budgetMs: number;
 };

@@ -9,7 +9,7 @@ const sessionsEnvelopeSchema = sessionsResponseSchema.omit({ projects: true });
 
 type Listed = { sessionId: string; cwd: string | null; lastAt: string | null; cached: CachedSummary };
 type ProjectBody = { summaries: CachedSummary[]; bytes: Buffer };
-export type SessionListBody = { version: string; chunks: Buffer[]; bytes: number };
+type SessionListBody = { version: string; chunks: Buffer[]; bytes: number };
 
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-export type RequestStop = {
+type RequestStop = {
   /** Aborts when the client goes away before its answer, or when the time is up. */
   signal: AbortSignal;
   timedOut(): boolean;

@@ -13,7 +13,7 @@ import { listFolder, type FolderEntry } from './listFolder.ts';
 
 export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
 
-export type FolderWatchHandlers = {
+type FolderWatchHandlers = {
   /** Something came, changed or went directly in the record directory. */
   onEvent(event: WatchEvent, path: string): void;
   onError(error: NodeJS.ErrnoException): void;
@@ -24,8 +24,6 @@ export type FolderWatchHandlers = {
    */
   onStir(sessionId: string, name: string | null): void;
 };
-
-export type FolderWatch = ReturnType<typeof createFolderWatch>;
 
 export function createFolderWatch(recordDir: string, handlers: FolderWatchHandlers) {
   /** The record directory itself: session folders and strays come and go here. */

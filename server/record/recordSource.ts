@@ -33,7 +33,7 @@ export type RecordSource = {
 
 const NOTICE_GATHER_MS = 5;
 
-export type RecordSourceOptions = {
+type RecordSourceOptions = {
   recordDir: string;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;

@@ -4,7 +4,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import type { Indexing, SourceStatus } from '../../shared/api.ts';
 
 /** Whether the record directory can be read, and why not. */
-export type RecordState = Pick<SourceStatus, 'state' | 'why'>;
+type RecordState = Pick<SourceStatus, 'state' | 'why'>;
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { nextRetryDelay } from '../../shared/record/evidence.ts';
@@ -18,7 +18,7 @@ import { createRetryQueue } from './retryQueue.ts';
 import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
 import { scanInWorker, type ScanInWorker, type ScanMessage } from './scanWorker.ts';
 
-export type RecordWatcherOptions = {
+type RecordWatcherOptions = {
   recordDir: string;
   index: RecordIndex;
   /** Told whenever the record's presence or the indexing progress changes. */
@@ -461,8 +461,6 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     },
   };
 }
-
-export type RecordWatcher = ReturnType<typeof createRecordWatcher>;
 
 /** CPU time this thread has used, in µs; the whole process's where Node cannot tell a thread's. */
 function threadCpuUs(): number {

@@ -11,14 +11,14 @@ import { describeError } from './readRecordFile.ts';
 // the session folders and posts what it saw, and the watcher concludes from it as from its own
 // looks, leaving the main thread free to answer and to watch. It reads, and never writes.
 
-export type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
+type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
 
 export type ScanMessage =
   /** One session folder: its files, or why it could not be listed; `soon` when it was asked for. */
   | { type: 'folder'; sessionId: string; problem: string | null; gone: boolean; files: ScannedFile[]; soon: boolean }
   | { type: 'done' };
 
-export type ScanWork = { recordDir: string; sessionIds: string[]; asks?: MessagePort };
+type ScanWork = { recordDir: string; sessionIds: string[]; asks?: MessagePort };
 
 export type ScanInWorker = {
   /** Resolves with the folders the worker did not report: all of them if it could not run. */
@@ -85,7 +85,7 @@ export function scanInWorker(work: ScanWork, onFolder: (message: Extract<ScanMes
  * Looks at every file of the given session folders, posting each folder as it is done; a folder
  * asked for meanwhile is looked at first, and not again in its turn.
  */
-export function scanFolders(work: ScanWork, post: (message: ScanMessage) => void): void {
+function scanFolders(work: ScanWork, post: (message: ScanMessage) => void): void {
   const lookedSoon = new Set<string>();
   for (const sessionId of work.sessionIds) {
     for (let ask = work.asks && receiveMessageOnPort(work.asks); ask !== undefined; ask = work.asks && receiveMessageOnPort(work.asks)) {

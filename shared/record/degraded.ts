@@ -42,7 +42,7 @@ export function isSequenceJump(range: { from: Seq; to: Seq }): boolean {
 }
 
 /** The sequence numbers missing in gaps that are not jumps. */
-export function countMissing(ranges: readonly MissingRange[]): number {
+function countMissing(ranges: readonly MissingRange[]): number {
   let count = 0;
   // A range that is not a jump holds at most WIDEST_COUNTED_GAP numbers: a plain number.
   for (const range of ranges) if (!isSequenceJump(range)) count += Number(countRange(range));

@@ -8,7 +8,7 @@ const at = z.iso.datetime({ precision: 3 }); // record-spec: timeFormat
 const sessionId = z.string().min(1);
 const cwd = z.string();
 
-export const startEntrySchema = z.looseObject({
+const startEntrySchema = z.looseObject({
   kind: z.literal('start'),
   sessionId,
   at,
@@ -20,7 +20,7 @@ export const startEntrySchema = z.looseObject({
 });
 
 /** `as` is the address or name exactly as the host gave it; empty or missing means unknown. */
-export const peerSchema = z.looseObject({
+const peerSchema = z.looseObject({
   as: z.string().optional(),
   sessionId: z.string().optional(),
 });
@@ -46,7 +46,7 @@ const messageEntryShape = {
   outcome: z.enum(OUTCOMES).optional(),
 };
 
-export const messageEntrySchema = z
+const messageEntrySchema = z
   .looseObject(messageEntryShape)
   .superRefine((entry, ctx) => {
     // Metadata mode (rule.metadataOnly) replaces the text by its length and hash; an entry has
@@ -67,7 +67,7 @@ export const messageEntrySchema = z
     }
   });
 
-export const chainEntrySchema = z.looseObject({
+const chainEntrySchema = z.looseObject({
   kind: z.literal('chain'),
   sessionId,
   at,
@@ -78,12 +78,12 @@ export const chainEntrySchema = z.looseObject({
   brief: z.string(),
 });
 
-export type StartEntry = z.infer<typeof startEntrySchema>;
+type StartEntry = z.infer<typeof startEntrySchema>;
 export type MessageEntry = z.infer<typeof messageEntrySchema>;
-export type ChainEntry = z.infer<typeof chainEntrySchema>;
+type ChainEntry = z.infer<typeof chainEntrySchema>;
 
 const KNOWN_KINDS = { start: startEntrySchema, message: messageEntrySchema, chain: chainEntrySchema } as const;
-export type KnownKind = keyof typeof KNOWN_KINDS;
+type KnownKind = keyof typeof KNOWN_KINDS;
 
 function isKnownKind(kind: string): kind is KnownKind {
   return Object.hasOwn(KNOWN_KINDS, kind);
@@ -163,7 +163,7 @@ export type EntryReading =
  * nested 100,000 deep parses, but overflows the stack of anything that walks it recursively
  * (JSON.stringify among them).
  */
-export const MAX_ENTRY_DEPTH = 256;
+const MAX_ENTRY_DEPTH = 256;
 
 // The byte-order mark stays in the text: the raw view shows the file as it is.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

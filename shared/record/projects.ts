@@ -1,7 +1,7 @@
 // Projects are working directories: a reader assigns a session to the project its entries name
 // (rule.byDirectory). Chains link a child session to its parent; nothing else links sessions.
 
-export type ProjectMember = { sessionId: string; cwd: string | null; lastAt: string | null };
+type ProjectMember = { sessionId: string; cwd: string | null; lastAt: string | null };
 
 export type Project<S extends ProjectMember> = {
   /** null for sessions whose entries name no directory (no entry parsed yet). */

@@ -59,7 +59,7 @@ function compareNewestFirst(a: string, b: string): number {
   return a < b ? 1 : a > b ? -1 : 0;
 }
 
-export type NewestFirst<T> = {
+type NewestFirst<T> = {
   /** The next `count` items, fewer at the end. */
   take(count: number): T[];
   hasMore(): boolean;
@@ -214,7 +214,7 @@ function findUnsupported(pattern: string): string | null {
  * RE2 writes a code point `\x{…}`; JavaScript writes `\uXXXX`, `\u{…}` and surrogate pairs
  * `\uD83D\uDE00`. A pattern written for JavaScript is read as meant.
  */
-export function fromJavaScriptEscapes(pattern: string): string {
+function fromJavaScriptEscapes(pattern: string): string {
   if (!pattern.includes('\\u')) return pattern;
   let out = '';
   for (let i = 0; i < pattern.length; i++) {

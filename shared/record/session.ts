@@ -18,7 +18,7 @@ export type SessionItem =
 
 export type Run = { index: number; file: string; at: string; host: string; version: string; inbound: string };
 
-export type SessionCounts = {
+type SessionCounts = {
   sent: number;
   received: number;
   /** Sent entries the host did not queue. */
