@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { EntryReading } from '../../shared/record/entry.ts';
-import { readEntry, valueAsWritten } from '../../shared/record/entry.ts';
+import { valueAsWritten } from '../../shared/jsonText.ts';
+import { readEntry } from '../../shared/record/entry.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/record/search.ts';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SESSION, bytesOf, receivedEntry, sentEntry, startEntry } from '../test/recordFixtures.ts';
-import { readEntry, readFieldsAsWritten } from './entry.ts';
+import { readFieldsAsWritten } from '../jsonText.ts';
+import { readEntry } from './entry.ts';
 
 function factsOf(value: unknown) {
   const reading = readEntry(bytesOf(value));

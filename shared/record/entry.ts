@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countMembers, describeDuplicateKey, isRawNumber, measureJson, readFieldsAsWritten } from '../jsonText.ts';
 
 // The entry kinds a reader knows (record-spec: entryKinds, startEntry, messageEntry, chainEntry).
 // Every schema is loose: fields this reader does not know are kept and shown raw, so a newer
@@ -280,143 +281,11 @@ function factsOf(entry: StartEntry | MessageEntry | ChainEntry): EntryFacts {
   }
 }
 
-/**
- * Whether a JSON value nests deeper than `limit`, and how many keys its objects hold in all;
- * iterative, so any depth is safe to ask.
- */
-function measureJson(value: unknown, limit: number): { tooDeep: boolean; keys: number } {
-  let keys = 0;
-  if (typeof value !== 'object' || value === null) return { tooDeep: false, keys };
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > limit) return { tooDeep: true, keys };
-    const children = Object.values(node as object);
-    if (!Array.isArray(node)) keys += children.length;
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return { tooDeep: false, keys };
-}
-
-/**
- * How many object members valid JSON text holds: its colons outside strings. Strings are skipped
- * with indexOf, so a long text costs little more than a search for its closing quote.
- */
-function countMembers(json: string): number {
-  let members = 0;
-  for (let at = 0; at < json.length; at++) {
-    const code = json.charCodeAt(at);
-    if (code === 0x22) at = closingQuote(json, at);
-    else if (code === 0x3a) members++;
-  }
-  return members;
-}
-
-/** Where the string opened at `open` ends, in valid JSON text. */
-function closingQuote(json: string, open: number): number {
-  let at = json.indexOf('"', open + 1);
-  for (;;) {
-    let backslashes = 0;
-    while (json.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
-    // An even run of backslashes escapes itself, not the quote.
-    if (backslashes % 2 === 0) return at;
-    at = json.indexOf('"', at + 1);
-  }
-}
-
-/**
- * Names the first key written twice in one object of valid JSON text, and where that object
- * is: `duplicate key "from" in envelope.origin`. Keys are compared as JSON reads them, so
- * `"k\u0069nd"` is `"kind"`. Only run on text known to hold one.
- */
-function describeDuplicateKey(json: string): string {
-  type Level = { keys: Set<string> | null; path: string; key: string | null; index: number };
-  const levels: Level[] = [];
-  let expectKey = false;
-  for (let at = 0; at < json.length; at++) {
-    const code = json.charCodeAt(at);
-    const level = levels.at(-1);
-    if (code === 0x7b || code === 0x5b) {
-      const path = level === undefined ? '' : [level.path, level.keys === null ? String(level.index) : level.key].filter((part) => part !== '').join('.');
-      levels.push({ keys: code === 0x7b ? new Set() : null, path, key: null, index: 0 });
-      expectKey = code === 0x7b;
-    } else if (code === 0x7d || code === 0x5d) {
-      levels.pop();
-    } else if (code === 0x2c && level !== undefined) {
-      if (level.keys === null) level.index++;
-      else expectKey = true;
-    } else if (code === 0x22) {
-      const end = closingQuote(json, at);
-      if (expectKey && level?.keys != null) {
-        const key = JSON.parse(json.slice(at, end + 1)) as string;
-        if (level.keys.has(key)) return `duplicate key ${JSON.stringify(key)}${level.path === '' ? '' : ` in ${level.path}`}`;
-        level.keys.add(key);
-        level.key = key;
-        expectKey = false;
-      }
-      at = end;
-    }
-  }
-  return 'a duplicate key';
-}
-
-type RawJson = { readonly rawJSON: string };
-/** JSON.rawJSON and the reviver's source text (ES2026), which the es2024 lib does not declare. */
-const json = JSON as JSON & { rawJSON?(text: string): RawJson; isRawJSON?(value: unknown): value is RawJson };
-
-/**
- * A reviver for JSON.parse that keeps each number as written where JSON.stringify would write it
- * otherwise (1e400 would become null, 12345678901234567890 lose digits, -0 become 0, 1.50 be 1.5):
- * such a number becomes a raw JSON value, which JSON.stringify writes back as its text.
- */
-export function keepNumberText(_key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value !== 'number' || context?.source === undefined || json.rawJSON === undefined) return value;
-  return context.source === JSON.stringify(value) ? value : json.rawJSON(context.source);
-}
-
-/** A number as the file writes it (kept by keepNumberText), or null for a value that is no number. */
-export function numberText(value: unknown): string | null {
-  if (typeof value === 'number') return JSON.stringify(value);
-  return json.isRawJSON?.(value) === true ? value.rawJSON : null;
-}
-
-/**
- * An entry's fields with every value as written: JSON.stringify gives back the file's numbers
- * (and a `__proto__` field, which JSON.parse makes an own field). Read when an entry is shown,
- * not when it is indexed: parsing with a reviver costs several times a plain parse.
- */
-export function readFieldsAsWritten(source: string): unknown {
-  return JSON.parse(source.charCodeAt(0) === 0xfeff ? source.slice(1) : source, keepNumberText);
-}
-
-/**
- * A parsed value (of `source`) with every value as written. Most entries hold no number, and
- * then JSON.parse's value is already exact (a `__proto__` field included); only the others are
- * parsed again.
- */
-export function valueAsWritten(value: unknown, source: string): unknown {
-  return holdsNumber(value) ? readFieldsAsWritten(source) : value;
-}
-
-function holdsNumber(value: unknown): boolean {
-  if (typeof value === 'number') return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    for (const child of Object.values(stack.pop()!)) {
-      if (typeof child === 'number') return true;
-      if (typeof child === 'object' && child !== null) stack.push(child);
-    }
-  }
-  return false;
-}
-
 /** A chain's part as written: the number, or its text where JSON would write it otherwise. */
 function partAsWritten(part: number, source: string): number | string {
   const fields = readFieldsAsWritten(source) as Record<string, unknown>;
-  return json.isRawJSON?.(fields['part']) === true ? fields['part'].rawJSON : part;
+  const written = fields['part'];
+  return isRawNumber(written) ? written.rawJSON : part;
 }
 
 function stringOrNull(value: unknown): string | null {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { closingQuote } from '../jsonText.ts';
 import type { EvidenceState } from '../record/evidence.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
@@ -241,18 +242,6 @@ export function scanJson(json: string, maxDepth: number): JsonScan {
     }
   }
   return scan;
-}
-
-/** Where the string opened at `open` ends, in valid JSON text. */
-function closingQuote(json: string, open: number): number {
-  let at = json.indexOf('"', open + 1);
-  for (;;) {
-    let backslashes = 0;
-    while (json.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
-    // An even run of backslashes escapes itself, not the quote.
-    if (backslashes % 2 === 0) return at;
-    at = json.indexOf('"', at + 1);
-  }
 }
 
 function skipSpace(json: string, at: number): number {

@@ -1,3 +1,4 @@
+import { keepNumberText } from '../jsonText.ts';
 import { PRIVATE_FIELD, PRIVATE_KIND, isObject, parseLineJson } from './line.ts';
 import { findReplyHint } from './replyHint.ts';
 
@@ -49,15 +50,3 @@ function mayHoldPrivate(text: string): boolean {
   return text.includes(PRIVATE_FIELD) || text.includes(PRIVATE_KIND);
 }
 
-type RawJson = { readonly rawJSON: string };
-/** JSON.rawJSON and the reviver's source text (ES2026), which the es2024 lib does not declare. */
-const json = JSON as JSON & { rawJSON?(text: string): RawJson };
-
-/**
- * Keeps each number as written where JSON.stringify would write it otherwise (1e400, a 20-digit
- * id, -0, 1.50): the page shows the line's own numbers, as the record's raw view does.
- */
-function keepNumberText(_key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value !== 'number' || context?.source === undefined || json.rawJSON === undefined) return value;
-  return context.source === JSON.stringify(value) ? value : json.rawJSON(context.source);
-}

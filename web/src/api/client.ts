@@ -10,7 +10,7 @@ import {
   type SessionResponse,
   type SessionsResponse,
 } from '../../../shared/api.ts';
-import { keepNumberText } from '../../../shared/record/entry.ts';
+import { keepNumberText } from '../../../shared/jsonText.ts';
 
 // The browser's side of the wire: every response is parsed with the shared schema, so a server
 // that drifts from the contract shows an error instead of a misread record.

@@ -1,5 +1,5 @@
 import type { FileItem, MessageFactsWire } from '../../../shared/api.ts';
-import { numberText } from '../../../shared/record/entry.ts';
+import { numberText } from '../../../shared/jsonText.ts';
 import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
 import { HashChecker } from './HashChecker.tsx';
 import { MessageText } from './MessageText.tsx';

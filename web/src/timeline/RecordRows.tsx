@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { missingRangeFromWire, type FileItem, type GapItem, type StrayItem } from '../../../shared/api.ts';
 import { describeMissing, describeMissingNumbers, isSequenceJump } from '../../../shared/record/degraded.ts';
-import { numberText } from '../../../shared/record/entry.ts';
+import { numberText } from '../../../shared/jsonText.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
