@@ -137,3 +137,20 @@ test('a followed session that grows past a page boundary keeps showing its newes
     await expect(entry(page, written)).toBeInViewport({ timeout: 3_000 });
   }
 });
+
+test('an invalid entry too large for a page says so in place, and shows the file\'s own text on demand', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/large-invalid');
+  await session.start();
+  // JSON, but not an entry (a side the record does not know), and over the page's 64 KiB.
+  const file = await session.sent({ as: 'api' }, 'z'.repeat(70_000) + ' the end', { isQueued: true }, {});
+  await waitForItems(live.url, session.sessionId, 2);
+  const invalid = await session.write({ kind: 'message', side: 'sideways', text: 'y'.repeat(70_000) + ' its last words' });
+  await waitForItems(live.url, session.sessionId, 3);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(entry(page, file).locator('.entry-text')).toBeVisible();
+  const row = entry(page, invalid);
+  await expect(row).toContainText('Not a valid entry');
+  await expect(row.locator('.raw-json')).toHaveCount(0);
+  await row.getByRole('button', { name: /show the file's text \([\d,]+ bytes\)/ }).click();
+  await expect(row.locator('.raw-json')).toContainText('"side":"sideways"');
+});
