@@ -27,6 +27,10 @@ describe('deciding access', () => {
 
   it('the token is let in as Authorization: Bearer, and nothing else in that header is', () => {
     assert.deepEqual(decideAccess(requestOf('/api/sessions', { authorization: `Bearer ${TOKEN}` }), TOKEN), { type: 'allow' });
+    // The scheme's name is case-insensitive (RFC 9110, 11.1); the token is not.
+    assert.deepEqual(decideAccess(requestOf('/api/sessions', { authorization: `bearer ${TOKEN}` }), TOKEN), { type: 'allow' });
+    assert.deepEqual(decideAccess(requestOf('/api/sessions', { authorization: `BEARER ${TOKEN}` }), TOKEN), { type: 'allow' });
+    assert.deepEqual(decideAccess(requestOf('/api/sessions', { authorization: `Bearer ${TOKEN.toUpperCase()}` }), TOKEN), TOKEN === TOKEN.toUpperCase() ? { type: 'allow' } : { type: 'deny' });
     for (const authorization of [`Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${TOKEN}`, TOKEN, 'Bearer ', '']) {
       assert.deepEqual(decideAccess(requestOf('/api/sessions', { authorization }), TOKEN), { type: 'deny' }, authorization);
     }

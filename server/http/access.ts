@@ -26,7 +26,8 @@ type AccessDecision =
 export function decideAccess(request: FastifyRequest, token: string | null): AccessDecision {
   if (token === null) return { type: 'allow' };
   const authorization = request.headers.authorization;
-  if (authorization !== undefined && authorization.startsWith('Bearer ') && sameToken(authorization.slice(7), token)) {
+  // The scheme's name is case-insensitive (RFC 9110, 11.1); the token is compared exactly.
+  if (authorization !== undefined && authorization.slice(0, 7).toLowerCase() === 'bearer ' && sameToken(authorization.slice(7), token)) {
     return { type: 'allow' };
   }
   const cookie = readCookie(request.headers.cookie, accessCookieName(request.socket.localPort ?? 0));
