@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import type { EntryFacts } from './entry.ts';
+import { mergeSorted, type Merge } from '../mergeSorted.ts';
 
 // Search over the record: which message entries a query selects. Pure: the shell reads texts
 // from disk only for entries that pass the filters on what the index already holds.
@@ -59,69 +60,14 @@ function compareNewestFirst(a: string, b: string): number {
   return a < b ? 1 : a > b ? -1 : 0;
 }
 
-type NewestFirst<T> = {
-  /** The next `count` items, fewer at the end. */
-  take(count: number): T[];
-  hasMore(): boolean;
-};
-
 /**
  * Merges lists that are each newest first into one, newest first, a few items at a time: a
  * search that finds its hits among the newest entries orders no more than it reads. Equal times
  * keep the order of the lists, so the whole is what a stable sort of the lists one after the
  * other would give.
  */
-export function mergeNewestFirst<T>(lists: readonly (readonly T[])[], atOf: (item: T) => string): NewestFirst<T> {
-  // A binary heap of the lists' heads: [list, position in it].
-  const heap: [number, number][] = [];
-  const before = (x: [number, number], y: [number, number]) => {
-    const order = compareNewestFirst(atOf(lists[x[0]]![x[1]]!), atOf(lists[y[0]]![y[1]]!));
-    return order < 0 || (order === 0 && x[0] < y[0]);
-  };
-  const siftUp = (at: number) => {
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!before(heap[at]!, heap[parent]!)) return;
-      [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
-      at = parent;
-    }
-  };
-  const siftDown = (at: number) => {
-    for (;;) {
-      const left = 2 * at + 1;
-      const right = left + 1;
-      let first = at;
-      if (left < heap.length && before(heap[left]!, heap[first]!)) first = left;
-      if (right < heap.length && before(heap[right]!, heap[first]!)) first = right;
-      if (first === at) return;
-      [heap[at], heap[first]] = [heap[first]!, heap[at]!];
-      at = first;
-    }
-  };
-  lists.forEach((list, index) => {
-    if (list.length === 0) return;
-    heap.push([index, 0]);
-    siftUp(heap.length - 1);
-  });
-  return {
-    take(count) {
-      const taken: T[] = [];
-      while (taken.length < count && heap.length > 0) {
-        const head = heap[0]!;
-        const list = lists[head[0]]!;
-        taken.push(list[head[1]]!);
-        if (head[1] + 1 < list.length) {
-          head[1]++;
-        } else {
-          heap[0] = heap.at(-1)!;
-          heap.pop();
-        }
-        if (heap.length > 0) siftDown(0);
-      }
-      return taken;
-    },
-    hasMore: () => heap.length > 0,
-  };
+export function mergeNewestFirst<T>(lists: readonly (readonly T[])[], atOf: (item: T) => string): Merge<T> {
+  return mergeSorted(lists, (a, b) => compareNewestFirst(atOf(a), atOf(b)) < 0);
 }
 
 export type TextMatcher = (text: string) => { start: number; end: number } | null;

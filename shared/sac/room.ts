@@ -1,6 +1,7 @@
 import { collectDegraded, type DegradedReason } from './degraded.ts';
 import type { SeatFileEntry, SeatFileItem, SeatFileReading } from './seatFile.ts';
 import type { RoomsFacts, StoreFileReading } from './storeFiles.ts';
+import { mergeSorted } from '../mergeSorted.ts';
 
 // A room as a view of its own (sac-channels-format: What a reader must do): every stretch of
 // every seat file in the room, in time order. Within a file, the order written; across files, by
@@ -154,57 +155,10 @@ function placeItems(reading: SeatFileReading): FlowItem[] {
 
 /**
  * Merges ordered sequences by place: each sequence keeps its own order, and at equal places the
- * earlier sequence goes first. A binary heap of the sequences' heads: a room may hold hundreds of
- * seat files (one per session).
+ * earlier sequence goes first. A room may hold hundreds of seat files (one per session).
  */
 export function mergeByPlace<T>(sequences: readonly (readonly T[])[], placeOf: (item: T) => number): T[] {
-  const out: T[] = [];
-  const next = sequences.map(() => 0);
-  const heap: number[] = [];
-  const before = (a: number, b: number) => {
-    const pa = placeOf(sequences[a]![next[a]!]!);
-    const pb = placeOf(sequences[b]![next[b]!]!);
-    return pa < pb || (pa === pb && a < b);
-  };
-  const push = (sequence: number) => {
-    heap.push(sequence);
-    let i = heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  const pop = (): number => {
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        const right = left + 1;
-        let smallest = i;
-        if (left < heap.length && before(heap[left]!, heap[smallest]!)) smallest = left;
-        if (right < heap.length && before(heap[right]!, heap[smallest]!)) smallest = right;
-        if (smallest === i) break;
-        [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
-        i = smallest;
-      }
-    }
-    return top;
-  };
-  sequences.forEach((sequence, index) => {
-    if (sequence.length > 0) push(index);
-  });
-  while (heap.length > 0) {
-    const sequence = pop();
-    out.push(sequences[sequence]![next[sequence]!]!);
-    next[sequence]!++;
-    if (next[sequence]! < sequences[sequence]!.length) push(sequence);
-  }
-  return out;
+  return mergeSorted(sequences, (a, b) => placeOf(a) < placeOf(b)).take(Infinity);
 }
 
 /** The entry an EntryRef names, in a fold. */
