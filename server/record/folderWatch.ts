@@ -1,7 +1,7 @@
 import { lstatSync, watch as watchEntries, type FSWatcher as EntriesWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { listFolder, type FolderEntry } from './listFolder.ts';
+import { listFolder, type FolderEntry } from '../watch/listFolder.ts';
 
 // The record directory is watched with chokidar: session folders and strays come and go there,
 // and the directory itself may go and come back (a watch of its own only hastens new session

@@ -11,10 +11,10 @@ import { nextRetryDelay } from '../../shared/record/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { lookAtFile } from './lookAtFile.ts';
-import { FOLDER_NAME_NOT_UTF8, listFolder, pathIn, type FolderEntry } from './listFolder.ts';
+import { FOLDER_NAME_NOT_UTF8, listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { describeError, statRecordPath } from './readRecordFile.ts';
 import type { RecordIndex } from './recordIndex.ts';
-import { createRetryQueue } from './retryQueue.ts';
+import { createRetryQueue } from '../watch/retryQueue.ts';
 import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
 import { scanInWorker, type ScanInWorker, type ScanMessage } from './scanWorker.ts';
 

@@ -2,7 +2,7 @@ import { sep } from 'node:path';
 import { MessageChannel, MessagePort, Worker, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
-import { listFolder, pathIn, type FolderEntry } from './listFolder.ts';
+import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { lookAtFile } from './lookAtFile.ts';
 import { describeError } from './readRecordFile.ts';
 

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SearchQuery, SourceStatus } from '../../shared/api.ts';
+import type { SourceRef } from '../../shared/api.ts';
+
+// The seam between the stores and everything that shows them. A source is one store of one kind
+// (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
+// the files, and its projection says it in the wire's words. The HTTP layer holds a list of
+// sources and speaks only of sources, conversations and items: it never opens a store's file, and
+// it never knows a kind's rules. Each kind lives in its own folder (server/record, server/spex,
+// server/sac) with its reader and projection; its pure core is in shared/<kind>.
+
+/** A conversation as the list of sessions carries it: already projected and validated. */
+export type ListedConversation = {
+  /** The conversation's own id in its store: a session id, or a set-agent-comm seat. */
+  id: string;
+  /** The project it is listed under (a working directory, a worktree, a registry project). */
+  project: string | null;
+  /** Its latest item's time (ISO 8601), for the list's order. */
+  lastAt: string | null;
+  /** Whether it has a reason to doubt its evidence: the list counts those. */
+  degraded: boolean;
+  /** Its wire summary, serialized once per change (a list of 10,000 is not serialized again). */
+  json: string;
+};
+
+/** What a source tells of: its own state, or that one of its conversations changed. */
+export type SourceNotice =
+  | { type: 'source'; source: SourceStatus }
+  | { type: 'conversation-changed'; id: string };
+
+/** The hits a source found for a search, newest first, in the wire's `searchHit` shape. */
+export type SourceSearch = { hits: { at: string; hit: unknown }[]; scanned: number; truncated: boolean };
+
+export type Source = {
+  /** The store on the wire: every conversation, item and notice of this source carries it. */
+  readonly ref: SourceRef;
+  status(): SourceStatus;
+  /** Names directly in the root that are not conversations: listed, never read. */
+  strays(): string[];
+  /** Changes whenever anything a reader can see changes. */
+  version(): string;
+  conversations(): Iterable<ListedConversation>;
+  conversation(id: string): ListedConversation | null;
+  subscribe(listener: (notice: SourceNotice) => void): () => void;
+  /** Answers `GET /api/sessions/:id` for one of its conversations (the kind's own page). */
+  answerConversation(id: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** Answers `GET /api/sessions/:id/items/:item`: one item whole, named as the kind names it. */
+  answerItem(id: string, item: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** Searches its items; stops when `signal` aborts. */
+  search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch>;
+  /** Routes of views only this kind has (set-agent-comm's rooms), under `/api/<kind>/`. */
+  registerRoutes?(app: FastifyInstance): void;
+  start(): Promise<void>;
+  close(): Promise<void>;
+};

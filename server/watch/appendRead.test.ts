@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readAppended, type AppendMark } from './appendRead.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rec-append-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function readAll(path: string, mark: AppendMark | null) {
+  const read = readAppended(path, mark?.offset ?? 0, mark, 1 << 20);
+  assert.equal(read.type, 'read');
+  if (read.type !== 'read') throw new Error('unreachable');
+  return { text: read.bytes.toString(), mark: read.mark(read.size) };
+}
+
+describe('reading an append-only file from where the last read stopped', () => {
+  it('reads only the bytes appended since the last read', () => {
+    const path = join(dir, 'grows.ndjson');
+    writeFileSync(path, '{"a":1}\n');
+    const first = readAll(path, null);
+    appendFileSync(path, '{"b":2}\n');
+    const second = readAll(path, first.mark);
+    assert.equal(first.text, '{"a":1}\n');
+    assert.equal(second.text, '{"b":2}\n');
+  });
+
+  it('reads a pending tail again from where it began', () => {
+    const path = join(dir, 'tail.ndjson');
+    writeFileSync(path, '{"a":1}\n{"b"');
+    const read = readAppended(path, 0, null, 1 << 20);
+    assert.equal(read.type, 'read');
+    if (read.type !== 'read') return;
+    const mark = read.mark(8);
+    appendFileSync(path, ':2}\n');
+    const again = readAppended(path, mark.offset, mark, 1 << 20);
+    assert.equal(again.type === 'read' && again.bytes.toString(), '{"b":2}\n');
+  });
+
+  it('says a file that became shorter than what was read changed after reading', () => {
+    const path = join(dir, 'shrinks.ndjson');
+    writeFileSync(path, '{"a":1}\n{"b":2}\n');
+    const { mark } = readAll(path, null);
+    writeFileSync(path, '{"a":1}\n');
+    const read = readAppended(path, mark.offset, mark, 1 << 20);
+    assert.equal(read.type, 'changed');
+  });
+
+  it('says bytes rewritten in place before the offset changed after reading, not new lines', () => {
+    const path = join(dir, 'rewritten.ndjson');
+    writeFileSync(path, '{"a":1}\n{"b":2}\n');
+    const { mark } = readAll(path, null);
+    writeFileSync(path, '{"a":9}\n{"b":2}\n{"c":3}\n');
+    const read = readAppended(path, mark.offset, mark, 1 << 20);
+    assert.equal(read.type, 'changed');
+  });
+
+  it('says another file put in place under the same name changed after reading', () => {
+    const path = join(dir, 'replaced.ndjson');
+    writeFileSync(path, '{"a":1}\n');
+    const { mark } = readAll(path, null);
+    const other = join(dir, 'other.ndjson');
+    writeFileSync(other, '{"a":1}\n{"b":2}\n');
+    renameSync(other, path);
+    assert.equal(readAppended(path, mark.offset, mark, 1 << 20).type, 'changed');
+  });
+
+  it('reads at most the bytes asked for, so a huge append is taken in pieces', () => {
+    const path = join(dir, 'large.ndjson');
+    writeFileSync(path, 'x'.repeat(10_000));
+    const read = readAppended(path, 0, null, 4096);
+    assert.equal(read.type === 'read' && read.bytes.length, 4096);
+  });
+
+  it('says a missing file is missing, never empty', () => {
+    assert.equal(readAppended(join(dir, 'none.ndjson'), 0, null, 1024).type, 'missing');
+  });
+});

@@ -1,0 +1,101 @@
+import { constants, closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { hash } from 'node:crypto';
+import { describeError } from '../record/readRecordFile.ts';
+
+// Reading an append-only file (a spex segment, a set-agent-comm seat file) from where the last
+// read stopped. The writer only appends, so bytes already read never change: a file that is
+// shorter than what was read, that is another file under the same name, or whose last bytes
+// before the offset differ, was changed by something else, and is said to be changed after
+// reading (never read again as new lines). Only the window before the offset is compared at each
+// read, so an append costs its own bytes, not the file's: a change further back is not seen.
+
+/** What a reader remembers of an append-only file between reads: a place, never its text. */
+export type AppendMark = {
+  /** The file's identity when first read: a new file under the name is a replacement. */
+  dev: number;
+  ino: number;
+  /** Where the next read begins. */
+  offset: number;
+  /** A fingerprint of the up to CHECK_BYTES bytes just before `offset`. */
+  check: string;
+};
+
+export type AppendRead =
+  /** `bytes` are the file's bytes from the offset asked for to what is there now. */
+  | { type: 'read'; bytes: Buffer; size: number; mtimeMs: number; mark: (offset: number) => AppendMark }
+  | { type: 'changed'; why: string; size: number; mtimeMs: number }
+  | { type: 'missing' }
+  | { type: 'not-a-file'; what: string }
+  | { type: 'unreadable'; why: string };
+
+const CHECK_BYTES = 256;
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Reads `path` from `from` on (at most `maxBytes`), after checking that what `known` says was
+ * read is still there as it was read. `from` may be before `known.offset` (a core reads a pending
+ * tail again) but never after it. Never throws.
+ */
+export function readAppended(path: string | Buffer, from: number, known: AppendMark | null, maxBytes: number): AppendRead {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { type: 'missing' };
+    if (code === 'ELOOP') return { type: 'not-a-file', what: 'a symbolic link, not followed' };
+    if (code === 'EISDIR') return { type: 'not-a-file', what: 'a folder' };
+    return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { type: 'not-a-file', what: 'not a regular file' };
+    const size = stat.size;
+    const mtimeMs = stat.mtimeMs;
+    if (known !== null) {
+      if (stat.ino !== known.ino || stat.dev !== known.dev) {
+        return { type: 'changed', why: 'another file now has this name: the writer only appends to one', size, mtimeMs };
+      }
+      if (size < known.offset) return { type: 'changed', why: `the file is shorter (${size} bytes) than the ${known.offset} bytes already read; the writer only appends`, size, mtimeMs };
+    }
+    const checkFrom = known === null ? from : Math.min(from, Math.max(0, known.offset - CHECK_BYTES));
+    const length = Math.max(0, Math.min(size, from + maxBytes) - checkFrom);
+    const buffer = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const n = readSync(fd, buffer, filled, length - filled, checkFrom + filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    const bytes = buffer.subarray(0, filled);
+    if (known !== null && known.offset > 0) {
+      const window = bytes.subarray(known.offset - Math.min(known.offset, CHECK_BYTES) - checkFrom, known.offset - checkFrom);
+      if (fingerprint(window) !== known.check) {
+        return { type: 'changed', why: 'bytes already read are no longer as they were read; the writer only appends', size, mtimeMs };
+      }
+    }
+    const dev = stat.dev;
+    const ino = stat.ino;
+    return {
+      type: 'read',
+      bytes: bytes.subarray(from - checkFrom),
+      size,
+      mtimeMs,
+      // The caller says how far it consumed (a pending tail is read again next time).
+      mark: (offset: number) => {
+        if (known !== null && offset === known.offset) return known;
+        const end = offset - checkFrom;
+        const window = end <= 0 || end > bytes.length ? null : bytes.subarray(Math.max(0, end - CHECK_BYTES), end);
+        return { dev, ino, offset, check: window === null ? '' : fingerprint(window) };
+      },
+    };
+  } catch (error) {
+    return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function fingerprint(bytes: Uint8Array): string {
+  return bytes.length === 0 ? '' : hash('sha1', bytes, 'hex');
+}
