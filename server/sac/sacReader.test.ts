@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import fs, { appendFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { mayOpen } from '../../shared/sac/layout.ts';
+import { listEntries } from '../../shared/sac/seatFile.ts';
+import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
+import { appendedBytes } from '../../shared/sac/testing/sacWriter.ts';
+import { createSacReader, type SacChange, type SacReader } from './sacReader.ts';
+
+const made: string[] = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function writeExampleStore(): string {
+  const root = mkdtempSync(join(tmpdir(), 'sac-reader-'));
+  made.push(root);
+  for (const [path, text] of Object.entries(EXAMPLE_STORE)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+async function startReader(root: string): Promise<{ reader: SacReader; changes: SacChange[] }> {
+  const changes: SacChange[] = [];
+  const reader = createSacReader({ root, onChange: (change) => changes.push(change), onStatus: () => {} });
+  await reader.start();
+  return { reader, changes };
+}
+
+async function until<T>(probe: () => T | undefined, what: string, ms = 5_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const WEB = 'web-app#3f9c1a20';
+
+describe('the sac reader', () => {
+  it('reads every room, seat file and store file of a store as sac wrote it', async () => {
+    const root = writeExampleStore();
+    writeFileSync(join(root, 'nudges.json'), '{}');
+    const { reader } = await startReader(root);
+    try {
+      assert.equal(reader.status().indexing.state, 'ready');
+      const team = reader.room('team');
+      assert.ok(team);
+      assert.deepEqual(team.files.map((file) => file.seat).sort(), ['api-service#c4e10000', WEB]);
+      assert.equal(listEntries(reader.seatFile('team', 'api-service#c4e10000')!.reading).length, 3);
+      assert.equal(reader.store().registry.state, 'read');
+      assert.deepEqual(reader.strays(), ['nudges.json']);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('reads an append from the offset it remembered, and tells of the room at once', async () => {
+    const root = writeExampleStore();
+    const { reader, changes } = await startReader(root);
+    try {
+      const file = join(root, 'channels/team', `${WEB}.md`);
+      const before = reader.seatFile('team', WEB)!.reading.offset;
+      appendFileSync(file, appendedBytes(before, { ts: '2026-11-30T17:20:00.000+00:00', type: 'FACT', text: 'appended' }));
+      await until(() => (changes.some((change) => change.rooms.includes('team')) ? true : undefined), 'a change of team');
+      const reading = reader.seatFile('team', WEB)!.reading;
+      assert.equal(listEntries(reading).length, 2);
+      assert.ok(reading.offset > before);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('keeps an unterminated tail pending, and calls it torn once its mtime is 10 s old', async () => {
+    const root = writeExampleStore();
+    const { reader } = await startReader(root);
+    try {
+      const file = join(root, 'channels/team', `${WEB}.md`);
+      appendFileSync(file, '\n## 2026-11-30T17:21:00.000+00:00 — FACT\nhalf a li');
+      const pending = await until(() => (reader.seatFile('team', WEB)!.reading.items.at(-1)?.evidence === 'pending' ? true : undefined), 'a pending tail');
+      assert.ok(pending);
+      // An mtime 11 s ago: the reader's timer looks again after the window and finds it torn.
+      const past = new Date(Date.now() - 11_000);
+      utimesSync(file, past, past);
+      appendFileSync(file, '');
+      utimesSync(file, past, past);
+      await until(() => (reader.seatFile('team', WEB)!.reading.items.at(-1)?.evidence === 'damaged' ? true : undefined), 'a torn tail', 12_000);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('says a seat file that shrank was changed after it was read, and reads nothing more of it', async () => {
+    const root = writeExampleStore();
+    const { reader } = await startReader(root);
+    try {
+      const file = join(root, 'channels/team', 'api-service#c4e10000.md');
+      truncateSync(file, 20);
+      await until(() => (reader.seatFile('team', 'api-service#c4e10000')!.reading.problem?.code === 'changed-after-read' ? true : undefined), 'changed after read');
+      assert.equal(listEntries(reader.seatFile('team', 'api-service#c4e10000')!.reading).length, 3);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('says a store file that does not parse is unknown, not empty', async () => {
+    const root = writeExampleStore();
+    writeFileSync(join(root, 'registry.json'), '{"agents": {');
+    const { reader } = await startReader(root);
+    try {
+      const registry = reader.store().registry;
+      assert.equal(registry.state, 'unknown');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('ignores writers’ temporaries and dot-folders, and leaves an archived room out', async () => {
+    const root = writeExampleStore();
+    mkdirSync(join(root, 'channels/.archive/old'), { recursive: true });
+    writeFileSync(join(root, 'channels/.archive/old/web-app.md'), '## 2026-11-30T17:00:00.000+00:00 — FACT\nold\n');
+    writeFileSync(join(root, 'channels/team/web-app#3f9c1a20.md.tmp.4242'), 'a temporary');
+    writeFileSync(join(root, 'registry.json.tmp.99'), '{}');
+    const { reader } = await startReader(root);
+    try {
+      assert.deepEqual(reader.rooms().map((room) => room.room), ['team']);
+      assert.equal(reader.room('team')!.files.length, 2);
+      assert.ok(!reader.strays().some((name) => name.includes('.tmp.')));
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('opens no path its allowlist refuses: secrets are never opened, even when watched or listed', async () => {
+    const root = writeExampleStore();
+    writeFileSync(join(root, 'relays.json'), '{"secret":"CANARY-relay"}');
+    writeFileSync(join(root, 'http-tokens.json'), '{"t":"CANARY-token"}');
+    const opened: string[] = [];
+    const original = fs.openSync;
+    fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+      opened.push(String(path));
+      return (original as (...args: unknown[]) => number)(path, ...rest);
+    }) as typeof fs.openSync;
+    syncBuiltinESMExports();
+    let reader: SacReader | null = null;
+    try {
+      ({ reader } = await startReader(root));
+      writeFileSync(join(root, 'relays.json'), '{"secret":"CANARY-relay-2"}');
+      appendFileSync(join(root, 'channels/team', `${WEB}.md`), appendedBytes(1, { ts: '2026-11-30T17:22:00.000+00:00', type: 'FACT', text: 'x' }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      fs.openSync = original;
+      syncBuiltinESMExports();
+      await reader?.close();
+    }
+    const mine = opened.filter((path) => path.startsWith(root)).map((path) => path.slice(root.length + 1));
+    assert.ok(mine.length > 0, 'the reader opened the store’s files');
+    for (const path of mine) assert.ok(mayOpen(path), `opened ${path}`);
+    assert.ok(!mine.some((path) => path.includes('relays') || path.includes('http-tokens')));
+  });
+});
