@@ -332,6 +332,12 @@ export const searchQuerySchema = z.object({
   from: z.iso.datetime().optional(),
   to: z.iso.datetime().optional(),
   limit: decimalQuerySchema(1, 1_000).default(200),
+  /** set-agent-comm entries only: of this type (a legacy word counts as the type it stands for). */
+  type: z.enum(['QUESTION', 'ANSWER', 'FACT', 'REQUEST']).optional(),
+  /** set-agent-comm entries only: in this room, exactly. */
+  room: z.string().max(1_000).optional(),
+  /** set-agent-comm entries only: written by this seat, exactly. */
+  writer: z.string().max(1_000).optional(),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 

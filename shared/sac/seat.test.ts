@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ProcessState } from './liveness.ts';
+import { foldRoom } from './room.ts';
 import { foldSeat, groupSeatsByProject, listSeats, resolveProject, findSeatRooms, resolveSession, type RoomFiles, type SeatView } from './seat.ts';
 import { createSeatFileReading, readSeatFile } from './seatFile.ts';
 import { readStoreFiles, type StoreFacts, type StoreFileInput } from './storeFiles.ts';
@@ -80,6 +81,17 @@ describe('a seat’s Sent | Received', () => {
       view.received.map((item) => item.sibling),
       [false, false, true, false],
     );
+  });
+
+  it('a seat folded with a shell’s room folds is the seat folded with its own, and folds each room through it', () => {
+    const rooms = [team()];
+    const asked: string[] = [];
+    const viaShell = foldSeat(WEB, rooms, store(), NOW, none, (room, files, roomsJson) => {
+      asked.push(room);
+      return foldRoom(room, files, roomsJson);
+    });
+    assert.deepEqual(viaShell, foldSeat(WEB, rooms, store(), NOW, none));
+    assert.deepEqual(asked, ['dm-api-service-c4e10000-web-app-3f9c1a20', 'team']);
   });
 
   it('a seat belongs to the rooms members.json and the registry name, and to any room holding its file, each with why', () => {

@@ -1,7 +1,7 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
 import { collectDegraded, type DegradedReason } from './degraded.ts';
 import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
-import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomKind } from './room.ts';
+import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomFold, type RoomKind } from './room.ts';
 import type { SeatFileReading } from './seatFile.ts';
 import { classifyAddressing, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
 import type { CursorsFacts, RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
@@ -167,11 +167,22 @@ function compareWithSacCursor(seen: Map<string, string> | null, writer: string, 
   return entry > read ? 'unread' : 'read';
 }
 
+/** A room's fold, as foldRoom gives it; a shell passes one that keeps each room's fold while it is unchanged. */
+export type FoldRoomOf = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']) => RoomFold;
+
 /**
  * Folds a seat: `rooms` are all the rooms of the store with their seat files; `now` the wall clock
- * (epoch ms); `processes` what the reader found of the registry's writer pids.
+ * (epoch ms); `processes` what the reader found of the registry's writer pids. `foldRoomOf` lets a
+ * store of thousands of seats fold each room once, not once per seat in it.
  */
-export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: StoreFacts, now: number, processes: ReadonlyMap<number, ProcessState>): SeatView {
+export function foldSeat(
+  seat: string,
+  rooms: readonly RoomFiles[],
+  store: StoreFacts,
+  now: number,
+  processes: ReadonlyMap<number, ProcessState>,
+  foldRoomOf: FoldRoomOf = foldRoom,
+): SeatView {
   const name = parseSeatName(seat);
   const seatRooms = findSeatRooms(seat, rooms, store);
   const filesOf = new Map(rooms.map((room) => [room.room, room.files]));
@@ -184,7 +195,7 @@ export function foldSeat(seat: string, rooms: readonly RoomFiles[], store: Store
   for (const { room } of seatRooms) {
     const files = filesOf.get(room) ?? [];
     considered.push(...files);
-    const fold = foldRoom(room, files, store.rooms);
+    const fold = foldRoomOf(room, files, store.rooms);
     const seen = findSacCursor(room, seat, store.cursors);
     const sent: SentItem[] = [];
     const received: ReceivedItem[] = [];

@@ -1,0 +1,84 @@
+import { mkdir, open, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+// How set-agent-comm writes its store (sac-channels-format), kept as a library so the demo and the
+// tests write a store the way sac's own CLI does: `send` appends one entry to the writer's own
+// seat file in one write (`\n` unless the file is empty, the header and `\n`, the trimmed body
+// with every line that would read as a header pushed one space right, and `\n`); the JSON files
+// are written whole to `<file>.tmp.<pid>` and renamed into place.
+
+/** sac's header pattern (store.mjs): a body line that matches it is escaped with one space. */
+const ENTRY_HEADER =
+  /^## (\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:\d{2}|Z)?) — (QUESTION|ANSWER|FACT|REQUEST|KÉRDÉS|VÁLASZ|TÉNY|KÉRÉS)(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
+
+export type SacEntry = { ts: string; type: string; text: string; to?: readonly string[] | undefined; re?: string | undefined };
+
+/** The bytes one `send` appends to a seat file that holds `existing` bytes. */
+export function sacEntryBytes(existing: number, entry: SacEntry): Buffer {
+  const to = entry.to ?? [];
+  const head = `## ${entry.ts} — ${entry.type}${to.length > 0 ? ` → ${to.join(', ')}` : ''}${entry.re !== undefined ? ` (re: ${entry.re})` : ''}`;
+  const body = entry.text
+    .trim()
+    .split('\n')
+    .map((line) => (ENTRY_HEADER.test(line) ? ` ${line}` : line))
+    .join('\n');
+  return Buffer.from(`${existing > 0 ? '\n' : ''}${head}\n${body}\n`, 'utf8');
+}
+
+/** sac's time: local time with its offset, to the millisecond (`2026-11-30T17:18:53.482+00:00`). */
+export function sacTime(date: Date = new Date()): string {
+  const pad = (n: number, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, '0');
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}` +
+    `${sign}${pad(offset / 60)}:${pad(offset % 60)}`
+  );
+}
+
+export type AppendOptions = {
+  /** Write the entry in pieces of this many bytes, `pieceDelayMs` apart: a reader may see it half-written. */
+  pieceBytes?: number | undefined;
+  pieceDelayMs?: number | undefined;
+  /** Write only this many bytes of the entry and stop, as a writer killed mid-write leaves it. */
+  stopAfterBytes?: number | undefined;
+};
+
+/** Appends one entry to `channels/<room>/<seat>.md` under `root`, as sac's `send` does. */
+export async function appendSacEntry(root: string, room: string, seat: string, entry: SacEntry, options: AppendOptions = {}): Promise<string> {
+  const folder = path.join(root, 'channels', room);
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, `${seat}.md`);
+  const handle = await open(file, 'a');
+  try {
+    const { size } = await handle.stat();
+    const bytes = sacEntryBytes(size, entry);
+    const end = options.stopAfterBytes === undefined ? bytes.length : Math.min(bytes.length, options.stopAfterBytes);
+    const piece = options.pieceBytes ?? end;
+    for (let at = 0; at < end; at += piece) {
+      if (at > 0 && options.pieceDelayMs !== undefined) await sleep(options.pieceDelayMs);
+      await handle.write(bytes.subarray(at, Math.min(end, at + piece)));
+    }
+  } finally {
+    await handle.close();
+  }
+  return file;
+}
+
+/** Writes a store JSON file as sac's `writeJson` does: whole, to a temporary, renamed into place. */
+export async function writeSacJson(root: string, name: string, value: unknown): Promise<void> {
+  await mkdir(root, { recursive: true });
+  const file = path.join(root, name);
+  const temporary = `${file}.tmp.${process.pid}`;
+  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`);
+  await rename(temporary, file);
+}
+
+/** Creates a seat's file in a room without writing to it, as `sac join` does: 0 bytes. */
+export async function joinSacRoom(root: string, room: string, seat: string): Promise<void> {
+  const folder = path.join(root, 'channels', room);
+  await mkdir(folder, { recursive: true });
+  const handle = await open(path.join(folder, `${seat}.md`), 'a');
+  await handle.close();
+}

@@ -1,0 +1,597 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PAGE_TEXT_LIMIT_BYTES, decimalQuerySchema, type SearchQuery, type SourceRef, type SourceStatus } from '../../shared/api.ts';
+import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import type { ProcessState } from '../../shared/sac/liveness.ts';
+import { foldRoom, type FlowItem, type RoomFold } from '../../shared/sac/room.ts';
+import { foldSeat, listSeats, resolveProject, type ReceivedItem, type RoomFiles, type SeatView } from '../../shared/sac/seat.ts';
+import { readBodyText, readHeader, readRawText, type SeatFileItem, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { createTextMatcher, snippetAround } from '../../shared/record/search.ts';
+import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
+import {
+  sacItemResponseSchema,
+  sacRoomResponseSchema,
+  sacRoomsResponseSchema,
+  sacSearchHitSchema,
+  sacSeatResponseSchema,
+  sacSeatSummarySchema,
+  type SacDegradedReason,
+  type SacFlowItem,
+  type SacRoomSummary,
+  type SacSearchHit,
+  type SacSeatSummary,
+} from '../../shared/wire/sac.ts';
+import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
+import { createSacReader } from './sacReader.ts';
+import { readSeatRange } from './storeOpen.ts';
+
+// The projection of a set-agent-comm store: seats are its conversations (grouped by the
+// registry's project), rooms a view of their own. Core folds become wire objects here, written
+// out field by field; texts are read from disk for a page, an item or a search, never kept.
+
+export type SacSourceOptions = { root: string; onError?: (message: string) => void };
+
+/** Changes are told after this long, so the pieces of one write make one notice (as the record's). */
+const NOTICE_GATHER_MS = 5;
+/** A summary older than this is folded again: a focus turns stale and a quiet presence ends with time. */
+const SUMMARY_MAX_AGE_MS = 60_000;
+const REASON_FILES_SHOWN = 20;
+const DEFAULT_FLOW_LIMIT = 500;
+const MAX_FLOW_LIMIT = 20_000;
+/** A body searched past this many bytes is searched in its first ones (a 100 MB body is not matched whole). */
+const SEARCH_TEXT_BYTES = 4 * 1024 * 1024;
+
+/** The store's id on the wire: stable for its absolute root, as the record's is. */
+export function sacSourceRef(root: string): SourceRef & { kind: 'sac' } {
+  const digest = createHash('sha256').update(resolve(root)).digest('hex');
+  return { kind: 'sac', id: `sac-${digest.slice(0, 8)}` };
+}
+
+const seatQuery = z.object({
+  others: z.enum(['0', '1']).default('0'),
+  limit: decimalQuerySchema(1, MAX_FLOW_LIMIT).default(DEFAULT_FLOW_LIMIT),
+});
+const roomsQuery = z.object({ source: z.string() });
+const roomQuery = z.object({ source: z.string(), limit: decimalQuerySchema(1, MAX_FLOW_LIMIT).default(DEFAULT_FLOW_LIMIT) });
+const roomParams = z.object({ room: z.string().min(1) });
+
+/** Sac sources by Fastify app: the rooms routes are registered once and answer for each source. */
+const roomRoutes = new WeakMap<FastifyInstance, Map<string, SacSource>>();
+
+export type SacSource = Source & {
+  /** The store's rooms, for `GET /api/sac/rooms`. */
+  roomSummaries(): SacRoomSummary[];
+  /** One room's flow, or null when there is no such room. */
+  roomPage(room: string, limit: number): z.infer<typeof sacRoomResponseSchema> | null;
+  /** A seat's page; null when the store knows no such seat. */
+  seatPage(seat: string, options: { others: boolean; limit: number }): z.infer<typeof sacSeatResponseSchema> | null;
+  /** One item whole; null when there is none by that id. */
+  itemOf(seat: string, item: string): z.infer<typeof sacItemResponseSchema> | null;
+};
+
+export function createSacSource(options: SacSourceOptions): SacSource {
+  const root = resolve(options.root);
+  const ref = sacSourceRef(root);
+  const listeners = new Set<(notice: SourceNotice) => void>();
+  const dirty = new Set<string>();
+  let allDirty = true;
+  let flushTimer: NodeJS.Timeout | null = null;
+  const summaries = new Map<string, { listed: ListedConversation; at: number }>();
+  const roomFolds = new Map<string, { files: RoomFiles; rooms: StoreFacts['rooms']; fold: RoomFold }>();
+  let seatList: { version: number; seats: string[] } | null = null;
+
+  const publish = (notice: SourceNotice) => {
+    for (const listener of listeners) listener(notice);
+  };
+  const statusNow = (): SourceStatus => {
+    const status = reader.status();
+    return { ...ref, root, state: status.state, why: status.why, indexing: status.indexing };
+  };
+  const flush = () => {
+    flushTimer = null;
+    const ids = [...dirty];
+    dirty.clear();
+    for (const id of ids) publish({ type: 'conversation-changed', id });
+  };
+
+  const reader = createSacReader({
+    root,
+    ...(options.onError !== undefined ? { onError: options.onError } : {}),
+    onStatus: () => publish({ type: 'source', source: statusNow() }),
+    onChange(change) {
+      const seats = currentSeats();
+      let touched: string[];
+      if (change.store) {
+        touched = seats;
+        allDirty = true;
+      } else {
+        const rooms = new Set(change.rooms);
+        touched = seats.filter((seat) => seatIsIn(seat, rooms));
+        // A room that is gone (archived) leaves its seats' summaries to be folded again too.
+        for (const seat of touched) summaries.delete(seat);
+      }
+      if (reader.status().indexing.state !== 'ready') return;
+      for (const seat of touched) dirty.add(seat);
+      if (dirty.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+    },
+  });
+
+  /** Which seats a change of these rooms may change: writers there, and seats declared in them. */
+  const seatIsIn = (seat: string, rooms: ReadonlySet<string>): boolean => {
+    if (!summaries.has(seat)) return true;
+    const store = reader.store();
+    for (const room of rooms) {
+      if (reader.seatFile(room, seat) !== null) return true;
+      if (store.members.state === 'read' && store.members.facts.seats.some((record) => record.seat === seat && record.rooms.includes(room))) return true;
+      if (store.registry.state === 'read' && store.registry.facts.seats.some((record) => record.seat === seat && record.rooms.includes(room))) return true;
+      if (store.members.state !== 'read' || store.registry.state !== 'read') return true;
+    }
+    return false;
+  };
+
+  function currentSeats(): string[] {
+    const version = reader.version();
+    if (seatList === null || seatList.version !== version) seatList = { version, seats: listSeats(reader.rooms(), reader.store()) };
+    return seatList.seats;
+  }
+
+  const foldRoomCached = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']): RoomFold => {
+    const roomFiles = reader.room(room);
+    const cached = roomFolds.get(room);
+    if (roomFiles !== null && roomFiles.files === files) {
+      if (cached !== undefined && cached.files === roomFiles && cached.rooms === rooms) return cached.fold;
+      const fold = foldRoom(room, files, rooms);
+      roomFolds.set(room, { files: roomFiles, rooms, fold });
+      return fold;
+    }
+    return foldRoom(room, files, rooms);
+  };
+
+  let roomsNow: { version: number; rooms: RoomFiles[] } | null = null;
+  let processes: { at: number; registry: StoreFacts['registry']; states: Map<number, ProcessState> } | null = null;
+  function foldSeatNow(seat: string): SeatView {
+    const store = reader.store();
+    const version = reader.version();
+    if (roomsNow === null || roomsNow.version !== version) roomsNow = { version, rooms: reader.rooms() };
+    // Whether a pid runs is asked again after a second, not once per seat of a list of thousands.
+    if (processes === null || processes.registry !== store.registry || Date.now() - processes.at > 1_000) {
+      processes = { at: Date.now(), registry: store.registry, states: checkProcesses(store) };
+    }
+    return foldSeat(seat, roomsNow.rooms, store, Date.now(), processes.states, foldRoomCached);
+  }
+
+  function summaryOf(seat: string): ListedConversation {
+    const cached = summaries.get(seat);
+    if (cached !== undefined && !allDirty && !dirty.has(seat) && Date.now() - cached.at < SUMMARY_MAX_AGE_MS) return cached.listed;
+    const view = foldSeatNow(seat);
+    const registry = reader.store().registry;
+    const lastSeen = registry.state === 'read' ? (registry.facts.seats.find((record) => record.seat === seat)?.lastSeen ?? null) : null;
+    const summary = sacSeatSummarySchema.parse(projectSummary(ref, view, lastSeen));
+    const listed: ListedConversation = { id: seat, project: summary.project.project, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) };
+    summaries.set(seat, { listed, at: Date.now() });
+    return listed;
+  }
+
+  function conversations(): ListedConversation[] {
+    const seats = currentSeats();
+    const list = seats.map(summaryOf);
+    allDirty = false;
+    const known = new Set(seats);
+    for (const seat of summaries.keys()) if (!known.has(seat)) summaries.delete(seat);
+    return list;
+  }
+
+  // ——— texts, read from disk ———
+
+  function readText(item: SeatFileItem, room: string, seat: string, clip: boolean): { text: string | null; clipped?: { bytes: number } } {
+    const file = reader.seatFile(room, seat);
+    if (file === null) return { text: null };
+    const from = item.type === 'entry' ? item.bodyStart : item.start;
+    const wanted = item.end - from;
+    const limit = clip ? Math.min(wanted, PAGE_TEXT_LIMIT_BYTES) : wanted;
+    const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
+    // An entry's header is read again with its body: a header that no longer reads the same is a file rewritten.
+    const start = item.type === 'entry' ? item.start : from;
+    const read = readSeatRange(root, file.relative, identity, start, limit + (from - start), item.end);
+    if (read.state === 'changed') {
+      reader.noteChanged(room, seat, read.why);
+      return { text: null };
+    }
+    if (read.state === 'unreadable') return { text: null };
+    if (item.type === 'entry') {
+      const header = readHeader(read.bytes.subarray(0, Math.max(0, from - start - 1)).toString('utf8'));
+      if (header === null || header.time !== item.facts.time || header.typeWord !== item.facts.typeWord) {
+        reader.noteChanged(room, seat, 'an entry’s header no longer reads as it did: bytes already read are different');
+        return { text: null };
+      }
+    }
+    const body = read.bytes.subarray(from - start);
+    if (limit < wanted) {
+      const decoded = readRawText(cutAtCharacter(body)).replace(/^\s+/, '');
+      return { text: decoded, clipped: { bytes: wanted } };
+    }
+    return { text: item.type === 'entry' ? readBodyText(body) : readRawText(body) };
+  }
+
+  function projectFlow(room: string, flow: FlowItem, received: ReceivedItem | null, clip: boolean): SacFlowItem {
+    const item = flow.item;
+    const { text, clipped } = readText(item, room, flow.seat, clip);
+    const file = `channels/${room}/${flow.seat}.md`;
+    const entry = item.type === 'entry' ? item : null;
+    return {
+      source: { kind: 'sac', id: ref.id },
+      item: `${file}:${item.start}`,
+      type: item.type,
+      room,
+      seat: flow.seat,
+      file,
+      start: item.start,
+      end: item.end,
+      evidence: item.evidence,
+      why: item.why,
+      placedBy: flow.placedBy,
+      time: entry?.facts.time ?? null,
+      at: entry !== null && entry.facts.instant !== null ? new Date(entry.facts.instant).toISOString() : null,
+      entryType: entry?.facts.type ?? null,
+      typeWord: entry?.facts.typeWord ?? null,
+      to: entry === null ? [] : [...entry.facts.to],
+      re:
+        entry === null || entry.facts.re === null || flow.re === null
+          ? null
+          : {
+              time: entry.facts.re,
+              state: flow.re.state,
+              entries: flow.re.entries.map((target) => ({ seat: target.seat, start: target.start, item: `channels/${room}/${target.seat}.md:${target.start}` })),
+            },
+      sharesTime: flow.sharesTime,
+      timeGoesBack: flow.timeGoesBack,
+      text,
+      ...(clipped !== undefined ? { textClipped: clipped } : {}),
+      addressing: received?.addressing ?? null,
+      sacCursor: received?.sacCursor ?? null,
+      sibling: received?.sibling ?? false,
+    };
+  }
+
+  function seatPage(seat: string, page: { others: boolean; limit: number }) {
+    if (!currentSeats().includes(seat)) return null;
+    const view = foldSeatNow(seat);
+    const summary = JSON.parse(summaryOf(seat).json) as SacSeatSummary;
+    const received = view.received.filter((item) => page.others || item.addressing !== 'to-others');
+    const sent = view.sent.slice(-page.limit).map((item) => projectFlow(item.room, item.flow, null, true));
+    return sacSeatResponseSchema.parse({
+      schema: 'rec.sac-seat/1',
+      seat: summary,
+      others: page.others,
+      sent,
+      received: received.slice(-page.limit).map((item) => projectFlow(item.room, item.flow, item, true)),
+      limit: page.limit,
+      sentTotal: view.sent.length,
+      receivedTotal: received.length,
+    });
+  }
+
+  function itemOf(seat: string, itemId: string) {
+    const match = /^channels\/([^/]+)\/(.+)\.md:(\d+)$/.exec(itemId);
+    if (match === null) return null;
+    const [, room, writer, start] = match as unknown as [string, string, string, string];
+    const files = reader.room(room);
+    if (files === null) return null;
+    const fold = foldRoomCached(room, files.files, reader.store().rooms);
+    const flow = fold.items.find((candidate) => candidate.seat === writer && candidate.item.start === Number(start));
+    if (flow === undefined) return null;
+    // The item is asked for from a seat's page: its addressing and sac's cursor are the seat's.
+    let received: ReceivedItem | null = null;
+    if (writer !== seat && currentSeats().includes(seat)) {
+      received = foldSeatNow(seat).received.find((candidate) => candidate.room === room && candidate.flow.seat === writer && candidate.flow.item.start === flow.item.start) ?? null;
+    }
+    return sacItemResponseSchema.parse({ schema: 'rec.sac-item/1', item: projectFlow(room, flow, received, false) });
+  }
+
+  function roomSummaries(): SacRoomSummary[] {
+    const store = reader.store();
+    return reader.rooms().map((files) => projectRoomSummary(ref, foldRoomCached(files.room, files.files, store.rooms)));
+  }
+
+  function roomPage(room: string, limit: number) {
+    const files = reader.room(room);
+    if (files === null) return null;
+    const fold = foldRoomCached(room, files.files, reader.store().rooms);
+    return sacRoomResponseSchema.parse({
+      schema: 'rec.sac-room/1',
+      room: projectRoomSummary(ref, fold),
+      items: fold.items.slice(-limit).map((flow) => projectFlow(room, flow, null, true)),
+      limit,
+      total: fold.items.length,
+    });
+  }
+
+  async function search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch> {
+    const extra = query;
+    // Filters of the record's facts select none of sac's entries.
+    if (query.side !== undefined || query.outcome !== undefined || query.refused !== undefined || (query.peer !== undefined && query.peer !== '')) {
+      return { hits: [], scanned: 0, truncated: false };
+    }
+    const matcher = query.q === '' ? null : createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
+    if (matcher !== null && 'error' in matcher) return { hits: [], scanned: 0, truncated: false };
+    const from = query.from === undefined ? -Infinity : Date.parse(query.from);
+    const to = query.to === undefined ? Infinity : Date.parse(query.to);
+    const store = reader.store();
+    const candidates: { room: string; flow: FlowItem & { item: Extract<SeatFileItem, { type: 'entry' }> }; project: string }[] = [];
+    const projects = new Map<string, string>();
+    const projectOf = (seat: string) => {
+      let project = projects.get(seat);
+      if (project === undefined) projects.set(seat, (project = resolveProject(seat, store.registry).project));
+      return project;
+    };
+    let sliceStart = performance.now();
+    for (const files of reader.rooms()) {
+      if (extra.room !== undefined && files.room !== extra.room) continue;
+      const fold = foldRoomCached(files.room, files.files, store.rooms);
+      for (const flow of fold.items) {
+        const item = flow.item;
+        if (item.type !== 'entry' || (item.evidence !== 'parsed' && item.evidence !== 'changed')) continue;
+        if (extra.type !== undefined && item.facts.type !== extra.type) continue;
+        if (extra.writer !== undefined && flow.seat !== extra.writer) continue;
+        if (item.facts.instant === null ? query.from !== undefined || query.to !== undefined : item.facts.instant < from || item.facts.instant > to) continue;
+        const project = projectOf(flow.seat);
+        if (query.project !== undefined && project !== query.project) continue;
+        candidates.push({ room: files.room, flow: flow as FlowItem & { item: Extract<SeatFileItem, { type: 'entry' }> }, project });
+      }
+      if (performance.now() - sliceStart > 8) {
+        await yieldToLoop();
+        signal.throwIfAborted();
+        sliceStart = performance.now();
+      }
+    }
+    // Newest first; equal places keep the rooms' order, as a stable sort does.
+    candidates.sort((a, b) => b.flow.place - a.flow.place);
+    const hits: SourceSearch['hits'] = [];
+    let scanned = 0;
+    for (const candidate of candidates) {
+      if (hits.length === query.limit) return { hits, scanned, truncated: true };
+      const { room, flow } = candidate;
+      const file = reader.seatFile(room, flow.seat);
+      if (file === null) continue;
+      const item = flow.item;
+      const length = Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES);
+      const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, item.bodyStart, length, item.end);
+      scanned++;
+      if (read.state !== 'read') continue;
+      const text = readBodyText(cutAtCharacter(read.bytes));
+      let snippet = text.slice(0, 200);
+      let match: { start: number; end: number } | null = null;
+      if (matcher !== null) {
+        const found = matcher(text);
+        if (found === null) continue;
+        ({ snippet, match } = snippetAround(text, found) as { snippet: string; match: { start: number; end: number } });
+      }
+      const at = new Date(flow.place).toISOString();
+      const hit: SacSearchHit = {
+        source: { kind: 'sac', id: ref.id },
+        seat: flow.seat,
+        room,
+        item: `channels/${room}/${flow.seat}.md:${item.start}`,
+        time: item.facts.time,
+        at,
+        entryType: item.facts.type,
+        typeWord: item.facts.typeWord,
+        to: [...item.facts.to],
+        project: candidate.project,
+        snippet,
+        match,
+      };
+      hits.push({ at, hit: sacSearchHitSchema.parse(hit) });
+      if (scanned % 200 === 0) {
+        await yieldToLoop();
+        signal.throwIfAborted();
+      }
+    }
+    return { hits, scanned, truncated: false };
+  }
+
+  const source: SacSource = {
+    ref,
+    status: statusNow,
+    strays: () => reader.strays(),
+    version: () => `${reader.version()}`,
+    conversations,
+    conversation(id) {
+      return currentSeats().includes(id) ? summaryOf(id) : null;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async answerConversation(id: string, request: FastifyRequest, reply: FastifyReply) {
+      const parsed = seatQuery.safeParse(request.query);
+      if (!parsed.success) return reply.code(400).send({ error: 'bad-request', message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') });
+      const page = seatPage(id, { others: parsed.data.others === '1', limit: parsed.data.limit });
+      if (page === null) return reply.code(404).send({ error: 'not-found', message: `no seat ${JSON.stringify(id)} in this set-agent-comm store` });
+      return page;
+    },
+    async answerItem(id: string, item: string, _request: FastifyRequest, reply: FastifyReply) {
+      const answer = itemOf(id, item);
+      if (answer === null) return reply.code(404).send({ error: 'not-found', message: `no item ${JSON.stringify(item)} in this set-agent-comm store` });
+      return answer;
+    },
+    search,
+    registerRoutes(app: FastifyInstance) {
+      let sources = roomRoutes.get(app);
+      if (sources === undefined) {
+        sources = new Map();
+        roomRoutes.set(app, sources);
+        registerRoomRoutes(app, sources);
+      }
+      sources.set(ref.id, source);
+    },
+    roomSummaries,
+    roomPage,
+    seatPage,
+    itemOf,
+    start: () => reader.start(),
+    async close() {
+      if (flushTimer !== null) clearTimeout(flushTimer);
+      listeners.clear();
+      await reader.close();
+    },
+  };
+  return source;
+}
+
+function registerRoomRoutes(app: FastifyInstance, sources: ReadonlyMap<string, SacSource>): void {
+  const sourceOf = (id: string, reply: FastifyReply): SacSource | null => {
+    const found = sources.get(id);
+    if (found === undefined) void reply.code(404).send({ error: 'not-found', message: `no set-agent-comm source ${JSON.stringify(id)}` });
+    return found ?? null;
+  };
+  app.get('/api/sac/rooms', async (request, reply) => {
+    const query = roomsQuery.safeParse(request.query);
+    if (!query.success) return reply.code(400).send({ error: 'bad-request', message: 'source: expected a source id' });
+    const source = sourceOf(query.data.source, reply);
+    if (source === null) return reply;
+    return sacRoomsResponseSchema.parse({ schema: 'rec.sac-rooms/1', source: source.ref, rooms: source.roomSummaries() });
+  });
+  app.get('/api/sac/rooms/:room', async (request, reply) => {
+    const query = roomQuery.safeParse(request.query);
+    const params = roomParams.safeParse(request.params);
+    if (!query.success || !params.success) return reply.code(400).send({ error: 'bad-request', message: 'expected a room, a source id and a decimal limit' });
+    const source = sourceOf(query.data.source, reply);
+    if (source === null) return reply;
+    const page = source.roomPage(params.data.room, query.data.limit);
+    if (page === null) return reply.code(404).send({ error: 'not-found', message: `no room ${JSON.stringify(params.data.room)} in this set-agent-comm store` });
+    return page;
+  });
+}
+
+// ——— projections ———
+
+function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[] {
+  return reasons.map((reason) => ({
+    code: reason.code,
+    words: describeReason(reason),
+    files: reason.files.slice(0, REASON_FILES_SHOWN),
+    filesTotal: reason.files.length,
+    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).map((range) => ({ file: range.file, start: range.start, end: range.end })) } : {}),
+  }));
+}
+
+function projectSummary(ref: SourceRef, view: SeatView, lastSeen: string | null): SacSeatSummary {
+  let last = -Infinity;
+  let pending = 0;
+  let torn = 0;
+  const look = (flow: FlowItem) => {
+    if (flow.item.type === 'entry' && flow.placedBy === 'time' && flow.place > last) last = flow.place;
+    if (flow.item.evidence === 'pending') pending++;
+    else if (flow.item.evidence === 'damaged') torn++;
+  };
+  for (const item of view.sent) look(item.flow);
+  for (const item of view.received) look(item.flow);
+  const focus = view.focus;
+  const presence = view.presence;
+  return {
+    source: { kind: 'sac', id: ref.id },
+    seat: view.name.seat,
+    agent: view.name.agent,
+    host: view.name.host,
+    session: view.session.state === 'known' ? { state: 'known', session: view.session.session } : { state: 'unknown', why: view.session.why },
+    project: { project: view.project.project, from: view.project.from },
+    lastSeen,
+    lastAt: Number.isFinite(last) ? new Date(last).toISOString() : null,
+    rooms: view.rooms.map((room) => ({ room: room.room, kind: room.kind.kind, left: room.left, because: [...room.because] })),
+    focus:
+      focus.state === 'declared'
+        ? { state: 'declared', text: focus.text, files: [...focus.files], phase: focus.phase, ts: focus.ts, freshness: focus.freshness }
+        : focus.state === 'none'
+          ? { state: 'none' }
+          : { state: 'unknown', why: focus.why },
+    presence:
+      presence.state === 'quiet'
+        ? { state: 'quiet', since: presence.since, until: presence.until }
+        : presence.state === 'expired'
+          ? { state: 'expired', until: presence.until }
+          : presence.state === 'not-quiet'
+            ? { state: 'not-quiet' }
+            : { state: 'unknown', why: presence.why },
+    liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
+    neverWrote: view.neverWrote,
+    counts: { ...pickCounts(view), pending, torn },
+    degraded: projectReasons(view.degraded),
+  };
+}
+
+function pickCounts(view: SeatView) {
+  const c = view.counts;
+  return { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread };
+}
+
+function projectRoomSummary(ref: SourceRef, fold: RoomFold): SacRoomSummary {
+  let last: SacRoomSummary['last'] = null;
+  for (let i = fold.items.length - 1; i >= 0; i--) {
+    const item = fold.items[i]!.item;
+    if (item.type !== 'entry') continue;
+    last = { seat: fold.items[i]!.seat, time: item.facts.time, at: item.facts.instant === null ? null : new Date(item.facts.instant).toISOString(), entryType: item.facts.type };
+    break;
+  }
+  const c = fold.counts;
+  return {
+    source: { kind: 'sac', id: ref.id },
+    room: fold.room,
+    kind: fold.kind.kind,
+    pair: fold.kind.kind === 'pair' ? [fold.kind.pair[0], fold.kind.pair[1]] : null,
+    kindWhy: fold.kind.kind === 'unknown' ? fold.kind.why : null,
+    seats: [...fold.seats],
+    entries: c.entries,
+    neverWrote: c.neverWrote,
+    pending: c.pending,
+    torn: c.torn,
+    changed: c.changed,
+    strayText: c.strayText,
+    sharingTime: c.sharingTime,
+    last,
+    degraded: projectReasons(fold.degraded),
+  };
+}
+
+/** Bytes cut at a limit end on a whole UTF-8 character: a cut inside one is not the writer's bad byte. */
+function cutAtCharacter(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  let back = 0;
+  while (end > 0 && back < 3 && (bytes[end - 1]! & 0xc0) === 0x80) {
+    end--;
+    back++;
+  }
+  if (end > 0 && bytes[end - 1]! >= 0xc0) {
+    const lead = bytes[end - 1]!;
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+    if (back + 1 < need) return bytes.subarray(0, end - 1);
+  }
+  return bytes;
+}
+
+/**
+ * Which writers' pids are running on this machine, for liveness derived as sac derives it.
+ * Signal 0 sends nothing: it only asks. A remote seat's pids are another machine's: not asked.
+ */
+function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
+  const states = new Map<number, ProcessState>();
+  if (store.registry.state !== 'read') return states;
+  for (const seat of store.registry.facts.seats) {
+    if (seat.remote) continue;
+    for (const writer of seat.writers) {
+      if (writer.pid === null || states.has(writer.pid)) continue;
+      try {
+        process.kill(writer.pid, 0);
+        states.set(writer.pid, 'running');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ESRCH') states.set(writer.pid, 'exited');
+        else if (code === 'EPERM') states.set(writer.pid, 'running');
+      }
+    }
+  }
+  return states;
+}

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { evidenceStateSchema, sourceRefSchema } from '../api.ts';
+import { DEGRADED_CODES } from '../sac/degraded.ts';
+import { ENTRY_TYPES } from '../sac/seatFile.ts';
+
+// What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
+// rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
+// the core concluded it (addressing, sac's cursor, liveness, focus freshness): the browser applies
+// none of sac's rules.
+
+export const sacSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('sac') });
+
+export const sacDegradedReasonSchema = z.object({
+  code: z.enum(DEGRADED_CODES),
+  /** The reason in plain words, from the core. */
+  words: z.string(),
+  /** Files relative to the store's root; at most 20 listed, `filesTotal` says how many. */
+  files: z.array(z.string()),
+  filesTotal: z.number().int(),
+  ranges: z.array(z.object({ file: z.string(), start: z.number().int(), end: z.number().int() })).optional(),
+});
+export type SacDegradedReason = z.infer<typeof sacDegradedReasonSchema>;
+
+export const sacFocusSchema = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('declared'),
+    text: z.string(),
+    files: z.array(z.string()),
+    phase: z.string().nullable(),
+    ts: z.string(),
+    /** stale: older than 4 h (sac's FOCUS_STALE_MS); still shown, marked. */
+    freshness: z.enum(['fresh', 'stale', 'unknown']),
+  }),
+  z.object({ state: z.literal('none') }),
+  z.object({ state: z.literal('unknown'), why: z.string() }),
+]);
+
+export const sacPresenceSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('quiet'), since: z.string().nullable(), until: z.string().nullable() }),
+  z.object({ state: z.literal('expired'), until: z.string() }),
+  z.object({ state: z.literal('not-quiet') }),
+  z.object({ state: z.literal('unknown'), why: z.string() }),
+]);
+
+/** Derived as sac derives it, and labelled so: never a fact of the files. */
+export const sacLivenessSchema = z.object({ word: z.enum(['live', 'unknown', 'gone']), basis: z.literal('derived'), why: z.string() });
+
+export const sacSessionSchema = z.discriminatedUnion('state', [
+  /** The registry's full session id: the same id in another source is the same session. */
+  z.object({ state: z.literal('known'), session: z.string() }),
+  z.object({ state: z.literal('unknown'), why: z.string() }),
+]);
+
+export const sacRoomKindSchema = z.enum(['room', 'pair', 'unknown']);
+
+export const sacSeatCountsSchema = z.object({
+  sent: z.number().int(),
+  received: z.number().int(),
+  toSeat: z.number().int(),
+  toAgent: z.number().int(),
+  toEveryone: z.number().int(),
+  toOthers: z.number().int(),
+  /** Received entries sac's cursor marks unread (sac's cursor: not what the session read). */
+  unread: z.number().int(),
+  pending: z.number().int(),
+  torn: z.number().int(),
+});
+
+export const sacSeatSummarySchema = z.object({
+  source: sacSourceRefSchema,
+  seat: z.string(),
+  agent: z.string(),
+  host: z.string().nullable(),
+  session: sacSessionSchema,
+  /** The registry's project (the agent's working directory), else the agent name. */
+  project: z.object({ project: z.string(), from: z.enum(['registry', 'agent-name']) }),
+  /** The registry's lastSeen for the seat, as written. */
+  lastSeen: z.string().nullable(),
+  /** The newest entry sent or received, as an ISO instant; null when none names one. */
+  lastAt: z.string().nullable(),
+  rooms: z.array(z.object({ room: z.string(), kind: sacRoomKindSchema, left: z.boolean(), because: z.array(z.enum(['members', 'registry', 'file'])) })),
+  focus: sacFocusSchema,
+  presence: sacPresenceSchema,
+  liveness: sacLivenessSchema,
+  /** It has files and wrote nothing in any. */
+  neverWrote: z.boolean(),
+  counts: sacSeatCountsSchema,
+  degraded: z.array(sacDegradedReasonSchema),
+});
+export type SacSeatSummary = z.infer<typeof sacSeatSummarySchema>;
+
+export const sacEntryRefSchema = z.object({ seat: z.string(), start: z.number().int(), item: z.string() });
+
+/** One stretch of a seat file in a flow: an entry, stray text before a first header, or a tail. */
+export const sacFlowItemSchema = z.object({
+  source: sacSourceRefSchema,
+  /** `channels/<room>/<seat>.md:<start>`: the item's id for `GET …/items/:item`. */
+  item: z.string(),
+  type: z.enum(['entry', 'stray-text', 'tail']),
+  room: z.string(),
+  /** The writer: the seat whose file holds it. */
+  seat: z.string(),
+  file: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  evidence: evidenceStateSchema,
+  why: z.string().nullable(),
+  /** Where it is placed: the instant of its own time, or of its neighbour in its file. */
+  placedBy: z.enum(['time', 'file-order']),
+  /** Entries only: the header as read. */
+  time: z.string().nullable(),
+  at: z.string().nullable(),
+  entryType: z.enum(ENTRY_TYPES).nullable(),
+  /** The type word as written: the type itself or its older Hungarian name. */
+  typeWord: z.string().nullable(),
+  /** Addressees as written; empty: to everyone. */
+  to: z.array(z.string()),
+  re: z
+    .object({ time: z.string(), state: z.enum(['resolved', 'ambiguous', 'unresolved']), entries: z.array(sacEntryRefSchema) })
+    .nullable(),
+  /** How many entries of the room name the same instant (1: only this one). */
+  sharesTime: z.number().int(),
+  timeGoesBack: z.boolean(),
+  /** The body (entries) or the bytes as written (stray text, tail), verbatim; clipped for a page. */
+  text: z.string().nullable(),
+  /** The text's full size in UTF-8 bytes, when it was cut (the item route has it whole). */
+  textClipped: z.object({ bytes: z.number().int() }).optional(),
+  /** Received side only: whom it was addressed to, seen from the seat. */
+  addressing: z.enum(['to-seat', 'to-agent', 'to-everyone', 'to-others']).nullable(),
+  /** Received side only: what sac's cursor says of it; not what the session read. */
+  sacCursor: z.enum(['read', 'unread', 'unknown']).nullable(),
+  /** Received side only: written by another seat of the same agent. */
+  sibling: z.boolean(),
+});
+export type SacFlowItem = z.infer<typeof sacFlowItemSchema>;
+
+export const sacSeatResponseSchema = z.object({
+  schema: z.literal('rec.sac-seat/1'),
+  seat: sacSeatSummarySchema,
+  /** Entries addressed to others are in `received` only when asked for (`others=1`). */
+  others: z.boolean(),
+  sent: z.array(sacFlowItemSchema),
+  received: z.array(sacFlowItemSchema),
+  /** The newest `limit` of each column are given; totals say how many there are. */
+  limit: z.number().int(),
+  sentTotal: z.number().int(),
+  receivedTotal: z.number().int(),
+});
+export type SacSeatResponse = z.infer<typeof sacSeatResponseSchema>;
+
+export const sacItemResponseSchema = z.object({ schema: z.literal('rec.sac-item/1'), item: sacFlowItemSchema });
+export type SacItemResponse = z.infer<typeof sacItemResponseSchema>;
+
+export const sacRoomSummarySchema = z.object({
+  source: sacSourceRefSchema,
+  room: z.string(),
+  kind: sacRoomKindSchema,
+  /** For a room of two: its two seats, as rooms.json names them. */
+  pair: z.tuple([z.string(), z.string()]).nullable(),
+  kindWhy: z.string().nullable(),
+  /** Seats with a file in the room, in sac's order. */
+  seats: z.array(z.string()),
+  entries: z.number().int(),
+  neverWrote: z.number().int(),
+  pending: z.number().int(),
+  torn: z.number().int(),
+  changed: z.number().int(),
+  strayText: z.number().int(),
+  sharingTime: z.number().int(),
+  /** The last entry in the flow. */
+  last: z.object({ seat: z.string(), time: z.string(), at: z.string().nullable(), entryType: z.enum(ENTRY_TYPES) }).nullable(),
+  degraded: z.array(sacDegradedReasonSchema),
+});
+export type SacRoomSummary = z.infer<typeof sacRoomSummarySchema>;
+
+export const sacRoomsResponseSchema = z.object({ schema: z.literal('rec.sac-rooms/1'), source: sacSourceRefSchema, rooms: z.array(sacRoomSummarySchema) });
+export type SacRoomsResponse = z.infer<typeof sacRoomsResponseSchema>;
+
+export const sacRoomResponseSchema = z.object({
+  schema: z.literal('rec.sac-room/1'),
+  room: sacRoomSummarySchema,
+  /** The newest `limit` items of the flow, in time order. */
+  items: z.array(sacFlowItemSchema),
+  limit: z.number().int(),
+  total: z.number().int(),
+});
+export type SacRoomResponse = z.infer<typeof sacRoomResponseSchema>;
+
+export const sacSearchHitSchema = z.object({
+  source: sacSourceRefSchema,
+  /** The writer's seat: the conversation the hit opens. */
+  seat: z.string(),
+  room: z.string(),
+  item: z.string(),
+  time: z.string(),
+  at: z.string(),
+  entryType: z.enum(ENTRY_TYPES),
+  typeWord: z.string(),
+  to: z.array(z.string()),
+  project: z.string(),
+  snippet: z.string(),
+  match: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
+});
+export type SacSearchHit = z.infer<typeof sacSearchHitSchema>;
