@@ -415,7 +415,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     },
     async answerItem(id: string, item: string, _request: FastifyRequest, reply: FastifyReply) {
       const answer = itemOf(id, item);
-      if (answer === null) return reply.code(404).send({ error: 'not-found', message: `no item ${JSON.stringify(item)} in this set-agent-comm store` });
+      if (answer === null) return reply.code(404).send({ error: 'not-found', message: `the seat ${JSON.stringify(id)} has no such item in this set-agent-comm store` });
       return answer;
     },
     search,

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { sacItemResponseSchema, sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema, sacSeatSummarySchema } from '../../shared/wire/sac.ts';
+import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
+import { eventually, makeTempRecord } from './harness.ts';
+import { getBody, seatUrl, startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
+
+// What the reader makes of what is not a plain entry: writes in progress, writes cut short, files
+// sac did not write as it does, and what is too large or not UTF-8.
+
+const API = 'api-service#c4e10000';
+const WEB = 'web-app#3f9c1a20';
+const TEAM = 'channels/team';
+
+let store: { dir: string; remove(): void };
+let writer: SacWriter;
+let served: SacTestApp | null = null;
+
+beforeEach(async () => {
+  store = makeTempRecord('sac-evidence-');
+  writer = await startSacWriter(store.dir);
+  await writeExampleStore(writer);
+});
+afterEach(async () => {
+  await served?.close();
+  served = null;
+  await writer.close();
+  store.remove();
+});
+
+async function serve(): Promise<SacTestApp> {
+  served = await startSacApp(store.dir);
+  return served;
+}
+
+async function teamFlow(app: SacTestApp) {
+  const body = await getBody(app.app, `/api/sac/rooms/team?source=${app.source.ref.id}`);
+  return sacRoomResponseSchema.parse(body.json);
+}
+
+async function summaryOf(app: SacTestApp, seat: string) {
+  const body = await getBody(app.app, seatUrl(seat));
+  return sacSeatResponseSchema.parse(body.json).seat;
+}
+
+const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+
+describe('sac writes as the reader meets them', () => {
+  it('an entry cut mid-write is pending, and becomes whole once the write completes, told by a notice', async () => {
+    const app = await serve();
+    await writer.send({ op: 'send', room: 'team', seat: WEB, ts: '2026-11-30T17:19:30.000+00:00', type: 'FACT', text: 'first half. second half.', stopAfterBytes: 60 });
+    const pending = await eventually(async () => {
+      const flow = await teamFlow(app);
+      return flow.room.pending > 0 ? flow : undefined;
+    }, 'a pending write');
+    assert.equal(pending.items.at(-1)?.evidence, 'pending');
+    const noticesBefore = app.notices.length;
+    // The rest of the same write, appended: what sac's one write leaves when a reader looked mid-way.
+    const whole = '\n## 2026-11-30T17:19:30.000+00:00 — FACT\nfirst half. second half.\n';
+    await writer.send({ op: 'raw', path: `${TEAM}/${WEB}.md`, bytes: b64(Buffer.from(whole).subarray(60)), append: true });
+    const done = await eventually(async () => {
+      const flow = await teamFlow(app);
+      return flow.room.pending === 0 && flow.room.entries === 5 ? flow : undefined;
+    }, 'the completed entry');
+    const entry = done.items.find((item) => item.time === '2026-11-30T17:19:30.000+00:00')!;
+    assert.equal(entry.evidence, 'parsed');
+    assert.equal(entry.text, 'first half. second half.');
+    await eventually(() => (app.notices.slice(noticesBefore).some((notice) => notice.type === 'conversation-changed' && notice.id === WEB) ? true : undefined), 'a notice of the seat');
+  });
+
+  it('a write cut short and left 10 s past its mtime is a torn entry: unknown evidence in place, and a degraded reason', async () => {
+    await writer.send({ op: 'send', room: 'team', seat: WEB, ts: '2026-11-30T17:19:40.000+00:00', type: 'QUESTION', text: 'will this ever', stopAfterBytes: 50 });
+    await writer.send({ op: 'raw', path: `${TEAM}/${WEB}.md`, bytes: '', append: true, mtime: new Date(Date.now() - 60_000).toISOString() });
+    const app = await serve();
+    const flow = await teamFlow(app);
+    const torn = flow.items.filter((item) => item.evidence === 'damaged');
+    assert.ok(torn.length > 0);
+    assert.match(torn[0]!.why ?? '', /torn/);
+    assert.equal(flow.room.torn, torn.length);
+    const summary = await summaryOf(app, WEB);
+    assert.ok(summary.degraded.some((reason) => reason.code === 'torn-entry' && /unknown evidence, not nothing/.test(reason.words)));
+  });
+
+  it('a 0-byte seat file is a seat that joined and never wrote', async () => {
+    await writer.send({ op: 'join', room: 'team', seat: 'docs#aa11bb22' });
+    const app = await serve();
+    const flow = await teamFlow(app);
+    assert.ok(flow.room.seats.includes('docs#aa11bb22'));
+    assert.equal(flow.room.neverWrote, 1);
+    const docs = await summaryOf(app, 'docs#aa11bb22');
+    assert.equal(docs.neverWrote, true);
+    assert.equal(docs.counts.sent, 0);
+    assert.equal(docs.counts.received, 4);
+  });
+
+  it('a corrupt registry is unknown, never empty: sessions and projects unknown, liveness unknown, the store degraded', async () => {
+    await writer.send({ op: 'raw', path: 'registry.json', bytes: b64('{"agents": {"web-app": ') });
+    const app = await serve();
+    const web = await summaryOf(app, WEB);
+    assert.equal(web.session.state, 'unknown');
+    assert.equal(web.project.from, 'agent-name');
+    assert.equal(web.liveness.word, 'unknown');
+    assert.ok(web.degraded.some((reason) => reason.code === 'corrupt-store-file' && reason.files.includes('registry.json') && /unknown, not empty/.test(reason.words)));
+    // And when sac writes it whole again, the seat's session is known.
+    await writer.send({ op: 'json', name: 'registry.json', value: { agents: { 'web-app': { project: '/p/web', seats: { [WEB]: { session: 'full-session-id' } } } } } });
+    await eventually(async () => ((await summaryOf(app, WEB)).session.state === 'known' ? true : undefined), 'the registry read again');
+  });
+
+  it('an archived room leaves the rooms and the seats’ views, as it leaves sac’s', async () => {
+    const app = await serve();
+    await writer.send({ op: 'archive', room: 'team' });
+    await eventually(async () => {
+      const rooms = sacRoomsResponseSchema.parse((await getBody(app.app, `/api/sac/rooms?source=${app.source.ref.id}`)).json).rooms;
+      return rooms.length === 0 ? true : undefined;
+    }, 'the room archived');
+    const web = await summaryOf(app, WEB);
+    assert.equal(web.counts.sent, 0);
+    assert.equal((await getBody(app.app, `/api/sac/rooms/team?source=${app.source.ref.id}`)).status, 404);
+  });
+
+  it('a seat file that shrinks was changed after it was read: what was read is kept, and the seat says so', async () => {
+    const app = await serve();
+    await writer.send({ op: 'raw', path: `${TEAM}/${API}.md`, bytes: b64('## 2026-11-30T17:18:53.482+00:00 — QUESTION\n') });
+    const flow = await eventually(async () => {
+      const seen = await teamFlow(app);
+      return seen.room.changed > 0 ? seen : undefined;
+    }, 'changed after read');
+    assert.equal(flow.room.entries, 4);
+    const api = await summaryOf(app, API);
+    assert.ok(api.degraded.some((reason) => reason.code === 'changed-after-read'));
+  });
+
+  it('bytes that are not UTF-8 in a body are shown with replacement characters, never a crash', async () => {
+    const bad = Buffer.concat([Buffer.from('\n## 2026-11-30T17:19:50.000+00:00 — FACT\nbad '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' bytes\n')]);
+    await writer.send({ op: 'raw', path: `${TEAM}/${WEB}.md`, bytes: b64(bad), append: true });
+    const app = await serve();
+    const entry = (await teamFlow(app)).items.find((item) => item.time === '2026-11-30T17:19:50.000+00:00')!;
+    assert.equal(entry.evidence, 'parsed');
+    assert.equal(entry.text, 'bad \ufffd\ufffd\ufffd bytes');
+  });
+
+  it('text before a first header is stray text of its file, shown as written, and said of the seat', async () => {
+    await writer.send({ op: 'raw', path: `${TEAM}/notes.md`, bytes: b64('scribbled by hand\n\n## 2026-11-30T17:19:55.000+00:00 — FACT\nthen an entry\n') });
+    const app = await serve();
+    const flow = await teamFlow(app);
+    const stray = flow.items.find((item) => item.type === 'stray-text')!;
+    assert.equal(stray.seat, 'notes');
+    assert.equal(stray.text, 'scribbled by hand\n\n');
+    const notes = await summaryOf(app, 'notes');
+    assert.ok(notes.degraded.some((reason) => reason.code === 'stray-text'));
+  });
+
+  it('a body of 100 MB is clipped on a page and whole as an item, and other requests are answered', async () => {
+    await writer.send({ op: 'big', room: 'team', seat: WEB, ts: '2026-11-30T17:20:00.000+00:00', type: 'FACT', bodyBytes: 100 * 1024 * 1024, marker: 'BIG' });
+    const app = await serve();
+    const flow = await teamFlow(app);
+    const big = flow.items.find((item) => item.time === '2026-11-30T17:20:00.000+00:00')!;
+    assert.ok(big.textClipped !== undefined && big.textClipped.bytes > 100 * 1024 * 1024);
+    assert.ok(big.text!.length <= 64 * 1024 && big.text!.startsWith('BIG x'));
+    const whole = sacItemResponseSchema.parse((await getBody(app.app, `${seatUrl(WEB)}/items/${encodeURIComponent(big.item)}`)).json).item;
+    assert.ok(whole.textClipped === undefined && whole.text!.length > 100 * 1024 * 1024 - 2000);
+    const list = await getBody(app.app, '/api/sessions');
+    assert.equal(list.status, 200);
+    assert.ok((list.json as { conversations: unknown[] }).conversations.map((json) => sacSeatSummarySchema.parse(json)).length >= 3);
+  });
+
+  it('entries of two files with the same instant are said to share it, and a re to that time links both', async () => {
+    await writer.send({ op: 'send', room: 'team', seat: WEB, ts: '2026-11-30T17:21:00.000+00:00', type: 'FACT', text: 'one' });
+    await writer.send({ op: 'send', room: 'team', seat: API, ts: '2026-11-30T17:21:00.000+00:00', type: 'FACT', text: 'two' });
+    await writer.send({ op: 'send', room: 'team', seat: 'web-app#7b02e5d1', ts: '2026-11-30T17:21:01.000+00:00', type: 'ANSWER', re: '2026-11-30T17:21:00.000+00:00', text: 'which one?' });
+    const app = await serve();
+    const flow = await teamFlow(app);
+    const shared = flow.items.filter((item) => item.time === '2026-11-30T17:21:00.000+00:00');
+    assert.deepEqual(shared.map((item) => item.sharesTime), [2, 2]);
+    const reply = flow.items.find((item) => item.text === 'which one?')!;
+    assert.equal(reply.re?.state, 'ambiguous');
+    assert.equal(reply.re?.entries.length, 2);
+  });
+
+  it('a legacy type word is shown as written, with the type it stands for', async () => {
+    await writer.send({ op: 'send', room: 'team', seat: WEB, ts: '2026-11-30T17:22:00.000+00:00', type: 'KÉRDÉS', text: 'régi' });
+    const app = await serve();
+    const entry = (await teamFlow(app)).items.find((item) => item.text === 'régi')!;
+    assert.equal(entry.typeWord, 'KÉRDÉS');
+    assert.equal(entry.entryType, 'QUESTION');
+  });
+});
