@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createSacSource } from '../sac/sacSource.ts';
+import { SAC_FORGED, SAC_TEAM, runSacDemo, seatOf } from './sacDemo.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'sac-demo-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const sessions = ['web-app', 'api-service', 'docs', 'api-worker'].map((name, i) => ({ id: `${i}0000000-1111-2222-3333-444455556666`, cwd: `/demo/${name}`, name }));
+
+describe('the demo’s set-agent-comm store', () => {
+  it('holds every entry type, an addressed entry, a broadcast, a reply, a room of two, a forged header in a body, focus, quiet presence, a torn entry, and live entries', async () => {
+    const controller = new AbortController();
+    const running = runSacDemo(root, sessions, controller.signal, { intervalMs: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    controller.abort();
+    await running;
+    const source = createSacSource({ root });
+    await source.start();
+    try {
+      const team = source.roomPage(SAC_TEAM, 5_000)!;
+      const entries = team.items.filter((item) => item.type === 'entry');
+      assert.deepEqual(new Set(entries.map((entry) => entry.entryType)), new Set(['QUESTION', 'ANSWER', 'FACT', 'REQUEST']));
+      assert.ok(entries.some((entry) => entry.typeWord === 'TÉNY'));
+      assert.ok(entries.some((entry) => entry.to.length > 0) && entries.some((entry) => entry.to.length === 0));
+      assert.ok(entries.some((entry) => entry.re?.state === 'resolved'));
+      assert.ok(entries.some((entry) => entry.text?.includes(` ${SAC_FORGED}`)));
+      assert.ok(team.room.torn > 0);
+      assert.ok(entries.length > 6, 'live entries were written');
+      const rooms = source.roomSummaries();
+      assert.ok(rooms.some((room) => room.kind === 'pair'));
+      const web = source.seatPage(seatOf(sessions[0]!), { others: false, limit: 100 })!;
+      assert.equal(web.seat.focus.state, 'declared');
+      assert.equal(web.seat.session.state, 'known');
+      const quiet = source.seatPage(seatOf(sessions[3]!), { others: false, limit: 100 })!;
+      assert.equal(quiet.seat.presence.state, 'quiet');
+      assert.equal(quiet.seat.neverWrote, true);
+    } finally {
+      await source.close();
+    }
+  });
+});
