@@ -187,6 +187,13 @@ export function foldSeat(
   const seatRooms = findSeatRooms(seat, rooms, store);
   const filesOf = new Map(rooms.map((room) => [room.room, room.files]));
 
+  // A room of thousands of entries has a few writers: each writer's name is read once.
+  const bases = new Map<string, string>();
+  const baseOf = (writer: string) => {
+    let base = bases.get(writer);
+    if (base === undefined) bases.set(writer, (base = parseSeatName(writer).base));
+    return base;
+  };
   const sentByRoom: SentItem[][] = [];
   const receivedByRoom: ReceivedItem[][] = [];
   const considered: SeatFileReading[] = [];
@@ -209,9 +216,9 @@ export function foldSeat(
         received.push({ room, flow, addressing: null, sibling: false, sacCursor: null });
         continue;
       }
-      const addressing = classifyAddressing(flow.item.facts.to, seat);
+      const addressing = classifyAddressing(flow.item.facts.to, seat, name);
       const sacCursor = compareWithSacCursor(seen, flow.seat, flow.item.facts.time);
-      received.push({ room, flow, addressing, sibling: parseSeatName(flow.seat).base === name.base, sacCursor });
+      received.push({ room, flow, addressing, sibling: baseOf(flow.seat) === name.base, sacCursor });
       counts.received++;
       if (sacCursor === 'unread') counts.unread++;
       if (addressing === 'to-seat') counts.toSeat++;

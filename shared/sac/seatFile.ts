@@ -40,7 +40,7 @@ export function readHeader(line: string): EntryFacts | null {
   const time = match[1]!;
   const typeWord = match[2]!;
   // sac's parseTo: split on commas, trim, drop empties and repeats.
-  const to = [...new Set((match[3] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  const to = match[3] === undefined ? [] : [...new Set(match[3].split(',').map((name) => name.trim()).filter((name) => name !== ''))];
   const re = match[4]?.trim() || null;
   return { time, instant: parseInstant(time), type: LEGACY_TYPES[typeWord] ?? (typeWord as EntryType), typeWord, to, re };
 }

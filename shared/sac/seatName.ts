@@ -37,10 +37,10 @@ export function parseSeatName(seat: string): SeatName {
  */
 export type Addressing = 'to-seat' | 'to-agent' | 'to-everyone' | 'to-others';
 
-export function classifyAddressing(to: readonly string[], seat: string): Addressing {
+export function classifyAddressing(to: readonly string[], seat: string, parsed?: SeatName): Addressing {
   if (to.length === 0) return 'to-everyone';
   if (to.includes(seat)) return 'to-seat';
-  const name = parseSeatName(seat);
+  const name = parsed ?? parseSeatName(seat);
   if (to.includes(name.base) || to.includes(name.agent)) return 'to-agent';
   return 'to-others';
 }

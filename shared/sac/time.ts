@@ -30,8 +30,9 @@ export function parseInstant(time: string): number | null {
     if (offsetHours > 23 || offsetMinutes > 59) return null;
     offset = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
   }
+  // Date.UTC reads years 0–99 as 1900–1999: those take the slower way.
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offset * 60_000;
   const date = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, ms);
   return date.getTime() - offset * 60_000;

@@ -1,0 +1,64 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Row } from './report.ts';
+import { median } from './stats.ts';
+
+// The bench's sac phase: a store of 100 rooms × 20 seats × 500 entries (1M entries), indexed by
+// the sac source in a fresh process, beside the plainest read-and-split of the same files in a
+// fresh process of the same run; then new entries appended as sac appends them, each timed to
+// the source's notice of its seat; and the indexing process's peak RSS.
+
+const SCRIPT = fileURLToPath(new URL('./sacStore.ts', import.meta.url));
+export const SAC_SHAPE = { rooms: 100, seats: 20, entries: 500 };
+
+function runStep<T>(args: string[]): T {
+  const out = execFileSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
+}
+
+type Baseline = { files: number; entries: number; ms: number; maxRssBytes: number };
+type Indexed = { ms: number; listMs: number; seats: number; noticeMs: { n: number; p50: number; p95: number; max: number }; missed: number; maxRssBytes: number };
+
+export function measureSac(workDir: string, repeat: number, writes: number, log: (message: string) => void): { rows: Row[]; results: unknown } {
+  const root = join(workDir, 'sac-store');
+  mkdirSync(root, { recursive: true });
+  log(`sac: generating ${SAC_SHAPE.rooms} rooms × ${SAC_SHAPE.seats} seats × ${SAC_SHAPE.entries} entries`);
+  runStep(['generate', root, String(SAC_SHAPE.rooms), String(SAC_SHAPE.seats), String(SAC_SHAPE.entries)]);
+  const baselines: Baseline[] = [];
+  const indexed: Indexed[] = [];
+  for (let i = 0; i < repeat; i++) {
+    log(`sac: baseline read-and-split ${i + 1}/${repeat}`);
+    baselines.push(runStep<Baseline>(['baseline', root]));
+    log(`sac: index ${i + 1}/${repeat}${i === repeat - 1 ? `, then ${writes} new entries` : ''}`);
+    indexed.push(runStep<Indexed>(['index', root, String(i === repeat - 1 ? writes : 0)]));
+  }
+  const base = median(baselines.map((b) => b.ms));
+  const ms = median(indexed.map((r) => r.ms));
+  const last = indexed.at(-1)!;
+  const mb = (bytes: number) => bytes / (1024 * 1024);
+  const rows: Row[] = [
+    {
+      measure: `sac: index ${baselines[0]!.entries.toLocaleString('en-US')} entries in ${baselines[0]!.files.toLocaleString('en-US')} seat files`,
+      value: ms,
+      unit: 'ms',
+      baseline: { value: base, what: 'read-and-split' },
+      ratio: ms / base,
+      target: '≤ 2× baseline',
+      met: ms <= 2 * base,
+      note: `median of ${repeat}, each in a fresh process; baseline peak RSS ${Math.round(mb(median(baselines.map((b) => b.maxRssBytes))))} MB`,
+    },
+    { measure: `sac: list of ${last.seats.toLocaleString('en-US')} seats, first fold`, value: last.listMs, unit: 'ms', note: 'every seat folded and summarized once, after the first read' },
+    {
+      measure: 'sac: new entry → notice (p95)',
+      value: last.noticeMs.p95,
+      unit: 'ms',
+      target: '≤ 50 ms',
+      met: last.noticeMs.p95 <= 50 && last.missed === 0,
+      note: `p50 ${last.noticeMs.p50.toFixed(1)} ms, max ${last.noticeMs.max.toFixed(1)} ms over ${last.noticeMs.n} entries appended in the indexing process; missed ${last.missed}`,
+    },
+    { measure: 'sac: peak RSS', value: mb(last.maxRssBytes), unit: 'MB', note: 'the indexing process, after the list and the new entries' },
+  ];
+  return { rows, results: { shape: SAC_SHAPE, baselines, indexed } };
+}
