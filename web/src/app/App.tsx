@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { SacRoomView, SacRoomsView, SacSeatView } from '../sac/SacViews.tsx';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { StatusBanners } from '../live/StatusBanners.tsx';
@@ -49,6 +50,9 @@ export function App() {
         {route.view === 'project' && <ProjectView cwd={route.cwd} />}
         {route.view === 'session' && <SessionView sessionId={route.sessionId} file={route.file} />}
         {route.view === 'search' && <SearchView query={route.query} />}
+        {route.view === 'sac-rooms' && <SacRoomsView source={route.source} />}
+        {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} />}
+        {route.view === 'sac-seat' && <SacSeatView source={route.source} seat={route.seat} />}
         {route.view === 'not-found' && (
           <main className="view">
             <p className="notice">Nothing at {route.path}.</p>

@@ -7,6 +7,10 @@ export type Route =
   | { view: 'project'; cwd: string | null }
   | { view: 'session'; sessionId: string; file: string | null }
   | { view: 'search'; query: string }
+  /** A set-agent-comm store's rooms, one room's flow, a seat's Sent | Received. */
+  | { view: 'sac-rooms'; source: string }
+  | { view: 'sac-room'; source: string; room: string }
+  | { view: 'sac-seat'; source: string; seat: string }
   | { view: 'not-found'; path: string };
 
 export function parseRoute(pathname: string, search: string): Route {
@@ -14,6 +18,19 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/' || pathname === '') return { view: 'home' };
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
+  const sac = /^\/sac\/([a-z]+-[0-9a-f]{8})\/(rooms|room|seat)(?:\/([^/]+))?\/?$/.exec(pathname);
+  if (sac !== null) {
+    try {
+      const source = sac[1]!;
+      const name = sac[3] === undefined ? null : decodeURIComponent(sac[3]);
+      if (sac[2] === 'rooms' && name === null) return { view: 'sac-rooms', source };
+      if (sac[2] === 'room' && name !== null) return { view: 'sac-room', source, room: name };
+      if (sac[2] === 'seat' && name !== null) return { view: 'sac-seat', source, seat: name };
+    } catch {
+      // A malformed escape names nothing.
+    }
+    return { view: 'not-found', path: pathname };
+  }
   const session = /^\/session\/([^/]+)(?:\/entry\/([^/]+))?\/?$/.exec(pathname);
   if (session !== null) {
     try {
@@ -44,4 +61,16 @@ export function entryPath(sessionId: string, file: string): string {
 export function searchPath(query: URLSearchParams | string): string {
   const text = query.toString();
   return text === '' ? '/search' : `/search?${text}`;
+}
+
+export function sacRoomsPath(source: string): string {
+  return `/sac/${source}/rooms`;
+}
+
+export function sacRoomPath(source: string, room: string): string {
+  return `/sac/${source}/room/${encodeURIComponent(room)}`;
+}
+
+export function sacSeatPath(source: string, seat: string): string {
+  return `/sac/${source}/seat/${encodeURIComponent(seat)}`;
 }
