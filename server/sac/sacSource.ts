@@ -9,7 +9,7 @@ import type { ProcessState } from '../../shared/sac/liveness.ts';
 import { foldRoom, type FlowItem, type RoomFold } from '../../shared/sac/room.ts';
 import { foldSeat, listSeats, resolveProject, type ReceivedItem, type RoomFiles, type SeatView } from '../../shared/sac/seat.ts';
 import { readBodyText, readHeader, readRawText, type SeatFileItem, type SeatFileReading } from '../../shared/sac/seatFile.ts';
-import { createTextMatcher, snippetAround } from '../../shared/record/search.ts';
+import { createTextMatcher, snippetAround } from '../../shared/textMatch.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 import {
   sacItemResponseSchema,
@@ -170,7 +170,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     const registry = reader.store().registry;
     const lastSeen = registry.state === 'read' ? (registry.facts.seats.find((record) => record.seat === seat)?.lastSeen ?? null) : null;
     const summary = sacSeatSummarySchema.parse(projectSummary(ref, view, lastSeen));
-    const listed: ListedConversation = { id: seat, project: summary.project.project, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) };
+    const listed: ListedConversation = { id: seat, cwd: summary.project.project, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) };
     summaries.set(seat, { listed, at: Date.now() });
     return listed;
   }
@@ -419,6 +419,8 @@ export function createSacSource(options: SacSourceOptions): SacSource {
       return answer;
     },
     search,
+    // Its work is done on the event loop, a request at a time: nothing runs on after a stop.
+    stopWork() {},
     registerRoutes(app: FastifyInstance) {
       let sources = roomRoutes.get(app);
       if (sources === undefined) {
@@ -494,7 +496,9 @@ function projectSummary(ref: SourceRef, view: SeatView, lastSeen: string | null)
   const presence = view.presence;
   return {
     source: { kind: 'sac', id: ref.id },
+    id: view.name.seat,
     seat: view.name.seat,
+    cwd: view.project.project,
     agent: view.name.agent,
     host: view.name.host,
     session: view.session.state === 'known' ? { state: 'known', session: view.session.session } : { state: 'unknown', why: view.session.why },

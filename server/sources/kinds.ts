@@ -1,5 +1,6 @@
 import type { SOURCE_KINDS } from '../../shared/api.ts';
 import { createRecordSource } from '../record/recordSource.ts';
+import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from './source.ts';
 
 export type SourceKind = (typeof SOURCE_KINDS)[number];
@@ -16,4 +17,5 @@ export type SourceOptions = {
 /** Each kind's source, made from a root. A new kind adds a line here and touches no other shell. */
 export const SOURCE_FACTORIES: Partial<Record<SourceKind, (options: SourceOptions) => Source>> = {
   record: createRecordSource,
+  sac: createSacSource,
 };

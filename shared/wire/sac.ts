@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evidenceStateSchema, sourceRefSchema } from '../api.ts';
+import { EVIDENCE_STATES } from '../record/evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/seatFile.ts';
 
@@ -8,7 +8,9 @@ import { ENTRY_TYPES } from '../sac/seatFile.ts';
 // the core concluded it (addressing, sac's cursor, liveness, focus freshness): the browser applies
 // none of sac's rules.
 
-export const sacSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('sac') });
+// Not imported from shared/api.ts, which lists this summary among the conversations it carries.
+export const sacSourceRefSchema = z.object({ kind: z.literal('sac'), id: z.string().regex(/^sac-[0-9a-f]{8}$/, 'expected sac- and 8 hex digits') });
+const evidenceStateSchema = z.enum(EVIDENCE_STATES);
 
 export const sacDegradedReasonSchema = z.object({
   code: z.enum(DEGRADED_CODES),
@@ -68,7 +70,11 @@ export const sacSeatCountsSchema = z.object({
 
 export const sacSeatSummarySchema = z.object({
   source: sacSourceRefSchema,
+  /** The conversation's id in its store: the seat. */
+  id: z.string(),
   seat: z.string(),
+  /** The project it is listed under: `project.project`. */
+  cwd: z.string().nullable(),
   agent: z.string(),
   host: z.string().nullable(),
   session: sacSessionSchema,
