@@ -15,6 +15,7 @@ import { readPeakRss } from './proc.ts';
 import { formatTable, type Row } from './report.ts';
 import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad } from './search.ts';
 import { median, spread } from './stats.ts';
+import { measureSpex } from './spex.ts';
 
 // npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,early,search,api]
 //
@@ -24,7 +25,7 @@ import { median, spread } from './stats.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,browser
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,browser,spex
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
   --idle <s>        seconds of idle sampling; a reconcile falls in 35 s (default 35)
@@ -33,7 +34,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --source          run server/bin.ts rather than the built dist/server/bin.js`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'browser'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'browser', 'spex'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -350,6 +351,8 @@ async function main(): Promise<void> {
       dashboard = null;
       removeAdded();
     }
+    // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
+    if (phases.has('spex')) rows.push(...(await measureSpex(workDir, log)));
   } finally {
     await dashboard?.stop();
     removeAdded();
