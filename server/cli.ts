@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { USAGE, parseCliArgs } from './cliArgs.ts';
 import { startDashboard, type Dashboard } from './dashboard.ts';
 import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
+import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
+import { recognizeStore } from './sources/recognize.ts';
 
 /**
  * How long stopping may take. Closing the dashboard cuts the connections still busy after its
@@ -49,22 +52,22 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  let recordDir: string;
-  if (command.recordDir === null) {
+  let stores: StoreSpec[];
+  if (command.dirs.length === 0 && command.named.length === 0) {
     demo = startDemo((code) => {
-      console.error(`rec-dashboard: the demo writer stopped (exit code ${code}); the record stays as it is.`);
+      console.error(`rec-dashboard: the demo writer stopped (exit code ${code}); the stores stay as they are.`);
     });
-    recordDir = demo.recordDir;
+    stores = demo.stores;
   } else {
-    recordDir = resolve(command.recordDir);
-    const problem = checkRecordDir(recordDir);
-    if (problem !== null) fail(problem, 1);
+    const found = findStores(command.dirs, command.named);
+    if ('problem' in found) fail(found.problem, 1);
+    stores = found.stores;
   }
 
   const token = command.token === 'generate' ? createAccessToken() : command.token;
   try {
     dashboard = await startDashboard({
-      recordDir,
+      stores,
       host: command.host,
       port: command.port,
       portFallback: command.portIsDefault,
@@ -83,8 +86,10 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   console.log(`rec-dashboard ${readVersion()}`);
-  if (demo !== null) console.log(`Demo record with live traffic in ${recordDir} (removed on exit). Give a record directory to read yours.`);
-  else console.log(`Reading ${recordDir} (read-only)${existsSync(recordDir) ? '' : '; it does not exist yet, and is waited for'}.`);
+  if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
+  for (const store of stores) {
+    console.log(`Reading ${KIND_WORDS[store.kind]} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
+  }
   if (dashboard.portTakenInstead !== null) console.log(`Port ${dashboard.portTakenInstead} is in use; using ${dashboard.port} instead.`);
   if (command.host !== '127.0.0.1' && command.host !== 'localhost' && command.host !== '::1') {
     console.log(`Listening on ${command.host}: other machines that reach this address can read the record.`);
@@ -96,22 +101,49 @@ export async function main(argv: string[]): Promise<void> {
   if (command.open ?? (process.stdout.isTTY === true && !process.env['CI'])) openBrowser(dashboard.url);
 }
 
-/** Why a given record directory cannot be read, or null. One that does not exist is waited for. */
-function checkRecordDir(recordDir: string): string | null {
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(recordDir).isDirectory();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    return `cannot look at ${recordDir}: ${(error as Error).message}`;
+const KIND_WORDS = { record: 'the record', spex: 'the spex home', sac: 'the set-agent-comm store' } as const;
+
+/**
+ * The stores the command line names: each directory of the kind it holds, and `--spex` / `--sac`
+ * at the place given or their default. A directory given twice is read once.
+ */
+function findStores(dirs: string[], named: { kind: 'spex' | 'sac'; dir: string | null }[]): { stores: StoreSpec[] } | { problem: string } {
+  const stores: StoreSpec[] = [];
+  for (const dir of dirs) {
+    const root = resolve(dir);
+    const recognized = recognizeStore(root);
+    if (recognized.kind === null) return { problem: recognized.why };
+    stores.push({ kind: recognized.kind, root });
   }
-  if (!isDirectory) return `${recordDir} is a file, not a record directory. Give the folder that holds one folder per session.`;
+  for (const { kind, dir } of named) {
+    const root = resolve(dir ?? defaultPlace(kind));
+    const recognized = recognizeStore(root);
+    if (recognized.kind !== null && recognized.kind !== kind && !(recognized.kind === 'record' && isEmptyOrMissing(root))) {
+      return { problem: `${root} holds ${KIND_WORDS[recognized.kind]}, not ${KIND_WORDS[kind]}` };
+    }
+    if (recognized.kind === null && !recognized.why.includes('holds none of')) return { problem: recognized.why };
+    stores.push({ kind, root });
+  }
+  for (const store of stores) {
+    if (SOURCE_FACTORIES[store.kind] === undefined) return { problem: `${store.root} is ${KIND_WORDS[store.kind]}, which this version cannot read yet` };
+  }
+  const seen = new Set<string>();
+  return { stores: stores.filter((store) => !seen.has(store.root) && seen.add(store.root)) };
+}
+
+function defaultPlace(kind: 'spex' | 'sac'): string {
+  if (kind === 'spex') return process.env['SPEXCODE_HOME'] || join(homedir(), '.spexcode');
+  const configured = process.env['SET_AGENT_COMM_DIR'];
+  if (configured) return configured;
+  return join(process.env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share'), 'set-agent-comm');
+}
+
+function isEmptyOrMissing(dir: string): boolean {
   try {
-    accessSync(recordDir, constants.R_OK | constants.X_OK);
+    return readdirSync(dir).length === 0;
   } catch {
-    return `${recordDir} cannot be read by this user. Run rec-dashboard as the user who owns the record.`;
+    return true;
   }
-  return null;
 }
 
 function fail(message: string, code: number): never {

@@ -22,7 +22,8 @@ describe('the command line', () => {
   it('with nothing given, the demo runs on the default port, bound to 127.0.0.1, with a new token, opening a browser if a terminal says so', () => {
     assert.deepEqual(parseCliArgs([]), {
       type: 'run',
-      recordDir: null,
+      dirs: [],
+      named: [],
       port: DEFAULT_PORT,
       portIsDefault: true,
       host: '127.0.0.1',
@@ -31,18 +32,22 @@ describe('the command line', () => {
     });
   });
 
-  it('the one positional is the record directory, kept as given; after -- it may begin with a dash', () => {
-    assert.equal(runOf(['/tmp/my record']).recordDir, '/tmp/my record');
-    assert.equal(runOf(['--', '--odd-dir']).recordDir, '--odd-dir');
+  it('the positionals are directories, kept as given and in order; after -- one may begin with a dash', () => {
+    assert.deepEqual(runOf(['/tmp/my record']).dirs, ['/tmp/my record']);
+    assert.deepEqual(runOf(['a', 'b', 'c']).dirs, ['a', 'b', 'c']);
+    assert.deepEqual(runOf(['--', '--odd-dir']).dirs, ['--odd-dir']);
+  });
+
+  it('--spex and --sac name a store of their kind, with a directory or none (the default place)', () => {
+    assert.deepEqual(runOf(['--spex', '/h', '--sac']).named, [{ kind: 'spex', dir: '/h' }, { kind: 'sac', dir: null }]);
+    assert.deepEqual(runOf(['--sac=/s', '--spex', '--port', '0']).named, [{ kind: 'sac', dir: '/s' }, { kind: 'spex', dir: null }]);
+    assert.deepEqual(runOf(['--', '--spex']).dirs, ['--spex']);
   });
 
   it('--demo is the same as giving no directory, and giving both is an error', () => {
-    assert.equal(runOf(['--demo']).recordDir, null);
-    assert.equal(errorOf(['--demo', '/tmp/record']), 'give a record directory or --demo, not both');
-  });
-
-  it('more than one record directory is an error that says how many were given', () => {
-    assert.equal(errorOf(['a', 'b', 'c']), 'one record directory at most, not 3');
+    assert.deepEqual(runOf(['--demo']).dirs, []);
+    assert.equal(errorOf(['--demo', '/tmp/record']), 'give directories or --demo, not both');
+    assert.equal(errorOf(['--demo', '--spex']), 'give directories or --demo, not both');
   });
 
   it('--port takes 0 to 65535, and a port asked for is never replaced by another', () => {
@@ -96,7 +101,7 @@ describe('the command line', () => {
   });
 
   it('every error is one sentence without its full stop, which the command adds after it', () => {
-    const bad = [['--bogus'], ['--port'], ['--port', '-1'], ['--token', '-starts-with-a-dash'], ['--help=yes'], ['--port', 'x'], ['--host', ''], ['--token=short'], ['a', 'b'], ['--demo', 'a']];
+    const bad = [['--bogus'], ['--port'], ['--port', '-1'], ['--token', '-starts-with-a-dash'], ['--help=yes'], ['--port', 'x'], ['--host', ''], ['--token=short'], ['--demo', 'a']];
     for (const argv of bad) {
       const message = errorOf(argv);
       assert.match(message, /^[^\n]*[^.\n]$/, `${argv.join(' ')}: ${JSON.stringify(message)}`);

@@ -7,8 +7,10 @@ export type CliCommand =
   | { type: 'version' }
   | {
       type: 'run';
-      /** null: run the demo record. */
-      recordDir: string | null;
+      /** Directories given as they are, each of a kind recognised by what it holds. */
+      dirs: string[];
+      /** Stores named by kind (`--spex [DIR]`, `--sac [DIR]`); dir null: the kind's default place. */
+      named: { kind: 'spex' | 'sac'; dir: string | null }[];
       port: number;
       /** The port was not asked for, so a busy one may be replaced by the next free one. */
       portIsDefault: boolean;
@@ -19,31 +21,40 @@ export type CliCommand =
     }
   | { type: 'error'; message: string };
 
-export const USAGE = `Usage: rec-dashboard [recordDir] [options]
+export const USAGE = `Usage: rec-dashboard [DIR...] [options]
 
-A local, read-only dashboard over the record that Claude Code sessions write of the messages
-they send each other. With no record directory it runs a demo record with live traffic.
+A local, read-only dashboard over the messages Claude Code sessions send each other, as three
+stores keep them: the record, spex session timelines and set-agent-comm channels. Each DIR is
+recognised by what it holds:
+  a record                  session folders of <time>-<seq>.json files (or nothing yet)
+  a spex home               projects/*/sessions/
+  a set-agent-comm store    channels/ and registry.json
+With no directory it runs a demo that fills one store of each kind with live traffic.
 
 Options:
+  --spex [DIR]   read a spex home (default $SPEXCODE_HOME, else ~/.spexcode)
+  --sac [DIR]    read a set-agent-comm store (default $SET_AGENT_COMM_DIR, else
+                 \${XDG_DATA_HOME:-~/.local/share}/set-agent-comm)
   --port <n>     port to listen on (default ${DEFAULT_PORT}, or the next free one; 0 picks any)
   --host <h>     address to bind (default 127.0.0.1; anything else serves other machines too)
   --open         open the dashboard in a browser (the default when run in a terminal)
   --no-open      do not open a browser
   --token <t>    the access token to require (default: a new one each start, in the address)
   --no-token     require no token: anyone who can reach the address can read the record
-  --demo         run the demo record (the same as giving no record directory)
+  --demo         run the demo (the same as giving no directory)
   -h, --help     show this help
   -v, --version  show the version
 
-The record directory holds one folder per session, one JSON file per entry. Nothing in it is
-ever written, renamed or deleted by rec-dashboard.`;
+Nothing in any store is ever written, renamed or deleted by rec-dashboard; set-agent-comm's
+relays.json and http-tokens.json are never opened.`;
 
 /** Reads the command line. Bad input is an error with a message, never a throw. */
 export function parseCliArgs(argv: string[]): CliCommand {
+  const { rest, named } = takeNamedStores(argv);
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: rest,
       allowPositionals: true,
       allowNegative: true,
       strict: true,
@@ -66,9 +77,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   const { values, positionals } = parsed;
   if (values.help) return { type: 'help' };
   if (values.version) return { type: 'version' };
-  if (positionals.length > 1) return { type: 'error', message: `one record directory at most, not ${positionals.length}` };
-  const recordDir = positionals[0] ?? null;
-  if (recordDir !== null && values.demo) return { type: 'error', message: 'give a record directory or --demo, not both' };
+  if ((positionals.length > 0 || named.length > 0) && values.demo) return { type: 'error', message: 'give directories or --demo, not both' };
   let port = DEFAULT_PORT;
   if (values.port !== undefined) {
     if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
@@ -80,7 +89,38 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (host.trim() === '') return { type: 'error', message: '--host takes an address, such as 127.0.0.1' };
   const token = parseToken(values['no-token'] === true ? false : (values.token as string | boolean | undefined));
   if (typeof token === 'object' && token !== null) return token;
-  return { type: 'run', recordDir, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token };
+  return { type: 'run', dirs: positionals, named, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token };
+}
+
+/**
+ * `--spex` and `--sac` take a directory or none (the kind's default place), which parseArgs
+ * cannot say: they are taken out first. The next argument is theirs unless it is an option.
+ * After `--` everything is a directory.
+ */
+function takeNamedStores(argv: string[]): { rest: string[]; named: { kind: 'spex' | 'sac'; dir: string | null }[] } {
+  const rest: string[] = [];
+  const named: { kind: 'spex' | 'sac'; dir: string | null }[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const match = /^--(spex|sac)(?:=(.*))?$/.exec(arg);
+    if (match === null) {
+      rest.push(arg);
+      continue;
+    }
+    const kind = match[1] as 'spex' | 'sac';
+    if (match[2] !== undefined) {
+      named.push({ kind, dir: match[2] });
+    } else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {
+      named.push({ kind, dir: argv[++i]! });
+    } else {
+      named.push({ kind, dir: null });
+    }
+  }
+  return { rest, named };
 }
 
 function parseToken(value: string | boolean | undefined): string | 'generate' | null | { type: 'error'; message: string } {

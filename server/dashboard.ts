@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
-import { createRecordSource, type RecordSource } from './record/recordSource.ts';
+import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
+import type { Source } from './sources/source.ts';
 
 export type DashboardOptions = {
-  recordDir: string;
+  /** The stores to read, in the order given: the first holding a conversation id answers for it. */
+  stores: StoreSpec[];
   host: string;
   port: number;
   /** Try the next ports when this one is taken (the port was not asked for). */
@@ -26,7 +28,7 @@ export type Dashboard = {
   port: number;
   /** Set when the port asked for was taken and another was used. */
   portTakenInstead: number | null;
-  source: RecordSource;
+  sources: Source[];
   app: FastifyInstance;
   close(): Promise<void>;
 };
@@ -38,16 +40,21 @@ const PORT_TRIES = 20;
  */
 const CLOSE_GRACE_MS = 1_000;
 
-/** Starts reading the record and serving it. Listening happens before the first scan ends. */
+/** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
-  const source = createRecordSource({
-    recordDir: options.recordDir,
-    ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
-    ...(options.onError !== undefined ? { onError: options.onError } : {}),
+  const sources = options.stores.map((store) => {
+    const create = SOURCE_FACTORIES[store.kind];
+    if (create === undefined) throw new Error(`this build does not read ${store.kind} stores`);
+    return create({
+      root: store.root,
+      ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+      ...(options.onError !== undefined ? { onError: options.onError } : {}),
+    });
   });
+  const closeSources = () => Promise.all(sources.map((source) => source.close()));
   const hostnames = isWildcard(options.host) ? [] : [options.host];
   const app = await buildApp({
-    source,
+    sources,
     webRoot: options.webRoot,
     hostnames,
     token: options.token,
@@ -67,20 +74,22 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         continue;
       }
       await app.close();
+      await closeSources();
       throw error;
     }
   }
   const bound = (app.server.address() as AddressInfo).port;
-  // The API answers at once, with indexing progress, while the first scan runs.
-  const started = source.start();
-  started.catch((error: unknown) => options.onError?.(`reading the record failed: ${(error as Error).message}`));
+  // The API answers at once, with indexing progress, while the first scans run.
+  for (const source of sources) {
+    source.start().catch((error: unknown) => options.onError?.(`reading ${source.status().root} failed: ${(error as Error).message}`));
+  }
   const origin = `http://${urlHost(options.host)}:${bound}/`;
   return {
     url: options.token === null ? origin : `${origin}?token=${options.token}`,
     origin,
     port: bound,
     portTakenInstead,
-    source,
+    sources,
     app,
     async close() {
       const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -88,7 +97,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         await app.close();
       } finally {
         clearTimeout(cut);
-        await source.close();
+        await closeSources();
       }
     },
   };

@@ -85,8 +85,15 @@ export const chainLinkSchema = z.object({
   file: z.string(),
 });
 
+/**
+ * A record session. Like every conversation on the wire (a record or spex session, a
+ * set-agent-comm seat) it has `source`, `id` (its id in its store), `cwd` (the project it is listed
+ * under), `lastAt` and `degraded`: the list groups and counts conversations by these alone.
+ */
 export const sessionSummarySchema = z.object({
-  source: sourceRefSchema,
+  source: sourceRefSchema.extend({ kind: z.literal('record') }),
+  /** The session id: a record session's id in its store. */
+  id: z.string(),
   sessionId: z.string(),
   /** The project the session belongs to: its latest start entry's cwd, else its latest entry's. */
   cwd: z.string().nullable(),
@@ -101,6 +108,10 @@ export const sessionSummarySchema = z.object({
   chain: chainLinkSchema.nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+/** A conversation of any kind, as the list and the event stream carry it; `source.kind` says which. */
+export const conversationSummarySchema = z.union([sessionSummarySchema]);
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
 export const indexingSchema = z.object({
   /** waiting: the store's root does not exist yet; scanning: first read under way; ready. */
@@ -122,17 +133,20 @@ export const sourceStatusSchema = sourceRefSchema.extend({
 export type SourceStatus = z.infer<typeof sourceStatusSchema>;
 
 export const sessionsResponseSchema = z.object({
-  schema: z.literal('rec.sessions/2'),
+  schema: z.literal('rec.sessions/3'),
   sources: z.array(
     sourceStatusSchema.extend({
       /** Files directly in the root: not in a session folder, so not entries. */
       strays: z.array(z.string()),
     }),
   ),
-  /** Sessions with at least one degraded-recording reason, across the sources. */
+  /** Conversations with at least one degraded-evidence reason, across the sources. */
   degradedSessions: z.number().int(),
-  /** Each session says its source; a session id held by two sources is listed twice, never merged. */
-  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(sessionSummarySchema) })),
+  /**
+   * Conversations of every source grouped by project (a working directory). Each says its source;
+   * a session id held by two sources is listed twice, never merged.
+   */
+  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(conversationSummarySchema) })),
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
@@ -281,13 +295,14 @@ export const errorResponseSchema = z.object({ error: z.string(), message: z.stri
  */
 export const recordEventSchema = z.discriminatedUnion('type', [
   /** The stream's first notice: the sources it tells of. */
-  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/2'), sources: z.array(sourceRefSchema) }),
+  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/3'), sources: z.array(sourceRefSchema) }),
   /**
    * A source's state or first-read progress changed, or the files directly in its root did:
    * the list of sessions (which has its strays) is worth fetching again.
    */
   z.object({ type: z.literal('source'), source: sourceStatusSchema }),
-  z.object({ type: z.literal('session-changed'), source: sourceRefSchema, sessionId: z.string(), session: sessionSummarySchema }),
+  /** A conversation changed: `sessionId` is its id in its store (a session id, or a seat). */
+  z.object({ type: z.literal('session-changed'), source: sourceRefSchema, sessionId: z.string(), session: conversationSummarySchema }),
 ]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;
 

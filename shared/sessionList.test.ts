@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SessionSummary, SessionsResponse, SourceRef } from './api.ts';
-import { groupProjects } from './record/projects.ts';
+import { groupProjects } from './projects.ts';
 import { applySessionChanges } from './sessionList.ts';
 
 const RECORD = { kind: 'record', id: 'record-0123abcd' } as const;
@@ -9,7 +9,9 @@ const SPEX = { kind: 'spex', id: 'spex-4567ef01' } as const;
 
 function summary(sessionId: string, cwd: string | null, lastAt: string | null, degraded = false, source: SourceRef = RECORD): SessionSummary {
   return {
-    source,
+    // A record session's shape under another source's ref: the list's rules do not look past the ref.
+    source: source as SessionSummary['source'],
+    id: sessionId,
     sessionId,
     cwd,
     cwds: cwd === null ? [] : [cwd],
@@ -26,7 +28,7 @@ function summary(sessionId: string, cwd: string | null, lastAt: string | null, d
 
 function listOf(sessions: SessionSummary[]): SessionsResponse {
   return {
-    schema: 'rec.sessions/2',
+    schema: 'rec.sessions/3',
     sources: [{ ...RECORD, root: '/record', state: 'present', why: null, indexing: { state: 'ready', files: 3 }, strays: [] }],
     degradedSessions: sessions.filter((s) => s.degraded.length > 0).length,
     projects: groupProjects(sessions),

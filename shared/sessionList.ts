@@ -1,13 +1,13 @@
-import type { SessionSummary, SessionsResponse, SourceRef } from './api.ts';
-import { groupProjects } from './record/projects.ts';
+import type { ConversationSummary, SessionsResponse, SourceRef } from './api.ts';
+import { groupProjects } from './projects.ts';
 
 /**
  * The list of sessions with changed summaries put in, as the server would list them: grouped by
  * project, most recently active first (the same groupProjects), and the degraded count recounted.
  * A client applies what `session-changed` notices carry instead of fetching the list again.
  */
-export function applySessionChanges(list: SessionsResponse, changed: Iterable<SessionSummary>): SessionsResponse {
-  const byId = new Map<string, SessionSummary>();
+export function applySessionChanges(list: SessionsResponse, changed: Iterable<ConversationSummary>): SessionsResponse {
+  const byId = new Map<string, ConversationSummary>();
   for (const project of list.projects) for (const session of project.sessions) byId.set(sessionKey(session), session);
   let any = false;
   for (const session of changed) {
@@ -24,6 +24,6 @@ export function applySessionChanges(list: SessionsResponse, changed: Iterable<Se
  * A session as one source holds it. The same full session id in two sources is the same Claude
  * Code session, but each source's entries stay its own: the two are never merged into one.
  */
-export function sessionKey(session: { source: SourceRef; sessionId: string }): string {
-  return `${session.source.id}/${session.sessionId}`;
+export function sessionKey(session: { source: SourceRef; id: string }): string {
+  return `${session.source.id}/${session.id}`;
 }

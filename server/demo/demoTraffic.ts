@@ -153,7 +153,8 @@ function readIntervalFromEnv(): number | undefined {
 /**
  * The script: runs until SIGTERM or SIGINT, then exits 0 once the write in progress is done.
  * Started by the dashboard (an IPC channel), it also stops when the dashboard is gone; with
- * --temporary the record is the dashboard's temporary one, and it then removes it.
+ * --temporary the record is in the dashboard's temporary demo folder (its parent), and it then
+ * removes that folder, with every store the demo wrote in it.
  */
 async function runDemoScript(args: string[]): Promise<void> {
   const [recordDir, flag] = args;
@@ -179,7 +180,7 @@ async function runDemoScript(args: string[]): Promise<void> {
     onBacklog: () => process.stdout.write(`${JSON.stringify({ ready: true, recordDir: path.resolve(recordDir) })}\n`),
   });
   // Removed only once nothing is writing to it any more, or a late write would make it again.
-  if (orphaned && flag === '--temporary') await rm(path.resolve(recordDir), { recursive: true, force: true });
+  if (orphaned && flag === '--temporary') await rm(path.dirname(path.resolve(recordDir)), { recursive: true, force: true });
   process.exit(0);
 }
 

@@ -3,21 +3,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StoreSpec } from '../sources/kinds.ts';
 
-export type Demo = { recordDir: string; stop(): Promise<void> };
+export type Demo = {
+  /** The demo's temporary folder, which holds every store it writes. */
+  dir: string;
+  stores: StoreSpec[];
+  stop(): Promise<void>;
+};
 
 /**
- * Makes a temporary record and starts the demo writer in a process of its own, as a session's
- * plugin would be: the dashboard only reads what it writes. stop() ends the writer and removes
- * the temporary record, which belongs to the demo and not to any person.
+ * Makes a temporary folder for the demo's stores and starts the demo writer in a process of its
+ * own, as a session's plugin would be: the dashboard only reads what it writes. stop() ends the
+ * writer and removes the folder, which belongs to the demo and not to any person.
  */
 export function startDemo(onExit: (code: number | null) => void): Demo {
-  const recordDir = mkdtempSync(join(tmpdir(), 'rec-dashboard-demo-'));
+  const dir = mkdtempSync(join(tmpdir(), 'rec-dashboard-demo-'));
+  const recordDir = join(dir, 'record');
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const script = fileURLToPath(new URL(`./demoTraffic${ext}`, import.meta.url));
   // The IPC channel is how the writer learns that the dashboard is gone, however it went (even
   // SIGKILL, which the dashboard cannot act on): the channel closes, and the writer stops and
-  // removes the temporary record (--temporary), as nobody else is left to.
+  // removes the temporary folder (--temporary), as nobody else is left to.
   const child: ChildProcess = spawn(process.execPath, [script, recordDir, '--temporary'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
@@ -27,7 +34,8 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
     });
   });
   return {
-    recordDir,
+    dir,
+    stores: [{ kind: 'record', root: recordDir }],
     async stop() {
       stopping = true;
       // The record is removed next, so a write cut short harms nobody: the writer is not given
@@ -36,7 +44,7 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
         child.kill('SIGKILL');
         await exited;
       }
-      rmSync(recordDir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

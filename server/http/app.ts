@@ -2,18 +2,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { RecordSource } from '../record/recordSource.ts';
+import type { Source } from '../sources/source.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
-import { createReaderThreads } from './readerThreads.ts';
+import { registerConversationRoutes } from './conversationRoutes.ts';
 import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
-import { registerSessionRoutes } from './sessionRoutes.ts';
-import { createSummaryCache } from './summaryCache.ts';
 
 type AppOptions = {
-  source: RecordSource;
+  /** The stores it serves, each of its kind; the app knows none of their rules. */
+  sources: readonly Source[];
   /** The built web UI; when it is missing, `/` says how to build it. */
   webRoot: string | null;
   /** Host names, besides localhost and IP literals, that requests may name (`--host`). */
@@ -57,8 +56,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preHandler', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     const asked = (request.query as Record<string, unknown> | undefined)?.['source'];
-    if (asked !== undefined && asked !== options.source.ref.id) {
-      return reply.code(404).send({ error: 'not-found', message: `no such source here: this dashboard reads ${options.source.ref.id}` });
+    if (asked !== undefined && !options.sources.some((source) => source.ref.id === asked)) {
+      const read = options.sources.map((source) => source.ref.id).join(', ');
+      return reply.code(404).send({ error: 'not-found', message: `no such source here: this dashboard reads ${read}` });
     }
   });
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -66,15 +66,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  // Shared: the list, the session pages and the event stream all send the same summaries.
-  const summaryOf = createSummaryCache(options.source.ref);
-  // Searches and large entries are read off the event loop, so that one request never holds up the others.
-  const threads = createReaderThreads();
-  // Before the server waits for requests in flight: a search's thread is ended, not waited for.
-  app.addHook('preClose', () => threads.close());
-  registerSessionRoutes(app, options.source, summaryOf, threads);
-  registerEventRoutes(app, options.source, summaryOf);
-  registerSearchRoutes(app, options.source, threads, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
+  // Before the server waits for requests in flight: searches and reads are ended, not waited for.
+  app.addHook('preClose', (done) => {
+    for (const source of options.sources) source.stopWork();
+    done();
+  });
+  registerConversationRoutes(app, options.sources);
+  registerEventRoutes(app, options.sources);
+  registerSearchRoutes(app, options.sources, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
+  for (const source of options.sources) source.registerRoutes?.(app);
 
   const webRoot = options.webRoot;
   if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {

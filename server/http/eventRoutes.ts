@@ -1,19 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { recordEventSchema, sourceRefSchema } from '../../shared/api.ts';
-import type { RecordSource, SourceEvent } from '../record/recordSource.ts';
+import type { Source, SourceNotice } from '../sources/source.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
-import type { SummaryCache } from './summaryCache.ts';
 
 const KEEPALIVE_MS = 25_000;
 
 /**
- * Server-sent events: small typed notices, each telling a client what changed. A client that
- * connects (or reconnects) is sent the current status, and should refetch everything: what it
- * missed while away is not replayed.
+ * Server-sent events: small typed notices from every source, each telling a client what changed.
+ * A client that connects (or reconnects) is sent the current status of each source, and should
+ * refetch everything: what it missed while away is not replayed.
  */
-export function registerEventRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache): void {
+export function registerEventRoutes(app: FastifyInstance, sources: readonly Source[]): void {
   const streams = new Set<() => void>();
-  const sourceJson = JSON.stringify(sourceRefSchema.parse(source.ref));
   // A stream lasts as long as the browser tab that holds it: the server cannot close while one
   // is open, so each is ended first. The client sees the end, says the server is lost, and its
   // reconnects are refused once the server has stopped listening.
@@ -30,25 +28,29 @@ export function registerEventRoutes(app: FastifyInstance, source: RecordSource, 
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
-    const send = (event: SourceEvent) => {
-      if (event.type !== 'session-changed') {
-        raw.write(`data: ${JSON.stringify(recordEventSchema.parse(event))}\n\n`);
+    const sendFrom = (source: Source, sourceJson: string) => (notice: SourceNotice) => {
+      if (notice.type === 'source') {
+        raw.write(`data: ${JSON.stringify(recordEventSchema.parse(notice))}\n\n`);
         return;
       }
-      // The summary as of now, validated and serialized once per fold for every client.
-      const fold = source.fold(event.sessionId);
-      if (fold === null) return;
-      raw.write(`data: {"type":"session-changed","source":${sourceJson},"sessionId":${JSON.stringify(event.sessionId)},"session":${summaryOf(fold).json}}\n\n`);
+      // The summary as of now, validated and serialized by its source once per change for every client.
+      const conversation = source.conversation(notice.id);
+      if (conversation === null) return;
+      raw.write(`data: {"type":"session-changed","source":${sourceJson},"sessionId":${JSON.stringify(notice.id)},"session":${conversation.json}}\n\n`);
     };
     raw.write('retry: 1000\n\n');
-    raw.write(`data: ${JSON.stringify(recordEventSchema.parse({ type: 'hello', schema: 'rec.events/2', sources: [source.ref] }))}\n\n`);
-    send({ type: 'source', source: source.status() });
-    const unsubscribe = source.subscribe(send);
+    const hello = { type: 'hello', schema: 'rec.events/3', sources: sources.map((source) => source.ref) };
+    raw.write(`data: ${JSON.stringify(recordEventSchema.parse(hello))}\n\n`);
+    const unsubscribes = sources.map((source) => {
+      const send = sendFrom(source, JSON.stringify(sourceRefSchema.parse(source.ref)));
+      send({ type: 'source', source: source.status() });
+      return source.subscribe(send);
+    });
     // A comment now and then keeps proxies and idle sockets from closing a quiet stream.
     const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
     const stop = () => {
       clearInterval(keepalive);
-      unsubscribe();
+      for (const unsubscribe of unsubscribes) unsubscribe();
       streams.delete(end);
     };
     // Ended as a whole connection: left open for keep-alive, the socket would hold the server.

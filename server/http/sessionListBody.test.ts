@@ -3,10 +3,10 @@ import { describe, test } from 'node:test';
 import { sessionsResponseSchema } from '../../shared/api.ts';
 import { foldSession, type SessionFold } from '../../shared/record/session.ts';
 import { fileOf, nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import type { RecordSource } from '../record/recordSource.ts';
+import type { ListedConversation, Source } from '../sources/source.ts';
 import { createSessionListBody } from './sessionListBody.ts';
-import { createSummaryCache } from './summaryCache.ts';
-import { projectSummary } from './projection.ts';
+import { createSummaryCache } from '../record/summaryCache.ts';
+import { projectSummary } from '../record/projection.ts';
 
 // The list of sessions is served from one chunk per project, kept while the project is unchanged.
 
@@ -18,19 +18,33 @@ function sessionIn(sessionId: string, cwd: string, sent: number): SessionFold {
 
 const RECORD = { kind: 'record', id: 'record-0123abcd' } as const;
 
-function fakeSource(folds: Map<string, SessionFold>): RecordSource & { bump(): void } {
+/** A source whose conversations are record folds, projected as the record source projects them. */
+function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } {
   let version = 0;
+  const summaryOf = createSummaryCache(RECORD);
+  const listed = (id: string): ListedConversation | null => {
+    const fold = folds.get(id);
+    if (fold === undefined) return null;
+    const { summary, json } = summaryOf(fold);
+    return { id, cwd: summary.cwd, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json };
+  };
+  const unused = () => {
+    throw new Error('the list asks for no page, item or search');
+  };
   return {
-    recordDir: '/record',
     ref: RECORD,
     status: () => ({ ...RECORD, root: '/record', state: 'present', why: null, indexing: { state: 'ready', files: 0 } }),
-    sessionIds: () => folds.keys(),
-    fold: (sessionId) => folds.get(sessionId) ?? null,
-    readNow: () => ({}) as never,
-    recordLook: () => undefined,
-    looseFiles: () => [],
+    strays: () => [],
     version: () => String(version),
+    *conversations() {
+      for (const id of folds.keys()) yield listed(id)!;
+    },
+    conversation: listed,
     subscribe: () => () => {},
+    answerConversation: unused,
+    answerItem: unused,
+    search: unused,
+    stopWork: () => {},
     start: async () => {},
     close: async () => {},
     bump: () => void version++,
@@ -44,10 +58,10 @@ describe('the list of sessions', () => {
     ['c', sessionIn('c', '/one', 3)],
   ]);
   const source = fakeSource(folds);
-  const list = createSessionListBody(source, createSummaryCache(RECORD));
+  const list = createSessionListBody([source]);
   const parsed = () => sessionsResponseSchema.parse(JSON.parse(Buffer.concat(list().chunks).toString('utf8')));
 
-  test('is the rec.sessions/2 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
+  test('is the rec.sessions/3 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
     const body = list();
     assert.equal(body.bytes, Buffer.concat(body.chunks).length);
     const got = parsed();

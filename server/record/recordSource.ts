@@ -1,123 +1,65 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { SourceRef, SourceStatus } from '../../shared/api.ts';
-import type { KnownFile } from '../../shared/record/knownFile.ts';
-import type { Observation } from '../../shared/record/observation.ts';
-import type { SessionFold } from '../../shared/record/session.ts';
-import { createRecordIndex } from './recordIndex.ts';
-import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
-
-/** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
-export type SourceEvent = { type: 'source'; source: SourceStatus } | { type: 'session-changed'; sessionId: string };
-
-/** What the HTTP app reads: the record as the reader sees it, and a feed of what changed. */
-export type RecordSource = {
-  recordDir: string;
-  /** The store on the wire: every projection of this source carries it. */
-  ref: SourceRef;
-  status(): SourceStatus;
-  sessionIds(): Iterable<string>;
-  fold(sessionId: string): SessionFold | null;
-  readNow(sessionId: string, name: string): FreshRead;
-  /** Records what a look at a file found elsewhere (a reader thread), as readNow would. */
-  recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): KnownFile | undefined;
-  /** The loose files: those directly in the record directory, never entries (the wire's `strays`). */
-  looseFiles(): string[];
-  /** Changes whenever anything a reader can see changes (a session, a loose file, the status). */
-  version(): string;
-  /** Listens to record events; returns the function that stops listening. */
-  subscribe(listener: (event: SourceEvent) => void): () => void;
-  start(): Promise<void>;
-  close(): Promise<void>;
-};
-
-const NOTICE_GATHER_MS = 5;
+import type { SourceRef } from '../../shared/api.ts';
+import type { ListedConversation, Source } from '../sources/source.ts';
+import { createRecordPages } from './recordPages.ts';
+import { createRecordReader } from './recordReader.ts';
+import { searchRecord } from './recordSearch.ts';
+import { createReaderThreads } from './readerThreads.ts';
+import { createSummaryCache } from './summaryCache.ts';
 
 type RecordSourceOptions = {
-  recordDir: string;
+  root: string;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
 };
 
 /**
- * Wires the index, the watcher and the feed of changes. Session changes are coalesced into one
- * notice per session per flush. What the first scan reads is not told folder by folder: a
- * client is better served by indexing progress, and fetches the list when the scan is done. What
- * the watcher sees meanwhile is told at once, as it is after the scan.
+ * The record as a source: its reader (index, watcher, notices), its pages and its search.
+ * Searches and large entries are read on reader threads of its own, off the event loop, so that
+ * one request never holds up the others.
  */
-export function createRecordSource(options: RecordSourceOptions): RecordSource {
-  const ref = recordSourceRef(options.recordDir);
-  const statusNow = (): SourceStatus => {
-    const { record, indexing } = watcher.status();
-    return { ...ref, root: options.recordDir, state: record.state, why: record.why, indexing };
-  };
-  const listeners = new Set<(event: SourceEvent) => void>();
-  const changed = new Set<string>();
-  let looseFilesChanged = false;
-  let statusVersion = 0;
-  let flushTimer: NodeJS.Timeout | null = null;
-
-  const publish = (event: SourceEvent) => {
-    for (const listener of listeners) listener(event);
-  };
-  const flush = () => {
-    flushTimer = null;
-    const ids = [...changed];
-    changed.clear();
-    for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
-    // Files directly in the record directory are part of its state, which a client fetches
-    // with the list of sessions when told of the record.
-    if (looseFilesChanged) publish({ type: 'source', source: statusNow() });
-    looseFilesChanged = false;
-  };
-
-  const tell = (sessionId: string) => {
-    changed.add(sessionId);
-    // A few milliseconds gather the writes of one entry (a file often changes in pieces).
-    flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
-  };
-  const index = createRecordIndex(
-    (sessionId) => {
-      if (!watcher.readingFirstScan()) tell(sessionId);
-    },
-    () => {
-      if (watcher.readingFirstScan()) return;
-      looseFilesChanged = true;
-      flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
-    },
-  );
-  const watcher = createRecordWatcher({
-    recordDir: options.recordDir,
-    index,
+export function createRecordSource(options: RecordSourceOptions): Source & { reader: ReturnType<typeof createRecordReader> } {
+  const reader = createRecordReader({
+    recordDir: options.root,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
-    noticeGatherMs: NOTICE_GATHER_MS,
-    onSeenWhileScanning: tell,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
-    onStatus: () => {
-      statusVersion++;
-      publish({ type: 'source', source: statusNow() });
-    },
   });
+  const threads = createReaderThreads();
+  // Shared: the list, the session pages and the event stream all send the same summaries.
+  const summaryOf = createSummaryCache(reader.ref);
+  const pages = createRecordPages(reader, summaryOf, threads);
+
+  const listed = (sessionId: string): ListedConversation | null => {
+    const fold = reader.fold(sessionId);
+    if (fold === null) return null;
+    const { summary, json } = summaryOf(fold);
+    return { id: sessionId, cwd: summary.cwd, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json };
+  };
 
   return {
-    recordDir: options.recordDir,
-    ref,
-    status: statusNow,
-    sessionIds: () => index.sessionIds(),
-    fold: (sessionId) => index.fold(sessionId),
-    readNow: (sessionId, name) => watcher.readNow(sessionId, name),
-    recordLook: (sessionId, name, look) => watcher.recordLook(sessionId, name, look),
-    looseFiles: () => index.looseFiles(),
-    version: () => `${index.version()}.${statusVersion}`,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    reader,
+    ref: reader.ref,
+    status: () => reader.status(),
+    strays: () => reader.looseFiles(),
+    version: () => reader.version(),
+    *conversations() {
+      for (const sessionId of reader.sessionIds()) {
+        const conversation = listed(sessionId);
+        if (conversation !== null) yield conversation;
+      }
     },
-    start: () => watcher.start(),
+    conversation: listed,
+    subscribe: (listener) =>
+      reader.subscribe((notice) => listener(notice.type === 'source' ? notice : { type: 'conversation-changed', id: notice.sessionId })),
+    answerConversation: (id, request, reply) => pages.answerSession(id, request, reply),
+    answerItem: (id, item, request, reply) => pages.answerFile(id, item, request, reply),
+    search: (query, signal) => searchRecord(reader, threads, query, signal),
+    stopWork: () => void threads.close(),
+    start: () => reader.start(),
     async close() {
-      if (flushTimer !== null) clearTimeout(flushTimer);
-      listeners.clear();
-      await watcher.close();
+      await threads.close();
+      await reader.close();
     },
   };
 }

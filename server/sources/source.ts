@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SearchQuery, SourceStatus } from '../../shared/api.ts';
-import type { SourceRef } from '../../shared/api.ts';
+import type { SearchQuery, SourceRef, SourceStatus } from '../../shared/api.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
 // (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
@@ -13,8 +12,8 @@ import type { SourceRef } from '../../shared/api.ts';
 export type ListedConversation = {
   /** The conversation's own id in its store: a session id, or a set-agent-comm seat. */
   id: string;
-  /** The project it is listed under (a working directory, a worktree, a registry project). */
-  project: string | null;
+  /** The project it is listed under: a working directory (the record's cwd, spex's worktree, set-agent-comm's project). */
+  cwd: string | null;
   /** Its latest item's time (ISO 8601), for the list's order. */
   lastAt: string | null;
   /** Whether it has a reason to doubt its evidence: the list counts those. */
@@ -28,8 +27,19 @@ export type SourceNotice =
   | { type: 'source'; source: SourceStatus }
   | { type: 'conversation-changed'; id: string };
 
-/** The hits a source found for a search, newest first, in the wire's `searchHit` shape. */
+/** The hits a source found for a search, newest first, each validated in the wire's shape. */
 export type SourceSearch = { hits: { at: string; hit: unknown }[]; scanned: number; truncated: boolean };
+
+/** A search a source will not run now: answered 503, with when to try again. */
+export class SearchRefused extends Error {
+  readonly code: 'busy' | 'stopping';
+  readonly retryAfterSeconds: number | null;
+  constructor(code: 'busy' | 'stopping', message: string, retryAfterSeconds: number | null) {
+    super(message);
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
 
 export type Source = {
   /** The store on the wire: every conversation, item and notice of this source carries it. */
@@ -48,6 +58,8 @@ export type Source = {
   answerItem(id: string, item: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   /** Searches its items; stops when `signal` aborts. */
   search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch>;
+  /** Ends searches and reads in flight: the server is stopping and must not wait for them. */
+  stopWork(): void;
   /** Routes of views only this kind has (set-agent-comm's rooms), under `/api/<kind>/`. */
   registerRoutes?(app: FastifyInstance): void;
   start(): Promise<void>;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, PAGE_TEXT_LIMIT_BYTES, decimalQuerySchema, type SearchQuery, type SourceRef, type SourceStatus } from '../../shared/api.ts';
-import { createTextMatcher, snippetAround } from '../../shared/record/search.ts';
+import { createTextMatcher, snippetAround } from '../../shared/textMatch.ts';
 import { describeReason } from '../../shared/spex/degraded.ts';
 import { readSessionJson } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
@@ -31,7 +31,7 @@ import { createSpexReader, type SpexReader, type SpexSession } from './spexReade
 const NOTICE_GATHER_MS = 5;
 const REASON_LINES_SHOWN = 50;
 
-type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileMs?: number };
+type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number };
 
 /** The home's id on the wire: stable for its absolute path, distinct for two homes. */
 export function spexSourceRef(root: string): SourceRef & { kind: 'spex' } {
@@ -55,6 +55,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   let statusVersion = 0;
   let changeVersion = 0;
   const summaries = new Map<string, { key: string; listed: ListedConversation; summary: SpexSummary }>();
+  type Listed = { key: string; listed: ListedConversation; summary: SpexSummary };
   const placed = new Map<string, { key: string; items: PlacedItem[] }>();
 
   const publish = (notice: SourceNotice) => {
@@ -69,7 +70,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
 
   const reader: SpexReader = createSpexReader({
     root: options.root,
-    ...(options.reconcileMs !== undefined ? { reconcileMs: options.reconcileMs } : {}),
+    ...(options.reconcileIntervalMs !== undefined ? { reconcileMs: options.reconcileIntervalMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onChanged(ids) {
       changeVersion++;
@@ -101,10 +102,10 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const cached = summaries.get(session.sessionId);
     if (cached !== undefined && cached.key === key) return cached;
     const summary = spexSummarySchema.parse(projectSummary(session));
-    const entry = {
+    const entry: Listed = {
       key,
       summary,
-      listed: { id: session.sessionId, project: summary.project.key, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
+      listed: { id: session.sessionId, cwd: summary.project.key, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
     };
     summaries.set(session.sessionId, entry);
     return entry;
@@ -128,7 +129,9 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const current = fold.current;
     return {
       source: ref,
+      id: session.sessionId,
       sessionId: session.sessionId,
+      cwd: project?.label ?? session.projectFolder,
       project: {
         key: project?.label ?? session.projectFolder,
         from: project?.source ?? 'encoded-name',
@@ -405,6 +408,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
       return spexItemResponseSchema.parse({ schema: 'rec.spex-item/1', source: ref, sessionId: id, item: projectItems(session, [found], null)[0] });
     },
     search,
+    // Nothing of a spex page runs beside the event loop: there is no other work to stop.
+    stopWork() {},
     start: () => reader.start(),
     async close() {
       if (flushTimer !== null) clearTimeout(flushTimer);

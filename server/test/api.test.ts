@@ -32,7 +32,7 @@ before(async () => {
   put('texts', 'notes.txt', 'not an entry');
   writeFileSync(join(record.dir, 'README'), 'a file beside the sessions');
   dashboard = await startTestDashboard(record.dir);
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
 });
 
 after(async () => {
@@ -51,9 +51,9 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 }
 
 describe('the API', () => {
-  it('/api/sessions lists projects by working directory with the rec.sessions/2 schema', async () => {
+  it('/api/sessions lists projects by working directory with the rec.sessions/3 schema', async () => {
     const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-    assert.equal(list.schema, 'rec.sessions/2');
+    assert.equal(list.schema, 'rec.sessions/3');
     assert.equal(list.sources[0]!.root, record.dir);
     assert.deepEqual(list.projects.map((project) => project.cwd), ['/home/dev/projects/web-app']);
     assert.deepEqual(list.sources[0]!.strays, ['README']);
@@ -101,7 +101,7 @@ describe('the API', () => {
     assert.ok(invalid?.type === 'file');
     assert.deepEqual(invalid.raw, { kind: 'message', side: 'sent', sessionId: 'texts' });
     assert.match(invalid.why ?? '', /at: .*; cwd: /);
-    assert.deepEqual(page.items.at(-1), { type: 'stray', source: dashboard.source.ref, file: 'notes.txt', size: 12 });
+    assert.deepEqual(page.items.at(-1), { type: 'stray', source: dashboard.sources[0]!.ref, file: 'notes.txt', size: 12 });
   });
 
   it('search finds text across sessions, newest first, with a verbatim snippet', async () => {

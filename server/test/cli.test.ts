@@ -20,7 +20,7 @@ describe('the rec-dashboard command', () => {
   it('--help shows the usage and --version the version', async () => {
     const help = await runCommand(['--help']);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: rec-dashboard \[recordDir\]/);
+    assert.match(help.stdout, /^Usage: rec-dashboard \[DIR\.\.\.\]/);
     const version = await runCommand(['--version']);
     assert.match(version.stdout, /^rec-dashboard \d+\.\d+\.\d+\n$/);
   });
@@ -28,7 +28,7 @@ describe('the rec-dashboard command', () => {
   for (const [args, message] of [
     [['--bogus'], /^rec-dashboard: Unknown option '--bogus'\. Run rec-dashboard --help for usage\.\n$/],
     [['--port', 'eighty'], /^rec-dashboard: --port takes a number from 0 to 65535, not "eighty"\. Run rec-dashboard --help for usage\.\n$/],
-    [['a', 'b'], /^rec-dashboard: one record directory at most, not 2\. Run rec-dashboard --help for usage\.\n$/],
+    [['--demo', 'a'], /^rec-dashboard: give directories or --demo, not both\. Run rec-dashboard --help for usage\.\n$/],
   ] as const) {
     it(`a bad command line (${args.join(' ')}) gets a one-line error and exit code 2`, async () => {
       const result = await runCommand([...args]);
@@ -44,7 +44,7 @@ describe('the rec-dashboard command', () => {
     writeFileSync(file, '');
     const result = await runCommand([file, '--port', '0']);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^rec-dashboard: .* is a file, not a record directory\. Give the folder that holds one folder per session\.\n$/);
+    assert.match(result.stderr, /^rec-dashboard: .* is a file, not a store directory\. Give the folder of a record \(session folders of <time>-<seq>\.json files\), a spex home .*\n$/);
     record.remove();
   });
 
@@ -112,7 +112,7 @@ describe('the rec-dashboard command', () => {
         return got.projects.length >= 3 && got.degradedSessions > 0 ? got : undefined;
       }, 'the demo sessions, degraded ones among them');
       recordDir = list.sources[0]!.root;
-      assert.match(running.stdout.join('\n'), /Demo record with live traffic in .* \(removed on exit\)/);
+      assert.match(running.stdout.join('\n'), /Demo stores with live traffic in .* \(removed on exit\)/);
     } finally {
       running.child.kill('SIGTERM');
     }

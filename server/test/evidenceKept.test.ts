@@ -37,7 +37,7 @@ before(async () => {
   for (const replacement of replacements) for (const place of places) await writeSession(replacedSession(replacement.what, place), place === 'middle');
   await writer.send({ op: 'write', sessionId: 'watch-probe', seq: 1, entry: entry('watch-probe', startEntry(0)) });
   dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 600_000 });
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
   // A file written now is seen only once the folders are watched; the listings that follow the
   // watch's start are done a moment later.
   await writer.send({ op: 'write', sessionId: 'watch-probe', seq: 2, entry: entry('watch-probe', sentEntry(1, 'the watch is on')) });
@@ -219,7 +219,7 @@ describe('small things the summary must get right', () => {
     const later = await startTestDashboard(empty.dir, { reconcileIntervalMs: 600_000 });
     const other = await startWriter(empty.dir);
     try {
-      await eventually(() => (later.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+      await eventually(() => (later.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
       await other.send({ op: 'write', sessionId: 's1', seq: 1, entry: entry('s1', startEntry(0)) });
       await other.send({ op: 'write', sessionId: 's1', seq: 2, entry: entry('s1', sentEntry(1, 'one')) });
       await other.send({ op: 'write', sessionId: 's1', seq: 3, entry: entry('s1', sentEntry(2, 'two')) });

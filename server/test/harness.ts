@@ -15,7 +15,7 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
 
 export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number; token?: string | null; searchBudgetMs?: number } = {}): Promise<Dashboard> {
   return startDashboard({
-    recordDir,
+    stores: [{ kind: 'record', root: recordDir }],
     token: options.token ?? null,
     host: '127.0.0.1',
     port: 0,

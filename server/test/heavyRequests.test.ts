@@ -252,7 +252,7 @@ describe('a search has a time budget', () => {
   it('a search that runs past its budget is stopped, with a 503 that says so', async () => {
     const dashboard = await startTestDashboard(record.dir, { searchBudgetMs: 300 });
     try {
-      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 60_000);
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 60_000);
       // Linear, but seconds of work over the large texts.
       const response = await fetch(new URL(searchPath('zebra', 'heavy'), dashboard.url), { signal: AbortSignal.timeout(60_000) });
       assert.equal(response.status, 503);

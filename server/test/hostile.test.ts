@@ -77,7 +77,7 @@ before(async () => {
   }
   fingerprint = fingerprintTree(record.dir);
   dashboard = await startTestDashboard(record.dir);
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan', 30_000);
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan', 30_000);
 });
 
 after(async () => {

@@ -7,7 +7,7 @@ import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { buildApp } from '../http/app.ts';
-import type { RecordSource } from '../record/recordSource.ts';
+import type { Source } from '../sources/source.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
@@ -22,7 +22,7 @@ let writer: Writer;
 before(async () => {
   writer = await startWriter(record.dir);
   dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 500 });
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
 });
 
 after(async () => {
@@ -194,8 +194,9 @@ describe('the session list', () => {
     // A list put together again has the same bytes as a kept one, so what is counted is how
     // often it is put together: each time, it walks the source's sessions.
     let assembled = 0;
-    const counted: RecordSource = { ...dashboard.source, sessionIds: () => (assembled++, dashboard.source.sessionIds()) };
-    const app = await buildApp({ source: counted, webRoot: null, token: null });
+    const recordSource = dashboard.sources[0]!;
+    const counted: Source = { ...recordSource, conversations: () => (assembled++, recordSource.conversations()) };
+    const app = await buildApp({ sources: [counted], webRoot: null, token: null });
     const list = async () => {
       const response = await app.inject('/api/sessions');
       assert.equal(response.statusCode, 200);

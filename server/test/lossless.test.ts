@@ -41,7 +41,7 @@ before(async () => {
   put(nameAt(4, 5), CHAIN);
   put(nameAt(5, 6), SPACED);
   dashboard = await startTestDashboard(record.dir);
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
 });
 
 after(async () => {

@@ -68,7 +68,7 @@ before(async () => {
 
   writer = await startWriter(record.dir);
   dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
 });
 
 after(async () => {
@@ -187,7 +187,7 @@ describe('names that are not UTF-8, in a record large enough to share its first 
     }
     const scanned = await startTestDashboard(large.dir, { reconcileIntervalMs: NO_RECONCILE });
     try {
-      await eventually(() => (scanned.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 20_000);
+      await eventually(() => (scanned.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 20_000);
       for (let i = 0; i < folders; i++) {
         const page = await getJson(scanned, `/api/sessions/w${String(i).padStart(2, '0')}`, sessionResponseSchema);
         assert.deepEqual(page.items.map((item) => item.type !== 'gap' && [item.type, item.file]), [['file', nameAt(0, 1)], ['stray', 'x\\xff']], `w${i}`);

@@ -21,7 +21,7 @@ describe('new session folders', () => {
     const writer = await startWriter(record.dir);
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
     try {
-      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
       await new Promise((resolve) => setTimeout(resolve, 300));
       for (let i = 0; i < 10; i++) {
         const sessionId = `fresh-${i}`;

@@ -18,7 +18,7 @@ describe('events lost beyond the kernel queue', () => {
     const writer = await startWriter(record.dir);
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 500 });
     try {
-      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
       await writer.send({ op: 'write', sessionId: 'flood', seq: 1, entry: { ...startEntry(0), sessionId: 'flood' } });
       // The folder is watched before the burst; a new folder would be listed whole when it appears.
       await eventually(async () => ((await getJson(dashboard, '/api/sessions/flood', sessionResponseSchema)).page.total === 1 ? true : undefined), 'the folder');

@@ -30,7 +30,7 @@ describe('read-only', () => {
     writeFileSync(join(web.dir, 'index.html'), '<!doctype html><title>rec-dashboard UI</title>');
     try {
       const dashboard = await startDashboard({
-        recordDir: record.dir,
+        stores: [{ kind: 'record', root: record.dir }],
         token: null,
         host: '127.0.0.1',
         port: 0,
@@ -47,7 +47,7 @@ describe('read-only', () => {
       };
       let events: EventStream | null = null;
       try {
-        await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+        await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
         events = await connectEventStream(dashboard.url);
         await events.next(({ event }) => event.type === 'source');
         const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);

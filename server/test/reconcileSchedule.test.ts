@@ -46,7 +46,7 @@ describe('the periodic reconcile', () => {
     writeFileSync(join(record.dir, 'noise', nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: 'noise' }));
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: MIN_RECONCILE_MS });
     try {
-      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 60_000);
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 60_000);
       // The burst below must meet a watcher that is set up, or it would not fill the queue.
       writeFileSync(join(record.dir, 'noise', nameAt(1, 2)), JSON.stringify({ ...sentEntry(1, 'probe'), sessionId: 'noise' }));
       await eventually(async () => {

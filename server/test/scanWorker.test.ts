@@ -41,7 +41,7 @@ describe('the first scan, shared with a worker thread', () => {
     }
     const dashboard = await startTestDashboard(record.dir);
     try {
-      await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 20_000);
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 20_000);
       const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
       const sessions = list.projects.flatMap((project) => project.sessions);
       assert.equal(sessions.length, FOLDERS);

@@ -30,7 +30,7 @@ function put(dir: string, name: string, value: unknown): void {
 
 async function started(dir: string): Promise<Dashboard> {
   const dashboard = await startTestDashboard(dir);
-  await eventually(() => (dashboard.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
   return dashboard;
 }
 
@@ -59,7 +59,7 @@ before(async () => {
   writeFileSync(join(record.dir, SESSION, 'notes.txt'), 'a stray');
   put(other.dir, nameAt(0, 1), startEntry(0));
   dashboard = await started(record.dir);
-  ref = dashboard.source.ref;
+  ref = dashboard.sources[0]!.ref;
 });
 
 after(async () => {
@@ -79,7 +79,7 @@ describe('the source on the wire', () => {
 
   it('the list names the source with its root, state and indexing, and every session carries it', async () => {
     const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
-    assert.equal(list.schema, 'rec.sessions/2');
+    assert.equal(list.schema, 'rec.sessions/3');
     assert.deepEqual(list.sources, [{ ...ref, root: record.dir, state: 'present', why: null, indexing: { state: 'ready', files: 9 }, strays: [] }]);
     const sessions = list.projects.flatMap((project) => project.sessions);
     assert.equal(sessions.length, 1);
@@ -109,7 +109,7 @@ describe('the source on the wire', () => {
     const events = await connectEventStream(dashboard.url);
     try {
       const hello = await events.next(({ event }) => event.type === 'hello');
-      assert.deepEqual(hello.event, { type: 'hello', schema: 'rec.events/2', sources: [ref] });
+      assert.deepEqual(hello.event, { type: 'hello', schema: 'rec.events/3', sources: [ref] });
       const status = await events.next(({ event }) => event.type === 'source');
       assert.deepEqual(status.event, { type: 'source', source: { ...ref, root: record.dir, state: 'present', why: null, indexing: { state: 'ready', files: 9 } } });
       put(record.dir, nameAt(8, 10), sentEntry(8, 'news'));

@@ -25,7 +25,7 @@ export async function startSpexRig(prepare?: (writer: SpexWriter, home: string) 
   const home = temp.dir;
   const writer = await startSpexWriter(home);
   if (prepare !== undefined) await prepare(writer, home);
-  const source = createSpexSource({ root: home, reconcileMs: 60_000 });
+  const source = createSpexSource({ root: home, reconcileIntervalMs: 60_000 });
   const notices: SourceNotice[] = [];
   const served: string[] = [];
   source.subscribe((notice) => {

@@ -286,7 +286,7 @@ describe('live', () => {
     await eventually(() => (told(C) ? true : undefined), 'a new session told');
     await r.writer.send({ op: 'session', project: '-srv-new', sessionId: 'dddddddd-0000-4000-8000-00000000000d', value: sessionJson('dddddddd-0000-4000-8000-00000000000d', { worktree_path: '/srv/new' }) });
     await eventually(() => (told('dddddddd-0000-4000-8000-00000000000d') ? true : undefined), 'a new project told');
-    assert.equal(r.source.conversation('dddddddd-0000-4000-8000-00000000000d')!.project, '/srv/new');
+    assert.equal(JSON.parse(r.source.conversation('dddddddd-0000-4000-8000-00000000000d')!.json).cwd, '/srv/new');
   });
 });
 

@@ -50,9 +50,9 @@ function openEventStream(running: RunningCommand): Promise<{ response: IncomingM
 
 /** The demo's temporary record, as the command printed it. */
 function demoRecordOf(running: RunningCommand): string {
-  const line = running.stdout.find((text) => text.startsWith('Demo record with live traffic in '));
+  const line = running.stdout.find((text) => text.startsWith('Demo stores with live traffic in '));
   assert.ok(line !== undefined, `the command named its demo record: ${running.stdout.join('\n')}`);
-  return line.replace(/^Demo record with live traffic in /, '').replace(/ \(removed on exit\).*$/, '');
+  return line.replace(/^Demo stores with live traffic in /, '').replace(/ \(removed on exit\).*$/, '');
 }
 
 describe('stopping the command', () => {
@@ -150,7 +150,7 @@ describe('stopping the command', () => {
           }
         });
       });
-      recordDir = lines.find((line) => line.startsWith('Demo record with live traffic in '))!.replace(/^Demo record with live traffic in | \(removed on exit\).*$/g, '');
+      recordDir = lines.find((line) => line.startsWith('Demo stores with live traffic in '))!.replace(/^Demo stores with live traffic in | \(removed on exit\).*$/g, '');
       started.push(...descendantsOf(npm.pid!));
       npm.kill('SIGTERM');
       await npmExited;

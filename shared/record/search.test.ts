@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MessageFacts } from './search.ts';
 import { createSeededRandom } from '../seededRandom.ts';
-import { createTextMatcher, mergeNewestFirst, orderNewestFirst, passesFilters, snippetAround } from './search.ts';
+import { createTextMatcher, snippetAround } from '../textMatch.ts';
+import { mergeNewestFirst, orderNewestFirst, passesFilters } from './search.ts';
 
 const sent: MessageFacts = { kind: 'message', sessionId: 's', at: '2026-11-20T09:00:01.000Z', cwd: '/a', side: 'sent', peerAs: 'uds:/tmp/cc-socks/4242.sock', peerSessionId: null, isQueued: false, outcome: null, withheld: false };
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { sourceRefSchema } from '../api.ts';
 import { DEGRADED_CODES } from '../spex/degraded.ts';
 
 // What a spex home puts on the wire: hand-written projections of the spex core's facts, so the
 // browser shows them and derives none of spex's rules. Byte ranges never cross: the gap between
 // two lines would say where a private line was.
 
-export const spexSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('spex') });
+// Written here rather than taken from api.ts, which lists this kind's summary among conversations.
+export const spexSourceRefSchema = z.object({ kind: z.literal('spex'), id: z.string().regex(/^spex-[0-9a-f]{8}$/, 'expected spex and 8 hex digits') });
 
 /** Who a `sent` line's `from` names: a person (null), a session of this home, or anything else as written. */
 export const spexSenderSchema = z.discriminatedUnion('by', [
@@ -50,7 +50,11 @@ export const spexProjectSchema = z.object({
 
 export const spexSummarySchema = z.object({
   source: spexSourceRefSchema,
+  /** Its id in its store, as every conversation has: the session id. */
+  id: z.string(),
   sessionId: z.string(),
+  /** The project it is listed under: `project.key`. */
+  cwd: z.string().nullable(),
   project: spexProjectSchema,
   worktreePath: z.string().nullable(),
   title: z.string().nullable(),

@@ -84,7 +84,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             break;
           }
           case 'session-changed':
-            changed.set(sessionKey(event), event.session);
+            changed.set(sessionKey(event.session), event.session);
             sessions.schedule();
             break;
         }

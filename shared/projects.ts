@@ -1,15 +1,20 @@
-// Projects are working directories: a reader assigns a session to the project its entries name
-// (rule.byDirectory). Chains link a child session to its parent; nothing else links sessions.
+import type { SourceRef } from './api.ts';
 
-type ProjectMember = { sessionId: string; cwd: string | null; lastAt: string | null };
+// Projects are working directories: a reader assigns a conversation to the project its store
+// names (the record: its entries' cwd, rule.byDirectory; spex: the session's worktree; set-agent-
+// comm: the agent's project). Conversations of every kind and source are grouped together by it,
+// and each still says its source: two are never merged. Chains link a record child session to its
+// parent; nothing else links sessions.
+
+type ProjectMember = { source: SourceRef; id: string; cwd: string | null; lastAt: string | null };
 
 export type Project<S extends ProjectMember> = {
-  /** null for sessions whose entries name no directory (no entry parsed yet). */
+  /** null for conversations whose store names no directory (a record session with no entry parsed yet). */
   cwd: string | null;
   sessions: S[];
 };
 
-/** Groups sessions by directory; the most recently active project and session come first. */
+/** Groups conversations by directory; the most recently active project and conversation come first. */
 export function groupProjects<S extends ProjectMember>(sessions: Iterable<S>): Project<S>[] {
   const byCwd = new Map<string | null, S[]>();
   for (const session of sessions) {
@@ -30,7 +35,8 @@ function byLatestFirst(a: ProjectMember, b: ProjectMember): number {
   const x = a.lastAt ?? '';
   const y = b.lastAt ?? '';
   if (x !== y) return x < y ? 1 : -1;
-  return a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return a.source.id < b.source.id ? -1 : a.source.id > b.source.id ? 1 : 0;
 }
 
 function compareCwd(a: string | null, b: string | null): number {

@@ -5,14 +5,15 @@ import { valueAsWritten } from '../../shared/jsonText.ts';
 import type { EntryFacts, MessageDetails } from '../../shared/record/entry.ts';
 import type { EvidenceState } from '../../shared/record/evidence.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
-import type { FreshRead } from '../record/recordWatcher.ts';
+import type { FreshRead } from './recordWatcher.ts';
 
 // Hand-written projections from the core's state to the wire: a field reaches a client only
 // when it is named here.
 
 export function projectSummary(fold: SessionFold, source: SourceRef, reasonFilesShown = REASON_FILES_SHOWN): SessionSummary {
   return {
-    source: { kind: source.kind, id: source.id },
+    source: { kind: 'record', id: source.id },
+    id: fold.sessionId,
     sessionId: fold.sessionId,
     cwd: fold.cwd,
     cwds: fold.cwds,

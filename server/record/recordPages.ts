@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   DEFAULT_PAGE_LIMIT,
@@ -9,12 +9,11 @@ import {
   sessionResponseSchema,
 } from '../../shared/api.ts';
 import { randomUUID } from 'node:crypto';
-import type { RecordSource } from '../record/recordSource.ts';
+import type { RecordReader } from './recordReader.ts';
 import { projectItem } from './projection.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import { READ_ASIDE_BYTES, readItemAside, readItems, spliceJson } from './readItems.ts';
-import { stopWithClient } from './stopWithClient.ts';
-import { createSessionListBody, streamOf } from './sessionListBody.ts';
+import { stopWithClient } from '../http/stopWithClient.ts';
 import type { SummaryCache } from './summaryCache.ts';
 
 const sessionParams = z.object({ sessionId: z.string().min(1) });
@@ -27,19 +26,13 @@ const pageQuery = z.object({
 });
 
 /**
- * The JSON API. Session ids and file names from the URL are looked up in the index and never
- * joined into a path: only names the reader found on disk reach the file system.
+ * A record session's pages and files (`rec.session/2`, `rec.file/2`). Session ids and file names
+ * from the URL are looked up in the index and never joined into a path: only names the reader
+ * found on disk reach the file system.
  */
-export function registerSessionRoutes(app: FastifyInstance, source: RecordSource, summaryOf: SummaryCache, threads: ReaderThreads): void {
-  const sessionList = createSessionListBody(source, summaryOf);
-
-  app.get('/api/sessions', async (_request, reply) => {
-    const body = sessionList();
-    return reply.type('application/json; charset=utf-8').header('content-length', body.bytes).send(streamOf(body));
-  });
-
-  app.get('/api/sessions/:sessionId', async (request, reply) => {
-    const params = sessionParams.safeParse(request.params);
+export function createRecordPages(source: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads) {
+  async function answerSession(sessionId: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const params = sessionParams.safeParse({ sessionId });
     const query = pageQuery.safeParse(request.query);
     if (!params.success || !query.success) {
       return reply.code(400).send({ error: 'bad-request', message: 'offset must be a decimal number, 0 or more, and limit one from 1 to ' + MAX_PAGE_LIMIT });
@@ -74,10 +67,10 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     } finally {
       stop.dispose();
     }
-  });
+  }
 
-  app.get('/api/sessions/:sessionId/files/:file', async (request, reply) => {
-    const params = fileParams.safeParse(request.params);
+  async function answerFile(sessionId: string, file: string, _request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const params = fileParams.safeParse({ sessionId, file });
     if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id and a file name are needed' });
     const fold = source.fold(params.data.sessionId);
     const item = fold?.items.find((candidate) => candidate.type !== 'gap' && candidate.file.name === params.data.file);
@@ -119,5 +112,7 @@ export function registerSessionRoutes(app: FastifyInstance, source: RecordSource
     } finally {
       stop.dispose();
     }
-  });
+  }
+
+  return { answerSession, answerFile };
 }

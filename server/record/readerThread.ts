@@ -4,9 +4,9 @@ import { valueAsWritten } from '../../shared/jsonText.ts';
 import { readEntry } from '../../shared/record/entry.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
-import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/record/search.ts';
-import { lookAtFile } from '../record/lookAtFile.ts';
-import { readRecordFile } from '../record/readRecordFile.ts';
+import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/textMatch.ts';
+import { lookAtFile } from './lookAtFile.ts';
+import { readRecordFile } from './readRecordFile.ts';
 import { clipEntry, type Clipping } from './projection.ts';
 
 // A reader thread: what the HTTP app would otherwise do on its event loop for one request while

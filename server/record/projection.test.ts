@@ -59,8 +59,8 @@ function project(what: string, limit: number | null = LIMIT): FileItem {
   return wire as FileItem;
 }
 
-function projectAny(name: string, limit: number | null, read = (file: string) => subject.source.readNow(SESSION, file)): SessionItemWire {
-  const item = subject.source.fold(SESSION)!.items.find((candidate) => candidate.type !== 'gap' && candidate.file.name === name);
+function projectAny(name: string, limit: number | null, read = (file: string) => subject.source.reader.readNow(SESSION, file)): SessionItemWire {
+  const item = subject.source.reader.fold(SESSION)!.items.find((candidate) => candidate.type !== 'gap' && candidate.file.name === name);
   assert.ok(item, name);
   return projectItem(item, subject.source.ref, read, limit);
 }

@@ -1,7 +1,7 @@
 import { sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { SessionItem } from '../../shared/record/session.ts';
-import type { RecordSource } from '../record/recordSource.ts';
+import type { RecordReader } from './recordReader.ts';
 import { isReadForItem, type ItemRead } from './projection.ts';
 import type { ReadReply } from './readerThread.ts';
 import type { ReaderThreads } from './readerThreads.ts';
@@ -26,7 +26,7 @@ type AsideItemRead = ItemRead & { valueJson: Uint8Array | null; sourceJson: Uint
  * Reads the files of a page's items, as a page shows them: small ones now, large ones on a
  * reader thread, clipped there to `textLimit`.
  */
-export async function readItems(source: RecordSource, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal): Promise<Map<string, ItemRead>> {
+export async function readItems(source: RecordReader, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal): Promise<Map<string, ItemRead>> {
   const reads = new Map<string, ItemRead>();
   const aside: Promise<unknown>[] = [];
   for (const item of items) {
@@ -43,7 +43,7 @@ export async function readItems(source: RecordSource, threads: ReaderThreads, se
  * Reads one file on a reader thread, and records what it found as a read now would. `file` is
  * what the index holds of it: its size as last seen picks the lane.
  */
-export async function readItemAside(source: RecordSource, threads: ReaderThreads, sessionId: string, file: { name: string; size: number }, textLimit: number | null, signal: AbortSignal): Promise<AsideItemRead> {
+export async function readItemAside(source: RecordReader, threads: ReaderThreads, sessionId: string, file: { name: string; size: number }, textLimit: number | null, signal: AbortSignal): Promise<AsideItemRead> {
   const { name } = file;
   // Both names come from the index, which took them from a folder listing.
   const path = `${source.recordDir}${sep}${sessionId}${sep}${name}`;

@@ -1,0 +1,19 @@
+import type { SOURCE_KINDS } from '../../shared/api.ts';
+import { createRecordSource } from '../record/recordSource.ts';
+import type { Source } from './source.ts';
+
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** A store the command was given: its kind and its root directory. */
+export type StoreSpec = { kind: SourceKind; root: string };
+
+export type SourceOptions = {
+  root: string;
+  reconcileIntervalMs?: number;
+  onError?: (message: string) => void;
+};
+
+/** Each kind's source, made from a root. A new kind adds a line here and touches no other shell. */
+export const SOURCE_FACTORIES: Partial<Record<SourceKind, (options: SourceOptions) => Source>> = {
+  record: createRecordSource,
+};
