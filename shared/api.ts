@@ -344,6 +344,8 @@ export const searchQuerySchema = z.object({
   peer: z.string().max(1_000).optional(),
   /** A project: the session's working directory, exactly. */
   project: z.string().optional(),
+  /** `person=1`: only messages a person sent (a spex `sent` line whose `from` is null). */
+  person: z.enum(['1']).optional(),
   from: z.iso.datetime().optional(),
   to: z.iso.datetime().optional(),
   limit: decimalQuerySchema(1, 1_000).default(200),

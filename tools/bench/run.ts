@@ -16,6 +16,7 @@ import { formatTable, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
 import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad } from './search.ts';
 import { median, spread } from './stats.ts';
+import { measureSpex } from './spex.ts';
 
 // npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,early,search,api]
 //
@@ -25,7 +26,7 @@ import { median, spread } from './stats.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,browser,sac
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,browser,spex,sac
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
   --idle <s>        seconds of idle sampling; a reconcile falls in 35 s (default 35)
@@ -34,7 +35,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --source          run server/bin.ts rather than the built dist/server/bin.js`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'browser', 'sac'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'browser', 'spex', 'sac'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -351,6 +352,8 @@ async function main(): Promise<void> {
       dashboard = null;
       removeAdded();
     }
+    // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
+    if (phases.has('spex')) rows.push(...(await measureSpex(workDir, log)));
     if (phases.has('sac')) {
       const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;

@@ -1,0 +1,570 @@
+import { constants, closeSync, fstatSync, lstatSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import type { Indexing } from '../../shared/api.ts';
+import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/record/evidence.ts';
+import type { ListedName, NameType, Stray } from '../../shared/spex/layout.ts';
+import { SEGMENT_FOLDER, SESSION_JSON, labelProject, listSegments, type ProjectLabel } from '../../shared/spex/layout.ts';
+import type { SegmentReading } from '../../shared/spex/segment.ts';
+import { createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from '../../shared/spex/segment.ts';
+import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
+import { readSessionJson } from '../../shared/spex/sessionJson.ts';
+import type { TimelineFold } from '../../shared/spex/timeline.ts';
+import { foldTimeline } from '../../shared/spex/timeline.ts';
+import { describeError } from '../record/readRecordFile.ts';
+import { readAppended, type AppendMark } from '../watch/appendRead.ts';
+import { listFolder } from '../watch/listFolder.ts';
+import { createRetryQueue } from '../watch/retryQueue.ts';
+
+// The file-system shell of a spex home (spex-timeline-format: Layout): which folders hold sessions,
+// which files are a session's segments, and what has been read of each. It reads appends from the
+// offset it remembers, re-reads a pending tail until it completes or is torn, and never writes,
+// locks or opens anything but `session.json` and segments. It holds offsets and the core's facts;
+// texts and notes are read again from disk for a page.
+
+export const PROJECTS = 'projects';
+export const SESSIONS = 'sessions';
+
+/** session.json is a small record of state; a larger one is no writer's and is not read. */
+const SESSION_JSON_MAX_BYTES = 1024 * 1024;
+/** A line is read whole to be parsed; a segment's unread bytes beyond this are not read at once. */
+const READ_MAX_BYTES = 512 * 1024 * 1024;
+/** Missed watch events (a burst beyond the kernel's queue) are caught by a look at everything. */
+const RECONCILE_MS = 30_000;
+
+type SegmentState = {
+  reading: SegmentReading;
+  path: string;
+  mark: AppendMark | null;
+  /** Where the tail began when first seen, and when (wall clock, to compare with mtime; steady clock for the window). */
+  tailSeen: { offset: number; wallAt: number; steadyAt: number } | null;
+  /** A closed segment's size and mtime once read whole: any other is a change. */
+  closedStamp: { size: number; mtimeMs: number } | null;
+};
+
+/** What the reader holds of one session: facts and offsets, never a text. */
+export type SpexSession = {
+  sessionId: string;
+  /** The project folder's name under `projects/`, as found. */
+  projectFolder: string;
+  folder: string;
+  sessionJson: SessionJsonReading | null;
+  sessionJsonStamp: string | null;
+  segments: Map<string, SegmentState>;
+  strays: Stray[];
+  fold: TimelineFold;
+  /** Changes whenever the fold does. */
+  version: number;
+  /** What this log says each sender (a `from` that is not a person and not itself) sent here. */
+  froms: Map<string, { count: number; lastAt: string | null }>;
+};
+
+export type SpexReader = {
+  root: string;
+  status(): { state: 'present' | 'missing' | 'unreadable'; why: string | null; indexing: Indexing };
+  sessions(): Iterable<SpexSession>;
+  session(sessionId: string): SpexSession | null;
+  project(folder: string): ProjectLabel | null;
+  /** The sessions whose logs hold lines `from` this id, and how many. */
+  sentBy(sessionId: string): { receivers: string[]; count: number; lastAt: string | null };
+  /** The path of a segment of a session, for a page to read a line again; null when unknown. */
+  segmentPath(sessionId: string, segment: string): string | null;
+  sessionJsonPath(sessionId: string): string | null;
+  start(): Promise<void>;
+  close(): Promise<void>;
+};
+
+type ReaderOptions = {
+  root: string;
+  /** Told of sessions whose summary may have changed (their own log, or what others say they sent). */
+  onChanged: (sessionIds: Set<string>) => void;
+  onStatus: () => void;
+  onError?: (message: string) => void;
+  reconcileMs?: number;
+};
+
+export function createSpexReader(options: ReaderOptions): SpexReader {
+  const { root } = options;
+  const projectsDir = join(root, PROJECTS);
+  const sessions = new Map<string, SpexSession>();
+  const projectLabels = new Map<string, ProjectLabel>();
+  const sentIndex = new Map<string, Map<string, { count: number; lastAt: string | null }>>();
+  const watchers = new Map<string, FSWatcher>();
+  const dirty = new Set<string>();
+  const dirtyFolders = new Set<string>();
+  let flushQueued = false;
+  let closed = false;
+  let rootState: { state: 'present' | 'missing' | 'unreadable'; why: string | null } = { state: 'missing', why: null };
+  let indexing: Indexing = { state: 'waiting', files: 0 };
+  let reconcileTimer: NodeJS.Timeout | null = null;
+  let rootTimer: NodeJS.Timeout | null = null;
+  const retries = createRetryQueue((sessionId) => markDirty(sessionId));
+
+  const setStatus = (next: typeof rootState, nextIndexing: Indexing = indexing) => {
+    if (next.state === rootState.state && next.why === rootState.why && nextIndexing.state === indexing.state && nextIndexing.files === indexing.files) return;
+    rootState = next;
+    indexing = nextIndexing;
+    options.onStatus();
+  };
+
+  function markDirty(sessionId: string): void {
+    dirty.add(sessionId);
+    queueFlush();
+  }
+
+  function queueFlush(): void {
+    if (flushQueued || closed) return;
+    flushQueued = true;
+    setImmediate(flush);
+  }
+
+  function flush(): void {
+    flushQueued = false;
+    if (closed) return;
+    const changed = new Set<string>();
+    const folders = [...dirtyFolders];
+    dirtyFolders.clear();
+    for (const folder of folders) lookAtFolder(folder, changed);
+    const ids = [...dirty];
+    dirty.clear();
+    for (const sessionId of ids) {
+      const session = sessions.get(sessionId);
+      if (session !== undefined) refreshSession(session, changed);
+    }
+    if (changed.size > 0) options.onChanged(changed);
+  }
+
+  /** A folder above the sessions (root, projects/, a project, its sessions/) changed: list it. */
+  function lookAtFolder(folder: string, changed: Set<string>): void {
+    if (folder === root || folder === projectsDir) {
+      listHome(changed);
+      return;
+    }
+    const projectFolder = folder.slice(projectsDir.length + 1).split('/')[0]!;
+    listProject(projectFolder, changed);
+  }
+
+  function listHome(changed: Set<string>): void {
+    let projects: ListedName[];
+    try {
+      lstatSync(root);
+      setStatus({ state: 'present', why: null });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      setStatus(code === 'ENOENT' ? { state: 'missing', why: `${root} does not exist yet; waiting for it` } : { state: 'unreadable', why: describeError(error as NodeJS.ErrnoException) });
+      forgetAll(changed);
+      return;
+    }
+    watchFolder(root);
+    try {
+      projects = listNames(projectsDir);
+    } catch {
+      // A spex home without projects/ has recorded nothing yet: nothing, not unknown.
+      forgetAll(changed);
+      return;
+    }
+    watchFolder(projectsDir);
+    const present = new Set<string>();
+    for (const { name, type } of projects) {
+      if (type !== 'folder') continue;
+      present.add(name);
+      listProject(name, changed);
+    }
+    for (const session of [...sessions.values()]) if (!present.has(session.projectFolder)) forget(session, changed);
+  }
+
+  function listProject(projectFolder: string, changed: Set<string>): void {
+    const projectDir = join(projectsDir, projectFolder);
+    const sessionsDir = join(projectDir, SESSIONS);
+    let names: ListedName[] = [];
+    try {
+      watchFolder(projectDir);
+      names = listNames(sessionsDir);
+      watchFolder(sessionsDir);
+    } catch {
+      names = [];
+    }
+    const present = new Set<string>();
+    for (const { name, type } of names) {
+      if (type !== 'folder') continue;
+      present.add(name);
+      let session = sessions.get(name);
+      if (session === undefined) {
+        session = {
+          sessionId: name,
+          projectFolder,
+          folder: join(sessionsDir, name),
+          sessionJson: null,
+          sessionJsonStamp: null,
+          segments: new Map(),
+          strays: [],
+          fold: foldTimeline(name, null, []),
+          version: 0,
+          froms: new Map(),
+        };
+        sessions.set(name, session);
+        refreshSession(session, changed, true);
+      } else if (session.projectFolder === projectFolder) {
+        refreshSession(session, changed);
+      }
+    }
+    for (const session of [...sessions.values()]) if (session.projectFolder === projectFolder && !present.has(session.sessionId)) forget(session, changed);
+    relabel(projectFolder, changed);
+  }
+
+  function forgetAll(changed: Set<string>): void {
+    for (const session of [...sessions.values()]) forget(session, changed);
+  }
+
+  function forget(session: SpexSession, changed: Set<string>): void {
+    sessions.delete(session.sessionId);
+    retries.cancel(session.sessionId);
+    setFroms(session, new Map(), changed);
+    for (const path of [session.folder, join(session.folder, SEGMENT_FOLDER)]) unwatch(path);
+    changed.add(session.sessionId);
+    relabel(session.projectFolder, changed);
+  }
+
+  /** A project's label comes from its sessions' worktree paths: a change tells each of them. */
+  function relabel(projectFolder: string, changed: Set<string>): void {
+    const members = [...sessions.values()].filter((session) => session.projectFolder === projectFolder);
+    if (members.length === 0) {
+      projectLabels.delete(projectFolder);
+      return;
+    }
+    const label = labelProject(
+      projectFolder,
+      members.map((session) => (session.sessionJson?.state === 'known' ? session.sessionJson.meta.worktree_path : null)),
+    );
+    const before = projectLabels.get(projectFolder);
+    projectLabels.set(projectFolder, label);
+    if (before !== undefined && (before.label !== label.label || before.source !== label.source)) for (const session of members) changed.add(session.sessionId);
+  }
+
+  /** Reads what changed in one session folder; adds the sessions whose summary changed to `changed`. */
+  function refreshSession(session: SpexSession, changed: Set<string>, fresh = false): void {
+    const before = signature(session);
+    watchFolder(session.folder);
+    let listedSession: ListedName[];
+    try {
+      listedSession = listNames(session.folder);
+    } catch {
+      // Gone: the folder above will be listed again, and says so.
+      dirtyFolders.add(join(projectsDir, session.projectFolder));
+      queueFlush();
+      return;
+    }
+    const timelineDir = join(session.folder, SEGMENT_FOLDER);
+    let listedTimeline: ListedName[] | null = null;
+    if (listedSession.some((entry) => entry.name === SEGMENT_FOLDER && entry.type === 'folder')) {
+      try {
+        listedTimeline = listNames(timelineDir);
+        watchFolder(timelineDir);
+      } catch {
+        listedTimeline = null;
+      }
+    }
+    let sessionJsonChanged = false;
+    if (listedSession.some((entry) => entry.name === SESSION_JSON)) sessionJsonChanged = readSessionJsonIfChanged(session);
+    else if (session.sessionJsonStamp !== null) {
+      session.sessionJson = null;
+      session.sessionJsonStamp = null;
+      sessionJsonChanged = true;
+    }
+    const layout = listSegments(listedSession, listedTimeline);
+    session.strays = layout.strays;
+    const listed = new Set(layout.segments.map((segment) => segment.name));
+    // A segment that was read and is no longer there: spex never deletes one.
+    for (const [name, state] of session.segments) {
+      if (!listed.has(name) && state.reading.changed === null && state.reading.offset > 0) {
+        markSegmentChanged(state.reading, 'removed after it was read, or no longer a file; spex never deletes a segment');
+      }
+    }
+    let pendingTail = false;
+    layout.segments.forEach((segment, index) => {
+      let state = session.segments.get(segment.name);
+      if (state === undefined) {
+        state = { reading: createSegmentReading(segment.name), path: join(session.folder, segment.name), mark: null, tailSeen: null, closedStamp: null };
+        session.segments.set(segment.name, state);
+      }
+      const isLast = index === layout.segments.length - 1;
+      if (readSegment(state, !isLast)) pendingTail = true;
+    });
+    if (pendingTail) {
+      const tail = [...session.segments.values()].find((state) => state.reading.tail?.evidence === 'pending')?.tailSeen;
+      retries.schedule(session.sessionId, (attempt) => (tail === undefined || tail === null ? 1000 : nextRetryDelay(attempt, performance.now(), tail.steadyAt)));
+    } else {
+      retries.cancel(session.sessionId);
+    }
+    if (!fresh && signature(session) === before) return;
+    session.fold = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+    session.version++;
+    changed.add(session.sessionId);
+    setFroms(session, collectFroms(session.fold), changed);
+    if (fresh || sessionJsonChanged) relabel(session.projectFolder, changed);
+  }
+
+  /** Reads session.json again when its identity, size or mtime moved; says whether it did. */
+  function readSessionJsonIfChanged(session: SpexSession): boolean {
+    const path = join(session.folder, SESSION_JSON);
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const stamp = `error:${code ?? ''}`;
+      if (stamp === session.sessionJsonStamp) return false;
+      session.sessionJsonStamp = stamp;
+      session.sessionJson = code === 'ENOENT' ? null : { state: 'unknown', evidence: 'unreadable', why: code === 'ELOOP' ? 'session.json is a symbolic link: not followed' : `session.json could not be read: ${describeError(error as NodeJS.ErrnoException)}` };
+      return true;
+    }
+    try {
+      const stat = fstatSync(fd);
+      const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      if (stamp === session.sessionJsonStamp) return false;
+      session.sessionJsonStamp = stamp;
+      if (!stat.isFile()) {
+        session.sessionJson = { state: 'unknown', evidence: 'unreadable', why: 'session.json is not a file' };
+        return true;
+      }
+      if (stat.size > SESSION_JSON_MAX_BYTES) {
+        session.sessionJson = { state: 'unknown', evidence: 'unreadable', why: `session.json is ${stat.size} bytes, larger than any session record; not read` };
+        return true;
+      }
+      const bytes = Buffer.allocUnsafe(stat.size);
+      let filled = 0;
+      while (filled < bytes.length) {
+        const n = readSync(fd, bytes, filled, bytes.length - filled, filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      session.sessionJson = keepFacts(readSessionJson(bytes.subarray(0, filled)));
+      return true;
+    } catch (error) {
+      session.sessionJson = { state: 'unknown', evidence: 'unreadable', why: `session.json could not be read: ${describeError(error as NodeJS.ErrnoException)}` };
+      return true;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Reads a segment's new bytes; `closed` when a later segment exists. Returns whether a pending
+   * tail is left to read again.
+   */
+  function readSegment(state: SegmentState, closed: boolean): boolean {
+    const { reading } = state;
+    if (reading.changed !== null) return false;
+    if (reading.closed) {
+      // Read whole once closed: never read again unless its size or mtime moved.
+      let stat;
+      try {
+        stat = lstatSync(state.path);
+      } catch {
+        return false;
+      }
+      if (state.closedStamp !== null && stat.size === state.closedStamp.size && stat.mtimeMs === state.closedStamp.mtimeMs) return false;
+    }
+    const read = readAppended(state.path, reading.offset, state.mark, READ_MAX_BYTES);
+    switch (read.type) {
+      case 'missing':
+      case 'not-a-file':
+        if (reading.offset > 0) markSegmentChanged(reading, read.type === 'missing' ? 'removed after it was read; spex never deletes a segment' : `changed after it was read: now ${read.what}`);
+        return false;
+      case 'unreadable':
+        markSegmentUnreadable(reading, read.why);
+        return false;
+      case 'changed':
+        markSegmentChanged(reading, read.why);
+        return false;
+      case 'read':
+        break;
+    }
+    if (reading.closed) {
+      if (read.bytes.length > 0) readSegmentBytes(reading, read.bytes);
+      else markSegmentChanged(reading, 'its modification time changed after it was closed; spex never writes to a closed segment');
+      return false;
+    }
+    const lastNewline = read.bytes.lastIndexOf(0x0a);
+    const tailStart = reading.offset + lastNewline + 1;
+    const hasTail = tailStart < reading.offset + read.bytes.length;
+    let pastWindow = false;
+    if (hasTail && !closed) {
+      if (state.tailSeen === null || state.tailSeen.offset !== tailStart) state.tailSeen = { offset: tailStart, wallAt: Date.now(), steadyAt: performance.now() };
+      pastWindow = isTailPastWindow(Date.now(), state.tailSeen.wallAt, read.mtimeMs) || performance.now() - state.tailSeen.steadyAt >= PENDING_WINDOW_MS;
+    } else {
+      state.tailSeen = null;
+    }
+    readSegmentBytes(reading, read.bytes, { closed, pastWindow });
+    state.mark = read.mark(reading.offset);
+    if (closed) state.closedStamp = { size: read.size, mtimeMs: read.mtimeMs };
+    return reading.tail?.evidence === 'pending';
+  }
+
+  function setFroms(session: SpexSession, next: SpexSession['froms'], changed: Set<string>): void {
+    for (const [from, before] of session.froms) {
+      const now = next.get(from);
+      if (now !== undefined && now.count === before.count && now.lastAt === before.lastAt) continue;
+      const receivers = sentIndex.get(from);
+      receivers?.delete(session.sessionId);
+      if (receivers?.size === 0) sentIndex.delete(from);
+      changed.add(from);
+    }
+    for (const [from, now] of next) {
+      const before = session.froms.get(from);
+      if (before !== undefined && now.count === before.count && now.lastAt === before.lastAt) continue;
+      let receivers = sentIndex.get(from);
+      if (receivers === undefined) sentIndex.set(from, (receivers = new Map()));
+      receivers.set(session.sessionId, now);
+      changed.add(from);
+    }
+    session.froms = next;
+  }
+
+  function watchFolder(path: string): void {
+    if (watchers.has(path) || closed) return;
+    try {
+      const watcher = watch(path, { persistent: false }, (_event, name) => onFolderEvent(path, name === null ? null : String(name)));
+      watcher.on('error', () => {
+        unwatch(path);
+        dirtyFolders.add(root);
+        queueFlush();
+      });
+      watchers.set(path, watcher);
+    } catch (error) {
+      options.onError?.(`spex: cannot watch ${path}: ${describeError(error as NodeJS.ErrnoException)}; it is read by reconciles`);
+    }
+  }
+
+  function unwatch(path: string): void {
+    watchers.get(path)?.close();
+    watchers.delete(path);
+  }
+
+  function onFolderEvent(folder: string, _name: string | null): void {
+    if (closed) return;
+    const rel = folder.length > projectsDir.length ? folder.slice(projectsDir.length + 1).split('/') : [];
+    // projects/<p>/sessions/<id>[/timeline]
+    if (rel.length >= 3 && rel[1] === SESSIONS) {
+      if (sessions.has(rel[2]!)) markDirty(rel[2]!);
+      else dirtyFolders.add(join(projectsDir, rel[0]!));
+      queueFlush();
+      return;
+    }
+    dirtyFolders.add(rel.length === 0 ? root : join(projectsDir, rel[0]!));
+    queueFlush();
+  }
+
+  function reconcile(): void {
+    reconcileTimer = null;
+    if (closed) return;
+    const changed = new Set<string>();
+    listHome(changed);
+    if (changed.size > 0) options.onChanged(changed);
+    reconcileTimer = setTimeout(reconcile, options.reconcileMs ?? RECONCILE_MS);
+    reconcileTimer.unref();
+  }
+
+  return {
+    root,
+    status: () => ({ ...rootState, indexing }),
+    sessions: () => sessions.values(),
+    session: (sessionId) => sessions.get(sessionId) ?? null,
+    project: (folder) => projectLabels.get(folder) ?? null,
+    sentBy(sessionId) {
+      const receivers = sentIndex.get(sessionId);
+      if (receivers === undefined) return { receivers: [], count: 0, lastAt: null };
+      let count = 0;
+      let lastAt: string | null = null;
+      for (const contribution of receivers.values()) {
+        count += contribution.count;
+        if (contribution.lastAt !== null && (lastAt === null || contribution.lastAt > lastAt)) lastAt = contribution.lastAt;
+      }
+      return { receivers: [...receivers.keys()], count, lastAt };
+    },
+    segmentPath(sessionId, segment) {
+      return sessions.get(sessionId)?.segments.get(segment)?.path ?? null;
+    },
+    sessionJsonPath(sessionId) {
+      const session = sessions.get(sessionId);
+      return session === undefined ? null : join(session.folder, SESSION_JSON);
+    },
+    async start() {
+      setStatus(rootState, { state: 'scanning', files: 0 });
+      const changed = new Set<string>();
+      listHome(changed);
+      let files = 0;
+      for (const session of sessions.values()) files += session.segments.size;
+      setStatus(rootState, { state: rootState.state === 'present' ? 'ready' : 'waiting', files });
+      reconcileTimer = setTimeout(reconcile, options.reconcileMs ?? RECONCILE_MS);
+      reconcileTimer.unref();
+      if (rootState.state !== 'present') startLookingForRoot();
+    },
+    async close() {
+      closed = true;
+      retries.close();
+      if (reconcileTimer !== null) clearTimeout(reconcileTimer);
+      if (rootTimer !== null) clearInterval(rootTimer);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+
+  // A home that does not exist yet is looked for every second, as the record's directory is.
+  function startLookingForRoot(): void {
+    rootTimer = setInterval(() => {
+      const changed = new Set<string>();
+      listHome(changed);
+      if (rootState.state === 'present') {
+        if (rootTimer !== null) clearInterval(rootTimer);
+        rootTimer = null;
+        let files = 0;
+        for (const session of sessions.values()) files += session.segments.size;
+        setStatus(rootState, { state: 'ready', files });
+      }
+      if (changed.size > 0) options.onChanged(changed);
+    }, 1000);
+    rootTimer.unref();
+  }
+}
+
+/** What the reader keeps of session.json: its facts, with whether it holds a note, not the note. */
+function keepFacts(reading: SessionJsonReading): SessionJsonReading {
+  if (reading.state === 'unknown') return reading;
+  return { state: 'known', meta: { ...reading.meta, note: reading.meta.note === null ? null : '', others: {} } };
+}
+
+function collectFroms(fold: TimelineFold): SpexSession['froms'] {
+  const froms: SpexSession['froms'] = new Map();
+  for (const { item } of fold.items) {
+    if (item.evidence !== 'parsed' || item.facts.kind !== 'sent' || item.facts.from === null || item.facts.from === fold.sessionId) continue;
+    const before = froms.get(item.facts.from);
+    const at = item.facts.ts;
+    if (before === undefined) froms.set(item.facts.from, { count: 1, lastAt: at });
+    else {
+      before.count++;
+      if (before.lastAt === null || at > before.lastAt) before.lastAt = at;
+    }
+  }
+  return froms;
+}
+
+/** What of a session, if it changed, changes what a reader is told. */
+function signature(session: SpexSession): string {
+  let text = `${session.sessionJsonStamp}|${session.strays.map((stray) => stray.name).join('/')}|`;
+  for (const { reading } of session.segments.values()) {
+    text += `${reading.segment}:${reading.offset}:${reading.scanned}:${reading.items.length}:${reading.tail?.evidence ?? '-'}:${reading.tail?.end ?? ''}:${reading.closed}:${reading.changed ?? ''}:${reading.unreadable ?? ''};`;
+  }
+  return text;
+}
+
+function listNames(path: string): ListedName[] {
+  return listFolder(path).map((entry) => ({ name: entry.name, type: typeOf(entry) }));
+}
+
+function typeOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink?: () => boolean }): NameType {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'folder';
+  if (entry.isSymbolicLink?.() === true) return 'link';
+  return 'other';
+}
+

@@ -1,0 +1,29 @@
+import { createSpexSource } from '../../server/spex/spexSource.ts';
+
+// The spex source alone over a home, in a fresh process, as the dashboard holds it: prints
+// `{"ready":ms,...}` once the home is indexed, then `{"notice":id,"at":t}` for each notice, with `at`
+// on the clock the bench's writer uses (performance.timeOrigin + performance.now()).
+
+const home = process.argv[2];
+if (home === undefined) {
+  process.stderr.write('usage: node spexProcess.ts <spexHome>\n');
+  process.exit(2);
+}
+const source = createSpexSource({ root: home });
+source.subscribe((notice) => {
+  if (notice.type !== 'conversation-changed') return;
+  // The HTTP layer serializes the summary with each notice: so does this.
+  const json = source.conversation(notice.id)?.json ?? '';
+  process.stdout.write(`${JSON.stringify({ notice: notice.id, at: performance.timeOrigin + performance.now(), bytes: json.length })}\n`);
+});
+const started = performance.now();
+await source.start();
+const ms = performance.now() - started;
+let conversations = 0;
+for (const conversation of source.conversations()) conversations += conversation.json.length > 0 ? 1 : 0;
+const listedMs = performance.now() - started;
+process.stdout.write(`${JSON.stringify({ ready: ms, listedMs, conversations, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss })}\n`);
+process.stdin.on('data', (chunk) => {
+  if (chunk.toString().includes('rss')) process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+});
+process.stdin.on('end', () => void source.close().then(() => process.exit(0)));
