@@ -21,7 +21,7 @@ async function demoSessions(): Promise<SessionSummary[]> {
   // The demo writes its backlog over a moment; wait until every kind of session is there.
   for (let i = 0; i < 100; i++) {
     const body = sessionsResponseSchema.parse(await (await apiFetch(`${dashboard.url}/api/sessions`)).json());
-    const all = body.projects.flatMap((project) => project.sessions);
+    const all = body.projects.flatMap((project) => project.sessions).filter((s): s is SessionSummary => s.source.kind === 'record');
     if (body.sources[0]!.indexing.state === 'ready' && all.some((s) => s.counts.refused > 0 && s.counts.rejected > 0) && all.some((s) => s.counts.damaged > 0) && all.some((s) => s.counts.missing > 0)) return all;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

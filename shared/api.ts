@@ -3,6 +3,8 @@ import { DEGRADED_CODES, type MissingRange } from './record/degraded.ts';
 import type { Seq } from './record/entryName.ts';
 import { OUTCOMES } from './record/entry.ts';
 import { EVIDENCE_STATES } from './record/evidence.ts';
+import { sacSearchHitSchema, sacSeatSummarySchema } from './wire/sac.ts';
+import { spexSearchHitSchema, spexSummarySchema } from './wire/spex.ts';
 
 // The wire: what the server sends and the browser accepts, each a versioned, hand-written
 // projection of the core's state, so an internal field never reaches the wire by accident.
@@ -24,6 +26,8 @@ export const sourceRefSchema = z.object({
   id: z.string().regex(/^[a-z]+-[0-9a-f]{8}$/, 'expected a kind and 8 hex digits'),
 });
 export type SourceRef = z.infer<typeof sourceRefSchema>;
+/** The record's ref, where only the record's items can be: a client narrows on `source.kind`. */
+export const recordSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('record') });
 
 /**
  * A sequence number as written, of any length: a JSON number while it is a safe integer, and
@@ -91,7 +95,7 @@ export const chainLinkSchema = z.object({
  * under), `lastAt` and `degraded`: the list groups and counts conversations by these alone.
  */
 export const sessionSummarySchema = z.object({
-  source: sourceRefSchema.extend({ kind: z.literal('record') }),
+  source: recordSourceRefSchema,
   /** The session id: a record session's id in its store. */
   id: z.string(),
   sessionId: z.string(),
@@ -110,7 +114,7 @@ export const sessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
 /** A conversation of any kind, as the list and the event stream carry it; `source.kind` says which. */
-export const conversationSummarySchema = z.union([sessionSummarySchema]);
+export const conversationSummarySchema = z.union([sessionSummarySchema, spexSummarySchema, sacSeatSummarySchema]);
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
 export const indexingSchema = z.object({
@@ -358,8 +362,8 @@ export const searchQuerySchema = z.object({
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
-export const searchHitSchema = z.object({
-  source: sourceRefSchema,
+export const recordSearchHitSchema = z.object({
+  source: recordSourceRefSchema,
   sessionId: z.string(),
   file: z.string(),
   at: z.string(),
@@ -377,6 +381,10 @@ export const searchHitSchema = z.object({
   /** Where the match sits in the snippet (UTF-16 offsets), when there is a text query. */
   match: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
 });
+export type RecordSearchHit = z.infer<typeof recordSearchHitSchema>;
+
+/** A hit of any kind; `source.kind` says which. */
+export const searchHitSchema = z.union([recordSearchHitSchema, spexSearchHitSchema, sacSearchHitSchema]);
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 export const searchResponseSchema = z.object({

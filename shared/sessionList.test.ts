@@ -44,7 +44,7 @@ describe('a list of sessions kept current from notices', () => {
     const moved = summary('a', '/two', '2026-11-20T09:00:09.000Z');
     const patched = applySessionChanges(listOf([a, b, c]), [moved]);
     assert.deepStrictEqual(patched, listOf([moved, b, c]));
-    assert.deepStrictEqual(patched.projects.map((p) => [p.cwd, p.sessions.map((s) => s.sessionId)]), [['/two', ['a', 'b']], ['/one', ['c']]]);
+    assert.deepStrictEqual(patched.projects.map((p) => [p.cwd, p.sessions.map((s) => s.id)]), [['/two', ['a', 'b']], ['/one', ['c']]]);
   });
 
   test('a session not listed yet is added, and the degraded count follows its reasons', () => {
@@ -61,7 +61,7 @@ describe('a list of sessions kept current from notices', () => {
     const patched = applySessionChanges(listOf([a, b, c]), [seenElsewhere]);
     assert.deepStrictEqual(patched, listOf([a, b, c, seenElsewhere]));
     assert.deepStrictEqual(
-      patched.projects[0]!.sessions.map((s) => [s.source.id, s.sessionId]),
+      patched.projects[0]!.sessions.map((s) => [s.source.id, s.id]),
       [['spex-4567ef01', 'a'], ['record-0123abcd', 'c'], ['record-0123abcd', 'a']],
     );
   });

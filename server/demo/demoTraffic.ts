@@ -1,8 +1,11 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeBacklog } from './demoBacklog.ts';
 import type { Backlog } from './demoBacklog.ts';
+import { runSacDemo } from './sacDemo.ts';
+import { runSpexDemo } from './spexDemo.ts';
 import {
   chooseOutcome,
   createDemoSession,
@@ -154,14 +157,22 @@ function readIntervalFromEnv(): number | undefined {
  * The script: runs until SIGTERM or SIGINT, then exits 0 once the write in progress is done.
  * Started by the dashboard (an IPC channel), it also stops when the dashboard is gone; with
  * --temporary the record is in the dashboard's temporary demo folder (its parent), and it then
- * removes that folder, with every store the demo wrote in it.
+ * removes that folder, with every store the demo wrote in it. With --spex and --sac it also
+ * writes a spex home and a set-agent-comm store, whose sessions are the record's.
  */
 async function runDemoScript(args: string[]): Promise<void> {
-  const [recordDir, flag] = args;
-  if (recordDir === undefined || (flag !== undefined && flag !== '--temporary') || args.length > 2) {
-    process.stderr.write('usage: node demoTraffic.ts <recordDir> [--temporary]\n');
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { temporary: { type: 'boolean' }, spex: { type: 'string' }, sac: { type: 'string' } } });
+  } catch {
+    parsed = null;
+  }
+  const recordDir = parsed?.positionals[0];
+  if (parsed === null || recordDir === undefined || parsed.positionals.length > 1) {
+    process.stderr.write('usage: node demoTraffic.ts <recordDir> [--spex <home>] [--sac <root>] [--temporary]\n');
     process.exit(2);
   }
+  const { temporary, spex, sac } = parsed.values;
   // A parent that stops reading our one line must not take the demo down with it.
   process.stdout.on('error', () => {});
   const controller = new AbortController();
@@ -175,12 +186,26 @@ async function runDemoScript(args: string[]): Promise<void> {
     });
   }
   const seed = Number(process.env['DEMO_SEED']);
+  const others: Promise<void>[] = [];
+  const onError = (error: Error): void => {
+    process.stderr.write(`demo: ${error.message}\n`);
+  };
   await runDemo(path.resolve(recordDir), controller.signal, {
     ...(Number.isInteger(seed) && process.env['DEMO_SEED'] !== '' ? { seed } : {}),
-    onBacklog: () => process.stdout.write(`${JSON.stringify({ ready: true, recordDir: path.resolve(recordDir) })}\n`),
+    onBacklog: (backlog) => {
+      // The same sessions talk in every store, so a session is seen in each of them.
+      const ids = backlog.live.map((session) => session.id);
+      if (spex !== undefined) others.push(runSpexDemo(path.resolve(spex), controller.signal, { sessionIds: ids, onError }).catch(onError));
+      if (sac !== undefined) {
+        const sessions = backlog.live.map((session) => ({ id: session.id, cwd: session.cwd, name: path.posix.basename(session.cwd) }));
+        others.push(runSacDemo(path.resolve(sac), sessions, controller.signal, { onError }).catch(onError));
+      }
+      process.stdout.write(`${JSON.stringify({ ready: true, recordDir: path.resolve(recordDir) })}\n`);
+    },
   });
+  await Promise.all(others);
   // Removed only once nothing is writing to it any more, or a late write would make it again.
-  if (orphaned && flag === '--temporary') await rm(path.dirname(path.resolve(recordDir)), { recursive: true, force: true });
+  if (orphaned && temporary === true) await rm(path.dirname(path.resolve(recordDir)), { recursive: true, force: true });
   process.exit(0);
 }
 

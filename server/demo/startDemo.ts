@@ -20,12 +20,14 @@ export type Demo = {
 export function startDemo(onExit: (code: number | null) => void): Demo {
   const dir = mkdtempSync(join(tmpdir(), 'rec-dashboard-demo-'));
   const recordDir = join(dir, 'record');
+  const spexHome = join(dir, 'spex');
+  const sacRoot = join(dir, 'sac');
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const script = fileURLToPath(new URL(`./demoTraffic${ext}`, import.meta.url));
   // The IPC channel is how the writer learns that the dashboard is gone, however it went (even
   // SIGKILL, which the dashboard cannot act on): the channel closes, and the writer stops and
   // removes the temporary folder (--temporary), as nobody else is left to.
-  const child: ChildProcess = spawn(process.execPath, [script, recordDir, '--temporary'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, [script, recordDir, '--spex', spexHome, '--sac', sacRoot, '--temporary'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
     child.on('exit', (code) => {
@@ -35,7 +37,11 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
   });
   return {
     dir,
-    stores: [{ kind: 'record', root: recordDir }],
+    stores: [
+      { kind: 'record', root: recordDir },
+      { kind: 'spex', root: spexHome },
+      { kind: 'sac', root: sacRoot },
+    ],
     async stop() {
       stopping = true;
       // The record is removed next, so a write cut short harms nobody: the writer is not given

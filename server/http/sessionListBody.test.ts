@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sessionsResponseSchema } from '../../shared/api.ts';
+
 import { foldSession, type SessionFold } from '../../shared/record/session.ts';
 import { fileOf, nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 import { createSessionListBody } from './sessionListBody.ts';
 import { createSummaryCache } from '../record/summaryCache.ts';
 import { projectSummary } from '../record/projection.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // The list of sessions is served from one chunk per project, kept while the project is unchanged.
 
@@ -59,7 +60,7 @@ describe('the list of sessions', () => {
   ]);
   const source = fakeSource(folds);
   const list = createSessionListBody([source]);
-  const parsed = () => sessionsResponseSchema.parse(JSON.parse(Buffer.concat(list().chunks).toString('utf8')));
+  const parsed = () => recordSessionsResponseSchema.parse(JSON.parse(Buffer.concat(list().chunks).toString('utf8')));
 
   test('is the rec.sessions/3 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
     const body = list();

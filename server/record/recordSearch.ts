@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { searchHitSchema, type SearchHit, type SearchQuery, type SourceRef } from '../../shared/api.ts';
+import { recordSearchHitSchema, type RecordSearchHit, type SearchQuery, type SourceRef } from '../../shared/api.ts';
 import { mergeNewestFirst, orderNewestFirst, passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
 import type { RecordReader } from './recordReader.ts';
 import type { TextQuery } from './readerThread.ts';
@@ -46,7 +46,7 @@ export async function searchRecord(source: RecordReader, threads: ReaderThreads,
         scanned += found.scanned;
         for (const hit of found.hits) {
           const candidate = slice[hit.index]!;
-          hits.push({ at: candidate.facts.at, hit: searchHitSchema.parse(hitOf(source.ref, candidate, hit)) });
+          hits.push({ at: candidate.facts.at, hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, hit)) });
         }
         if (hits.length === query.limit) {
           truncated = found.consumed < slice.length || candidates.hasMore();
@@ -64,10 +64,10 @@ export async function searchRecord(source: RecordReader, threads: ReaderThreads,
   return { hits, scanned, truncated };
 }
 
-function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): SearchHit {
+function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): RecordSearchHit {
   const { facts } = candidate;
   return {
-    source: { kind: source.kind, id: source.id },
+    source: { kind: 'record', id: source.id },
     sessionId: candidate.sessionId,
     file: candidate.name,
     at: facts.at,

@@ -1,5 +1,6 @@
 import type { SOURCE_KINDS } from '../../shared/api.ts';
 import { createRecordSource } from '../record/recordSource.ts';
+import { createSpexSource } from '../spex/spexSource.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from './source.ts';
 
@@ -17,5 +18,6 @@ export type SourceOptions = {
 /** Each kind's source, made from a root. A new kind adds a line here and touches no other shell. */
 export const SOURCE_FACTORIES: Partial<Record<SourceKind, (options: SourceOptions) => Source>> = {
   record: createRecordSource,
+  spex: createSpexSource,
   sac: createSacSource,
 };

@@ -3,10 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileResponseSchema, searchResponseSchema, sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
 // The API's contract: versioned schemas, paging, search, and a door that answers only to its
 // own host and origin.
@@ -52,7 +53,7 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 
 describe('the API', () => {
   it('/api/sessions lists projects by working directory with the rec.sessions/3 schema', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     assert.equal(list.schema, 'rec.sessions/3');
     assert.equal(list.sources[0]!.root, record.dir);
     assert.deepEqual(list.projects.map((project) => project.cwd), ['/home/dev/projects/web-app']);
@@ -105,18 +106,18 @@ describe('the API', () => {
   });
 
   it('search finds text across sessions, newest first, with a verbatim snippet', async () => {
-    const found = await getJson(dashboard, '/api/search?q=REFUSED', searchResponseSchema);
+    const found = await getJson(dashboard, '/api/search?q=REFUSED', recordSearchResponseSchema);
     assert.deepEqual(found.hits.map((hit) => [hit.sessionId, hit.file, hit.isQueued]), [['texts', nameAt(3, 4), false]]);
     assert.equal(found.hits[0]?.snippet, 'refused words');
-    const regex = await getJson(dashboard, '/api/search?q=message%2011\\d\\d%24&regex=1&limit=5', searchResponseSchema);
+    const regex = await getJson(dashboard, '/api/search?q=message%2011\\d\\d%24&regex=1&limit=5', recordSearchResponseSchema);
     assert.equal(regex.hits.length, 5);
     assert.equal(regex.truncated, true);
   });
 
   it('search filters by side, refusal and peer as given', async () => {
-    const refused = await getJson(dashboard, '/api/search?refused=1', searchResponseSchema);
+    const refused = await getJson(dashboard, '/api/search?refused=1', recordSearchResponseSchema);
     assert.deepEqual(refused.hits.map((hit) => [hit.file, hit.reason]), [[nameAt(3, 4), 'recipient refuses inbound messages']]);
-    const byPeer = await getJson(dashboard, '/api/search?peer=api-service&side=received', searchResponseSchema);
+    const byPeer = await getJson(dashboard, '/api/search?peer=api-service&side=received', recordSearchResponseSchema);
     assert.deepEqual(byPeer.hits.map((hit) => [hit.file, hit.peerSessionId]), [[nameAt(2, 3), 'big']]);
   });
 

@@ -3,10 +3,11 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionsResponseSchema } from '../../shared/api.ts';
+
 import { DEFAULT_PORT } from '../cliArgs.ts';
 import { runCommand, startCommand } from './command.ts';
 import { eventually, makeTempRecord } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 function listenOn(port: number): Promise<Server | null> {
   return new Promise((resolve) => {
@@ -59,7 +60,7 @@ describe('the rec-dashboard command', () => {
     const running = await startCommand([record.dir, '--port', '0']);
     try {
       assert.match(running.stdout.join('\n'), /Reading .* \(read-only\)\./);
-      const list = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
+      const list = recordSessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
       assert.equal(list.sources[0]!.root, record.dir);
       assert.match(new URL(running.url).hostname, /^127\.0\.0\.1$/);
     } finally {
@@ -107,7 +108,7 @@ describe('the rec-dashboard command', () => {
     let recordDir = '';
     try {
       const list = await eventually(async () => {
-        const got = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
+        const got = recordSessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
         // The backlog is written in a few hundred milliseconds, degraded sessions among it.
         return got.projects.length >= 3 && got.degradedSessions > 0 ? got : undefined;
       }, 'the demo sessions, degraded ones among them');

@@ -1,4 +1,8 @@
-import { recordEventSchema, type RecordEvent } from '../../shared/api.ts';
+import type { z } from 'zod';
+import { recordOnlyEventSchema } from '../../shared/test/recordWire.ts';
+
+/** The notices of a dashboard over a record: every session a record session. */
+type RecordEvent = z.infer<typeof recordOnlyEventSchema>;
 import { createArrivals } from './arrivals.ts';
 
 /** A notice from /api/events, stamped with performance.now() when it arrived. */
@@ -35,7 +39,7 @@ export async function connectEventStream(origin: string, headers: Record<string,
           buffer = buffer.slice(end + 2);
           for (const line of block.split('\n')) {
             if (!line.startsWith('data: ')) continue;
-            notices.push({ at, event: recordEventSchema.parse(JSON.parse(line.slice(6))) });
+            notices.push({ at, event: recordOnlyEventSchema.parse(JSON.parse(line.slice(6))) });
           }
         }
       }

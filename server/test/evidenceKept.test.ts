@@ -3,12 +3,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { searchResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem, type SessionSummary } from '../../shared/api.ts';
+import { sessionResponseSchema, type FileItem, type SessionSummary } from '../../shared/api.ts';
 import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
 // No evidence slips away: whatever happens to a file after the reader read it (its name taken by
 // a link, a pipe or a folder; its bytes cut and written again; the file removed and put back), what
@@ -57,7 +58,7 @@ function entry<T extends Record<string, unknown>>(sessionId: string, value: T): 
 }
 
 async function summaryOf(sessionId: string): Promise<SessionSummary | undefined> {
-  const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+  const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
   return list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);
 }
 
@@ -120,7 +121,7 @@ describe('an entry whose name is taken by something that is not a file', () => {
         assert.match(item.why ?? '', replacement.says);
         assert.doesNotMatch(JSON.stringify(page), /SECRET OUTSIDE/);
 
-        const search = await getJson(dashboard, `/api/search?side=sent&limit=1000`, searchResponseSchema);
+        const search = await getJson(dashboard, `/api/search?side=sent&limit=1000`, recordSearchResponseSchema);
         const hit = search.hits.find((candidate) => candidate.sessionId === sessionId);
         assert.equal(hit?.file, file, 'a search still finds it by what it said');
         assert.equal(hit.snippet, null);
@@ -223,9 +224,9 @@ describe('small things the summary must get right', () => {
       await other.send({ op: 'write', sessionId: 's1', seq: 1, entry: entry('s1', startEntry(0)) });
       await other.send({ op: 'write', sessionId: 's1', seq: 2, entry: entry('s1', sentEntry(1, 'one')) });
       await other.send({ op: 'write', sessionId: 's1', seq: 3, entry: entry('s1', sentEntry(2, 'two')) });
-      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the session');
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the session');
       const list = await eventually(async () => {
-        const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
+        const got = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
         return got.projects[0]?.sessions[0]?.counts.sent === 2 ? got : undefined;
       }, 'both entries');
       assert.deepEqual(list.sources[0]!.indexing, { state: 'ready', files: 3 });
@@ -246,6 +247,6 @@ describe('small things the summary must get right', () => {
       assert.equal((await fetch(new URL(`/api/search?${query}`, dashboard.url))).status, 400, `search ${query}`);
     }
     assert.equal((await getJson(dashboard, `/api/sessions/${sessionId}?limit=010`, sessionResponseSchema)).page.limit, 10);
-    assert.equal((await getJson(dashboard, '/api/search?limit=16', searchResponseSchema)).schema, 'rec.search/2');
+    assert.equal((await getJson(dashboard, '/api/search?limit=16', recordSearchResponseSchema)).schema, 'rec.search/2');
   });
 });

@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileResponseSchema, searchResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/api.ts';
 import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { readCpuMs } from '../../tools/bench/proc.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { startCommand, type RunningCommand } from './command.ts';
 import { recordSourceRef } from '../record/recordSource.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
 // One request must not stall the server: a search with a pathological pattern, a search over
 // many large texts, a page of large entries. The dashboard runs as its own process, as a person
@@ -60,7 +61,7 @@ before(async () => {
   command = await startCommand([record.dir, '--port', '0', '--no-open']);
   await eventually(
     async () => {
-      const list = sessionsResponseSchema.parse(await (await command.get('/api/sessions')).json());
+      const list = recordSessionsResponseSchema.parse(await (await command.get('/api/sessions')).json());
       return list.sources[0]!.indexing.state === 'ready' && list.projects.length === 6 ? true : undefined;
     },
     'the first scan',
@@ -114,7 +115,7 @@ describe('one request does not stall the server', () => {
     const [searched, listed] = await Promise.all([search, list]);
     assert.equal(listed.status, 200);
     assert.equal(searched.status, 200, searched.body);
-    const found = searchResponseSchema.parse(JSON.parse(searched.body));
+    const found = recordSearchResponseSchema.parse(JSON.parse(searched.body));
     assert.deepEqual(found.hits.map((hit) => hit.match), [{ start: 1, end: 5_001 }]);
     assert.equal(found.scanned, 3);
   });

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { MAX_ENTRY_BYTES } from '../record/readRecordFile.ts';
 import { eventually, fingerprintTree, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // A corpus of hostile and broken input, kept as a test: every file is classified (parsed,
 // invalid, damaged, stray, unreadable) and shown, and the server stays up and small.
@@ -154,7 +155,7 @@ describe('hostile and broken input', () => {
   });
 
   it('folder and file names with spaces, newlines, unicode, %2F and leading dots are listed and readable', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     const ids = new Set(list.projects.flatMap((project) => project.sessions.map((session) => session.sessionId)));
     for (const folder of ['with space', 'new\nline', 'ünïcødé-🧪', 'a%2Fb', '.hidden', '..dots', 'tab\there']) {
       assert.ok(ids.has(folder), JSON.stringify(folder));
@@ -166,7 +167,7 @@ describe('hostile and broken input', () => {
   });
 
   it('the server stays up through all of it, and the record is left exactly as it was', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     for (const session of list.projects.flatMap((project) => project.sessions)) {
       const response = await fetch(new URL(`/api/sessions/${encodeURIComponent(session.sessionId)}?limit=5000`, dashboard.url));
       assert.equal(response.status, 200, session.sessionId);

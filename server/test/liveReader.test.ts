@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, appendFileSync, utimesSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { sessionResponseSchema, type FileItem } from '../../shared/api.ts';
 import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
@@ -11,6 +11,7 @@ import type { Source } from '../sources/source.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // The live reader against a real writer process: files arrive half-written, in bursts, cut
 // short; folders come and go. Each test uses its own session folder in one shared record.
@@ -73,7 +74,7 @@ describe('the live reader', () => {
       return item?.evidence === 'damaged' ? item : undefined;
     }, 'the damaged file', PENDING_WINDOW_MS + 5_000);
     assert.equal(damaged.size, 60);
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     const summary = list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);
     assert.deepEqual(summary?.degraded.map((reason) => reason.code), ['damaged-file']);
   });
@@ -100,7 +101,7 @@ describe('the live reader', () => {
       assert.equal(event.type, 'session-changed');
       if (event.type !== 'session-changed') return;
       // The same summary the list gives, so a client can put it in its list as it is.
-      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       const listed = list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);
       assert.deepStrictEqual(event.session, listed);
       assert.equal(event.session.hasStart, true);
@@ -178,10 +179,10 @@ describe('the live reader', () => {
       writeFileSync(join(outside.dir, 'x', nameAt(0, 1)), JSON.stringify(entry('linked-folder', startEntry(0, { cwd: '/SECRET-CWD' }))));
       symlinkSync(join(outside.dir, 'x'), join(record.dir, 'linked-folder'));
       await eventually(async () => {
-        const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+        const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
         return list.sources[0]!.strays.includes('linked-folder') ? list : undefined;
       }, 'the link listed as a stray', 3_000);
-      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       assert.doesNotMatch(JSON.stringify(list), /SECRET-CWD/);
     } finally {
       outside.remove();
@@ -200,7 +201,7 @@ describe('the session list', () => {
     const list = async () => {
       const response = await app.inject('/api/sessions');
       assert.equal(response.statusCode, 200);
-      return { body: response.body, strays: sessionsResponseSchema.parse(response.json()).sources[0]!.strays };
+      return { body: response.body, strays: recordSessionsResponseSchema.parse(response.json()).sources[0]!.strays };
     };
     const stray = 'stray-beside-sessions.txt';
     const sessionId = 'listed';
@@ -240,7 +241,7 @@ describe('the record directory itself', () => {
       const since = performance.now();
       writeFileSync(join(record.dir, name), 'x');
       await events.next(({ at, event }) => event.type === 'source' && at >= since);
-      assert.ok((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.strays.includes(name));
+      assert.ok((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.strays.includes(name));
       unlinkSync(join(record.dir, name));
     } finally {
       events.close();
@@ -253,7 +254,7 @@ describe('the record directory itself', () => {
     const recordDir = join(parent.dir, 'record');
     const later = await startTestDashboard(recordDir);
     try {
-      const waiting = await getJson(later, '/api/sessions', sessionsResponseSchema);
+      const waiting = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
       assert.equal(waiting.sources[0]!.state, 'missing');
       assert.equal(waiting.sources[0]!.indexing.state, 'waiting');
       const staging = join(parent.dir, 'staging');
@@ -261,7 +262,7 @@ describe('the record directory itself', () => {
       writeFileSync(join(staging, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
       renameSync(staging, recordDir);
       const list = await eventually(async () => {
-        const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
+        const got = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
         return got.projects.length === 1 ? got : undefined;
       }, 'the record to be read');
       assert.equal(list.sources[0]!.state, 'present');
@@ -278,13 +279,13 @@ describe('the record directory itself', () => {
     writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
     const later = await startTestDashboard(recordDir);
     try {
-      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the first read');
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the first read');
       rmSync(recordDir, { recursive: true });
-      await eventually(async () => ((await getJson(later, '/api/sessions', sessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
       mkdirSync(join(recordDir, 's2'), { recursive: true });
       writeFileSync(join(recordDir, 's2', nameAt(3, 1)), JSON.stringify(entry('s2', startEntry(3))));
       const list = await eventually(async () => {
-        const got = await getJson(later, '/api/sessions', sessionsResponseSchema);
+        const got = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
         return got.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === 's2') ? got : undefined;
       }, 'the new record', 5_000);
       const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // Fields a reader does not know are kept as written: the page and the file endpoint send them
 // as the file has them, the raw view gets the file's own text, and a key written twice is
@@ -100,7 +101,7 @@ describe('fields as written', () => {
   });
 
   it('a chain part past 2^53 is listed as written', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     const session = list.projects.flatMap((project) => project.sessions).find((each) => each.sessionId === SESSION);
     assert.equal(session?.chain?.part, '12345678901234567890');
   });

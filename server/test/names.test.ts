@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileResponseSchema, sessionResponseSchema, sessionsResponseSchema, type FileItem } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // Names the record may hold beyond the writer's own: folder and file names that are not valid
 // UTF-8, session ids and file names up to the file system's 255 bytes, folders whose names
@@ -156,7 +157,7 @@ describe('names', () => {
   });
 
   it('a session folder whose name is not UTF-8 is listed with its bytes escaped, as a folder that is not read', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     const sessions = list.projects.flatMap((project) => project.sessions);
     const bad = sessions.find((session) => session.sessionId === 'bad\\xff-folder');
     assert.ok(bad, JSON.stringify(sessions.map((session) => session.sessionId)));
@@ -170,7 +171,7 @@ describe('names', () => {
   });
 
   it('a file beside the sessions whose name is not UTF-8 is a stray of the record, its bytes escaped', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     assert.deepEqual(list.sources[0]!.strays, ['beside-\\xfe']);
   });
 });

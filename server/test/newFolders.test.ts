@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionResponseSchema } from '../../shared/api.ts';
 import { startEntry, sentEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // A session's first entries go into a folder that did not exist a moment before. They must be
 // shown at once, not at the next reconcile, which these dashboards put off for ten minutes.
@@ -44,7 +45,7 @@ describe('new session folders', () => {
     const dashboard = await startTestDashboard(recordDir, { reconcileIntervalMs: NO_RECONCILE });
     try {
       mkdirSync(recordDir);
-      await eventually(async () => ((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the record directory', 3_000);
+      await eventually(async () => ((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the record directory', 3_000);
       const writer = await startWriter(recordDir);
       try {
         for (let i = 0; i < 5; i++) {

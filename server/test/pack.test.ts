@@ -5,9 +5,10 @@ import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { sessionsResponseSchema } from '../../shared/api.ts';
+
 import { startCommand } from './command.ts';
 import { makeTempRecord } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,7 +62,7 @@ describe('the published package', () => {
       try {
         const page = await running.get('/');
         assert.match(await page.text(), /<div id="root">/);
-        const list = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
+        const list = recordSessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
         assert.equal(list.sources[0]!.root, record.dir);
       } finally {
         running.child.kill('SIGTERM');

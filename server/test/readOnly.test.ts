@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileResponseSchema, searchResponseSchema, sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startDashboard } from '../dashboard.ts';
 import { connectEventStream, type EventStream } from './eventStream.ts';
 import { eventually, fingerprintTree, getJson, makeTempRecord } from './harness.ts';
+import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
 describe('read-only', () => {
   it('a run that exercises every endpoint leaves every file of the record as it was: names, sizes, mtimes and bytes', async () => {
@@ -50,7 +51,7 @@ describe('read-only', () => {
         await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
         events = await connectEventStream(dashboard.url);
         await events.next(({ event }) => event.type === 'source');
-        const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+        const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
         const sessionIds = list.projects.flatMap((project) => project.sessions.map((session) => session.sessionId));
         assert.deepEqual(sessionIds.sort(), ['s1', 's2']);
         const served = { file: 0, stray: 0, gap: 0 };
@@ -70,9 +71,9 @@ describe('read-only', () => {
           assert.deepEqual(around.items, [first]);
         }
         assert.deepEqual(served, { file: 5, stray: 1, gap: 1 });
-        const found = await getJson(dashboard, '/api/search?q=h', searchResponseSchema);
+        const found = await getJson(dashboard, '/api/search?q=h', recordSearchResponseSchema);
         assert.deepEqual(found.hits.map((hit) => hit.file).sort(), [nameAt(1, 2), nameAt(2, 4)]);
-        const matched = await getJson(dashboard, '/api/search?q=h.llo&regex=1&side=sent', searchResponseSchema);
+        const matched = await getJson(dashboard, '/api/search?q=h.llo&regex=1&side=sent', recordSearchResponseSchema);
         assert.deepEqual(matched.hits.map((hit) => hit.file), [nameAt(1, 2)]);
         assert.match(await get('/', 200), /rec-dashboard UI/);
         assert.match(await get('/session/s1', 200), /rec-dashboard UI/);

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionResponseSchema } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // A first scan of 50 folders or more is shared with a worker thread. Whichever thread reads a
 // folder, the reader must conclude the same: these folders hold every kind of file.
@@ -42,7 +43,7 @@ describe('the first scan, shared with a worker thread', () => {
     const dashboard = await startTestDashboard(record.dir);
     try {
       await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 20_000);
-      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       const sessions = list.projects.flatMap((project) => project.sessions);
       assert.equal(sessions.length, FOLDERS);
       for (const session of sessions) {

@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  fileResponseSchema,
-  searchResponseSchema,
-  sessionResponseSchema,
-  sessionsResponseSchema,
-  type FileItem,
-  type SourceRef,
-} from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem, type SourceRef } from '../../shared/api.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
 // The wire names the store everything comes from, with an id that a restart keeps, and carries
 // the core's facts of each entry so that the browser applies none of the record's rules itself.
@@ -37,7 +31,7 @@ async function started(dir: string): Promise<Dashboard> {
 async function sourceOf(dir: string): Promise<SourceRef> {
   const dashboard = await started(dir);
   try {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     return { kind: list.sources[0]!.kind, id: list.sources[0]!.id };
   } finally {
     await dashboard.close();
@@ -78,7 +72,7 @@ describe('the source on the wire', () => {
   });
 
   it('the list names the source with its root, state and indexing, and every session carries it', async () => {
-    const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+    const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     assert.equal(list.schema, 'rec.sessions/3');
     assert.deepEqual(list.sources, [{ ...ref, root: record.dir, state: 'present', why: null, indexing: { state: 'ready', files: 9 }, strays: [] }]);
     const sessions = list.projects.flatMap((project) => project.sessions);
@@ -99,7 +93,7 @@ describe('the source on the wire', () => {
     assert.equal(file.schema, 'rec.file/2');
     assert.deepEqual(file.source, ref);
     assert.deepEqual(file.item.source, ref);
-    const search = await getJson(dashboard, '/api/search?q=words', searchResponseSchema);
+    const search = await getJson(dashboard, '/api/search?q=words', recordSearchResponseSchema);
     assert.equal(search.schema, 'rec.search/2');
     assert.equal(search.hits.length, 2);
     for (const hit of search.hits) assert.deepEqual(hit.source, ref);

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema, sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionResponseSchema } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { BIN, WITHOUT_ROOT_READ, startCommand } from './command.ts';
 import { eventually, makeTempRecord } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 describe('what the reader may not read', () => {
   it('a session folder and an entry file without read permission are reported as unreadable, and the rest goes on', async () => {
@@ -23,7 +24,7 @@ describe('what the reader may not read', () => {
     const running = await startCommand([record.dir, '--port', '0'], BIN, WITHOUT_ROOT_READ);
     try {
       const list = await eventually(async () => {
-        const got = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
+        const got = recordSessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
         return got.sources[0]!.indexing.state === 'ready' ? got : undefined;
       }, 'the first scan');
       const sessions = list.projects.flatMap((project) => project.sessions);

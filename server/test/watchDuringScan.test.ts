@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema, sessionsResponseSchema, type SessionSummary } from '../../shared/api.ts';
+import { sessionResponseSchema, type SessionSummary } from '../../shared/api.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { connectEventStream, type Notice } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // The record is watched from the moment the API first answers, not from the end of the first
 // scan: a write made while the scan still runs is told as it happens. The record is large
@@ -49,12 +50,12 @@ describe('watching while the first scan runs', () => {
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
     const events = await connectEventStream(dashboard.url);
     try {
-      const first = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      const first = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       assert.equal(first.sources[0]!.indexing.state, 'scanning', 'the first answer comes while the scan runs');
       await writer.send({ op: 'write', sessionId: early, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written during the scan'), sessionId: early } });
       await writer.send({ op: 'burst', sessionId: late, count: BURST, startSeq: ENTRIES + 1, cwd: '/home/dev/projects/late' });
       await writer.send({ op: 'write', sessionId: 'fresh', seq: 1, entry: { ...startEntry(1), sessionId: 'fresh' } });
-      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the writes were made while the scan ran');
+      assert.equal((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the writes were made while the scan ran');
 
       const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 60_000);
       const toldBefore = (sessionId: string, match: (summary: SessionSummary) => boolean): Notice | undefined =>
@@ -74,7 +75,7 @@ describe('watching while the first scan runs', () => {
         }, `${total} entries in ${sessionId}`);
         assert.deepEqual(page.session.degraded, [], sessionId);
       }
-      const list = await getJson(dashboard, '/api/sessions', sessionsResponseSchema);
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       assert.equal(list.projects.flatMap((project) => project.sessions).length, FOLDERS + 1);
     } finally {
       events.close();
@@ -95,7 +96,7 @@ describe('watching while the first scan runs', () => {
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
     const events = await connectEventStream(dashboard.url);
     try {
-      assert.equal((await getJson(dashboard, '/api/sessions', sessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the first answer comes while the scan runs');
+      assert.equal((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the first answer comes while the scan runs');
       for (const sessionId of written) {
         await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written during the scan'), sessionId } });
       }

@@ -4,7 +4,6 @@ import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { StatusBanners } from '../live/StatusBanners.tsx';
 import { useRouter } from '../router/Router.tsx';
-import { sessionPath } from '../router/routes.ts';
 import { SearchView } from '../search/SearchView.tsx';
 import { HomeView, ProjectView } from '../sessions/OverviewViews.tsx';
 import { SessionView } from '../sessions/SessionView.tsx';
@@ -24,9 +23,9 @@ export function App() {
 
   const stepSession = (delta: number) => {
     if (order.length === 0) return;
-    const current = route.view === 'session' ? order.indexOf(route.sessionId) : -1;
+    const current = order.indexOf(window.location.pathname);
     const next = current === -1 ? (delta > 0 ? 0 : order.length - 1) : Math.max(0, Math.min(order.length - 1, current + delta));
-    navigate(sessionPath(order[next]!));
+    navigate(order[next]!);
   };
   useKeys(
     {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { recordEventSchema, type Indexing, type SessionSummary, type SessionsResponse, type SourceStatus } from '../../../shared/api.ts';
+import { recordEventSchema, type Indexing, type ConversationSummary, type SessionsResponse, type SourceStatus } from '../../../shared/api.ts';
 import { applySessionChanges, sessionKey } from '../../../shared/sessionList.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 
@@ -37,14 +37,14 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     let reconnectTimer: number | null = null;
     const helloTimer = window.setTimeout(() => setSubscribed(true), HELLO_WAIT_MS);
     let indexingState: Indexing['state'] | null = null;
-    const changed = new Map<string, SessionSummary>();
+    const changed = new Map<string, ConversationSummary>();
 
     const sessions = createThrottle(MIN_FLUSH_GAP_MS, () => {
       // One regrouping of the list for all the notices of a flush, however many sessions.
       queryClient.setQueryData<SessionsResponse>(queryKeys.sessions(), (old) => (old === undefined ? old : applySessionChanges(old, changed.values())));
       // An answer on its way may predate these notices and would put the old summaries back.
       if (queryClient.isFetching({ queryKey: queryKeys.sessions() }) > 0) list.schedule();
-      for (const session of changed.values()) void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.sessionId) });
+      for (const session of changed.values()) void queryClient.invalidateQueries({ queryKey: queryKeys.session(session.id) });
       void queryClient.invalidateQueries({ queryKey: ['search'] });
       changed.clear();
     });

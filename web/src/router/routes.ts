@@ -11,6 +11,8 @@ export type Route =
   | { view: 'sac-rooms'; source: string }
   | { view: 'sac-room'; source: string; room: string }
   | { view: 'sac-seat'; source: string; seat: string }
+  /** A spex session's Sent | Received, at one item when `item` is given. */
+  | { view: 'spex-session'; source: string; sessionId: string; item: string | null }
   | { view: 'not-found'; path: string };
 
 export function parseRoute(pathname: string, search: string): Route {
@@ -30,6 +32,14 @@ export function parseRoute(pathname: string, search: string): Route {
       // A malformed escape names nothing.
     }
     return { view: 'not-found', path: pathname };
+  }
+  const spex = /^\/spex\/(spex-[0-9a-f]{8})\/session\/([^/]+)(?:\/item\/([^/]+))?\/?$/.exec(pathname);
+  if (spex !== null) {
+    try {
+      return { view: 'spex-session', source: spex[1]!, sessionId: decodeURIComponent(spex[2]!), item: spex[3] === undefined ? null : decodeURIComponent(spex[3]) };
+    } catch {
+      return { view: 'not-found', path: pathname };
+    }
   }
   const session = /^\/session\/([^/]+)(?:\/entry\/([^/]+))?\/?$/.exec(pathname);
   if (session !== null) {
@@ -73,4 +83,12 @@ export function sacRoomPath(source: string, room: string): string {
 
 export function sacSeatPath(source: string, seat: string): string {
   return `/sac/${source}/seat/${encodeURIComponent(seat)}`;
+}
+
+export function spexSessionPath(source: string, sessionId: string): string {
+  return `/spex/${source}/session/${encodeURIComponent(sessionId)}`;
+}
+
+export function spexItemPath(source: string, sessionId: string, item: string): string {
+  return `${spexSessionPath(source, sessionId)}/item/${encodeURIComponent(item)}`;
 }

@@ -7,7 +7,7 @@ import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useSessions } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
-import { SearchHitRow } from './SearchHitRow.tsx';
+import { SearchHitRow, hitKey } from './SearchHitRow.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 
@@ -122,7 +122,7 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
       </p>
       <ol className="search-hits">
         {hits.map((hit) => (
-          <SearchHitRow key={`${hit.sessionId}/${hit.file}`} hit={hit} />
+          <SearchHitRow key={hitKey(hit)} hit={hit} />
         ))}
       </ol>
     </section>

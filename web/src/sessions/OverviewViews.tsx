@@ -1,5 +1,6 @@
 import { useSessions } from './useSessions.ts';
 import { SessionTable } from './SessionTable.tsx';
+import { isRecordSession } from './conversations.ts';
 
 export function ProjectView({ cwd }: { cwd: string | null }) {
   const { data } = useSessions();
@@ -10,7 +11,9 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
         Project <code>{cwd ?? '(no directory named)'}</code>
       </h1>
       {data !== undefined && project === undefined && <p className="notice">No session of this record names this directory.</p>}
-      {project !== undefined && <SessionTable sessions={project.sessions} caption={`${project.sessions.length} sessions, latest activity first`} />}
+      {project !== undefined && (
+        <SessionTable sessions={project.sessions.filter(isRecordSession)} caption={`${project.sessions.filter(isRecordSession).length} record sessions, latest activity first`} />
+      )}
     </main>
   );
 }
@@ -18,7 +21,7 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
 export function HomeView() {
   const { data, error } = useSessions();
   const all = data?.projects.flatMap((project) => project.sessions) ?? [];
-  const degraded = all.filter((session) => session.degraded.length > 0);
+  const degraded = all.filter(isRecordSession).filter((session) => session.degraded.length > 0);
   return (
     <main className="view overview" aria-label="Overview">
       <h1>The record</h1>

@@ -1,11 +1,87 @@
-import type { SessionSummary } from '../../../shared/api.ts';
+import type { ConversationSummary, SessionSummary } from '../../../shared/api.ts';
+import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
+import type { SpexSummary } from '../../../shared/wire/spex.ts';
 import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { Link } from '../router/Router.tsx';
-import { sessionPath } from '../router/routes.ts';
+import { sacSeatPath, sessionPath, spexSessionPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
+import { isSacSeat, isSpexSession } from './conversations.ts';
 import { shortId } from './sessionTree.ts';
 
-export function SessionRow({ session, depth, selected }: { session: SessionSummary; depth: number; selected: boolean }) {
+type RowProps<C> = { session: C; depth: number; selected: boolean };
+
+/** A conversation's row in the sidebar, as its kind shows it; each says its source's kind. */
+export function SessionRow({ session, depth, selected }: RowProps<ConversationSummary>) {
+  if (isSpexSession(session)) return <SpexSessionRow session={session} selected={selected} />;
+  if (isSacSeat(session)) return <SacSeatRow session={session} selected={selected} />;
+  return <RecordSessionRow session={session} depth={depth} selected={selected} />;
+}
+
+function SpexSessionRow({ session, selected }: Omit<RowProps<SpexSummary>, 'depth'>) {
+  const { counts, current } = session;
+  const label = session.title ?? session.name;
+  return (
+    <Link
+      to={spexSessionPath(session.source.id, session.id)}
+      className={`session-row${selected ? ' selected' : ''}`}
+      aria-current={selected ? 'page' : undefined}
+      aria-label={`spex session ${session.id}`}
+      title={session.id}
+      data-session-id={session.id}
+    >
+      <span className="session-row-top">
+        <span className="badge badge-source" title="A spex session timeline">spex</span>
+        <code className="sid">{shortId(session.id)}</code>
+        {label !== null && <span className="session-row-title">{label}</span>}
+        {current.state === 'known' && current.word !== null && (
+          <span className="badge" title="Its status now, as session.json says: current, not history">now: {current.word}</span>
+        )}
+        {session.degraded.length > 0 && (
+          <span className="badge badge-degraded" title={session.degraded.map((reason) => reason.words).join('\n')}>
+            degraded
+          </span>
+        )}
+      </span>
+      <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no line read yet'}</span>
+      <span className="session-row-counts">
+        <span>{counts.sent} sent</span>
+        <span>{counts.received} received</span>
+        <span title="Messages from a person (from: null)">{counts.fromPerson} from a person</span>
+      </span>
+    </Link>
+  );
+}
+
+function SacSeatRow({ session, selected }: Omit<RowProps<SacSeatSummary>, 'depth'>) {
+  const { counts } = session;
+  return (
+    <Link
+      to={sacSeatPath(session.source.id, session.id)}
+      className={`session-row${selected ? ' selected' : ''}`}
+      aria-current={selected ? 'page' : undefined}
+      aria-label={`set-agent-comm seat ${session.id}`}
+      title={session.id}
+      data-session-id={session.id}
+    >
+      <span className="session-row-top">
+        <span className="badge badge-source" title="A set-agent-comm seat">sac</span>
+        <code className="sid">{session.id}</code>
+        <span className="badge" title={`Derived as set-agent-comm derives it: ${session.liveness.why}`}>
+          {session.liveness.word} (derived)
+        </span>
+        {session.degraded.length > 0 && <span className="badge badge-degraded">degraded</span>}
+      </span>
+      <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no entry yet'}</span>
+      <span className="session-row-counts">
+        <span>{counts.sent} sent</span>
+        <span>{counts.received} received</span>
+        <span title="Received entries set-agent-comm's cursor marks unread (not what the session read)">{counts.unread} unread by sac's cursor</span>
+      </span>
+    </Link>
+  );
+}
+
+function RecordSessionRow({ session, depth, selected }: RowProps<SessionSummary>) {
   const { counts } = session;
   return (
     <Link

@@ -2,6 +2,8 @@ import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
+import { sessionKey } from '../../../shared/sessionList.ts';
+import { conversationPath, openConversationPath } from './conversations.ts';
 import { SessionRow } from './SessionRow.tsx';
 import { buildTree, flattenTree, projectName, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { recordSourceOf, useSessions } from './useSessions.ts';
@@ -21,7 +23,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const { route } = useRouter();
   const tree = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
-  const selectedSession = route.view === 'session' ? route.sessionId : null;
+  const selectedSession = openConversationPath(route);
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
   const total = data?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
 
@@ -45,8 +47,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   }, [rows, selectedSession, virtualizer]);
 
   const renderNode = (node: SessionNode) => (
-    <li key={node.session.sessionId}>
-      <SessionRow session={node.session} depth={node.depth} selected={node.session.sessionId === selectedSession} />
+    <li key={sessionKey(node.session)}>
+      <SessionRow session={node.session} depth={node.depth} selected={conversationPath(node.session) === selectedSession} />
       {node.children.length > 0 && <ul className="session-list">{node.children.map(renderNode)}</ul>}
     </li>
   );
@@ -96,8 +98,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
               <ul className="session-list">
                 {items.map(({ index, row }) =>
                   row.kind === 'session' ? (
-                    <li key={row.node.session.sessionId} data-index={index} ref={virtualizer.measureElement}>
-                      <SessionRow session={row.node.session} depth={row.node.depth} selected={row.node.session.sessionId === selectedSession} />
+                    <li key={sessionKey(row.node.session)} data-index={index} ref={virtualizer.measureElement}>
+                      <SessionRow session={row.node.session} depth={row.node.depth} selected={conversationPath(row.node.session) === selectedSession} />
                       {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
                     </li>
                   ) : null,
@@ -133,7 +135,7 @@ function groupByProject(items: VirtualItem[], rows: SidebarRow[]): { project: Si
 
 function rowKey(row: SidebarRow | undefined, index: number): string {
   if (row === undefined) return `#${index}`;
-  return row.kind === 'project' ? `project:${row.project.cwd ?? '\u0000none'}` : `session:${row.node.session.sessionId}`;
+  return row.kind === 'project' ? `project:${row.project.cwd ?? '\u0000none'}` : `session:${sessionKey(row.node.session)}`;
 }
 
 function countNested(row: SidebarRow | undefined): number {
@@ -149,6 +151,6 @@ function countNested(row: SidebarRow | undefined): number {
   return count;
 }
 
-function containsSession(node: SessionNode, sessionId: string): boolean {
-  return node.session.sessionId === sessionId || node.children.some((child) => containsSession(child, sessionId));
+function containsSession(node: SessionNode, path: string): boolean {
+  return conversationPath(node.session) === path || node.children.some((child) => containsSession(child, path));
 }

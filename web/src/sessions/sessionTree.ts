@@ -1,10 +1,13 @@
-import type { SessionSummary, SessionsResponse } from '../../../shared/api.ts';
+import type { ConversationSummary, SessionsResponse } from '../../../shared/api.ts';
+import { sessionKey } from '../../../shared/sessionList.ts';
+import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
 
-// The sidebar's shape: projects (working directories, rule.byDirectory), each with its sessions,
-// a chain child nested under its parent when the parent is in the same project. Chains are the
-// only link between sessions the record makes; nothing else nests or pairs sessions.
+// The sidebar's shape: projects (working directories, rule.byDirectory), each with its
+// conversations of every source (record and spex sessions, set-agent-comm seats), a record chain
+// child nested under its parent when the parent is in the same project. Chains are the only link
+// between sessions the record makes; nothing else nests or pairs conversations.
 
-export type SessionNode = { session: SessionSummary; children: SessionNode[]; depth: number };
+export type SessionNode = { session: ConversationSummary; children: SessionNode[]; depth: number };
 export type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
@@ -12,7 +15,7 @@ export function buildTree(projects: SessionsResponse['projects'], filter: string
   const result: ProjectNode[] = [];
   for (const project of projects) {
     const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
-    const keep = (s: SessionSummary) =>
+    const keep = (s: ConversationSummary) =>
       (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
     const kept = project.sessions.filter(keep);
     if (kept.length === 0) continue;
@@ -21,38 +24,47 @@ export function buildTree(projects: SessionsResponse['projects'], filter: string
   return result;
 }
 
-function matchesSession(session: SessionSummary, needle: string): boolean {
-  return (
-    session.sessionId.toLowerCase().includes(needle) ||
-    session.cwds.some((cwd) => cwd.toLowerCase().includes(needle)) ||
-    (session.chain !== null && (session.chain.brief.toLowerCase().includes(needle) || session.chain.parent.toLowerCase().includes(needle)))
-  );
+function matchesSession(session: ConversationSummary, needle: string): boolean {
+  if (session.id.toLowerCase().includes(needle)) return true;
+  if (isRecordSession(session)) {
+    return (
+      session.cwds.some((cwd) => cwd.toLowerCase().includes(needle)) ||
+      (session.chain !== null && (session.chain.brief.toLowerCase().includes(needle) || session.chain.parent.toLowerCase().includes(needle)))
+    );
+  }
+  if (isSpexSession(session)) return [session.title, session.name, session.branch].some((text) => text?.toLowerCase().includes(needle) === true);
+  if (isSacSeat(session)) return session.agent.toLowerCase().includes(needle) || (session.session.state === 'known' && session.session.session.toLowerCase().includes(needle));
+  return false;
 }
 
-/** Keeps the list's order (latest activity first) and moves chain children under their parent. */
-function nestChains(sessions: SessionSummary[]): SessionNode[] {
-  const ids = new Set(sessions.map((s) => s.sessionId));
-  const children = new Map<string, SessionSummary[]>();
-  const roots: SessionSummary[] = [];
+/**
+ * Keeps the list's order (latest activity first) and moves record chain children under their
+ * parent: a session of the same record, named by its full id.
+ */
+function nestChains(sessions: ConversationSummary[]): SessionNode[] {
+  const keys = new Set(sessions.map(sessionKey));
+  const children = new Map<string, ConversationSummary[]>();
+  const roots: ConversationSummary[] = [];
   for (const session of sessions) {
-    const parent = session.chain?.parent;
-    if (parent !== undefined && parent !== session.sessionId && ids.has(parent)) {
-      const list = children.get(parent) ?? [];
+    const parent = isRecordSession(session) ? session.chain?.parent : undefined;
+    const parentKey = parent === undefined ? undefined : sessionKey({ source: session.source, id: parent });
+    if (parentKey !== undefined && parent !== session.id && keys.has(parentKey)) {
+      const list = children.get(parentKey) ?? [];
       list.push(session);
-      children.set(parent, list);
+      children.set(parentKey, list);
     } else {
       roots.push(session);
     }
   }
   const seen = new Set<string>();
-  const toNode = (session: SessionSummary, depth: number): SessionNode => {
-    seen.add(session.sessionId);
-    const kids = (children.get(session.sessionId) ?? []).filter((kid) => !seen.has(kid.sessionId));
+  const toNode = (session: ConversationSummary, depth: number): SessionNode => {
+    seen.add(sessionKey(session));
+    const kids = (children.get(sessionKey(session)) ?? []).filter((kid) => !seen.has(sessionKey(kid)));
     return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)) };
   };
   const nodes = roots.map((root) => toNode(root, 0));
   // A chain that loops back on itself has no root; its sessions are still listed.
-  for (const session of sessions) if (!seen.has(session.sessionId)) nodes.push(toNode(session, 0));
+  for (const session of sessions) if (!seen.has(sessionKey(session))) nodes.push(toNode(session, 0));
   return nodes;
 }
 
@@ -68,11 +80,11 @@ export function flattenTree(projects: ProjectNode[]): SidebarRow[] {
   return rows;
 }
 
-/** Sessions in the order the sidebar shows them, for moving between sessions by key. */
+/** The paths of the conversations in the order the sidebar shows them, for moving between them by key. */
 export function flattenSessions(projects: ProjectNode[]): string[] {
   const ids: string[] = [];
   const walk = (node: SessionNode) => {
-    ids.push(node.session.sessionId);
+    ids.push(conversationPath(node.session));
     node.children.forEach(walk);
   };
   for (const project of projects) project.sessions.forEach(walk);
