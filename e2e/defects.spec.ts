@@ -1,0 +1,44 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from './support/test.ts';
+import { entryFileName } from '../server/demo/entryFile.ts';
+import { apiFetch, startDashboard, waitForItems } from './support/dashboard.ts';
+import { useLiveRecord } from './support/liveRecord.ts';
+import { SessionWriting, makeRecordDir, startWriter } from './support/record.ts';
+
+// What a new reader met on a first afternoon with the dashboard, each now a claim about the page.
+
+const live = useLiveRecord(test, 'defects');
+
+const entry = (page: Page, file: string) => page.locator(`article[data-file="${file}"]`);
+const sidebarRow = (page: Page, sessionId: string) => page.locator(`.session-row[data-session-id="${sessionId}"]`);
+
+async function apiEvidence(sessionId: string, file: string): Promise<string | undefined> {
+  const response = await apiFetch(`${live.url}/api/sessions/${encodeURIComponent(sessionId)}?limit=5000`);
+  const body = (await response.json()) as { items: { type: string; file?: string; evidence: string }[] };
+  return body.items.find((item) => item.type === 'file' && item.file === file)?.evidence;
+}
+
+test('a link to an entry of a session nobody writes to counts none of its entries as new; one written afterwards is "1 new"', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/defects/quiet');
+  await session.start();
+  const files: string[] = [];
+  for (let i = 0; i < 12; i++) files.push(await session.sent({ as: 'api-service' }, `message ${i}`));
+  await waitForItems(live.url, session.sessionId, 13);
+  await page.goto(`${live.url}/session/${session.sessionId}/entry/${files[2]}`);
+  await expect(entry(page, files[2]!)).toBeInViewport();
+  await expect(page.getByRole('button', { name: /new ↓/ })).toHaveCount(0);
+  await session.sent({ as: 'api-service' }, 'written while the reader looks at an older entry');
+  await expect(page.getByRole('button', { name: '1 new ↓' })).toBeVisible();
+});
+
+test('a link to an entry that is not in the session says so plainly, in place of the entry', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/defects/missing-entry');
+  const start = await session.start();
+  await waitForItems(live.url, session.sessionId, 1);
+  const absent = '2020-01-01T000000.000Z-99.json';
+  await page.goto(`${live.url}/session/${session.sessionId}/entry/${absent}`);
+  await expect(page.getByRole('status').filter({ hasText: absent })).toContainText(`Entry ${absent} is not in this session`);
+  // The session is still shown below it.
+  await expect(entry(page, start)).toBeVisible();
+});
