@@ -42,3 +42,26 @@ test('a link to an entry that is not in the session says so plainly, in place of
   // The session is still shown below it.
   await expect(entry(page, start)).toBeVisible();
 });
+
+test("the raw view shows the file's own text: its line breaks and indentation as they are, with no marker added; a formatted view beside it says it is not the file", async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/defects/pretty');
+  await session.start();
+  await waitForItems(live.url, session.sessionId, 1);
+  const at = new Date();
+  const file = entryFileName(at, ++session.seq);
+  const fields = { kind: 'message', sessionId: session.sessionId, at: at.toISOString(), cwd: session.cwd, side: 'sent', peer: { as: 'docs' }, text: 'Pretty-printed by its writer.', isQueued: true };
+  const pretty = JSON.stringify(fields, null, 2);
+  await session.raw(file, pretty);
+  await waitForItems(live.url, session.sessionId, 2);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await entry(page, file).getByRole('button', { name: 'Show the raw JSON of this entry' }).click();
+  const raw = entry(page, file).getByRole('region', { name: `Raw JSON of ${file}` });
+  await expect(raw).toBeVisible();
+  expect(await raw.locator('.verbatim').evaluate((element) => element.textContent)).toBe(pretty);
+  await expect(raw.locator('.mk')).toHaveCount(0);
+
+  await entry(page, file).getByRole('button', { name: 'Formatted' }).click();
+  const formatted = entry(page, file).getByRole('region', { name: `JSON of ${file}, formatted by the dashboard` });
+  await expect(formatted).toContainText('Formatted by the dashboard, not the file as written');
+  await expect(formatted).toContainText('"text": "Pretty-printed by its writer."');
+});

@@ -105,7 +105,7 @@ export function FileSource({ sessionId, item }: { sessionId: string; item: FileI
     ...KEEP_ENTRIES_AS_SENT,
   });
   const source = item.fileText ?? file.data?.item.fileText;
-  if (source !== undefined) return <RawJson text={source} label={`Raw JSON of ${item.file}`} />;
+  if (source !== undefined) return <RawJson text={source} file={item.file} />;
   if (file.error !== null) return <p className="error">could not load the file: {file.error.message}</p>;
   return <p className="muted">loading…</p>;
 }
