@@ -65,3 +65,21 @@ test("the raw view shows the file's own text: its line breaks and indentation as
   await expect(formatted).toContainText('Formatted by the dashboard, not the file as written');
   await expect(formatted).toContainText('"text": "Pretty-printed by its writer."');
 });
+
+test('a chain child in another project than its parent is listed under its parent, marked with its own project, and in its own project', async ({ page }) => {
+  const parent = new SessionWriting(live.writer, '/e2e/defects/chain-parent');
+  const child = new SessionWriting(live.writer, '/e2e/defects/chain-child');
+  await parent.start();
+  await child.start();
+  await child.chain(parent.sessionId, 1, 'Split the migration');
+  await waitForItems(live.url, child.sessionId, 2);
+  await page.goto(live.url);
+  const parentItem = page.locator('li', { has: page.locator(`> a[data-session-id="${parent.sessionId}"]`) });
+  const under = parentItem.getByRole('link', { name: `Chain child ${child.sessionId}, in project /e2e/defects/chain-child` });
+  await expect(under).toBeVisible();
+  await expect(under).toContainText('part 1');
+  await expect(under).toContainText('chain-child');
+  await expect(page.getByRole('region', { name: 'Project /e2e/defects/chain-child' }).locator(`a[data-session-id="${child.sessionId}"]`)).toBeVisible();
+  await under.click();
+  await expect(page.locator('.session-header .full-id')).toHaveText(child.sessionId);
+});

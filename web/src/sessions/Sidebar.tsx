@@ -1,9 +1,9 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
-import { projectPath } from '../router/routes.ts';
+import { projectPath, sessionPath } from '../router/routes.ts';
 import { SessionRow } from './SessionRow.tsx';
-import { buildTree, flattenTree, projectName, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { buildTree, flattenTree, projectName, shortId, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { recordSourceOf, useSessions } from './useSessions.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
@@ -48,6 +48,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     <li key={node.session.sessionId}>
       <SessionRow session={node.session} depth={node.depth} selected={node.session.sessionId === selectedSession} />
       {node.children.length > 0 && <ul className="session-list">{node.children.map(renderNode)}</ul>}
+      <ChainElsewhere node={node} />
     </li>
   );
 
@@ -99,6 +100,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
                     <li key={row.node.session.sessionId} data-index={index} ref={virtualizer.measureElement}>
                       <SessionRow session={row.node.session} depth={row.node.depth} selected={row.node.session.sessionId === selectedSession} />
                       {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
+                      <ChainElsewhere node={row.node} />
                     </li>
                   ) : null,
                 )}
@@ -113,6 +115,29 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
         )}
       </div>
     </nav>
+  );
+}
+
+/** Chain children whose project is another: listed there, and here as links that name it. */
+function ChainElsewhere({ node }: { node: SessionNode }) {
+  if (node.elsewhere.length === 0) return null;
+  return (
+    <ul className="session-list chain-elsewhere">
+      {node.elsewhere.map((child) => (
+        <li key={child.sessionId}>
+          <Link
+            to={sessionPath(child.sessionId)}
+            className="chain-ref"
+            style={{ paddingLeft: `${0.6 + (node.depth + 1) * 1.1}rem` }}
+            aria-label={`Chain child ${child.sessionId}, in project ${child.cwd ?? 'with no directory'}`}
+            title={`${child.sessionId}: part ${String(child.chain?.part)} of a chain under this session, listed in project ${child.cwd ?? 'with no directory'}`}
+          >
+            <span className="chain-mark" aria-hidden="true">↳</span> <code className="sid">{shortId(child.sessionId)}</code>{' '}
+            <span className="badge badge-chain">part {String(child.chain?.part)}</span> <span className="muted">in {projectName(child.cwd)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -140,6 +165,7 @@ function countNested(row: SidebarRow | undefined): number {
   if (row === undefined || row.kind === 'project') return 0;
   let count = 0;
   const walk = (node: SessionNode) => {
+    count += node.elsewhere.length / 2;
     for (const child of node.children) {
       count++;
       walk(child);

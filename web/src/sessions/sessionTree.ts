@@ -1,14 +1,18 @@
 import type { SessionSummary, SessionsResponse } from '../../../shared/api.ts';
 
 // The sidebar's shape: projects (working directories, rule.byDirectory), each with its sessions,
-// a chain child nested under its parent when the parent is in the same project. Chains are the
-// only link between sessions the record makes; nothing else nests or pairs sessions.
+// a chain child nested under its parent when the parent is in the same project. A child in
+// another project is listed in its own, and under its parent as a link that names its project:
+// grouping by directory and the chain both hold. Chains are the only link between sessions the
+// record makes; nothing else nests or pairs sessions.
 
-export type SessionNode = { session: SessionSummary; children: SessionNode[]; depth: number };
+/** `elsewhere`: chain children listed in another project, shown under this session as links. */
+export type SessionNode = { session: SessionSummary; children: SessionNode[]; elsewhere: SessionSummary[]; depth: number };
 export type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
   const needle = filter.trim().toLowerCase();
+  const elsewhere = childrenInOtherProjects(projects);
   const result: ProjectNode[] = [];
   for (const project of projects) {
     const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
@@ -16,9 +20,26 @@ export function buildTree(projects: SessionsResponse['projects'], filter: string
       (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
     const kept = project.sessions.filter(keep);
     if (kept.length === 0) continue;
-    result.push({ cwd: project.cwd, sessions: nestChains(kept), total: project.sessions.length });
+    result.push({ cwd: project.cwd, sessions: nestChains(kept, elsewhere), total: project.sessions.length });
   }
   return result;
+}
+
+/** Chain children by parent id, for parents listed in another project than the child. */
+function childrenInOtherProjects(projects: SessionsResponse['projects']): Map<string, SessionSummary[]> {
+  const projectOf = new Map<string, string | null>();
+  for (const project of projects) for (const session of project.sessions) projectOf.set(session.sessionId, project.cwd);
+  const byParent = new Map<string, SessionSummary[]>();
+  for (const project of projects) {
+    for (const session of project.sessions) {
+      const parent = session.chain?.parent;
+      if (parent === undefined || parent === session.sessionId || !projectOf.has(parent) || projectOf.get(parent) === project.cwd) continue;
+      const list = byParent.get(parent) ?? [];
+      list.push(session);
+      byParent.set(parent, list);
+    }
+  }
+  return byParent;
 }
 
 function matchesSession(session: SessionSummary, needle: string): boolean {
@@ -30,7 +51,7 @@ function matchesSession(session: SessionSummary, needle: string): boolean {
 }
 
 /** Keeps the list's order (latest activity first) and moves chain children under their parent. */
-function nestChains(sessions: SessionSummary[]): SessionNode[] {
+function nestChains(sessions: SessionSummary[], elsewhere: Map<string, SessionSummary[]>): SessionNode[] {
   const ids = new Set(sessions.map((s) => s.sessionId));
   const children = new Map<string, SessionSummary[]>();
   const roots: SessionSummary[] = [];
@@ -48,7 +69,7 @@ function nestChains(sessions: SessionSummary[]): SessionNode[] {
   const toNode = (session: SessionSummary, depth: number): SessionNode => {
     seen.add(session.sessionId);
     const kids = (children.get(session.sessionId) ?? []).filter((kid) => !seen.has(kid.sessionId));
-    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)) };
+    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)), elsewhere: elsewhere.get(session.sessionId) ?? [] };
   };
   const nodes = roots.map((root) => toNode(root, 0));
   // A chain that loops back on itself has no root; its sessions are still listed.
