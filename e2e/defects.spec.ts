@@ -83,3 +83,38 @@ test('a chain child in another project than its parent is listed under its paren
   await under.click();
   await expect(page.locator('.session-header .full-id')).toHaveText(child.sessionId);
 });
+
+test('every count agrees with its number: 1 project, 1 session, 1 file changed after it was read', async ({ page }) => {
+  const made = await makeRecordDir('defects-one');
+  const writer = await startWriter(made.dir);
+  const dashboard = await startDashboard(made.dir);
+  try {
+    const session = new SessionWriting(writer, '/e2e/defects/one');
+    await session.start();
+    const file = await session.sent({ as: 'api-service' }, 'one');
+    await waitForItems(dashboard.url, session.sessionId, 2);
+    writeFileSync(path.join(made.dir, session.sessionId, file), JSON.stringify({ kind: 'message', side: 'sent', sessionId: session.sessionId, at: new Date().toISOString(), peer: { as: 'x' }, text: 'two', isQueued: true }));
+    await expect.poll(async () => {
+      const response = await apiFetch(`${dashboard.url}/api/sessions`);
+      return JSON.stringify(await response.json());
+    }).toContain('changed-after-read');
+
+    await page.goto(dashboard.url);
+    await expect(page.getByRole('main')).toContainText('1 project, 1 session, 1 with degraded recording.');
+    await expect(page.locator('.topbar')).toContainText('1 session · 1 degraded');
+    await expect(page.locator('.session-table caption')).toHaveText('Sessions whose record is incomplete');
+    await expect(page.locator('.session-table')).toContainText('degraded: 1 reason');
+    await page.getByRole('link', { name: 'one /e2e/defects/one' }).click();
+    await expect(page.locator('.session-table caption')).toHaveText('1 session, latest activity first');
+    await page.goto(`${dashboard.url}/session/${session.sessionId}`);
+    await expect(page.getByRole('region', { name: 'Degraded recording' })).toContainText('1 file changed after it was read;');
+    await expect(page.locator('.session-header')).toContainText('1 run');
+    await expect(entry(page, file)).toBeVisible();
+    const text = await page.locator('body').innerText();
+    expect(text).not.toMatch(/\b1 (projects|sessions|files|entries|bytes|reasons|runs|fields|characters)\b/);
+  } finally {
+    await dashboard.stop();
+    await writer.kill();
+    await made.remove();
+  }
+});

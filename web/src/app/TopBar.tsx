@@ -2,6 +2,7 @@ import type { SessionsResponse } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
 import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
+import { countOf } from '../text/count.ts';
 
 export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: SessionsResponse | undefined; onShowDegraded(): void; onShowKeys(): void }) {
   const { timeZone, setTimeZone, monospace, setMonospace } = useSettings();
@@ -16,7 +17,7 @@ export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: Ses
         {sessions === undefined ? '' : (recordSourceOf(sessions)?.root ?? '')}
       </span>
       <span className="topbar-counts">
-        {total} {total === 1 ? 'session' : 'sessions'}
+        {countOf(total, 'session')}
         {' · '}
         <button type="button" className={`link-button${degraded > 0 ? ' degraded-count' : ''}`} onClick={onShowDegraded} title="Show only degraded sessions in the list">
           {degraded} degraded

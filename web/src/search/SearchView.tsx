@@ -10,6 +10,7 @@ import { useSettings } from '../settings/Settings.tsx';
 import { SearchHitRow } from './SearchHitRow.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
+import { countOf } from '../text/count.ts';
 
 /** The outcomes as a filter offers them; a queued one is not read or acted on. */
 const OUTCOME_CHOICES: Record<Outcome, string> = { queued: 'queued (neither read nor acted on)', consumed: 'consumed', rejected: 'rejected', unknown: 'unknown' };
@@ -116,8 +117,8 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
   return (
     <section aria-label="Search results">
       <p className="muted" role="status">
-        {hits.length} {hits.length === 1 ? 'entry' : 'entries'}
-        {truncated ? ` shown; more matched, narrow the search` : ''} ({scanned.toLocaleString('en')} texts read). Results are entries, not
+        {countOf(hits.length, 'entry', 'entries')}
+        {truncated ? ` shown; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
         conversations: nothing here pairs a sent entry with a received one.
       </p>
       <ol className="search-hits">

@@ -1,5 +1,6 @@
 import { useSessions } from './useSessions.ts';
 import { SessionTable } from './SessionTable.tsx';
+import { countOf } from '../text/count.ts';
 
 export function ProjectView({ cwd }: { cwd: string | null }) {
   const { data } = useSessions();
@@ -10,7 +11,7 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
         Project <code>{cwd ?? '(no directory named)'}</code>
       </h1>
       {data !== undefined && project === undefined && <p className="notice">No session of this record names this directory.</p>}
-      {project !== undefined && <SessionTable sessions={project.sessions} caption={`${project.sessions.length} sessions, latest activity first`} />}
+      {project !== undefined && <SessionTable sessions={project.sessions} caption={`${countOf(project.sessions.length, 'session')}, latest activity first`} />}
     </main>
   );
 }
@@ -29,7 +30,7 @@ export function HomeView() {
       </p>
       {data !== undefined && (
         <p>
-          {data.projects.length} projects, {all.length} sessions, {data.degradedSessions} with degraded recording.
+          {countOf(data.projects.length, 'project')}, {countOf(all.length, 'session')}, {data.degradedSessions.toLocaleString('en')} with degraded recording.
         </p>
       )}
       {degraded.length > 0 && <SessionTable sessions={degraded} caption="Sessions whose record is incomplete" />}

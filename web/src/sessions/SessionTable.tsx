@@ -4,6 +4,7 @@ import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
+import { countOf } from '../text/count.ts';
 
 /**
  * Rows shown at first, and added by each "show more": a project or a degraded list can hold
@@ -37,7 +38,7 @@ export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]
       </table>
       {hidden > 0 && (
         <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
-          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden} not shown)
+          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden.toLocaleString('en')} not shown)
         </button>
       )}
     </>
@@ -64,7 +65,7 @@ const SessionTableRow = memo(function SessionTableRow({ session }: { session: Se
           <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
         ) : (
           <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
-            degraded: {session.degraded.length} {session.degraded.length === 1 ? 'reason' : 'reasons'}
+            degraded: {countOf(session.degraded.length, 'reason')}
           </span>
         )}
       </td>

@@ -5,6 +5,7 @@ import { projectPath, sessionPath } from '../router/routes.ts';
 import { SessionRow } from './SessionRow.tsx';
 import { buildTree, flattenTree, projectName, shortId, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { recordSourceOf, useSessions } from './useSessions.ts';
+import { countOf } from '../text/count.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
 
@@ -110,7 +111,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
         </div>
         {strays.length > 0 && (
           <p className="sidebar-note" title={strays.join('\n')}>
-            {strays.length} stray {strays.length === 1 ? 'file' : 'files'} in the record directory: not in a session folder, so not entries.
+            {countOf(strays.length, 'stray file')} in the record directory: not in a session folder, so not entries.
           </p>
         )}
       </div>

@@ -8,6 +8,7 @@ import { entryPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
 import { RawJson } from './RawJson.tsx';
 import { unknownFields } from './outcomeWords.ts';
+import { countOf } from '../text/count.ts';
 
 // What every parsed entry carries besides its content: a link to itself (its URL), notes on
 // evidence that is not plain, and its raw JSON on demand.
@@ -77,7 +78,7 @@ export function RawToggle({ raw, onToggle, entry }: { raw: boolean; onToggle(): 
       </button>
       {extra.length > 0 && (
         <span className="unknown-fields" title="Fields this reader does not know: kept, shown raw, not interpreted">
-          +{extra.length} unknown {extra.length === 1 ? 'field' : 'fields'}: {extra.join(', ')}
+          +{countOf(extra.length, 'unknown field')}: {extra.join(', ')}
         </span>
       )}
     </>
@@ -89,7 +90,7 @@ export function RawPanel({ raw, sessionId, item }: { raw: boolean; sessionId: st
   return (
     <div className="raw-panel">
       <p className="muted">
-        {item.file} · {item.size} bytes
+        {item.file} · {countOf(item.size, 'byte')}
       </p>
       <FileSource sessionId={sessionId} item={item} />
     </div>

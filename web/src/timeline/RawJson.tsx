@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { formatJsonText } from './formatJson.ts';
+import { countOf } from '../text/count.ts';
 
 /** More than this is not laid out at once: a 20 MB entry would hold the page for seconds. */
 const SHOWN_CHARS = 64 * 1024;
@@ -57,7 +58,7 @@ function ClipNote({ shown, total }: { shown: number; total: number }) {
   if (shown >= total) return null;
   return (
     <p className="muted">
-      The first {shown.toLocaleString('en')} of {total.toLocaleString('en')} characters are shown.
+      The first {shown.toLocaleString('en')} of {countOf(total, 'character')} are shown.
     </p>
   );
 }

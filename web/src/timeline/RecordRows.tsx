@@ -7,6 +7,7 @@ import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { EntryLink, EntryNotes, FileSource, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
+import { countOf } from '../text/count.ts';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
 // silent or damaged, each in its place in the session's order.
@@ -112,7 +113,7 @@ export function GapRow({ gap }: { gap: GapItem }) {
 export function StrayRow({ stray }: { stray: StrayItem }) {
   return (
     <article className="record-row stray-row" aria-label={`stray file ${stray.file}`}>
-      Stray file <code>{stray.file}</code> ({stray.size} bytes): its name is not an entry's, so it is listed and never read as evidence.
+      Stray file <code>{stray.file}</code> ({countOf(stray.size, 'byte')}): its name is not an entry's, so it is listed and never read as evidence.
     </article>
   );
 }
@@ -120,7 +121,7 @@ export function StrayRow({ stray }: { stray: StrayItem }) {
 /** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed, changed. */
 export function EvidenceRow({ sessionId, item }: { sessionId: string; item: FileItem }) {
   const name = <code>{item.file}</code>;
-  const size = `${item.size.toLocaleString('en')} bytes`;
+  const size = countOf(item.size, 'byte');
   let words;
   switch (item.evidence) {
     case 'pending':
@@ -199,7 +200,7 @@ function InvalidSource({ sessionId, item }: { sessionId: string; item: FileItem 
   if (item.rawClipped === undefined) return null;
   return (
     <button type="button" className="link-button" onClick={() => setShown(true)}>
-      show the file's text ({item.rawClipped.bytes.toLocaleString('en')} bytes)
+      show the file's text ({countOf(item.rawClipped.bytes, 'byte')})
     </button>
   );
 }
