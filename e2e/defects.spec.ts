@@ -118,3 +118,22 @@ test('every count agrees with its number: 1 project, 1 session, 1 file changed a
     await made.remove();
   }
 });
+
+test('not queued sends and rejected receives are counted in the same words in the sidebar, the session header and the tables', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/defects/words');
+  await session.start();
+  await session.sent({ as: 'docs' }, 'refused by the host', { isQueued: false, reason: 'recipient refuses inbound messages (crossSessionInbound=refuse)' });
+  await session.received({ as: 'docs' }, 'a receive the hook refused', 'rejected');
+  await waitForItems(live.url, session.sessionId, 3);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  const row = sidebarRow(page, session.sessionId);
+  await expect(row).toContainText('1 not queued');
+  await expect(row).toContainText('1 rejected');
+  await expect(row).not.toContainText('refused');
+  await expect(page.locator('.session-header')).toContainText('1 not queued');
+  await expect(page.locator('.session-header')).toContainText('1 rejected');
+  await page.goto(`${live.url}/project?cwd=${encodeURIComponent(session.cwd)}`);
+  const table = page.locator('.session-table');
+  await expect(table.locator('thead th')).toHaveText(['Session', 'First', 'Last', 'Sent', 'Received', 'Not queued', 'Rejected', 'Record']);
+  await expect(table.locator('tbody td')).toHaveText([/./, /./, /./, '1', '1', '1', '1', /./]);
+});

@@ -30,7 +30,8 @@ export function SessionHeader({ session, runList, children }: { session: Session
           </>
         )}
         <span>{counts.sent} sent</span> · <span>{counts.received} received</span> ·{' '}
-        <span className={counts.refused > 0 ? 'count-refused' : ''}>{counts.refused} not queued</span> · <span>{counts.rejected} rejected</span>
+        <span className={counts.refused > 0 ? 'count-refused' : ''}>{counts.refused} not queued</span> ·{' '}
+        <span className={counts.rejected > 0 ? 'count-refused' : ''}>{counts.rejected} rejected</span>
         {' · '}
         {session.coverage === 'from-start' ? (
           <span title="Coverage begins at the first start entry">

@@ -27,6 +27,7 @@ export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]
             <th scope="col">Sent</th>
             <th scope="col">Received</th>
             <th scope="col">Not queued</th>
+            <th scope="col">Rejected</th>
             <th scope="col">Record</th>
           </tr>
         </thead>
@@ -60,6 +61,7 @@ const SessionTableRow = memo(function SessionTableRow({ session }: { session: Se
       <td className="num">{session.counts.sent}</td>
       <td className="num">{session.counts.received}</td>
       <td className={`num${session.counts.refused > 0 ? ' count-refused' : ''}`}>{session.counts.refused}</td>
+      <td className={`num${session.counts.rejected > 0 ? ' count-refused' : ''}`}>{session.counts.rejected}</td>
       <td>
         {session.degraded.length === 0 ? (
           <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
