@@ -119,6 +119,62 @@ test('every count agrees with its number: 1 project, 1 session, 1 file changed a
   }
 });
 
+test.describe('at 800 px wide', () => {
+  test.use({ viewport: { width: 800, height: 800 } });
+
+  test('the sidebar collapses and opens again from the top bar', async ({ page }) => {
+    await page.goto(live.url);
+    const sidebar = page.getByRole('navigation', { name: 'Projects and sessions' });
+    await expect(sidebar).toBeVisible();
+    const toggle = page.getByRole('button', { name: 'Sessions list' });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await toggle.click();
+    await expect(sidebar).toBeHidden();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect((await page.getByRole('main').boundingBox())!.width).toBeGreaterThan(760);
+    await toggle.click();
+    await expect(sidebar).toBeVisible();
+  });
+
+  test('a project\'s table scrolls in its own box: the page never scrolls sideways, and every column can be read in full', async ({ page }) => {
+    const session = new SessionWriting(live.writer, '/e2e/defects/narrow-table');
+    await session.start();
+    await session.sent({ as: 'docs' }, 'not queued', { isQueued: false, reason: 'no such peer' });
+    await waitForItems(live.url, session.sessionId, 2);
+    await page.goto(`${live.url}/project?cwd=${encodeURIComponent(session.cwd)}`);
+    const main = page.getByRole('main');
+    await expect(main.locator('.session-table tbody tr')).toHaveCount(1);
+    const sideways = await main.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(sideways).toBeLessThanOrEqual(1);
+    for (const header of await main.locator('.session-table th').all()) {
+      expect(await header.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      await header.scrollIntoViewIfNeeded();
+      await expect(header).toBeInViewport({ ratio: 0.95 });
+    }
+  });
+
+  test('a session\'s entries are wide enough to read, and no button wraps its words', async ({ page }) => {
+    const session = new SessionWriting(live.writer, '/e2e/defects/narrow-session');
+    await session.start();
+    const sent = await session.sent({ as: 'docs' }, 'A text that a reader wants to read without it being squeezed into a narrow column.');
+    const received = await session.received({ as: 'docs' }, 'And the answer, with its envelope.');
+    await waitForItems(live.url, session.sessionId, 3);
+    await page.goto(`${live.url}/session/${session.sessionId}`);
+    await expect(entry(page, received)).toBeVisible();
+    for (const file of [sent, received]) expect((await entry(page, file).boundingBox())!.width).toBeGreaterThanOrEqual(300);
+    const wrapped = await page.locator('main button, main .button').evaluateAll((buttons) =>
+      buttons
+        .filter((button) => {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+        })
+        .map((button) => button.textContent),
+    );
+    expect(wrapped).toEqual([]);
+  });
+});
+
 test('not queued sends and rejected receives are counted in the same words in the sidebar, the session header and the tables', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/defects/words');
   await session.start();

@@ -4,12 +4,17 @@ import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { countOf } from '../text/count.ts';
 
-export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: SessionsResponse | undefined; onShowDegraded(): void; onShowKeys(): void }) {
+type Props = { sessions: SessionsResponse | undefined; sidebarOpen: boolean; onToggleSidebar(): void; onShowDegraded(): void; onShowKeys(): void };
+
+export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded, onShowKeys }: Props) {
   const { timeZone, setTimeZone, monospace, setMonospace } = useSettings();
   const total = sessions?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
   const degraded = sessions?.degradedSessions ?? 0;
   return (
     <header className="topbar">
+      <button type="button" className="sidebar-toggle" aria-expanded={sidebarOpen} aria-controls="sidebar" aria-label="Sessions list" title={sidebarOpen ? 'Hide the list of sessions' : 'Show the list of sessions'} onClick={onToggleSidebar}>
+        ☰ Sessions
+      </button>
       <Link to="/" className="brand">
         rec-dashboard
       </Link>

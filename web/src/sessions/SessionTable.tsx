@@ -17,26 +17,29 @@ export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]
   const hidden = sessions.length - shown;
   return (
     <>
-      <table className="session-table">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">First</th>
-            <th scope="col">Last</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Received</th>
-            <th scope="col">Not queued</th>
-            <th scope="col">Rejected</th>
-            <th scope="col">Record</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.slice(0, shown).map((session) => (
-            <SessionTableRow key={session.sessionId} session={session} />
-          ))}
-        </tbody>
-      </table>
+      {/* A narrow window scrolls the table in its own box, never the whole page sideways. */}
+      <div className="table-scroll">
+        <table className="session-table">
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Session</th>
+              <th scope="col">First</th>
+              <th scope="col">Last</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Received</th>
+              <th scope="col">Not queued</th>
+              <th scope="col">Rejected</th>
+              <th scope="col">Record</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.slice(0, shown).map((session) => (
+              <SessionTableRow key={session.sessionId} session={session} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       {hidden > 0 && (
         <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
           Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden.toLocaleString('en')} not shown)

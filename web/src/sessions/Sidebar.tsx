@@ -56,7 +56,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const groups = groupByProject(virtualizer.getVirtualItems(), rows);
 
   return (
-    <nav className="sidebar" aria-label="Projects and sessions">
+    <nav className="sidebar" id="sidebar" aria-label="Projects and sessions">
       <div className="sidebar-tools">
         <input
           type="search"
