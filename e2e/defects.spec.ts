@@ -193,3 +193,22 @@ test('not queued sends and rejected receives are counted in the same words in th
   await expect(table.locator('thead th')).toHaveText(['Session', 'First', 'Last', 'Sent', 'Received', 'Not queued', 'Rejected', 'Record']);
   await expect(table.locator('tbody td')).toHaveText([/./, /./, /./, '1', '1', '1', '1', /./]);
 });
+
+test('an entry changed after it was read says what the reader kept of it, its facts, and that its text then is not kept', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/defects/changed');
+  await session.start();
+  const file = await session.sent({ as: 'api-service' }, 'The words first read.');
+  await waitForItems(live.url, session.sessionId, 2);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(entry(page, file).locator('.entry-text')).toHaveText('The words first read.');
+  const now = { kind: 'message', side: 'sent', sessionId: session.sessionId, at: new Date().toISOString(), cwd: session.cwd, peer: { as: 'someone-else' }, text: 'Other words, written later.', isQueued: false, reason: 'rewritten' };
+  writeFileSync(path.join(live.dir, session.sessionId, file), JSON.stringify(now));
+  await expect.poll(() => apiEvidence(session.sessionId, file), { timeout: 10_000 }).toBe('changed');
+
+  const kept = entry(page, file).getByRole('note', { name: 'What the reader kept from its first read' });
+  await expect(kept).toContainText('When first read: a sent message to api-service, queued by the host');
+  await expect(kept).toContainText('Its text then is not kept');
+  await expect(entry(page, file).locator('.entry-text')).toHaveText('Other words, written later.');
+  // Counted as first read.
+  await expect(page.locator('.session-header')).toContainText('0 not queued');
+});

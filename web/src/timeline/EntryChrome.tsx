@@ -1,13 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { FileItem } from '../../../shared/api.ts';
+import type { EntryFactsWire, FileItem } from '../../../shared/api.ts';
+import { numberText } from '../../../shared/jsonText.ts';
 import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
 import { RawJson } from './RawJson.tsx';
-import { unknownFields } from './outcomeWords.ts';
+import { shortId } from '../sessions/sessionTree.ts';
+import { receivedOutcome, unknownFields } from './outcomeWords.ts';
 import { countOf } from '../text/count.ts';
 
 // What every parsed entry carries besides its content: a link to itself (its URL), notes on
@@ -34,6 +36,7 @@ export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item
         This file changed after it was read. The writer writes each file once, so something else touched it; shown as it is on disk now.
       </p>,
     );
+    if (item.factsWhenRead !== undefined) notes.push(<KeptFacts key="kept" facts={item.factsWhenRead} />);
   }
   if (item.episode !== undefined) {
     notes.push(
@@ -57,6 +60,42 @@ export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item
     );
   }
   return <>{notes}</>;
+}
+
+/**
+ * What the reader kept of an entry whose file changed or went after it was read: the facts its
+ * counts, its column and search filters rest on. Its text then was never held, so it is not here.
+ */
+export function KeptFacts({ facts }: { facts: EntryFactsWire }) {
+  return (
+    <p className="entry-note kept-facts" role="note" aria-label="What the reader kept from its first read">
+      When first read: {describeFacts(facts)}. The session's counts, this entry's column and search filters rest on that. Its text then is not
+      kept: the reader never holds texts, it reads them from the file for a page.
+    </p>
+  );
+}
+
+function describeFacts(facts: EntryFactsWire): string {
+  switch (facts.kind) {
+    case 'message': {
+      const peer = facts.peer?.as ?? (facts.peer?.sessionId != null ? `session ${shortId(facts.peer.sessionId)}` : 'a peer the host did not name');
+      const result =
+        facts.side === 'sent'
+          ? facts.isQueued === true
+            ? 'queued by the host'
+            : facts.isQueued === false
+              ? 'not queued'
+              : 'host result not recorded'
+          : receivedOutcome(facts).words;
+      return `a ${facts.side} message ${facts.side === 'sent' ? 'to' : 'from'} ${peer}, ${result}${facts.withheld ? ', its text withheld (metadata mode)' : ''}`;
+    }
+    case 'start':
+      return `a start entry (host ${facts.host}, version ${facts.version}, inbound setting ${facts.inbound})`;
+    case 'chain':
+      return `a chain entry, part ${typeof facts.part === 'string' ? facts.part : (numberText(facts.part) ?? String(facts.part))} under ${shortId(facts.parent)}`;
+    case 'unknown':
+      return `an entry of a kind this reader does not know (${facts.kindName})`;
+  }
 }
 
 /** A file back as it was read, after something touched it: the episode, in words. */

@@ -6,7 +6,7 @@ import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
-import { EntryLink, EntryNotes, FileSource, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
+import { EntryLink, EntryNotes, FileSource, KeptFacts, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
 import { countOf } from '../text/count.ts';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
@@ -167,7 +167,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         <>
           <strong>Changed after it was read:</strong> file {name}
           {item.kind !== null ? ` (a ${item.side ?? ''} ${item.kind} entry)` : ''} no longer holds an entry; the writer writes each file once, so
-          something else touched it. What it said when read still counts.
+          something else touched it.
         </>
       );
       break;
@@ -188,6 +188,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
       </header>
       {item.why !== null && <p className="muted why">{item.why}</p>}
       {item.episode !== undefined && <p className="entry-note warn">{describeEpisode(item.episode)}</p>}
+      {(item.evidence === 'changed' || item.evidence === 'removed') && item.facts !== null && <KeptFacts facts={item.facts} />}
       {item.evidence === 'invalid' && <InvalidSource sessionId={sessionId} item={item} />}
     </article>
   );
