@@ -212,3 +212,34 @@ test('an entry changed after it was read says what the reader kept of it, its fa
   // Counted as first read.
   await expect(page.locator('.session-header')).toContainText('0 not queued');
 });
+
+test.describe('in a browser whose locale writes dates month first', () => {
+  test.use({ locale: 'en-US', timezoneId: 'America/New_York' });
+
+  test("search's time filters are written as the page writes times, in the page's time zone", async ({ page }) => {
+    const session = new SessionWriting(live.writer, '/e2e/defects/times');
+    await session.start();
+    await session.write({ kind: 'message', side: 'sent', peer: { as: 'docs' }, text: 'defects-time early', isQueued: true, at: '2025-01-01T10:00:00.000Z' });
+    await session.write({ kind: 'message', side: 'sent', peer: { as: 'docs' }, text: 'defects-time late', isQueued: true, at: '2025-01-01T12:00:00.000Z' });
+    await waitForItems(live.url, session.sessionId, 3);
+    await page.goto(`${live.url}/search?q=defects-time`);
+    await expect(page.getByRole('group', { name: 'Time zone for all times' }).getByRole('button', { name: 'UTC' })).toHaveAttribute('aria-pressed', 'true');
+    const from = page.getByRole('textbox', { name: 'from (UTC)' });
+    await from.fill('2025-01-01 11:00:00');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/from=2025-01-01T11%3A00%3A00\.000Z/);
+    const results = page.getByRole('region', { name: 'Search results' });
+    await expect(results).toContainText('defects-time late');
+    await expect(results).not.toContainText('defects-time early');
+    await expect(results.locator('time').first()).toHaveText('2025-01-01 12:00:00.000 UTC');
+    await expect(from).toHaveValue('2025-01-01 11:00:00');
+
+    await page.getByRole('group', { name: 'Time zone for all times' }).getByRole('button', { name: 'Local' }).click();
+    await expect(page.getByRole('textbox', { name: 'from (local time)' })).toHaveValue('2025-01-01 06:00:00');
+    await expect(results.locator('time').first()).toHaveText(/^2025-01-01 07:00:00\.000 /);
+
+    await page.getByRole('textbox', { name: 'from (local time)' }).fill('01/01/2025 6:00 AM');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText('01/01/2025 6:00 AM is not a time: write it as the page does');
+  });
+});
