@@ -243,3 +243,21 @@ test.describe('in a browser whose locale writes dates month first', () => {
     await expect(page.getByRole('alert')).toContainText('01/01/2025 6:00 AM is not a time: write it as the page does');
   });
 });
+
+test('every item with a file has a copy link action that copies the address of its entry', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const session = new SessionWriting(live.writer, '/e2e/defects/copy-link');
+  const start = await session.start();
+  const sent = await session.sent({ as: 'docs' }, 'link me');
+  const invalid = await session.write({ kind: 'message', side: 'sideways', text: 'not an entry' });
+  await session.raw('notes.txt', 'a stray: not an entry');
+  await waitForItems(live.url, session.sessionId, 4);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  for (const file of [start, sent, invalid, 'notes.txt']) {
+    await page.locator(`[data-file="${file}"]`).getByRole('button', { name: `Copy a link to entry ${file}` }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(`${live.url}/session/${session.sessionId}/entry/${file}`);
+  }
+  await page.goto(`${live.url}/session/${session.sessionId}/entry/${sent}`);
+  await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', sent);
+});

@@ -6,6 +6,7 @@ import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
+import { CopyButton } from '../text/CopyButton.tsx';
 import { Time } from '../time/Time.tsx';
 import { RawJson } from './RawJson.tsx';
 import { shortId } from '../sessions/sessionTree.ts';
@@ -17,10 +18,18 @@ import { countOf } from '../text/count.ts';
 
 export function EntryLink({ sessionId, item, at }: { sessionId: string; item: FileItem; at: string }) {
   return (
-    <Link to={entryPath(sessionId, item.file)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
-      <Time at={at} />
-    </Link>
+    <>
+      <Link to={entryPath(sessionId, item.file)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
+        <Time at={at} />
+      </Link>
+      <CopyLink sessionId={sessionId} file={item.file} />
+    </>
   );
+}
+
+/** Copies the entry's address to share: the page's origin and path, never the access token. */
+export function CopyLink({ sessionId, file }: { sessionId: string; file: string }) {
+  return <CopyButton getText={() => new URL(entryPath(sessionId, file), window.location.origin).href} label={`Copy a link to entry ${file}`} children="Copy link" />;
 }
 
 export function entryTime(item: FileItem, entry: Record<string, unknown> | null): string {

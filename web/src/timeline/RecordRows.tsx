@@ -6,7 +6,7 @@ import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
-import { EntryLink, EntryNotes, FileSource, KeptFacts, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
+import { CopyLink, EntryLink, EntryNotes, FileSource, KeptFacts, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
 import { countOf } from '../text/count.ts';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
@@ -110,10 +110,11 @@ export function GapRow({ gap }: { gap: GapItem }) {
   );
 }
 
-export function StrayRow({ stray }: { stray: StrayItem }) {
+export function StrayRow({ sessionId, stray }: { sessionId: string; stray: StrayItem }) {
   return (
-    <article className="record-row stray-row" aria-label={`stray file ${stray.file}`}>
-      Stray file <code>{stray.file}</code> ({countOf(stray.size, 'byte')}): its name is not an entry's, so it is listed and never read as evidence.
+    <article className="record-row stray-row" aria-label={`stray file ${stray.file}`} data-file={stray.file}>
+      Stray file <code>{stray.file}</code> ({countOf(stray.size, 'byte')}): its name is not an entry's, so it is listed and never read as evidence.{' '}
+      <CopyLink sessionId={sessionId} file={stray.file} />
     </article>
   );
 }
