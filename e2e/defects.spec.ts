@@ -261,3 +261,27 @@ test('every item with a file has a copy link action that copies the address of i
   await page.goto(`${live.url}/session/${session.sessionId}/entry/${sent}`);
   await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', sent);
 });
+
+test('the sidebar keeps a row where it is while the pointer is over the list, says that sessions moved, and re-sorts when the pointer leaves', async ({ page }) => {
+  const older = new SessionWriting(live.writer, '/e2e/defects/hover');
+  const newer = new SessionWriting(live.writer, '/e2e/defects/hover');
+  await older.start();
+  await newer.start();
+  await waitForItems(live.url, newer.sessionId, 1);
+  await page.goto(live.url);
+  const olderRow = sidebarRow(page, older.sessionId);
+  const newerRow = sidebarRow(page, newer.sessionId);
+  await expect(olderRow).toBeVisible();
+  expect((await olderRow.boundingBox())!.y).toBeGreaterThan((await newerRow.boundingBox())!.y);
+  await olderRow.hover();
+  const before = (await olderRow.boundingBox())!.y;
+
+  await older.sent({ as: 'docs' }, 'a write that makes it the latest');
+  await expect(olderRow).toContainText('1 sent');
+  expect((await olderRow.boundingBox())!.y).toBe(before);
+  await expect(page.getByRole('button', { name: /^1 session moved: re-sort$/ })).toBeVisible();
+
+  await page.mouse.move(700, 400);
+  await expect.poll(async () => (await olderRow.boundingBox())!.y < (await newerRow.boundingBox())!.y).toBe(true);
+  await expect(page.getByRole('button', { name: /moved: re-sort/ })).toHaveCount(0);
+});

@@ -1,9 +1,9 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath, sessionPath } from '../router/routes.ts';
 import { SessionRow } from './SessionRow.tsx';
-import { buildTree, flattenTree, projectName, shortId, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, orderOf, projectName, shortId, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { recordSourceOf, useSessions } from './useSessions.ts';
 import { countOf } from '../text/count.ts';
 
@@ -20,7 +20,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const { data, error } = useSessions();
   const strays = data === undefined ? [] : (recordSourceOf(data)?.strays ?? []);
   const { route } = useRouter();
-  const tree = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
+  const fresh = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
+  // While the pointer is over the list, its order is kept: a live write does not move the row the
+  // reader is about to click. The list re-sorts when the pointer leaves, or when asked to.
+  const [kept, setKept] = useState<ListOrder | null>(null);
+  const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
+  const moved = useMemo(() => (kept === null ? 0 : countMoved(flattenSessions(tree), flattenSessions(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
   const selectedSession = route.view === 'session' ? route.sessionId : null;
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
@@ -56,7 +61,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const groups = groupByProject(virtualizer.getVirtualItems(), rows);
 
   return (
-    <nav className="sidebar" id="sidebar" aria-label="Projects and sessions">
+    <nav className="sidebar" id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => setKept(orderOf(fresh))} onPointerLeave={() => setKept(null)}>
       <div className="sidebar-tools">
         <input
           type="search"
@@ -71,6 +76,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
           degraded only
         </label>
       </div>
+      {/* Over the list, not above it: a line added above would move every row down. */}
+      {moved > 0 && (
+        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it">
+          {countOf(moved, 'session')} moved: re-sort
+        </button>
+      )}
       <div className="sidebar-list" ref={listRef}>
         {error !== null && <p className="sidebar-note error">Could not load sessions: {error.message}</p>}
         {data !== undefined && total === 0 && <p className="sidebar-note">No sessions in the record yet.</p>}

@@ -109,3 +109,54 @@ export function projectName(cwd: string | null): string {
   const parts = cwd.split('/').filter((part) => part !== '');
   return parts.at(-1) ?? cwd;
 }
+
+/** The order the sidebar shows: projects, and each project's top-level sessions. */
+export type ListOrder = { projects: (string | null)[]; sessions: Map<string | null, string[]> };
+
+export function orderOf(projects: ProjectNode[]): ListOrder {
+  return {
+    projects: projects.map((project) => project.cwd),
+    sessions: new Map(projects.map((project) => [project.cwd, project.sessions.map((node) => node.session.sessionId)])),
+  };
+}
+
+/**
+ * The tree as it is now (its summaries current), in an order kept from before: while the reader's
+ * pointer is over the list, a session that became the latest does not move from under it. What
+ * was not there then goes last, in its project or in the list, so nothing shown moves down.
+ */
+export function keepOrder(projects: ProjectNode[], order: ListOrder): ProjectNode[] {
+  const rankOf = (list: readonly unknown[]) => {
+    const ranks = new Map(list.map((value, i) => [value, i]));
+    return (value: unknown) => ranks.get(value) ?? list.length;
+  };
+  const projectRank = rankOf(order.projects);
+  return projects
+    .map((project) => {
+      const sessionRank = rankOf(order.sessions.get(project.cwd) ?? []);
+      return { ...project, sessions: project.sessions.toSorted((a, b) => sessionRank(a.session.sessionId) - sessionRank(b.session.sessionId)) };
+    })
+    .toSorted((a, b) => projectRank(a.cwd) - projectRank(b.cwd));
+}
+
+/**
+ * How many sessions the list shown puts elsewhere than a fresh sort would: the fewest that must
+ * move to turn one order into the other (those off the longest run the two orders share).
+ */
+export function countMoved(shown: string[], fresh: string[]): number {
+  const freshIndex = new Map(fresh.map((id, i) => [id, i]));
+  const positions = shown.map((id) => freshIndex.get(id)).filter((i) => i !== undefined);
+  // Longest increasing subsequence, by patience sorting: n log n for 10,000 sessions.
+  const tails: number[] = [];
+  for (const position of positions) {
+    let low = 0;
+    let high = tails.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (tails[mid]! < position) low = mid + 1;
+      else high = mid;
+    }
+    tails[low] = position;
+  }
+  return positions.length - tails.length;
+}
