@@ -84,7 +84,7 @@ test('a session in the sidebar follows its new entries from the live notices, wi
   await session.sent({ as: 'uds:/tmp/cc-socks/1.sock' }, 'one');
   await session.sent({ as: 'uds:/tmp/cc-socks/1.sock' }, 'two', { isQueued: false, reason: 'no such peer' });
   await expect(row).toContainText('2 sent', { timeout: 2_000 });
-  await expect(row).toContainText('1 refused');
+  await expect(row).toContainText('1 not queued');
   expect(listFetches).toEqual([]);
 });
 

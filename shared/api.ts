@@ -215,6 +215,12 @@ export const fileItemSchema = z.object({
    * else as it was when it parsed (a removed entry's). Null for a file never read as an entry.
    */
   facts: entryFactsSchema.nullable(),
+  /**
+   * On a changed file that holds an entry now: the facts of the entry as first read, which its
+   * counts, its column and search filters rest on (`facts` are of the entry as it is now). Its
+   * text then is not kept: texts are never held.
+   */
+  factsWhenRead: entryFactsSchema.optional(),
   /** For parsed and changed files: the fields as written now on disk. */
   entry: entryFieldsSchema.nullable(),
   /**

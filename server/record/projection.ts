@@ -62,7 +62,8 @@ export function projectItem(item: SessionItem, source: SourceRef, read: (name: s
       return { type: 'stray', source: ref, file: item.file.name, size: item.file.size };
     case 'file': {
       let file = item.file;
-      let facts = file.facts === null ? null : projectFacts(file.facts, null);
+      const factsWhenRead = file.facts;
+      let facts = factsWhenRead === null ? null : projectFacts(factsWhenRead, null);
       let entry: Record<string, unknown> | null = null;
       let raw: unknown;
       let source: string | undefined;
@@ -110,6 +111,7 @@ export function projectItem(item: SessionItem, source: SourceRef, read: (name: s
       const shownRaw = file.evidence === 'invalid' || file.facts?.kind === 'unknown';
       if (source !== undefined && (textLimit === null || (shownRaw && file.size <= textLimit))) wire.fileText = source;
       if ((file.evidence === 'parsed' || file.evidence === 'invalid') && file.touched !== undefined) wire.episode = `${file.touched}-then-restored`;
+      if (file.evidence === 'changed' && entry !== null && factsWhenRead !== null) wire.factsWhenRead = projectFacts(factsWhenRead, null);
       if (entry !== null && textLimit !== null) {
         if (clipped === undefined) {
           const forPage = clipEntry(entry, wire.size, textLimit);

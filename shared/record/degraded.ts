@@ -101,8 +101,8 @@ export function describeReason(reason: DegradedReason, missingTotal?: number): s
         ? `The session folder could not be read (${reason.folder}): what it holds is unknown.`
         : `${n} ${files} could not be read: unknown evidence.`;
     case 'changed-after-read':
-      return `${n} ${files} changed after they were read; the writer writes each file once, so something else touched ${n === 1 ? 'it' : 'them'}.`;
+      return `${n} ${files} changed after ${n === 1 ? 'it was' : 'they were'} read; the writer writes each file once, so something else touched ${n === 1 ? 'it' : 'them'}.`;
     case 'removed-after-read':
-      return `${n} ${files} disappeared after they were read; the writer never deletes, so something else removed ${n === 1 ? 'it' : 'them'}.`;
+      return `${n} ${files} disappeared after ${n === 1 ? 'it was' : 'they were'} read; the writer never deletes, so something else removed ${n === 1 ? 'it' : 'them'}.`;
   }
 }

@@ -19,6 +19,7 @@ export function App() {
   const settings = useSettings();
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
+  const [sidebarOpen, setSidebarOpen] = useState(true);
   const order = useMemo(() => (sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : []), [sessions, filter]);
 
   const stepSession = (delta: number) => {
@@ -41,10 +42,19 @@ export function App() {
 
   return (
     <div className="app">
-      <TopBar sessions={sessions} onShowDegraded={() => setFilter({ ...filter, degradedOnly: true })} onShowKeys={() => setShowKeys(true)} />
+      <TopBar
+        sessions={sessions}
+        sidebarOpen={sidebarOpen}
+        onToggleSidebar={() => setSidebarOpen((open) => !open)}
+        onShowDegraded={() => {
+          setFilter({ ...filter, degradedOnly: true });
+          setSidebarOpen(true);
+        }}
+        onShowKeys={() => setShowKeys(true)}
+      />
       <StatusBanners sessions={sessions} />
-      <div className="layout">
-        <Sidebar filter={filter} onFilter={setFilter} />
+      <div className={`layout${sidebarOpen ? '' : ' sidebar-closed'}`}>
+        {sidebarOpen && <Sidebar filter={filter} onFilter={setFilter} />}
         {route.view === 'home' && <HomeView />}
         {route.view === 'project' && <ProjectView cwd={route.cwd} />}
         {route.view === 'session' && <SessionView sessionId={route.sessionId} file={route.file} />}

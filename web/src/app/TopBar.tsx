@@ -2,13 +2,19 @@ import type { SessionsResponse } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
 import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
+import { countOf } from '../text/count.ts';
 
-export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: SessionsResponse | undefined; onShowDegraded(): void; onShowKeys(): void }) {
+type Props = { sessions: SessionsResponse | undefined; sidebarOpen: boolean; onToggleSidebar(): void; onShowDegraded(): void; onShowKeys(): void };
+
+export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded, onShowKeys }: Props) {
   const { timeZone, setTimeZone, monospace, setMonospace } = useSettings();
   const total = sessions?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
   const degraded = sessions?.degradedSessions ?? 0;
   return (
     <header className="topbar">
+      <button type="button" className="sidebar-toggle" aria-expanded={sidebarOpen} aria-controls="sidebar" aria-label="Sessions list" title={sidebarOpen ? 'Hide the list of sessions' : 'Show the list of sessions'} onClick={onToggleSidebar}>
+        ☰ Sessions
+      </button>
       <Link to="/" className="brand">
         rec-dashboard
       </Link>
@@ -16,7 +22,7 @@ export function TopBar({ sessions, onShowDegraded, onShowKeys }: { sessions: Ses
         {sessions === undefined ? '' : (recordSourceOf(sessions)?.root ?? '')}
       </span>
       <span className="topbar-counts">
-        {total} {total === 1 ? 'session' : 'sessions'}
+        {countOf(total, 'session')}
         {' · '}
         <button type="button" className={`link-button${degraded > 0 ? ' degraded-count' : ''}`} onClick={onShowDegraded} title="Show only degraded sessions in the list">
           {degraded} degraded

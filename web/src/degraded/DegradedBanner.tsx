@@ -3,6 +3,7 @@ import { describeMissing } from '../../../shared/record/degraded.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
 import { describeWireReason } from './reasonWords.ts';
+import { countOf } from '../text/count.ts';
 
 // A session whose record is incomplete says so at the top, every reason in plain words with the
 // files it rests on (rule.recordingMayFail, rule.oneWriter, rule.startEntry). Each such file also
@@ -48,7 +49,7 @@ function ReasonFiles({ sessionId, reason }: { sessionId: string; reason: Degrade
           <FileLink sessionId={sessionId} file={file} />
         </li>
       ))}
-      {reason.filesTotal > reason.files.length && <li>and {reason.filesTotal - reason.files.length} more files</li>}
+      {reason.filesTotal > reason.files.length && <li>and {countOf(reason.filesTotal - reason.files.length, 'more file')}</li>}
     </ul>
   );
 }

@@ -1,6 +1,7 @@
 import type { SessionsResponse } from '../../../shared/api.ts';
 import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useLive } from './Live.tsx';
+import { countOf } from '../text/count.ts';
 
 // What the reader must know before trusting the screen: the server is gone, the record is
 // missing or unreadable, or it is still being read for the first time.
@@ -30,7 +31,7 @@ export function StatusBanners({ sessions }: { sessions: SessionsResponse | undef
       )}
       {indexing !== null && indexing.state === 'scanning' && (
         <div className="banner banner-info" role="status">
-          Reading the record for the first time: {indexing.files.toLocaleString('en')} files so far. Sessions appear as they are read.
+          Reading the record for the first time: {countOf(indexing.files, 'file')} so far. Sessions appear as they are read.
           <progress aria-label="Indexing progress" />
         </div>
       )}

@@ -8,8 +8,9 @@ import { searchPath } from '../router/routes.ts';
 import { useSessions } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { SearchHitRow, hitKey } from './SearchHitRow.tsx';
-import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { TimeFieldError, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
+import { countOf } from '../text/count.ts';
 
 /** The outcomes as a filter offers them; a queued one is not read or acted on. */
 const OUTCOME_CHOICES: Record<Outcome, string> = { queued: 'queued (neither read nor acted on)', consumed: 'consumed', rejected: 'rejected', unknown: 'unknown' };
@@ -19,6 +20,7 @@ export function SearchView({ query }: { query: string }) {
   const { navigate } = useRouter();
   const { data: sessions } = useSessions();
   const [form, setForm] = useState<SearchForm>(() => formFromQuery(query, timeZone));
+  const [formError, setFormError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => setForm(formFromQuery(query, timeZone)), [query, timeZone]);
   useEffect(() => inputRef.current?.focus(), []);
@@ -32,7 +34,13 @@ export function SearchView({ query }: { query: string }) {
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    navigate(searchPath(queryFromForm(form, timeZone)));
+    try {
+      navigate(searchPath(queryFromForm(form, timeZone)));
+      setFormError(null);
+    } catch (error) {
+      if (!(error instanceof TimeFieldError)) throw error;
+      setFormError(error.message);
+    }
   };
   const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => setForm((old) => ({ ...old, [key]: value }));
   const zoneWord = timeZone === 'utc' ? 'UTC' : 'local time';
@@ -93,12 +101,17 @@ export function SearchView({ query }: { query: string }) {
             </select>
           </label>
           <label>
-            from ({zoneWord}) <input type="datetime-local" step="1" value={form.from} onChange={(e) => set('from', e.target.value)} />
+            from ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.from} onChange={(e) => set('from', e.target.value)} />
           </label>
           <label>
-            to ({zoneWord}) <input type="datetime-local" step="1" value={form.to} onChange={(e) => set('to', e.target.value)} />
+            to ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.to} onChange={(e) => set('to', e.target.value)} />
           </label>
         </div>
+        {formError !== null && (
+          <p className="notice error" role="alert">
+            {formError}
+          </p>
+        )}
       </form>
       <SearchResults results={results} empty={isEmptySearch(params)} />
     </main>
@@ -116,8 +129,8 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
   return (
     <section aria-label="Search results">
       <p className="muted" role="status">
-        {hits.length} {hits.length === 1 ? 'entry' : 'entries'}
-        {truncated ? ` shown; more matched, narrow the search` : ''} ({scanned.toLocaleString('en')} texts read). Results are entries, not
+        {countOf(hits.length, 'entry', 'entries')}
+        {truncated ? ` shown; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
         conversations: nothing here pairs a sent entry with a received one.
       </p>
       <ol className="search-hits">

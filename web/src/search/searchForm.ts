@@ -13,7 +13,10 @@ export type SearchForm = {
   refused: boolean;
   peer: string;
   project: string;
-  /** datetime-local values, in the zone the reader chose. */
+  /**
+   * Times as the page writes them (`2026-11-20 09:00:00`), in the zone the reader chose. Not the
+   * browser's date input: it writes the browser's locale (11/20/2026, 09:00 AM), not the page's.
+   */
   from: string;
   to: string;
 };
@@ -38,6 +41,10 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
   };
 }
 
+/** A time field the reader wrote that is not a time: said, never sent as no filter. */
+export class TimeFieldError extends Error {}
+
+/** The URL's query for a form; throws TimeFieldError for a time field that is not a time. */
 export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearchParams {
   const params = new URLSearchParams();
   if (form.q !== '') params.set('q', form.q);
@@ -48,27 +55,43 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.refused) params.set('refused', '1');
   if (form.peer !== '') params.set('peer', form.peer);
   if (form.project !== '') params.set('project', form.project);
-  const from = fromLocalInput(form.from, zone);
-  const to = fromLocalInput(form.to, zone);
+  const from = readTimeField(form.from, zone);
+  const to = readTimeField(form.to, zone);
   if (from !== null) params.set('from', from);
   if (to !== null) params.set('to', to);
   return params;
 }
 
-/** A datetime-local value (no zone) read in the reader's zone, as UTC ISO 8601. */
-function fromLocalInput(value: string, zone: TimeZoneSetting): string | null {
-  if (value === '') return null;
-  const date = new Date(zone === 'utc' ? `${value}Z` : value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+const TIME_FIELD = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
+
+/** A time as the page writes it, read in the reader's zone, as UTC ISO 8601; null when empty. */
+export function readTimeField(value: string, zone: TimeZoneSetting): string | null {
+  // A time copied from the page in UTC ends in its zone word.
+  const trimmed = zone === 'utc' ? value.trim().replace(/ ?(UTC|Z)$/i, '') : value.trim();
+  if (trimmed === '') return null;
+  const match = TIME_FIELD.exec(trimmed);
+  const parts = match === null ? null : match.slice(1).map((part, i) => (part === undefined ? 0 : i === 6 ? Number(part.padEnd(3, '0')) : Number(part)));
+  if (parts !== null) {
+    const [year, month, day, hour, minute, second, ms] = parts as [number, number, number, number, number, number, number];
+    const date = zone === 'utc' ? new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms)) : new Date(year, month - 1, day, hour, minute, second, ms);
+    // 2026-02-30 or 25:00 would roll over into another day: not a time that was written.
+    const back = zone === 'utc' ? [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes()] : [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes()];
+    if (back.every((n, i) => n === parts[i]) && second < 60) return date.toISOString();
+  }
+  throw new TimeFieldError(`${value.trim()} is not a time: write it as the page does, e.g. 2026-11-20 09:00:00 (year-month-day, 24-hour clock; seconds may be left out)`);
 }
 
+/** A time from the URL, written as the page writes times, in the reader's zone. */
 function toLocalInput(iso: string | null, zone: TimeZoneSetting): string {
   if (iso === null) return '';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  if (zone === 'utc') return date.toISOString().slice(0, 19);
-  const shifted = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return shifted.toISOString().slice(0, 19);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const utc = zone === 'utc';
+  const day = utc ? `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}` : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  const time = utc ? `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` : `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  const ms = utc ? date.getUTCMilliseconds() : date.getMilliseconds();
+  return `${day} ${time}${ms === 0 ? '' : `.${pad(ms, 3)}`}`;
 }
 
 export function isEmptySearch(params: URLSearchParams): boolean {

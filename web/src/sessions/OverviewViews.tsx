@@ -1,6 +1,7 @@
 import { useSessions } from './useSessions.ts';
 import { SessionTable } from './SessionTable.tsx';
 import { isRecordSession } from './conversations.ts';
+import { countOf } from '../text/count.ts';
 
 export function ProjectView({ cwd }: { cwd: string | null }) {
   const { data } = useSessions();
@@ -12,7 +13,7 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
       </h1>
       {data !== undefined && project === undefined && <p className="notice">No session of this record names this directory.</p>}
       {project !== undefined && (
-        <SessionTable sessions={project.sessions.filter(isRecordSession)} caption={`${project.sessions.filter(isRecordSession).length} record sessions, latest activity first`} />
+        <SessionTable sessions={project.sessions.filter(isRecordSession)} caption={`${countOf(project.sessions.filter(isRecordSession).length, 'record session')}, latest activity first`} />
       )}
     </main>
   );
@@ -32,7 +33,7 @@ export function HomeView() {
       </p>
       {data !== undefined && (
         <p>
-          {data.projects.length} projects, {all.length} sessions, {data.degradedSessions} with degraded recording.
+          {countOf(data.projects.length, 'project')}, {countOf(all.length, 'session')}, {data.degradedSessions.toLocaleString('en')} with degraded recording.
         </p>
       )}
       {degraded.length > 0 && <SessionTable sessions={degraded} caption="Sessions whose record is incomplete" />}

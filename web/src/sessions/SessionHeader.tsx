@@ -5,6 +5,7 @@ import { CopyButton } from '../text/CopyButton.tsx';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { projectName, shortId } from './sessionTree.ts';
+import { countOf } from '../text/count.ts';
 
 // `session.runs` is how many runs the summary counts; `runList` is the runs themselves, from a page.
 export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {
@@ -20,7 +21,7 @@ export function SessionHeader({ session, runList, children }: { session: Session
           {projectName(session.cwd)}
         </Link>
         {session.cwd !== null && <span className="muted"> {session.cwd}</span>}
-        {session.cwds.length > 1 && <span className="badge badge-warn" title={session.cwds.join('\n')}>entries name {session.cwds.length} directories</span>}
+        {session.cwds.length > 1 && <span className="badge badge-warn" title={session.cwds.join('\n')}>entries name {countOf(session.cwds.length, 'directory', 'directories')}</span>}
         {' · '}
         {session.firstAt !== null && session.lastAt !== null && (
           <>
@@ -29,11 +30,12 @@ export function SessionHeader({ session, runList, children }: { session: Session
           </>
         )}
         <span>{counts.sent} sent</span> · <span>{counts.received} received</span> ·{' '}
-        <span className={counts.refused > 0 ? 'count-refused' : ''}>{counts.refused} not queued</span> · <span>{counts.rejected} rejected</span>
+        <span className={counts.refused > 0 ? 'count-refused' : ''}>{counts.refused} not queued</span> ·{' '}
+        <span className={counts.rejected > 0 ? 'count-refused' : ''}>{counts.rejected} rejected</span>
         {' · '}
         {session.coverage === 'from-start' ? (
           <span title="Coverage begins at the first start entry">
-            {session.runs === 1 ? '1 run' : `${session.runs} runs (resumed)`}
+            {countOf(session.runs, 'run')}{session.runs > 1 ? ' (resumed)' : ''}
             {runList !== null && runList.length > 0 && ` · ${runList[runList.length - 1]!.host} ${runList[runList.length - 1]!.version}, inbound ${runList[runList.length - 1]!.inbound}`}
           </span>
         ) : (

@@ -116,9 +116,16 @@ function RecordSessionRow({ session, depth, selected }: RowProps<SessionSummary>
       <span className="session-row-counts">
         <span>{counts.sent} sent</span>
         <span>{counts.received} received</span>
-        <span className={counts.refused > 0 ? 'count-refused' : ''} title="Sent entries the host did not queue">
-          {counts.refused} refused
-        </span>
+        {counts.refused > 0 && (
+          <span className="count-refused" title="Sent entries the host did not queue">
+            {counts.refused} not queued
+          </span>
+        )}
+        {counts.rejected > 0 && (
+          <span className="count-refused" title="Received entries whose receive hook was refused">
+            {counts.rejected} rejected
+          </span>
+        )}
       </span>
     </Link>
   );

@@ -4,6 +4,7 @@ import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
+import { countOf } from '../text/count.ts';
 
 /**
  * Rows shown at first, and added by each "show more": a project or a degraded list can hold
@@ -16,28 +17,32 @@ export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]
   const hidden = sessions.length - shown;
   return (
     <>
-      <table className="session-table">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">First</th>
-            <th scope="col">Last</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Received</th>
-            <th scope="col">Not queued</th>
-            <th scope="col">Record</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.slice(0, shown).map((session) => (
-            <SessionTableRow key={session.sessionId} session={session} />
-          ))}
-        </tbody>
-      </table>
+      {/* A narrow window scrolls the table in its own box, never the whole page sideways. */}
+      <div className="table-scroll">
+        <table className="session-table">
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Session</th>
+              <th scope="col">First</th>
+              <th scope="col">Last</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Received</th>
+              <th scope="col">Not queued</th>
+              <th scope="col">Rejected</th>
+              <th scope="col">Record</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.slice(0, shown).map((session) => (
+              <SessionTableRow key={session.sessionId} session={session} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       {hidden > 0 && (
         <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
-          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden} not shown)
+          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden.toLocaleString('en')} not shown)
         </button>
       )}
     </>
@@ -59,12 +64,13 @@ const SessionTableRow = memo(function SessionTableRow({ session }: { session: Se
       <td className="num">{session.counts.sent}</td>
       <td className="num">{session.counts.received}</td>
       <td className={`num${session.counts.refused > 0 ? ' count-refused' : ''}`}>{session.counts.refused}</td>
+      <td className={`num${session.counts.rejected > 0 ? ' count-refused' : ''}`}>{session.counts.rejected}</td>
       <td>
         {session.degraded.length === 0 ? (
           <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
         ) : (
           <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
-            degraded: {session.degraded.length} {session.degraded.length === 1 ? 'reason' : 'reasons'}
+            degraded: {countOf(session.degraded.length, 'reason')}
           </span>
         )}
       </td>

@@ -1,12 +1,13 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
-import { projectPath } from '../router/routes.ts';
+import { projectPath, sessionPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
 import { conversationPath, openConversationPath } from './conversations.ts';
 import { SessionRow } from './SessionRow.tsx';
-import { buildTree, flattenTree, projectName, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, orderOf, projectName, shortId, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { recordSourceOf, useSessions } from './useSessions.ts';
+import { countOf } from '../text/count.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
 
@@ -21,7 +22,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const { data, error } = useSessions();
   const strays = data === undefined ? [] : (recordSourceOf(data)?.strays ?? []);
   const { route } = useRouter();
-  const tree = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
+  const fresh = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
+  // While the pointer is over the list, its order is kept: a live write does not move the row the
+  // reader is about to click. The list re-sorts when the pointer leaves, or when asked to.
+  const [kept, setKept] = useState<ListOrder | null>(null);
+  const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
+  const moved = useMemo(() => (kept === null ? 0 : countMoved(flattenSessions(tree), flattenSessions(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
   const selectedSession = openConversationPath(route);
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
@@ -50,13 +56,14 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     <li key={sessionKey(node.session)}>
       <SessionRow session={node.session} depth={node.depth} selected={conversationPath(node.session) === selectedSession} />
       {node.children.length > 0 && <ul className="session-list">{node.children.map(renderNode)}</ul>}
+      <ChainElsewhere node={node} />
     </li>
   );
 
   const groups = groupByProject(virtualizer.getVirtualItems(), rows);
 
   return (
-    <nav className="sidebar" aria-label="Projects and sessions">
+    <nav className="sidebar" id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => setKept(orderOf(fresh))} onPointerLeave={() => setKept(null)}>
       <div className="sidebar-tools">
         <input
           type="search"
@@ -71,6 +78,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
           degraded only
         </label>
       </div>
+      {/* Over the list, not above it: a line added above would move every row down. */}
+      {moved > 0 && (
+        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it">
+          {countOf(moved, 'session')} moved: re-sort
+        </button>
+      )}
       <div className="sidebar-list" ref={listRef}>
         {error !== null && <p className="sidebar-note error">Could not load sessions: {error.message}</p>}
         {data !== undefined && total === 0 && <p className="sidebar-note">No sessions in the record yet.</p>}
@@ -101,6 +114,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
                     <li key={sessionKey(row.node.session)} data-index={index} ref={virtualizer.measureElement}>
                       <SessionRow session={row.node.session} depth={row.node.depth} selected={conversationPath(row.node.session) === selectedSession} />
                       {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
+                      <ChainElsewhere node={row.node} />
                     </li>
                   ) : null,
                 )}
@@ -110,11 +124,34 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
         </div>
         {strays.length > 0 && (
           <p className="sidebar-note" title={strays.join('\n')}>
-            {strays.length} stray {strays.length === 1 ? 'file' : 'files'} in the record directory: not in a session folder, so not entries.
+            {countOf(strays.length, 'stray file')} in the record directory: not in a session folder, so not entries.
           </p>
         )}
       </div>
     </nav>
+  );
+}
+
+/** Chain children whose project is another: listed there, and here as links that name it. */
+function ChainElsewhere({ node }: { node: SessionNode }) {
+  if (node.elsewhere.length === 0) return null;
+  return (
+    <ul className="session-list chain-elsewhere">
+      {node.elsewhere.map((child) => (
+        <li key={child.sessionId}>
+          <Link
+            to={sessionPath(child.sessionId)}
+            className="chain-ref"
+            style={{ paddingLeft: `${0.6 + (node.depth + 1) * 1.1}rem` }}
+            aria-label={`Chain child ${child.sessionId}, in project ${child.cwd ?? 'with no directory'}`}
+            title={`${child.sessionId}: part ${String(child.chain?.part)} of a chain under this session, listed in project ${child.cwd ?? 'with no directory'}`}
+          >
+            <span className="chain-mark" aria-hidden="true">↳</span> <code className="sid">{shortId(child.sessionId)}</code>{' '}
+            <span className="badge badge-chain">part {String(child.chain?.part)}</span> <span className="muted">in {projectName(child.cwd)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -142,6 +179,7 @@ function countNested(row: SidebarRow | undefined): number {
   if (row === undefined || row.kind === 'project') return 0;
   let count = 0;
   const walk = (node: SessionNode) => {
+    count += node.elsewhere.length / 2;
     for (const child of node.children) {
       count++;
       walk(child);

@@ -1,17 +1,21 @@
-import type { ConversationSummary, SessionsResponse } from '../../../shared/api.ts';
+import type { ConversationSummary, SessionSummary, SessionsResponse } from '../../../shared/api.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
 import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
 
 // The sidebar's shape: projects (working directories, rule.byDirectory), each with its
 // conversations of every source (record and spex sessions, set-agent-comm seats), a record chain
-// child nested under its parent when the parent is in the same project. Chains are the only link
-// between sessions the record makes; nothing else nests or pairs conversations.
+// child nested under its parent when the parent is in the same project. A child in another
+// project is listed in its own, and under its parent as a link that names its project: grouping
+// by directory and the chain both hold. Chains are the only link between sessions the record
+// makes; nothing else nests or pairs conversations.
 
-export type SessionNode = { session: ConversationSummary; children: SessionNode[]; depth: number };
+/** `elsewhere`: chain children listed in another project, shown under this session as links. */
+export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: SessionSummary[]; depth: number };
 export type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
   const needle = filter.trim().toLowerCase();
+  const elsewhere = childrenInOtherProjects(projects);
   const result: ProjectNode[] = [];
   for (const project of projects) {
     const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
@@ -19,9 +23,29 @@ export function buildTree(projects: SessionsResponse['projects'], filter: string
       (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
     const kept = project.sessions.filter(keep);
     if (kept.length === 0) continue;
-    result.push({ cwd: project.cwd, sessions: nestChains(kept), total: project.sessions.length });
+    result.push({ cwd: project.cwd, sessions: nestChains(kept, elsewhere), total: project.sessions.length });
   }
   return result;
+}
+
+/** Record chain children by their parent's key, for parents listed in another project than the child. */
+function childrenInOtherProjects(projects: SessionsResponse['projects']): Map<string, SessionSummary[]> {
+  const projectOf = new Map<string, string | null>();
+  for (const project of projects) for (const session of project.sessions) projectOf.set(sessionKey(session), project.cwd);
+  const byParent = new Map<string, SessionSummary[]>();
+  for (const project of projects) {
+    for (const session of project.sessions) {
+      if (!isRecordSession(session)) continue;
+      const parent = session.chain?.parent;
+      if (parent === undefined || parent === session.sessionId) continue;
+      const parentKey = sessionKey({ source: session.source, id: parent });
+      if (!projectOf.has(parentKey) || projectOf.get(parentKey) === project.cwd) continue;
+      const list = byParent.get(parentKey) ?? [];
+      list.push(session);
+      byParent.set(parentKey, list);
+    }
+  }
+  return byParent;
 }
 
 function matchesSession(session: ConversationSummary, needle: string): boolean {
@@ -41,7 +65,7 @@ function matchesSession(session: ConversationSummary, needle: string): boolean {
  * Keeps the list's order (latest activity first) and moves record chain children under their
  * parent: a session of the same record, named by its full id.
  */
-function nestChains(sessions: ConversationSummary[]): SessionNode[] {
+function nestChains(sessions: ConversationSummary[], elsewhere: Map<string, SessionSummary[]>): SessionNode[] {
   const keys = new Set(sessions.map(sessionKey));
   const children = new Map<string, ConversationSummary[]>();
   const roots: ConversationSummary[] = [];
@@ -60,7 +84,7 @@ function nestChains(sessions: ConversationSummary[]): SessionNode[] {
   const toNode = (session: ConversationSummary, depth: number): SessionNode => {
     seen.add(sessionKey(session));
     const kids = (children.get(sessionKey(session)) ?? []).filter((kid) => !seen.has(sessionKey(kid)));
-    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)) };
+    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)), elsewhere: elsewhere.get(sessionKey(session)) ?? [] };
   };
   const nodes = roots.map((root) => toNode(root, 0));
   // A chain that loops back on itself has no root; its sessions are still listed.
@@ -99,4 +123,55 @@ export function projectName(cwd: string | null): string {
   if (cwd === null) return 'no directory named';
   const parts = cwd.split('/').filter((part) => part !== '');
   return parts.at(-1) ?? cwd;
+}
+
+/** The order the sidebar shows: projects, and each project's top-level sessions. */
+export type ListOrder = { projects: (string | null)[]; sessions: Map<string | null, string[]> };
+
+export function orderOf(projects: ProjectNode[]): ListOrder {
+  return {
+    projects: projects.map((project) => project.cwd),
+    sessions: new Map(projects.map((project) => [project.cwd, project.sessions.map((node) => sessionKey(node.session))])),
+  };
+}
+
+/**
+ * The tree as it is now (its summaries current), in an order kept from before: while the reader's
+ * pointer is over the list, a session that became the latest does not move from under it. What
+ * was not there then goes last, in its project or in the list, so nothing shown moves down.
+ */
+export function keepOrder(projects: ProjectNode[], order: ListOrder): ProjectNode[] {
+  const rankOf = (list: readonly unknown[]) => {
+    const ranks = new Map(list.map((value, i) => [value, i]));
+    return (value: unknown) => ranks.get(value) ?? list.length;
+  };
+  const projectRank = rankOf(order.projects);
+  return projects
+    .map((project) => {
+      const sessionRank = rankOf(order.sessions.get(project.cwd) ?? []);
+      return { ...project, sessions: project.sessions.toSorted((a, b) => sessionRank(sessionKey(a.session)) - sessionRank(sessionKey(b.session))) };
+    })
+    .toSorted((a, b) => projectRank(a.cwd) - projectRank(b.cwd));
+}
+
+/**
+ * How many sessions the list shown puts elsewhere than a fresh sort would: the fewest that must
+ * move to turn one order into the other (those off the longest run the two orders share).
+ */
+export function countMoved(shown: string[], fresh: string[]): number {
+  const freshIndex = new Map(fresh.map((id, i) => [id, i]));
+  const positions = shown.map((id) => freshIndex.get(id)).filter((i) => i !== undefined);
+  // Longest increasing subsequence, by patience sorting: n log n for 10,000 sessions.
+  const tails: number[] = [];
+  for (const position of positions) {
+    let low = 0;
+    let high = tails.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (tails[mid]! < position) low = mid + 1;
+      else high = mid;
+    }
+    tails[low] = position;
+  }
+  return positions.length - tails.length;
 }

@@ -10,9 +10,9 @@ import { segmentText, type Segment } from './markers.ts';
 
 const HIDDEN_KINDS = new Set<Segment['type'] | string>(['cr', 'control', 'bidi', 'invisible']);
 
-export function VerbatimText({ text, inline = false, className = '' }: { text: string; inline?: boolean; className?: string }) {
+export function VerbatimText({ text, inline = false, className = '', plainLayout = false }: { text: string; inline?: boolean; className?: string; plainLayout?: boolean }) {
   const { monospace } = useSettings();
-  const segments = useMemo(() => segmentText(text), [text]);
+  const segments = useMemo(() => segmentText(text, plainLayout), [text, plainLayout]);
   const classes = `verbatim ${inline ? 'verbatim-inline' : 'verbatim-block'} ${monospace ? 'mono' : 'proportional'} ${className}`;
   const children = segments.map((segment, index) =>
     segment.type === 'text' ? (

@@ -69,9 +69,10 @@ export function hex(codePoint: number): string {
 }
 
 /** The marker for one character at `i` of `chars`, or null when it shows as itself. */
-function markFor(chars: string[], i: number): Omit<Extract<Segment, { type: 'mark' }>, 'type' | 'char'> | null {
+function markFor(chars: string[], i: number, plainLayout: boolean): Omit<Extract<Segment, { type: 'mark' }>, 'type' | 'char'> | null {
   const char = chars[i]!;
   const cp = char.codePointAt(0)!;
+  if (plainLayout && (cp === 0x0a || cp === 0x09)) return null;
   // Tokens in plain letters and common arrows: control pictures (␍) are missing from many fonts.
   if (cp === 0x0d) return { kind: 'cr', glyph: 'CR', label: `carriage return (${hex(cp)})` };
   if (cp === 0x0a) return { kind: 'lf', glyph: '↵', label: `line feed (${hex(cp)})` };
@@ -113,12 +114,16 @@ function isFlagTag(chars: string[], i: number): boolean {
   return false;
 }
 
-export function segmentText(text: string): Segment[] {
+/**
+ * `plainLayout`: line feeds and tabs show as themselves, for a file's own text (its JSON's layout,
+ * which a marker on every line only hid); a message text marks them, where they are words' whitespace.
+ */
+export function segmentText(text: string, plainLayout = false): Segment[] {
   const chars = Array.from(text);
   const segments: Segment[] = [];
   let plain = '';
   for (let i = 0; i < chars.length; i++) {
-    const mark = markFor(chars, i);
+    const mark = markFor(chars, i, plainLayout);
     if (mark === null) {
       plain += chars[i];
       continue;

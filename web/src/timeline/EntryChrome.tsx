@@ -1,23 +1,35 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { FileItem } from '../../../shared/api.ts';
+import type { EntryFactsWire, FileItem } from '../../../shared/api.ts';
+import { numberText } from '../../../shared/jsonText.ts';
 import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';
+import { CopyButton } from '../text/CopyButton.tsx';
 import { Time } from '../time/Time.tsx';
 import { RawJson } from './RawJson.tsx';
-import { unknownFields } from './outcomeWords.ts';
+import { shortId } from '../sessions/sessionTree.ts';
+import { receivedOutcome, unknownFields } from './outcomeWords.ts';
+import { countOf } from '../text/count.ts';
 
 // What every parsed entry carries besides its content: a link to itself (its URL), notes on
 // evidence that is not plain, and its raw JSON on demand.
 
 export function EntryLink({ sessionId, item, at }: { sessionId: string; item: FileItem; at: string }) {
   return (
-    <Link to={entryPath(sessionId, item.file)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
-      <Time at={at} />
-    </Link>
+    <>
+      <Link to={entryPath(sessionId, item.file)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
+        <Time at={at} />
+      </Link>
+      <CopyLink sessionId={sessionId} file={item.file} />
+    </>
   );
+}
+
+/** Copies the entry's address to share: the page's origin and path, never the access token. */
+export function CopyLink({ sessionId, file }: { sessionId: string; file: string }) {
+  return <CopyButton getText={() => new URL(entryPath(sessionId, file), window.location.origin).href} label={`Copy a link to entry ${file}`} children="Copy link" />;
 }
 
 export function entryTime(item: FileItem, entry: Record<string, unknown> | null): string {
@@ -33,6 +45,7 @@ export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item
         This file changed after it was read. The writer writes each file once, so something else touched it; shown as it is on disk now.
       </p>,
     );
+    if (item.factsWhenRead !== undefined) notes.push(<KeptFacts key="kept" facts={item.factsWhenRead} />);
   }
   if (item.episode !== undefined) {
     notes.push(
@@ -58,6 +71,42 @@ export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item
   return <>{notes}</>;
 }
 
+/**
+ * What the reader kept of an entry whose file changed or went after it was read: the facts its
+ * counts, its column and search filters rest on. Its text then was never held, so it is not here.
+ */
+export function KeptFacts({ facts }: { facts: EntryFactsWire }) {
+  return (
+    <p className="entry-note kept-facts" role="note" aria-label="What the reader kept from its first read">
+      When first read: {describeFacts(facts)}. The session's counts, this entry's column and search filters rest on that. Its text then is not
+      kept: the reader never holds texts, it reads them from the file for a page.
+    </p>
+  );
+}
+
+function describeFacts(facts: EntryFactsWire): string {
+  switch (facts.kind) {
+    case 'message': {
+      const peer = facts.peer?.as ?? (facts.peer?.sessionId != null ? `session ${shortId(facts.peer.sessionId)}` : 'a peer the host did not name');
+      const result =
+        facts.side === 'sent'
+          ? facts.isQueued === true
+            ? 'queued by the host'
+            : facts.isQueued === false
+              ? 'not queued'
+              : 'host result not recorded'
+          : receivedOutcome(facts).words;
+      return `a ${facts.side} message ${facts.side === 'sent' ? 'to' : 'from'} ${peer}, ${result}${facts.withheld ? ', its text withheld (metadata mode)' : ''}`;
+    }
+    case 'start':
+      return `a start entry (host ${facts.host}, version ${facts.version}, inbound setting ${facts.inbound})`;
+    case 'chain':
+      return `a chain entry, part ${typeof facts.part === 'string' ? facts.part : (numberText(facts.part) ?? String(facts.part))} under ${shortId(facts.parent)}`;
+    case 'unknown':
+      return `an entry of a kind this reader does not know (${facts.kindName})`;
+  }
+}
+
 /** A file back as it was read, after something touched it: the episode, in words. */
 export function describeEpisode(episode: NonNullable<FileItem['episode']>): string {
   switch (episode) {
@@ -77,7 +126,7 @@ export function RawToggle({ raw, onToggle, entry }: { raw: boolean; onToggle(): 
       </button>
       {extra.length > 0 && (
         <span className="unknown-fields" title="Fields this reader does not know: kept, shown raw, not interpreted">
-          +{extra.length} unknown {extra.length === 1 ? 'field' : 'fields'}: {extra.join(', ')}
+          +{countOf(extra.length, 'unknown field')}: {extra.join(', ')}
         </span>
       )}
     </>
@@ -89,7 +138,7 @@ export function RawPanel({ raw, sessionId, item }: { raw: boolean; sessionId: st
   return (
     <div className="raw-panel">
       <p className="muted">
-        {item.file} · {item.size} bytes
+        {item.file} · {countOf(item.size, 'byte')}
       </p>
       <FileSource sessionId={sessionId} item={item} />
     </div>
@@ -105,7 +154,7 @@ export function FileSource({ sessionId, item }: { sessionId: string; item: FileI
     ...KEEP_ENTRIES_AS_SENT,
   });
   const source = item.fileText ?? file.data?.item.fileText;
-  if (source !== undefined) return <RawJson text={source} label={`Raw JSON of ${item.file}`} />;
+  if (source !== undefined) return <RawJson text={source} file={item.file} />;
   if (file.error !== null) return <p className="error">could not load the file: {file.error.message}</p>;
   return <p className="muted">loading…</p>;
 }

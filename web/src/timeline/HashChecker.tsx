@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { utf8Length } from '../text/markers.ts';
+import { countOf } from '../text/count.ts';
 
 // Metadata mode keeps the text's UTF-8 length and SHA-256 (rule.metadataOnly). A reader who has
 // a candidate text can check it here; it never leaves the browser.
@@ -52,7 +53,7 @@ export function HashChecker({ textHash, textLength }: { textHash: string; textLe
         <output className={`hash-verdict hash-${verdict.state}`} aria-live="polite">
           {verdict.state === 'match' && 'matches: this candidate is the withheld text, byte for byte'}
           {verdict.state === 'differs' &&
-            `does not match (candidate is ${verdict.bytes} bytes${textLength !== null ? `, the withheld text ${textLength}` : ''})`}
+            `does not match (candidate is ${countOf(verdict.bytes, 'byte')}${textLength !== null ? `, the withheld text ${countOf(textLength, 'byte')}` : ''})`}
           {verdict.state === 'error' && `could not hash: ${verdict.message}`}
         </output>
       </div>

@@ -6,6 +6,7 @@ import { MessageText } from './MessageText.tsx';
 import { Peer } from './Peer.tsx';
 import { receivedOutcome, sentOutcome } from './outcomeWords.ts';
 import { OutcomeLabel } from './OutcomeLabel.tsx';
+import { noun } from '../text/count.ts';
 
 type Props = { sessionId: string; item: FileItem; entry: Record<string, unknown>; facts: MessageFactsWire; raw: boolean; onToggleRaw(): void };
 
@@ -52,7 +53,7 @@ function Withheld({ entry, facts }: { entry: Record<string, unknown>; facts: Mes
   return (
     <div className="withheld">
       <p>
-        <strong>Text withheld</strong> (recordText set to metadata): {shown != null ? `${shown} bytes` : 'length not recorded'}
+        <strong>Text withheld</strong> (recordText set to metadata): {shown != null && length !== null ? `${shown} ${noun(length, 'byte')}` : 'length not recorded'}
         {hash !== null && (
           <>
             , <code className="hash">{hash}</code>

@@ -6,6 +6,7 @@ import { queryKeys } from '../api/queryKeys.ts';
 import { CopyButton } from '../text/CopyButton.tsx';
 import { utf8Length } from '../text/markers.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
+import { countOf } from '../text/count.ts';
 
 // A message's text. Long texts are clipped for scanning, never shortened: "show all" gives the
 // whole text, and copy always copies the whole text as written, fetching it when the page held
@@ -61,7 +62,7 @@ export function MessageText({ sessionId, item, text, actions }: { sessionId: str
       <div className="text-actions">
         {!whole && clipped !== null && (
           <button type="button" className="small" onClick={() => setShowAll(true)} disabled={showAll && full.isFetching}>
-            {showAll && full.isFetching ? 'loading…' : `show all (${bytes.toLocaleString('en')} bytes)`}
+            {showAll && full.isFetching ? 'loading…' : `show all (${countOf(bytes, 'byte')})`}
           </button>
         )}
         {whole && clipped !== null && (
@@ -71,7 +72,7 @@ export function MessageText({ sessionId, item, text, actions }: { sessionId: str
         )}
         {full.error !== null && <span className="error">could not load the whole text: {full.error.message}</span>}
         <CopyButton getText={getWholeText} label="Copy the exact text" children="Copy text" />
-        <span className="text-size">{bytes.toLocaleString('en')} bytes</span>
+        <span className="text-size">{countOf(bytes, 'byte')}</span>
         {actions}
       </div>
     </div>

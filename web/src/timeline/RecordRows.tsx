@@ -6,7 +6,8 @@ import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
-import { EntryLink, EntryNotes, FileSource, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
+import { CopyLink, EntryLink, EntryNotes, FileSource, KeptFacts, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
+import { countOf } from '../text/count.ts';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
 // silent or damaged, each in its place in the session's order.
@@ -109,10 +110,11 @@ export function GapRow({ gap }: { gap: GapItem }) {
   );
 }
 
-export function StrayRow({ stray }: { stray: StrayItem }) {
+export function StrayRow({ sessionId, stray }: { sessionId: string; stray: StrayItem }) {
   return (
-    <article className="record-row stray-row" aria-label={`stray file ${stray.file}`}>
-      Stray file <code>{stray.file}</code> ({stray.size} bytes): its name is not an entry's, so it is listed and never read as evidence.
+    <article className="record-row stray-row" aria-label={`stray file ${stray.file}`} data-file={stray.file}>
+      Stray file <code>{stray.file}</code> ({countOf(stray.size, 'byte')}): its name is not an entry's, so it is listed and never read as evidence.{' '}
+      <CopyLink sessionId={sessionId} file={stray.file} />
     </article>
   );
 }
@@ -120,7 +122,7 @@ export function StrayRow({ stray }: { stray: StrayItem }) {
 /** A file that is not (or no longer) a plain entry: pending, damaged, invalid, unreadable, removed, changed. */
 export function EvidenceRow({ sessionId, item }: { sessionId: string; item: FileItem }) {
   const name = <code>{item.file}</code>;
-  const size = `${item.size.toLocaleString('en')} bytes`;
+  const size = countOf(item.size, 'byte');
   let words;
   switch (item.evidence) {
     case 'pending':
@@ -166,7 +168,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
         <>
           <strong>Changed after it was read:</strong> file {name}
           {item.kind !== null ? ` (a ${item.side ?? ''} ${item.kind} entry)` : ''} no longer holds an entry; the writer writes each file once, so
-          something else touched it. What it said when read still counts.
+          something else touched it.
         </>
       );
       break;
@@ -187,6 +189,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
       </header>
       {item.why !== null && <p className="muted why">{item.why}</p>}
       {item.episode !== undefined && <p className="entry-note warn">{describeEpisode(item.episode)}</p>}
+      {(item.evidence === 'changed' || item.evidence === 'removed') && item.facts !== null && <KeptFacts facts={item.facts} />}
       {item.evidence === 'invalid' && <InvalidSource sessionId={sessionId} item={item} />}
     </article>
   );
@@ -199,7 +202,7 @@ function InvalidSource({ sessionId, item }: { sessionId: string; item: FileItem 
   if (item.rawClipped === undefined) return null;
   return (
     <button type="button" className="link-button" onClick={() => setShown(true)}>
-      show the file's text ({item.rawClipped.bytes.toLocaleString('en')} bytes)
+      show the file's text ({countOf(item.rawClipped.bytes, 'byte')})
     </button>
   );
 }

@@ -63,7 +63,7 @@ export function Timeline({ sessionId, targetFile, onLatest }: Props) {
     if (shown) wantList();
   }, [shown, wantList]);
 
-  const follow = useFollow(scrollRef, virtualizer, count, targetFile === null);
+  const follow = useFollow(scrollRef, virtualizer, total, targetFile === null);
   const [selected, setSelected] = useState<number | null>(null);
   const [rawKeys, setRawKeys] = useState<ReadonlySet<string>>(new Set());
   const toggleRaw = (key: string) =>
@@ -133,8 +133,13 @@ export function Timeline({ sessionId, targetFile, onLatest }: Props) {
       </div>
       {pages.error !== null && <p className="notice error">Could not load entries: {pages.error.message}</p>}
       {targetFile !== null && target.data === null && (
-        <p className="notice warn">
-          No file named <code>{targetFile}</code> in this session.
+        <p className="notice warn" role="status">
+          Entry <code>{targetFile}</code> is not in this session: its folder holds no file of that name. The session is shown from its start.
+        </p>
+      )}
+      {targetFile !== null && target.error !== null && (
+        <p className="notice error">
+          Could not look for entry <code>{targetFile}</code>: {target.error.message}
         </p>
       )}
       {total === 0 && <p className="notice">No files in this session's folder yet.</p>}

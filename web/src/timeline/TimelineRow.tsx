@@ -19,7 +19,7 @@ export function TimelineRow({ sessionId, item, raw, onToggleRaw }: Props) {
     case 'stray':
       return (
         <div className="cell cell-span">
-          <StrayRow stray={item} />
+          <StrayRow sessionId={sessionId} stray={item} />
         </div>
       );
     case 'file':

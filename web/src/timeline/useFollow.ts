@@ -3,14 +3,20 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObje
 
 // The view follows the newest entry until the reader scrolls away; then it counts what arrived
 // since, and "N new" brings the reader back. Only a reader's own scrolling (wheel, touch, keys,
-// scrollbar) stops following: the list also scrolls when rows are measured, which must not.
+// scrollbar) stops following, or starts it again at the bottom: the list also scrolls when rows are
+// measured, and a list still shorter than its estimate once put a link's entry "at the bottom" and
+// followed away from it. A view that opens on a link counts as new only what comes after the
+// session's length was first known: nobody was away for what was there already.
 
 const AT_BOTTOM_PX = 48;
 const INTENT_MS = 800;
 
-export function useFollow(scrollRef: RefObject<HTMLDivElement | null>, virtualizer: Virtualizer<HTMLDivElement, Element>, total: number, startFollowing: boolean) {
+/** `known`: the session's length (null until the first answer). */
+export function useFollow(scrollRef: RefObject<HTMLDivElement | null>, virtualizer: Virtualizer<HTMLDivElement, Element>, known: number | null, startFollowing: boolean) {
+  const total = known ?? 0;
   const [following, setFollowing] = useState(startFollowing);
-  const [seenTotal, setSeenTotal] = useState(total);
+  const [seenTotal, setSeenTotal] = useState<number | null>(null);
+  if (seenTotal === null && known !== null) setSeenTotal(known);
   const intentAt = useRef(0);
   const totalRef = useRef(total);
   totalRef.current = total;
@@ -40,9 +46,12 @@ export function useFollow(scrollRef: RefObject<HTMLDivElement | null>, virtualiz
     };
     const onScroll = () => {
       const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
-      if (fromBottom < AT_BOTTOM_PX) setFollowing(true);
+      const byReader = Date.now() - intentAt.current < INTENT_MS;
+      if (fromBottom < AT_BOTTOM_PX) {
+        if (byReader) setFollowing(true);
+      }
       // Measuring rows moves the list by less than a screen; a jump further away is the reader's.
-      else if (Date.now() - intentAt.current < INTENT_MS || fromBottom > el.clientHeight) stopFollowing();
+      else if (byReader || fromBottom > el.clientHeight) stopFollowing();
     };
     el.addEventListener('wheel', onWheel, { passive: true });
     el.addEventListener('touchstart', intent, { passive: true });
@@ -66,5 +75,5 @@ export function useFollow(scrollRef: RefObject<HTMLDivElement | null>, virtualiz
     virtualizer.scrollToIndex(total - 1, { align: 'end' });
   }, [following, total, totalSize, virtualizer]);
 
-  return { following, newCount: following ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
+  return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
 }

@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { MAX_PAGE_LIMIT, type SessionItemWire, type SessionResponse } from '../../../shared/api.ts';
-import { KEEP_ENTRIES_AS_SENT, fetchPageAround, fetchSessionPage } from '../api/client.ts';
+import { ApiError, KEEP_ENTRIES_AS_SENT, fetchPageAround, fetchSessionPage } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 
 // A session's items come in pages by position in the session's order; only the pages on screen
@@ -68,7 +68,14 @@ export function useEntryIndex(sessionId: string, file: string | null) {
     enabled: file !== null,
     staleTime: Infinity,
     queryFn: async ({ signal }) => {
-      const around = await fetchPageAround(sessionId, file!, PAGE_SIZE, signal);
+      let around: SessionResponse;
+      try {
+        around = await fetchPageAround(sessionId, file!, PAGE_SIZE, signal);
+      } catch (error) {
+        // The server answers a file it does not hold in the session with a 404: an answer, not a failure.
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
       const found = findFile(around.items, file!);
       if (found >= 0) return around.page.offset + found;
       // A server that does not know `around` answers with the first page: look through them all.
