@@ -13,7 +13,7 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
       </h1>
       {data !== undefined && project === undefined && <p className="notice">No session of this record names this directory.</p>}
       {project !== undefined && (
-        <SessionTable sessions={project.sessions.filter(isRecordSession)} caption={`${countOf(project.sessions.filter(isRecordSession).length, 'record session')}, latest activity first`} />
+        <SessionTable sessions={project.sessions.filter(isRecordSession)} caption={`${countOf(project.sessions.filter(isRecordSession).length, 'session')}, latest activity first`} />
       )}
     </main>
   );
