@@ -104,7 +104,8 @@ export const sessionSummarySchema = z.object({
   cwds: z.array(z.string()),
   hasStart: z.boolean(),
   coverage: z.enum(['from-start', 'unknown']),
-  runs: z.number().int(),
+  /** How many runs (each begun by a start entry) the session has; a page lists them as `runs`. */
+  runCount: z.number().int(),
   firstAt: z.string().nullable(),
   lastAt: z.string().nullable(),
   counts: countsSchema,

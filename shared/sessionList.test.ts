@@ -17,7 +17,7 @@ function summary(sessionId: string, cwd: string | null, lastAt: string | null, d
     cwds: cwd === null ? [] : [cwd],
     hasStart: !degraded,
     coverage: degraded ? 'unknown' : 'from-start',
-    runs: degraded ? 0 : 1,
+    runCount: degraded ? 0 : 1,
     firstAt: lastAt,
     lastAt,
     counts: { sent: 1, received: 0, refused: 0, rejected: 0, damaged: 0, pending: 0, invalid: 0, missing: 0, stray: 0 },

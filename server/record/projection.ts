@@ -19,7 +19,7 @@ export function projectSummary(fold: SessionFold, source: SourceRef, reasonFiles
     cwds: fold.cwds,
     hasStart: fold.runs.length > 0,
     coverage: fold.coverage,
-    runs: fold.runs.length,
+    runCount: fold.runs.length,
     firstAt: fold.firstAt,
     lastAt: fold.lastAt,
     counts: fold.counts,

@@ -7,7 +7,7 @@ import { Time } from '../time/Time.tsx';
 import { projectName, shortId } from './sessionTree.ts';
 import { countOf } from '../text/count.ts';
 
-// `session.runs` is how many runs the summary counts; `runList` is the runs themselves, from a page.
+// `session.runCount` is how many runs the summary counts; `runList` is the runs themselves, from a page.
 export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {
   const { counts } = session;
   return (
@@ -35,7 +35,7 @@ export function SessionHeader({ session, runList, children }: { session: Session
         {' · '}
         {session.coverage === 'from-start' ? (
           <span title="Coverage begins at the first start entry">
-            {countOf(session.runs, 'run')}{session.runs > 1 ? ' (resumed)' : ''}
+            {countOf(session.runCount, 'run')}{session.runCount > 1 ? ' (resumed)' : ''}
             {runList !== null && runList.length > 0 && ` · ${runList[runList.length - 1]!.host} ${runList[runList.length - 1]!.version}, inbound ${runList[runList.length - 1]!.inbound}`}
           </span>
         ) : (
