@@ -4,7 +4,7 @@ import { hash } from 'node:crypto';
 /** Entries larger than this are not read whole; they are reported, not parsed. */
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
-type RecordFileRead =
+export type RecordFileRead =
   | { type: 'bytes'; bytes: Buffer; size: number; mtimeMs: number }
   /** A symlink, a folder or a device: never read (symlinks are not followed). */
   | { type: 'not-a-file'; size: number; mtimeMs: number; what: string }
