@@ -9,7 +9,7 @@ import { sendExport } from '../sources/exportStream.ts';
 import type { ExportFormat } from '../sources/source.ts';
 import { lookAtRead } from './lookAtFile.ts';
 import { projectItem } from './projection.ts';
-import { READ_ASIDE_BYTES, readItemAside, readItems } from './readItems.ts';
+import { readItemAside, readItems } from './readItems.ts';
 import { fingerprintEntry, readRecordFile } from './readRecordFile.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import type { RecordReader } from './recordReader.ts';
@@ -23,6 +23,13 @@ const BATCH_ITEMS = 200;
 
 /** A file as the export read it: what the reader now knows of it, and its bytes when it could be read. */
 type ExportRead = { state: KnownFile; bytes: Buffer | null; reading: EntryReading | null };
+/**
+ * Files up to this size are read into one buffer that an export keeps for all of them, and
+ * escaped into their line on the event loop (a few milliseconds a megabyte, with no parsing).
+ * Larger ones are read on a reader thread, as for a page: a thread costs its own heap, which a
+ * session with a few entries of 1–2 MB made RSS grow by.
+ */
+const SCRATCH_BYTES = 4 * 1024 * 1024;
 
 /**
  * A record session exported whole (`GET /api/sessions/:id/export`), as of when the export began:
@@ -42,8 +49,8 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
    * the reader knows it, and is not parsed again (that is most of an export's time); any other is
    * looked at afresh, so that the evidence sent with the bytes is the evidence of those bytes.
    */
-  function readForExport(sessionId: string, file: NamedFile, needReading: boolean): ExportRead {
-    const read = readRecordFile(`${reader.recordDir}${sep}${sessionId}${sep}${file.name}`);
+  function readForExport(sessionId: string, file: NamedFile, needReading: boolean, scratch?: Buffer): ExportRead {
+    const read = readRecordFile(`${reader.recordDir}${sep}${sessionId}${sep}${file.name}`, scratch);
     const bytes = read.type === 'bytes' ? read.bytes : null;
     const settled = file.evidence === 'parsed' || file.evidence === 'invalid';
     if (bytes !== null && settled && file.fingerprint !== null && fingerprintEntry(bytes) === file.fingerprint) {
@@ -56,31 +63,47 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
 
   async function* ndjsonParts(fold: SessionFold, items: readonly SessionItem[], signal: AbortSignal): AsyncGenerator<string | Uint8Array> {
     const sessionId = fold.sessionId;
-    yield JSON.stringify({ type: 'session', schema: RECORD_EXPORT_SCHEMA, source: ref, sessionId, session: summaryOf(fold).summary, items: items.length }) + '\n';
+    // Lines are written as bytes into chunks: a file's bytes go into its line escaped as they
+    // are, never decoded into a string and encoded again (that was most of an export's time and
+    // garbage).
+    const out = createChunkWriter();
+    const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+    out.writeText(JSON.stringify({ type: 'session', schema: RECORD_EXPORT_SCHEMA, source: ref, sessionId, session: summaryOf(fold).summary, items: items.length }) + '\n');
     for (const item of items) {
       signal.throwIfAborted();
       if (item.type === 'gap') {
-        yield JSON.stringify({ type: 'gap', source: ref, sessionId, run: item.run, from: seqToWire(item.missing.from), to: seqToWire(item.missing.to), after: item.missing.after, before: item.missing.before }) + '\n';
-        continue;
-      }
-      if (item.type === 'stray') {
+        out.writeText(JSON.stringify({ type: 'gap', source: ref, sessionId, run: item.run, from: seqToWire(item.missing.from), to: seqToWire(item.missing.to), after: item.missing.after, before: item.missing.before }) + '\n');
+      } else if (item.type === 'stray') {
         // Listed, never read.
-        yield JSON.stringify({ type: 'stray', source: ref, sessionId, file: item.file.name, evidence: 'stray', size: item.file.size, fileText: null }) + '\n';
-        continue;
-      }
-      if (item.file.size > READ_ASIDE_BYTES) {
-        // Decoding and escaping a large text is done on a reader thread, as for a page.
-        const aside = await readItemAside(reader, threads, sessionId, item.file, null, signal);
-        if (aside.state !== undefined && aside.sourceJson !== null) {
-          yield describeFileLine(sessionId, item.file, item.run, aside.state) + ',"fileText":';
-          yield aside.sourceJson;
-          yield '}\n';
-          continue;
+        out.writeText(JSON.stringify({ type: 'stray', source: ref, sessionId, file: item.file.name, evidence: 'stray', size: item.file.size, fileText: null }) + '\n');
+      } else {
+        let done = false;
+        if (item.file.size > SCRATCH_BYTES) {
+          // A large text is decoded and escaped on a reader thread, as for a page.
+          const aside = await readItemAside(reader, threads, sessionId, item.file, null, signal);
+          if (aside.state !== undefined && aside.sourceJson !== null) {
+            out.writeText(describeFileLine(sessionId, item.file, item.run, aside.state) + ',"fileText":');
+            yield* out.take();
+            yield aside.sourceJson;
+            out.writeText('}\n');
+            done = true;
+          }
+        }
+        if (!done) {
+          // The bytes are in `scratch` until the next read: they are written into the line at once.
+          const read = readForExport(sessionId, item.file, false, scratch);
+          out.writeText(describeFileLine(sessionId, item.file, item.run, read.state));
+          if (read.bytes === null) out.writeText(',"fileText":null');
+          else if (isUtf8(read.bytes)) {
+            out.writeText(',"fileText":');
+            out.writeJsonString(read.bytes);
+          } else out.writeText(',"fileText":null,"fileBase64":' + JSON.stringify(read.bytes.toString('base64')));
+          out.writeText('}\n');
         }
       }
-      const read = readForExport(sessionId, item.file, false);
-      yield describeFileLine(sessionId, item.file, item.run, read.state) + fileTextFields(read.bytes) + '}\n';
+      if (out.isFull()) yield* out.take();
     }
+    yield* out.take();
   }
 
   /** A file item's line, without its text and its closing brace. */
@@ -148,9 +171,66 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
   return { answerExport };
 }
 
-/** A file's bytes in a line: as text when they are UTF-8 (byte for byte, a byte-order mark kept), else as base64. */
-function fileTextFields(bytes: Buffer | null): string {
-  if (bytes === null) return ',"fileText":null';
-  if (isUtf8(bytes)) return ',"fileText":' + JSON.stringify(bytes.toString('utf8'));
-  return ',"fileText":null,"fileBase64":' + JSON.stringify(bytes.toString('base64'));
+/** About what a chunk of the answer holds before it is sent. */
+const CHUNK_BYTES = 256 * 1024;
+/** How a byte below 0x20 is written in a JSON string. */
+const CONTROL_ESCAPES = Array.from({ length: 0x20 }, (_, byte) => Buffer.from(JSON.stringify(String.fromCharCode(byte)).slice(1, -1), 'latin1'));
+
+/** Bytes of an answer, gathered into chunks. */
+function createChunkWriter() {
+  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let at = 0;
+  const taken: Buffer[] = [];
+  const reserve = (bytes: number) => {
+    if (at + bytes <= buffer.length) return;
+    if (at > 0) taken.push(buffer.subarray(0, at));
+    buffer = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+    at = 0;
+  };
+  return {
+    writeText(text: string): void {
+      reserve(text.length * 3);
+      at += buffer.write(text, at, 'utf8');
+    },
+    /**
+     * `bytes`, UTF-8, as a JSON string: the same bytes, with `"`, `\\` and those below 0x20
+     * escaped. Read back, the string's UTF-8 is `bytes` exactly.
+     */
+    writeJsonString(bytes: Uint8Array): void {
+      reserve(bytes.length * 6 + 2);
+      buffer[at++] = 0x22;
+      let from = 0;
+      for (let i = 0; i < bytes.length; i++) {
+        const byte = bytes[i]!;
+        if (byte >= 0x20 && byte !== 0x22 && byte !== 0x5c) continue;
+        if (i > from) {
+          buffer.set(bytes.subarray(from, i), at);
+          at += i - from;
+        }
+        if (byte < 0x20) {
+          const escape = CONTROL_ESCAPES[byte]!;
+          buffer.set(escape, at);
+          at += escape.length;
+        } else {
+          buffer[at++] = 0x5c;
+          buffer[at++] = byte;
+        }
+        from = i + 1;
+      }
+      if (bytes.length > from) {
+        buffer.set(bytes.subarray(from), at);
+        at += bytes.length - from;
+      }
+      buffer[at++] = 0x22;
+    },
+    isFull: () => at >= CHUNK_BYTES / 2 || taken.length > 0,
+    /** The chunks written so far, to be sent. */
+    *take(): Generator<Buffer> {
+      if (at > 0) taken.push(buffer.subarray(0, at));
+      buffer = buffer.subarray(at);
+      at = 0;
+      if (buffer.length < CHUNK_BYTES / 4) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      yield* taken.splice(0);
+    },
+  };
 }

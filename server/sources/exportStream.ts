@@ -90,14 +90,14 @@ async function* gatherAll(parts: AsyncIterable<string | Uint8Array>, signal: Abo
       gathered = [];
       length = 0;
       yield Buffer.from(part.buffer, part.byteOffset, part.byteLength);
-      continue;
+    } else {
+      gathered.push(part);
+      length += part.length;
+      if (length < CHUNK_BYTES) continue;
+      yield Buffer.from(gathered.join(''), 'utf8');
+      gathered = [];
+      length = 0;
     }
-    gathered.push(part);
-    length += part.length;
-    if (length < CHUNK_BYTES) continue;
-    yield Buffer.from(gathered.join(''), 'utf8');
-    gathered = [];
-    length = 0;
     if (performance.now() - turnStarted > TURN_MS) {
       await nextTurn();
       turnStarted = performance.now();
