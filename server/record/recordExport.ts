@@ -67,6 +67,7 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
     // are, never decoded into a string and encoded again (that was most of an export's time and
     // garbage).
     const out = createChunkWriter();
+    const sessionIdJson = JSON.stringify(sessionId);
     const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
     out.writeText(JSON.stringify({ type: 'session', schema: RECORD_EXPORT_SCHEMA, source: ref, sessionId, session: summaryOf(fold).summary, items: items.length }) + '\n');
     for (const item of items) {
@@ -82,7 +83,8 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
           // A large text is decoded and escaped on a reader thread, as for a page.
           const aside = await readItemAside(reader, threads, sessionId, item.file, null, signal);
           if (aside.state !== undefined && aside.sourceJson !== null) {
-            out.writeText(describeFileLine(sessionId, item.file, item.run, aside.state) + ',"fileText":');
+            writeFileLine(out, sessionIdJson, item.file, item.run, aside.state);
+            out.writeText(',"fileText":');
             yield* out.take();
             yield aside.sourceJson;
             out.writeText('}\n');
@@ -92,7 +94,7 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
         if (!done) {
           // The bytes are in `scratch` until the next read: they are written into the line at once.
           const read = readForExport(sessionId, item.file, false, scratch);
-          out.writeText(describeFileLine(sessionId, item.file, item.run, read.state));
+          writeFileLine(out, sessionIdJson, item.file, item.run, read.state);
           if (read.bytes === null) out.writeText(',"fileText":null');
           else if (isUtf8(read.bytes)) {
             out.writeText(',"fileText":');
@@ -106,23 +108,34 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
     yield* out.take();
   }
 
-  /** A file item's line, without its text and its closing brace. */
-  function describeFileLine(sessionId: string, file: NamedFile, run: number | null, state: KnownFile): string {
-    const line = JSON.stringify({
-      type: 'file',
-      source: ref,
-      sessionId,
-      file: file.name,
-      at: file.entryName.at,
-      seq: seqToWire(file.entryName.seq),
-      run,
-      evidence: state.evidence,
-      why: state.why,
-      size: state.size,
-      kind: state.facts?.kind ?? null,
-      side: state.facts?.kind === 'message' ? state.facts.side : null,
-    });
-    return line.slice(0, -1);
+  const refJson = JSON.stringify(ref);
+  /**
+   * Writes a file item's line, without its text and its closing brace. Piece by piece, with no
+   * string made per file: an entry's name and time are from the name's strict pattern (digits,
+   * `T`, `Z`, `-`, `.json`), and the rest are words and numbers; only a reason is escaped.
+   */
+  function writeFileLine(out: ChunkWriter, sessionIdJson: string, file: NamedFile, run: number | null, state: KnownFile): void {
+    out.writeText('{"type":"file","source":');
+    out.writeText(refJson);
+    out.writeText(',"sessionId":');
+    out.writeText(sessionIdJson);
+    out.writeText(',"file":"');
+    out.writeText(file.name);
+    out.writeText('","at":"');
+    out.writeText(file.entryName.at);
+    out.writeText('","seq":');
+    out.writeText(JSON.stringify(seqToWire(file.entryName.seq)));
+    out.writeText(',"run":');
+    out.writeText(run === null ? 'null' : String(run));
+    out.writeText(',"evidence":"');
+    out.writeText(state.evidence);
+    out.writeText('","why":');
+    out.writeText(state.why === null ? 'null' : JSON.stringify(state.why));
+    out.writeText(',"size":');
+    out.writeText(String(state.size));
+    const kind = state.facts?.kind ?? null;
+    out.writeText(kind === null ? ',"kind":null' : kind === 'message' ? ',"kind":"message"' : kind === 'start' ? ',"kind":"start"' : kind === 'chain' ? ',"kind":"chain"' : ',"kind":"unknown"');
+    out.writeText(state.facts?.kind !== 'message' ? ',"side":null' : state.facts.side === 'sent' ? ',"side":"sent"' : ',"side":"received"');
   }
 
   async function* jsonParts(fold: SessionFold, items: readonly SessionItem[], signal: AbortSignal): AsyncGenerator<string> {
@@ -176,6 +189,8 @@ const CHUNK_BYTES = 256 * 1024;
 /** How a byte below 0x20 is written in a JSON string. */
 const CONTROL_ESCAPES = Array.from({ length: 0x20 }, (_, byte) => Buffer.from(JSON.stringify(String.fromCharCode(byte)).slice(1, -1), 'latin1'));
 
+type ChunkWriter = ReturnType<typeof createChunkWriter>;
+
 /** Bytes of an answer, gathered into chunks. */
 function createChunkWriter() {
   let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -189,6 +204,7 @@ function createChunkWriter() {
   };
   return {
     writeText(text: string): void {
+      if (text.length === 0) return;
       reserve(text.length * 3);
       at += buffer.write(text, at, 'utf8');
     },
