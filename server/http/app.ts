@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Source } from '../sources/source.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
+import { registerExportRoutes } from './exportRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
 import { registerConversationRoutes } from './conversationRoutes.ts';
 import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
@@ -74,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerConversationRoutes(app, options.sources);
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
+  registerExportRoutes(app, options.sources, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
   for (const source of options.sources) source.registerRoutes?.(app);
 
   const webRoot = options.webRoot;

@@ -1,10 +1,10 @@
 import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import type { EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
-import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath } from './readRecordFile.ts';
+import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath, type RecordFileRead } from './readRecordFile.ts';
 
 /** What one look at a file found; `mtimeMs` null when the file could not be stat'ed. */
-type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
+export type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
 
 /**
  * Looks at one file of a session folder: reads an entry's bytes, or only stats a stray, which
@@ -17,7 +17,11 @@ export function lookAtFile(path: string | Buffer, entryName: EntryName | null): 
       ? { seen: { type: 'gone' }, mtimeMs: null, reading: null }
       : { seen: { type: 'stray', why: 'not an entry file name', size: stat.size }, mtimeMs: stat.mtimeMs, reading: null };
   }
-  const read = readRecordFile(path);
+  return lookAtRead(readRecordFile(path));
+}
+
+/** What a read of an entry's file found: the same conclusions, from a read already made. */
+export function lookAtRead(read: RecordFileRead): Look {
   switch (read.type) {
     case 'bytes': {
       const reading = readEntry(read.bytes);

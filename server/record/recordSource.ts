@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { SourceRef } from '../../shared/api.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
+import { createRecordExport } from './recordExport.ts';
 import { createRecordPages } from './recordPages.ts';
 import { createRecordReader } from './recordReader.ts';
 import { searchRecord } from './recordSearch.ts';
@@ -29,6 +30,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
   // Shared: the list, the session pages and the event stream all send the same summaries.
   const summaryOf = createSummaryCache(reader.ref);
   const pages = createRecordPages(reader, summaryOf, threads);
+  const exports = createRecordExport(reader, summaryOf, threads);
 
   const listed = (sessionId: string): ListedConversation | null => {
     const fold = reader.fold(sessionId);
@@ -54,6 +56,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
       reader.subscribe((notice) => listener(notice.type === 'source' ? notice : { type: 'conversation-changed', id: notice.sessionId })),
     answerConversation: (id, request, reply) => pages.answerSession(id, request, reply),
     answerItem: (id, item, request, reply) => pages.answerFile(id, item, request, reply),
+    answerExport: (id, format, request, reply) => exports.answerExport(id, format, request, reply),
     search: (query, signal) => searchRecord(reader, threads, query, signal),
     stopWork: () => void threads.close(),
     start: () => reader.start(),

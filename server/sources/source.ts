@@ -41,6 +41,10 @@ export class SearchRefused extends Error {
   }
 }
 
+/** What a conversation or a search is exported as: items as on disk, the wire's shape, a transcript. */
+export const EXPORT_FORMATS = ['ndjson', 'json', 'md'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 export type Source = {
   /** The store on the wire: every conversation, item and notice of this source carries it. */
   readonly ref: SourceRef;
@@ -56,6 +60,11 @@ export type Source = {
   answerConversation(id: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   /** Answers `GET /api/sessions/:id/items/:item`: one item whole, named as the kind names it. */
   answerItem(id: string, item: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /**
+   * Answers `GET /api/sessions/:id/export?format=`: one conversation whole, streamed (see
+   * server/sources/exportStream.ts). A kind without it answers 404, saying so.
+   */
+  answerExport?(id: string, format: ExportFormat, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   /** Searches its items; stops when `signal` aborts. */
   search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch>;
   /** Ends searches and reads in flight: the server is stopping and must not wait for them. */

@@ -1,6 +1,6 @@
 // One row of the bench's table: a figure, the baseline it was taken beside, and the target.
 
-export type Unit = 'ms' | 'MB' | '%' | 'files' | 'count';
+export type Unit = 'ms' | 'MB' | 'MB/s' | '%' | 'files' | 'count';
 
 export type Row = {
   measure: string;
@@ -23,6 +23,8 @@ export function formatValue(value: number, unit: Unit): string {
       return value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
     case 'MB':
       return `${Math.round(value)} MB`;
+    case 'MB/s':
+      return `${value.toFixed(1)} MB/s`;
     case '%':
       return `${value.toFixed(2)} %`;
     case 'files':

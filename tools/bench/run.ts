@@ -10,6 +10,7 @@ import { measureColdStart, measureIdle, removeProbe, runBaselineScan, type Basel
 import type { DashboardProcess } from './dashboardProcess.ts';
 import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
 import { measureEarly } from './early.ts';
+import { measureExport } from './export.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { readPeakRss } from './proc.ts';
 import { formatTable, type Row } from './report.ts';
@@ -18,7 +19,7 @@ import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad }
 import { median, spread } from './stats.ts';
 import { measureSpex } from './spex.ts';
 
-// npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,early,search,api]
+// npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,early,search,api,export]
 //
 // Generates a record, runs the real rec-dashboard command on it, and times each thing beside
 // its baseline taken in the same run: a plain synchronous scan for reading, a bare chokidar
@@ -26,7 +27,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,browser,spex,sac
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,export,browser,spex,sac
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
   --idle <s>        seconds of idle sampling; a reconcile falls in 35 s (default 35)
@@ -35,7 +36,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --source          run server/bin.ts rather than the built dist/server/bin.js`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'browser', 'spex', 'sac'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'export', 'browser', 'spex', 'sac'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -121,7 +122,7 @@ const ratio = (value: number, baseline: number) => value / baseline;
 async function main(): Promise<void> {
   const startsMain = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('search');
   const mainRecord = startsMain || phases.has('early') ? prepareRecord(`main-${scale}`, MAIN) : null;
-  const wideRecord = phases.has('api') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
+  const wideRecord = phases.has('api') || phases.has('export') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
   results['records'] = {
     main: mainRecord && { dir: mainRecord.dir, ...summary(mainRecord.record) },
     wide: wideRecord && { dir: wideRecord.dir, ...summary(wideRecord.record) },
@@ -318,6 +319,19 @@ async function main(): Promise<void> {
           rows.push(...liveRows(`live, ${tail.files.toLocaleString('en-US')}-entry session`, series, `/api/sessions (${api.sessions.toLocaleString('en-US')})`));
           await watcher.stop();
         }
+      }
+      if (phases.has('export') && bigSessionId !== null) {
+        log(`export: the ${record.tails[bigSessionId]!.files}-entry session as NDJSON`);
+        const exported = await measureExport(dashboard.url, dashboard.pid, dir, bigSessionId);
+        results['export'] = exported;
+        const rate = mb(exported.bytes) / (exported.ms / 1000);
+        const plainRate = mb(exported.plain.bytes) / (exported.plain.ms / 1000);
+        const growth = mb(exported.peakRssBytes - exported.rssBeforeBytes);
+        rows.push(
+          { measure: `export: a ${(exported.lines - 1).toLocaleString('en-US')}-item session as NDJSON`, value: rate, unit: 'MB/s', baseline: { value: plainRate, what: 'plain read' }, ratio: ratio(rate, plainRate), target: '≥ 50 MB/s', met: rate >= 50, note: `${Math.round(mb(exported.bytes))} MB in ${Math.round(exported.ms)} ms; a plain read and escape of its files: ${Math.round(exported.plain.ms)} ms` },
+          { measure: '           server RSS growth', value: growth, unit: 'MB', baseline: { value: mb(exported.rssBeforeBytes), what: 'RSS before' }, target: '≤ 50 MB', met: growth <= 50, note: `peak ${Math.round(mb(exported.peakRssBytes))} MB` },
+          { measure: '           others meanwhile (p95)', value: exported.others.p95, unit: 'ms', target: '≤ 50 ms', met: exported.others.p95 <= 50, note: `p50 ${exported.others.p50.toFixed(1)} ms, max ${exported.others.max.toFixed(1)} ms over ${exported.others.n} (a 404)` },
+        );
       }
       if (phases.has('browser') && bigSessionId !== null) {
         const watcher = await startBareWatcher(dir);

@@ -3,6 +3,7 @@ import type { SearchResponse } from '../../../shared/api.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, fetchSearch } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
+import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useSessions } from '../sessions/useSessions.ts';
@@ -113,6 +114,7 @@ export function SearchView({ query }: { query: string }) {
           </p>
         )}
       </form>
+      {!isEmptySearch(params) && <DownloadLinks path="/api/search/export" query={params} what="these results" />}
       <SearchResults results={results} empty={isEmptySearch(params)} />
     </main>
   );

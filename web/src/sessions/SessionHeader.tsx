@@ -1,4 +1,5 @@
 import type { SessionResponse, SessionSummary } from '../../../shared/api.ts';
+import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { Link } from '../router/Router.tsx';
 import { projectPath, sessionPath } from '../router/routes.ts';
 import { CopyButton } from '../text/CopyButton.tsx';
@@ -16,6 +17,7 @@ export function SessionHeader({ session, runList, children }: { session: Session
         Session <code className="full-id">{session.sessionId}</code>
         <CopyButton getText={() => session.sessionId} label="Copy the full session id" children="Copy id" />
       </h1>
+      <DownloadLinks path={`/api/sessions/${encodeURIComponent(session.sessionId)}/export`} query={new URLSearchParams({ source: session.source.id })} what="this session" />
       <p className="session-meta">
         <Link to={projectPath(session.cwd)} title={session.cwd ?? undefined}>
           {projectName(session.cwd)}

@@ -1,0 +1,142 @@
+import type { FileItem, GapItem, SessionItemWire, SessionSummary, StrayItem } from '../../shared/api.ts';
+import { missingRangeFromWire } from '../../shared/api.ts';
+import { CORRELATION_NOT_SHOWN, describeReceivedOutcome, describeSentOutcome } from '../../shared/outcomeWords.ts';
+import { describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
+import { fencedBlock, inlineValue } from '../sources/markdown.ts';
+
+// A record session as a Markdown transcript, read away from the dashboard. It keeps the page's
+// honesty: outcomes in words that never overstate, the statement on each received entry that the
+// record does not pair it with a sent one, gaps and files that are not entries in their place,
+// withheld texts as their length and hash, and every text verbatim in a fence it cannot close.
+
+/** The transcript's head: the session, its coverage, and every reason to doubt its record. */
+export function describeSessionMarkdown(summary: SessionSummary, reasons: readonly DegradedReason[], exportedAt: string): string {
+  const { counts } = summary;
+  const lines = [
+    `# Session ${inlineValue(summary.sessionId)}`,
+    '',
+    `- Store: ${summary.source.kind} ${inlineValue(summary.source.id)}`,
+    `- Working directory: ${summary.cwd === null ? 'unknown' : inlineValue(summary.cwd)}`,
+    `- First and last activity: ${summary.firstAt ?? 'none'} – ${summary.lastAt ?? 'none'}`,
+    `- ${counts.sent} sent · ${counts.received} received · ${counts.refused} not queued · ${counts.rejected} rejected`,
+    summary.coverage === 'from-start'
+      ? `- Coverage: from its start entry (${summary.runCount === 1 ? '1 run' : `${summary.runCount} runs: resumed`})`
+      : '- **Coverage unknown: no start entry.** The record cannot say what this session sent or received.',
+    `- Exported at ${exportedAt}, as the files were on disk then.`,
+  ];
+  if (summary.chain !== null) lines.push(`- Part ${String(summary.chain.part)} of a chain under session ${inlineValue(summary.chain.parent)}`);
+  lines.push('', 'Nothing here pairs a received entry with a sent one: the record does not show which sent entry a received one corresponds to.', '');
+  if (reasons.length > 0) {
+    lines.push('## Degraded recording', '');
+    for (const reason of reasons) lines.push(`- ${describeReason(reason, reason.missing !== undefined ? counts.missing : undefined)}`);
+    lines.push('');
+  }
+  lines.push('## Entries, in the session\'s order', '');
+  return lines.join('\n') + '\n';
+}
+
+/** One item of the session, in its place. `item` is read whole: its text is not clipped. */
+export function describeItemMarkdown(item: SessionItemWire): string {
+  switch (item.type) {
+    case 'gap':
+      return describeGap(item);
+    case 'stray':
+      return describeStray(item);
+    case 'file':
+      return describeFile(item);
+  }
+}
+
+function describeGap(gap: GapItem): string {
+  const range = missingRangeFromWire(gap);
+  const between = `Unknown, not nothing: between ${gap.after === null ? 'the start of the run' : inlineValue(gap.after)} and ${inlineValue(gap.before)}.`;
+  if (isSequenceJump(range)) {
+    const words = describeMissing(range);
+    return `### ${words.charAt(0).toUpperCase() + words.slice(1)}\n\nEntries may be missing here, or the writer's numbering jumped; how many, the record cannot say. ${between}\n\n`;
+  }
+  return `### ${capitalize(describeMissingNumbers(range))} missing\n\nA write may have failed or the file was removed. ${between}\n\n`;
+}
+
+function describeStray(stray: StrayItem): string {
+  return `### Stray file ${inlineValue(stray.file)}\n\n${stray.size} bytes: its name is not an entry's, so it is listed and never read as evidence.\n\n`;
+}
+
+function describeFile(item: FileItem): string {
+  const place = `- File ${inlineValue(item.file)}, ${item.size} bytes, sequence number ${String(item.seq)}${item.run === null ? ', before coverage begins' : `, run ${item.run}`}`;
+  const notes: string[] = [];
+  if (item.evidence === 'changed') {
+    notes.push(`- **Changed after it was read** (${item.why ?? 'changed'}): the writer writes each file once, so something else touched it. What it said when first read still counts in the session; shown here is what the file holds now.`);
+  }
+  if (item.episode === 'changed-then-restored') notes.push('- This file changed after it was read, then was put back as it was read: something else touched it.');
+  if (item.episode === 'removed-then-restored') notes.push('- This file was removed after it was read, then was put back as it was read: something else removed it.');
+  const entry = item.entry;
+  const facts = item.facts;
+  if (entry !== null && facts !== null) {
+    // The time in the file's name, which the reader checked; the entry's own `at` is any text.
+    const at = item.at;
+    switch (facts.kind) {
+      case 'start':
+        return section(`Start of a run · ${at}`, [place, `- Host ${inlineValue(facts.host)} ${inlineValue(facts.version)}, inbound ${inlineValue(facts.inbound)}`, ...notes]);
+      case 'chain': {
+        const brief = typeof entry['brief'] === 'string' ? entry['brief'] : facts.brief;
+        return section(`Chain · ${at}`, [place, `- Part ${String(facts.part)} of a chain under session ${inlineValue(facts.parent)}`, ...notes], fencedBlock(brief));
+      }
+      case 'unknown':
+        return section(`Entry of a kind this reader does not know: ${inlineValue(facts.kindName)} · ${at}`, [place, ...notes, '- Shown as the file holds it:'], fencedBlock(item.fileText ?? '', 'json'));
+      case 'message': {
+        const lines = [place];
+        const peer = facts.peer;
+        lines.push(
+          peer === null
+            ? '- Peer: unknown (the host gave none)'
+            : `- Peer: ${peer.as === null ? 'unknown' : inlineValue(peer.as)}${peer.sessionId === null ? '' : `, session ${inlineValue(peer.sessionId)}`}`,
+        );
+        if (facts.side === 'sent') {
+          const words = describeSentOutcome(facts.isQueued, facts.reason);
+          lines.push(`- ${facts.isQueued === false ? '**' + words + '**' : words}${facts.isQueued === false && facts.reason !== null ? ' ' + inlineValue(facts.reason) : ''}`);
+        } else {
+          lines.push(`- ${describeReceivedOutcome(facts.outcome)}`, `- ${CORRELATION_NOT_SHOWN}`);
+        }
+        lines.push(...notes);
+        const text = entry['text'];
+        if (facts.withheld || typeof text !== 'string') {
+          const length = facts.textLength === null ? 'length not recorded' : `${facts.textLength} bytes`;
+          lines.push(`- **Text withheld** (recordText set to metadata): ${length}${facts.textHash === null ? '' : `, ${inlineValue(facts.textHash)}`}`);
+          return section(`${capitalize(facts.side)} · ${at}`, lines);
+        }
+        return section(`${capitalize(facts.side)} · ${at}`, lines, fencedBlock(text));
+      }
+    }
+  }
+  const name = inlineValue(item.file);
+  const why = item.why === null ? [] : [`- Why: ${inlineValue(item.why)}`];
+  const was = item.kind !== null ? ` (a ${item.side === null ? '' : item.side + ' '}${item.kind} entry)` : '';
+  switch (item.evidence) {
+    case 'pending':
+      return section(`Being written: file ${name}`, [place, '- It does not parse yet; it is read again until it does.', ...why]);
+    case 'damaged':
+      return section(`Unknown evidence: file ${name}`, [place, '- It never parsed, for example a write cut short.', ...why]);
+    case 'invalid':
+      return section(
+        `Not a valid entry: file ${name}`,
+        [place, '- It holds JSON the reader cannot vouch for: unknown evidence.', ...why, ...notes, ...(item.fileText === undefined ? [] : ['- Shown as the file holds it:'])],
+        item.fileText === undefined ? '' : fencedBlock(item.fileText, 'json'),
+      );
+    case 'unreadable':
+      return section(`Unreadable: file ${name}`, [place, '- It could not be read: unknown evidence.', ...why]);
+    case 'removed':
+      return section(`Removed after it was read: file ${name}`, [place, `- It${was} disappeared; the writer never deletes, so something else removed it.`, ...why]);
+    case 'changed':
+      return section(`Changed after it was read: file ${name}`, [place, `- It${was} no longer holds an entry; the writer writes each file once, so something else touched it. What it said when read still counts.`, ...why]);
+    default:
+      return section(`File ${name}: ${item.evidence}`, [place, ...why]);
+  }
+}
+
+function section(title: string, lines: readonly string[], block = ''): string {
+  return `### ${title}\n\n${lines.join('\n')}\n${block === '' ? '' : '\n' + block}\n`;
+}
+
+function capitalize(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
