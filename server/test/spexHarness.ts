@@ -1,12 +1,12 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
-import { searchQuerySchema } from '../../shared/api.ts';
+import { buildApp } from '../http/app.ts';
 import type { Source, SourceNotice } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
 import { makeTempRecord } from './harness.ts';
 
-// A spex home written by a real writer process, read by a real spex source behind real routes:
-// each route calls the source as the HTTP layer does, so every answer a client can get is asked.
+// A spex home written by a real writer process, read by a real spex source behind the product's
+// HTTP app (the source as the only one it serves), so every answer a client can get is asked.
 
 export type SpexRig = {
   home: string;
@@ -34,15 +34,7 @@ export async function startSpexRig(prepare?: (writer: SpexWriter, home: string) 
     if (notice.type === 'conversation-changed') served.push(source.conversation(notice.id)?.json ?? '');
   });
   await source.start();
-  const app = Fastify();
-  app.get('/api/sessions', async () => ({ conversations: [...source.conversations()].map((conversation) => JSON.parse(conversation.json)) }));
-  app.get<{ Params: { id: string } }>('/api/sessions/:id', (request, reply) => source.answerConversation(request.params.id, request, reply));
-  app.get<{ Params: { id: string; item: string } }>('/api/sessions/:id/items/:item', (request, reply) => source.answerItem(request.params.id, request.params.item, request, reply));
-  app.get('/api/search', async (request, reply) => {
-    const query = searchQuerySchema.safeParse(request.query);
-    if (!query.success) return reply.code(400).send({ error: 'bad-request' });
-    return source.search(query.data, new AbortController().signal);
-  });
+  const app = await buildApp({ sources: [source], webRoot: null, token: null });
   await app.ready();
   return {
     home,

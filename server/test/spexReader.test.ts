@@ -263,7 +263,7 @@ describe('what a session shows', () => {
       await writer.send({ op: 'event', ...where(A), event: sentEvent('x', null) });
       await writer.send({ op: 'session', project: '-srv-other', sessionId: B, value: sessionJson(B, { worktree_path: '' }) });
     });
-    const list = (await r.get('/api/sessions')).body.conversations.map((json: unknown) => spexSummarySchema.parse(json));
+    const list = (await r.get('/api/sessions')).body.projects.flatMap((project: { sessions: unknown[] }) => project.sessions).map((json: unknown) => spexSummarySchema.parse(json));
     const byId = new Map(list.map((summary: { sessionId: string }) => [summary.sessionId, summary]));
     assert.deepEqual((byId.get(A) as { project: unknown }).project, { key: '/home/dev/shop', from: 'repository', encodedName: PROJECT });
     assert.deepEqual((byId.get(B) as { project: unknown }).project, { key: '-srv-other', from: 'encoded-name', encodedName: '-srv-other' });
@@ -323,7 +323,7 @@ describe('search', () => {
       await writer.send({ op: 'event', ...where(A), event: statusEvent('awaiting', 'merge', 'deploy is ready', '2026-11-30T12:00:00.000Z') });
       await writer.send({ project: '-srv-other', sessionId: C, op: 'event', event: sentEvent('deploy elsewhere', null, { ts: '2026-11-30T13:00:00.000Z' }) });
     });
-    const search = async (query: string) => (await r.get(`/api/search?q=deploy${query}`)).body.hits.map((hit: { hit: { kind: string; sessionId: string; snippet: string } }) => `${hit.hit.kind}:${hit.hit.sessionId.slice(0, 1)}:${hit.hit.snippet}`);
+    const search = async (query: string) => (await r.get(`/api/search?q=deploy${query}`)).body.hits.map((hit: { kind: string; sessionId: string; snippet: string }) => `${hit.kind}:${hit.sessionId.slice(0, 1)}:${hit.snippet}`);
     assert.deepEqual(await search(''), ['received:c:deploy elsewhere', 'declaration:a:deploy is ready', 'received:a:deploy from B', 'sent:b:deploy from B', 'received:a:deploy from a person']);
     assert.deepEqual(await search('&side=sent'), ['sent:b:deploy from B']);
     assert.deepEqual(await search('&side=received&person=1'), ['received:c:deploy elsewhere', 'received:a:deploy from a person']);

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { SacRoomView, SacRoomsView, SacSeatView } from '../sac/SacViews.tsx';
+import { SpexSessionView } from '../spex/SpexSessionView.tsx';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { StatusBanners } from '../live/StatusBanners.tsx';
@@ -62,6 +63,7 @@ export function App() {
         {route.view === 'sac-rooms' && <SacRoomsView source={route.source} />}
         {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} />}
         {route.view === 'sac-seat' && <SacSeatView source={route.source} seat={route.seat} />}
+        {route.view === 'spex-session' && <SpexSessionView key={`${route.source}/${route.sessionId}`} source={route.source} sessionId={route.sessionId} item={route.item} />}
         {route.view === 'not-found' && (
           <main className="view">
             <p className="notice">Nothing at {route.path}.</p>

@@ -1,0 +1,322 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
+import { apiFetch, assertBuilt, E2E_TOKEN, type RunningDashboard } from './support/dashboard.ts';
+import { SessionWriting, startWriter, type Writer } from './support/record.ts';
+import { expect, test, type Page } from './support/test.ts';
+
+// A spex home written by spex's own way of writing (tools/writer/spexWriter.ts, a real writer
+// process), beside a record that holds one of its sessions, read by the real command: a spex
+// session's Sent | Received, its declarations in place, its lines as they are appended, and
+// spex's private delivery data nowhere on the page or on the wire.
+
+const PROJECT = '-home-dev-shop';
+const A = 'aaaaaaaa-1111-4000-8000-00000000000a';
+const B = 'bbbbbbbb-2222-4000-8000-00000000000b';
+const C = 'cccccccc-3333-4000-8000-00000000000c';
+
+const PERSON_TEXT = 'please add a retry to the checkout call';
+const ISSUES_TEXT = 'from the issue tracker: #418 is yours';
+const PEER_TEXT = 'can you take the lint fix?';
+const HINT = `\n\n— from session "currency" (${B}). To reply: spex session send ${B} "<your reply>"`;
+const SENT_TEXT = 'sure, after the currency tests';
+const ASKING_NOTE = 'Should the retry back off exponentially,\nor is a fixed 500 ms enough?';
+const REVIEW_NOTE = 'Retry added with exponential backoff (cap 5 s).\nTests: 41 passed.';
+const LONG_TAIL = 'THE-LAST-WORDS-OF-A-LONG-TEXT';
+const LONG_TEXT = `${'a long text, clipped on the page and whole on demand. '.repeat(1_400)}${LONG_TAIL}`;
+
+const SETTLED_CANARY = 'CANARY-E2E-SETTLED-3d81f0';
+const RECEIPT_CANARY = 'CANARY-E2E-RECEIPT-a7c442';
+const CANARIES = [SETTLED_CANARY, RECEIPT_CANARY, 'dispatchReceipt', 'dispatch-settled'];
+
+const base = Date.now() - 60 * 60_000;
+const at = (minute: number) => new Date(base + minute * 60_000).toISOString();
+const where = (sessionId: string) => ({ project: PROJECT, sessionId });
+
+function sessionJson(sessionId: string, title: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    session_id: sessionId,
+    worktree_path: '/home/dev/shop',
+    branch: `node/${title}`,
+    title,
+    name: '',
+    parent: '',
+    status: 'active',
+    proposal: '',
+    note: '',
+    createdAt: base,
+    harness: 'claude',
+    stopped: false,
+    archived: false,
+    ...fields,
+  };
+}
+
+const sent = (minute: number, text: string, from: string | null, extra: Record<string, unknown> = {}) => ({ ts: at(minute), kind: 'sent', mid: crypto.randomUUID(), text, from, ...extra });
+const status = (minute: number, value: string, proposal: string | null, note: string | null) => ({ ts: at(minute), kind: 'status', status: value, proposal, note });
+
+let parent = '';
+let home = '';
+let recordDir = '';
+let spexWriter: SpexWriter;
+let recordWriter: Writer;
+let dashboard: RunningDashboard;
+let url = '';
+let source = '';
+
+test.beforeAll(async () => {
+  parent = await mkdtemp(path.join(tmpdir(), 'rec-e2e-spex-'));
+  home = path.join(parent, 'spex-home');
+  recordDir = path.join(parent, 'record');
+  await mkdir(home);
+  await mkdir(recordDir);
+  spexWriter = await startSpexWriter(home);
+  const write = (sessionId: string, event: Record<string, unknown>) => spexWriter.send({ op: 'event', ...where(sessionId), event, bound: 2048 });
+  await spexWriter.send({ op: 'session', ...where(A), value: sessionJson(A, 'checkout', { status: 'awaiting', proposal: 'merge', note: 'Ready for review: retry with backoff.' }) });
+  await spexWriter.send({ op: 'session', ...where(B), value: sessionJson(B, 'currency') });
+  await spexWriter.send({ op: 'session', ...where(C), value: sessionJson(C, 'docs') });
+  // A's own log: declarations, a person, a peer with spex's reply hint and its private receipt,
+  // spex's private settlement of it, a name that is neither, and a line that does not parse.
+  await write(A, status(1, 'active', null, null));
+  await write(A, sent(2, PERSON_TEXT, null, { replyVia: 'note' }));
+  await write(A, sent(3, ISSUES_TEXT, 'issues'));
+  await write(A, sent(4, `${PEER_TEXT}${HINT}`, B, { dispatchReceipt: { digest: RECEIPT_CANARY, bytes: RECEIPT_CANARY } }));
+  await write(A, { ts: at(4), kind: 'dispatch-settled', mid: 'settled-1', receipt: SETTLED_CANARY });
+  await write(A, status(6, 'asking', null, ASKING_NOTE));
+  await spexWriter.send({ op: 'bytes', ...where(A), base64: Buffer.from('{"ts":"2026-11-30T10:00:00.000Z","kind":"sent","text":"cut\n').toString('base64'), bound: 2048 });
+  await write(A, status(9, 'awaiting', 'merge', REVIEW_NOTE));
+  // B's log holds what A sent it: A's Sent column, from B's log.
+  await write(B, sent(5, SENT_TEXT, A));
+  await write(C, sent(7, LONG_TEXT, null));
+
+  // The same Claude Code session in the record: A's view links to it.
+  recordWriter = await startWriter(recordDir);
+  const recordSession = new SessionWriting(recordWriter, '/home/dev/shop', A);
+  await recordSession.start();
+
+  dashboard = await startDashboardOn([recordDir, '--spex', home]);
+  url = dashboard.url;
+  const list = (await (await apiFetch(`${url}/api/sessions`)).json()) as { sources: { kind: string; id: string }[] };
+  source = list.sources.find((candidate) => candidate.kind === 'spex')!.id;
+  await waitForSpexItems(A, 8);
+});
+
+test.afterAll(async () => {
+  await dashboard?.stop();
+  await spexWriter?.kill();
+  await recordWriter?.kill();
+  if (parent !== '') await rm(parent, { recursive: true, force: true });
+});
+
+const sessionUrl = (sessionId: string) => `${url}/spex/${source}/session/${sessionId}`;
+const column = (page: Page, name: 'sent' | 'received' | 'both') => page.locator(`[data-column="${name}"]`);
+const itemsInOrder = (page: Page) => page.locator('.spex-rows [data-item]').evaluateAll((items) => items.map((item) => `${item.closest('[data-column]')!.getAttribute('data-column')}: ${item.getAttribute('aria-label')}`));
+
+test("a spex session shows what it received from a person and from a peer, and what it sent from the receiver's log, side by side", async ({ page }) => {
+  await page.goto(sessionUrl(A));
+  await expect(page.locator('.spex-columns > *')).toHaveText([/^Sent/, /^Received/]);
+
+  const person = column(page, 'received').locator('article', { hasText: PERSON_TEXT });
+  await expect(person).toHaveAttribute('aria-label', 'Received from a person');
+  await expect(person).toContainText('from a person');
+  await expect(person).toContainText('reply via note');
+  await expect(person.locator('.entry-text')).toHaveText(PERSON_TEXT);
+
+  const peer = column(page, 'received').locator('article', { hasText: PEER_TEXT });
+  await expect(peer).toHaveAttribute('aria-label', `Received from session ${B}`);
+  await expect(peer.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/spex/${source}/session/${B}`);
+  // The text is whole, hint included, and the hint is marked as spex's.
+  await expect(peer.locator('.entry-text')).toHaveText(`${PEER_TEXT}${HINT}`);
+  await expect(peer.locator('.spex-hint')).toHaveText(HINT);
+  await expect(peer).toContainText("spex's reply hint");
+
+  const issues = column(page, 'received').locator('article', { hasText: ISSUES_TEXT });
+  await expect(issues).toHaveAttribute('aria-label', 'Received from issues');
+
+  const mine = column(page, 'sent').locator('article', { hasText: SENT_TEXT });
+  await expect(mine).toHaveAttribute('aria-label', `Sent to session ${B}`);
+  await expect(mine).toContainText("From the receiver's log");
+  await expect(mine).toContainText('joined by the id spex stored, not by text or time');
+  await expect(mine.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/spex/${source}/session/${B}`);
+  await expect(column(page, 'sent').locator('article')).toHaveCount(1);
+});
+
+test('declarations span both columns in their place, with spex’s word, the raw status, the proposal and the note', async ({ page }) => {
+  await page.goto(sessionUrl(A));
+  await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+  expect(await itemsInOrder(page)).toEqual([
+    'both: Declaration: working',
+    'received: Received from a person',
+    'received: Received from issues',
+    `received: Received from session ${B}`,
+    `sent: Sent to session ${B}`,
+    'both: Declaration: asking',
+    'both: Line 6: damaged',
+    'both: Declaration: review',
+  ]);
+  const review = column(page, 'both').locator('article', { hasText: 'Tests: 41 passed.' });
+  await expect(review).toContainText('review');
+  await expect(review).toContainText('status awaiting');
+  await expect(review).toContainText('proposal merge');
+  await expect(review.locator('.entry-text')).toHaveText(REVIEW_NOTE);
+  const damaged = column(page, 'both').locator('article', { hasText: 'damaged' });
+  await expect(damaged).toContainText('"kind":"sent","text":"cut');
+});
+
+test('the header says what session.json holds now, labelled current and not history, the project and the source', async ({ page }) => {
+  await page.goto(sessionUrl(A));
+  const header = page.locator('.spex-header');
+  await expect(header.locator('h1')).toContainText('checkout');
+  await expect(header).toContainText(A);
+  await expect(header).toContainText('node/checkout');
+  await expect(header).toContainText('/home/dev/shop');
+  const now = header.getByRole('group', { name: 'Status now' });
+  await expect(now).toContainText('current (session.json), not history');
+  await expect(now).toContainText('review');
+  await expect(now).toContainText('awaiting');
+  await expect(now).toContainText('Ready for review: retry with backoff.');
+  await expect(header).toContainText(`spex home ${home}`);
+  // A degraded log says why, never that nothing happened.
+  const banner = page.getByRole('region', { name: 'Degraded timeline' });
+  await expect(banner).toContainText('1 line does not parse (for example a write cut short): unknown evidence, not nothing.');
+});
+
+test('a session that the record holds too links to its record view', async ({ page }) => {
+  await page.goto(sessionUrl(A));
+  await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveAttribute('href', `/session/${A}`);
+  await page.goto(sessionUrl(B));
+  await expect(page.locator('.spex-header')).toContainText(B);
+  await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveCount(0);
+});
+
+test('lines appended to the logs appear without a reload, in both columns', async ({ page }) => {
+  await page.goto(sessionUrl(B));
+  const received = column(page, 'received').locator('article');
+  await expect(column(page, 'received').locator('article', { hasText: SENT_TEXT })).toBeVisible();
+  const before = await received.count();
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+  await spexWriter.send({ op: 'event', ...where(B), event: sent(30, 'live, from a person', null), bound: 2048 });
+  await expect(column(page, 'received').locator('article', { hasText: 'live, from a person' })).toBeVisible({ timeout: 10_000 });
+  await expect(received).toHaveCount(before + 1);
+  // B's message to C is in C's log: it is B's Sent, told by C's notice.
+  await spexWriter.send({ op: 'event', ...where(C), event: sent(31, 'live, from B to C', B), bound: 2048 });
+  await expect(column(page, 'sent').locator('article', { hasText: 'live, from B to C' })).toBeVisible({ timeout: 10_000 });
+  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+});
+
+test('a long text is clipped on the page and shown whole from its item on demand', async ({ page }) => {
+  await page.goto(sessionUrl(C));
+  const long = column(page, 'received').locator('article', { hasText: 'a long text, clipped' });
+  await expect(long).not.toContainText(LONG_TAIL);
+  const wholeAsked = page.waitForResponse((response) => response.url().includes(`/api/sessions/${C}/items/`));
+  await long.getByRole('button', { name: `show all (${Buffer.byteLength(LONG_TEXT).toLocaleString('en')} bytes)` }).click();
+  await wholeAsked;
+  await expect(long.locator('.entry-text')).toHaveText(LONG_TEXT);
+});
+
+test('a link to an item opens at that item, highlighted, and a link to an item the session does not hold says so', async ({ page }) => {
+  const list = (await (await apiFetch(`${url}/api/sessions/${A}?source=${source}`)).json()) as { items: { key: string; type: string; note?: string }[] };
+  const review = list.items.find((item) => item.type === 'declaration' && item.note === REVIEW_NOTE)!;
+  await page.setViewportSize({ width: 1280, height: 420 });
+  await page.goto(`${sessionUrl(A)}/item/${review.key}`);
+  const target = page.locator(`[data-item="${review.key}"]`);
+  await expect(target).toHaveClass(/selected/);
+  await expect(target).toBeInViewport();
+  await expect(page.getByText('not in this session')).toHaveCount(0);
+
+  await page.goto(`${sessionUrl(A)}/item/line-999`);
+  await expect(page.getByText('Item line-999 is not in this session')).toBeVisible();
+  await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+});
+
+test("spex's private settlement lines and receipts are nowhere on the page, in any response or in any notice", async ({ page }) => {
+  const bodies: string[] = [];
+  const reading: Promise<void>[] = [];
+  page.on('response', (response) => {
+    // The API's answers and the page itself; the scripts are code, not data.
+    const pathname = new URL(response.url()).pathname;
+    if (pathname === '/api/events' || !(pathname.startsWith('/api/') || response.request().resourceType() === 'document')) return;
+    reading.push(
+      response.text().then(
+        (text) => void bodies.push(text),
+        () => undefined,
+      ),
+    );
+  });
+  await page.goto(`${url}/`);
+  await page.evaluate(() => {
+    const notices: string[] = [];
+    (window as unknown as { notices: string[] }).notices = notices;
+    new EventSource('/api/events').onmessage = (message) => notices.push(message.data);
+  });
+  await spexWriter.send({ op: 'event', ...where(A), event: sent(40, 'live, with a receipt', B, { dispatchReceipt: RECEIPT_CANARY }), bound: 2048 });
+  await spexWriter.send({ op: 'event', ...where(A), event: { ts: at(40), kind: 'dispatch-settled', receipt: SETTLED_CANARY }, bound: 2048 });
+  await page.goto(sessionUrl(A));
+  await expect(column(page, 'received').locator('article', { hasText: 'live, with a receipt' })).toBeVisible();
+  const keys = await page.locator('.spex-rows [data-item]').evaluateAll((items) => items.map((item) => item.getAttribute('data-item')!));
+  for (const key of keys) bodies.push(await (await apiFetch(`${url}/api/sessions/${A}/items/${key}?source=${source}`)).text());
+  for (const q of ['CANARY', 'receipt', 'dispatch', 'settled', '']) bodies.push(await (await apiFetch(`${url}/api/search?q=${q}`)).text());
+  await page.goto(`${url}/search?q=receipt`);
+  await expect(page.locator('.search-hit').first()).toBeVisible();
+  await page.goto(sessionUrl(B));
+  await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+  const content = await page.content();
+  await Promise.all(reading);
+
+  expect(bodies.length).toBeGreaterThan(10);
+  for (const canary of CANARIES) {
+    expect(content, 'the page').not.toContain(canary);
+    for (const body of bodies) expect(body, 'a response').not.toContain(canary);
+  }
+  const notices = await page.evaluate(() => (window as unknown as { notices?: string[] }).notices ?? []);
+  for (const notice of notices) for (const canary of CANARIES) expect(notice, 'a notice').not.toContain(canary);
+});
+
+/** The real command over several stores: `rec-dashboard <recordDir> --spex <home>`. */
+async function startDashboardOn(args: string[]): Promise<RunningDashboard> {
+  assertBuilt();
+  const bin = fileURLToPath(new URL('../dist/server/bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, ...args, '--port', '0', '--no-open', '--token', E2E_TOKEN], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const printed = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 15 s: ${stderr}`)), 15_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!line.startsWith('http://')) return;
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`rec-dashboard exited (${code}) before it listened: ${stderr}`));
+    });
+  });
+  return {
+    url: new URL(printed).origin,
+    printed,
+    pid: child.pid ?? -1,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+async function waitForSpexItems(sessionId: string, count: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const response = await apiFetch(`${url}/api/sessions/${sessionId}?source=${source}&limit=1`);
+    if (response.ok && ((await response.json()) as { page: { total: number } }).page.total >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`spex session ${sessionId} did not reach ${count} items`);
+}
