@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
 import { Link } from '../router/Router.tsx';
-import { sacRoomPath, sacRoomsPath } from '../router/routes.ts';
+import { sacRoomPath, sacRoomsPath, sacSeatPath } from '../router/routes.ts';
 import { conversationPath, otherViewsOf } from '../sessions/conversations.ts';
+import { countOf } from '../text/count.ts';
 import { useSessions } from '../sessions/useSessions.ts';
 import { fetchRoom, fetchRooms, fetchSeat, sacKeys } from './sacApi.ts';
 import { SacEntry, entryAnchor } from './SacEntry.tsx';
@@ -35,7 +36,9 @@ export function SacRoomsView({ source }: { source: string }) {
                 {room.kind === 'pair' && <span className="sac-pair"> a room of two</span>}
                 {room.kind === 'unknown' && <span className="sac-pair" title={room.kindWhy ?? ''}> room of two: unknown</span>}
               </td>
-              <td>{room.seats.join(', ')}</td>
+              <td>
+                <SeatLinks source={source} seats={room.seats} />
+              </td>
               <td>{room.entries}</td>
               <td>{room.last === null ? '—' : `${room.last.time} · ${room.last.seat} · ${room.last.entryType}`}</td>
               <td>{room.degraded.length > 0 && <span className="badge degraded" title={room.degraded.map((reason) => reason.words).join('\n')}>degraded</span>}</td>
@@ -76,7 +79,7 @@ export function SacRoomView({ source, room, entry }: { source: string; room: str
       {data !== undefined && (
         <>
           <p className="sac-meta">
-            {data.room.seats.length} seats: {data.room.seats.join(', ')} · {data.room.entries} entries
+            {countOf(data.room.seats.length, 'seat')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
             {data.room.neverWrote > 0 && ` · ${data.room.neverWrote} joined and never wrote`}
           </p>
           {data.room.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
@@ -131,6 +134,15 @@ export function SacSeatView({ source, seat }: { source: string; seat: string }) 
       )}
     </main>
   );
+}
+
+function SeatLinks({ source, seats }: { source: string; seats: readonly string[] }) {
+  return seats.map((seat, index) => (
+    <span key={seat}>
+      {index > 0 && ', '}
+      <Link to={sacSeatPath(source, seat)}>{seat}</Link>
+    </span>
+  ));
 }
 
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
