@@ -43,3 +43,35 @@ describe('the demo’s set-agent-comm store', () => {
     }
   });
 });
+
+describe('the demo’s live set-agent-comm traffic', () => {
+  // Constant draws are the extremes: every pick the same line, the same seat, the same room.
+  for (const draw of [0.05, 0.5, 0.95]) {
+    it(`answers a live question with a live reply whose re names it, in its room (every draw ${draw})`, async () => {
+      const live = mkdtempSync(join(tmpdir(), 'sac-demo-live-'));
+      const controller = new AbortController();
+      const began = Date.now();
+      const running = runSacDemo(live, sessions, controller.signal, { intervalMs: 20, random: () => draw });
+      let source: ReturnType<typeof createSacSource> | null = null;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        controller.abort();
+        await running;
+        source = createSacSource({ root: live });
+        await source.start();
+        const replies = source.roomSummaries().flatMap((room) => {
+          const items = source!.roomPage(room.room, 5_000)!.items.filter((item) => item.type === 'entry');
+          const isLive = (at: string | null) => at !== null && Date.parse(at) >= began - 1_000;
+          return items.filter((item) => isLive(item.at) && item.re?.state === 'resolved' && item.re.entries.every((target) => items.some((other) => other.item === target.item && isLive(other.at) && other.entryType === 'QUESTION')));
+        });
+        assert.ok(replies.length > 0, 'a live reply to a live question');
+        for (const reply of replies) assert.equal(reply.entryType, 'ANSWER');
+      } finally {
+        controller.abort();
+        await running;
+        await source?.close();
+        rmSync(live, { recursive: true, force: true });
+      }
+    });
+  }
+});

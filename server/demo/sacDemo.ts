@@ -7,7 +7,8 @@ import { appendSacEntry, joinSacRoom, sacEntryBytes, sacTime, writeSacJson, type
 // as sac's CLI writes them (sacWrite.ts). The backlog has every entry type, an addressed entry, a
 // broadcast, a reply, a room of two, a forged header escaped in a body, a legacy type word, focus
 // and quiet presence, a seat that joined and never wrote, and a torn entry; live traffic adds
-// entries between the seats, some written slowly so that a reader sees one half-written.
+// entries between the seats, questions answered by a reply (re) the next moment, some written
+// slowly so that a reader sees one half-written.
 
 export type SacDemoSession = { id: string; cwd: string; name: string };
 
@@ -16,14 +17,18 @@ export type SacDemoOptions = { intervalMs?: number; random?: () => number; onErr
 export const SAC_TEAM = 'team';
 export const SAC_FORGED = '## 2099-01-01T00:00:00.000+02:00 — FACT';
 
-const LIVE = [
-  { type: 'QUESTION', text: 'Is anyone touching src/cart/totals.ts right now?' },
+const LIVE_QUESTIONS = [
+  { text: 'Is anyone touching src/cart/totals.ts right now?', answer: 'Not me, go ahead.' },
+  { text: 'Which port does the mock server use now?', answer: '4010, as before.' },
+  { text: 'Did the currency rounding land on staging?', answer: 'Yes, since the last deploy.' },
+];
+const LIVE_OTHERS = [
   { type: 'FACT', text: 'CI is green on main again.' },
   { type: 'REQUEST', text: 'Please hold merges to main for ten minutes, I am tagging a release.' },
-  { type: 'ANSWER', text: 'Not me, go ahead.' },
   { type: 'FACT', text: 'Staging has the new currency rounding.' },
-  { type: 'QUESTION', text: 'Which port does the mock server use now?' },
 ];
+/** Every this many live entries, one is a question; the next entry answers it. */
+const QUESTION_EVERY = 4;
 
 export function seatOf(session: SacDemoSession): string {
   return `${session.name}#${session.id.slice(0, 8)}`;
@@ -94,8 +99,11 @@ export async function runSacDemo(root: string, sessions: readonly SacDemoSession
   const old = new Date(Date.now() - 60_000);
   await utimes(tornFile, old, old);
 
-  // Live: entries between the seats of `team` (not the torn file's seat, which stays torn), some slow.
-  let lastQuestion: string | null = null;
+  // Live: entries between the seats of `team` (not the torn file's seat, which stays torn), some
+  // slow. A question is answered by the next entry, in its room, with a re naming its time: a
+  // reply that arrives live, as the backlog's does not.
+  type Asked = { room: string; seat: string; ts: string; answer: string };
+  let asked: Asked | null = null;
   const liveTalkers = talkers.filter((seat) => seat !== docs);
   for (let n = 0; !signal.aborted; n++) {
     try {
@@ -104,18 +112,35 @@ export async function runSacDemo(root: string, sessions: readonly SacDemoSession
       return;
     }
     try {
-      const seat = liveTalkers[Math.floor(random() * liveTalkers.length)]!;
-      const other = liveTalkers.find((candidate) => candidate !== seat)!;
-      const line = LIVE[Math.floor(random() * LIVE.length)]!;
       const ts = sacTime();
-      const entry: SacEntry = { ts, type: line.type, text: line.text };
-      if (line.type === 'ANSWER' && lastQuestion !== null) entry.re = lastQuestion;
-      if (random() < 0.5) entry.to = [other];
-      if (line.type === 'QUESTION') lastQuestion = ts;
-      const room = random() < 0.2 ? dm.room : SAC_TEAM;
+      let room: string;
+      let seat: string;
+      let entry: SacEntry;
+      // What is asked once this entry is written: a failed write leaves things as they were.
+      let then: Asked | null = null;
+      if (asked !== null) {
+        const question: Asked = asked;
+        room = question.room;
+        seat = liveTalkers.find((candidate) => candidate !== question.seat)!;
+        entry = { ts, type: 'ANSWER', to: [question.seat], re: question.ts, text: question.answer };
+      } else {
+        seat = liveTalkers[Math.floor(random() * liveTalkers.length)]!;
+        const other = liveTalkers.find((candidate) => candidate !== seat)!;
+        room = random() < 0.2 ? dm.room : SAC_TEAM;
+        if (n % QUESTION_EVERY === 0) {
+          const question = LIVE_QUESTIONS[Math.floor(random() * LIVE_QUESTIONS.length)]!;
+          entry = { ts, type: 'QUESTION', text: question.text };
+          then = { room, seat, ts, answer: question.answer };
+        } else {
+          const line = LIVE_OTHERS[Math.floor(random() * LIVE_OTHERS.length)]!;
+          entry = { ts, type: line.type, text: line.text };
+        }
+        if (random() < 0.5) entry.to = [other];
+      }
       // One write in three goes in pieces, a reader sees it half-written first.
       const slow = n % 3 === 2 ? { pieceBytes: 24, pieceDelayMs: Math.max(50, intervalMs / 4) } : {};
       await appendSacEntry(root, room, seat, entry, slow);
+      asked = then;
     } catch (error) {
       onError(error as Error);
     }

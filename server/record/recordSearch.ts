@@ -21,6 +21,8 @@ const GATHER_SLICE_MS = 8;
  * `signal` aborts (its client went away, or its time is up).
  */
 export async function searchRecord(source: RecordReader, threads: ReaderThreads, query: SearchQuery, signal: AbortSignal): Promise<SourceSearch> {
+  // A set-agent-comm entry's type, room and writer: no record entry has one.
+  if (query.type !== undefined || query.room !== undefined || query.writer !== undefined) return { hits: [], scanned: 0, truncated: false };
   const textQuery: TextQuery | null = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   const filters: SearchFilters = {
     side: query.side,

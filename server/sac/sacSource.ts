@@ -311,8 +311,9 @@ export function createSacSource(options: SacSourceOptions): SacSource {
 
   async function search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch> {
     const extra = query;
-    // Filters of the record's facts select none of sac's entries.
-    if (query.side !== undefined || query.outcome !== undefined || query.refused !== undefined || (query.peer !== undefined && query.peer !== '')) {
+    // Filters of the record's facts select none of sac's entries, nor does spex's person: a
+    // session writes every sac entry.
+    if (query.side !== undefined || query.outcome !== undefined || query.refused !== undefined || query.person !== undefined || (query.peer !== undefined && query.peer !== '')) {
       return { hits: [], scanned: 0, truncated: false };
     }
     const matcher = query.q === '' ? null : createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });

@@ -285,6 +285,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   async function search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch> {
     // Outcomes and refusals are the record's words: no spex line has one.
     if (query.outcome !== undefined || query.refused !== undefined) return { hits: [], scanned: 0, truncated: false };
+    // So are a set-agent-comm entry's type, room and writer.
+    if (query.type !== undefined || query.room !== undefined || query.writer !== undefined) return { hits: [], scanned: 0, truncated: false };
     const matcher = query.q === '' ? null : createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
     if (matcher !== null && 'error' in matcher) throw Object.assign(new Error(matcher.error), { statusCode: 400 });
     type Candidate = { sessionId: string; project: string; kind: 'received' | 'sent' | 'declaration'; at: string; owner: string; line: number; item: TimelineItem; from: string | null };

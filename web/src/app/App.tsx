@@ -61,7 +61,7 @@ export function App() {
         {route.view === 'session' && <SessionView sessionId={route.sessionId} file={route.file} />}
         {route.view === 'search' && <SearchView query={route.query} />}
         {route.view === 'sac-rooms' && <SacRoomsView source={route.source} />}
-        {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} />}
+        {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} entry={route.entry} />}
         {route.view === 'sac-seat' && <SacSeatView source={route.source} seat={route.seat} />}
         {route.view === 'spex-session' && <SpexSessionView key={`${route.source}/${route.sessionId}`} source={route.source} sessionId={route.sessionId} item={route.item} />}
         {route.view === 'not-found' && (

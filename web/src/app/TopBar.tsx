@@ -1,5 +1,6 @@
 import type { SessionsResponse } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
+import { SacRoomsLinks } from '../sac/SacRoomsLinks.tsx';
 import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { countOf } from '../text/count.ts';
@@ -29,6 +30,7 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
         </button>
       </span>
       <span className="topbar-tools">
+        <SacRoomsLinks sources={sessions?.sources} />
         <Link to="/search" className="button" aria-label="Search all sessions (/)">
           Search
         </Link>

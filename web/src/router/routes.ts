@@ -9,7 +9,8 @@ export type Route =
   | { view: 'search'; query: string }
   /** A set-agent-comm store's rooms, one room's flow, a seat's Sent | Received. */
   | { view: 'sac-rooms'; source: string }
-  | { view: 'sac-room'; source: string; room: string }
+  /** `entry`: an item of the flow to open at, highlighted (`channels/<room>/<seat>.md:<offset>`). */
+  | { view: 'sac-room'; source: string; room: string; entry: string | null }
   | { view: 'sac-seat'; source: string; seat: string }
   /** A spex session's Sent | Received, at one item when `item` is given. */
   | { view: 'spex-session'; source: string; sessionId: string; item: string | null }
@@ -20,14 +21,15 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/' || pathname === '') return { view: 'home' };
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
-  const sac = /^\/sac\/([a-z]+-[0-9a-f]{8})\/(rooms|room|seat)(?:\/([^/]+))?\/?$/.exec(pathname);
+  const sac = /^\/sac\/([a-z]+-[0-9a-f]{8})\/(rooms|room|seat)(?:\/([^/]+)(?:\/entry\/([^/]+))?)?\/?$/.exec(pathname);
   if (sac !== null) {
     try {
       const source = sac[1]!;
       const name = sac[3] === undefined ? null : decodeURIComponent(sac[3]);
+      const entry = sac[4] === undefined ? null : decodeURIComponent(sac[4]);
       if (sac[2] === 'rooms' && name === null) return { view: 'sac-rooms', source };
-      if (sac[2] === 'room' && name !== null) return { view: 'sac-room', source, room: name };
-      if (sac[2] === 'seat' && name !== null) return { view: 'sac-seat', source, seat: name };
+      if (sac[2] === 'room' && name !== null) return { view: 'sac-room', source, room: name, entry };
+      if (sac[2] === 'seat' && name !== null && entry === null) return { view: 'sac-seat', source, seat: name };
     } catch {
       // A malformed escape names nothing.
     }
@@ -79,6 +81,11 @@ export function sacRoomsPath(source: string): string {
 
 export function sacRoomPath(source: string, room: string): string {
   return `/sac/${source}/room/${encodeURIComponent(room)}`;
+}
+
+/** A room's flow opened at one of its entries, highlighted. */
+export function sacRoomEntryPath(source: string, room: string, item: string): string {
+  return `${sacRoomPath(source, room)}/entry/${encodeURIComponent(item)}`;
 }
 
 export function sacSeatPath(source: string, seat: string): string {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SacFlowItem } from '../../../shared/wire/sac.ts';
 import { Link } from '../router/Router.tsx';
-import { sacRoomPath, sacSeatPath } from '../router/routes.ts';
+import { sacRoomEntryPath, sacRoomPath, sacSeatPath } from '../router/routes.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { fetchItem, sacKeys } from './sacApi.ts';
 
@@ -20,13 +20,21 @@ export function entryAnchor(item: string): string {
   return `e-${item.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
 }
 
-export function SacEntry({ item, source, seat, showRoom = false }: { item: SacFlowItem; source: string; seat: string; showRoom?: boolean }) {
+type Props = { item: SacFlowItem; source: string; seat: string; showRoom?: boolean; /** The entry a link opened the flow at. */ target?: boolean };
+
+export function SacEntry({ item, source, seat, showRoom = false, target = false }: Props) {
   const [whole, setWhole] = useState(false);
   const full = useQuery({ queryKey: sacKeys.item(source, seat, item.item), queryFn: ({ signal }) => fetchItem(source, seat, item.item, signal), enabled: whole });
   const text = whole && full.data !== undefined ? full.data.item.text : item.text;
   const kind = item.type === 'entry' ? (item.entryType ?? '') : item.type;
   return (
-    <article id={entryAnchor(item.item)} className={`sac-entry sac-${item.type} ev-${item.evidence}`} data-item={item.item} aria-label={`${kind} by ${item.seat}`}>
+    <article
+      id={entryAnchor(item.item)}
+      className={`sac-entry sac-${item.type} ev-${item.evidence}${target ? ' sac-target' : ''}`}
+      data-item={item.item}
+      aria-label={`${kind} by ${item.seat}`}
+      aria-current={target ? 'true' : undefined}
+    >
       <header className="sac-entry-head">
         <Link to={sacSeatPath(source, item.seat)} className="sac-writer">
           {item.seat}
@@ -64,10 +72,10 @@ export function SacEntry({ item, source, seat, showRoom = false }: { item: SacFl
           re {item.re.time}:{' '}
           {item.re.state === 'unresolved'
             ? 'no entry of this room has that time'
-            : item.re.entries.map((target) => (
-                <a key={target.item} href={`${sacRoomPath(source, item.room)}#${entryAnchor(target.item)}`} className="sac-re-link">
-                  {target.seat}
-                </a>
+            : item.re.entries.map((named) => (
+                <Link key={named.item} to={sacRoomEntryPath(source, item.room, named.item)} className="sac-re-link" title={`the entry of #${item.room} written at ${item.re!.time} by ${named.seat}`}>
+                  {named.seat}
+                </Link>
               ))}
           {item.re.state === 'ambiguous' && <span> ({item.re.entries.length} entries share this time)</span>}
         </p>

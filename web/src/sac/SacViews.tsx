@@ -1,16 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
 import { Link } from '../router/Router.tsx';
-import { sacRoomPath, sacRoomsPath } from '../router/routes.ts';
-import { fetchRoom, fetchRooms, fetchSeat, findSessionView, sacKeys } from './sacApi.ts';
-import { SacEntry } from './SacEntry.tsx';
+import { sacRoomPath, sacRoomsPath, sacSeatPath } from '../router/routes.ts';
+import { conversationPath, otherViewsOf } from '../sessions/conversations.ts';
+import { countOf } from '../text/count.ts';
+import { useSessions } from '../sessions/useSessions.ts';
+import { fetchRoom, fetchRooms, fetchSeat, sacKeys } from './sacApi.ts';
+import { SacEntry, entryAnchor } from './SacEntry.tsx';
 import { useSacLive } from './useSacLive.ts';
 import './sac.css';
 
 // set-agent-comm: the rooms of a store, a room's flow, and a seat's Sent | Received.
 
 const LIMIT = 500;
+/** The most entries a flow is asked for (the server's limit): a linked entry is looked for in these. */
+const MAX_LIMIT = 20_000;
 
 export function SacRoomsView({ source }: { source: string }) {
   useSacLive(source);
@@ -31,7 +36,9 @@ export function SacRoomsView({ source }: { source: string }) {
                 {room.kind === 'pair' && <span className="sac-pair"> a room of two</span>}
                 {room.kind === 'unknown' && <span className="sac-pair" title={room.kindWhy ?? ''}> room of two: unknown</span>}
               </td>
-              <td>{room.seats.join(', ')}</td>
+              <td>
+                <SeatLinks source={source} seats={room.seats} />
+              </td>
               <td>{room.entries}</td>
               <td>{room.last === null ? '—' : `${room.last.time} · ${room.last.seat} · ${room.last.entryType}`}</td>
               <td>{room.degraded.length > 0 && <span className="badge degraded" title={room.degraded.map((reason) => reason.words).join('\n')}>degraded</span>}</td>
@@ -43,12 +50,25 @@ export function SacRoomsView({ source }: { source: string }) {
   );
 }
 
-export function SacRoomView({ source, room }: { source: string; room: string }) {
+export function SacRoomView({ source, room, entry }: { source: string; room: string; entry: string | null }) {
   useSacLive(source);
   const [limit, setLimit] = useState(LIMIT);
   const page = useQuery({ queryKey: sacKeys.room(source, room, limit), queryFn: ({ signal }) => fetchRoom(source, room, limit, signal) });
-  if (page.error !== null) return <main className="view"><p className="notice warn">{page.error.message}</p></main>;
   const data = page.data;
+  const found = entry !== null && data !== undefined && data.items.some((item) => item.item === entry);
+  // A linked entry older than the newest page is in the flow's earlier part: ask for all of it.
+  const wider = entry !== null && data !== undefined && !found && data.total > data.items.length && limit < MAX_LIMIT;
+  useEffect(() => {
+    if (wider) setLimit(MAX_LIMIT);
+  }, [wider]);
+  // Brought into view once per link: live entries after it do not pull the page back.
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    if (!found || shown.current === entry) return;
+    shown.current = entry;
+    document.getElementById(entryAnchor(entry))?.scrollIntoView({ block: 'center' });
+  }, [found, entry]);
+  if (page.error !== null) return <main className="view"><p className="notice warn">{page.error.message}</p></main>;
   return (
     <main className="view sac-view" aria-label={`Room ${room}`}>
       <p><Link to={sacRoomsPath(source)}>Rooms</Link></p>
@@ -59,14 +79,20 @@ export function SacRoomView({ source, room }: { source: string; room: string }) 
       {data !== undefined && (
         <>
           <p className="sac-meta">
-            {data.room.seats.length} seats: {data.room.seats.join(', ')} · {data.room.entries} entries
+            {countOf(data.room.seats.length, 'seat')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
             {data.room.neverWrote > 0 && ` · ${data.room.neverWrote} joined and never wrote`}
           </p>
           {data.room.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
-          {data.total > data.items.length && <button type="button" onClick={() => setLimit(limit * 4)}>show earlier ({data.total - data.items.length} more)</button>}
-          <div className="sac-flow" aria-label="Flow">
-            {data.items.map((item) => <SacEntry key={item.item} item={item} source={source} seat={item.seat} />)}
-          </div>
+          {entry !== null && !found && !wider && !page.isFetching && (
+            <p className="notice warn">
+              Entry <code>{entry}</code> is {data.total > data.items.length ? `not among the newest ${data.items.length.toLocaleString('en-US')} entries of this room` : 'not in this room’s flow'}. The flow is
+              shown from its newest entries.
+            </p>
+          )}
+          {data.total > data.items.length && <button type="button" onClick={() => setLimit(Math.min(limit * 4, MAX_LIMIT))}>show earlier ({data.total - data.items.length} more)</button>}
+          <section className="sac-flow" aria-label="Flow">
+            {data.items.map((item) => <SacEntry key={item.item} item={item} source={source} seat={item.seat} target={item.item === entry} />)}
+          </section>
         </>
       )}
     </main>
@@ -110,16 +136,45 @@ export function SacSeatView({ source, seat }: { source: string; seat: string }) 
   );
 }
 
+function SeatLinks({ source, seats }: { source: string; seats: readonly string[] }) {
+  return seats.map((seat, index) => (
+    <span key={seat}>
+      {index > 0 && ', '}
+      <Link to={sacSeatPath(source, seat)}>{seat}</Link>
+    </span>
+  ));
+}
+
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
   const session = summary.session.state === 'known' ? summary.session.session : null;
-  const view = useQuery({ queryKey: ['sac', source, 'session-view', session], queryFn: ({ signal }) => findSessionView(session!, signal), enabled: session !== null });
+  const { data: list } = useSessions();
+  // The same full session id in another source is the same session: its record or spex view.
+  const views = session === null || list === undefined ? [] : otherViewsOf(session, source, list.projects.flatMap((project) => project.sessions)).filter((other) => other.source.kind !== 'sac');
   const focus = summary.focus;
   const presence = summary.presence;
   return (
     <dl className="sac-facts">
       <dt>session</dt>
       <dd>
-        {session === null ? `unknown (${summary.session.state === 'unknown' ? summary.session.why : ''})` : view.data ? <Link to={view.data}>{session}</Link> : session}
+        {session === null ? (
+          `unknown (${summary.session.state === 'unknown' ? summary.session.why : ''})`
+        ) : (
+          <>
+            <code>{session}</code>
+            {views.map((other) => {
+              const where = other.source.kind === 'spex' ? 'in spex' : 'in the record';
+              return (
+                <span key={`${other.source.id}/${other.id}`}>
+                  {' · '}
+                  <Link to={conversationPath(other)} aria-label={`Session ${session} ${where}`} title={other.source.id}>
+                    {where}
+                  </Link>
+                </span>
+              );
+            })}
+            {list !== undefined && views.length === 0 && <span className="muted"> · no other store read here shows this session</span>}
+          </>
+        )}
       </dd>
       <dt>project</dt>
       <dd>{summary.project.project}{summary.project.from === 'agent-name' && ' (the agent name: the registry names no project)'}</dd>

@@ -31,27 +31,3 @@ export const fetchSeat = (source: string, seat: string, others: boolean, limit: 
 
 export const fetchItem = (source: string, seat: string, item: string, signal?: AbortSignal) =>
   getJson(`/api/sessions/${encodeURIComponent(seat)}/items/${encodeURIComponent(item)}?${new URLSearchParams({ source })}`, sacItemResponseSchema, signal);
-
-/**
- * Where another source shows a session with this full id (the record's or spex's view), from the
- * list of sessions; null when none does. Read loosely: the list's envelope is the HTTP layer's.
- */
-export async function findSessionView(session: string, signal?: AbortSignal): Promise<string | null> {
-  const response = await fetch('/api/sessions', { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
-  if (!response.ok) return null;
-  const body: unknown = await response.json().catch(() => null);
-  let found: string | null = null;
-  const walk = (value: unknown): void => {
-    if (found !== null || typeof value !== 'object' || value === null) return;
-    if (Array.isArray(value)) return value.forEach(walk);
-    const record = value as Record<string, unknown>;
-    const source = record['source'] as { kind?: unknown; id?: unknown } | undefined;
-    if (record['sessionId'] === session && source !== undefined && source.kind !== 'sac') {
-      found = source.kind === 'spex' ? `/spex/${String(source.id)}/session/${encodeURIComponent(session)}` : `/session/${encodeURIComponent(session)}`;
-      return;
-    }
-    Object.values(record).forEach(walk);
-  };
-  walk(body);
-  return found;
-}

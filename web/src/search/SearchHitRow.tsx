@@ -2,7 +2,7 @@ import type { RecordSearchHit, SearchHit } from '../../../shared/api.ts';
 import type { SacSearchHit } from '../../../shared/wire/sac.ts';
 import type { SpexSearchHit } from '../../../shared/wire/spex.ts';
 import { Link } from '../router/Router.tsx';
-import { entryPath, sacRoomPath, sacSeatPath, spexItemPath, spexSessionPath } from '../router/routes.ts';
+import { entryPath, sacRoomEntryPath, sacRoomPath, sacSeatPath, spexItemPath, spexSessionPath } from '../router/routes.ts';
 import { projectName, shortId } from '../sessions/sessionTree.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
@@ -54,13 +54,13 @@ function SacHitRow({ hit }: { hit: SacSearchHit }) {
   return (
     <li className="search-hit hit-sent">
       <div className="search-hit-head">
-        <Link to={sacRoomPath(hit.source.id, hit.room)} className="entry-time" aria-label={`Open room ${hit.room}`}>
+        <Link to={sacRoomEntryPath(hit.source.id, hit.room, hit.item)} className="entry-time" aria-label={`Open entry by ${hit.seat} in room ${hit.room}, at ${hit.time}`}>
           <Time at={hit.at} />
         </Link>
         <span className="badge badge-source">sac</span>
         <span title={hit.typeWord === hit.entryType ? undefined : `written as ${hit.typeWord}`}>{hit.typeWord}</span>
         <span>
-          by <Link to={sacSeatPath(hit.source.id, hit.seat)}>{hit.seat}</Link> in {hit.room}
+          by <Link to={sacSeatPath(hit.source.id, hit.seat)}>{hit.seat}</Link> in <Link to={sacRoomPath(hit.source.id, hit.room)}>#{hit.room}</Link>
         </span>
         <span>to {hit.to.length === 0 ? 'everyone' : hit.to.join(', ')}</span>
       </div>

@@ -9,7 +9,7 @@ import { searchPath } from '../router/routes.ts';
 import { useSessions } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { SearchHitRow, hitKey } from './SearchHitRow.tsx';
-import { TimeFieldError, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { SAC_ENTRY_TYPES, TimeFieldError, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 import { countOf } from '../text/count.ts';
 
@@ -45,6 +45,8 @@ export function SearchView({ query }: { query: string }) {
   };
   const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => setForm((old) => ({ ...old, [key]: value }));
   const zoneWord = timeZone === 'utc' ? 'UTC' : 'local time';
+  // set-agent-comm's filters are offered where a sac store is read, or where the address sets one.
+  const sacFilters = (sessions?.sources.some((source) => source.kind === 'sac') ?? false) || form.type !== '' || form.room !== '' || form.writer !== '';
 
   return (
     <main className="view search-view" aria-label="Search">
@@ -108,6 +110,31 @@ export function SearchView({ query }: { query: string }) {
             to ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.to} onChange={(e) => set('to', e.target.value)} />
           </label>
         </div>
+        {sacFilters && (
+          <div className="search-row" role="group" aria-label="set-agent-comm filters">
+            <span className="muted">set-agent-comm only:</span>
+            <label>
+              type{' '}
+              <select aria-label="type" value={form.type} onChange={(e) => set('type', e.target.value as SearchForm['type'])}>
+                <option value="">any</option>
+                {SAC_ENTRY_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {type}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              room <input type="text" aria-label="room" value={form.room} onChange={(e) => set('room', e.target.value)} placeholder="its name, exactly" />
+            </label>
+            <label>
+              writer <input type="text" aria-label="writer" value={form.writer} onChange={(e) => set('writer', e.target.value)} placeholder="a seat, e.g. web-app#3f9c1a20" />
+            </label>
+            <span className="muted" title="Side, outcome, not queued and peer are the record’s and spex’s words: set them and no set-agent-comm entry is found.">
+              (these find no record entry or spex line)
+            </span>
+          </div>
+        )}
         {formError !== null && (
           <p className="notice error" role="alert">
             {formError}

@@ -19,14 +19,23 @@ export type SearchForm = {
    */
   from: string;
   to: string;
+  /** set-agent-comm's own filters: they select no record entry and no spex line. */
+  type: '' | SacEntryType;
+  room: string;
+  writer: string;
 };
 
-export const EMPTY_FORM: SearchForm = { q: '', regex: false, matchCase: false, side: '', outcome: '', refused: false, peer: '', project: '', from: '', to: '' };
+/** The entry types set-agent-comm writes (an older Hungarian word counts as the type it stands for). */
+export const SAC_ENTRY_TYPES = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST'] as const;
+export type SacEntryType = (typeof SAC_ENTRY_TYPES)[number];
+
+export const EMPTY_FORM: SearchForm = { q: '', regex: false, matchCase: false, side: '', outcome: '', refused: false, peer: '', project: '', from: '', to: '', type: '', room: '', writer: '' };
 
 export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm {
   const params = new URLSearchParams(query);
   const side = params.get('side');
   const outcome = params.get('outcome');
+  const type = params.get('type');
   return {
     q: params.get('q') ?? '',
     regex: params.get('regex') === '1',
@@ -38,6 +47,9 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
     project: params.get('project') ?? '',
     from: toLocalInput(params.get('from'), zone),
     to: toLocalInput(params.get('to'), zone),
+    type: SAC_ENTRY_TYPES.find((known) => known === type) ?? '',
+    room: params.get('room') ?? '',
+    writer: params.get('writer') ?? '',
   };
 }
 
@@ -55,6 +67,9 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.refused) params.set('refused', '1');
   if (form.peer !== '') params.set('peer', form.peer);
   if (form.project !== '') params.set('project', form.project);
+  if (form.type !== '') params.set('type', form.type);
+  if (form.room !== '') params.set('room', form.room);
+  if (form.writer !== '') params.set('writer', form.writer);
   const from = readTimeField(form.from, zone);
   const to = readTimeField(form.to, zone);
   if (from !== null) params.set('from', from);

@@ -1,0 +1,184 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
+import { sacTime } from '../server/demo/sacWrite.ts';
+import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
+import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { SessionWriting, startWriter, type Writer } from './support/record.ts';
+import { expect, test, type Page } from './support/test.ts';
+
+// A set-agent-comm store written by a real writer process as sac's CLI writes it (the example
+// store, then live entries), with canaries in its secrets, read by the real command beside a record
+// that holds one of its seats' sessions.
+
+const API = 'api-service#c4e10000';
+const WEB = 'web-app#3f9c1a20';
+const WEB_SESSION = '3f9c1a20-1111-2222-3333-444455556666';
+const CANARIES = ['CANARY-relay-e2e-61d2', 'CANARY-token-e2e-90ab'];
+const QUESTION_TIME = '2026-11-30T17:18:53.482+00:00';
+
+let parent = '';
+let sacWriter: SacWriter;
+let recordWriter: Writer;
+let dashboard: RunningDashboard;
+let url = '';
+let source = '';
+
+test.beforeAll(async () => {
+  parent = await mkdtemp(path.join(tmpdir(), 'rec-e2e-sac-'));
+  const store = path.join(parent, 'sac');
+  const record = path.join(parent, 'record');
+  await mkdir(store);
+  await mkdir(record);
+  sacWriter = await startSacWriter(store);
+  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await sacWriter.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
+  await sacWriter.send({ op: 'raw', path: 'relays.json', bytes: Buffer.from(JSON.stringify({ relay: 'https://comm.example.com', secret: CANARIES[0] })).toString('base64') });
+  await sacWriter.send({ op: 'raw', path: 'http-tokens.json', bytes: Buffer.from(JSON.stringify({ 'web-app': { token: CANARIES[1] } })).toString('base64') });
+  // The web-app seat's session, as its plugin recorded it.
+  recordWriter = await startWriter(record);
+  const session = new SessionWriting(recordWriter, '/home/dev/projects/web-app', WEB_SESSION);
+  await session.start();
+  await session.sent({ as: 'api-service' }, 'The cart client is on 2.4.0 now.');
+  await session.received({ as: 'api-service' }, 'Thanks, the cart looks right.', 'queued');
+  dashboard = await startDashboard([record, store]);
+  url = dashboard.url;
+  for (let i = 0; i < 200 && source === ''; i++) {
+    const list = (await (await apiFetch(`${url}/api/sessions`)).json()) as { sources: { kind: string; id: string; indexing: { state: string } }[] };
+    const sac = list.sources.find((candidate) => candidate.kind === 'sac');
+    if (sac !== undefined && list.sources.every((candidate) => candidate.indexing.state === 'ready')) source = sac.id;
+    else await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  if (source === '') throw new Error('the set-agent-comm store was not read');
+});
+
+test.afterAll(async () => {
+  await dashboard?.stop();
+  await sacWriter?.close();
+  await recordWriter?.kill();
+  if (parent !== '') await rm(parent, { recursive: true, force: true });
+});
+
+const flowOf = (page: Page) => page.getByRole('region', { name: 'Flow' });
+
+test('the top bar leads to the rooms, and a room’s flow lists its entries in time order with writer, type and to or everyone', async ({ page }) => {
+  await page.goto(url);
+  await page.getByRole('banner').getByRole('link', { name: 'Rooms' }).click();
+  await expect(page).toHaveURL(`${url}/sac/${source}/rooms`);
+  await page.getByRole('link', { name: '#team' }).click();
+  const entries = flowOf(page).getByRole('article');
+  await expect(entries).toHaveCount(4);
+  expect(await entries.evaluateAll((articles) => articles.map((article) => article.getAttribute('aria-label')))).toEqual([
+    `QUESTION by ${API}`,
+    `FACT by ${API}`,
+    `ANSWER by ${WEB}`,
+    `REQUEST by ${API}`,
+  ]);
+  expect(await entries.locator('.sac-to').allTextContents()).toEqual(['→ web-app', '→ everyone', '→ api-service', `→ ${WEB}`]);
+  expect(await entries.locator('.sac-time').allTextContents()).toEqual([QUESTION_TIME, '2026-11-30T17:18:53.590+00:00', '2026-11-30T17:18:53.872+00:00', '2026-11-30T17:18:53.956+00:00']);
+});
+
+test('a seat shows Sent and Received side by side, each received entry marked read or unread as sac’s cursor says, labelled as sac’s', async ({ page }) => {
+  await page.goto(url);
+  await page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).click();
+  const sent = page.getByRole('region', { name: 'Sent' });
+  const received = page.getByRole('region', { name: 'Received' });
+  await expect(sent.getByRole('article')).toHaveCount(1);
+  await expect(received.getByRole('article')).toHaveCount(3);
+  const [left, right] = [await sent.boundingBox(), await received.boundingBox()];
+  expect(left!.x + left!.width).toBeLessThanOrEqual(right!.x);
+  expect(Math.abs(left!.y - right!.y)).toBeLessThan(5);
+  expect(await received.locator('.sac-cursor').allTextContents()).toEqual(['sac’s cursor: read', 'sac’s cursor: read', 'sac’s cursor: unread']);
+  await expect(received.locator('.sac-cursor').first()).toHaveAttribute('title', /not what the session read/);
+  await expect(received.getByRole('heading')).toContainText('1 unread by sac’s cursor');
+  await expect(page.getByText(/\bread by/)).toHaveCount(0);
+});
+
+test('a seat’s session links to the same session in the record', async ({ page }) => {
+  await page.goto(`${url}/sac/${source}/seat/${encodeURIComponent(WEB)}`);
+  const link = page.getByRole('link', { name: `Session ${WEB_SESSION} in the record` });
+  await expect(link).toHaveAttribute('href', `/session/${WEB_SESSION}`);
+  await link.click();
+  await expect(page.getByText('The cart client is on 2.4.0 now.')).toBeVisible();
+});
+
+test('a reply’s re link opens the entry it names, highlighted in its room’s flow', async ({ page }) => {
+  await page.goto(`${url}/sac/${source}/seat/${encodeURIComponent(WEB)}`);
+  const answer = page.getByRole('region', { name: 'Sent' }).getByRole('article', { name: `ANSWER by ${WEB}` });
+  await expect(answer.locator('.sac-re')).toContainText(`re ${QUESTION_TIME}`);
+  await answer.locator('.sac-re').getByRole('link', { name: API }).click();
+  await expect(page).toHaveURL(new RegExp(`/sac/${source}/room/team/entry/`));
+  const question = flowOf(page).getByRole('article', { name: `QUESTION by ${API}` });
+  await expect(question).toHaveAttribute('aria-current', 'true');
+  await expect(question).toBeInViewport();
+  await expect(flowOf(page).locator('[aria-current="true"]')).toHaveCount(1);
+});
+
+test('a search by set-agent-comm type finds only sac entries, and a hit opens its entry highlighted in its room’s flow', async ({ page }) => {
+  await page.goto(`${url}/search`);
+  await page.getByRole('searchbox', { name: 'Text to find' }).fill('cart');
+  await page.getByLabel('type', { exact: true }).selectOption('QUESTION');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/type=QUESTION/);
+  const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+  await expect(hits).toHaveCount(1);
+  await expect(hits.first()).toContainText('sac');
+  await expect(hits.first()).toContainText('Does the cart still POST /v1/orders');
+  await hits.first().getByRole('link', { name: new RegExp(`Open entry by ${API} in room team`) }).click();
+  await expect(page).toHaveURL(new RegExp(`/sac/${source}/room/team/entry/`));
+  await expect(flowOf(page).getByRole('article', { name: `QUESTION by ${API}` })).toHaveAttribute('aria-current', 'true');
+});
+
+test('a search by room or writer lists no record entry, and one by outcome no sac entry', async ({ page }) => {
+  await page.goto(`${url}/search?q=cart&room=team`);
+  const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+  await expect(hits).toHaveCount(2);
+  await expect(page.getByLabel('room', { exact: true })).toHaveValue('team');
+  await page.goto(`${url}/search?q=cart&writer=${encodeURIComponent(WEB)}`);
+  await expect(hits).toHaveCount(0);
+  await expect(page.getByRole('status')).toContainText('0 entries');
+  await page.goto(`${url}/search?q=cart&outcome=queued`);
+  await expect(hits).toHaveCount(1);
+  await expect(hits.first()).toContainText('Thanks, the cart looks right.');
+  await page.goto(`${url}/search?q=cart&refused=1`);
+  await expect(page.getByRole('status')).toContainText('0 entries');
+});
+
+test('an entry written while a room is open appears in its flow without a reload', async ({ page }) => {
+  await page.goto(`${url}/sac/${source}/room/team`);
+  await expect(flowOf(page).getByRole('article')).toHaveCount(4);
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  const text = 'Written live, while the room was open.';
+  await sacWriter.send({ op: 'send', room: 'team', seat: WEB, ts: sacTime(), type: 'FACT', text });
+  const live = flowOf(page).getByRole('article').last();
+  await expect(live).toContainText(text);
+  await expect(live).toHaveAttribute('aria-label', `FACT by ${WEB}`);
+  expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+});
+
+test('the secrets’ canaries are in no page and no response', async ({ page }) => {
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (!(response.headers()['content-type'] ?? '').includes('event-stream')) bodies.push(response.text().catch(() => ''));
+  });
+  const seen: string[] = [];
+  const visit = async (path: string, ready: () => Promise<void>) => {
+    await page.goto(`${url}${path}`);
+    await ready();
+    seen.push(await page.content());
+  };
+  await visit('/', () => expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` })).toBeVisible());
+  await visit(`/sac/${source}/rooms`, () => expect(page.getByRole('link', { name: '#team' })).toBeVisible());
+  for (const room of ['team', 'dm-api-service-c4e10000-web-app-3f9c1a20']) await visit(`/sac/${source}/room/${room}`, () => expect(page.getByRole('heading', { name: `#${room}` })).toBeVisible());
+  for (const seat of [WEB, API, 'web-app#7b02e5d1']) {
+    await visit(`/sac/${source}/seat/${encodeURIComponent(seat)}`, () => expect(page.getByRole('region', { name: 'Sent' })).toBeVisible());
+    await page.getByLabel(/show entries addressed to others/).check();
+    seen.push(await page.content());
+  }
+  for (const q of ['CANARY', 'relay', 'token', 'secret']) await visit(`/search?q=${q}`, () => expect(page.getByRole('status')).toBeVisible());
+  const answered = await Promise.all(bodies);
+  expect(answered.length).toBeGreaterThan(10);
+  for (const canary of CANARIES) {
+    for (const text of [...seen, ...answered]) expect(text).not.toContain(canary);
+  }
+});

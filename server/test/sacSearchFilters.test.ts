@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { searchResponseSchema } from '../../shared/api.ts';
+import { sentEntry, startEntry, receivedEntry } from '../../shared/test/recordFixtures.ts';
+import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
+import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
+import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
+import { startDashboard, type Dashboard } from '../dashboard.ts';
+import { eventually, getJson, makeTempRecord } from './harness.ts';
+import { writeExampleStore } from './sacApp.ts';
+import { A, PROJECT, sentEvent, sessionJson } from './spexHarness.ts';
+
+// Search across a record, a spex home and a set-agent-comm store, each written by its own writer
+// process: a filter of one kind's facts selects nothing of the other kinds, whose entries have no
+// such fact. Every store holds a text with "cart" in it, so a text alone finds all three.
+
+const SESSION = 'a1a1a1a1-0000-4000-8000-000000000001';
+
+let record: { dir: string; remove(): void };
+let spex: { dir: string; remove(): void };
+let sac: { dir: string; remove(): void };
+let recordWriter: Writer;
+let spexWriter: SpexWriter;
+let sacWriter: SacWriter;
+let dashboard: Dashboard;
+
+before(async () => {
+  record = makeTempRecord('sac-search-record-');
+  spex = makeTempRecord('sac-search-spex-');
+  sac = makeTempRecord('sac-search-sac-');
+  recordWriter = await startWriter(record.dir);
+  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 1, entry: startEntry(0) });
+  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 2, entry: sentEntry(1, 'the cart is queued') });
+  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 3, entry: sentEntry(2, 'the cart was refused', { isQueued: false, reason: 'recipient refuses inbound messages' }) });
+  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 4, entry: receivedEntry(3, 'a cart for you', { outcome: 'queued' }) });
+  spexWriter = await startSpexWriter(spex.dir);
+  await spexWriter.send({ op: 'session', project: PROJECT, sessionId: A, value: sessionJson(A) });
+  await spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: sentEvent('please look at the cart', null) });
+  sacWriter = await startSacWriter(sac.dir);
+  await writeExampleStore(sacWriter);
+  dashboard = await startDashboard({
+    stores: [
+      { kind: 'record', root: record.dir },
+      { kind: 'spex', root: spex.dir },
+      { kind: 'sac', root: sac.dir },
+    ],
+    token: null,
+    host: '127.0.0.1',
+    port: 0,
+    portFallback: false,
+    webRoot: null,
+    reconcileIntervalMs: 30_000,
+  });
+  await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'every first scan');
+  await eventually(async () => {
+    const kinds = await kindsOf('q=cart');
+    return kinds.includes('record') && kinds.includes('spex') && kinds.includes('sac') ? true : undefined;
+  }, 'a hit of every kind');
+});
+
+after(async () => {
+  await dashboard.close();
+  await recordWriter.kill();
+  await spexWriter.kill();
+  await sacWriter.close();
+  record.remove();
+  spex.remove();
+  sac.remove();
+});
+
+async function kindsOf(query: string): Promise<string[]> {
+  const found = await getJson(dashboard, `/api/search?${query}`, searchResponseSchema);
+  return found.hits.map((hit) => hit.source.kind);
+}
+
+describe('search filters of one kind of store', () => {
+  it('a text alone finds entries of every kind of store', async () => {
+    assert.deepEqual(new Set(await kindsOf('q=cart')), new Set(['record', 'spex', 'sac']));
+  });
+
+  it('a set-agent-comm type, room or writer filter selects no record entry and no spex line', async () => {
+    for (const filter of ['type=QUESTION', 'room=team', `writer=${encodeURIComponent('api-service#c4e10000')}`]) {
+      const kinds = await kindsOf(`q=cart&${filter}`);
+      assert.ok(kinds.length > 0, `${filter} finds the sac entries about the cart`);
+      assert.deepEqual(new Set(kinds), new Set(['sac']), filter);
+    }
+  });
+
+  it('a set-agent-comm filter that matches no sac entry finds nothing at all', async () => {
+    assert.deepEqual(await kindsOf('q=cart&room=nowhere'), []);
+    assert.deepEqual(await kindsOf(`writer=${encodeURIComponent('nobody#00000000')}`), []);
+  });
+
+  it('an outcome or refused filter selects no set-agent-comm entry', async () => {
+    const queued = await kindsOf('q=cart&outcome=queued');
+    assert.deepEqual(queued, ['record']);
+    const refused = await kindsOf('q=cart&refused=1');
+    assert.deepEqual(refused, ['record']);
+  });
+
+  it('a filter for what a person sent selects no set-agent-comm entry: sessions write them', async () => {
+    const kinds = await kindsOf('q=cart&person=1');
+    assert.ok(kinds.includes('spex'));
+    assert.ok(!kinds.includes('sac'), kinds.join(', '));
+  });
+});
