@@ -36,11 +36,14 @@ export function assertBuilt(): void {
   if (!existsSync(BIN) || !existsSync(WEB_INDEX)) throw new Error('dist/ is not built: run `npm run build` before the end-to-end tests');
 }
 
-/** recordDir null runs the demo record. `token: 'default'` leaves the command to make its own. */
-export async function startDashboard(recordDir: string | null, port = 0, options: { token?: 'default' } = {}): Promise<RunningDashboard> {
+/**
+ * recordDir null runs the demo record. `token: 'default'` leaves the command to make its own;
+ * `moreDirs` are stores read beside the first.
+ */
+export async function startDashboard(recordDir: string | null, port = 0, options: { token?: 'default'; moreDirs?: string[] } = {}): Promise<RunningDashboard> {
   assertBuilt();
   const tokenArgs = options.token === 'default' ? [] : ['--token', E2E_TOKEN];
-  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), '--port', String(port), '--no-open', ...tokenArgs];
+  const args = [BIN, ...(recordDir !== null ? [recordDir] : []), ...(options.moreDirs ?? []), '--port', String(port), '--no-open', ...tokenArgs];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));

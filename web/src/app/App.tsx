@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { SacRoomView, SacRoomsView, SacSeatView } from '../sac/SacViews.tsx';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
+import { LiveView } from '../live/LiveView.tsx';
 import { StatusBanners } from '../live/StatusBanners.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { SearchView } from '../search/SearchView.tsx';
@@ -31,6 +32,7 @@ export function App() {
   useKeys(
     {
       '/': () => navigate('/search'),
+      l: () => navigate('/live'),
       '?': () => setShowKeys(true),
       ']': () => stepSession(1),
       '[': () => stepSession(-1),
@@ -59,6 +61,7 @@ export function App() {
         {route.view === 'project' && <ProjectView cwd={route.cwd} />}
         {route.view === 'session' && <SessionView sessionId={route.sessionId} file={route.file} />}
         {route.view === 'search' && <SearchView query={route.query} />}
+        {route.view === 'live' && <LiveView query={route.query} />}
         {route.view === 'sac-rooms' && <SacRoomsView source={route.source} />}
         {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} />}
         {route.view === 'sac-seat' && <SacSeatView source={route.source} seat={route.seat} />}
