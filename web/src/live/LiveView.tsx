@@ -191,7 +191,7 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
         onOpen(item.link);
       }}
     >
-      <span className="live-time">{item.at !== null ? <Time at={item.at} short /> : '–'}</span>
+      <span className="live-time">{item.at !== null ? <Time at={item.at} withDate={false} /> : "–"}</span>
       <span className="live-source" title={source.id}>
         {source.kind}
       </span>
