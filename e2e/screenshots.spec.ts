@@ -62,6 +62,12 @@ test('screenshots of the main views, light and dark', async ({ page }) => {
   await expect(page.locator('.search-hit').first()).toBeVisible();
   await shoot(page, 'search');
 
+  // The demo writes a message every second or three: the live view fills as it runs.
+  test.setTimeout(90_000);
+  await page.goto(`${dashboard.url}/live`);
+  await expect(page.locator('.live-item').nth(5)).toBeVisible({ timeout: 30_000 });
+  await shoot(page, 'live');
+
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${dashboard.url}/session/${talky.sessionId}`);
   await expect(page.getByText('not queued:').first()).toBeVisible();

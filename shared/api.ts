@@ -300,13 +300,44 @@ export type FileResponse = z.infer<typeof fileResponseSchema>;
 export const errorResponseSchema = z.object({ error: z.string(), message: z.string() });
 
 /**
+ * A new or changed item of any source, as the live view lists it: the core's facts said in the
+ * source's words, so the browser derives nothing. `key` names the item in its conversation (the
+ * record's file name), `link` is the browser path that opens it in its place.
+ */
+export const liveItemSchema = z.object({
+  key: z.string(),
+  /** The item's time as its store gives it (ISO 8601); null where the store gives none. */
+  at: z.string().nullable(),
+  /** The item's kind as the store names it; null while it is not known (being written, a gap). */
+  kind: z.string().nullable(),
+  side: z.enum(['sent', 'received']).nullable(),
+  /** The peer as written (the host's `peer.as`, a spex `from`, a sac `to`), or null. */
+  peer: z.string().nullable(),
+  /** What came of it, or what it is, in the words the conversation's page uses. */
+  words: z.string(),
+  /** A send the host did not queue, or a receive that was rejected. */
+  refused: z.boolean(),
+  /** Its evidence state in the store's words (parsed, pending, damaged, torn, gap, …). */
+  evidence: z.string(),
+  /** Whether that state is a doubt about the record (damaged, torn, a gap, changed after read, …). */
+  degraded: z.boolean(),
+  /** The first line of its text, verbatim, at most 200 characters; null when there is no text to show. */
+  firstLine: z.string().nullable(),
+  link: z.string(),
+});
+export type LiveItem = z.infer<typeof liveItemSchema>;
+
+/** The longest first line a live item carries, in characters (a pair is never split). */
+export const LIVE_FIRST_LINE_CHARS = 200;
+
+/**
  * Server-sent events: small notices. A changed session comes with its summary as of the notice,
  * so a client keeps its list of sessions current without fetching it again (megabytes at 10,000
  * sessions); its entries it fetches again.
  */
 export const recordEventSchema = z.discriminatedUnion('type', [
   /** The stream's first notice: the sources it tells of. */
-  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/3'), sources: z.array(sourceRefSchema) }),
+  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/4'), sources: z.array(sourceRefSchema) }),
   /**
    * A source's state or first-read progress changed, or the files directly in its root did:
    * the list of sessions (which has its strays) is worth fetching again.
@@ -314,6 +345,8 @@ export const recordEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('source'), source: sourceStatusSchema }),
   /** A conversation changed: `sessionId` is its id in its store (a session id, or a seat). */
   z.object({ type: z.literal('session-changed'), source: sourceRefSchema, sessionId: z.string(), session: conversationSummarySchema }),
+  /** New or changed items of one conversation, in the order the source learnt of them. */
+  z.object({ type: z.literal('items'), source: sourceRefSchema, sessionId: z.string(), items: z.array(liveItemSchema) }),
 ]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;
 

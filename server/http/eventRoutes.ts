@@ -12,6 +12,16 @@ const KEEPALIVE_MS = 25_000;
  */
 export function registerEventRoutes(app: FastifyInstance, sources: readonly Source[]): void {
   const streams = new Set<() => void>();
+  // An item notice goes to every client: validated and serialized once, the first time it is sent.
+  const itemsJson = new WeakMap<SourceNotice, string>();
+  const serializeItems = (source: Source, notice: Extract<SourceNotice, { type: 'items' }>): string => {
+    let json = itemsJson.get(notice);
+    if (json === undefined) {
+      json = JSON.stringify(recordEventSchema.parse({ type: 'items', source: source.ref, sessionId: notice.id, items: notice.items }));
+      itemsJson.set(notice, json);
+    }
+    return json;
+  };
   // A stream lasts as long as the browser tab that holds it: the server cannot close while one
   // is open, so each is ended first. The client sees the end, says the server is lost, and its
   // reconnects are refused once the server has stopped listening.
@@ -33,13 +43,17 @@ export function registerEventRoutes(app: FastifyInstance, sources: readonly Sour
         raw.write(`data: ${JSON.stringify(recordEventSchema.parse(notice))}\n\n`);
         return;
       }
+      if (notice.type === 'items') {
+        raw.write(`data: ${serializeItems(source, notice)}\n\n`);
+        return;
+      }
       // The summary as of now, validated and serialized by its source once per change for every client.
       const conversation = source.conversation(notice.id);
       if (conversation === null) return;
       raw.write(`data: {"type":"session-changed","source":${sourceJson},"sessionId":${JSON.stringify(notice.id)},"session":${conversation.json}}\n\n`);
     };
     raw.write('retry: 1000\n\n');
-    const hello = { type: 'hello', schema: 'rec.events/3', sources: sources.map((source) => source.ref) };
+    const hello = { type: 'hello', schema: 'rec.events/4', sources: sources.map((source) => source.ref) };
     raw.write(`data: ${JSON.stringify(recordEventSchema.parse(hello))}\n\n`);
     const unsubscribes = sources.map((source) => {
       const send = sendFrom(source, JSON.stringify(sourceRefSchema.parse(source.ref)));

@@ -76,7 +76,12 @@ export type RecordIndex = ReturnType<typeof createRecordIndex>;
  * every session whose state changed, and `onLooseFilesChanged` of any change to the loose files
  * (those directly in the record directory), so that clients can be notified.
  */
-export function createRecordIndex(onSessionChanged: (sessionId: string) => void, onLooseFilesChanged: () => void = () => {}) {
+export function createRecordIndex(
+  onSessionChanged: (sessionId: string) => void,
+  onLooseFilesChanged: () => void = () => {},
+  /** Told of each file whose state changed (not of one that is gone without a trace): the live view lists it. */
+  onFileChanged: (sessionId: string, name: string, isNew: boolean) => void = () => {},
+) {
   const sessions = new Map<string, SessionState>();
   /** Loose files: directly in the record directory, not in a session folder, so not entries. */
   const looseFiles = new Map<string, number>();
@@ -198,6 +203,7 @@ export function createRecordIndex(onSessionChanged: (sessionId: string) => void,
         forget(session, previous);
         if (state.entryName !== null) place(session, state);
       }
+      onFileChanged(sessionId, name, previous === undefined);
       touch(session);
     },
 

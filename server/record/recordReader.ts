@@ -1,13 +1,18 @@
-import type { SourceRef, SourceStatus } from '../../shared/api.ts';
+import type { LiveItem, SourceRef, SourceStatus } from '../../shared/api.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
+import { projectLiveItems, textSeenIn, type FileChange } from './liveItems.ts';
 import { createRecordIndex } from './recordIndex.ts';
 import { recordSourceRef } from './recordSource.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
-export type RecordNotice = { type: 'source'; source: SourceStatus } | { type: 'session-changed'; sessionId: string };
+export type RecordNotice =
+  | { type: 'source'; source: SourceStatus }
+  | { type: 'session-changed'; sessionId: string }
+  /** The files of a session whose state changed, and the gaps new files opened, in session order. */
+  | { type: 'items'; sessionId: string; items: LiveItem[] };
 
 /** What the HTTP app reads: the record as the reader sees it, and a feed of what changed. */
 export type RecordReader = {
@@ -52,6 +57,8 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   };
   const listeners = new Set<(event: RecordNotice) => void>();
   const changed = new Set<string>();
+  /** Per session, the files that changed since the last flush: each is told once per flush, as it is then. */
+  let changedFiles = new Map<string, Map<string, FileChange>>();
   let looseFilesChanged = false;
   let statusVersion = 0;
   let flushTimer: NodeJS.Timeout | null = null;
@@ -63,7 +70,18 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     flushTimer = null;
     const ids = [...changed];
     changed.clear();
-    for (const sessionId of ids) publish({ type: 'session-changed', sessionId });
+    const files = changedFiles;
+    changedFiles = new Map();
+    for (const sessionId of ids) {
+      publish({ type: 'session-changed', sessionId });
+      const changes = files.get(sessionId);
+      if (changes === undefined) continue;
+      const items = projectLiveItems(
+        { sessionId, file: (name) => index.file(sessionId, name), fold: () => index.fold(sessionId), readAgain: (name) => watcher.readNow(sessionId, name).reading },
+        changes,
+      );
+      if (items.length > 0) publish({ type: 'items', sessionId, items });
+    }
     // Files directly in the record directory are part of its state, which a client fetches
     // with the list of sessions when told of the record.
     if (looseFilesChanged) publish({ type: 'source', source: statusNow() });
@@ -84,6 +102,13 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
       looseFilesChanged = true;
       flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
+    (sessionId, name, isNew) => {
+      if (watcher.readingFirstScan()) return;
+      let changes = changedFiles.get(sessionId);
+      if (changes === undefined) changedFiles.set(sessionId, (changes = new Map()));
+      // What was read of it before this change is not what it holds now: the reading that follows says.
+      changes.set(name, { isNew: isNew || changes.get(name)?.isNew === true, seen: undefined });
+    },
   );
   const watcher = createRecordWatcher({
     recordDir: options.recordDir,
@@ -91,6 +116,10 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     noticeGatherMs: NOTICE_GATHER_MS,
     onSeenWhileScanning: tell,
+    onRead(sessionId, name, reading) {
+      const change = changedFiles.get(sessionId)?.get(name);
+      if (change !== undefined) change.seen = textSeenIn(reading);
+    },
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: () => {
       statusVersion++;

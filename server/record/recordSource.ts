@@ -53,7 +53,11 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
     },
     conversation: listed,
     subscribe: (listener) =>
-      reader.subscribe((notice) => listener(notice.type === 'source' ? notice : { type: 'conversation-changed', id: notice.sessionId })),
+      reader.subscribe((notice) => {
+        if (notice.type === 'source') listener(notice);
+        else if (notice.type === 'items') listener({ type: 'items', id: notice.sessionId, items: notice.items });
+        else listener({ type: 'conversation-changed', id: notice.sessionId });
+      }),
     answerConversation: (id, request, reply) => pages.answerSession(id, request, reply),
     answerItem: (id, item, request, reply) => pages.answerFile(id, item, request, reply),
     answerExport: (id, format, request, reply) => exports.answerExport(id, format, request, reply),

@@ -40,6 +40,8 @@ type RecordWatcherOptions = {
    * not told, so this is how such a change is told.
    */
   onSeenWhileScanning?: (sessionId: string) => void;
+  /** Told of each reading of a file this thread made, after the index has what it concluded. */
+  onRead?: (sessionId: string, name: string, reading: EntryReading | null) => void;
   onError?: (message: string) => void;
 };
 
@@ -112,6 +114,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     const entryName = parseEntryName(name);
     const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName);
     concludeLook(sessionId, name, entryName, look.seen, look.mtimeMs);
+    options.onRead?.(sessionId, name, look.reading);
     return { state: index.file(sessionId, name), reading: look.reading };
   }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SearchQuery, SourceRef, SourceStatus } from '../../shared/api.ts';
+import type { LiveItem, SearchQuery, SourceRef, SourceStatus } from '../../shared/api.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
 // (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
@@ -22,10 +22,14 @@ export type ListedConversation = {
   json: string;
 };
 
-/** What a source tells of: its own state, or that one of its conversations changed. */
+/**
+ * What a source tells of: its own state, that one of its conversations changed, or the items of
+ * a conversation that are new or changed (in the order it learnt of them, each state once).
+ */
 export type SourceNotice =
   | { type: 'source'; source: SourceStatus }
-  | { type: 'conversation-changed'; id: string };
+  | { type: 'conversation-changed'; id: string }
+  | { type: 'items'; id: string; items: LiveItem[] };
 
 /** The hits a source found for a search, newest first, each validated in the wire's shape. */
 export type SourceSearch = { hits: { at: string; hit: unknown }[]; scanned: number; truncated: boolean };

@@ -103,7 +103,7 @@ describe('the source on the wire', () => {
     const events = await connectEventStream(dashboard.url);
     try {
       const hello = await events.next(({ event }) => event.type === 'hello');
-      assert.deepEqual(hello.event, { type: 'hello', schema: 'rec.events/3', sources: [ref] });
+      assert.deepEqual(hello.event, { type: 'hello', schema: 'rec.events/4', sources: [ref] });
       const status = await events.next(({ event }) => event.type === 'source');
       assert.deepEqual(status.event, { type: 'source', source: { ...ref, root: record.dir, state: 'present', why: null, indexing: { state: 'ready', files: 9 } } });
       put(record.dir, nameAt(8, 10), sentEntry(8, 'news'));

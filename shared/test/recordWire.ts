@@ -15,4 +15,5 @@ export const recordOnlyEventSchema = z.union([
   recordEventSchema.options[0],
   recordEventSchema.options[1],
   recordEventSchema.options[2].extend({ session: sessionSummarySchema }),
+  recordEventSchema.options[3].extend({ source: recordEventSchema.options[3].shape.source.extend({ kind: z.literal('record') }) }),
 ]);

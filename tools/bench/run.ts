@@ -12,6 +12,7 @@ import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape
 import { measureEarly } from './early.ts';
 import { measureExport } from './export.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
+import { measureLiveView } from './liveView.ts';
 import { readPeakRss } from './proc.ts';
 import { formatTable, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
@@ -19,7 +20,7 @@ import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad }
 import { median, spread } from './stats.ts';
 import { measureSpex } from './spex.ts';
 
-// npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,early,search,api,export]
+// npm run bench [-- --scale 1m] [--out file.json] [--dir records/] [--source] [--only cold,idle,live,burst,liveview,early,search,api,export]
 //
 // Generates a record, runs the real rec-dashboard command on it, and times each thing beside
 // its baseline taken in the same run: a plain synchronous scan for reading, a bare chokidar
@@ -27,7 +28,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,early,search,api,export,browser,spex,sac
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,search,api,export,browser,spex,sac
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
   --idle <s>        seconds of idle sampling; a reconcile falls in 35 s (default 35)
@@ -36,7 +37,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --source          run server/bin.ts rather than the built dist/server/bin.js`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'early', 'search', 'api', 'export', 'browser', 'spex', 'sac'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'search', 'api', 'export', 'browser', 'spex', 'sac'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -61,7 +62,7 @@ if (values.scale !== '100k' && values.scale !== '1m') {
   process.exit(2);
 }
 const scale = values.scale;
-const phases = new Set<Phase>(values.only === undefined ? PHASES.filter((p) => p !== 'browser' || existsSync(join(ROOT, 'dist/web/index.html'))) : (values.only.split(',') as Phase[]));
+const phases = new Set<Phase>(values.only === undefined ? PHASES.filter((p) => (p !== 'browser' && p !== 'liveview') || existsSync(join(ROOT, 'dist/web/index.html'))) : (values.only.split(',') as Phase[]));
 const repeat = Number(values.repeat ?? (scale === '1m' ? 1 : 3));
 const writes = Number(values.writes);
 const idleSeconds = Number(values.idle);
@@ -120,7 +121,7 @@ const mb = (bytes: number) => bytes / 2 ** 20;
 const ratio = (value: number, baseline: number) => value / baseline;
 
 async function main(): Promise<void> {
-  const startsMain = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('search');
+  const startsMain = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('liveview') || phases.has('search');
   const mainRecord = startsMain || phases.has('early') ? prepareRecord(`main-${scale}`, MAIN) : null;
   const wideRecord = phases.has('api') || phases.has('export') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
   results['records'] = {
@@ -220,6 +221,25 @@ async function main(): Promise<void> {
           },
           { measure: 'burst 10,000: lost', value: burst.count - burst.shownAt5s, unit: 'count', baseline: { value: burst.count - burst.watcherAdds, what: 'chokidar missed' }, target: 'none (at 5 s)', met: burst.shownAt5s === burst.count },
         );
+      }
+      if (phases.has('liveview')) {
+        const sessionId = record.sessionIds[2]!;
+        const tail = record.tails[sessionId]!;
+        const target: LiveTarget = { sessionId, ...tail };
+        log(`live view: ${writes} writes into ${sessionId} with the live view open, then a burst of 10,000`);
+        try {
+          const view = await measureLiveView(dashboard!.url, dir, target, writes, 10_000, added);
+          const notice = spread(view.noticeMs);
+          const row = spread(view.rowMs);
+          results['liveView'] = { ...view, noticeMs: notice, rowMs: row };
+          rows.push(
+            { measure: `live view ${label}: written → item notice (p95)`, value: notice.p95, unit: 'ms', target: '≤ 50 ms', met: notice.p95 <= 50 && view.missedNotices === 0, note: `p50 ${notice.p50.toFixed(1)} ms, max ${notice.max.toFixed(1)} ms over ${notice.n} writes; missed ${view.missedNotices}` },
+            { measure: `live view ${label}: written → row on screen (p95)`, value: row.p95, unit: 'ms', baseline: { value: notice.p95, what: 'item notice' }, ratio: ratio(row.p95, notice.p95), target: '≤ 250 ms', met: row.p95 <= 250 && view.missedRows === 0 && view.pageErrors.length === 0, note: `p50 ${row.p50.toFixed(1)} ms, max ${row.max.toFixed(1)} ms over ${row.n} writes; missed ${view.missedRows}; JS heap ${Math.round(mb(view.jsHeapUsedBytes))} MB; page errors ${view.pageErrors.length}` },
+            { measure: `live view ${label}: burst of ${view.burst.count.toLocaleString('en-US')}, all listed after the last write`, value: view.burst.listedAfterMs ?? Number.NaN, unit: 'ms', target: 'all, within 5 s', met: view.burst.listedAfterMs !== null && view.burst.listedAfterMs <= 5_000, note: `written in ${Math.round(view.burst.writeMs)} ms; listed ${view.burst.listed.toLocaleString('en-US')}` },
+          );
+        } catch (error) {
+          rows.push({ measure: `live view ${label}: written → row on screen (p95)`, value: Number.NaN, unit: 'ms', target: '≤ 250 ms', met: false, note: `failed: ${(error as Error).message.split('\n')[0]}` });
+        }
       }
       if (phases.has('search')) {
         log(`search: other requests while searches run over ${label}`);

@@ -3,6 +3,7 @@ import { SacRoomView, SacRoomsView, SacSeatView } from '../sac/SacViews.tsx';
 import { SpexSessionView } from '../spex/SpexSessionView.tsx';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
+import { LiveView } from '../live/LiveView.tsx';
 import { StatusBanners } from '../live/StatusBanners.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { SearchView } from '../search/SearchView.tsx';
@@ -32,6 +33,7 @@ export function App() {
   useKeys(
     {
       '/': () => navigate('/search'),
+      l: () => navigate('/live'),
       '?': () => setShowKeys(true),
       ']': () => stepSession(1),
       '[': () => stepSession(-1),
@@ -60,6 +62,7 @@ export function App() {
         {route.view === 'project' && <ProjectView cwd={route.cwd} />}
         {route.view === 'session' && <SessionView sessionId={route.sessionId} file={route.file} />}
         {route.view === 'search' && <SearchView query={route.query} />}
+        {route.view === 'live' && <LiveView query={route.query} />}
         {route.view === 'sac-rooms' && <SacRoomsView source={route.source} />}
         {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} entry={route.entry} />}
         {route.view === 'sac-seat' && <SacSeatView source={route.source} seat={route.seat} />}

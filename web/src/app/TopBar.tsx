@@ -34,6 +34,9 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
         <Link to="/search" className="button" aria-label="Search all sessions (/)">
           Search
         </Link>
+        <Link to="/live" className="button" aria-label="Live: every new item (l)">
+          Live
+        </Link>
         <span className="segmented" role="group" aria-label="Time zone for all times">
           <button type="button" aria-pressed={timeZone === 'utc'} onClick={() => setTimeZone('utc')}>
             UTC

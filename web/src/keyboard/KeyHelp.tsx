@@ -9,6 +9,7 @@ export const KEYS: [string, string][] = [
   [']', 'next session in the list'],
   ['[', 'previous session in the list'],
   ['/', 'search all sessions'],
+  ['l', 'live: every new item of every source'],
   ['t', 'switch times between UTC and local'],
   ['m', 'monospace text on or off'],
   ['?', 'this list'],

@@ -3,6 +3,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { recordEventSchema, type Indexing, type ConversationSummary, type SessionsResponse, type SourceStatus } from '../../../shared/api.ts';
 import { applySessionChanges, sessionKey } from '../../../shared/sessionList.ts';
 import { queryKeys } from '../api/queryKeys.ts';
+import { createLiveFeed, type LiveFeed } from './liveFeed.ts';
 
 // The live feed: /api/events says what changed. A changed session's notice carries its summary,
 // which goes into the list of sessions as it is; its entries are fetched again. Nothing is
@@ -14,6 +15,7 @@ export type Connection = 'connecting' | 'open' | 'lost';
 export type LiveState = { connection: Connection; source: SourceStatus | null; lostSince: number | null };
 
 const LiveContext = createContext<LiveState>({ connection: 'connecting', source: null, lostSince: null });
+const LiveFeedContext = createContext<LiveFeed | null>(null);
 
 /** A burst of writes gathers into one refetch per session; a lone write is fetched at once. */
 const FIRST_FLUSH_MS = 30;
@@ -31,12 +33,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [state, setState] = useState<LiveState>({ connection: 'connecting', source: null, lostSince: null });
   const [subscribed, setSubscribed] = useState(false);
+  // Every item told since the page loaded, for the live view, wherever the reader is meanwhile.
+  const [feed] = useState(createLiveFeed);
 
   useEffect(() => {
     let source: EventSource | null = null;
     let reconnectTimer: number | null = null;
     const helloTimer = window.setTimeout(() => setSubscribed(true), HELLO_WAIT_MS);
     let indexingState: Indexing['state'] | null = null;
+    let lostAt: number | null = null;
     const changed = new Map<string, ConversationSummary>();
 
     const sessions = createThrottle(MIN_FLUSH_GAP_MS, () => {
@@ -71,6 +76,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             // or before a first hello that came late) is only had by fetching again.
             window.clearTimeout(helloTimer);
             setSubscribed(true);
+            if (lostAt !== null) feed.addBreak(lostAt, Date.now());
+            lostAt = null;
             void queryClient.invalidateQueries();
             break;
           case 'source': {
@@ -87,10 +94,14 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             changed.set(sessionKey(event.session), event.session);
             sessions.schedule();
             break;
+          case 'items':
+            feed.add(event.source, event.sessionId, event.items);
+            break;
         }
       };
       source.onerror = () => {
         setSubscribed(true);
+        lostAt ??= Date.now();
         setState((old) => ({ ...old, connection: 'lost', lostSince: old.lostSince ?? Date.now() }));
         // EventSource retries by itself while the server answers badly; once it gives up
         // (CLOSED), we start again ourselves.
@@ -108,9 +119,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       sessions.cancel();
       list.cancel();
     };
-  }, [queryClient]);
+  }, [queryClient, feed]);
 
-  return <LiveContext value={state}>{subscribed ? children : null}</LiveContext>;
+  return (
+    <LiveContext value={state}>
+      <LiveFeedContext value={feed}>{subscribed ? children : null}</LiveFeedContext>
+    </LiveContext>
+  );
 }
 
 /** Runs `run` FIRST_FLUSH_MS after the first call, then at most once per `gapMs`. */
@@ -135,4 +150,10 @@ function createThrottle(gapMs: number, run: () => void) {
 
 export function useLive(): LiveState {
   return useContext(LiveContext);
+}
+
+export function useLiveFeed(): LiveFeed {
+  const feed = useContext(LiveFeedContext);
+  if (feed === null) throw new Error('useLiveFeed outside LiveProvider');
+  return feed;
 }

@@ -7,6 +7,8 @@ export type Route =
   | { view: 'project'; cwd: string | null }
   | { view: 'session'; sessionId: string; file: string | null }
   | { view: 'search'; query: string }
+  /** Every new item of every source as it lands; the filters are in the query. */
+  | { view: 'live'; query: string }
   /** A set-agent-comm store's rooms, one room's flow, a seat's Sent | Received. */
   | { view: 'sac-rooms'; source: string }
   /** `entry`: an item of the flow to open at, highlighted (`channels/<room>/<seat>.md:<offset>`). */
@@ -21,6 +23,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/' || pathname === '') return { view: 'home' };
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
+  if (pathname === '/live') return { view: 'live', query: params.toString() };
   const sac = /^\/sac\/([a-z]+-[0-9a-f]{8})\/(rooms|room|seat)(?:\/([^/]+)(?:\/entry\/([^/]+))?)?\/?$/.exec(pathname);
   if (sac !== null) {
     try {
@@ -73,6 +76,11 @@ export function entryPath(sessionId: string, file: string): string {
 export function searchPath(query: URLSearchParams | string): string {
   const text = query.toString();
   return text === '' ? '/search' : `/search?${text}`;
+}
+
+export function livePath(query: URLSearchParams | string): string {
+  const text = query.toString();
+  return text === '' ? '/live' : `/live?${text}`;
 }
 
 export function sacRoomsPath(source: string): string {

@@ -1,5 +1,6 @@
 import type { MessageFactsWire } from '../../../shared/api.ts';
 import { listUnknownFields } from '../../../shared/record/entry.ts';
+import { describeReceivedOutcome, describeSentOutcome } from '../../../shared/record/outcomeWords.ts';
 
 // What came of a message, in words that never overstate (rule.deliveryResult,
 // rule.receiveOutcome). Nothing here says "delivered" or "read": the record cannot show either.
@@ -11,7 +12,7 @@ export type OutcomeWords = { words: string; tone: OutcomeTone; title: string; re
 export function sentOutcome({ isQueued, reason }: Pick<MessageFactsWire, 'isQueued' | 'reason'>): OutcomeWords {
   if (isQueued === true) {
     return {
-      words: 'queued by the host',
+      words: describeSentOutcome(true, null),
       tone: 'queued',
       title: 'The host put the message in its queue. Queued is not read, acted on or reported on.',
       reason: null,
@@ -19,28 +20,29 @@ export function sentOutcome({ isQueued, reason }: Pick<MessageFactsWire, 'isQueu
   }
   if (isQueued === false) {
     return {
-      words: reason === null ? 'not queued (the host gave no reason)' : 'not queued:',
+      // The reason is shown on its own, after the words.
+      words: reason === null ? describeSentOutcome(false, null) : 'not queued:',
       tone: 'refused',
       title: 'The host did not queue this message. If the receiver refused it, the receiver has no entry of it.',
       reason,
     };
   }
-  return { words: 'host result not recorded', tone: 'unknown', title: 'This sent entry holds no isQueued.', reason: null };
+  return { words: describeSentOutcome(null, null), tone: 'unknown', title: 'This sent entry holds no isQueued.', reason: null };
 }
 
 export function receivedOutcome({ outcome }: Pick<MessageFactsWire, 'outcome'>): OutcomeWords {
   const note = ' A receive event alone does not show that the message reached Claude.';
   switch (outcome) {
     case 'queued':
-      return { words: 'queued: neither read nor acted on', tone: 'queued', title: 'The receive hook passed it on to a queue.' + note, reason: null };
+      return { words: describeReceivedOutcome('queued'), tone: 'queued', title: 'The receive hook passed it on to a queue.' + note, reason: null };
     case 'consumed':
-      return { words: 'consumed', tone: 'consumed', title: "The receive hook's downstream consumed it." + note, reason: null };
+      return { words: describeReceivedOutcome('consumed'), tone: 'consumed', title: "The receive hook's downstream consumed it." + note, reason: null };
     case 'rejected':
-      return { words: 'rejected: the receive hook was refused', tone: 'rejected', title: 'The receive hook was refused.' + note, reason: null };
+      return { words: describeReceivedOutcome('rejected'), tone: 'rejected', title: 'The receive hook was refused.' + note, reason: null };
     case 'unknown':
-      return { words: 'outcome unknown', tone: 'unknown', title: 'The host did not say what came of it.' + note, reason: null };
+      return { words: describeReceivedOutcome('unknown'), tone: 'unknown', title: 'The host did not say what came of it.' + note, reason: null };
     case null:
-      return { words: 'outcome not recorded', tone: 'unknown', title: 'This received entry holds no outcome the reader knows.', reason: null };
+      return { words: describeReceivedOutcome(null), tone: 'unknown', title: 'This received entry holds no outcome the reader knows.', reason: null };
   }
 }
 

@@ -1,0 +1,115 @@
+import { expect, test, type Page } from './support/test.ts';
+import { startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
+
+// The live view: every new item of every source as it lands, in arrival order, filtered by what
+// the address says, following until the reader pauses, and never dropping a row.
+
+type Store = { dir: string; writer: Writer; remove(): Promise<void> };
+const stores: Store[] = [];
+let dashboard: RunningDashboard;
+
+test.beforeAll(async () => {
+  for (const label of ['live-view-a', 'live-view-b']) {
+    const made = await makeRecordDir(label);
+    stores.push({ dir: made.dir, writer: await startWriter(made.dir), remove: made.remove });
+  }
+  dashboard = await startDashboard([stores[0]!.dir, stores[1]!.dir]);
+});
+
+test.afterAll(async () => {
+  await dashboard?.stop();
+  for (const store of stores) {
+    await store.writer.kill();
+    await store.remove();
+  }
+});
+
+const rows = (page: Page) => page.locator('.live-item');
+const rowOf = (page: Page, file: string) => page.locator(`.live-item[data-key="${file}"]`);
+
+async function openLive(page: Page, query = '') {
+  await page.goto(`${dashboard.url}/live${query}`);
+  await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/live/);
+}
+
+test('items of two stores arrive in the order written, each row saying its source, session, side, peer, words and first line, and opening the item in its place', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-a');
+  const b = new SessionWriting(stores[1]!.writer, '/e2e/live-b');
+  await openLive(page);
+  await a.start();
+  const refused = await a.sent({ as: 'uds:/tmp/cc-socks/4242.sock' }, 'Can you look at the cart?\nSecond line, not shown.', { isQueued: false, reason: 'inbox full' });
+  await b.start();
+  const rejected = await b.received({ as: 'api-service' }, 'Refused at the door', 'rejected');
+  await expect(rowOf(page, rejected)).toBeVisible();
+  const refusedRow = rowOf(page, refused);
+  await expect(refusedRow).toContainText('not queued: inbox full');
+  await expect(refusedRow).toContainText('uds:/tmp/cc-socks/4242.sock');
+  await expect(refusedRow).toContainText('Can you look at the cart?');
+  await expect(refusedRow).not.toContainText('Second line');
+  await expect(refusedRow.locator('.live-side')).toHaveText('sent');
+  await expect(refusedRow.locator('.live-session')).toContainText(a.sessionId.slice(0, 8));
+  await expect(rowOf(page, rejected)).toContainText('rejected: the receive hook was refused');
+  const keys = await rows(page).evaluateAll((found) => found.map((row) => row.getAttribute('data-key')));
+  expect(keys.indexOf(refused)).toBeLessThan(keys.indexOf(rejected));
+
+  await refusedRow.locator('.live-line').click();
+  await expect(page).toHaveURL(`${dashboard.url}/session/${a.sessionId}/entry/${encodeURIComponent(refused)}`);
+  await expect(page.locator(`[data-file="${refused}"]`)).toBeVisible();
+});
+
+test('a filter is kept in the address and survives a reload', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-filter');
+  await openLive(page);
+  await page.getByLabel('side').selectOption('received');
+  await page.getByLabel('refused / rejected only').check();
+  await expect(page).toHaveURL(/\/live\?side=received&refused=1$/);
+  await page.reload();
+  await expect(page.getByLabel('side')).toHaveValue('received');
+  await expect(page.getByLabel('refused / rejected only')).toBeChecked();
+  await a.start();
+  const consumed = await a.received({ as: 'web-app' }, 'Fine', 'consumed');
+  const rejected = await a.received({ as: 'web-app' }, 'Not fine', 'rejected');
+  await expect(rowOf(page, rejected)).toBeVisible();
+  await expect(rowOf(page, consumed)).toHaveCount(0);
+  await expect(page.getByLabel('Items listed')).toHaveText(/^1 of \d+ items?$/);
+});
+
+test('Pause stops following and counts what arrives; Resume jumps back to the newest', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-pause');
+  await openLive(page);
+  await a.start();
+  for (let i = 0; i < 40; i++) await a.sent({ as: 'api' }, `filler ${i}`);
+  const lastBefore = `${a.sessionId.slice(0, 8)}`;
+  await expect(rows(page).last()).toContainText(lastBefore);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const during: string[] = [];
+  for (let i = 0; i < 5; i++) during.push(await a.sent({ as: 'api' }, `while paused ${i}`));
+  await expect(page.getByRole('button', { name: /^Resume \(5 new\)$/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: '5 new ↓' })).toBeVisible();
+  await expect(rowOf(page, during.at(-1)!)).not.toBeInViewport();
+  await page.getByRole('button', { name: /^Resume/ }).click();
+  await expect(rowOf(page, during.at(-1)!)).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  // Following again: the next item is shown as it lands.
+  const next = await a.sent({ as: 'api' }, 'after resume');
+  await expect(rowOf(page, next)).toBeInViewport();
+});
+
+test('a burst of 2,000 writes ends with all of them listed, in the order written', async ({ page }) => {
+  test.setTimeout(90_000);
+  const sessionId = 'live-view-burst';
+  await openLive(page, `?session=${sessionId}`);
+  const ack = await stores[1]!.writer.send({ op: 'burst', sessionId, count: 2_000, startSeq: 1, cwd: '/e2e/live-burst' });
+  const last = ack.file!.split('/').at(-1)!;
+  await expect(page.getByLabel('Items listed')).toHaveText(/^2,000 of [\d,]+ items$/, { timeout: 60_000 });
+  await expect(rowOf(page, last)).toBeInViewport();
+  await expect(rowOf(page, last)).toHaveAttribute('data-index', '1999');
+  await expect(rowOf(page, last)).toHaveAttribute('data-evidence', 'parsed');
+  // The first write is the first row.
+  await page.locator('.live-scroll').evaluate((element) => element.scrollTo(0, 0));
+  await expect(page.locator('.live-item[data-index="0"]')).toHaveAttribute('data-key', /-1\.json$/);
+  await expect(page.locator('.live-item[data-index="999"]')).toHaveCount(0);
+  await page.locator('.live-scroll').evaluate((element) => element.scrollTo(0, 999 * 30 - 60));
+  await expect(page.locator('.live-item[data-index="999"]')).toHaveAttribute('data-key', /-1000\.json$/);
+});

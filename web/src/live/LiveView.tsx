@@ -1,0 +1,287 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { SourceRef } from '../../../shared/api.ts';
+import { useRouter, Link } from '../router/Router.tsx';
+import { livePath, sacSeatPath, sessionPath, spexSessionPath } from '../router/routes.ts';
+import { projectName, shortId } from '../sessions/sessionTree.ts';
+import { useSessions } from '../sessions/useSessions.ts';
+import { countOf } from '../text/count.ts';
+import { VerbatimText } from '../text/VerbatimText.tsx';
+import { Time } from '../time/Time.tsx';
+import { useFollow } from '../timeline/useFollow.ts';
+import type { LiveFeed, LiveRow } from './liveFeed.ts';
+import { isFiltered, liveFilterQuery, matchesLive, parseLiveFilter, type LiveFilter } from './liveFilter.ts';
+import { useLive, useLiveFeed } from './Live.tsx';
+import './live.css';
+
+// Every new item of every source, in the order it arrived, one line each. Virtualized: a burst of
+// 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
+
+const ROW_PX = 30;
+/** A stream lost for longer than this is said to have stopped (it is still tried again). */
+const STOPPED_AFTER_MS = 30_000;
+
+/** The feed's version, taken at most once a frame: a burst tells hundreds of notices a second. */
+function useFeedVersion(feed: LiveFeed): number {
+  const subscribe = useMemo(
+    () => (onChange: () => void) => {
+      let frame: number | null = null;
+      const unsubscribe = feed.subscribe(() => {
+        frame ??= window.requestAnimationFrame(() => {
+          frame = null;
+          onChange();
+        });
+      });
+      return () => {
+        unsubscribe();
+        if (frame !== null) window.cancelAnimationFrame(frame);
+      };
+    },
+    [feed],
+  );
+  return useSyncExternalStore(subscribe, feed.version);
+}
+
+/** Re-renders every `ms`, for what changes with time alone (the rate, "stopped"). */
+function useTick(ms: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), ms);
+    return () => window.clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function conversationLink(source: SourceRef, id: string): string {
+  switch (source.kind) {
+    case 'spex':
+      return spexSessionPath(source.id, id);
+    case 'sac':
+      return sacSeatPath(source.id, id);
+    case 'record':
+      return sessionPath(id);
+  }
+}
+
+export function LiveView({ query }: { query: string }) {
+  const feed = useLiveFeed();
+  const version = useFeedVersion(feed);
+  const live = useLive();
+  const now = useTick(5_000);
+  const { navigate } = useRouter();
+  const { data: sessions } = useSessions();
+  const filter = useMemo(() => parseLiveFilter(query), [query]);
+  const setFilter = (next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true });
+
+  const projects = useMemo(() => {
+    const byConversation = new Map<string, string | null>();
+    for (const project of sessions?.projects ?? []) for (const session of project.sessions) byConversation.set(`${session.source.id}\u0000${session.id}`, session.cwd);
+    return byConversation;
+  }, [sessions]);
+  const all = feed.rows();
+  // Filtered again whenever the feed or the filter changes: a row being written may turn into an entry.
+  const shown = useMemo(() => {
+    const projectOf = (sourceId: string, id: string) => projects.get(`${sourceId}\u0000${id}`);
+    return isFiltered(filter) ? all.filter((row) => matchesLive(row, filter, projectOf)) : all.slice();
+  }, [all, version, filter, projects]);
+  const itemCount = useMemo(() => all.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0), [all, version]);
+  const shownCount = isFiltered(filter) ? shown.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0) : itemCount;
+  const kinds = useMemo(() => {
+    const seen = new Set<string>();
+    for (const row of all) if (row.type === 'item' && row.item.kind !== null) seen.add(row.item.kind);
+    if (filter.type !== '') seen.add(filter.type);
+    return [...seen].sort();
+  }, [all, version, filter.type]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_PX,
+    getItemKey: (index) => shown[index]!.id,
+    overscan: 10,
+  });
+  const follow = useFollow(scrollRef, virtualizer, shown.length, true);
+
+  const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
+  const connectionWords = {
+    live: 'live',
+    connecting: 'connecting…',
+    reconnecting: 'reconnecting…: items written meanwhile will not be listed',
+    stopped: 'stopped: the server has not answered for a while (still trying); items written meanwhile will not be listed',
+  }[connection];
+  const perMinute = feed.perMinute(now);
+
+  return (
+    <main className="view live-view" aria-label="Live">
+      <header className="live-header">
+        <h1>Live</h1>
+        <span className={`live-state live-state-${connection}`} role="status" aria-label="Connection">
+          <span className="live-dot" aria-hidden="true" /> {connectionWords}
+        </span>
+        <span className="live-rate" aria-label="Rate">
+          {perMinute.toLocaleString('en')} items/min
+        </span>
+        <span className="live-count" aria-label="Items listed">
+          {isFiltered(filter) ? `${shownCount.toLocaleString('en')} of ${countOf(itemCount, 'item')}` : countOf(itemCount, 'item')}
+        </span>
+        {follow.following ? (
+          <button type="button" onClick={follow.stopFollowing} title="Stop following new items">
+            Pause
+          </button>
+        ) : (
+          <button type="button" onClick={follow.resume} title="Jump to the newest item and follow">
+            Resume{follow.newCount > 0 ? ` (${follow.newCount.toLocaleString('en')} new)` : ''}
+          </button>
+        )}
+      </header>
+      <LiveFilters filter={filter} onFilter={setFilter} sources={sessions?.sources ?? []} projects={sessions?.projects.map((project) => project.cwd) ?? []} kinds={kinds} />
+      <p className="live-note muted">Items as they are written from now on, in the order they arrived; a row opens the item in its place. What was written before this page opened is in each session.</p>
+      <div className="live-list">
+        <div className="live-row live-columns" aria-hidden="true">
+          <span>time</span>
+          <span>source</span>
+          <span>session</span>
+          <span>side</span>
+          <span>peer</span>
+          <span>what came of it</span>
+          <span>first line</span>
+        </div>
+        {shown.length === 0 && <p className="notice">{itemCount === 0 ? 'Nothing written since this page opened yet.' : 'No item matches these filters.'}</p>}
+        <div ref={scrollRef} className="live-scroll" tabIndex={0} role="feed" aria-label="Live items">
+          <div className="live-inner" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((virtual) => (
+              <LiveRowView key={virtual.key} row={shown[virtual.index]!} index={virtual.index} start={virtual.start} projectOf={projects} onOpen={navigate} />
+            ))}
+          </div>
+        </div>
+        {!follow.following && follow.newCount > 0 && (
+          <button type="button" className="new-marker" onClick={follow.resume}>
+            {follow.newCount.toLocaleString('en')} new ↓
+          </button>
+        )}
+      </div>
+    </main>
+  );
+}
+
+function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; index: number; start: number; projectOf: Map<string, string | null>; onOpen(path: string): void }) {
+  const style = { transform: `translateY(${start}px)`, height: ROW_PX };
+  if (row.type === 'break') {
+    return (
+      <div className="live-row live-break" data-index={index} style={style} role="note">
+        The connection was lost from <Time at={new Date(row.lostAt).toISOString()} short /> to <Time at={new Date(row.backAt).toISOString()} short />: what was written meanwhile is not listed here.
+      </div>
+    );
+  }
+  const { item, source, sessionId } = row;
+  const cwd = projectOf.get(`${source.id}\u0000${sessionId}`);
+  const classes = ['live-row', 'live-item', item.refused ? 'live-refused' : '', item.degraded ? 'live-degraded' : '', item.side !== null ? `live-${item.side}` : ''].join(' ');
+  return (
+    <div
+      className={classes}
+      data-index={index}
+      data-key={item.key}
+      data-evidence={item.evidence}
+      style={style}
+      role="article"
+      aria-label={`${item.kind ?? item.evidence} ${item.key}`}
+      onClick={(event) => {
+        if ((event.target as HTMLElement).closest('a') !== null) return;
+        onOpen(item.link);
+      }}
+    >
+      <span className="live-time">{item.at !== null ? <Time at={item.at} withDate={false} /> : "–"}</span>
+      <span className="live-source" title={source.id}>
+        {source.kind}
+      </span>
+      <span className="live-session" title={`${sessionId}${cwd !== undefined ? ` · ${cwd ?? 'no directory named'}` : ''}`}>
+        <Link to={conversationLink(source, sessionId)}>{shortId(sessionId)}</Link>
+        {cwd !== undefined && <span className="muted"> {projectName(cwd)}</span>}
+      </span>
+      <span className="live-side">{item.side ?? ''}</span>
+      <span className="live-peer" title={item.peer ?? undefined}>
+        {item.peer ?? ''}
+      </span>
+      <span className="live-words" title={item.words}>
+        <Link to={item.link}>{item.words}</Link>
+      </span>
+      <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{item.kind === 'message' && item.evidence === 'parsed' ? 'text withheld' : ''}</span>}</span>
+    </div>
+  );
+}
+
+function LiveFilters({
+  filter,
+  onFilter,
+  sources,
+  projects,
+  kinds,
+}: {
+  filter: LiveFilter;
+  onFilter(next: LiveFilter): void;
+  sources: readonly SourceRef[];
+  projects: readonly (string | null)[];
+  kinds: readonly string[];
+}) {
+  const named = projects.filter((cwd): cwd is string => cwd !== null);
+  return (
+    <form className="live-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+      <label>
+        project{' '}
+        <select value={filter.project ?? ''} onChange={(event) => onFilter({ ...filter, project: event.target.value === '' ? null : event.target.value })}>
+          <option value="">any</option>
+          {filter.project !== null && !named.includes(filter.project) && <option value={filter.project}>{filter.project}</option>}
+          {named.map((cwd) => (
+            <option key={cwd} value={cwd}>
+              {cwd}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        source{' '}
+        <select value={filter.source ?? ''} onChange={(event) => onFilter({ ...filter, source: event.target.value === '' ? null : event.target.value })}>
+          <option value="">any</option>
+          {filter.source !== null && !sources.some((source) => source.id === filter.source) && <option value={filter.source}>{filter.source}</option>}
+          {sources.map((source) => (
+            <option key={source.id} value={source.id}>
+              {source.kind} ({source.id})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        session <input type="text" size={12} value={filter.session} onChange={(event) => onFilter({ ...filter, session: event.target.value })} placeholder="id or seat" />
+      </label>
+      <label>
+        side{' '}
+        <select value={filter.side ?? ''} onChange={(event) => onFilter({ ...filter, side: event.target.value === 'sent' || event.target.value === 'received' ? event.target.value : null })}>
+          <option value="">any</option>
+          <option value="sent">sent</option>
+          <option value="received">received</option>
+        </select>
+      </label>
+      <label>
+        peer <input type="text" size={12} value={filter.peer} onChange={(event) => onFilter({ ...filter, peer: event.target.value })} placeholder="as written" />
+      </label>
+      <label>
+        type{' '}
+        <select value={filter.type} onChange={(event) => onFilter({ ...filter, type: event.target.value })}>
+          <option value="">any</option>
+          {kinds.map((kind) => (
+            <option key={kind} value={kind}>
+              {kind}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={filter.refused} onChange={(event) => onFilter({ ...filter, refused: event.target.checked })} /> refused / rejected only
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={filter.degraded} onChange={(event) => onFilter({ ...filter, degraded: event.target.checked })} /> degraded evidence only
+      </label>
+    </form>
+  );
+}
