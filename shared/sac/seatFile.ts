@@ -215,6 +215,8 @@ export type ReadOptions = {
 
 /** Entries found by one read, before they join the columns. */
 type Added = { start: number[]; headerLength: number[]; instant: number[]; zone: number[]; word: number[]; state: number[]; to: (readonly string[])[]; re: (string | null)[]; written: [number, string][] };
+/** One for every read: a read runs to its end before another begins. */
+const scratch: Added = { start: [], headerLength: [], instant: [], zone: [], word: [], state: [], to: [], re: [], written: [] };
 
 /**
  * Reads a seat file's bytes from `from` to its end (the caller reads from `reading.offset`; a tail
@@ -234,7 +236,8 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   const base = previous.offset;
   const complete = data.lastIndexOf(NEWLINE) + 1;
   const had = previous.entries.start.length;
-  const added: Added = { start: [], headerLength: [], instant: [], zone: [], word: [], state: [], to: [], re: [], written: [] };
+  const added = scratch;
+  for (const column of Object.values(added)) column.length = 0;
   let open = had > 0;
   let bodyHasText = previous.scan.bodyHasText;
   let lastLineEmpty = previous.scan.lastLineEmpty;
@@ -316,13 +319,16 @@ function appendEntries(columns: EntryColumns, added: Added, closedState: number)
   };
 }
 
-/** The start of the next line after `from` that begins with `## ` and ends before `complete`; -1 if none. */
+/**
+ * The start of the next line after `from` that begins with `## ` and ends before `complete`; -1 if
+ * none. Looked for by its `#`, rarer in a seat file than line ends: the line ends between are not visited.
+ */
 function findHeaderLine(data: Uint8Array, from: number, complete: number): number {
   let at = from;
   for (;;) {
-    at = data.indexOf(NEWLINE, at);
-    if (at === -1 || at + 1 >= complete) return -1;
-    if (data[at + 1] === HASH && data[at + 2] === HASH && data[at + 3] === SPACE) return at + 1;
+    at = data.indexOf(HASH, at);
+    if (at === -1 || at >= complete) return -1;
+    if (data[at - 1] === NEWLINE && data[at + 1] === HASH && data[at + 2] === SPACE) return at;
     at++;
   }
 }
@@ -377,8 +383,9 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
   at += EM_DASH.length;
   const word = matchTypeWord(data, at, end);
   if (word === -1) return readHeaderSlowly(data, start, end);
-  const instant = composeInstant(year, month, day, hour, minute, second, ms, offset);
-  if (instant === null) return readHeaderSlowly(data, start, end);
+  const midnight = dayStart(year, month, day);
+  if (midnight === null || hour > 23 || minute > 59 || second > 59) return readHeaderSlowly(data, start, end);
+  const instant = midnight + ((hour * 60 + minute) * 60 + second) * 1000 + ms - offset * 60_000;
   at += TYPE_WORD_BYTES[word]!.length;
   header.instant = instant;
   header.zone = zone;
@@ -389,12 +396,48 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
     header.re = null;
     return true;
   }
+  // What follows the type word of one header is mostly that of many (` → web-app`): known bytes are not decoded again.
+  const key = hashBytes(data, at, end);
+  const known = tails.get(key);
+  if (known !== undefined && sameBytes(known.bytes, data, at, end)) {
+    header.to = known.to;
+    header.re = null;
+    return true;
+  }
   // The time and the type match only one way, so the line is a header exactly when the rest is
   // what sac's pattern allows after a type word.
   const match = HEADER_TAIL.exec(text.decode(data.subarray(at, end)));
   if (match === null) return false;
   header.to = readAddressees(match[1]);
   header.re = match[2]?.trim() || null;
+  if (header.re === null && match[2] === undefined) {
+    if (tails.size >= INTERNED_MAX) tails.clear();
+    tails.set(key, { bytes: data.slice(at, end), to: header.to });
+  }
+  return true;
+}
+
+/** The instant of a day's local midnight at offset 0 (composeInstant's), kept for the day last asked: a file's entries come day by day. */
+let lastDay = { key: -1, start: null as number | null };
+function dayStart(year: number, month: number, day: number): number | null {
+  const key = (year * 100 + month) * 100 + day;
+  if (key !== lastDay.key) lastDay = { key, start: composeInstant(year, month, day, 0, 0, 0, 0, 0) };
+  return lastDay.start;
+}
+
+/** What followed the type word of headers with no `re`, by a hash of its bytes. */
+const tails = new Map<number, { bytes: Uint8Array; to: readonly string[] }>();
+
+/** FNV-1a of bytes [start, end). */
+function hashBytes(data: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ data[i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+function sameBytes(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
+  if (bytes.length !== end - start) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== data[start + i]) return false;
   return true;
 }
 
