@@ -19,8 +19,8 @@ function runStep<T>(args: string[]): T {
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
 
-type Baseline = { files: number; entries: number; ms: number; maxRssBytes: number };
-type Indexed = { ms: number; listMs: number; seats: number; noticeMs: { n: number; p50: number; p95: number; max: number }; missed: number; maxRssBytes: number };
+type Baseline = { files: number; entries: number; ms: number; cpuMs: number; maxRssBytes: number };
+type Indexed = { ms: number; cpuMs: number; listMs: number; seats: number; noticeMs: { n: number; p50: number; p95: number; max: number }; missed: number; maxRssBytes: number };
 
 export function measureSac(workDir: string, repeat: number, writes: number, log: (message: string) => void): { rows: Row[]; results: unknown } {
   const root = join(workDir, 'sac-store');
@@ -48,7 +48,10 @@ export function measureSac(workDir: string, repeat: number, writes: number, log:
       ratio: ms / base,
       target: '≤ 2× baseline',
       met: ms <= 2 * base,
-      note: `median of ${repeat}, each in a fresh process; baseline peak RSS ${Math.round(mb(median(baselines.map((b) => b.maxRssBytes))))} MB`,
+      note:
+        `median of ${repeat}, each in a fresh process; CPU time ${Math.round(median(indexed.map((r) => r.cpuMs)))} ms, ` +
+        `${(median(indexed.map((r) => r.cpuMs)) / median(baselines.map((b) => b.cpuMs))).toFixed(2)}× the baseline's ${Math.round(median(baselines.map((b) => b.cpuMs)))} ms; ` +
+        `baseline peak RSS ${Math.round(mb(median(baselines.map((b) => b.maxRssBytes))))} MB`,
     },
     {
       measure: `sac: list of ${last.seats.toLocaleString('en-US')} seats, first time`,
