@@ -73,11 +73,11 @@ export function updateRoomIndex(index: RoomIndex, readings: readonly SeatFileRea
       continue;
     }
     changed = true;
-    next.set(reading.seat, known !== undefined && extends_(known, reading) ? extendFile(known, reading) : extendFile(emptyFile(reading), reading));
+    next.set(reading.seat, known !== undefined && followsOn(known, reading) ? extendFile(known, reading) : extendFile(createFileIndex(reading), reading));
   }
   if (!changed) return false;
   index.files = next;
-  sumFiles(index, readings);
+  sumFileIndexes(index, readings);
   index.version++;
   return true;
 }
@@ -86,12 +86,12 @@ export function updateRoomIndex(index: RoomIndex, readings: readonly SeatFileRea
 export function countLater(file: FileIndex, instant: number): number {
   if (file.sorted === null) {
     const column = file.reading.entries.instant;
-    return column.length - upperBound(column, column.length, instant);
+    return column.length - findUpperBound(column, column.length, instant);
   }
-  return file.sortedCount - upperBound(file.sorted, file.sortedCount, instant);
+  return file.sortedCount - findUpperBound(file.sorted, file.sortedCount, instant);
 }
 
-function upperBound(sorted: Float64Array, length: number, value: number): number {
+function findUpperBound(sorted: Float64Array, length: number, value: number): number {
   let low = 0;
   let high = length;
   while (low < high) {
@@ -102,12 +102,12 @@ function upperBound(sorted: Float64Array, length: number, value: number): number
   return low;
 }
 
-function emptyFile(reading: SeatFileReading): FileIndex {
+function createFileIndex(reading: SeatFileReading): FileIndex {
   return { reading, entries: 0, byTo: new Map(), closedTorn: 0, maxInstant: -Infinity, sorted: null, sortedCount: 0, pending: 0, torn: 0, changed: 0, strayText: 0 };
 }
 
 /** Whether `reading` holds every entry the indexed reading held, as it held them: it was read on from it. */
-function extends_(file: FileIndex, reading: SeatFileReading): boolean {
+function followsOn(file: FileIndex, reading: SeatFileReading): boolean {
   const had = file.entries;
   if (countEntries(reading) < had) return false;
   if (had === 0) return true;
@@ -143,7 +143,7 @@ function extendFile(file: FileIndex, reading: SeatFileReading): FileIndex {
       grown.set(sorted);
       sorted = grown;
     }
-    const at = upperBound(sorted, sortedCount, instant);
+    const at = findUpperBound(sorted, sortedCount, instant);
     sorted.copyWithin(at + 1, at, sortedCount);
     sorted[at] = instant;
     sortedCount++;
@@ -176,7 +176,7 @@ function countStretches(file: FileIndex): void {
   file.torn = file.closedTorn + (torn ? waits : 0);
 }
 
-function sumFiles(index: RoomIndex, readings: readonly SeatFileReading[]): void {
+function sumFileIndexes(index: RoomIndex, readings: readonly SeatFileReading[]): void {
   index.entries = 0;
   index.byTo = new Map();
   index.seats = index.files.size;

@@ -227,7 +227,7 @@ const scratch: Added = { start: [], headerLength: [], instant: [], zone: [], wor
 export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from: number, options: ReadOptions = {}): SeatFileReading {
   if (previous.problem?.code === 'changed-after-read') return previous;
   if (from > previous.offset) {
-    return withProblem(previous, { code: 'unreadable', why: `bytes from ${from} were read, but bytes from ${previous.offset} were needed` });
+    return setProblem(previous, { code: 'unreadable', why: `bytes from ${from} were read, but bytes from ${previous.offset} were needed` });
   }
   if (from + bytes.length < previous.size) {
     return noteSeatFileChanged(previous, `the file shrank from ${previous.size} to ${from + bytes.length} bytes after it was read`);
@@ -349,13 +349,13 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
   const t = start + 3;
   // `2026-11-30T17:18:53.482` then `Z` or `+02:00`.
   if (end - t < 24 + 5 + 4) return readHeaderSlowly(data, start, end);
-  const year = digits(data, t, 4);
-  const month = digits(data, t + 5, 2);
-  const day = digits(data, t + 8, 2);
-  const hour = digits(data, t + 11, 2);
-  const minute = digits(data, t + 14, 2);
-  const second = digits(data, t + 17, 2);
-  const ms = digits(data, t + 20, 3);
+  const year = readDigits(data, t, 4);
+  const month = readDigits(data, t + 5, 2);
+  const day = readDigits(data, t + 8, 2);
+  const hour = readDigits(data, t + 11, 2);
+  const minute = readDigits(data, t + 14, 2);
+  const second = readDigits(data, t + 17, 2);
+  const ms = readDigits(data, t + 20, 3);
   if (
     year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || ms < 0 ||
     data[t + 4] !== 0x2d || data[t + 7] !== 0x2d || data[t + 10] !== 0x54 || data[t + 13] !== 0x3a || data[t + 16] !== 0x3a || data[t + 19] !== 0x2e
@@ -371,8 +371,8 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
     offset = 0;
     at += 1;
   } else if ((sign === 0x2b || sign === 0x2d) && data[at + 3] === 0x3a) {
-    const hours = digits(data, at + 1, 2);
-    const minutes = digits(data, at + 4, 2);
+    const hours = readDigits(data, at + 1, 2);
+    const minutes = readDigits(data, at + 4, 2);
     offset = hours < 0 || minutes < 0 ? null : readOffset(sign === 0x2d, hours, minutes);
     if (offset === null) return readHeaderSlowly(data, start, end);
     zone = offset === 0 && sign === 0x2d ? ZONE_MINUS_ZERO : offset;
@@ -384,7 +384,7 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
   at += EM_DASH.length;
   const word = matchTypeWord(data, at, end);
   if (word === -1) return readHeaderSlowly(data, start, end);
-  const midnight = dayStart(year, month, day);
+  const midnight = findDayStart(year, month, day);
   if (midnight === null || hour > 23 || minute > 59 || second > 59) return readHeaderSlowly(data, start, end);
   const instant = midnight + ((hour * 60 + minute) * 60 + second) * 1000 + ms - offset * 60_000;
   at += TYPE_WORD_BYTES[word]!.length;
@@ -400,7 +400,7 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
   // What follows the type word of one header is mostly that of many (` → web-app`): known bytes are not decoded again.
   const key = hashBytes(data, at, end);
   const known = tails.get(key);
-  if (known !== undefined && sameBytes(known.bytes, data, at, end)) {
+  if (known !== undefined && compareBytes(known.bytes, data, at, end)) {
     header.to = known.to;
     header.re = null;
     return true;
@@ -420,7 +420,7 @@ function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
 
 /** The instant of a day's local midnight at offset 0 (composeInstant's), kept for the day last asked: a file's entries come day by day. */
 let lastDay = { key: -1, start: null as number | null };
-function dayStart(year: number, month: number, day: number): number | null {
+function findDayStart(year: number, month: number, day: number): number | null {
   const key = (year * 100 + month) * 100 + day;
   if (key !== lastDay.key) lastDay = { key, start: composeInstant(year, month, day, 0, 0, 0, 0, 0) };
   return lastDay.start;
@@ -436,7 +436,7 @@ function hashBytes(data: Uint8Array, start: number, end: number): number {
   return hash >>> 0;
 }
 
-function sameBytes(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
+function compareBytes(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
   if (bytes.length !== end - start) return false;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] !== data[start + i]) return false;
   return true;
@@ -456,7 +456,7 @@ function readHeaderSlowly(data: Uint8Array, start: number, end: number): boolean
 }
 
 /** The decimal number of `count` ASCII digits at `at`; -1 if one is not a digit. */
-function digits(data: Uint8Array, at: number, count: number): number {
+function readDigits(data: Uint8Array, at: number, count: number): number {
   let value = 0;
   for (let i = at; i < at + count; i++) {
     const digit = data[i]! - 0x30;
@@ -496,7 +496,7 @@ function hasText(data: Uint8Array, start: number, end: number): boolean {
   return false;
 }
 
-function withProblem(reading: SeatFileReading, problem: SeatFileProblem): SeatFileReading {
+function setProblem(reading: SeatFileReading, problem: SeatFileProblem): SeatFileReading {
   return new SeatFileReading(reading.room, reading.seat, reading.offset, reading.size, reading.entries, problem, reading.scan);
 }
 
@@ -638,13 +638,13 @@ export function awaitsWriter(reading: SeatFileReading): boolean {
  */
 export function noteSeatFileChanged(reading: SeatFileReading, why: string): SeatFileReading {
   if (reading.problem?.code === 'changed-after-read') return reading;
-  return withProblem(reading, { code: 'changed-after-read', why });
+  return setProblem(reading, { code: 'changed-after-read', why });
 }
 
 /** The reader could not read the file now; what was read before is kept as it was. */
 export function noteSeatFileUnreadable(reading: SeatFileReading, why: string): SeatFileReading {
   if (reading.problem?.code === 'changed-after-read') return reading;
-  return withProblem(reading, { code: 'unreadable', why });
+  return setProblem(reading, { code: 'unreadable', why });
 }
 
 /** The text of an entry's body, from the bytes of its range `[bodyStart, end)`: its lines, trimmed. */
