@@ -55,6 +55,8 @@ export type SacReader = {
   /** Names directly in the root that are neither store files nor `channels` nor secrets. */
   strays(): string[];
   version(): number;
+  /** Bumped when a room or a seat file comes or goes (not when one grows): what is listed of the store is kept while it holds. */
+  layout(): number;
   /** A page found a file no longer as read: it is changed after read from now on. */
   noteChanged(room: string, seat: string, why: string): void;
   start(): Promise<void>;
@@ -83,6 +85,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
   let why: string | null = null;
   let indexing: Indexing = { state: 'waiting', files: 0 };
   let version = 0;
+  let layout = 0;
   let closed = false;
   let rootWatcher: FSWatcher | null = null;
   let channelsWatcher: FSWatcher | null = null;
@@ -131,6 +134,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
     if (file === undefined) {
       file = { room: room.room, seat, relative, reading: createSeatFileReading(room.room, seat), mark: null, mtimeMs: 0, tornTimer: null };
       room.files.set(seat, file);
+      layout++;
     }
     const before = file.reading;
     if (before.problem?.code === 'changed-after-read') return false;
@@ -149,6 +153,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
       case 'missing':
         if (before.size === 0 && before.items.length === 0 && file.mark === null) {
           room.files.delete(seat);
+          layout++;
           return true;
         }
         file.reading = noteSeatFileChanged(before, 'the file was removed after it was read; sac never removes a seat file');
@@ -256,6 +261,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
     room.watcher?.close();
     for (const file of room.files.values()) if (file.tornTimer !== null) clearTimeout(file.tornTimer);
     rooms.delete(room.room);
+    layout++;
   }
 
   /** Lists `channels/`; new rooms are read whole, gone ones (archived) leave the view. */
@@ -286,6 +292,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
       if (rooms.has(name)) continue;
       const room: RoomState = { room: name, files: new Map(), watcher: null, files_: null };
       rooms.set(name, room);
+      layout++;
       watchRoom(room);
       if (readNew) listRoom(room, false);
       touched.push(name);
@@ -463,6 +470,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
     seatFile: (room, seat) => rooms.get(room)?.files.get(seat) ?? null,
     strays: () => strays,
     version: () => version,
+    layout: () => layout,
     noteChanged(roomName, seat, changedWhy) {
       const room = rooms.get(roomName);
       const file = room?.files.get(seat);

@@ -5,10 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PAGE_TEXT_LIMIT_BYTES, decimalQuerySchema, type SearchQuery, type SourceRef, type SourceStatus } from '../../shared/api.ts';
 import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import { findFirst } from '../../shared/sac/lookup.ts';
 import type { ProcessState } from '../../shared/sac/liveness.ts';
-import { foldRoom, type FlowItem, type RoomFold } from '../../shared/sac/room.ts';
-import { foldSeat, listSeats, resolveProject, type ReceivedItem, type RoomFiles, type SeatView } from '../../shared/sac/seat.ts';
-import { readBodyText, readHeader, readRawText, type SeatFileItem, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { foldRoom, sortSeatFiles, type FlowItem, type RoomFold } from '../../shared/sac/room.ts';
+import { createRoomIndex, updateRoomIndex, type RoomIndex } from '../../shared/sac/roomIndex.ts';
+import { foldSeat, listSeats, resolveProject, summarizeSeat, type ReceivedItem, type RoomFiles, type SeatSummary, type SeatView } from '../../shared/sac/seat.ts';
+import { ENTRY_TYPES, readBodyText, readEntry, readEntryEvidence, readHeader, readRawText, type SeatFileItem, type SeatFileReading } from '../../shared/sac/seatFile.ts';
 import { createTextMatcher, snippetAround } from '../../shared/textMatch.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 import {
@@ -39,6 +41,8 @@ const NOTICE_GATHER_MS = 5;
 /** A summary older than this is folded again: a focus turns stale and a quiet presence ends with time. */
 const SUMMARY_MAX_AGE_MS = 60_000;
 const REASON_FILES_SHOWN = 20;
+/** Room folds kept for the pages that show them; a store of 100 rooms of 10,000 entries is not kept folded whole. */
+const ROOM_FOLDS_KEPT = 16;
 const DEFAULT_FLOW_LIMIT = 500;
 const MAX_FLOW_LIMIT = 20_000;
 /** A body searched past this many bytes is searched in its first ones (a 100 MB body is not matched whole). */
@@ -81,7 +85,9 @@ export function createSacSource(options: SacSourceOptions): SacSource {
   let flushTimer: NodeJS.Timeout | null = null;
   const summaries = new Map<string, { listed: ListedConversation; at: number }>();
   const roomFolds = new Map<string, { files: RoomFiles; rooms: StoreFacts['rooms']; fold: RoomFold }>();
-  let seatList: { version: number; seats: string[] } | null = null;
+  const roomIndexes = new Map<string, { files: RoomFiles; index: RoomIndex }>();
+  const roomRows = new Map<string, { files: RoomFiles; rooms: StoreFacts['rooms']; row: SacRoomSummary }>();
+  let layoutNow: Layout | null = null;
 
   const publish = (notice: SourceNotice) => {
     for (const listener of listeners) listener(notice);
@@ -102,15 +108,25 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: () => publish({ type: 'source', source: statusNow() }),
     onChange(change) {
-      const seats = currentSeats();
-      let touched: string[];
+      // A room gone (archived) takes the seats it had with it: they are looked up as last listed.
+      const before = layoutNow;
+      const layout = currentLayout();
+      const seats = layout.seats;
+      let touched: readonly string[];
       if (change.store) {
         touched = seats;
         allDirty = true;
       } else {
-        const rooms = new Set(change.rooms);
-        touched = seats.filter((seat) => seatIsIn(seat, rooms));
-        // A room that is gone (archived) leaves its seats' summaries to be folded again too.
+        const store = reader.store();
+        if (change.rooms.length > 0 && (store.members.state !== 'read' || store.registry.state !== 'read')) touched = seats;
+        else {
+          const inRooms = new Set<string>();
+          for (const room of change.rooms) {
+            for (const seat of layout.seatsOf.get(room) ?? []) inRooms.add(seat);
+            for (const seat of before?.seatsOf.get(room) ?? []) inRooms.add(seat);
+          }
+          touched = seats.filter((seat) => inRooms.has(seat) || !summaries.has(seat));
+        }
         for (const seat of touched) summaries.delete(seat);
       }
       if (reader.status().indexing.state !== 'ready') return;
@@ -119,57 +135,100 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     },
   });
 
-  /** Which seats a change of these rooms may change: writers there, and seats declared in them. */
-  const seatIsIn = (seat: string, rooms: ReadonlySet<string>): boolean => {
-    if (!summaries.has(seat)) return true;
+  /** What is listed of the store: its seats, and which rooms each is in. Kept while no room or seat file comes or goes. */
+  type Layout = { key: number; store: StoreFacts; seats: string[]; withFile: Map<string, string[]>; seatsOf: Map<string, Set<string>> };
+  function currentLayout(): Layout {
     const store = reader.store();
+    const key = reader.layout();
+    if (layoutNow !== null && layoutNow.key === key && layoutNow.store === store) return layoutNow;
+    const rooms = reader.rooms();
+    const withFile = new Map<string, string[]>();
+    const seatsOf = new Map<string, Set<string>>();
+    const add = (room: string, seat: string) => {
+      let seats = seatsOf.get(room);
+      if (seats === undefined) seatsOf.set(room, (seats = new Set()));
+      seats.add(seat);
+    };
     for (const room of rooms) {
-      if (reader.seatFile(room, seat) !== null) return true;
-      if (store.members.state === 'read' && store.members.facts.seats.some((record) => record.seat === seat && record.rooms.includes(room))) return true;
-      if (store.registry.state === 'read' && store.registry.facts.seats.some((record) => record.seat === seat && record.rooms.includes(room))) return true;
-      if (store.members.state !== 'read' || store.registry.state !== 'read') return true;
+      for (const file of room.files) {
+        const list = withFile.get(file.seat);
+        if (list === undefined) withFile.set(file.seat, [room.room]);
+        else list.push(room.room);
+        add(room.room, file.seat);
+      }
     }
-    return false;
-  };
+    // Seats declared in a room are changed by it too (members.json, the registry).
+    if (store.members.state === 'read') for (const record of store.members.facts.seats) for (const room of record.rooms) add(room, record.seat);
+    if (store.registry.state === 'read') for (const record of store.registry.facts.seats) for (const room of record.rooms) add(room, record.seat);
+    layoutNow = { key, store, seats: listSeats(rooms, store), withFile, seatsOf };
+    return layoutNow;
+  }
 
   function currentSeats(): string[] {
-    const version = reader.version();
-    if (seatList === null || seatList.version !== version) seatList = { version, seats: listSeats(reader.rooms(), reader.store()) };
-    return seatList.seats;
+    return currentLayout().seats;
   }
+
+  /** A room's index, brought up to what the reader read: only files read since are taken up. */
+  function indexOfRoom(room: string): RoomIndex | null {
+    const files = reader.room(room);
+    if (files === null) {
+      roomIndexes.delete(room);
+      return null;
+    }
+    let kept = roomIndexes.get(room);
+    if (kept === undefined) roomIndexes.set(room, (kept = { files, index: createRoomIndex(room) }));
+    else if (kept.files === files && kept.index.version > 0) return kept.index;
+    updateRoomIndex(kept.index, files.files);
+    kept.files = files;
+    return kept.index;
+  }
+
+  const indexes = { indexOf: indexOfRoom, roomsWithFileOf: (seat: string) => currentLayout().withFile.get(seat) ?? [] };
 
   const foldRoomCached = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']): RoomFold => {
     const roomFiles = reader.room(room);
     const cached = roomFolds.get(room);
     if (roomFiles !== null && roomFiles.files === files) {
-      if (cached !== undefined && cached.files === roomFiles && cached.rooms === rooms) return cached.fold;
+      if (cached !== undefined && cached.files === roomFiles && cached.rooms === rooms) {
+        // The most recently used is kept last, and the least recently used leaves first.
+        roomFolds.delete(room);
+        roomFolds.set(room, cached);
+        return cached.fold;
+      }
       const fold = foldRoom(room, files, rooms);
+      roomFolds.delete(room);
       roomFolds.set(room, { files: roomFiles, rooms, fold });
+      if (roomFolds.size > ROOM_FOLDS_KEPT) roomFolds.delete(roomFolds.keys().next().value!);
       return fold;
     }
     return foldRoom(room, files, rooms);
   };
 
   let roomsNow: { version: number; rooms: RoomFiles[] } | null = null;
-  let processes: { at: number; registry: StoreFacts['registry']; states: Map<number, ProcessState> } | null = null;
   function foldSeatNow(seat: string): SeatView {
     const store = reader.store();
     const version = reader.version();
     if (roomsNow === null || roomsNow.version !== version) roomsNow = { version, rooms: reader.rooms() };
-    // Whether a pid runs is asked again after a second, not once per seat of a list of thousands.
+    return foldSeat(seat, roomsNow.rooms, store, Date.now(), processStates(store), foldRoomCached);
+  }
+
+  let processes: { at: number; registry: StoreFacts['registry']; states: Map<number, ProcessState> } | null = null;
+  /** Whether a pid runs is asked again after a second, not once per seat of a list of thousands. */
+  function processStates(store: StoreFacts): Map<number, ProcessState> {
     if (processes === null || processes.registry !== store.registry || Date.now() - processes.at > 1_000) {
       processes = { at: Date.now(), registry: store.registry, states: checkProcesses(store) };
     }
-    return foldSeat(seat, roomsNow.rooms, store, Date.now(), processes.states, foldRoomCached);
+    return processes.states;
   }
 
   function summaryOf(seat: string): ListedConversation {
     const cached = summaries.get(seat);
     if (cached !== undefined && !allDirty && !dirty.has(seat) && Date.now() - cached.at < SUMMARY_MAX_AGE_MS) return cached.listed;
-    const view = foldSeatNow(seat);
-    const registry = reader.store().registry;
-    const lastSeen = registry.state === 'read' ? (registry.facts.seats.find((record) => record.seat === seat)?.lastSeen ?? null) : null;
-    const summary = sacSeatSummarySchema.parse(projectSummary(ref, view, lastSeen));
+    const store = reader.store();
+    const seatSummary = summarizeSeat(seat, indexes, store, Date.now(), processStates(store));
+    const registry = store.registry;
+    const lastSeen = registry.state === 'read' ? (findFirst(registry.facts.seats, 'seat', seat)?.lastSeen ?? null) : null;
+    const summary = sacSeatSummarySchema.parse(projectSummary(ref, seatSummary, lastSeen));
     const listed: ListedConversation = { id: seat, cwd: summary.project.project, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) };
     summaries.set(seat, { listed, at: Date.now() });
     return listed;
@@ -293,7 +352,18 @@ export function createSacSource(options: SacSourceOptions): SacSource {
 
   function roomSummaries(): SacRoomSummary[] {
     const store = reader.store();
-    return reader.rooms().map((files) => projectRoomSummary(ref, foldRoomCached(files.room, files.files, store.rooms)));
+    const rooms = reader.rooms();
+    const rows = rooms.map((files) => {
+      const kept = roomRows.get(files.room);
+      if (kept !== undefined && kept.files === files && kept.rooms === store.rooms) return kept.row;
+      // A room's row is made from its fold once per change of the room, and the fold is not kept for it.
+      const row = projectRoomSummary(ref, roomFolds.get(files.room)?.files === files ? foldRoomCached(files.room, files.files, store.rooms) : foldRoom(files.room, files.files, store.rooms));
+      roomRows.set(files.room, { files, rooms: store.rooms, row });
+      return row;
+    });
+    const known = new Set(rooms.map((files) => files.room));
+    for (const room of roomRows.keys()) if (!known.has(room)) roomRows.delete(room);
+    return rows;
   }
 
   function roomPage(room: string, limit: number) {
@@ -321,7 +391,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     const from = query.from === undefined ? -Infinity : Date.parse(query.from);
     const to = query.to === undefined ? Infinity : Date.parse(query.to);
     const store = reader.store();
-    const candidates: { room: string; flow: FlowItem & { item: Extract<SeatFileItem, { type: 'entry' }> }; project: string }[] = [];
+    const candidates: { room: string; reading: SeatFileReading; index: number; place: number; project: string }[] = [];
     const projects = new Map<string, string>();
     const projectOf = (seat: string) => {
       let project = projects.get(seat);
@@ -331,16 +401,23 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     let sliceStart = performance.now();
     for (const files of reader.rooms()) {
       if (extra.room !== undefined && files.room !== extra.room) continue;
-      const fold = foldRoomCached(files.room, files.files, store.rooms);
-      for (const flow of fold.items) {
-        const item = flow.item;
-        if (item.type !== 'entry' || (item.evidence !== 'parsed' && item.evidence !== 'changed')) continue;
-        if (extra.type !== undefined && item.facts.type !== extra.type) continue;
-        if (extra.writer !== undefined && flow.seat !== extra.writer) continue;
-        if (item.facts.instant === null ? query.from !== undefined || query.to !== undefined : item.facts.instant < from || item.facts.instant > to) continue;
-        const project = projectOf(flow.seat);
+      // Entries are looked at in their columns, and made whole only for the hits: a store holds millions.
+      for (const reading of sortSeatFiles(files.files)) {
+        if (extra.writer !== undefined && reading.seat !== extra.writer) continue;
+        const project = projectOf(reading.seat);
         if (query.project !== undefined && project !== query.project) continue;
-        candidates.push({ room: files.room, flow: flow as FlowItem & { item: Extract<SeatFileItem, { type: 'entry' }> }, project });
+        const columns = reading.entries;
+        // An entry whose time names no instant takes the place of the entry before it in its file, as in the room's flow.
+        let place = -Infinity;
+        for (let i = 0; i < columns.start.length; i++) {
+          const instant = columns.instant[i]!;
+          if (!Number.isNaN(instant)) place = instant;
+          if (extra.type !== undefined && ENTRY_TYPES[columns.word[i]! % 4] !== extra.type) continue;
+          if (Number.isNaN(instant) ? query.from !== undefined || query.to !== undefined : instant < from || instant > to) continue;
+          const evidence = readEntryEvidence(reading, i).evidence;
+          if (evidence !== 'parsed' && evidence !== 'changed') continue;
+          candidates.push({ room: files.room, reading, index: i, place, project });
+        }
       }
       if (performance.now() - sliceStart > 8) {
         await yieldToLoop();
@@ -349,15 +426,16 @@ export function createSacSource(options: SacSourceOptions): SacSource {
       }
     }
     // Newest first; equal places keep the rooms' order, as a stable sort does.
-    candidates.sort((a, b) => b.flow.place - a.flow.place);
+    candidates.sort((a, b) => b.place - a.place);
     const hits: SourceSearch['hits'] = [];
     let scanned = 0;
     for (const candidate of candidates) {
       if (hits.length === query.limit) return { hits, scanned, truncated: true };
-      const { room, flow } = candidate;
+      const { room } = candidate;
+      const flow = { seat: candidate.reading.seat, place: candidate.place };
       const file = reader.seatFile(room, flow.seat);
       if (file === null) continue;
-      const item = flow.item;
+      const item = readEntry(candidate.reading, candidate.index);
       const length = Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES);
       const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, item.bodyStart, length, item.end);
       scanned++;
@@ -482,19 +560,10 @@ function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[]
   }));
 }
 
-function projectSummary(ref: SourceRef, view: SeatView, lastSeen: string | null): SacSeatSummary {
-  let last = -Infinity;
-  let pending = 0;
-  let torn = 0;
-  const look = (flow: FlowItem) => {
-    if (flow.item.type === 'entry' && flow.placedBy === 'time' && flow.place > last) last = flow.place;
-    if (flow.item.evidence === 'pending') pending++;
-    else if (flow.item.evidence === 'damaged') torn++;
-  };
-  for (const item of view.sent) look(item.flow);
-  for (const item of view.received) look(item.flow);
+function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: string | null): SacSeatSummary {
   const focus = view.focus;
   const presence = view.presence;
+  const c = view.counts;
   return {
     source: { kind: 'sac', id: ref.id },
     id: view.name.seat,
@@ -505,7 +574,7 @@ function projectSummary(ref: SourceRef, view: SeatView, lastSeen: string | null)
     session: view.session.state === 'known' ? { state: 'known', session: view.session.session } : { state: 'unknown', why: view.session.why },
     project: { project: view.project.project, from: view.project.from },
     lastSeen,
-    lastAt: Number.isFinite(last) ? new Date(last).toISOString() : null,
+    lastAt: view.lastInstant === null ? null : new Date(view.lastInstant).toISOString(),
     rooms: view.rooms.map((room) => ({ room: room.room, kind: room.kind.kind, left: room.left, because: [...room.because] })),
     focus:
       focus.state === 'declared'
@@ -523,14 +592,9 @@ function projectSummary(ref: SourceRef, view: SeatView, lastSeen: string | null)
             : { state: 'unknown', why: presence.why },
     liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
     neverWrote: view.neverWrote,
-    counts: { ...pickCounts(view), pending, torn },
+    counts: { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread, pending: c.pending, torn: c.torn },
     degraded: projectReasons(view.degraded),
   };
-}
-
-function pickCounts(view: SeatView) {
-  const c = view.counts;
-  return { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread };
 }
 
 function projectRoomSummary(ref: SourceRef, fold: RoomFold): SacRoomSummary {

@@ -1,3 +1,4 @@
+import { findFirst } from './lookup.ts';
 import { parseInstant } from './time.ts';
 import type { FocusFacts, PresenceFacts, StoreFileReading } from './storeFiles.ts';
 
@@ -27,7 +28,7 @@ export type Focus =
 export function resolveFocus(seat: string, focus: StoreFileReading<FocusFacts>, now: number): Focus {
   if (focus.state === 'unknown') return { state: 'unknown', why: focus.why };
   if (focus.state === 'absent') return { state: 'none' };
-  const record = focus.facts.seats.find((candidate) => candidate.seat === seat);
+  const record = findFirst(focus.facts.seats, 'seat', seat);
   if (record === undefined) {
     return focus.invalid.some((invalid) => invalid.key === seat) ? { state: 'unknown', why: 'its record in focus.json is not as sac writes it' } : { state: 'none' };
   }
@@ -48,7 +49,7 @@ export type Presence =
 export function resolvePresence(seat: string, presence: StoreFileReading<PresenceFacts>, now: number): Presence {
   if (presence.state === 'unknown') return { state: 'unknown', why: presence.why };
   if (presence.state === 'absent') return { state: 'not-quiet' };
-  const record = presence.facts.seats.find((candidate) => candidate.seat === seat);
+  const record = findFirst(presence.facts.seats, 'seat', seat);
   if (record === undefined) {
     return presence.invalid.some((invalid) => invalid.key === seat) ? { state: 'unknown', why: 'its record in presence.json is not as sac writes it' } : { state: 'not-quiet' };
   }

@@ -1,5 +1,5 @@
 import { seatFilePath } from './layout.ts';
-import type { SeatFileReading } from './seatFile.ts';
+import { listDegradedRanges, type SeatFileReading } from './seatFile.ts';
 import { STORE_FILE_OF, type StoreFacts } from './storeFiles.ts';
 
 // Reasons a view of the channels is incomplete, each with a stable code and what it rests on.
@@ -52,12 +52,33 @@ export function collectDegraded(readings: Iterable<SeatFileReading>, store: Part
   const collected: Collected = new Map();
   for (const reading of readings) {
     const file = seatFilePath(reading.room, reading.seat);
-    for (const item of reading.items) {
-      if (item.type === 'stray-text') note(collected, 'stray-text', file, item);
-      else if (item.evidence === 'damaged') note(collected, 'torn-entry', file, item);
-    }
+    for (const range of listDegradedRanges(reading)) note(collected, range.code, file, range);
     if (reading.problem !== null) note(collected, reading.problem.code, file);
   }
+  noteStoreFiles(collected, store);
+  return listReasons(collected);
+}
+
+/**
+ * The reasons of several rooms' files (each as collectDegraded gave them) and of the store files,
+ * as collectDegraded gives them for all those files at once: a file is in one room only, so a
+ * code's files and ranges are the rooms' one after the other.
+ */
+export function mergeDegraded(rooms: readonly (readonly DegradedReason[])[], store: Partial<StoreFacts> = {}): DegradedReason[] {
+  const collected: Collected = new Map();
+  for (const reasons of rooms) {
+    for (const reason of reasons) {
+      let entry = collected.get(reason.code);
+      if (entry === undefined) collected.set(reason.code, (entry = { files: [], ranges: [] }));
+      entry.files.push(...reason.files);
+      if (reason.ranges !== undefined) entry.ranges.push(...reason.ranges.map((range) => ({ ...range })));
+    }
+  }
+  noteStoreFiles(collected, store);
+  return listReasons(collected);
+}
+
+function noteStoreFiles(collected: Collected, store: Partial<StoreFacts>): void {
   for (const key of Object.keys(STORE_FILE_OF) as (keyof StoreFacts)[]) {
     const reading = store[key];
     if (reading === undefined) continue;
@@ -65,6 +86,9 @@ export function collectDegraded(readings: Iterable<SeatFileReading>, store: Part
     if (reading.state === 'unknown') note(collected, reading.cause === 'corrupt' ? 'corrupt-store-file' : 'unreadable', file);
     else if (reading.state === 'read' && reading.invalid.length > 0) note(collected, 'invalid-store-record', file);
   }
+}
+
+function listReasons(collected: Collected): DegradedReason[] {
   const reasons: DegradedReason[] = [];
   for (const code of DEGRADED_CODES) {
     const entry = collected.get(code);

@@ -1,3 +1,4 @@
+import { findFirst } from './lookup.ts';
 import { parseInstant } from './time.ts';
 import type { RegistryFacts, StoreFileReading } from './storeFiles.ts';
 
@@ -32,7 +33,7 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   const unknown = (why: string): Liveness => ({ word: 'unknown', basis: 'derived', why });
   if (registry.state === 'unknown') return unknown(`the registry is unknown (${registry.why})`);
   if (registry.state === 'absent') return unknown('there is no registry.json: nobody checked in');
-  const record = registry.facts.seats.find((candidate) => candidate.seat === seat);
+  const record = findFirst(registry.facts.seats, 'seat', seat);
   if (record === undefined) return unknown('not in registry.json (pruned, or never checked in here)');
   const running = record.writers.find((writer) => writer.pid !== null && processes.get(writer.pid) === 'running');
   if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };

@@ -1,7 +1,9 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
-import { collectDegraded, type DegradedReason } from './degraded.ts';
+import { collectDegraded, mergeDegraded, type DegradedReason } from './degraded.ts';
 import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
+import { findFirst } from './lookup.ts';
 import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomFold, type RoomKind } from './room.ts';
+import { countLater, type RoomIndex } from './roomIndex.ts';
 import type { SeatFileReading } from './seatFile.ts';
 import { classifyAddressing, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
 import type { CursorsFacts, RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
@@ -79,7 +81,7 @@ export type SeatView = {
 /** The seat's full session id, from the registry. */
 export function resolveSession(seat: string, registry: StoreFileReading<RegistryFacts>): SeatSession {
   if (registry.state === 'unknown') return { state: 'unknown', why: registry.why };
-  const record = registry.state === 'read' ? registry.facts.seats.find((candidate) => candidate.seat === seat) : undefined;
+  const record = registry.state === 'read' ? findFirst(registry.facts.seats, 'seat', seat) : undefined;
   if (record === undefined) return { state: 'unknown', why: 'not in registry.json; the id in a seat’s name is a prefix and joins nothing' };
   if (record.session === null) return { state: 'unknown', why: 'registry.json records no session for it (a remote seat, or one checked in without a session id)' };
   return { state: 'known', session: record.session };
@@ -89,8 +91,8 @@ export function resolveSession(seat: string, registry: StoreFileReading<Registry
 export function resolveProject(seat: string, registry: StoreFileReading<RegistryFacts>): SeatProject {
   const name = parseSeatName(seat);
   if (registry.state === 'read') {
-    const agent = registry.facts.seats.find((candidate) => candidate.seat === seat)?.agent ?? name.base;
-    const project = registry.facts.agents.find((candidate) => candidate.agent === agent)?.project ?? null;
+    const agent = findFirst(registry.facts.seats, 'seat', seat)?.agent ?? name.base;
+    const project = findFirst(registry.facts.agents, 'agent', agent)?.project ?? null;
     if (project !== null) return { project, from: 'registry' };
   }
   return { project: name.agent, from: 'agent-name' };
@@ -122,19 +124,41 @@ export function listSeats(rooms: readonly RoomFiles[], store: Pick<StoreFacts, '
 
 /** The rooms a seat belongs to, and why: members.json, the registry's seat record, or a file there. */
 export function findSeatRooms(seat: string, rooms: readonly RoomFiles[], store: Pick<StoreFacts, 'registry' | 'members' | 'rooms'>): SeatRoom[] {
+  return findSeatRoomsWith(
+    seat,
+    rooms.filter((room) => room.files.some((file) => file.seat === seat)).map((room) => room.room),
+    store,
+  );
+}
+
+/** The same, from the rooms that hold a file of the seat. */
+function findSeatRoomsWith(seat: string, withFile: readonly string[], store: Pick<StoreFacts, 'registry' | 'members' | 'rooms'>): SeatRoom[] {
   const found = new Map<string, Membership[]>();
   const add = (room: string, why: Membership) => {
     const because = found.get(room);
     if (because === undefined) found.set(room, [why]);
     else if (!because.includes(why)) because.push(why);
   };
-  const members = store.members.state === 'read' ? store.members.facts.seats.find((record) => record.seat === seat) : undefined;
+  const members = store.members.state === 'read' ? findFirst(store.members.facts.seats, 'seat', seat) : undefined;
   for (const room of members?.rooms ?? []) add(room, 'members');
-  if (store.registry.state === 'read') for (const room of store.registry.facts.seats.find((record) => record.seat === seat)?.rooms ?? []) add(room, 'registry');
-  for (const room of rooms) if (room.files.some((file) => file.seat === seat)) add(room.room, 'file');
+  if (store.registry.state === 'read') for (const room of findFirst(store.registry.facts.seats, 'seat', seat)?.rooms ?? []) add(room, 'registry');
+  for (const room of withFile) add(room, 'file');
   return [...found.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([room, because]) => ({ room, because, left: members?.left.includes(room) ?? false, kind: classifyRoom(room, store.rooms) }));
+}
+
+/** Every key of cursors.json that an invalid record's key continues (`<key>.<writer>`), once per list. */
+const invalidPrefixes = new WeakMap<readonly { key: string }[], Set<string>>();
+
+function hasInvalidUnder(invalid: readonly { key: string }[], key: string): boolean {
+  let prefixes = invalidPrefixes.get(invalid);
+  if (prefixes === undefined) {
+    prefixes = new Set();
+    for (const record of invalid) for (let at = record.key.indexOf('.'); at !== -1; at = record.key.indexOf('.', at + 1)) prefixes.add(record.key.slice(0, at));
+    invalidPrefixes.set(invalid, prefixes);
+  }
+  return prefixes.has(key);
 }
 
 /**
@@ -145,14 +169,14 @@ function findSacCursor(room: string, seat: string, cursors: StoreFileReading<Cur
   if (cursors.state === 'unknown') return null;
   if (cursors.state === 'absent') return new Map();
   const base = parseSeatName(seat).base;
-  const find = (key: string) => cursors.facts.cursors.find((cursor) => cursor.key === key);
+  const find = (key: string) => findFirst(cursors.facts.cursors, 'key', key);
   const cursor = find(`${room}::${seat}`) ?? (seat === base ? undefined : find(`${room}::${base}`));
   if (cursor === undefined) {
     // A record sac would have read but this reader could not: unknown rather than unread.
-    if (cursors.invalid.some((invalid) => invalid.key === `${room}::${seat}`)) return null;
+    if (findFirst(cursors.invalid, 'key', `${room}::${seat}`) !== undefined) return null;
     return new Map();
   }
-  if (cursors.invalid.some((invalid) => invalid.key.startsWith(`${cursor.key}.`))) return null;
+  if (hasInvalidUnder(cursors.invalid, cursor.key)) return null;
   return new Map(cursor.read.map((read) => [read.writer, read.time]));
 }
 
@@ -244,5 +268,93 @@ export function foldSeat(
     liveness: deriveLiveness(seat, store.registry, now, processes),
     counts,
     degraded: collectDegraded(considered, store),
+  };
+}
+
+/** A seat's sidebar row: what its fold would count, derived from its rooms' indexes alone. */
+export type SeatSummary = {
+  name: SeatName;
+  session: SeatSession;
+  project: SeatProject;
+  rooms: SeatRoom[];
+  neverWrote: boolean;
+  focus: Focus;
+  presence: Presence;
+  liveness: Liveness;
+  /** As the fold counts them, and the stretches of its rooms that are pending or torn. */
+  counts: SeatCounts & { pending: number; torn: number };
+  /** The latest instant an entry of its rooms names; null when none does. */
+  lastInstant: number | null;
+  degraded: DegradedReason[];
+};
+
+/** The rooms' indexes a shell keeps, and which rooms hold a file of a seat. */
+export type RoomIndexes = {
+  indexOf(room: string): RoomIndex | null;
+  roomsWithFileOf(seat: string): readonly string[];
+};
+
+/**
+ * A seat's summary from its rooms' indexes: what foldSeat counts (and its page shows), at the
+ * cost of the seat's rooms and the few lists of addressees and writers in each, not of their entries.
+ */
+export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFacts, now: number, processes: ReadonlyMap<number, ProcessState>): SeatSummary {
+  const name = parseSeatName(seat);
+  const seatRooms = findSeatRoomsWith(seat, indexes.roomsWithFileOf(seat), store);
+  const counts = { sent: 0, received: 0, toSeat: 0, toAgent: 0, toEveryone: 0, toOthers: 0, unread: 0, pending: 0, torn: 0 };
+  let last = -Infinity;
+  let ownFiles = 0;
+  let ownWrote = false;
+  const degraded: DegradedReason[][] = [];
+  for (const { room } of seatRooms) {
+    const index = indexes.indexOf(room);
+    if (index === null) continue;
+    const own = index.files.get(seat);
+    if (own !== undefined) {
+      ownFiles++;
+      ownWrote ||= own.reading.size !== 0;
+    }
+    const sent = own?.entries ?? 0;
+    counts.sent += sent;
+    counts.received += index.entries - sent;
+    for (const [to, count] of index.byTo) {
+      const received = count - (own?.byTo.get(to) ?? 0);
+      if (received === 0) continue;
+      const addressing = classifyAddressing(to, seat, name);
+      if (addressing === 'to-seat') counts.toSeat += received;
+      else if (addressing === 'to-agent') counts.toAgent += received;
+      else if (addressing === 'to-everyone') counts.toEveryone += received;
+      else counts.toOthers += received;
+    }
+    const seen = findSacCursor(room, seat, store.cursors);
+    if (seen !== null) {
+      for (const [writer, file] of index.files) {
+        if (writer === seat) continue;
+        const read = seen.get(writer);
+        if (read === undefined) {
+          counts.unread += file.entries;
+          continue;
+        }
+        const instant = parseInstant(read);
+        if (instant !== null) counts.unread += countLater(file, instant);
+      }
+    }
+    counts.pending += index.pending;
+    counts.torn += index.torn;
+    if (index.maxInstant > last) last = index.maxInstant;
+    degraded.push(index.degraded);
+  }
+  return {
+    name,
+    session: resolveSession(seat, store.registry),
+    project: resolveProject(seat, store.registry),
+    rooms: seatRooms,
+    neverWrote: ownFiles > 0 && !ownWrote,
+    focus: resolveFocus(seat, store.focus, now),
+    presence: resolvePresence(seat, store.presence, now),
+    liveness: deriveLiveness(seat, store.registry, now, processes),
+    counts,
+    lastInstant: Number.isFinite(last) ? last : null,
+    degraded: mergeDegraded(degraded, store),
   };
 }

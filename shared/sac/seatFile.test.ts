@@ -15,6 +15,7 @@ import {
   type SeatFileReading,
 } from './seatFile.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
+import { readByLines } from './testing/readByLines.ts';
 import { appendedBytes, bytesOf, writtenFile, type AppendedEntry } from './testing/sacWriter.ts';
 
 const API = 'api-service#c4e10000';
@@ -362,6 +363,80 @@ describe('incremental reading equals reading the whole file', () => {
         `seed ${seed}`,
       );
       assert.ok(listEntries(reading).every((entry) => entry.evidence === 'parsed'), `seed ${seed}`);
+    }
+  });
+});
+
+describe('what a reading holds of an entry: numbers and shared names', () => {
+  const entries = Array.from({ length: 50 }, (_, i): AppendedEntry => ({
+    ts: `2026-11-30T17:${String(10 + (i % 40)).padStart(2, '0')}:53.${String(i).padStart(3, '0')}${i % 2 === 0 ? '+02:00' : '-00:00'}`,
+    type: ['QUESTION', 'ANSWER', 'FACT', 'KÉRÉS'][i % 4]!,
+    text: `body ${i}`,
+    ...(i % 3 === 0 ? { to: ['web-app', 'api-service#c4e10000'] } : {}),
+  }));
+  const bytes = writtenFile(entries);
+  const reading = readWhole(bytes);
+
+  it('a time in the form sac writes is kept as its instant and zone, and given back exactly as written', () => {
+    const kept = JSON.stringify(reading);
+    for (const entry of entries) assert.ok(!kept.includes(entry.ts.slice(0, 19)), entry.ts);
+    assert.deepEqual(listEntries(reading).map((entry) => entry.facts.time), entries.map((entry) => entry.ts));
+  });
+
+  it('entries addressed alike share one list of addressees, which no one can change', () => {
+    const lists = listEntries(reading).filter((entry) => entry.facts.to.length > 0).map((entry) => entry.facts.to);
+    assert.equal(lists.length, 17);
+    assert.ok(lists.every((list) => list === lists[0]));
+    assert.ok(Object.isFrozen(lists[0]));
+    assert.equal(listEntries(reading)[1]!.facts.to, listEntries(readWhole(writtenFile([{ ts: '2026-11-30T17:18:53.482+00:00', type: 'FACT', text: 'x' }])))[0]!.facts.to);
+  });
+});
+
+describe('the byte scan agrees with reading line by line', () => {
+  const pieces = [
+    '## 2026-11-30T17:18:53.482+00:00 — FACT',
+    '## 2026-11-30T17:18:53.482-00:00 — QUESTION → web-app',
+    '## 2026-11-30T17:18:53.482+02:00 — ANSWER → api-service (re: 2026-11-30T17:18:53.482+00:00)',
+    '## 2026-11-30T17:18:53.482Z — TÉNY (re: x)',
+    '## 2026-11-30T17:18:53.482+00:00 — KÉRDÉS →  a , b,,a ',
+    '## 2026-11-30T17:18:53.482+00:00 — FACT\r',
+    '## 2026-11-30T17:18:53.482+00:00 — FACT→x',
+    '## 2026-11-30T17:18:53.482+00:00 — FACT →   ',
+    '## 2026-11-30T17:18:53.482+00:00 — FACT (re: a) trailing',
+    '## 2026-11-30T17:18:53.482+00:00 — FACTS',
+    '## 2026-11-30T17:18:53.482+00:00 — FACT \u00a0',
+    '## 2026-11-30T17:18:53.482+00:00 — FACT → x (re: y',
+    '## 2026-11-30T17:18:53 — REQUEST',
+    '## 2026-11-30T17:18:53.48212+05:30 — FACT',
+    '## 2026-02-30T17:18:53.482+00:00 — FACT',
+    '## 2026-11-30T17:18:53.482+24:00 — FACT',
+    '## 2026-11-30T17:18:53.482 — FACT',
+    '## 2026-11-30T17:18:53.482+00:00 —  FACT',
+    '## ',
+    '##',
+    '## A heading',
+    ' ## 2026-11-30T17:18:53.482+00:00 — FACT',
+    '\uFEFF## 2026-11-30T17:18:53.482+00:00 — FACT',
+    '',
+    '',
+    '',
+    'text',
+    ' \t ',
+    '\u00a0\u3000',
+    'é',
+    '🙂 body',
+  ];
+
+  it('random lines, complete or cut anywhere, read as the line-by-line reading reads them, pending and torn alike', () => {
+    for (let seed = 1; seed <= 2_000; seed++) {
+      const random = createSeededRandom(seed);
+      const lines = Array.from({ length: Math.floor(random() * 14) }, () => pieces[Math.floor(random() * pieces.length)]!);
+      let bytes = bytesOf(lines.join('\n') + (random() < 0.7 ? '\n' : ''));
+      if (random() < 0.3) bytes = bytes.subarray(0, Math.floor(random() * (bytes.length + 1)));
+      if (random() < 0.05) bytes = new Uint8Array([...bytes, 0xff, 0x0a, 0xc3, 0x0a]);
+      const torn = random() < 0.3;
+      const reading = readSeatFile(createSeatFileReading('team', API), bytes, 0, { pendingWindowPassed: torn });
+      assert.deepEqual(reading.items, readByLines(bytes, torn), `seed ${seed}: ${JSON.stringify(new TextDecoder().decode(bytes))}`);
     }
   });
 });

@@ -1,21 +1,28 @@
 import type { EvidenceState } from '../record/evidence.ts';
-import { parseInstant } from './time.ts';
+import { composeInstant, formatTime, parseInstant, readOffset, readZone, ZONE_MINUS_ZERO, ZONE_Z } from './time.ts';
 
 // One seat file (`channels/<room>/<seat>.md`), read incrementally: sac appends to it and never
 // rewrites it (sac-channels-format: Entries). Each append is one write of `\n` (unless the file
 // is empty), the header and `\n`, the trimmed body and `\n`. So an entry ends where the next
 // header begins, and the last entry of a file is open: what follows the last `\n` may still be
 // part of its body. The core holds facts and byte ranges; texts are read again from the bytes.
+// A store holds millions of entries, so a reading keeps them as columns of numbers and shared
+// names (no object and no string of its own per entry), and finds headers by their bytes: only a
+// line that begins with `## ` can be one, and only such a line is decoded.
 
 /** sac's entry header, exactly as its `store.mjs` defines it (sac-channels-format: Entries). */
 export const ENTRY_HEADER =
   /^## (\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:\d{2}|Z)?) — (QUESTION|ANSWER|FACT|REQUEST|KÉRDÉS|VÁLASZ|TÉNY|KÉRÉS)(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
 
+/** What follows the type word in ENTRY_HEADER, alone: a header whose beginning is known is finished by it. */
+export const HEADER_TAIL = /^(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
+
 export const ENTRY_TYPES = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST'] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
-/** The older, Hungarian names of the four types: still on disk, read as the type they stand for. */
-const LEGACY_TYPES: Readonly<Record<string, EntryType>> = { KÉRDÉS: 'QUESTION', VÁLASZ: 'ANSWER', TÉNY: 'FACT', KÉRÉS: 'REQUEST' };
+/** The type words a header may carry; the older, Hungarian ones stand for the type of the same place in the first four. */
+export const TYPE_WORDS = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST', 'KÉRDÉS', 'VÁLASZ', 'TÉNY', 'KÉRÉS'] as const;
+const TYPE_WORD_BYTES = TYPE_WORDS.map((word) => new TextEncoder().encode(word));
 
 /** What an entry's header says. No text: the body is read again from its byte range. */
 export type EntryFacts = {
@@ -27,8 +34,8 @@ export type EntryFacts = {
   type: EntryType;
   /** The type word as written: the type itself, or its older name (`KÉRDÉS`). */
   typeWord: string;
-  /** Addressees as written (seats, agent names, `agent@host`), trimmed; empty: to everyone. */
-  to: string[];
+  /** Addressees as written (seats, agent names, `agent@host`), trimmed; empty: to everyone. Shared and frozen. */
+  to: readonly string[];
   /** The time of the entry this one answers, as written. */
   re: string | null;
 };
@@ -38,11 +45,34 @@ export function readHeader(line: string): EntryFacts | null {
   const match = ENTRY_HEADER.exec(line);
   if (match === null) return null;
   const time = match[1]!;
-  const typeWord = match[2]!;
-  // sac's parseTo: split on commas, trim, drop empties and repeats.
-  const to = match[3] === undefined ? [] : [...new Set(match[3].split(',').map((name) => name.trim()).filter((name) => name !== ''))];
-  const re = match[4]?.trim() || null;
-  return { time, instant: parseInstant(time), type: LEGACY_TYPES[typeWord] ?? (typeWord as EntryType), typeWord, to, re };
+  const word = TYPE_WORDS.indexOf(match[2] as (typeof TYPE_WORDS)[number]);
+  return { time, instant: parseInstant(time), type: ENTRY_TYPES[word % 4]!, typeWord: TYPE_WORDS[word]!, to: readAddressees(match[3]), re: match[4]?.trim() || null };
+}
+
+const EVERYONE: readonly string[] = Object.freeze([]);
+/** Lists of addressees, one per distinct list: a store's entries are addressed to a few seats and agents. */
+const addresseeLists = new Map<string, readonly string[]>();
+/** The same, by the text a header gives them in. */
+const addresseesWritten = new Map<string, readonly string[]>();
+const INTERNED_MAX = 20_000;
+
+/** sac's parseTo: split on commas, trim, drop empties and repeats. One shared, frozen list per distinct list. */
+function readAddressees(written: string | undefined): readonly string[] {
+  if (written === undefined) return EVERYONE;
+  let list = addresseesWritten.get(written);
+  if (list !== undefined) return list;
+  const names = [...new Set(written.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  const key = names.join('\n');
+  list = addresseeLists.get(key);
+  if (list === undefined) {
+    list = names.length === 0 ? EVERYONE : Object.freeze(names);
+    // A store of ever new lists is not kept whole: past a bound, later lists are shared less.
+    if (addresseeLists.size >= INTERNED_MAX) addresseeLists.clear();
+    addresseeLists.set(key, list);
+  }
+  if (addresseesWritten.size >= INTERNED_MAX) addresseesWritten.clear();
+  addresseesWritten.set(written, list);
+  return list;
 }
 
 /** What one stretch of a seat file's bytes is. Ranges are byte offsets in the file, end exclusive. */
@@ -75,32 +105,92 @@ export type SeatFileProblem =
   /** The reader could not read it; what was read before is kept. Cleared by the next read. */
   | { code: 'unreadable'; why: string };
 
+/** A time not in the writer's form: its text is kept (see EntryColumns.written). */
+export const TIME_AS_WRITTEN = -32768;
+
+/** A closed entry's state; the last entry's is the scan's (it is open). */
+export const CLOSED_PARSED = 0;
+export const CLOSED_NO_BODY = 1;
+export const CLOSED_NOT_SEPARATED = 2;
+
+/**
+ * A file's entries as columns: entry i's facts are the i-th of each, in file order. Numbers, and
+ * names shared by every entry that gives them; a time sac's writer wrote is its instant and zone.
+ */
+export type EntryColumns = {
+  /** Where each header begins. */
+  start: Float64Array;
+  /** The header line's bytes with its `\n`: the body begins after them. */
+  headerLength: Uint32Array;
+  /** The instant its time names; NaN when it names none. */
+  instant: Float64Array;
+  /** How its time's zone is written (see readZone), or TIME_AS_WRITTEN. */
+  zone: Int16Array;
+  /** Its type word's place in TYPE_WORDS. */
+  word: Uint8Array;
+  /** CLOSED_PARSED, CLOSED_NO_BODY or CLOSED_NOT_SEPARATED; the last entry's is CLOSED_PARSED until it closes. */
+  state: Uint8Array;
+  to: (readonly string[])[];
+  re: (string | null)[];
+  /** The time as written, by entry, for each zone of TIME_AS_WRITTEN. */
+  written: Map<number, string>;
+};
+
+export type SeatFileScan = {
+  /** The last line read was empty: sac writes one before every header but the first. */
+  lastLineEmpty: boolean;
+  /** The open entry's body holds more than white space. */
+  bodyHasText: boolean;
+  /** The offset at which the caller said the pending window passed: what still waits there is torn. */
+  tornAt: number | null;
+};
+
 /** What the core knows of one seat file between reads: facts and offsets, no text. */
-export type SeatFileReading = {
-  room: string;
-  seat: string;
+export class SeatFileReading {
+  readonly room: string;
+  readonly seat: string;
   /** Bytes parsed: up to and including the last `\n`. The next read begins here. */
-  offset: number;
+  readonly offset: number;
   /** Bytes seen: `offset` and the tail after it. 0: the seat joined and never wrote. */
-  size: number;
-  /** In file order: stray text, entries, then the tail. */
-  items: SeatFileItem[];
-  problem: SeatFileProblem | null;
+  readonly size: number;
+  readonly entries: EntryColumns;
+  readonly problem: SeatFileProblem | null;
   /** What the scan carries from one read to the next. */
-  scan: {
-    /** The last line read was empty: sac writes one before every header but the first. */
-    lastLineEmpty: boolean;
-    /** The open entry's body holds more than white space. */
-    bodyHasText: boolean;
-    /** The offset at which the caller said the pending window passed: what still waits there is torn. */
-    tornAt: number | null;
-  };
+  readonly scan: SeatFileScan;
+
+  constructor(room: string, seat: string, offset: number, size: number, entries: EntryColumns, problem: SeatFileProblem | null, scan: SeatFileScan) {
+    this.room = room;
+    this.seat = seat;
+    this.offset = offset;
+    this.size = size;
+    this.entries = entries;
+    this.problem = problem;
+    this.scan = scan;
+  }
+
+  /** In file order: stray text, entries, then the tail. Made on each call: a fold of thousands reads the columns. */
+  get items(): SeatFileItem[] {
+    return listItems(this);
+  }
+}
+
+const NO_ENTRIES: EntryColumns = {
+  start: new Float64Array(0),
+  headerLength: new Uint32Array(0),
+  instant: new Float64Array(0),
+  zone: new Int16Array(0),
+  word: new Uint8Array(0),
+  state: new Uint8Array(0),
+  to: [],
+  re: [],
+  written: new Map(),
 };
 
 export function createSeatFileReading(room: string, seat: string): SeatFileReading {
-  return { room, seat, offset: 0, size: 0, items: [], problem: null, scan: { lastLineEmpty: false, bodyHasText: false, tornAt: null } };
+  return new SeatFileReading(room, seat, 0, 0, NO_ENTRIES, null, { lastLineEmpty: false, bodyHasText: false, tornAt: null });
 }
 
+const WHY_STRAY = 'text before the first header: not an entry';
 const WHY_TORN_TAIL = 'a line left unterminated past the pending window: a write cut short (torn); unknown evidence';
 const WHY_PENDING_TAIL = 'a line still being written';
 const WHY_PENDING_BODY = 'a header whose body is still being written';
@@ -123,6 +213,11 @@ export type ReadOptions = {
   pendingWindowPassed?: boolean;
 };
 
+/** Entries found by one read, before they join the columns. */
+type Added = { start: number[]; headerLength: number[]; instant: number[]; zone: number[]; word: number[]; state: number[]; to: (readonly string[])[]; re: (string | null)[]; written: [number, string][] };
+/** One for every read: a read runs to its end before another begins. */
+const scratch: Added = { start: [], headerLength: [], instant: [], zone: [], word: [], state: [], to: [], re: [], written: [] };
+
 /**
  * Reads a seat file's bytes from `from` to its end (the caller reads from `reading.offset`; a tail
  * left pending is read again). Parses complete lines only; the bytes after the last `\n` are the
@@ -132,72 +227,258 @@ export type ReadOptions = {
 export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from: number, options: ReadOptions = {}): SeatFileReading {
   if (previous.problem?.code === 'changed-after-read') return previous;
   if (from > previous.offset) {
-    return { ...previous, problem: { code: 'unreadable', why: `bytes from ${from} were read, but bytes from ${previous.offset} were needed` } };
+    return setProblem(previous, { code: 'unreadable', why: `bytes from ${from} were read, but bytes from ${previous.offset} were needed` });
   }
   if (from + bytes.length < previous.size) {
     return noteSeatFileChanged(previous, `the file shrank from ${previous.size} to ${from + bytes.length} bytes after it was read`);
   }
-  const data = bytes.subarray(previous.offset - from);
+  // A plain view of the bytes: a subclass's (a Buffer's) indexOf takes a slower way to the same answer.
+  const data = new Uint8Array(bytes.buffer, bytes.byteOffset + (previous.offset - from), bytes.length - (previous.offset - from));
+  const base = previous.offset;
   const complete = data.lastIndexOf(NEWLINE) + 1;
-  const items = previous.items.slice();
-  if (items.at(-1)?.type === 'tail') items.pop();
-  const scan = { ...previous.scan };
-  let open = items.at(-1)?.type === 'entry' && (items.at(-1) as SeatFileEntry).open ? (items.pop() as SeatFileEntry) : null;
+  const had = previous.entries.start.length;
+  const added = scratch;
+  for (const column of Object.values(added)) column.length = 0;
+  let open = had > 0;
+  let bodyHasText = previous.scan.bodyHasText;
+  let lastLineEmpty = previous.scan.lastLineEmpty;
+  /** The state the previous read's open entry closed in, when this read closed it. */
+  let closedState = -1;
+  let regionStart = 0;
 
-  let lineStart = 0;
-  while (lineStart < complete) {
-    const lineEnd = data.indexOf(NEWLINE, lineStart);
-    const at = previous.offset + lineStart;
-    const facts = startsAsHeader(data, lineStart, lineEnd) ? readHeader(text.decode(data.subarray(lineStart, lineEnd))) : null;
-    if (facts !== null) {
-      if (open !== null) items.push(closeEntry(open, at, scan));
-      open = { type: 'entry', start: at, end: at, bodyStart: previous.offset + lineEnd + 1, facts, evidence: 'parsed', why: null, open: true };
-      scan.bodyHasText = false;
-      scan.lastLineEmpty = false;
-    } else {
-      if (open !== null) scan.bodyHasText ||= hasText(data, lineStart, lineEnd);
-      else growStrayText(items, previous.offset + lineEnd + 1);
-      scan.lastLineEmpty = lineEnd === lineStart;
+  // Lines [regionStart, end) hold no header: the open entry's body, or stray text before the first.
+  const takeLines = (end: number) => {
+    if (end === regionStart) return;
+    if (open && !bodyHasText) bodyHasText = hasText(data, regionStart, end);
+    lastLineEmpty = end - 1 === regionStart || data[end - 2] === NEWLINE;
+  };
+
+  let candidate = complete >= 3 && data[0] === HASH && data[1] === HASH && data[2] === SPACE ? 0 : findHeaderLine(data, 0, complete);
+  while (candidate !== -1) {
+    const lineEnd = data.indexOf(NEWLINE, candidate);
+    if (readHeaderAt(data, candidate, lineEnd)) {
+      takeLines(candidate);
+      if (open) {
+        const state = !bodyHasText ? CLOSED_NO_BODY : !lastLineEmpty ? CLOSED_NOT_SEPARATED : CLOSED_PARSED;
+        if (added.start.length === 0) closedState = state;
+        else added.state[added.state.length - 1] = state;
+      }
+      const index = had + added.start.length;
+      added.start.push(base + candidate);
+      added.headerLength.push(lineEnd + 1 - candidate);
+      added.instant.push(header.instant);
+      added.zone.push(header.zone);
+      added.word.push(header.word);
+      added.state.push(CLOSED_PARSED);
+      added.to.push(header.to);
+      added.re.push(header.re);
+      if (header.zone === TIME_AS_WRITTEN) added.written.push([index, header.written!]);
+      open = true;
+      bodyHasText = false;
+      lastLineEmpty = false;
+      regionStart = lineEnd + 1;
     }
-    lineStart = lineEnd + 1;
+    candidate = findHeaderLine(data, lineEnd, complete);
   }
+  takeLines(complete);
 
-  const offset = previous.offset + complete;
-  const size = previous.offset + data.length;
-  const awaits = size > offset || (open !== null && !scan.bodyHasText);
+  const offset = base + complete;
+  const size = base + data.length;
+  const awaits = size > offset || (open && !bodyHasText);
   // Torn stays torn while nothing new completes, even as the tail grows (as a damaged record file
   // stays damaged while it does not parse); a new complete line starts a new wait.
-  if (scan.tornAt !== offset) scan.tornAt = null;
-  if (options.pendingWindowPassed === true && awaits) scan.tornAt = offset;
-  const torn = scan.tornAt !== null;
-  if (open !== null) {
-    const waiting = !scan.bodyHasText;
-    items.push({ ...open, end: offset, evidence: waiting ? (torn ? 'damaged' : 'pending') : 'parsed', why: waiting ? (torn ? WHY_TORN_BODY : WHY_PENDING_BODY) : null });
+  let tornAt = previous.scan.tornAt === offset ? offset : null;
+  if (options.pendingWindowPassed === true && awaits) tornAt = offset;
+  const entries = added.start.length === 0 ? previous.entries : appendEntries(previous.entries, added, closedState);
+  return new SeatFileReading(previous.room, previous.seat, offset, size, entries, null, { lastLineEmpty, bodyHasText, tornAt });
+}
+
+function appendEntries(columns: EntryColumns, added: Added, closedState: number): EntryColumns {
+  const grow = <T extends Float64Array | Uint32Array | Int16Array | Uint8Array>(old: T, more: number[], make: (length: number) => T): T => {
+    const next = make(old.length + more.length);
+    next.set(old);
+    next.set(more, old.length);
+    return next;
+  };
+  const state = grow(columns.state, added.state, (n) => new Uint8Array(n));
+  if (closedState !== -1) state[columns.state.length - 1] = closedState;
+  let written = columns.written;
+  if (added.written.length > 0) {
+    written = new Map(written);
+    for (const [index, time] of added.written) written.set(index, time);
   }
-  if (size > offset) items.push({ type: 'tail', start: offset, end: size, evidence: torn ? 'damaged' : 'pending', why: torn ? WHY_TORN_TAIL : WHY_PENDING_TAIL });
-  return { room: previous.room, seat: previous.seat, offset, size, items, problem: null, scan };
+  return {
+    start: grow(columns.start, added.start, (n) => new Float64Array(n)),
+    headerLength: grow(columns.headerLength, added.headerLength, (n) => new Uint32Array(n)),
+    instant: grow(columns.instant, added.instant, (n) => new Float64Array(n)),
+    zone: grow(columns.zone, added.zone, (n) => new Int16Array(n)),
+    word: grow(columns.word, added.word, (n) => new Uint8Array(n)),
+    state,
+    to: columns.to.concat(added.to),
+    re: columns.re.concat(added.re),
+    written,
+  };
 }
 
-/** An entry whose end is now known: the next header begins at `end`. */
-function closeEntry(open: SeatFileEntry, end: number, scan: SeatFileReading['scan']): SeatFileEntry {
-  // sac never writes an empty body, and each later append begins on an empty line: either missing
-  // means a write stopped part way and the next one went on after it.
-  if (!scan.bodyHasText) return { ...open, end, open: false, evidence: 'damaged', why: WHY_NO_BODY };
-  if (!scan.lastLineEmpty) return { ...open, end, open: false, evidence: 'damaged', why: WHY_NOT_SEPARATED };
-  return { ...open, end, open: false, evidence: 'parsed', why: null };
+/**
+ * The start of the next line after `from` that begins with `## ` and ends before `complete`; -1 if
+ * none. Looked for by its `#`, rarer in a seat file than line ends: the line ends between are not visited.
+ */
+function findHeaderLine(data: Uint8Array, from: number, complete: number): number {
+  let at = from;
+  for (;;) {
+    at = data.indexOf(HASH, at);
+    if (at === -1 || at >= complete) return -1;
+    if (data[at - 1] === NEWLINE && data[at + 1] === HASH && data[at + 2] === SPACE) return at;
+    at++;
+  }
 }
 
-function growStrayText(items: SeatFileItem[], end: number): void {
-  const first = items[0];
-  if (first?.type === 'stray-text') items[0] = { ...first, end };
-  else items.push({ type: 'stray-text', start: 0, end, evidence: 'stray', why: 'text before the first header: not an entry' });
+/** The header readHeaderAt found last: one, reused, so that a million headers make no object each. */
+const header = { instant: Number.NaN, zone: 0, word: 0, to: EVERYONE, re: null as string | null, written: null as string | null };
+
+const EM_DASH = [0x20, 0xe2, 0x80, 0x94, 0x20];
+
+/**
+ * Reads the line [start, end) of `data` (it begins with `## `) as a header into `header`; false
+ * if it is not one. A header in the form sac's writer writes is read from its bytes, and only what
+ * follows its type word is decoded and matched (by the end of sac's own pattern, which is all that
+ * is left to match once its time and type are known); any other line is decoded and matched whole.
+ */
+function readHeaderAt(data: Uint8Array, start: number, end: number): boolean {
+  const t = start + 3;
+  // `2026-11-30T17:18:53.482` then `Z` or `+02:00`.
+  if (end - t < 24 + 5 + 4) return readHeaderSlowly(data, start, end);
+  const year = readDigits(data, t, 4);
+  const month = readDigits(data, t + 5, 2);
+  const day = readDigits(data, t + 8, 2);
+  const hour = readDigits(data, t + 11, 2);
+  const minute = readDigits(data, t + 14, 2);
+  const second = readDigits(data, t + 17, 2);
+  const ms = readDigits(data, t + 20, 3);
+  if (
+    year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || ms < 0 ||
+    data[t + 4] !== 0x2d || data[t + 7] !== 0x2d || data[t + 10] !== 0x54 || data[t + 13] !== 0x3a || data[t + 16] !== 0x3a || data[t + 19] !== 0x2e
+  ) {
+    return readHeaderSlowly(data, start, end);
+  }
+  let zone: number;
+  let offset: number | null;
+  let at = t + 23;
+  const sign = data[at];
+  if (sign === 0x5a) {
+    zone = ZONE_Z;
+    offset = 0;
+    at += 1;
+  } else if ((sign === 0x2b || sign === 0x2d) && data[at + 3] === 0x3a) {
+    const hours = readDigits(data, at + 1, 2);
+    const minutes = readDigits(data, at + 4, 2);
+    offset = hours < 0 || minutes < 0 ? null : readOffset(sign === 0x2d, hours, minutes);
+    if (offset === null) return readHeaderSlowly(data, start, end);
+    zone = offset === 0 && sign === 0x2d ? ZONE_MINUS_ZERO : offset;
+    at += 6;
+  } else {
+    return readHeaderSlowly(data, start, end);
+  }
+  for (let i = 0; i < EM_DASH.length; i++) if (data[at + i] !== EM_DASH[i]) return readHeaderSlowly(data, start, end);
+  at += EM_DASH.length;
+  const word = matchTypeWord(data, at, end);
+  if (word === -1) return readHeaderSlowly(data, start, end);
+  const midnight = findDayStart(year, month, day);
+  if (midnight === null || hour > 23 || minute > 59 || second > 59) return readHeaderSlowly(data, start, end);
+  const instant = midnight + ((hour * 60 + minute) * 60 + second) * 1000 + ms - offset * 60_000;
+  at += TYPE_WORD_BYTES[word]!.length;
+  header.instant = instant;
+  header.zone = zone;
+  header.word = word;
+  header.written = null;
+  if (at === end) {
+    header.to = EVERYONE;
+    header.re = null;
+    return true;
+  }
+  // What follows the type word of one header is mostly that of many (` → web-app`): known bytes are not decoded again.
+  const key = hashBytes(data, at, end);
+  const known = tails.get(key);
+  if (known !== undefined && compareBytes(known.bytes, data, at, end)) {
+    header.to = known.to;
+    header.re = null;
+    return true;
+  }
+  // The time and the type match only one way, so the line is a header exactly when the rest is
+  // what sac's pattern allows after a type word.
+  const match = HEADER_TAIL.exec(text.decode(data.subarray(at, end)));
+  if (match === null) return false;
+  header.to = readAddressees(match[1]);
+  header.re = match[2]?.trim() || null;
+  if (header.re === null && match[2] === undefined) {
+    if (tails.size >= INTERNED_MAX) tails.clear();
+    tails.set(key, { bytes: data.slice(at, end), to: header.to });
+  }
+  return true;
 }
 
-function startsAsHeader(data: Uint8Array, start: number, end: number): boolean {
-  return end - start >= 3 && data[start] === HASH && data[start + 1] === HASH && data[start + 2] === SPACE;
+/** The instant of a day's local midnight at offset 0 (composeInstant's), kept for the day last asked: a file's entries come day by day. */
+let lastDay = { key: -1, start: null as number | null };
+function findDayStart(year: number, month: number, day: number): number | null {
+  const key = (year * 100 + month) * 100 + day;
+  if (key !== lastDay.key) lastDay = { key, start: composeInstant(year, month, day, 0, 0, 0, 0, 0) };
+  return lastDay.start;
 }
 
-/** Whether a line holds more than white space, as String.prototype.trim sees white space. */
+/** What followed the type word of headers with no `re`, by a hash of its bytes. */
+const tails = new Map<number, { bytes: Uint8Array; to: readonly string[] }>();
+
+/** FNV-1a of bytes [start, end). */
+function hashBytes(data: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ data[i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+function compareBytes(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
+  if (bytes.length !== end - start) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== data[start + i]) return false;
+  return true;
+}
+
+function readHeaderSlowly(data: Uint8Array, start: number, end: number): boolean {
+  const facts = readHeader(text.decode(data.subarray(start, end)));
+  if (facts === null) return false;
+  const zone = facts.instant === null ? null : readZone(facts.time);
+  header.instant = facts.instant ?? Number.NaN;
+  header.zone = zone ?? TIME_AS_WRITTEN;
+  header.written = zone === null ? facts.time : null;
+  header.word = TYPE_WORDS.indexOf(facts.typeWord as (typeof TYPE_WORDS)[number]);
+  header.to = facts.to;
+  header.re = facts.re;
+  return true;
+}
+
+/** The decimal number of `count` ASCII digits at `at`; -1 if one is not a digit. */
+function readDigits(data: Uint8Array, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = data[i]! - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Which type word the bytes at `at` begin with (none is the beginning of another); -1 if none. */
+function matchTypeWord(data: Uint8Array, at: number, end: number): number {
+  for (let word = 0; word < TYPE_WORD_BYTES.length; word++) {
+    const bytes = TYPE_WORD_BYTES[word]!;
+    if (data[at] !== bytes[0] || at + bytes.length > end) continue;
+    let same = true;
+    for (let i = 1; i < bytes.length && same; i++) same = data[at + i] === bytes[i];
+    if (same) return word;
+  }
+  return -1;
+}
+
+/** Whether lines hold more than white space, as String.prototype.trim sees white space. */
 function hasText(data: Uint8Array, start: number, end: number): boolean {
   let wide = false;
   for (let i = start; i < end; i++) {
@@ -205,7 +486,140 @@ function hasText(data: Uint8Array, start: number, end: number): boolean {
     if (byte >= 0x80) wide = true;
     else if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return true;
   }
-  return wide && /\S/.test(text.decode(data.subarray(start, end)));
+  if (!wide) return false;
+  // White space beyond ASCII (a no-break space): decoded a piece at a time, never a 100 MB body at once.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  for (let at = start; at < end; at += 1 << 16) {
+    const piece = data.subarray(at, Math.min(end, at + (1 << 16)));
+    if (/\S/.test(decoder.decode(piece, { stream: at + (1 << 16) < end }))) return true;
+  }
+  return false;
+}
+
+function setProblem(reading: SeatFileReading, problem: SeatFileProblem): SeatFileReading {
+  return new SeatFileReading(reading.room, reading.seat, reading.offset, reading.size, reading.entries, problem, reading.scan);
+}
+
+/** How many entries a reading holds. */
+export function countEntries(reading: SeatFileReading): number {
+  return reading.entries.start.length;
+}
+
+/** Entry i's time, as written. */
+export function readEntryTime(reading: SeatFileReading, index: number): string {
+  const columns = reading.entries;
+  const zone = columns.zone[index]!;
+  return zone === TIME_AS_WRITTEN ? columns.written.get(index)! : formatTime(columns.instant[index]!, zone);
+}
+
+/** What entry i's header says. */
+export function readEntryFacts(reading: SeatFileReading, index: number): EntryFacts {
+  const columns = reading.entries;
+  const instant = columns.instant[index]!;
+  const word = columns.word[index]!;
+  return {
+    time: readEntryTime(reading, index),
+    instant: Number.isNaN(instant) ? null : instant,
+    type: ENTRY_TYPES[word % 4]!,
+    typeWord: TYPE_WORDS[word]!,
+    to: columns.to[index]!,
+    re: columns.re[index]!,
+  };
+}
+
+/** Where entry i ends: where the next header begins, or, for the last, where the parsed bytes end. */
+export function readEntryEnd(reading: SeatFileReading, index: number): number {
+  return index + 1 < reading.entries.start.length ? reading.entries.start[index + 1]! : reading.offset;
+}
+
+/** Entry i's evidence, and why when it is not plainly parsed. */
+export function readEntryEvidence(reading: SeatFileReading, index: number): { evidence: EvidenceState; why: string | null } {
+  if (reading.problem?.code === 'changed-after-read') return { evidence: 'changed', why: `changed after it was read: ${reading.problem.why}` };
+  if (index === reading.entries.start.length - 1) {
+    if (reading.scan.bodyHasText) return PARSED;
+    return reading.scan.tornAt !== null ? { evidence: 'damaged', why: WHY_TORN_BODY } : { evidence: 'pending', why: WHY_PENDING_BODY };
+  }
+  const state = reading.entries.state[index]!;
+  return state === CLOSED_PARSED ? PARSED : { evidence: 'damaged', why: state === CLOSED_NO_BODY ? WHY_NO_BODY : WHY_NOT_SEPARATED };
+}
+
+const PARSED = { evidence: 'parsed' as EvidenceState, why: null };
+
+/** Entry i as an item. */
+export function readEntry(reading: SeatFileReading, index: number): SeatFileEntry {
+  const start = reading.entries.start[index]!;
+  const { evidence, why } = readEntryEvidence(reading, index);
+  return {
+    type: 'entry',
+    start,
+    end: readEntryEnd(reading, index),
+    bodyStart: start + reading.entries.headerLength[index]!,
+    facts: readEntryFacts(reading, index),
+    evidence,
+    why,
+    open: index === reading.entries.start.length - 1,
+  };
+}
+
+/** Where the stray text before the first header ends; 0 when there is none. */
+export function strayTextEnd(reading: SeatFileReading): number {
+  return reading.entries.start.length > 0 ? reading.entries.start[0]! : reading.offset;
+}
+
+/** The stretches of a reading as objects, in file order: stray text, entries, then the tail. */
+export function listItems(reading: SeatFileReading): SeatFileItem[] {
+  const changedWhy = reading.problem?.code === 'changed-after-read' ? `changed after it was read: ${reading.problem.why}` : null;
+  const items: SeatFileItem[] = [];
+  const strayEnd = strayTextEnd(reading);
+  if (strayEnd > 0) items.push({ type: 'stray-text', start: 0, end: strayEnd, evidence: changedWhy === null ? 'stray' : 'changed', why: changedWhy ?? WHY_STRAY });
+  for (let i = 0; i < reading.entries.start.length; i++) items.push(readEntry(reading, i));
+  if (reading.size > reading.offset) {
+    const torn = reading.scan.tornAt !== null;
+    items.push({
+      type: 'tail',
+      start: reading.offset,
+      end: reading.size,
+      evidence: changedWhy !== null ? 'changed' : torn ? 'damaged' : 'pending',
+      why: changedWhy ?? (torn ? WHY_TORN_TAIL : WHY_PENDING_TAIL),
+    });
+  }
+  return items;
+}
+
+/** How many of a reading's stretches are of each evidence a count shows, without making them. */
+export function countEvidence(reading: SeatFileReading): { items: number; pending: number; torn: number; changed: number; strayText: number } {
+  const n = reading.entries.start.length;
+  const strayText = strayTextEnd(reading) > 0 ? 1 : 0;
+  const tail = reading.size > reading.offset ? 1 : 0;
+  const items = strayText + n + tail;
+  if (reading.problem?.code === 'changed-after-read') return { items, pending: 0, torn: 0, changed: items, strayText };
+  let torn = 0;
+  const state = reading.entries.state;
+  for (let i = 0; i < n - 1; i++) if (state[i] !== CLOSED_PARSED) torn++;
+  let pending = 0;
+  const tornNow = reading.scan.tornAt !== null;
+  const waits = (n > 0 && !reading.scan.bodyHasText ? 1 : 0) + tail;
+  if (tornNow) torn += waits;
+  else pending += waits;
+  return { items, pending, torn, changed: 0, strayText };
+}
+
+/**
+ * The stretches a degraded reason rests on, in file order: stray text (whatever its evidence),
+ * and torn writes (damaged entries and tails), without making the items.
+ */
+export function listDegradedRanges(reading: SeatFileReading): { code: 'stray-text' | 'torn-entry'; start: number; end: number }[] {
+  const ranges: { code: 'stray-text' | 'torn-entry'; start: number; end: number }[] = [];
+  const strayEnd = strayTextEnd(reading);
+  if (strayEnd > 0) ranges.push({ code: 'stray-text', start: 0, end: strayEnd });
+  if (reading.problem?.code === 'changed-after-read') return ranges;
+  const n = reading.entries.start.length;
+  const state = reading.entries.state;
+  for (let i = 0; i < n - 1; i++) if (state[i] !== CLOSED_PARSED) ranges.push({ code: 'torn-entry', start: reading.entries.start[i]!, end: reading.entries.start[i + 1]! });
+  const torn = reading.scan.tornAt !== null;
+  if (torn && n > 0 && !reading.scan.bodyHasText) ranges.push({ code: 'torn-entry', start: reading.entries.start[n - 1]!, end: reading.offset });
+  if (torn && reading.size > reading.offset) ranges.push({ code: 'torn-entry', start: reading.offset, end: reading.size });
+  return ranges;
 }
 
 /**
@@ -213,7 +627,8 @@ function hasText(data: Uint8Array, start: number, end: number): boolean {
  * times the pending window while this holds, and says when it passed.
  */
 export function awaitsWriter(reading: SeatFileReading): boolean {
-  return reading.items.at(-1)?.evidence === 'pending';
+  if (reading.problem?.code === 'changed-after-read' || reading.scan.tornAt !== null) return false;
+  return reading.size > reading.offset || (reading.entries.start.length > 0 && !reading.scan.bodyHasText);
 }
 
 /**
@@ -223,18 +638,13 @@ export function awaitsWriter(reading: SeatFileReading): boolean {
  */
 export function noteSeatFileChanged(reading: SeatFileReading, why: string): SeatFileReading {
   if (reading.problem?.code === 'changed-after-read') return reading;
-  const changedWhy = `changed after it was read: ${why}`;
-  return {
-    ...reading,
-    items: reading.items.map((item) => ({ ...item, evidence: 'changed', why: changedWhy })),
-    problem: { code: 'changed-after-read', why },
-  };
+  return setProblem(reading, { code: 'changed-after-read', why });
 }
 
 /** The reader could not read the file now; what was read before is kept as it was. */
 export function noteSeatFileUnreadable(reading: SeatFileReading, why: string): SeatFileReading {
   if (reading.problem?.code === 'changed-after-read') return reading;
-  return { ...reading, problem: { code: 'unreadable', why } };
+  return setProblem(reading, { code: 'unreadable', why });
 }
 
 /** The text of an entry's body, from the bytes of its range `[bodyStart, end)`: its lines, trimmed. */
@@ -249,5 +659,7 @@ export function readRawText(bytes: Uint8Array): string {
 
 /** The entries of a reading, in file order. */
 export function listEntries(reading: SeatFileReading): SeatFileEntry[] {
-  return reading.items.filter((item): item is SeatFileEntry => item.type === 'entry');
+  const entries: SeatFileEntry[] = [];
+  for (let i = 0; i < reading.entries.start.length; i++) entries.push(readEntry(reading, i));
+  return entries;
 }
