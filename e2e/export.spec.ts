@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { entryFileName } from '../server/demo/entryFile.ts';
+import { apiFetch, waitForItems } from './support/dashboard.ts';
 import { expect, test } from './support/test.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
@@ -12,18 +13,31 @@ import { SessionWriting } from './support/record.ts';
 const live = useLiveRecord(test, 'export');
 const CORRELATION = 'Which sent entry this corresponds to: not shown by the record.';
 let session: SessionWriting;
-let damaged = '';
-let pending = '';
 
-test.beforeAll(async () => {
-  session = new SessionWriting(live.writer, '/home/dev/projects/export');
+/**
+ * A session with two messages, a gap, a damaged file and a write stalled halfway, which stays
+ * pending for 10 s from when the reader sees it: a test that needs it pending writes its own.
+ */
+async function writeDegradedSession(): Promise<{ session: SessionWriting; damaged: string; pending: string }> {
+  const session = new SessionWriting(live.writer, '/home/dev/projects/export');
   await session.start();
   await session.sent({ as: 'uds:/tmp/cc-socks/4242.sock' }, 'Does the cart still POST /v1/orders?\r\nwith ``` inside');
   await session.received({ as: 'uds:/tmp/cc-socks/1717.sock' }, 'It does, and v2 too.', 'queued');
   session.seq += 1; // never written: a gap
-  damaged = entryFileName(new Date(), ++session.seq);
+  const damaged = entryFileName(new Date(), ++session.seq);
   await session.raw(damaged, '{"kind":"message","te', new Date(Date.now() - 3_600_000));
-  pending = await session.sent({ as: 'alpha' }, 'still being written', { isQueued: true }, { stallAfterBytes: 30 });
+  // The reader may see the file before it is dated back: it is then pending for its window first.
+  await expect
+    .poll(async () => ((await (await apiFetch(`${live.url}/api/sessions/${session.sessionId}/files/${damaged}`)).json()) as { item?: { evidence?: string } }).item?.evidence, { timeout: 20_000 })
+    .toBe('damaged');
+  const pending = await session.sent({ as: 'alpha' }, 'still being written', { isQueued: true }, { stallAfterBytes: 30 });
+  // Start, two messages, the gap, the damaged file and the stalled one: all seen before a download.
+  await waitForItems(live.url, session.sessionId, 6);
+  return { session, damaged, pending };
+}
+
+test.beforeAll(async () => {
+  session = (await writeDegradedSession()).session;
 });
 
 async function downloadFrom(page: Page, group: string, label: string): Promise<{ name: string; bytes: Buffer }> {
@@ -31,8 +45,9 @@ async function downloadFrom(page: Page, group: string, label: string): Promise<{
   return { name: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
 }
 
-// First, while the stalled write is still within its pending window.
 test('a degraded session downloads as Markdown that keeps the gap, the damaged and pending files and the unclaimed correlation', async ({ page }) => {
+  // A session of its own, written now: its stalled write is within its pending window.
+  const { session, damaged, pending } = await writeDegradedSession();
   await page.goto(`${live.url}/session/${session.sessionId}`);
   const got = await downloadFrom(page, 'Download this session', 'Download this session as Markdown');
   expect(got.name).toBe(`record-${session.sessionId}.md`);
@@ -72,7 +87,10 @@ test('a session downloads as JSON in the API\'s shape', async ({ page }) => {
 });
 
 test('search results download in each format', async ({ page }) => {
-  await page.goto(`${live.url}/search?q=cart`);
+  // A word only this test writes, so that other tests' sessions add no hit.
+  const word = `export-search-${Date.now()}`;
+  await session.sent({ as: 'beta' }, `find me: ${word}`);
+  await page.goto(`${live.url}/search?q=${word}`);
   await expect(page.locator('.search-hit')).toHaveCount(1);
   const json = await downloadFrom(page, 'Download these results', 'Download these results as JSON');
   expect(JSON.parse(json.bytes.toString('utf8')).hits).toHaveLength(1);
