@@ -61,11 +61,53 @@ export function forEachLine(bytes: Uint8Array, from: number, onLine: (start: num
   return count;
 }
 
-type Found = { at: number; end: number; type: 'string' | 'null' | 'other'; escaped: boolean };
-
 /** The keys readLine looks at; any other key is skipped, and only checked for being written twice. */
 const KEYS = ['ts', 'kind', 'mid', 'text', 'from', 'replyVia', 'status', 'proposal', 'note'] as const;
-type Key = (typeof KEYS)[number];
+// Each key's place in KEYS.
+const TS = 0;
+const KIND = 1;
+const MID = 2;
+const TEXT = 3;
+const FROM = 4;
+const REPLY_VIA = 5;
+const STATUS = 6;
+const PROPOSAL = 7;
+const NOTE = 8;
+
+// Where each key's value lies in the line being scanned, and what it is: one table reused for
+// every line, so a line leaves nothing behind but its facts.
+const ABSENT = 0;
+const STRING = 1;
+const ESCAPED_STRING = 2;
+const NULL = 3;
+const OTHER = 4;
+const valueType = new Uint8Array(KEYS.length);
+const valueAt = new Float64Array(KEYS.length);
+const valueEnd = new Float64Array(KEYS.length);
+
+/** Which of KEYS the key between `open` and `close` (its quotes) is; -1 for any other. */
+function keyIndex(text: string, open: number, close: number): number {
+  const first = text.charCodeAt(open + 1);
+  let index = -1;
+  switch (close - open - 1) {
+    case 2:
+      index = TS;
+      break;
+    case 3:
+      index = MID;
+      break;
+    case 4:
+      index = first === 0x6b ? KIND : first === 0x74 ? TEXT : first === 0x66 ? FROM : NOTE;
+      break;
+    case 6:
+      index = STATUS;
+      break;
+    case 8:
+      index = first === 0x72 ? REPLY_VIA : PROPOSAL;
+      break;
+  }
+  return index !== -1 && text.startsWith(KEYS[index]!, open + 1) ? index : -1;
+}
 
 /**
  * What readLine would say of the line `text.slice(start, end)`, found without parsing it into an
@@ -78,34 +120,35 @@ export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanO
   if (text.charCodeAt(at) !== 0x7b) return undefined;
   at = skipSpaces(text, at + 1, end);
   if (text.charCodeAt(at) === 0x7d) return undefined;
-  const found: Partial<Record<Key, Found>> = {};
+  valueType.fill(ABSENT);
   let others: string[] | null = null;
   for (;;) {
     if (text.charCodeAt(at) !== 0x22) return undefined;
     const keyEnd = closeString(text, at, end);
     if (keyEnd < 0) return undefined;
-    const rawKey = text.slice(at + 1, keyEnd);
-    if (rawKey.includes('\\')) return undefined;
+    const keySlash = findBackslash(chunk, at + 1);
+    if (keySlash !== -1 && keySlash < keyEnd) return undefined;
+    const key = keyIndex(text, at, keyEnd);
+    const otherKey = key === -1 ? text.slice(at + 1, keyEnd) : null;
     at = skipSpaces(text, keyEnd + 1, end);
     if (text.charCodeAt(at) !== 0x3a) return undefined;
     at = skipSpaces(text, at + 1, end);
-    const valueAt = at;
+    const start = at;
     const code = text.charCodeAt(at);
-    let type: Found['type'] = 'other';
-    let escaped = false;
+    let type = OTHER;
     if (code === 0x22) {
       const close = closeString(text, at, end);
       if (close < 0) return undefined;
       const slash = findBackslash(chunk, at + 1);
+      type = STRING;
       if (slash !== -1 && slash < close) {
         if (!checkEscapes(chunk, slash, close)) return undefined;
-        escaped = true;
+        type = ESCAPED_STRING;
       }
-      type = 'string';
       at = close + 1;
     } else if (code === 0x6e) {
       if (!text.startsWith('null', at)) return undefined;
-      type = 'null';
+      type = NULL;
       at += 4;
     } else if (code === 0x74) {
       if (!text.startsWith('true', at)) return undefined;
@@ -121,14 +164,15 @@ export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanO
       // An object or array (nested), or not JSON: readLine says which.
       return undefined;
     }
-    if ((KEYS as readonly string[]).includes(rawKey)) {
-      const key = rawKey as Key;
-      if (found[key] !== undefined) return undefined;
-      found[key] = { at: valueAt, end: at, type, escaped };
+    if (otherKey === null) {
+      if (valueType[key] !== ABSENT) return undefined;
+      valueType[key] = type;
+      valueAt[key] = start;
+      valueEnd[key] = at;
     } else {
       others ??= [];
-      if (others.includes(rawKey)) return undefined;
-      others.push(rawKey);
+      if (others.includes(otherKey)) return undefined;
+      others.push(otherKey);
     }
     at = skipSpaces(text, at, end);
     const next = text.charCodeAt(at);
@@ -140,40 +184,47 @@ export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanO
     if (skipSpaces(text, at + 1, end) !== end) return undefined;
     break;
   }
-  const kind = found.kind;
-  if (kind === undefined || kind.type !== 'string') return undefined;
-  const kindName = readFact(text, kind, true);
+  if (valueType[KIND] !== STRING && valueType[KIND] !== ESCAPED_STRING) return undefined;
+  const kindName = readKind(text);
   if (kindName === PRIVATE_KIND) return null;
-  if (kindName === 'status') return readStatus(text, found);
-  if (kindName === 'sent') return readSent(text, found);
+  if (kindName === 'status') return readStatus(text);
+  if (kindName === 'sent') return readSent(text);
   if (kindName.length > FACT_MAX_LENGTH) return undefined;
-  const ts = found.ts;
-  const tsText = ts?.type === 'string' ? readFact(text, ts, false) : null;
-  return parsed({ kind: 'unknown', kindName, ts: tsText !== null && tsText.length <= FACT_MAX_LENGTH ? tsText : null });
+  const ts = valueType[TS] === STRING || valueType[TS] === ESCAPED_STRING ? readFact(text, TS, false) : null;
+  return parsed({ kind: 'unknown', kindName, ts: ts !== null && ts.length <= FACT_MAX_LENGTH ? ts : null });
 }
 
-function readStatus(text: string, found: Partial<Record<Key, Found>>): LeanOutcome {
-  const ts = factOf(text, found.ts, false, false);
-  const status = factOf(text, found.status, false, true);
-  const proposal = factOf(text, found.proposal, true, true);
-  const note = found.note;
+/** The kind, its two public names told apart without a copy of the name. */
+function readKind(text: string): string {
+  const at = valueAt[KIND]! + 1;
+  const length = valueEnd[KIND]! - at - 1;
+  if (valueType[KIND] === STRING && length === 4 && text.startsWith('sent', at)) return 'sent';
+  if (valueType[KIND] === STRING && length === 6 && text.startsWith('status', at)) return 'status';
+  return readFact(text, KIND, true);
+}
+
+function readStatus(text: string): LeanOutcome {
+  const ts = factOf(text, TS, false, false);
+  const status = factOf(text, STATUS, false, true);
+  const proposal = factOf(text, PROPOSAL, true, true);
+  const note = valueType[NOTE];
   if (ts === undefined || ts === null || status === undefined || status === null || status === '' || proposal === undefined) return undefined;
-  if (note === undefined || (note.type !== 'string' && note.type !== 'null')) return undefined;
+  if (note !== STRING && note !== ESCAPED_STRING && note !== NULL) return undefined;
   const proposed = proposal === '' ? null : proposal;
   // A string's JSON is longer than its two quotes exactly when the string is not empty.
-  const hasNote = note.type === 'string' && note.end - note.at > 2;
+  const hasNote = note !== NULL && valueEnd[NOTE]! - valueAt[NOTE]! > 2;
   return parsed({ kind: 'status', ts, status, word: intern(deriveStatusWord(status, proposed)), proposal: proposed, hasNote });
 }
 
-function readSent(text: string, found: Partial<Record<Key, Found>>): LeanOutcome {
-  const ts = factOf(text, found.ts, false, false);
-  const mid = factOf(text, found.mid, false, false);
-  const from = factOf(text, found.from, true, true);
+function readSent(text: string): LeanOutcome {
+  const ts = factOf(text, TS, false, false);
+  const mid = factOf(text, MID, false, false);
+  const from = factOf(text, FROM, true, true);
   if (ts === undefined || ts === null || mid === undefined || mid === null || mid === '' || from === undefined) return undefined;
-  if (found.text?.type !== 'string') return undefined;
+  if (valueType[TEXT] !== STRING && valueType[TEXT] !== ESCAPED_STRING) return undefined;
   let replyVia: string | null = null;
-  if (found.replyVia !== undefined) {
-    const via = factOf(text, found.replyVia, true, true);
+  if (valueType[REPLY_VIA] !== ABSENT) {
+    const via = factOf(text, REPLY_VIA, true, true);
     if (via === undefined) return undefined;
     replyVia = via;
   }
@@ -188,11 +239,11 @@ function parsed(facts: EventFacts): LineOutcome {
  * A fact as readLine keeps it: a string of at most FACT_MAX_LENGTH chars, or null where null is
  * allowed; undefined when it is neither (readLine then says why).
  */
-function factOf(text: string, value: Found | undefined, nullable: boolean, repeats: boolean): string | null | undefined {
-  if (value === undefined) return undefined;
-  if (value.type === 'null') return nullable ? null : undefined;
-  if (value.type !== 'string') return undefined;
-  const fact = readFact(text, value, repeats);
+function factOf(text: string, key: number, nullable: boolean, repeats: boolean): string | null | undefined {
+  const type = valueType[key];
+  if (type === NULL) return nullable ? null : undefined;
+  if (type !== STRING && type !== ESCAPED_STRING) return undefined;
+  const fact = readFact(text, key, repeats);
   return fact.length <= FACT_MAX_LENGTH ? fact : undefined;
 }
 
@@ -200,12 +251,14 @@ function factOf(text: string, value: Found | undefined, nullable: boolean, repea
  * A string value read as JSON reads it, as a string of its own: a slice would keep the whole
  * chunk of text it was cut from, texts and all, alive for as long as the fact is.
  */
-function readFact(text: string, value: Found, repeats: boolean): string {
-  if (repeats && !value.escaped && value.end - value.at - 2 <= POOLED_MAX_LENGTH) {
-    const pooled = POOL.get(text.slice(value.at + 1, value.end - 1));
+function readFact(text: string, key: number, repeats: boolean): string {
+  const at = valueAt[key]!;
+  const end = valueEnd[key]!;
+  if (repeats && valueType[key] === STRING && end - at - 2 <= POOLED_MAX_LENGTH) {
+    const pooled = POOL.get(text.slice(at + 1, end - 1));
     if (pooled !== undefined) return pooled;
   }
-  const fact = JSON.parse(text.slice(value.at, value.end)) as string;
+  const fact = JSON.parse(text.slice(at, end)) as string;
   return repeats && fact.length <= POOLED_MAX_LENGTH ? intern(fact) : fact;
 }
 
