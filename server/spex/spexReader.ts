@@ -64,19 +64,21 @@ export type SpexSession = {
   indexed: { count: number; last: TimelineItem | null; line: number };
 };
 
-/** A `sent` line in a receiver's log whose `from` is another session's id: a message that session sent. */
-export type SentLine = { receiver: string; line: number; item: TimelineItem; at: string };
-
-/** What one id sent, as the logs of its receivers say. */
+/**
+ * What one id sent: the `sent` lines of other logs whose `from` is that id, each receiver's in its
+ * file order. Three columns, one entry a line (a sender heard by hundreds holds thousands): the
+ * receiver, the line's number in its log (its item is that fold's `items[line - 1]`), its time.
+ */
 export type SentBy = {
-  /** Receivers' lines, each receiver's in its file order. */
-  lines: SentLine[];
+  receivers: string[];
+  lines: number[];
+  ats: string[];
   lastAt: string | null;
-  /** Changes whenever `lines` does. */
+  /** Changes whenever the columns do. */
   version: number;
 };
 
-const NOTHING_SENT: SentBy = { lines: [], lastAt: null, version: 0 };
+const NOTHING_SENT: SentBy = { receivers: [], lines: [], ats: [], lastAt: null, version: 0 };
 
 export type SpexReader = {
   root: string;
@@ -337,7 +339,8 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     session.version++;
     changed.add(session.sessionId);
     indexSent(session, changed);
-    if (fresh || sessionJsonChanged) relabel(session.projectFolder, changed);
+    // The first scan labels each project once its sessions are read, not once for each of them.
+    if (fresh ? !scanning : sessionJsonChanged) relabel(session.projectFolder, changed);
   }
 
   /** Reads session.json again when its identity, size or mtime moved; says whether it did. */
@@ -457,8 +460,10 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       const from = item.facts.from;
       if (from === null || from === session.sessionId) continue;
       let sent = sentIndex.get(from);
-      if (sent === undefined) sentIndex.set(from, (sent = { lines: [], lastAt: null, version: 0 }));
-      sent.lines.push({ receiver: session.sessionId, line, item, at: item.facts.ts });
+      if (sent === undefined) sentIndex.set(from, (sent = { receivers: [], lines: [], ats: [], lastAt: null, version: 0 }));
+      sent.receivers.push(session.sessionId);
+      sent.lines.push(line);
+      sent.ats.push(item.facts.ts);
       if (sent.lastAt === null || item.facts.ts > sent.lastAt) sent.lastAt = item.facts.ts;
       sent.version = ++sentVersion;
       session.sentTo.add(from);
@@ -473,11 +478,16 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     for (const from of session.sentTo) {
       const sent = sentIndex.get(from);
       if (sent === undefined) continue;
-      sent.lines = sent.lines.filter((line) => line.receiver !== session.sessionId);
-      if (sent.lines.length === 0) sentIndex.delete(from);
+      const keep = (_: unknown, index: number) => sent.receivers[index] !== session.sessionId;
+      const lines = sent.lines.filter(keep);
+      const ats = sent.ats.filter(keep);
+      sent.receivers = sent.receivers.filter(keep);
+      sent.lines = lines;
+      sent.ats = ats;
+      if (lines.length === 0) sentIndex.delete(from);
       else {
         sent.lastAt = null;
-        for (const { at } of sent.lines) if (sent.lastAt === null || at > sent.lastAt) sent.lastAt = at;
+        for (const at of ats) if (sent.lastAt === null || at > sent.lastAt) sent.lastAt = at;
         sent.version = ++sentVersion;
       }
       changed.add(from);

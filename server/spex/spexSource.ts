@@ -181,12 +181,15 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const lists: PlacedItem[][] = [withTimes(session.fold.items.map(({ line, item }) => ({ own: true, line, item, at: null })))];
     // Each receiver's lines, in its file order; receivers in the order the index first met them.
     const byReceiver = new Map<string, PlacedItem[]>();
-    for (const { receiver, line, item, at } of sent.lines) {
-      if (reader.session(receiver) === null) continue;
+    sent.receivers.forEach((receiver, index) => {
+      const line = sent.lines[index]!;
+      // Lines are numbered from 1 with no gap: a line's item is in its place.
+      const item = reader.session(receiver)?.fold.items[line - 1]?.item;
+      if (item === undefined) return;
       let list = byReceiver.get(receiver);
       if (list === undefined) byReceiver.set(receiver, (list = []));
-      list.push({ own: false, receiver, line, item, at });
-    }
+      list.push({ own: false, receiver, line, item, at: sent.ats[index]! });
+    });
     for (const list of byReceiver.values()) lists.push(list);
     const items = mergeByTime(lists);
     placed.set(session.sessionId, { key, items });
