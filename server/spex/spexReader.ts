@@ -8,7 +8,7 @@ import type { SegmentReading, TimelineItem } from '../../shared/spex/segment.ts'
 import { createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from '../../shared/spex/segment.ts';
 import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
 import { readSessionJson } from '../../shared/spex/sessionJson.ts';
-import type { TimelineFold } from '../../shared/spex/timeline.ts';
+import type { LogItem, TimelineFold } from '../../shared/spex/timeline.ts';
 import { foldTimeline } from '../../shared/spex/timeline.ts';
 import { describeError } from '../record/readRecordFile.ts';
 import { readAppended, type AppendMark } from '../watch/appendRead.ts';
@@ -55,13 +55,25 @@ export type SpexSession = {
   sessionJsonStamp: string | null;
   segments: Map<string, SegmentState>;
   strays: Stray[];
-  fold: TimelineFold;
+  /**
+   * The fold of its log, without its items: a line's item is held once, by its segment's reading,
+   * and the log's items are folded again when a page or a search asks (items()).
+   */
+  fold: SessionFold;
   /** Changes whenever the fold does. */
   version: number;
   /** The senders (a `from` that is not a person and not itself) whose lines this log holds in the sent-by index. */
   sentTo: Set<string>;
   /** How many of the fold's items are in the sent-by index, and the last of them: later folds that keep it only add. */
   indexed: { count: number; last: TimelineItem | null; line: number };
+};
+
+/** A fold as the reader keeps it: its counts and reasons, and the times its items span. */
+export type SessionFold = Omit<TimelineFold, 'items'> & {
+  /** How many items the log holds. */
+  lines: number;
+  firstAt: string | null;
+  lastAt: string | null;
 };
 
 /**
@@ -72,13 +84,15 @@ export type SpexSession = {
 export type SentBy = {
   receivers: string[];
   lines: number[];
-  ats: string[];
+  items: TimelineItem[];
   lastAt: string | null;
   /** Changes whenever the columns do. */
   version: number;
 };
 
-const NOTHING_SENT: SentBy = { receivers: [], lines: [], ats: [], lastAt: null, version: 0 };
+const NOTHING_SENT: SentBy = { receivers: [], lines: [], items: [], lastAt: null, version: 0 };
+/** How many sessions' items are kept folded for pages, beyond the moment they are asked for. */
+const ITEMS_KEPT = 16;
 
 export type SpexReader = {
   root: string;
@@ -86,6 +100,8 @@ export type SpexReader = {
   sessions(): Iterable<SpexSession>;
   session(sessionId: string): SpexSession | null;
   project(folder: string): ProjectLabel | null;
+  /** A session's log in place: its items, each with its line number. */
+  items(session: SpexSession): LogItem[];
   /** The lines of other logs `from` this id. */
   sentBy(sessionId: string): SentBy;
   /** The path of a segment of a session, for a page to read a line again; null when unknown. */
@@ -112,6 +128,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   // One map from a sender's id to the lines it sent, kept as lines are read, never rebuilt whole.
   const sentIndex = new Map<string, SentBy>();
   let sentVersion = 0;
+  const itemsKept = new Map<string, { version: number; items: LogItem[] }>();
   const watchers = new Map<string, FSWatcher>();
   const dirty = new Set<string>();
   const dirtyFolders = new Set<string>();
@@ -233,7 +250,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
           sessionJsonStamp: null,
           segments: new Map(),
           strays: [],
-          fold: foldTimeline(name, null, []),
+          fold: keepFold(foldTimeline(name, null, [])),
           version: 0,
           sentTo: new Set(),
           indexed: { count: 0, last: null, line: 0 },
@@ -335,10 +352,11 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       retries.cancel(session.sessionId);
     }
     if (!fresh && signature(session) === before) return;
-    session.fold = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+    const fold = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+    session.fold = keepFold(fold);
     session.version++;
     changed.add(session.sessionId);
-    indexSent(session, changed);
+    indexSent(session, fold.items, changed);
     // The first scan labels each project once its sessions are read, not once for each of them.
     if (fresh ? !scanning : sessionJsonChanged) relabel(session.projectFolder, changed);
   }
@@ -445,8 +463,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
    * already in it when the fold kept them in place (lines were appended), else all of its lines
    * again. Tells each sender whose lines changed.
    */
-  function indexSent(session: SpexSession, changed: Set<string>): void {
-    const { items } = session.fold;
+  function indexSent(session: SpexSession, items: readonly LogItem[], changed: Set<string>): void {
     const { indexed } = session;
     const kept = indexed.count === 0 || (items[indexed.count - 1]?.item === indexed.last && items[indexed.count - 1]?.line === indexed.line);
     if (!kept) unindexSent(session, changed);
@@ -460,10 +477,10 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       const from = item.facts.from;
       if (from === null || from === session.sessionId) continue;
       let sent = sentIndex.get(from);
-      if (sent === undefined) sentIndex.set(from, (sent = { receivers: [], lines: [], ats: [], lastAt: null, version: 0 }));
+      if (sent === undefined) sentIndex.set(from, (sent = { receivers: [], lines: [], items: [], lastAt: null, version: 0 }));
       sent.receivers.push(session.sessionId);
       sent.lines.push(line);
-      sent.ats.push(item.facts.ts);
+      sent.items.push(item);
       if (sent.lastAt === null || item.facts.ts > sent.lastAt) sent.lastAt = item.facts.ts;
       sent.version = ++sentVersion;
       session.sentTo.add(from);
@@ -480,14 +497,17 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       if (sent === undefined) continue;
       const keep = (_: unknown, index: number) => sent.receivers[index] !== session.sessionId;
       const lines = sent.lines.filter(keep);
-      const ats = sent.ats.filter(keep);
+      const items = sent.items.filter(keep);
       sent.receivers = sent.receivers.filter(keep);
       sent.lines = lines;
-      sent.ats = ats;
+      sent.items = items;
       if (lines.length === 0) sentIndex.delete(from);
       else {
         sent.lastAt = null;
-        for (const at of ats) if (sent.lastAt === null || at > sent.lastAt) sent.lastAt = at;
+        for (const item of items) {
+          const at = item.evidence === 'parsed' ? item.facts.ts : null;
+          if (at !== null && (sent.lastAt === null || at > sent.lastAt)) sent.lastAt = at;
+        }
         sent.version = ++sentVersion;
       }
       changed.add(from);
@@ -547,6 +567,15 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     sessions: () => sessions.values(),
     session: (sessionId) => sessions.get(sessionId) ?? null,
     project: (folder) => projectLabels.get(folder) ?? null,
+    items(session) {
+      const kept = itemsKept.get(session.sessionId);
+      if (kept !== undefined && kept.version === session.version) return kept.items;
+      const { items } = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+      itemsKept.delete(session.sessionId);
+      itemsKept.set(session.sessionId, { version: session.version, items });
+      if (itemsKept.size > ITEMS_KEPT) itemsKept.delete(itemsKept.keys().next().value!);
+      return items;
+    },
     sentBy(sessionId) {
       return sentIndex.get(sessionId) ?? NOTHING_SENT;
     },
@@ -617,6 +646,21 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
 function keepFacts(reading: SessionJsonReading): SessionJsonReading {
   if (reading.state === 'unknown') return reading;
   return { state: 'known', meta: { ...reading.meta, note: reading.meta.note === null ? null : '', others: {} } };
+}
+
+/** Keeps a fold's counts and reasons and the times of its items; the items are let go. */
+function keepFold(fold: TimelineFold): SessionFold {
+  let firstAt: string | null = null;
+  let lastAt: string | null = null;
+  for (const { item } of fold.items) {
+    if (item.evidence !== 'parsed') continue;
+    const ts = item.facts.ts;
+    if (ts === null) continue;
+    if (firstAt === null || ts < firstAt) firstAt = ts;
+    if (lastAt === null || ts > lastAt) lastAt = ts;
+  }
+  const { items, ...kept } = fold;
+  return { ...kept, lines: items.length, firstAt, lastAt };
 }
 
 /** What of a session, if it changed, changes what a reader is told. */

@@ -116,15 +116,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const meta = session.sessionJson?.state === 'known' ? session.sessionJson.meta : null;
     const project = reader.project(session.projectFolder);
     const sent = reader.sentBy(session.sessionId);
-    let firstAt: string | null = null;
-    let lastAt: string | null = null;
-    for (const { item } of fold.items) {
-      if (item.evidence !== 'parsed') continue;
-      const ts = item.facts.ts;
-      if (ts === null) continue;
-      if (firstAt === null || ts < firstAt) firstAt = ts;
-      if (lastAt === null || ts > lastAt) lastAt = ts;
-    }
+    const firstAt = fold.firstAt;
+    let lastAt = fold.lastAt;
     if (sent.lastAt !== null && (lastAt === null || sent.lastAt > lastAt)) lastAt = sent.lastAt;
     const current = fold.current;
     return {
@@ -178,17 +171,15 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const key = `${session.version}|${sent.version}`;
     const cached = placed.get(session.sessionId);
     if (cached !== undefined && cached.key === key) return cached.items;
-    const lists: PlacedItem[][] = [withTimes(session.fold.items.map(({ line, item }) => ({ own: true, line, item, at: null })))];
+    const lists: PlacedItem[][] = [withTimes(reader.items(session).map(({ line, item }) => ({ own: true, line, item, at: null })))];
     // Each receiver's lines, in its file order; receivers in the order the index first met them.
     const byReceiver = new Map<string, PlacedItem[]>();
     sent.receivers.forEach((receiver, index) => {
-      const line = sent.lines[index]!;
-      // Lines are numbered from 1 with no gap: a line's item is in its place.
-      const item = reader.session(receiver)?.fold.items[line - 1]?.item;
-      if (item === undefined) return;
+      const item = sent.items[index]!;
+      if (reader.session(receiver) === null || item.evidence !== 'parsed') return;
       let list = byReceiver.get(receiver);
       if (list === undefined) byReceiver.set(receiver, (list = []));
-      list.push({ own: false, receiver, line, item, at: sent.ats[index]! });
+      list.push({ own: false, receiver, line: sent.lines[index]!, item, at: item.facts.ts });
     });
     for (const list of byReceiver.values()) lists.push(list);
     const items = mergeByTime(lists);
@@ -296,7 +287,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const peer = query.peer?.toLowerCase();
     for (const session of reader.sessions()) {
       const project = listed(session).summary.project.key;
-      for (const { line, item } of session.fold.items) {
+      for (const { line, item } of reader.items(session)) {
         if (item.evidence !== 'parsed') continue;
         const facts = item.facts;
         if (facts.kind === 'status') {

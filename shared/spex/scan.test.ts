@@ -148,6 +148,25 @@ describe('the lean scan of a line', () => {
     for (const item of reading.items) assert.ok(bytes[item.end] === 0x0a && (item.start === 0 || bytes[item.start - 1] === 0x0a));
   });
 
+  it('a segment of many stretches, non-ASCII text and a line longer than a stretch, is read as readLine reads each line', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      const text = i % 7 === 0 ? `naïve — ${i} ✓ ${'é'.repeat(i % 50)}` : i === 1_500 ? 'x'.repeat(200_000) : `plain ${i} ${'lorem '.repeat(i % 30)}`;
+      lines.push(i % 500 === 3 ? `{"ts":"t","kind":"sent","te` : lineOf({ ts: `2026-12-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, kind: 'sent', mid: `m${i}`, text, from: i % 2 === 0 ? null : TWO }).trimEnd());
+    }
+    const bytes = encode(lines.map((line) => `${line}\n`).join(''));
+    assert.ok(bytes.length > 4 * 64 * 1024);
+    const reading = createSegmentReading('timeline/000000000001.ndjson');
+    readSegmentBytes(reading, bytes.subarray(0, 100_000));
+    readSegmentBytes(reading, bytes.subarray(reading.offset));
+    assert.equal(reading.items.length, lines.length);
+    reading.items.forEach((item, index) => {
+      const { segment: _segment, start, end, ...outcome } = item;
+      assert.deepEqual(outcome, readLine(bytes.subarray(start, end)), `line ${index + 1}`);
+      assert.equal(new TextDecoder().decode(bytes.subarray(start, end)), lines[index]);
+    });
+  });
+
   it('a stretch of bytes that is not UTF-8 is read line by line, and only the bad line is damaged', () => {
     const good = encode(lineOf({ ts: 't', kind: 'sent', mid: 'm', text: 'é', from: ONE }));
     const bad = good.slice();

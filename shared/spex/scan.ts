@@ -29,28 +29,47 @@ const HEX4 = /[0-9a-fA-F]{4}/y;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * The complete lines of `bytes` up to its last `\n`, each with its text when the whole stretch is
- * valid UTF-8 (one decode for all of them); `text` is null for a line that must be read from its
- * bytes (the stretch is not UTF-8, or the line holds a control character).
+ * How many bytes of lines are decoded at once: a text this size is an ordinary young object that
+ * the next scavenge frees, where one of a whole 4 MiB segment would wait for a full collection.
+ */
+const WINDOW_BYTES = 64 * 1024;
+
+/**
+ * The complete lines of `bytes` up to its last `\n`, each with its text when its stretch of lines
+ * is valid UTF-8 (one decode for all of them); the text is null for a line that must be read from
+ * its bytes (the stretch is not UTF-8, or the line holds a control character). Returns how many.
  */
 export function forEachLine(bytes: Uint8Array, from: number, onLine: (start: number, end: number, chunk: LeanText | null, textStart: number, textEnd: number) => void): number {
   const last = bytes.lastIndexOf(0x0a);
   if (last < 0 || last < from) return 0;
+  let count = 0;
+  for (let windowStart = 0; windowStart <= last; ) {
+    let windowEnd = windowStart + WINDOW_BYTES >= last ? last : bytes.lastIndexOf(0x0a, windowStart + WINDOW_BYTES);
+    // A line longer than the window is a window of its own.
+    if (windowEnd < windowStart) windowEnd = bytes.indexOf(0x0a, windowStart + WINDOW_BYTES);
+    count += forEachLineOf(bytes, windowStart, windowEnd, onLine);
+    windowStart = windowEnd + 1;
+  }
+  return count;
+}
+
+/** The lines of bytes [windowStart, windowEnd], which ends in a `\n`, decoded as one text. */
+function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number, onLine: Parameters<typeof forEachLine>[2]): number {
   let text: string | null = null;
   try {
-    text = utf8.decode(bytes.subarray(0, last + 1));
+    text = utf8.decode(bytes.subarray(windowStart, windowEnd + 1));
   } catch {
     text = null;
   }
   const checkEach = text !== null && CONTROL.test(text);
   const chunk: LeanText | null = text === null ? null : { text, slashFrom: 0, slashAt: text.indexOf('\\') };
   // Pure ASCII: a char's index is its byte's. Else the k-th `\n` of the text is the k-th of the bytes.
-  const sameIndex = text !== null && text.length === last + 1;
-  let lineStart = 0;
+  const sameIndex = text !== null && text.length === windowEnd - windowStart + 1;
+  let lineStart = windowStart;
   let textStart = 0;
   let count = 0;
-  for (let newline = bytes.indexOf(0x0a, from); newline !== -1 && newline <= last; newline = bytes.indexOf(0x0a, lineStart)) {
-    let textEnd = newline;
+  for (let newline = bytes.indexOf(0x0a, windowStart); newline !== -1 && newline <= windowEnd; newline = bytes.indexOf(0x0a, lineStart)) {
+    let textEnd = newline - windowStart;
     if (text !== null && !sameIndex) textEnd = text.indexOf('\n', textStart);
     const plain = text !== null && !(checkEach && CONTROL.test(text.slice(textStart, textEnd)));
     onLine(lineStart, newline, plain ? chunk : null, textStart, textEnd);
