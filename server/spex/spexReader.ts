@@ -592,17 +592,21 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       const changed = new Set<string>();
       let toldAt = performance.now();
       let sliceAt = performance.now();
-      for (const _step of listHomeInSteps(changed)) {
-        if (performance.now() - sliceAt < SCAN_SLICE_MS) continue;
-        if (performance.now() - toldAt >= PROGRESS_EVERY_MS) {
-          setStatus(rootState, { state: 'scanning', files: countSegments() });
-          toldAt = performance.now();
+      try {
+        for (const _step of listHomeInSteps(changed)) {
+          if (performance.now() - sliceAt < SCAN_SLICE_MS) continue;
+          if (performance.now() - toldAt >= PROGRESS_EVERY_MS) {
+            setStatus(rootState, { state: 'scanning', files: countSegments() });
+            toldAt = performance.now();
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+          if (closed) return;
+          sliceAt = performance.now();
         }
-        await new Promise((resolve) => setImmediate(resolve));
-        if (closed) return;
-        sliceAt = performance.now();
+      } finally {
+        // Whatever stopped the scan, events are again read as they come.
+        scanning = false;
       }
-      scanning = false;
       // What the scan read is the start, not news; what changed meanwhile was told as it came.
       setStatus(rootState, { state: rootState.state === 'present' ? 'ready' : 'waiting', files: countSegments() });
       if (dirtyFolders.size > 0) queueFlush();
