@@ -4,11 +4,11 @@ import type { Indexing } from '../../shared/api.ts';
 import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/record/evidence.ts';
 import type { ListedName, NameType, Stray } from '../../shared/spex/layout.ts';
 import { SEGMENT_FOLDER, SESSION_JSON, labelProject, listSegments, type ProjectLabel } from '../../shared/spex/layout.ts';
-import type { SegmentReading } from '../../shared/spex/segment.ts';
+import type { SegmentReading, TimelineItem } from '../../shared/spex/segment.ts';
 import { createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from '../../shared/spex/segment.ts';
 import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
 import { readSessionJson } from '../../shared/spex/sessionJson.ts';
-import type { TimelineFold } from '../../shared/spex/timeline.ts';
+import type { LogItem, TimelineFold } from '../../shared/spex/timeline.ts';
 import { foldTimeline } from '../../shared/spex/timeline.ts';
 import { describeError } from '../record/readRecordFile.ts';
 import { readAppended, type AppendMark } from '../watch/appendRead.ts';
@@ -30,6 +30,10 @@ const SESSION_JSON_MAX_BYTES = 1024 * 1024;
 const READ_MAX_BYTES = 512 * 1024 * 1024;
 /** Missed watch events (a burst beyond the kernel's queue) are caught by a look at everything. */
 const RECONCILE_MS = 30_000;
+/** The first scan gives the event loop back this often, so the API answers while it runs. */
+const SCAN_SLICE_MS = 10;
+/** How often the first scan's progress is told: each notice goes to every client. */
+const PROGRESS_EVERY_MS = 100;
 
 type SegmentState = {
   reading: SegmentReading;
@@ -51,12 +55,44 @@ export type SpexSession = {
   sessionJsonStamp: string | null;
   segments: Map<string, SegmentState>;
   strays: Stray[];
-  fold: TimelineFold;
+  /**
+   * The fold of its log, without its items: a line's item is held once, by its segment's reading,
+   * and the log's items are folded again when a page or a search asks (items()).
+   */
+  fold: SessionFold;
   /** Changes whenever the fold does. */
   version: number;
-  /** What this log says each sender (a `from` that is not a person and not itself) sent here. */
-  froms: Map<string, { count: number; lastAt: string | null }>;
+  /** The senders (a `from` that is not a person and not itself) whose lines this log holds in the sent-by index. */
+  sentTo: Set<string>;
+  /** How many of the fold's items are in the sent-by index, and the last of them: later folds that keep it only add. */
+  indexed: { count: number; last: TimelineItem | null; line: number };
 };
+
+/** A fold as the reader keeps it: its counts and reasons, and the times its items span. */
+export type SessionFold = Omit<TimelineFold, 'items'> & {
+  /** How many items the log holds. */
+  lines: number;
+  firstAt: string | null;
+  lastAt: string | null;
+};
+
+/**
+ * What one id sent: the `sent` lines of other logs whose `from` is that id, each receiver's in its
+ * file order. Three columns, one entry a line (a sender heard by hundreds holds thousands): the
+ * receiver, the line's number in its log (its item is that fold's `items[line - 1]`), its time.
+ */
+export type SentBy = {
+  receivers: string[];
+  lines: number[];
+  items: TimelineItem[];
+  lastAt: string | null;
+  /** Changes whenever the columns do. */
+  version: number;
+};
+
+const NOTHING_SENT: SentBy = { receivers: [], lines: [], items: [], lastAt: null, version: 0 };
+/** How many sessions' items are kept folded for pages, beyond the moment they are asked for. */
+const ITEMS_KEPT = 16;
 
 export type SpexReader = {
   root: string;
@@ -64,8 +100,10 @@ export type SpexReader = {
   sessions(): Iterable<SpexSession>;
   session(sessionId: string): SpexSession | null;
   project(folder: string): ProjectLabel | null;
-  /** The sessions whose logs hold lines `from` this id, and how many. */
-  sentBy(sessionId: string): { receivers: string[]; count: number; lastAt: string | null };
+  /** A session's log in place: its items, each with its line number. */
+  items(session: SpexSession): LogItem[];
+  /** The lines of other logs `from` this id. */
+  sentBy(sessionId: string): SentBy;
   /** The path of a segment of a session, for a page to read a line again; null when unknown. */
   segmentPath(sessionId: string, segment: string): string | null;
   sessionJsonPath(sessionId: string): string | null;
@@ -87,7 +125,10 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   const projectsDir = join(root, PROJECTS);
   const sessions = new Map<string, SpexSession>();
   const projectLabels = new Map<string, ProjectLabel>();
-  const sentIndex = new Map<string, Map<string, { count: number; lastAt: string | null }>>();
+  // One map from a sender's id to the lines it sent, kept as lines are read, never rebuilt whole.
+  const sentIndex = new Map<string, SentBy>();
+  let sentVersion = 0;
+  const itemsKept = new Map<string, { version: number; items: LogItem[] }>();
   const watchers = new Map<string, FSWatcher>();
   const dirty = new Set<string>();
   const dirtyFolders = new Set<string>();
@@ -97,6 +138,8 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   let indexing: Indexing = { state: 'waiting', files: 0 };
   let reconcileTimer: NodeJS.Timeout | null = null;
   let rootTimer: NodeJS.Timeout | null = null;
+  /** While the first scan runs, folders above the sessions are listed by it, not by each event. */
+  let scanning = false;
   const retries = createRetryQueue((sessionId) => markDirty(sessionId));
 
   const setStatus = (next: typeof rootState, nextIndexing: Indexing = indexing) => {
@@ -121,8 +164,9 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     flushQueued = false;
     if (closed) return;
     const changed = new Set<string>();
-    const folders = [...dirtyFolders];
-    dirtyFolders.clear();
+    // A folder listed now would scan in one go what the first scan reads in slices: it waits for it.
+    const folders = scanning ? [] : [...dirtyFolders];
+    for (const folder of folders) dirtyFolders.delete(folder);
     for (const folder of folders) lookAtFolder(folder, changed);
     const ids = [...dirty];
     dirty.clear();
@@ -144,6 +188,11 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   }
 
   function listHome(changed: Set<string>): void {
+    for (const _step of listHomeInSteps(changed));
+  }
+
+  /** Lists the home, yielding after each session read, so that a caller can read it in slices. */
+  function* listHomeInSteps(changed: Set<string>): Generator<void> {
     let projects: ListedName[];
     try {
       lstatSync(root);
@@ -167,12 +216,16 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     for (const { name, type } of projects) {
       if (type !== 'folder') continue;
       present.add(name);
-      listProject(name, changed);
+      yield* listProjectInSteps(name, changed);
     }
     for (const session of [...sessions.values()]) if (!present.has(session.projectFolder)) forget(session, changed);
   }
 
   function listProject(projectFolder: string, changed: Set<string>): void {
+    for (const _step of listProjectInSteps(projectFolder, changed));
+  }
+
+  function* listProjectInSteps(projectFolder: string, changed: Set<string>): Generator<void> {
     const projectDir = join(projectsDir, projectFolder);
     const sessionsDir = join(projectDir, SESSIONS);
     let names: ListedName[] = [];
@@ -197,14 +250,17 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
           sessionJsonStamp: null,
           segments: new Map(),
           strays: [],
-          fold: foldTimeline(name, null, []),
+          fold: keepFold(foldTimeline(name, null, [])),
           version: 0,
-          froms: new Map(),
+          sentTo: new Set(),
+          indexed: { count: 0, last: null, line: 0 },
         };
         sessions.set(name, session);
         refreshSession(session, changed, true);
+        yield;
       } else if (session.projectFolder === projectFolder) {
         refreshSession(session, changed);
+        yield;
       }
     }
     for (const session of [...sessions.values()]) if (session.projectFolder === projectFolder && !present.has(session.sessionId)) forget(session, changed);
@@ -218,7 +274,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   function forget(session: SpexSession, changed: Set<string>): void {
     sessions.delete(session.sessionId);
     retries.cancel(session.sessionId);
-    setFroms(session, new Map(), changed);
+    unindexSent(session, changed);
     for (const path of [session.folder, join(session.folder, SEGMENT_FOLDER)]) unwatch(path);
     changed.add(session.sessionId);
     relabel(session.projectFolder, changed);
@@ -296,11 +352,13 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       retries.cancel(session.sessionId);
     }
     if (!fresh && signature(session) === before) return;
-    session.fold = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+    const fold = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+    session.fold = keepFold(fold);
     session.version++;
     changed.add(session.sessionId);
-    setFroms(session, collectFroms(session.fold), changed);
-    if (fresh || sessionJsonChanged) relabel(session.projectFolder, changed);
+    indexSent(session, fold.items, changed);
+    // The first scan labels each project once its sessions are read, not once for each of them.
+    if (fresh ? !scanning : sessionJsonChanged) relabel(session.projectFolder, changed);
   }
 
   /** Reads session.json again when its identity, size or mtime moved; says whether it did. */
@@ -400,24 +458,62 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     return reading.tail?.evidence === 'pending';
   }
 
-  function setFroms(session: SpexSession, next: SpexSession['froms'], changed: Set<string>): void {
-    for (const [from, before] of session.froms) {
-      const now = next.get(from);
-      if (now !== undefined && now.count === before.count && now.lastAt === before.lastAt) continue;
-      const receivers = sentIndex.get(from);
-      receivers?.delete(session.sessionId);
-      if (receivers?.size === 0) sentIndex.delete(from);
+  /**
+   * Adds the `sent` lines of a session's new fold to the sent-by index: only the lines after those
+   * already in it when the fold kept them in place (lines were appended), else all of its lines
+   * again. Tells each sender whose lines changed.
+   */
+  function indexSent(session: SpexSession, items: readonly LogItem[], changed: Set<string>): void {
+    const { indexed } = session;
+    const kept = indexed.count === 0 || (items[indexed.count - 1]?.item === indexed.last && items[indexed.count - 1]?.line === indexed.line);
+    if (!kept) unindexSent(session, changed);
+    // A tail in place at the end is replaced by what it becomes: it is indexed once it is a line.
+    let count = items.length;
+    const lastItem = items[count - 1]?.item;
+    if (lastItem !== undefined && (lastItem.evidence === 'pending' || lastItem.evidence === 'torn')) count--;
+    for (let at = session.indexed.count; at < count; at++) {
+      const { line, item } = items[at]!;
+      if (item.evidence !== 'parsed' || item.facts.kind !== 'sent') continue;
+      const from = item.facts.from;
+      if (from === null || from === session.sessionId) continue;
+      let sent = sentIndex.get(from);
+      if (sent === undefined) sentIndex.set(from, (sent = { receivers: [], lines: [], items: [], lastAt: null, version: 0 }));
+      sent.receivers.push(session.sessionId);
+      sent.lines.push(line);
+      sent.items.push(item);
+      if (sent.lastAt === null || item.facts.ts > sent.lastAt) sent.lastAt = item.facts.ts;
+      sent.version = ++sentVersion;
+      session.sentTo.add(from);
       changed.add(from);
     }
-    for (const [from, now] of next) {
-      const before = session.froms.get(from);
-      if (before !== undefined && now.count === before.count && now.lastAt === before.lastAt) continue;
-      let receivers = sentIndex.get(from);
-      if (receivers === undefined) sentIndex.set(from, (receivers = new Map()));
-      receivers.set(session.sessionId, now);
+    const last = items[count - 1];
+    session.indexed = last === undefined ? { count: 0, last: null, line: 0 } : { count, last: last.item, line: last.line };
+  }
+
+  /** Takes a session's lines out of the sent-by index (it is forgotten, or its log is read again). */
+  function unindexSent(session: SpexSession, changed: Set<string>): void {
+    for (const from of session.sentTo) {
+      const sent = sentIndex.get(from);
+      if (sent === undefined) continue;
+      const keep = (_: unknown, index: number) => sent.receivers[index] !== session.sessionId;
+      const lines = sent.lines.filter(keep);
+      const items = sent.items.filter(keep);
+      sent.receivers = sent.receivers.filter(keep);
+      sent.lines = lines;
+      sent.items = items;
+      if (lines.length === 0) sentIndex.delete(from);
+      else {
+        sent.lastAt = null;
+        for (const item of items) {
+          const at = item.evidence === 'parsed' ? item.facts.ts : null;
+          if (at !== null && (sent.lastAt === null || at > sent.lastAt)) sent.lastAt = at;
+        }
+        sent.version = ++sentVersion;
+      }
       changed.add(from);
     }
-    session.froms = next;
+    session.sentTo = new Set();
+    session.indexed = { count: 0, last: null, line: 0 };
   }
 
   function watchFolder(path: string): void {
@@ -466,20 +562,22 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
 
   return {
     root,
-    status: () => ({ ...rootState, indexing }),
+    // While the first scan runs, how far it is, counted now: its notices are fewer.
+    status: () => ({ ...rootState, indexing: scanning ? { state: 'scanning', files: countSegments() } : indexing }),
     sessions: () => sessions.values(),
     session: (sessionId) => sessions.get(sessionId) ?? null,
     project: (folder) => projectLabels.get(folder) ?? null,
+    items(session) {
+      const kept = itemsKept.get(session.sessionId);
+      if (kept !== undefined && kept.version === session.version) return kept.items;
+      const { items } = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
+      itemsKept.delete(session.sessionId);
+      itemsKept.set(session.sessionId, { version: session.version, items });
+      if (itemsKept.size > ITEMS_KEPT) itemsKept.delete(itemsKept.keys().next().value!);
+      return items;
+    },
     sentBy(sessionId) {
-      const receivers = sentIndex.get(sessionId);
-      if (receivers === undefined) return { receivers: [], count: 0, lastAt: null };
-      let count = 0;
-      let lastAt: string | null = null;
-      for (const contribution of receivers.values()) {
-        count += contribution.count;
-        if (contribution.lastAt !== null && (lastAt === null || contribution.lastAt > lastAt)) lastAt = contribution.lastAt;
-      }
-      return { receivers: [...receivers.keys()], count, lastAt };
+      return sentIndex.get(sessionId) ?? NOTHING_SENT;
     },
     segmentPath(sessionId, segment) {
       return sessions.get(sessionId)?.segments.get(segment)?.path ?? null;
@@ -490,11 +588,28 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     },
     async start() {
       setStatus(rootState, { state: 'scanning', files: 0 });
+      scanning = true;
       const changed = new Set<string>();
-      listHome(changed);
-      let files = 0;
-      for (const session of sessions.values()) files += session.segments.size;
-      setStatus(rootState, { state: rootState.state === 'present' ? 'ready' : 'waiting', files });
+      let toldAt = performance.now();
+      let sliceAt = performance.now();
+      try {
+        for (const _step of listHomeInSteps(changed)) {
+          if (performance.now() - sliceAt < SCAN_SLICE_MS) continue;
+          if (performance.now() - toldAt >= PROGRESS_EVERY_MS) {
+            setStatus(rootState, { state: 'scanning', files: countSegments() });
+            toldAt = performance.now();
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+          if (closed) return;
+          sliceAt = performance.now();
+        }
+      } finally {
+        // Whatever stopped the scan, events are again read as they come.
+        scanning = false;
+      }
+      // What the scan read is the start, not news; what changed meanwhile was told as it came.
+      setStatus(rootState, { state: rootState.state === 'present' ? 'ready' : 'waiting', files: countSegments() });
+      if (dirtyFolders.size > 0) queueFlush();
       reconcileTimer = setTimeout(reconcile, options.reconcileMs ?? RECONCILE_MS);
       reconcileTimer.unref();
       if (rootState.state !== 'present') startLookingForRoot();
@@ -509,6 +624,12 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     },
   };
 
+  function countSegments(): number {
+    let files = 0;
+    for (const session of sessions.values()) files += session.segments.size;
+    return files;
+  }
+
   // A home that does not exist yet is looked for every second, as the record's directory is.
   function startLookingForRoot(): void {
     rootTimer = setInterval(() => {
@@ -517,9 +638,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       if (rootState.state === 'present') {
         if (rootTimer !== null) clearInterval(rootTimer);
         rootTimer = null;
-        let files = 0;
-        for (const session of sessions.values()) files += session.segments.size;
-        setStatus(rootState, { state: 'ready', files });
+        setStatus(rootState, { state: 'ready', files: countSegments() });
       }
       if (changed.size > 0) options.onChanged(changed);
     }, 1000);
@@ -533,19 +652,19 @@ function keepFacts(reading: SessionJsonReading): SessionJsonReading {
   return { state: 'known', meta: { ...reading.meta, note: reading.meta.note === null ? null : '', others: {} } };
 }
 
-function collectFroms(fold: TimelineFold): SpexSession['froms'] {
-  const froms: SpexSession['froms'] = new Map();
+/** Keeps a fold's counts and reasons and the times of its items; the items are let go. */
+function keepFold(fold: TimelineFold): SessionFold {
+  let firstAt: string | null = null;
+  let lastAt: string | null = null;
   for (const { item } of fold.items) {
-    if (item.evidence !== 'parsed' || item.facts.kind !== 'sent' || item.facts.from === null || item.facts.from === fold.sessionId) continue;
-    const before = froms.get(item.facts.from);
-    const at = item.facts.ts;
-    if (before === undefined) froms.set(item.facts.from, { count: 1, lastAt: at });
-    else {
-      before.count++;
-      if (before.lastAt === null || at > before.lastAt) before.lastAt = at;
-    }
+    if (item.evidence !== 'parsed') continue;
+    const ts = item.facts.ts;
+    if (ts === null) continue;
+    if (firstAt === null || ts < firstAt) firstAt = ts;
+    if (lastAt === null || ts > lastAt) lastAt = ts;
   }
-  return froms;
+  const { items, ...kept } = fold;
+  return { ...kept, lines: items.length, firstAt, lastAt };
 }
 
 /** What of a session, if it changed, changes what a reader is told. */

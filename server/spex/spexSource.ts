@@ -94,7 +94,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   function summaryKey(session: SpexSession): string {
     const sent = reader.sentBy(session.sessionId);
     const project = reader.project(session.projectFolder);
-    return `${session.version}|${sent.count}|${sent.lastAt}|${project?.label}|${project?.source}`;
+    return `${session.version}|${sent.lines.length}|${sent.lastAt}|${project?.label}|${project?.source}`;
   }
 
   function listed(session: SpexSession): { listed: ListedConversation; summary: SpexSummary } {
@@ -116,15 +116,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const meta = session.sessionJson?.state === 'known' ? session.sessionJson.meta : null;
     const project = reader.project(session.projectFolder);
     const sent = reader.sentBy(session.sessionId);
-    let firstAt: string | null = null;
-    let lastAt: string | null = null;
-    for (const { item } of fold.items) {
-      if (item.evidence !== 'parsed') continue;
-      const ts = item.facts.ts;
-      if (ts === null) continue;
-      if (firstAt === null || ts < firstAt) firstAt = ts;
-      if (lastAt === null || ts > lastAt) lastAt = ts;
-    }
+    const firstAt = fold.firstAt;
+    let lastAt = fold.lastAt;
     if (sent.lastAt !== null && (lastAt === null || sent.lastAt > lastAt)) lastAt = sent.lastAt;
     const current = fold.current;
     return {
@@ -152,7 +145,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
         received: fold.counts.received,
         fromPerson: fold.counts.fromPerson,
         fromPeers: fold.counts.fromPeers,
-        sent: sent.count,
+        sent: sent.lines.length,
         declarations: fold.counts.declarations,
         unknownKinds: fold.counts.unknownKinds,
         damaged: fold.counts.damaged,
@@ -175,18 +168,20 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   /** The session's items in page order: its own log in file order, what it sent merged in by time. */
   function placeItems(session: SpexSession): PlacedItem[] {
     const sent = reader.sentBy(session.sessionId);
-    const receivers = sent.receivers.map((id) => reader.session(id)).filter((receiver) => receiver !== null);
-    const key = `${session.version}|${receivers.map((receiver) => `${receiver.sessionId}:${receiver.version}`).join(',')}`;
+    const key = `${session.version}|${sent.version}`;
     const cached = placed.get(session.sessionId);
     if (cached !== undefined && cached.key === key) return cached.items;
-    const lists: PlacedItem[][] = [withTimes(session.fold.items.map(({ line, item }) => ({ own: true, line, item, at: null })))];
-    for (const receiver of receivers) {
-      const list: PlacedItem[] = [];
-      for (const { line, item } of receiver.fold.items) {
-        if (item.evidence === 'parsed' && item.facts.kind === 'sent' && item.facts.from === session.sessionId) list.push({ own: false, receiver: receiver.sessionId, line, item, at: item.facts.ts });
-      }
-      lists.push(list);
-    }
+    const lists: PlacedItem[][] = [withTimes(reader.items(session).map(({ line, item }) => ({ own: true, line, item, at: null })))];
+    // Each receiver's lines, in its file order; receivers in the order the index first met them.
+    const byReceiver = new Map<string, PlacedItem[]>();
+    sent.receivers.forEach((receiver, index) => {
+      const item = sent.items[index]!;
+      if (reader.session(receiver) === null || item.evidence !== 'parsed') return;
+      let list = byReceiver.get(receiver);
+      if (list === undefined) byReceiver.set(receiver, (list = []));
+      list.push({ own: false, receiver, line: sent.lines[index]!, item, at: item.facts.ts });
+    });
+    for (const list of byReceiver.values()) lists.push(list);
     const items = mergeByTime(lists);
     placed.set(session.sessionId, { key, items });
     return items;
@@ -294,7 +289,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const peer = query.peer?.toLowerCase();
     for (const session of reader.sessions()) {
       const project = listed(session).summary.project.key;
-      for (const { line, item } of session.fold.items) {
+      for (const { line, item } of reader.items(session)) {
         if (item.evidence !== 'parsed') continue;
         const facts = item.facts;
         if (facts.kind === 'status') {

@@ -1,6 +1,7 @@
 import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../record/evidence.ts';
 import type { LineOutcome } from './line.ts';
 import { parseLineJson, readLine } from './line.ts';
+import { forEachLine, scanLeanLine } from './scan.ts';
 
 // Reading one segment incrementally (spex-timeline-format: What a reader must do). The writer
 // appends whole lines with O_APPEND, which a reader can see half done; so the reader takes the
@@ -73,14 +74,16 @@ export function readSegmentBytes(reading: SegmentReading, bytes: Uint8Array, end
     return [];
   }
   const added: TimelineItem[] = [];
+  const { segment, offset } = reading;
   let lineStart = 0;
-  let newline = bytes.indexOf(0x0a, known);
-  while (newline !== -1) {
-    const outcome = readLine(bytes.subarray(lineStart, newline));
-    if (outcome !== null) added.push({ segment: reading.segment, start: reading.offset + lineStart, end: reading.offset + newline, ...outcome });
-    lineStart = newline + 1;
-    newline = bytes.indexOf(0x0a, lineStart);
-  }
+  forEachLine(bytes, known, (start, end, chunk, textStart, textEnd) => {
+    lineStart = end + 1;
+    // The lean scan reads a plain line; anything else is read whole, by the one set of rules.
+    const lean = chunk === null ? undefined : scanLeanLine(chunk, textStart, textEnd);
+    const outcome = lean === undefined ? readLine(bytes.subarray(start, end)) : lean;
+    if (outcome === null) return;
+    added.push(outcome.evidence === 'parsed' ? { segment, start: offset + start, end: offset + end, evidence: 'parsed', facts: outcome.facts } : { segment, start: offset + start, end: offset + end, ...outcome });
+  });
   const rest = bytes.subarray(lineStart);
   const tailStart = reading.offset + lineStart;
   const tail = rest.length === 0 || isPrivateLine(rest) ? null : { segment: reading.segment, start: tailStart, end: tailStart + rest.length };
