@@ -23,6 +23,8 @@ const GATHER_SLICE_MS = 8;
 export async function searchRecord(source: RecordReader, threads: ReaderThreads, query: SearchQuery, signal: AbortSignal): Promise<SourceSearch> {
   // A set-agent-comm entry's type, room and writer: no record entry has one.
   if (query.type !== undefined || query.room !== undefined || query.writer !== undefined) return { hits: [], scanned: 0, truncated: false };
+  // What a person sent (a spex line from no session): every record entry is a session's.
+  if (query.person !== undefined) return { hits: [], scanned: 0, truncated: false };
   const textQuery: TextQuery | null = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   const filters: SearchFilters = {
     side: query.side,

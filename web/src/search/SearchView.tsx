@@ -46,6 +46,7 @@ export function SearchView({ query }: { query: string }) {
   const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => setForm((old) => ({ ...old, [key]: value }));
   const zoneWord = timeZone === 'utc' ? 'UTC' : 'local time';
   // set-agent-comm's filters are offered where a sac store is read, or where the address sets one.
+  const spexFilter = (sessions?.sources.some((source) => source.kind === 'spex') ?? false) || form.person;
   const sacFilters = (sessions?.sources.some((source) => source.kind === 'sac') ?? false) || form.type !== '' || form.room !== '' || form.writer !== '';
 
   return (
@@ -85,6 +86,11 @@ export function SearchView({ query }: { query: string }) {
           <label className="check">
             <input type="checkbox" checked={form.refused} onChange={(e) => set('refused', e.target.checked)} /> not queued by the host only
           </label>
+          {spexFilter && (
+            <label className="check" title="spex messages whose from is null: a person's words, not a peer session's">
+              <input type="checkbox" checked={form.person} onChange={(e) => set('person', e.target.checked)} /> from a person only
+            </label>
+          )}
           <label>
             peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="as the host gave it" />
           </label>

@@ -19,6 +19,8 @@ export type SearchForm = {
    */
   from: string;
   to: string;
+  /** spex's own filter: messages from a person (`from: null`); it selects no record or sac entry. */
+  person: boolean;
   /** set-agent-comm's own filters: they select no record entry and no spex line. */
   type: '' | SacEntryType;
   room: string;
@@ -29,7 +31,7 @@ export type SearchForm = {
 export const SAC_ENTRY_TYPES = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST'] as const;
 export type SacEntryType = (typeof SAC_ENTRY_TYPES)[number];
 
-export const EMPTY_FORM: SearchForm = { q: '', regex: false, matchCase: false, side: '', outcome: '', refused: false, peer: '', project: '', from: '', to: '', type: '', room: '', writer: '' };
+export const EMPTY_FORM: SearchForm = { q: '', regex: false, matchCase: false, side: '', outcome: '', refused: false, peer: '', project: '', from: '', to: '', person: false, type: '', room: '', writer: '' };
 
 export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm {
   const params = new URLSearchParams(query);
@@ -47,6 +49,7 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
     project: params.get('project') ?? '',
     from: toLocalInput(params.get('from'), zone),
     to: toLocalInput(params.get('to'), zone),
+    person: params.get('person') === '1',
     type: SAC_ENTRY_TYPES.find((known) => known === type) ?? '',
     room: params.get('room') ?? '',
     writer: params.get('writer') ?? '',
@@ -67,6 +70,7 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.refused) params.set('refused', '1');
   if (form.peer !== '') params.set('peer', form.peer);
   if (form.project !== '') params.set('project', form.project);
+  if (form.person) params.set('person', '1');
   if (form.type !== '') params.set('type', form.type);
   if (form.room !== '') params.set('room', form.room);
   if (form.writer !== '') params.set('writer', form.writer);
