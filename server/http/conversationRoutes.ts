@@ -37,6 +37,15 @@ export function registerConversationRoutes(app: FastifyInstance, sources: readon
     return source.answerConversation(params.data.sessionId, request, reply);
   });
 
+  app.get('/api/sessions/:sessionId/activity', async (request, reply) => {
+    const params = conversationParams.safeParse(request.params);
+    if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id is needed' });
+    const source = sourceFor(request, params.data.sessionId);
+    if (source === null) return notFound(reply);
+    if (source.answerActivity === undefined) return reply.code(404).send({ error: 'not-found', message: `a ${source.ref.kind} conversation has no activity summary yet` });
+    return source.answerActivity(params.data.sessionId, request, reply);
+  });
+
   const answerItem = async (request: FastifyRequest<{ Params: unknown }>, reply: FastifyReply) => {
     const raw = request.params as { sessionId?: unknown; item?: unknown; file?: unknown };
     const params = itemParams.safeParse({ sessionId: raw.sessionId, item: raw.item ?? raw.file });

@@ -15,6 +15,7 @@ import type { ReaderThreads } from './readerThreads.ts';
 import { READ_ASIDE_BYTES, readItemAside, readItems, spliceJson } from './readItems.ts';
 import { stopWithClient } from '../http/stopWithClient.ts';
 import type { SummaryCache } from './summaryCache.ts';
+import { SESSION_FILTER_WORDS, filterItems, filterOf, sessionFilterQuery } from './sessionFilter.ts';
 
 const sessionParams = z.object({ sessionId: z.string().min(1) });
 const fileParams = z.object({ sessionId: z.string().min(1), file: z.string().min(1) });
@@ -37,16 +38,23 @@ export function createRecordPages(source: RecordReader, summaryOf: SummaryCache,
     if (!params.success || !query.success) {
       return reply.code(400).send({ error: 'bad-request', message: 'offset must be a decimal number, 0 or more, and limit one from 1 to ' + MAX_PAGE_LIMIT });
     }
+    const filterQuery = sessionFilterQuery.safeParse(request.query);
+    if (!filterQuery.success) return reply.code(400).send({ error: 'bad-request', message: SESSION_FILTER_WORDS });
     const fold = source.fold(params.data.sessionId);
     if (fold === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });
+    // Offsets and the total count in the filtered order, so a filtered session pages as any other.
+    const inOrder = filterItems(fold, filterOf(filterQuery.data));
     const { limit, around } = query.data;
     let offset = query.data.offset;
     if (around !== undefined) {
-      const at = fold.items.findIndex((item) => item.type !== 'gap' && item.file.name === around);
-      if (at === -1) return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
+      const at = inOrder.findIndex((item) => item.type !== 'gap' && item.file.name === around);
+      if (at === -1) {
+        const hidden = inOrder !== fold.items && fold.items.some((item) => item.type !== 'gap' && item.file.name === around);
+        return reply.code(404).send({ error: 'not-found', message: hidden ? 'the filter leaves this file out' : 'no such file in this session' });
+      }
       offset = Math.max(0, at - Math.floor(limit / 2));
     }
-    const onPage = fold.items.slice(offset, offset + limit);
+    const onPage = inOrder.slice(offset, offset + limit);
     const stop = stopWithClient(reply, null);
     try {
       const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, stop.signal);
@@ -58,7 +66,7 @@ export function createRecordPages(source: RecordReader, summaryOf: SummaryCache,
         schema: 'rec.session/2',
         session: summaryOf(current).summary,
         runs: current.runs,
-        page: { offset, limit, total: fold.items.length },
+        page: { offset, limit, total: inOrder.length },
         items,
       });
     } catch (error) {

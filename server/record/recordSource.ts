@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { SourceRef } from '../../shared/api.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
+import { createRecordActivity } from './recordActivity.ts';
 import { createRecordExport } from './recordExport.ts';
 import { createRecordPages } from './recordPages.ts';
 import { createRecordReader } from './recordReader.ts';
@@ -31,6 +32,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
   const summaryOf = createSummaryCache(reader.ref);
   const pages = createRecordPages(reader, summaryOf, threads);
   const exports = createRecordExport(reader, summaryOf, threads);
+  const answerActivity = createRecordActivity(reader);
 
   const listed = (sessionId: string): ListedConversation | null => {
     const fold = reader.fold(sessionId);
@@ -61,6 +63,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
     answerConversation: (id, request, reply) => pages.answerSession(id, request, reply),
     answerItem: (id, item, request, reply) => pages.answerFile(id, item, request, reply),
     answerExport: (id, format, request, reply) => exports.answerExport(id, format, request, reply),
+    answerActivity,
     search: (query, signal) => searchRecord(reader, threads, query, signal),
     stopWork: () => void threads.close(),
     start: () => reader.start(),

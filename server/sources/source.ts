@@ -69,6 +69,12 @@ export type Source = {
    * server/sources/exportStream.ts). A kind without it answers 404, saying so.
    */
   answerExport?(id: string, format: ExportFormat, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /**
+   * Answers `GET /api/sessions/:id/activity` (`rec.session-activity/1`, shared/wire/activity.ts):
+   * items per minute and messages per peer, from what its index holds, no text. A kind without
+   * it answers 404, saying so.
+   */
+  answerActivity?(id: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   /** Searches its items; stops when `signal` aborts. */
   search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch>;
   /** Ends searches and reads in flight: the server is stopping and must not wait for them. */

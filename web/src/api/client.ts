@@ -11,6 +11,7 @@ import {
   type SessionsResponse,
 } from '../../../shared/api.ts';
 import { keepNumberText } from '../../../shared/jsonText.ts';
+import { activityResponseSchema, type ActivityResponse } from '../../../shared/wire/activity.ts';
 
 // The browser's side of the wire: every response is parsed with the shared schema, so a server
 // that drifts from the contract shows an error instead of a misread record.
@@ -53,15 +54,22 @@ export function fetchSessions(signal?: AbortSignal): Promise<SessionsResponse> {
   return getJson('/api/sessions', sessionsResponseSchema, signal);
 }
 
-export function fetchSessionPage(sessionId: string, offset: number, limit: number, signal?: AbortSignal): Promise<SessionResponse> {
-  const query = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+/** `filter`: a session narrowed by side or peer (`side=`, `peer=`, `peerUnknown=1`); offsets count in it. */
+export function fetchSessionPage(sessionId: string, offset: number, limit: number, signal?: AbortSignal, filter?: URLSearchParams): Promise<SessionResponse> {
+  const query = new URLSearchParams({ ...Object.fromEntries(filter ?? []), offset: String(offset), limit: String(limit) });
   return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal, true);
 }
 
 /** The page that holds `file`; `page.offset` says where it begins. */
-export function fetchPageAround(sessionId: string, file: string, limit: number, signal?: AbortSignal): Promise<SessionResponse> {
-  const query = new URLSearchParams({ around: file, limit: String(limit) });
+export function fetchPageAround(sessionId: string, file: string, limit: number, signal?: AbortSignal, filter?: URLSearchParams): Promise<SessionResponse> {
+  const query = new URLSearchParams({ ...Object.fromEntries(filter ?? []), around: file, limit: String(limit) });
   return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal, true);
+}
+
+/** A session's items per minute and messages per peer, summed by the server over the whole session. */
+export function fetchSessionActivity(sessionId: string, filter: URLSearchParams, signal?: AbortSignal): Promise<ActivityResponse> {
+  const query = filter.toString();
+  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}/activity${query === '' ? '' : `?${query}`}`, activityResponseSchema, signal);
 }
 
 export function fetchFile(sessionId: string, file: string, signal?: AbortSignal): Promise<FileResponse> {

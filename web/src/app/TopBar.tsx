@@ -3,6 +3,7 @@ import { Link } from '../router/Router.tsx';
 import { SacRoomsLinks } from '../sac/SacRoomsLinks.tsx';
 import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useSettings } from '../settings/Settings.tsx';
+import { SettingsMenu } from '../settings/SettingsMenu.tsx';
 import { countOf } from '../text/count.ts';
 
 type Props = { sessions: SessionsResponse | undefined; sidebarOpen: boolean; onToggleSidebar(): void; onShowDegraded(): void; onShowKeys(): void };
@@ -49,6 +50,7 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
           <input type="checkbox" checked={monospace} onChange={(event) => setMonospace(event.target.checked)} />
           monospace
         </label>
+        <SettingsMenu />
         <button type="button" onClick={onShowKeys} aria-label="Keyboard shortcuts (?)">
           ?
         </button>

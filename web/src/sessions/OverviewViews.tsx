@@ -1,4 +1,6 @@
 import { useSessions } from './useSessions.ts';
+import { ConversationsTable, readConversationSort } from './ConversationsTable.tsx';
+import { useRouter } from '../router/Router.tsx';
 import { SessionTable } from './SessionTable.tsx';
 import { isRecordSession } from './conversations.ts';
 import { countOf } from '../text/count.ts';
@@ -21,6 +23,9 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
 
 export function HomeView() {
   const { data, error } = useSessions();
+  const { path, navigate } = useRouter();
+  // The order is in the address (`/?sort=degraded`), so a sorted overview can be shared.
+  const sort = readConversationSort(new URL(path, window.location.origin).searchParams.get('sort'));
   const all = data?.projects.flatMap((project) => project.sessions) ?? [];
   const degraded = all.filter(isRecordSession).filter((session) => session.degraded.length > 0);
   return (
@@ -29,12 +34,15 @@ export function HomeView() {
       {error !== null && <p className="notice error">Could not load the record: {error.message}</p>}
       <p className="lede">
         What each session sent and received, as its mod saw it. The record is observational: a gap or a damaged file is unknown, never
-        “nothing was sent”, and no received entry is joined to a sent one. Pick a session on the left.
+        “nothing was sent”, and no received entry is joined to a sent one. Pick a session on the left, or below.
       </p>
       {data !== undefined && (
         <p>
           {countOf(data.projects.length, 'project')}, {countOf(all.length, 'session')}, {data.degradedSessions.toLocaleString('en')} with degraded recording.
         </p>
+      )}
+      {data !== undefined && all.length > 0 && (
+        <ConversationsTable conversations={all} sort={sort} onSort={(next) => navigate(next === 'last' ? '/' : `/?sort=${next}`, { replace: true })} />
       )}
       {degraded.length > 0 && <SessionTable sessions={degraded} caption="Sessions whose record is incomplete" />}
     </main>

@@ -4,18 +4,26 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 
 export type TimeZoneSetting = 'utc' | 'local';
 
+/** comfortable: every entry whole; compact: a message on one line until it is opened (long sessions). */
+export type DensitySetting = 'comfortable' | 'compact';
+
 export type Settings = {
   timeZone: TimeZoneSetting;
   monospace: boolean;
+  /** Times as "3 minutes ago", the exact time on hover. */
+  relativeTimes: boolean;
+  density: DensitySetting;
 };
 
 type SettingsValue = Settings & {
   setTimeZone(zone: TimeZoneSetting): void;
   setMonospace(on: boolean): void;
+  setRelativeTimes(on: boolean): void;
+  setDensity(density: DensitySetting): void;
 };
 
 const STORAGE_KEY = 'rec-dashboard.settings';
-const DEFAULTS: Settings = { timeZone: 'utc', monospace: true };
+const DEFAULTS: Settings = { timeZone: 'utc', monospace: true, relativeTimes: false, density: 'comfortable' };
 
 function loadSettings(): Settings {
   try {
@@ -23,6 +31,8 @@ function loadSettings(): Settings {
     return {
       timeZone: stored.timeZone === 'local' ? 'local' : 'utc',
       monospace: typeof stored.monospace === 'boolean' ? stored.monospace : DEFAULTS.monospace,
+      relativeTimes: stored.relativeTimes === true,
+      density: stored.density === 'compact' ? 'compact' : 'comfortable',
     };
   } catch {
     // Storage may be disabled or hold something else; the defaults are fine.
@@ -54,6 +64,8 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
       ...settings,
       setTimeZone: (timeZone) => update({ timeZone }),
       setMonospace: (monospace) => update({ monospace }),
+      setRelativeTimes: (relativeTimes) => update({ relativeTimes }),
+      setDensity: (density) => update({ density }),
     }),
     [settings, update],
   );

@@ -1,20 +1,60 @@
-import type { PointerEvent } from 'react';
+import { useSyncExternalStore, type PointerEvent } from 'react';
 import { useSettings } from '../settings/Settings.tsx';
 import { formatRelative, formatShortTime, formatTime } from './formatTime.ts';
 
 /**
- * A time from the record in the zone the reader chose. The relative form ("3 minutes ago") is
- * worked out when the pointer arrives, so it is never stale and nothing re-renders on a timer.
+ * A time from the record in the zone the reader chose. Shown relative ("3 minutes ago") when the
+ * reader chose so, with the exact time in that zone on hover; otherwise exact, and the relative
+ * form is worked out when the pointer arrives, so nothing re-renders on a timer.
  */
 export function Time({ at, short = false, withDate = true }: { at: string; short?: boolean; withDate?: boolean }) {
-  const { timeZone } = useSettings();
-  const text = short ? formatShortTime(at, timeZone) : formatTime(at, timeZone, withDate);
+  const { timeZone, relativeTimes } = useSettings();
+  const now = useNow(relativeTimes);
+  const exact = short ? formatShortTime(at, timeZone) : formatTime(at, timeZone, withDate);
+  if (relativeTimes) {
+    return (
+      <time dateTime={at} title={`${formatTime(at, timeZone)} · ${at}`} className="time-relative">
+        {formatRelative(at, now)}
+      </time>
+    );
+  }
   const onEnter = (event: PointerEvent<HTMLElement>) => {
     event.currentTarget.title = `${formatRelative(at)} · ${at}`;
   };
   return (
     <time dateTime={at} onPointerEnter={onEnter} title={at}>
-      {text}
+      {exact}
     </time>
   );
+}
+
+// One clock for every relative time on the page, ticking only while relative times are shown:
+// "3 minutes ago" becomes "4 minutes ago" without each time keeping a timer of its own.
+const TICK_MS = 15_000;
+let clockNow = Date.now();
+const clockListeners = new Set<() => void>();
+let clockTimer: number | null = null;
+
+function subscribeClock(listener: () => void): () => void {
+  clockListeners.add(listener);
+  if (clockTimer === null) {
+    clockNow = Date.now();
+    clockTimer = window.setInterval(() => {
+      clockNow = Date.now();
+      for (const each of clockListeners) each();
+    }, TICK_MS);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0 && clockTimer !== null) {
+      window.clearInterval(clockTimer);
+      clockTimer = null;
+    }
+  };
+}
+
+const subscribeNothing = () => () => {};
+
+function useNow(ticking: boolean): number {
+  return useSyncExternalStore(ticking ? subscribeClock : subscribeNothing, () => (ticking ? clockNow : 0));
 }

@@ -12,14 +12,16 @@ import { RawJson } from './RawJson.tsx';
 import { shortId } from '../sessions/sessionTree.ts';
 import { receivedOutcome, unknownFields } from './outcomeWords.ts';
 import { countOf } from '../text/count.ts';
+import { useFilterSuffix } from './filterContext.ts';
 
 // What every parsed entry carries besides its content: a link to itself (its URL), notes on
 // evidence that is not plain, and its raw JSON on demand.
 
 export function EntryLink({ sessionId, item, at }: { sessionId: string; item: FileItem; at: string }) {
+  const filter = useFilterSuffix();
   return (
     <>
-      <Link to={entryPath(sessionId, item.file)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
+      <Link to={entryPath(sessionId, item.file) + filter} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
         <Time at={at} />
       </Link>
       <CopyLink sessionId={sessionId} file={item.file} />

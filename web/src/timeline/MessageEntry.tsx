@@ -8,9 +8,12 @@ import { receivedOutcome, sentOutcome } from './outcomeWords.ts';
 import { OutcomeLabel } from './OutcomeLabel.tsx';
 import { noun } from '../text/count.ts';
 
-type Props = { sessionId: string; item: FileItem; entry: Record<string, unknown>; facts: MessageFactsWire; raw: boolean; onToggleRaw(): void };
+/** `onClose`: in the compact density, puts the opened entry back to its one line. */
+export const CORRELATION_TITLE = 'Correlation is not claimed: two peers can send identical text, and no stable key joins a name, an address and a session id.';
 
-export function MessageEntry({ sessionId, item, entry, facts, raw, onToggleRaw }: Props) {
+type Props = { sessionId: string; item: FileItem; entry: Record<string, unknown>; facts: MessageFactsWire; raw: boolean; onToggleRaw(): void; onClose?(): void };
+
+export function MessageEntry({ sessionId, item, entry, facts, raw, onToggleRaw, onClose }: Props) {
   const side = facts.side;
   const outcome = side === 'sent' ? sentOutcome(facts) : receivedOutcome(facts);
   const text = !facts.withheld && typeof entry['text'] === 'string' ? entry['text'] : null;
@@ -23,10 +26,15 @@ export function MessageEntry({ sessionId, item, entry, facts, raw, onToggleRaw }
         </span>
         <Peer facts={facts} />
         <OutcomeLabel outcome={outcome} />
+        {onClose !== undefined && (
+          <button type="button" className="small entry-close" aria-expanded={true} onClick={onClose} aria-label={`Show entry ${item.file} on one line`}>
+            One line
+          </button>
+        )}
       </header>
       <EntryNotes sessionId={sessionId} item={item} entry={entry} />
       {side === 'received' && (
-        <p className="correlation" title="Correlation is not claimed: two peers can send identical text, and no stable key joins a name, an address and a session id.">
+        <p className="correlation" title={CORRELATION_TITLE}>
           Which sent entry this corresponds to: not shown by the record.
         </p>
       )}

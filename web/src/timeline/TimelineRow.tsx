@@ -1,13 +1,15 @@
 import type { SessionItemWire } from '../../../shared/api.ts';
+import { CompactMessageEntry } from './CompactMessageEntry.tsx';
 import { MessageEntry } from './MessageEntry.tsx';
 import { ChainRow, EvidenceRow, GapRow, StartRow, StrayRow, UnknownKindRow } from './RecordRows.tsx';
 
 // One item of the session's order, placed in its column: sent entries on the left, received on
 // the right, everything else across both. One item per row keeps the order exact.
 
-type Props = { sessionId: string; item: SessionItemWire | undefined; raw: boolean; onToggleRaw(): void };
+/** `compact`: the compact density's one line, until `onToggleOpen` opens it; absent in the full density. */
+type Props = { sessionId: string; item: SessionItemWire | undefined; raw: boolean; onToggleRaw(): void; compact?: boolean; onToggleOpen?(): void };
 
-export function TimelineRow({ sessionId, item, raw, onToggleRaw }: Props) {
+export function TimelineRow({ sessionId, item, raw, onToggleRaw, compact = false, onToggleOpen }: Props) {
   if (item === undefined) return <div className="cell cell-span loading-row">loading…</div>;
   switch (item.type) {
     case 'gap':
@@ -43,7 +45,11 @@ export function TimelineRow({ sessionId, item, raw, onToggleRaw }: Props) {
     case 'message':
       return (
         <div className={`cell cell-${facts.side}`}>
-          <MessageEntry sessionId={sessionId} item={item} entry={entry} facts={facts} {...rawProps} />
+          {compact && onToggleOpen !== undefined ? (
+            <CompactMessageEntry sessionId={sessionId} item={item} entry={entry} facts={facts} onOpen={onToggleOpen} />
+          ) : (
+            <MessageEntry sessionId={sessionId} item={item} entry={entry} facts={facts} {...rawProps} {...(onToggleOpen !== undefined ? { onClose: onToggleOpen } : {})} />
+          )}
         </div>
       );
     case 'start':

@@ -22,15 +22,16 @@ export type SessionPages = {
  * The pages asked for; and, while `head` is set, a one-item answer that gives the session's total,
  * so that the first page asked for is the one the view opens on (for a followed session, its last).
  */
-export function useSessionPages(sessionId: string, pageIndexes: number[], head: boolean): SessionPages {
+export function useSessionPages(sessionId: string, pageIndexes: number[], head: boolean, filter = ''): SessionPages {
+  const filterQuery = new URLSearchParams(filter);
   const results = useQueries({
     queries: [
       ...pageIndexes.map((pageIndex) => ({
-        queryKey: queryKeys.sessionPage(sessionId, pageIndex, PAGE_SIZE) as readonly unknown[],
-        queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, pageIndex * PAGE_SIZE, PAGE_SIZE, signal),
+        queryKey: queryKeys.sessionPage(sessionId, pageIndex, PAGE_SIZE, filter) as readonly unknown[],
+        queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, pageIndex * PAGE_SIZE, PAGE_SIZE, signal, filterQuery),
         ...KEEP_ENTRIES_AS_SENT,
       })),
-      ...(head ? [{ queryKey: queryKeys.sessionHead(sessionId), queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, 0, 1, signal), ...KEEP_ENTRIES_AS_SENT }] : []),
+      ...(head ? [{ queryKey: queryKeys.sessionHead(sessionId, filter), queryFn: ({ signal }: { signal: AbortSignal }) => fetchSessionPage(sessionId, 0, 1, signal, filterQuery), ...KEEP_ENTRIES_AS_SENT }] : []),
     ],
   });
   const byPage = new Map<number, SessionResponse>();
@@ -61,26 +62,30 @@ export function pagesFor(indexes: number[]): number[] {
   return [...pages].sort((a, b) => a - b);
 }
 
-/** Where a file sits in the session's order, for a link to one entry; null when it is not there. */
-export function useEntryIndex(sessionId: string, file: string | null) {
-  return useQuery({
-    queryKey: ['around', sessionId, file ?? ''],
+/**
+ * Where a file sits in the session's order (with its filter), for a link to one entry; null when
+ * it is not there, 'filtered-out' when it is there and the filter leaves it out.
+ */
+export function useEntryIndex(sessionId: string, file: string | null, filter = '') {
+  const filterQuery = new URLSearchParams(filter);
+  return useQuery<number | 'filtered-out' | null>({
+    queryKey: ['around', sessionId, file ?? '', filter],
     enabled: file !== null,
     staleTime: Infinity,
     queryFn: async ({ signal }) => {
       let around: SessionResponse;
       try {
-        around = await fetchPageAround(sessionId, file!, PAGE_SIZE, signal);
+        around = await fetchPageAround(sessionId, file!, PAGE_SIZE, signal, filterQuery);
       } catch (error) {
         // The server answers a file it does not hold in the session with a 404: an answer, not a failure.
-        if (error instanceof ApiError && error.status === 404) return null;
+        if (error instanceof ApiError && error.status === 404) return filter !== '' && /filter/.test(error.message) ? 'filtered-out' : null;
         throw error;
       }
       const found = findFile(around.items, file!);
       if (found >= 0) return around.page.offset + found;
       // A server that does not know `around` answers with the first page: look through them all.
       for (let offset = around.items.length; offset < around.page.total; offset += MAX_PAGE_LIMIT) {
-        const page = await fetchSessionPage(sessionId, offset, MAX_PAGE_LIMIT, signal);
+        const page = await fetchSessionPage(sessionId, offset, MAX_PAGE_LIMIT, signal, filterQuery);
         const index = findFile(page.items, file!);
         if (index >= 0) return offset + index;
       }

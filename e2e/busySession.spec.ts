@@ -1,0 +1,247 @@
+import { apiFetch, startDashboard, waitForItems, type RunningDashboard } from './support/dashboard.ts';
+import { useLiveRecord } from './support/liveRecord.ts';
+import { SessionWriting } from './support/record.ts';
+import { expect, test, type Page } from './support/test.ts';
+
+// Reading a busy session: narrowing it to a side or a peer (kept in the address), messages per
+// peer, relative times, the activity strip that opens the session at a moment, the compact
+// density; and the overview of every conversation of every store.
+
+const live = useLiveRecord(test, 'busy');
+
+const entry = (page: Page, file: string) => page.locator(`article[data-file="${file}"]`);
+const ALICE = 'uds:/tmp/cc-socks/alice.sock';
+const BOB = 'api-service';
+const CORRELATION = 'Which sent entry this corresponds to: not shown by the record.';
+
+/** Writes an entry dated `at` (its name and its `at` field), as the plugin would have then. */
+async function writeAt(session: SessionWriting, at: Date, entry: Record<string, unknown>): Promise<string> {
+  const seq = ++session.seq;
+  const iso = at.toISOString();
+  const ack = await live.writer.send({ op: 'write', sessionId: session.sessionId, seq, at: iso, entry: { sessionId: session.sessionId, at: iso, cwd: session.cwd, ...entry } });
+  return ack.file!.split('/').at(-1)!;
+}
+
+const sent = (peer: string | null, text: string) => ({ kind: 'message', side: 'sent', ...(peer !== null ? { peer: { as: peer } } : {}), text, isQueued: true });
+const received = (peer: string | null, text: string) => ({ kind: 'message', side: 'received', ...(peer !== null ? { peer: { as: peer } } : {}), text, outcome: 'consumed' });
+
+/** A session talking to two peers, one without a peer, and one named "unknown". */
+async function writePeers(cwd: string) {
+  const session = new SessionWriting(live.writer, cwd);
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+  await writeAt(session, at(20), { kind: 'start', host: 'claude-code', version: '2.1.314', inbound: 'accept' });
+  const files = {
+    toAlice: await writeAt(session, at(19), sent(ALICE, 'to alice, first')),
+    fromBob: await writeAt(session, at(18), received(BOB, 'from bob')),
+    fromAlice: await writeAt(session, at(17), received(ALICE, 'from alice')),
+    fromNobody: await writeAt(session, at(16), received(null, 'from a peer the host did not name')),
+    toNamedUnknown: await writeAt(session, at(15), sent('unknown', 'to a peer named unknown')),
+    toAliceAgain: await writeAt(session, at(5), sent(ALICE, 'to alice, again\nwith a second line')),
+  };
+  await waitForItems(live.url, session.sessionId, 7);
+  return { session, files };
+}
+
+test('a session filtered by side and by peer keeps the filter in the address, through a reload and back', async ({ page }) => {
+  const { session, files } = await writePeers('/e2e/busy/filters');
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(entry(page, files.toAlice)).toBeVisible();
+
+  await page.getByRole('group', { name: 'Side' }).getByRole('button', { name: 'Received' }).click();
+  await expect(page).toHaveURL(/[?&]side=received/);
+  await expect(entry(page, files.fromBob)).toBeVisible();
+  await expect(entry(page, files.toAlice)).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'Showing received messages: 4 items' })).toBeVisible();
+
+  await page.getByRole('button', { name: `Only peer ${ALICE}` }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]peer=${encodeURIComponent(ALICE)}`));
+  await expect(entry(page, files.fromAlice)).toBeVisible();
+  await expect(entry(page, files.fromBob)).toHaveCount(0);
+  await expect(entry(page, files.toAliceAgain)).toHaveCount(0);
+
+  await page.reload();
+  await expect(entry(page, files.fromAlice)).toBeVisible();
+  await expect(entry(page, files.fromBob)).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Side' }).getByRole('button', { name: 'Received' })).toHaveAttribute('aria-pressed', 'true');
+
+  // A link to an entry keeps the filter it was followed in.
+  await page.getByRole('link', { name: `Link to entry ${files.fromAlice}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/entry/.*[?&]side=received`));
+  await expect(entry(page, files.fromAlice)).toBeVisible();
+
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(/[?&]side=received$/);
+  await expect(entry(page, files.fromBob)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Only peer unknown (none given)' }).click();
+  await expect(entry(page, files.fromNobody)).toBeVisible();
+  await expect(entry(page, files.fromBob)).toHaveCount(0);
+  await page.getByRole('group', { name: 'Side' }).getByRole('button', { name: 'Both sides' }).click();
+  await expect(entry(page, files.fromNobody)).toBeVisible();
+  await expect(entry(page, files.toNamedUnknown)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Clear filter' }).click();
+  await expect(page).toHaveURL(new RegExp(`/session/${session.sessionId}$`));
+  await expect(entry(page, files.toNamedUnknown)).toBeVisible();
+});
+
+test('messages per peer name each peer as the host gave it, and "unknown" for none, apart from a peer named "unknown"', async ({ page }) => {
+  const { session } = await writePeers('/e2e/busy/peers');
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  const table = page.getByRole('table', { name: /Messages per peer/ });
+  await expect(table).toContainText('4 peers');
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(0)).toHaveText(new RegExp(`^${ALICE.replace(/[.]/g, '\\.')}\\s*21`));
+  await expect(rows.nth(1)).toHaveText(/^api-service\s*01/);
+  await expect(rows.nth(2).locator('.peer-unknown')).toHaveText('unknown');
+  await expect(rows.nth(2)).toHaveText(/^unknown\s*01/);
+  await expect(rows.nth(3).locator('.peer-as')).toHaveText('unknown');
+  await expect(rows.nth(3)).toHaveText(/^unknown\s*10/);
+});
+
+test.describe('in a browser whose local zone is not UTC', () => {
+  test.use({ timezoneId: 'Asia/Kolkata' });
+  test('relative times read "N minutes ago", with the exact time in the page\'s zone on hover', async ({ page }) => {
+  const { session, files } = await writePeers('/e2e/busy/relative');
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  const time = entry(page, files.toAliceAgain).locator('.entry-time time');
+  await expect(time).toHaveText(/ UTC$/);
+
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'relative times' }).check();
+  await expect(time).toHaveText('5 minutes ago');
+  await expect(time).toHaveAttribute('title', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC · /);
+  await page.getByRole('button', { name: 'Local' }).click();
+  await expect(time).toHaveText('5 minutes ago');
+  await expect(time).not.toHaveAttribute('title', / UTC · /);
+  // Remembered, as the other settings are.
+  await page.reload();
+  await expect(entry(page, files.toAliceAgain).locator('.entry-time time')).toHaveText('5 minutes ago');
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'relative times' }).uncheck();
+  await page.getByRole('button', { name: 'UTC' }).click();
+  });
+});
+
+test('a bar of the activity strip opens the session at that moment', async ({ page }) => {
+  test.setTimeout(60_000);
+  const session = new SessionWriting(live.writer, '/e2e/busy/strip');
+  // At the start of a minute, so that each busy minute's writes fall in one minute.
+  const hourAgo = Math.floor((Date.now() - 60 * 60_000) / 60_000) * 60_000;
+  await writeAt(session, new Date(hourAgo), { kind: 'start', host: 'claude-code', version: '2.1.314', inbound: 'accept' });
+  // Three busy minutes, half an hour apart: the view opens at the newest, far from the others.
+  const firstOf: string[] = [];
+  for (const minute of [0, 30, 59]) {
+    for (let i = 0; i < 120; i++) {
+      const file = await writeAt(session, new Date(hourAgo + minute * 60_000 + 1_000 + i * 100), sent(BOB, `minute ${minute}, message ${i}`));
+      if (i === 0) firstOf.push(file);
+    }
+  }
+  await waitForItems(live.url, session.sessionId, 361);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(page.getByText('minute 59, message 119', { exact: true })).toBeInViewport();
+  await expect(entry(page, firstOf[1]!)).toHaveCount(0);
+
+  const strip = page.getByRole('group', { name: 'Items per minute' });
+  await expect(page.locator('.activity figcaption')).toContainText('361 items by the minute');
+  const bars = strip.getByRole('button');
+  await expect(bars).toHaveCount(3);
+  await expect(bars.nth(1)).toHaveAccessibleName(/^120 items from /);
+  await bars.nth(1).click();
+  await expect(entry(page, firstOf[1]!)).toBeInViewport();
+  await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', firstOf[1]!);
+  // The reader has moved away from the newest entry: the view does not follow it back.
+  await session.sent({ as: BOB }, 'written after the jump');
+  await expect(page.getByRole('button', { name: /1 new/ })).toBeVisible();
+  await expect(entry(page, firstOf[1]!)).toBeInViewport();
+
+  await bars.nth(0).click();
+  await expect(entry(page, firstOf[0]!)).toBeInViewport();
+});
+
+test('the compact density shows each entry on one line until it is opened, and every received one still says correlation is not shown', async ({ page }) => {
+  const { session, files } = await writePeers('/e2e/busy/compact');
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(entry(page, files.fromBob).locator('.correlation')).toHaveText(CORRELATION);
+  const fullHeight = (await entry(page, files.toAliceAgain).boundingBox())!.height;
+
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'compact entries' }).check();
+  for (const file of [files.fromBob, files.fromAlice, files.fromNobody]) {
+    await expect(entry(page, file).locator('.correlation')).toHaveText('which sent entry: not shown');
+    await expect(entry(page, file).locator('.correlation')).toHaveAttribute('title', new RegExp(`^${CORRELATION.replace(/[.]/g, '\\.')}`));
+  }
+  for (const file of [files.toAlice, files.toNamedUnknown, files.toAliceAgain]) await expect(entry(page, file).locator('.correlation')).toHaveCount(0);
+  const compact = entry(page, files.toAliceAgain);
+  await expect(compact).toContainText('to alice, again');
+  await expect(compact).toContainText('+1 line');
+  await expect(compact).not.toContainText('with a second line');
+  // One line: no taller than a line of the page's text and its padding.
+  expect((await compact.boundingBox())!.height).toBeLessThan(Math.min(40, fullHeight / 1.5));
+  await page.screenshot({ path: '/tmp/busy-compact.png' });
+  await expect(entry(page, files.fromBob)).toContainText('consumed');
+  await expect(entry(page, files.fromBob)).toContainText(BOB);
+
+  await page.getByRole('button', { name: `Open entry ${files.fromBob}` }).click();
+  await expect(entry(page, files.fromBob).locator('.correlation')).toHaveText(CORRELATION);
+  await expect(entry(page, files.fromBob).locator('.entry-text')).toHaveText('from bob');
+  await page.getByRole('button', { name: `Show entry ${files.fromBob} on one line` }).click();
+  await expect(entry(page, files.fromBob).locator('.correlation')).toHaveText('which sent entry: not shown');
+  await page.getByRole('checkbox', { name: 'compact entries' }).uncheck();
+});
+
+test.describe('the overview', () => {
+  let demo: RunningDashboard;
+  test.beforeAll(async () => {
+    demo = await startDashboard(null);
+  });
+  test.afterAll(async () => {
+    await demo?.stop();
+  });
+
+  test('lists every conversation of every store, each saying its store and opening its view, sortable in the address', async ({ page }) => {
+    // The demo writes its backlog over a moment: wait for one conversation of each kind.
+    await expect
+      .poll(async () => {
+        const list = (await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: { source: { kind: string } }[] }[] };
+        return new Set(list.projects.flatMap((project) => project.sessions.map((session) => session.source.kind))).size;
+      })
+      .toBe(3);
+    await page.goto(demo.url);
+    const table = page.getByRole('table', { name: /^All \d+ conversations, latest activity first$/ });
+    await expect(table).toBeVisible();
+    for (const kind of ['record', 'spex', 'sac']) await expect(table.locator('tbody tr').filter({ has: page.locator('.badge-source', { hasText: new RegExp(`^${kind}$`) }) }).first()).toBeVisible();
+    // Not only the degraded ones.
+    await expect(table.locator('tbody td:last-child').filter({ hasText: /^no$/ }).first()).toBeVisible();
+    await expect(table.locator('tbody td:last-child').filter({ hasText: /^degraded: / }).first()).toBeVisible();
+
+    await table.getByRole('button', { name: 'Sent' }).click();
+    await expect(page).toHaveURL(/\?sort=sent$/);
+    const sorted = page.getByRole('table', { name: /most sent first$/ });
+    await expect(sorted).toBeVisible();
+    const sentCounts = (await sorted.locator('tbody tr td:nth-child(5)').allTextContents()).map((text) => Number(text.replace(/,/g, '')));
+    expect(sentCounts.length).toBeGreaterThan(3);
+    expect(sentCounts).toEqual([...sentCounts].sort((a, b) => b - a));
+
+    await sorted.getByRole('button', { name: 'Degraded' }).click();
+    await expect(page).toHaveURL(/\?sort=degraded$/);
+    const byDegraded = page.getByRole('table', { name: /degraded first$/ });
+    await expect(byDegraded.locator('tbody tr').first()).toContainText('degraded:');
+    await page.reload();
+    await expect(page.getByRole('table', { name: /degraded first$/ })).toBeVisible();
+
+    for (const [kind, path] of [
+      ['spex', /^\/spex\/spex-[0-9a-f]{8}\/session\//],
+      ['sac', /^\/sac\/sac-[0-9a-f]{8}\/seat\//],
+      ['record', /^\/session\//],
+    ] as const) {
+      const row = page.locator('.conversation-table tbody tr').filter({ has: page.locator('.badge-source', { hasText: new RegExp(`^${kind}$`) }) }).first();
+      const href = await row.locator('td:nth-child(2) a').getAttribute('href');
+      expect(href).toMatch(path);
+    }
+    const recordRow = page.locator('.conversation-table tbody tr').filter({ has: page.locator('.badge-source', { hasText: /^record$/ }) }).first();
+    await recordRow.locator('td:nth-child(2) a').click();
+    await expect(page.locator('.session-header')).toBeVisible();
+  });
+});

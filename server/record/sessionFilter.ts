@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
+import type { ConversationFilter } from '../../shared/wire/activity.ts';
+
+// A session narrowed to one side or one peer. Only message entries are ever left out, by the
+// facts the reader kept when it first read them (the facts its counts rest on): a gap, a start
+// entry, a damaged, pending or stray file stays in its place, because evidence that the record
+// is incomplete says nothing of which side or peer it concerns.
+
+export const sessionFilterQuery = z
+  .object({
+    side: z.enum(['sent', 'received']).optional(),
+    /** The peer exactly as the host gave it (`peer.as`); an empty name is none, so it is no filter. */
+    peer: z.string().min(1).max(4_096).optional(),
+    /** Messages whose host named no peer: shown as "unknown", and not a peer named "unknown". */
+    peerUnknown: z.literal('1').optional(),
+  })
+  .refine((query) => query.peer === undefined || query.peerUnknown === undefined, 'peer and peerUnknown select different messages: give one');
+
+export const SESSION_FILTER_WORDS = 'side must be sent or received, peer a name as the host gave it, peerUnknown 1 (not with peer)';
+
+export function filterOf(query: z.infer<typeof sessionFilterQuery>): ConversationFilter {
+  return {
+    side: query.side ?? null,
+    peer: query.peerUnknown !== undefined ? { as: null } : query.peer !== undefined ? { as: query.peer } : null,
+  };
+}
+
+export function passesSessionFilter(item: SessionItem, filter: ConversationFilter): boolean {
+  if (item.type !== 'file') return true;
+  const facts = item.file.facts;
+  if (facts?.kind !== 'message') return true;
+  if (filter.side !== null && facts.side !== filter.side) return false;
+  if (filter.peer !== null && facts.peerAs !== filter.peer.as) return false;
+  return true;
+}
+
+const filtered = new WeakMap<SessionFold, Map<string, SessionItem[]>>();
+
+/**
+ * The fold's items that pass the filter, in the session's order. A fold is replaced whenever the
+ * session changes, so each filtered list is worked out once per fold and filter, not per page.
+ */
+export function filterItems(fold: SessionFold, filter: ConversationFilter): SessionItem[] {
+  if (filter.side === null && filter.peer === null) return fold.items;
+  const key = JSON.stringify(filter);
+  let byFilter = filtered.get(fold);
+  if (byFilter === undefined) {
+    byFilter = new Map();
+    filtered.set(fold, byFilter);
+  }
+  let items = byFilter.get(key);
+  if (items === undefined) {
+    items = fold.items.filter((item) => passesSessionFilter(item, filter));
+    // A few filters a fold: a reader switching between peers does not grow this without bound.
+    if (byFilter.size >= 8) byFilter.clear();
+    byFilter.set(key, items);
+  }
+  return items;
+}

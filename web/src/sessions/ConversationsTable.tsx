@@ -1,0 +1,144 @@
+import { memo, useMemo, useState } from 'react';
+import type { ConversationSummary } from '../../../shared/api.ts';
+import { Link } from '../router/Router.tsx';
+import { projectPath } from '../router/routes.ts';
+import { countOf } from '../text/count.ts';
+import { Time } from '../time/Time.tsx';
+import { describeSessionDegraded } from '../degraded/reasonWords.ts';
+import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
+import { projectName, shortId } from './sessionTree.ts';
+import '../timeline/busy.css';
+
+// Every conversation of every store at a glance: record sessions, spex sessions and
+// set-agent-comm seats, each saying which store it is from and opening its own view. Sorted as
+// the reader asks (in the address): latest activity, messages sent or received, degraded first.
+
+export const CONVERSATION_SORTS = ['last', 'sent', 'received', 'degraded'] as const;
+export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
+
+const SORT_WORDS: Record<ConversationSort, string> = {
+  last: 'latest activity first',
+  sent: 'most sent first',
+  received: 'most received first',
+  degraded: 'degraded first',
+};
+
+const KIND_WORDS = { record: 'the record', spex: 'a spex session timeline', sac: 'a set-agent-comm seat' } as const;
+
+/** Rows shown at first and added by each "show more", as in a project's table. */
+const ROWS_AT_A_TIME = 200;
+
+export function readConversationSort(value: string | null): ConversationSort {
+  return CONVERSATION_SORTS.find((sort) => sort === value) ?? 'last';
+}
+
+function byLastAt(a: ConversationSummary, b: ConversationSummary): number {
+  // ISO instants compare as strings; a conversation with no time yet goes last.
+  return (b.lastAt ?? '').localeCompare(a.lastAt ?? '');
+}
+
+export function sortConversations(list: readonly ConversationSummary[], sort: ConversationSort): ConversationSummary[] {
+  const sorted = [...list];
+  switch (sort) {
+    case 'last':
+      return sorted.sort(byLastAt);
+    case 'sent':
+      return sorted.sort((a, b) => b.counts.sent - a.counts.sent || byLastAt(a, b));
+    case 'received':
+      return sorted.sort((a, b) => b.counts.received - a.counts.received || byLastAt(a, b));
+    case 'degraded':
+      return sorted.sort((a, b) => b.degraded.length - a.degraded.length || byLastAt(a, b));
+  }
+}
+
+type Props = { conversations: readonly ConversationSummary[]; sort: ConversationSort; onSort(sort: ConversationSort): void };
+
+export function ConversationsTable({ conversations, sort, onSort }: Props) {
+  const [shown, setShown] = useState(ROWS_AT_A_TIME);
+  const sorted = useMemo(() => sortConversations(conversations, sort), [conversations, sort]);
+  const hidden = sorted.length - shown;
+  const header = (key: ConversationSort, words: string) => (
+    <button type="button" aria-pressed={sort === key} onClick={() => onSort(key)} title={`Sort: ${SORT_WORDS[key]}`}>
+      {words}
+    </button>
+  );
+  return (
+    <>
+      <div className="table-scroll">
+        <table className="conversation-table">
+          <caption>
+            All {countOf(sorted.length, 'conversation')}, {SORT_WORDS[sort]}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Store</th>
+              <th scope="col">Conversation</th>
+              <th scope="col">Project</th>
+              <th scope="col" aria-sort={sort === 'last' ? 'descending' : undefined}>
+                {header('last', 'Last activity')}
+              </th>
+              <th scope="col" aria-sort={sort === 'sent' ? 'descending' : undefined}>
+                {header('sent', 'Sent')}
+              </th>
+              <th scope="col" aria-sort={sort === 'received' ? 'descending' : undefined}>
+                {header('received', 'Received')}
+              </th>
+              <th scope="col" aria-sort={sort === 'degraded' ? 'descending' : undefined}>
+                {header('degraded', 'Degraded')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.slice(0, shown).map((conversation) => (
+              <ConversationRow key={`${conversation.source.id}\u0000${conversation.id}`} conversation={conversation} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {hidden > 0 && (
+        <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
+          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden.toLocaleString('en')} not shown)
+        </button>
+      )}
+    </>
+  );
+}
+
+/** A notice replaces one conversation's summary and keeps the others: those rows stay. */
+const ConversationRow = memo(function ConversationRow({ conversation }: { conversation: ConversationSummary }) {
+  const kind = conversation.source.kind;
+  const label = isSpexSession(conversation) ? (conversation.title ?? conversation.name) : null;
+  const id = isSacSeat(conversation) ? conversation.id : shortId(conversation.id);
+  return (
+    <tr data-conversation={`${conversation.source.id}/${conversation.id}`}>
+      <td>
+        <span className="badge badge-source" title={`${KIND_WORDS[kind]} (${conversation.source.id})`}>
+          {kind}
+        </span>
+      </td>
+      <td>
+        <Link to={conversationPath(conversation)} title={conversation.id}>
+          <code>{id}</code>
+        </Link>
+        {label !== null && <span className="muted"> {label}</span>}
+      </td>
+      <td>
+        <Link to={projectPath(conversation.cwd)} title={conversation.cwd ?? undefined}>
+          {projectName(conversation.cwd)}
+        </Link>
+      </td>
+      <td>{conversation.lastAt !== null ? <Time at={conversation.lastAt} /> : '—'}</td>
+      <td className="num">{conversation.counts.sent.toLocaleString('en')}</td>
+      <td className="num">{conversation.counts.received.toLocaleString('en')}</td>
+      <td>
+        {conversation.degraded.length === 0 ? (
+          <span className="muted">no</span>
+        ) : (
+          <span className="badge badge-degraded" title={isRecordSession(conversation) ? describeSessionDegraded(conversation) : conversation.degraded.map((reason) => reason.words).join('\n')}>
+            degraded: {countOf(conversation.degraded.length, 'reason')}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+});
