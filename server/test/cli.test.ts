@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 
+import { sessionsResponseSchema } from '../../shared/api.ts';
 import { DEFAULT_PORT } from '../cliArgs.ts';
 import { runCommand, startCommand } from './command.ts';
 import { eventually, makeTempRecord } from './harness.ts';
@@ -103,15 +104,17 @@ describe('the rec-dashboard command', () => {
     }
   });
 
-  it('with no record directory it runs the demo: live sessions at once, and the temporary record is removed on exit', async () => {
+  it('with no directory it runs the demo: a record, a spex home and a set-agent-comm store, live at once, and the temporary folder is removed on exit', async () => {
     const running = await startCommand(['--port', '0']);
     let recordDir = '';
     try {
       const list = await eventually(async () => {
-        const got = recordSessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
-        // The backlog is written in a few hundred milliseconds, degraded sessions among it.
-        return got.projects.length >= 3 && got.degradedSessions > 0 ? got : undefined;
-      }, 'the demo sessions, degraded ones among them');
+        const got = sessionsResponseSchema.parse(await (await running.get('/api/sessions')).json());
+        const kinds = new Set(got.projects.flatMap((project) => project.sessions.map((session) => session.source.kind)));
+        // The backlogs are written in a few hundred milliseconds, degraded sessions among them.
+        return kinds.size === 3 && got.degradedSessions > 0 ? got : undefined;
+      }, 'the demo conversations of every kind, degraded ones among them');
+      assert.deepEqual(list.sources.map((source) => source.kind), ['record', 'spex', 'sac']);
       recordDir = list.sources[0]!.root;
       assert.match(running.stdout.join('\n'), /Demo stores with live traffic in .* \(removed on exit\)/);
     } finally {
@@ -119,5 +122,6 @@ describe('the rec-dashboard command', () => {
     }
     assert.equal(await running.exited, 0);
     assert.equal(existsSync(recordDir), false);
+    assert.equal(existsSync(dirname(recordDir)), false, 'the demo folder, with every store in it');
   });
 });
