@@ -68,6 +68,24 @@ test('screenshots of the main views, light and dark', async ({ page }) => {
   await expect(page.locator('.live-item').nth(5)).toBeVisible({ timeout: 30_000 });
   await shoot(page, 'live');
 
+  // A spex session a person and a peer wrote to, and a set-agent-comm room's flow.
+  const list = sessionsResponseSchema.parse(await (await apiFetch(`${dashboard.url}/api/sessions`)).json());
+  const conversations = list.projects.flatMap((project) => project.sessions);
+  const spex = conversations.find((c) => c.source.kind === 'spex' && 'counts' in c && 'fromPerson' in c.counts && c.counts.fromPerson > 0)!;
+  await page.goto(`${dashboard.url}/spex/${spex.source.id}/session/${encodeURIComponent(spex.id)}`);
+  await expect(page.getByRole('group', { name: 'Status now' })).toBeVisible();
+  await shoot(page, 'spex-session');
+  const sac = list.sources.find((source) => source.kind === 'sac')!;
+  await page.goto(`${dashboard.url}/sac/${sac.id}/room/team`);
+  await expect(page.getByRole('region', { name: 'Flow' })).toBeVisible();
+  await shoot(page, 'sac-room');
+
+  // An export: the Markdown transcript of the session with a gap, as it downloads.
+  const markdown = await (await apiFetch(`${dashboard.url}/api/sessions/${gap.sessionId}/export?format=md`)).text();
+  const escaped = markdown.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  await page.setContent(`<pre style="font: 13px/1.45 ui-monospace, monospace; white-space: pre-wrap; margin: 16px">${escaped}</pre>`);
+  await shoot(page, 'export-markdown');
+
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${dashboard.url}/session/${talky.sessionId}`);
   await expect(page.getByText('not queued:').first()).toBeVisible();

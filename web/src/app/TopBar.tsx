@@ -1,7 +1,7 @@
 import type { SessionsResponse } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
 import { SacRoomsLinks } from '../sac/SacRoomsLinks.tsx';
-import { recordSourceOf } from '../sessions/useSessions.ts';
+import { conversationWord } from '../sessions/conversations.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { SettingsMenu } from '../settings/SettingsMenu.tsx';
 import { countOf } from '../text/count.ts';
@@ -20,11 +20,11 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
       <Link to="/" className="brand">
         rec-dashboard
       </Link>
-      <span className="record-dir" title="The record directory, read only">
-        {sessions === undefined ? '' : (recordSourceOf(sessions)?.root ?? '')}
+      <span className="record-dir" title={sessions === undefined ? undefined : `Read only: ${sessions.sources.map((source) => source.root).join(', ')}`}>
+        {sessions === undefined ? '' : sessions.sources.length === 1 ? sessions.sources[0]!.root : `${sessions.sources.length} stores`}
       </span>
       <span className="topbar-counts">
-        {countOf(total, 'session')}
+        {countOf(total, conversationWord(sessions?.sources ?? []))}
         {' · '}
         <button type="button" className={`link-button${degraded > 0 ? ' degraded-count' : ''}`} onClick={onShowDegraded} title="Show only degraded sessions in the list">
           {degraded} degraded

@@ -2,7 +2,7 @@ import { useSessions } from './useSessions.ts';
 import { ConversationsTable, readConversationSort } from './ConversationsTable.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { SessionTable } from './SessionTable.tsx';
-import { isRecordSession } from './conversations.ts';
+import { conversationWord, isRecordSession } from './conversations.ts';
 import { countOf } from '../text/count.ts';
 
 export function ProjectView({ cwd }: { cwd: string | null }) {
@@ -28,17 +28,27 @@ export function HomeView() {
   const sort = readConversationSort(new URL(path, window.location.origin).searchParams.get('sort'));
   const all = data?.projects.flatMap((project) => project.sessions) ?? [];
   const degraded = all.filter(isRecordSession).filter((session) => session.degraded.length > 0);
+  const word = conversationWord(data?.sources ?? []);
+  const recordOnly = word === 'session';
   return (
     <main className="view overview" aria-label="Overview">
-      <h1>The record</h1>
-      {error !== null && <p className="notice error">Could not load the record: {error.message}</p>}
-      <p className="lede">
-        What each session sent and received, as its mod saw it. The record is observational: a gap or a damaged file is unknown, never
-        “nothing was sent”, and no received entry is joined to a sent one. Pick a session on the left, or below.
-      </p>
+      <h1>{recordOnly ? 'The record' : 'Every store'}</h1>
+      {error !== null && <p className="notice error">Could not load the list: {error.message}</p>}
+      {recordOnly ? (
+        <p className="lede">
+          What each session sent and received, as its mod saw it. The record is observational: a gap or a damaged file is unknown, never
+          “nothing was sent”, and no received entry is joined to a sent one. Pick a session on the left, or below.
+        </p>
+      ) : (
+        <p className="lede">
+          What each session sent and received, as each store kept it: the record, spex session timelines, set-agent-comm rooms. Evidence
+          that is missing or damaged is unknown, never “nothing happened”, and no received message is joined to a sent one by text,
+          time or peer. Pick a conversation on the left, or below.
+        </p>
+      )}
       {data !== undefined && (
         <p>
-          {countOf(data.projects.length, 'project')}, {countOf(all.length, 'session')}, {data.degradedSessions.toLocaleString('en')} with degraded recording.
+          {countOf(data.projects.length, 'project')}, {countOf(all.length, word)}, {data.degradedSessions.toLocaleString('en')} with degraded {recordOnly ? 'recording' : 'evidence'}.
         </p>
       )}
       {data !== undefined && all.length > 0 && (

@@ -47,3 +47,11 @@ export function openConversationPath(route: Route): string | null {
   if (route.view === 'sac-seat') return sacSeatPath(route.source, route.seat);
   return null;
 }
+
+/**
+ * What the list's items are called: "session" while every store read is a record (where each is
+ * a session), "conversation" once spex sessions or set-agent-comm seats are listed beside them.
+ */
+export function conversationWord(sources: readonly { kind: string }[]): 'session' | 'conversation' {
+  return sources.every((source) => source.kind === 'record') ? 'session' : 'conversation';
+}
