@@ -29,6 +29,7 @@ import {
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
 import { firstLineOf } from '../record/liveItems.ts';
 import { createSacReader } from './sacReader.ts';
+import { createSacExport } from './sacExport.ts';
 import { createLiveItems } from './sacLiveItems.ts';
 import { readSeatRange } from './storeOpen.ts';
 
@@ -518,6 +519,19 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     return { hits, scanned, truncated: false };
   }
 
+  const exporting = createSacExport({
+    ref,
+    root,
+    foldSeat(seat) {
+      if (!currentSeats().includes(seat)) return null;
+      return { view: foldSeatNow(seat), summary: JSON.parse(summaryOf(seat).json) as SacSeatSummary };
+    },
+    summaryOf: (seat) => JSON.parse(summaryOf(seat).json) as SacSeatSummary,
+    seatFile: (room, seat) => reader.seatFile(room, seat),
+    noteChanged: (room, seat, why) => reader.noteChanged(room, seat, why),
+    projectFlow,
+  });
+
   const source: SacSource = {
     ref,
     status: statusNow,
@@ -543,6 +557,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
       if (answer === null) return reply.code(404).send({ error: 'not-found', message: `the seat ${JSON.stringify(id)} has no such item in this set-agent-comm store` });
       return answer;
     },
+    answerExport: exporting.answerExport,
     search,
     // Its work is done on the event loop, a request at a time: nothing runs on after a stop.
     stopWork() {},
