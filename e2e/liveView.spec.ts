@@ -1,5 +1,7 @@
+import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
+import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
 import { expect, test, type Page } from './support/test.ts';
-import { startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
 
 // The live view: every new item of every source as it lands, in arrival order, filtered by what
@@ -7,6 +9,8 @@ import { makeRecordDir, SessionWriting, startWriter, type Writer } from './suppo
 
 type Store = { dir: string; writer: Writer; remove(): Promise<void> };
 const stores: Store[] = [];
+let sac: { dir: string; writer: SacWriter; remove(): Promise<void> };
+let sacSource = '';
 let dashboard: RunningDashboard;
 
 test.beforeAll(async () => {
@@ -14,7 +18,17 @@ test.beforeAll(async () => {
     const made = await makeRecordDir(label);
     stores.push({ dir: made.dir, writer: await startWriter(made.dir), remove: made.remove });
   }
-  dashboard = await startDashboard([stores[0]!.dir, stores[1]!.dir]);
+  const made = await makeRecordDir('live-view-sac');
+  sac = { dir: made.dir, writer: await startSacWriter(made.dir), remove: made.remove };
+  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await sac.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
+  dashboard = await startDashboard([stores[0]!.dir, stores[1]!.dir, sac.dir]);
+  for (let i = 0; i < 200 && sacSource === ''; i++) {
+    const list = (await (await apiFetch(`${dashboard.url}/api/sessions`)).json()) as { sources: { kind: string; id: string; indexing: { state: string } }[] };
+    const found = list.sources.find((candidate) => candidate.kind === 'sac');
+    if (found !== undefined && list.sources.every((candidate) => candidate.indexing.state === 'ready')) sacSource = found.id;
+    else await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  if (sacSource === '') throw new Error('the set-agent-comm store was not read');
 });
 
 test.afterAll(async () => {
@@ -23,6 +37,8 @@ test.afterAll(async () => {
     await store.writer.kill();
     await store.remove();
   }
+  await sac?.writer.close();
+  await sac?.remove();
 });
 
 const rows = (page: Page) => page.locator('.live-item');
@@ -112,4 +128,28 @@ test('a burst of 2,000 writes ends with all of them listed, in the order written
   await expect(page.locator('.live-item[data-index="999"]')).toHaveCount(0);
   await page.locator('.live-scroll').evaluate((element) => element.scrollTo(0, 999 * 30 - 60));
   await expect(page.locator('.live-item[data-index="999"]')).toHaveAttribute('data-key', /-1000\.json$/);
+});
+
+test('items from a record and a set-agent-comm store arriving, each in its store’s words, a sac entry opening in its room’s flow', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-mixed');
+  await openLive(page);
+  await a.start();
+  const recorded = await a.sent({ as: 'api-service' }, 'From the record first');
+  await expect(rowOf(page, recorded)).toBeVisible();
+  const seat = 'web-app#3f9c1a20';
+  await sac.writer.send({ op: 'send', room: 'live-room', seat, ts: '2026-12-01T10:00:00.000+00:00', type: 'QUESTION', text: 'From set-agent-comm\nnot this line', to: ['api-service'] });
+  const item = `channels/live-room/${seat}.md:0`;
+  const sacRow = rowOf(page, item);
+  await expect(sacRow).toBeVisible();
+  await expect(sacRow).toHaveAttribute('data-evidence', 'parsed');
+  await expect(sacRow.locator('.live-source')).toHaveText('sac');
+  await expect(sacRow.locator('.live-side')).toHaveText('sent');
+  await expect(sacRow).toContainText('QUESTION to api-service');
+  await expect(sacRow).toContainText('From set-agent-comm');
+  await expect(sacRow).not.toContainText('not this line');
+  const keys = await rows(page).evaluateAll((found) => found.map((row) => row.getAttribute('data-key')));
+  expect(keys.indexOf(recorded)).toBeLessThan(keys.indexOf(item));
+  await sacRow.locator('.live-line').click();
+  await expect(page).toHaveURL(`${dashboard.url}/sac/${sacSource}/room/live-room/entry/${encodeURIComponent(item)}`);
+  await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
@@ -181,4 +181,27 @@ test('the secrets’ canaries are in no page and no response', async ({ page }) 
   for (const canary of CANARIES) {
     for (const text of [...seen, ...answered]) expect(text).not.toContain(canary);
   }
+});
+
+test('a seat downloads as NDJSON, JSON and Markdown from the same links as a record session', async ({ page }) => {
+  await page.goto(`${url}/sac/${source}/seat/${encodeURIComponent(WEB)}`);
+  const group = page.getByRole('group', { name: 'Download this seat' });
+  const download = async (label: string) => {
+    const [got] = await Promise.all([page.waitForEvent('download'), group.getByRole('link', { name: `Download this seat as ${label}` }).click()]);
+    return { name: got.suggestedFilename(), text: (await readFile((await got.path())!)).toString('utf8') };
+  };
+  const ndjson = await download('NDJSON');
+  expect(ndjson.name).toBe('sac-web-app_3f9c1a20.ndjson');
+  const lines = ndjson.text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines[0]!['type']).toBe('seat');
+  for (const line of lines.slice(1)) {
+    const onDisk = await readFile(path.join(parent, 'sac', line['file'] as string));
+    expect(Buffer.from(line['fileText'] as string, 'utf8').equals(onDisk.subarray(line['start'] as number, line['end'] as number))).toBe(true);
+  }
+  const md = await download('Markdown');
+  expect(md.name).toBe('sac-web-app_3f9c1a20.md');
+  expect(md.text).toContain('sac’s cursor');
+  for (const canary of CANARIES) expect(md.text + ndjson.text).not.toContain(canary);
+  const json = await download('JSON');
+  expect(JSON.parse(json.text)).toMatchObject({ schema: 'rec.sac-seat/1', others: true });
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { PAGE_TEXT_LIMIT_BYTES, decimalQuerySchema, type SearchQuery, type SourceRef, type SourceStatus } from '../../shared/api.ts';
+import { PAGE_TEXT_LIMIT_BYTES, decimalQuerySchema, type LiveItem, type SearchQuery, type SourceRef, type SourceStatus } from '../../shared/api.ts';
 import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
 import type { ProcessState } from '../../shared/sac/liveness.ts';
@@ -27,7 +27,10 @@ import {
   type SacSeatSummary,
 } from '../../shared/wire/sac.ts';
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
+import { firstLineOf } from '../record/liveItems.ts';
 import { createSacReader } from './sacReader.ts';
+import { createSacExport } from './sacExport.ts';
+import { createLiveItems } from './sacLiveItems.ts';
 import { readSeatRange } from './storeOpen.ts';
 
 // The projection of a set-agent-comm store: seats are its conversations (grouped by the
@@ -96,17 +99,31 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     const status = reader.status();
     return { ...ref, root, state: status.state, why: status.why, indexing: status.indexing };
   };
+  /** Rooms whose files changed since the last notice: their new and changed items are told with it. */
+  const roomsChanged = new Set<string>();
   const flush = () => {
     flushTimer = null;
     const ids = [...dirty];
     dirty.clear();
-    for (const id of ids) publish({ type: 'conversation-changed', id });
+    const items = collectLiveItems();
+    for (const id of ids) {
+      publish({ type: 'conversation-changed', id });
+      const told = items.get(id);
+      items.delete(id);
+      if (told !== undefined) publish({ type: 'items', id, items: told });
+    }
+    // A seat told of no change (its summary was not asked for again) still has its items told.
+    for (const [id, told] of items) publish({ type: 'items', id, items: told });
   };
 
   const reader = createSacReader({
     root,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
-    onStatus: () => publish({ type: 'source', source: statusNow() }),
+    onStatus: () => {
+      // What the first scan read is not told item by item: it is what the files held when reading began.
+      if (reader.status().indexing.state === 'ready') liveItems.takeAsTold(reader.rooms());
+      publish({ type: 'source', source: statusNow() });
+    },
     onChange(change) {
       // A room gone (archived) takes the seats it had with it: they are looked up as last listed.
       const before = layoutNow;
@@ -130,10 +147,40 @@ export function createSacSource(options: SacSourceOptions): SacSource {
         for (const seat of touched) summaries.delete(seat);
       }
       if (reader.status().indexing.state !== 'ready') return;
+      for (const room of change.rooms) roomsChanged.add(room);
       for (const seat of touched) dirty.add(seat);
-      if (dirty.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+      if (dirty.size > 0 || roomsChanged.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
   });
+
+  const liveItems = createLiveItems({
+    ref,
+    firstLineOf(room, seat, entry) {
+      const { text } = readText(entry, room, seat, true);
+      return text === null ? null : firstLineOf(text);
+    },
+    beginsHeader(room, seat, start) {
+      const file = reader.seatFile(room, seat);
+      if (file === null) return false;
+      const length = Math.min(3, file.reading.size - start);
+      const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, start, length, start + length);
+      return read.state === 'read' && read.bytes.length > 0 && '## '.startsWith(read.bytes.toString('latin1'));
+    },
+  });
+
+  function collectLiveItems(): Map<string, LiveItem[]> {
+    if (roomsChanged.size === 0) return new Map();
+    const rooms: RoomFiles[] = [];
+    let gone = false;
+    for (const room of roomsChanged) {
+      const files = reader.room(room);
+      if (files === null) gone = true;
+      else rooms.push(files);
+    }
+    roomsChanged.clear();
+    if (gone) liveItems.forgetRoomsBut(new Set(reader.rooms().map((files) => files.room)));
+    return liveItems.collect(rooms);
+  }
 
   /** What is listed of the store: its seats, and which rooms each is in. Kept while no room or seat file comes or goes. */
   type Layout = { key: number; store: StoreFacts; seats: string[]; withFile: Map<string, string[]>; seatsOf: Map<string, Set<string>> };
@@ -472,6 +519,19 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     return { hits, scanned, truncated: false };
   }
 
+  const exporting = createSacExport({
+    ref,
+    root,
+    foldSeat(seat) {
+      if (!currentSeats().includes(seat)) return null;
+      return { view: foldSeatNow(seat), summary: JSON.parse(summaryOf(seat).json) as SacSeatSummary };
+    },
+    summaryOf: (seat) => JSON.parse(summaryOf(seat).json) as SacSeatSummary,
+    seatFile: (room, seat) => reader.seatFile(room, seat),
+    noteChanged: (room, seat, why) => reader.noteChanged(room, seat, why),
+    projectFlow,
+  });
+
   const source: SacSource = {
     ref,
     status: statusNow,
@@ -497,6 +557,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
       if (answer === null) return reply.code(404).send({ error: 'not-found', message: `the seat ${JSON.stringify(id)} has no such item in this set-agent-comm store` });
       return answer;
     },
+    answerExport: exporting.answerExport,
     search,
     // Its work is done on the event loop, a request at a time: nothing runs on after a stop.
     stopWork() {},

@@ -92,7 +92,9 @@ describe('a sac store is read only, and its secrets are never opened', () => {
     assert.ok(all.includes('live 4'), 'the live entries were served');
     for (const canary of CANARIES) assert.ok(!all.includes(canary), `${canary} was served`);
     assert.ok(!/relays\.json|http-tokens|HTTP-TOKENS/i.test(all), 'a secret’s name was served');
-    const told = [...served.errors, ...served.notices.map((notice) => JSON.stringify(notice))].join('\n');
+    // An item notice carries its entry's first line, which here speaks of relays and tokens in words the writer wrote.
+    const written = (key: string, value: unknown) => (key === 'firstLine' && typeof value === 'string' && /^live (question )?\d/.test(value) ? 'as written' : value);
+    const told = [...served.errors, ...served.notices.map((notice) => JSON.stringify(notice, written))].join('\n');
     assert.ok(!/relays|tokens|EACCES|mallory/i.test(told), told);
   });
 

@@ -573,17 +573,23 @@ export function listItems(reading: SeatFileReading): SeatFileItem[] {
   const strayEnd = strayTextEnd(reading);
   if (strayEnd > 0) items.push({ type: 'stray-text', start: 0, end: strayEnd, evidence: changedWhy === null ? 'stray' : 'changed', why: changedWhy ?? WHY_STRAY });
   for (let i = 0; i < reading.entries.start.length; i++) items.push(readEntry(reading, i));
-  if (reading.size > reading.offset) {
-    const torn = reading.scan.tornAt !== null;
-    items.push({
-      type: 'tail',
-      start: reading.offset,
-      end: reading.size,
-      evidence: changedWhy !== null ? 'changed' : torn ? 'damaged' : 'pending',
-      why: changedWhy ?? (torn ? WHY_TORN_TAIL : WHY_PENDING_TAIL),
-    });
-  }
+  const tail = readTail(reading);
+  if (tail !== null) items.push(tail);
   return items;
+}
+
+/** The bytes after the last `\n` as an item, without making the others; null when there are none. */
+export function readTail(reading: SeatFileReading): Extract<SeatFileItem, { type: 'tail' }> | null {
+  if (reading.size <= reading.offset) return null;
+  const changedWhy = reading.problem?.code === 'changed-after-read' ? `changed after it was read: ${reading.problem.why}` : null;
+  const torn = reading.scan.tornAt !== null;
+  return {
+    type: 'tail',
+    start: reading.offset,
+    end: reading.size,
+    evidence: changedWhy !== null ? 'changed' : torn ? 'damaged' : 'pending',
+    why: changedWhy ?? (torn ? WHY_TORN_TAIL : WHY_PENDING_TAIL),
+  };
 }
 
 /** How many of a reading's stretches are of each evidence a count shows, without making them. */

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
+import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { Link } from '../router/Router.tsx';
 import { sacRoomPath, sacRoomsPath, sacSeatPath } from '../router/routes.ts';
 import { conversationPath, otherViewsOf } from '../sessions/conversations.ts';
@@ -110,6 +111,7 @@ export function SacSeatView({ source, seat }: { source: string; seat: string }) 
     <main className="view sac-view" aria-label={`Seat ${seat}`}>
       <p><Link to={sacRoomsPath(source)}>Rooms</Link></p>
       <h1>{seat}</h1>
+      <DownloadLinks path={`/api/sessions/${encodeURIComponent(seat)}/export`} query={new URLSearchParams({ source })} what="this seat" />
       {data !== undefined && (
         <>
           <SeatFacts summary={data.seat} source={source} />

@@ -1,0 +1,270 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SourceRef } from '../../shared/api.ts';
+import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
+import type { FlowItem } from '../../shared/sac/room.ts';
+import { readHeader } from '../../shared/sac/seatFile.ts';
+import { sacFlowItemSchema, type SacFlowItem, type SacSeatSummary } from '../../shared/wire/sac.ts';
+import { sendExport } from '../sources/exportStream.ts';
+import { fencedBlock, inlineValue } from '../sources/markdown.ts';
+import type { ExportFormat } from '../sources/source.ts';
+import type { SeatFileState } from './sacReader.ts';
+import { readSeatRange } from './storeOpen.ts';
+
+// A seat exported whole (`GET /api/sessions/:seat/export`), as of when the export began: the
+// stretches of its Sent | Received then, each read from its file as the export reaches it.
+//
+// - `ndjson`: a first line with the seat's summary, then one line per stretch, Sent then
+//   Received: its place (room, file, byte range), its evidence, its header's facts, and its bytes
+//   exactly as in the file (`fileText`; `fileBase64` for bytes that are not UTF-8).
+// - `json`: `rec.sac-seat/1` with every item (those addressed to others too), as a page gives them.
+// - `md`: a transcript in sac's words.
+
+export const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
+/** Stretches up to this size are read whole; larger ones (a 100 MB body) a piece at a time. */
+const WHOLE_BYTES = 4 * 1024 * 1024;
+const PIECE_BYTES = 1024 * 1024;
+
+type Column = 'sent' | 'received';
+type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
+
+export type SacExporting = {
+  ref: SourceRef;
+  root: string;
+  foldSeat(seat: string): { view: SeatView; summary: SacSeatSummary } | null;
+  summaryOf(seat: string): SacSeatSummary;
+  seatFile(room: string, seat: string): SeatFileState | null;
+  noteChanged(room: string, seat: string, why: string): void;
+  /** A stretch as a page gives it (`clip`: texts over 64 KiB cut), or whole. */
+  projectFlow(room: string, flow: FlowItem, received: ReceivedItem | null, clip: boolean): SacFlowItem;
+};
+
+export function createSacExport(exporting: SacExporting) {
+  const { ref } = exporting;
+
+  /**
+   * The stretch's bytes, checked to be those the reader read: the same file, long enough, and an
+   * entry's header reading as it did. A file found otherwise is changed after read from now on.
+   */
+  function* readStretch(room: string, flow: FlowItem): Generator<Buffer | { changed: string } | { unreadable: string }> {
+    const file = exporting.seatFile(room, flow.seat);
+    if (file === null) {
+      yield { changed: 'the file is no longer listed' };
+      return;
+    }
+    const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
+    const { start, end } = flow.item;
+    // A body of 100 MB is read a piece at a time.
+    const step = end - start <= WHOLE_BYTES ? end - start : PIECE_BYTES;
+    let at = start;
+    do {
+      const length = Math.min(step, end - at);
+      const read = readSeatRange(exporting.root, file.relative, identity, at, length, end);
+      if (read.state === 'changed') {
+        exporting.noteChanged(room, flow.seat, read.why);
+        yield { changed: read.why };
+        return;
+      }
+      if (read.state === 'unreadable') {
+        yield { unreadable: read.why };
+        return;
+      }
+      if (at === start && flow.item.type === 'entry') {
+        const lineEnd = read.bytes.indexOf(0x0a);
+        const header = readHeader(read.bytes.subarray(0, lineEnd === -1 ? read.bytes.length : lineEnd).toString('utf8'));
+        if (header === null || header.time !== flow.item.facts.time || header.typeWord !== flow.item.facts.typeWord) {
+          const why = 'an entry’s header no longer reads as it did: bytes already read are different';
+          exporting.noteChanged(room, flow.seat, why);
+          yield { changed: why };
+          return;
+        }
+      }
+      yield read.bytes;
+      at += length;
+    } while (at < end);
+  }
+
+  function describePlace(item: Exported, evidence: string, why: string | null): string {
+    const { flow, room, column, received } = item;
+    const stretch = flow.item;
+    const entry = stretch.type === 'entry' ? stretch : null;
+    const at = entry === null ? null : entry.facts.instant === null ? null : new Date(entry.facts.instant).toISOString();
+    const fields: Record<string, unknown> = {
+      type: stretch.type,
+      column,
+      source: ref,
+      seat: flow.seat,
+      room,
+      file: `channels/${room}/${flow.seat}.md`,
+      item: `channels/${room}/${flow.seat}.md:${stretch.start}`,
+      start: stretch.start,
+      end: stretch.end,
+      evidence,
+      why,
+      time: entry?.facts.time ?? null,
+      at,
+      entryType: entry?.facts.type ?? null,
+      typeWord: entry?.facts.typeWord ?? null,
+      to: entry === null ? [] : [...entry.facts.to],
+      re: entry?.facts.re ?? null,
+      addressing: received?.addressing ?? null,
+      sacCursor: received?.sacCursor ?? null,
+    };
+    const json = JSON.stringify(fields);
+    return json.slice(0, -1);
+  }
+
+  async function* ndjsonParts(seat: string, summary: SacSeatSummary, items: readonly Exported[], signal: AbortSignal): AsyncGenerator<string | Uint8Array> {
+    const sent = items.filter((item) => item.column === 'sent').length;
+    yield JSON.stringify({ type: 'seat', schema: SAC_EXPORT_SCHEMA, source: ref, seat, summary, sent, received: items.length - sent }) + '\n';
+    for (const item of items) {
+      signal.throwIfAborted();
+      const pieces: Buffer[] = [];
+      let problem: { evidence: string; why: string } | null = null;
+      for (const piece of readStretch(item.room, item.flow)) {
+        if (Buffer.isBuffer(piece)) pieces.push(piece);
+        else problem = 'changed' in piece ? { evidence: 'changed', why: `changed after it was read: ${piece.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${piece.unreadable}` };
+      }
+      // The evidence sent is that of the bytes sent: none, and why, when they are not those read.
+      const line = problem === null ? describePlace(item, item.flow.item.evidence, item.flow.item.why) : describePlace(item, problem.evidence, problem.why);
+      if (problem !== null) {
+        yield `${line},"fileText":null}\n`;
+        continue;
+      }
+      const bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+      if (isUtf8(bytes)) yield `${line},"fileText":${JSON.stringify(bytes.toString('utf8'))}}\n`;
+      else yield `${line},"fileText":null,"fileBase64":${JSON.stringify(bytes.toString('base64'))}}\n`;
+    }
+  }
+
+  async function* jsonParts(seat: string, items: readonly Exported[], signal: AbortSignal): AsyncGenerator<string> {
+    const sent = items.filter((item) => item.column === 'sent');
+    const received = items.filter((item) => item.column === 'received');
+    yield '{"schema":"rec.sac-seat/1","others":true';
+    for (const [name, column] of [['sent', sent], ['received', received]] as const) {
+      yield `,"${name}":[`;
+      let first = true;
+      for (const item of column) {
+        signal.throwIfAborted();
+        yield (first ? '' : ',') + JSON.stringify(sacFlowItemSchema.parse(exporting.projectFlow(item.room, item.flow, item.received, true)));
+        first = false;
+      }
+      yield ']';
+    }
+    // The summary comes last, taken once every stretch was read, so that it agrees with them.
+    yield `,"limit":${Math.max(sent.length, received.length, 1)},"sentTotal":${sent.length},"receivedTotal":${received.length},"seat":${JSON.stringify(exporting.summaryOf(seat))}}`;
+  }
+
+  async function* markdownParts(seat: string, summary: SacSeatSummary, items: readonly Exported[], signal: AbortSignal): AsyncGenerator<string> {
+    yield describeSeatMarkdown(summary, new Date().toISOString());
+    let column: Column | null = null;
+    for (const item of items) {
+      signal.throwIfAborted();
+      if (item.column !== column) {
+        column = item.column;
+        yield column === 'sent'
+          ? `## Sent\n\nWhat this seat wrote, in every room, in time order.\n\n`
+          : `## Received\n\nWhat other seats wrote in this seat's rooms, in time order, those addressed to others included. Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.\n\n`;
+      }
+      yield describeStretchMarkdown(exporting.projectFlow(item.room, item.flow, item.received, false));
+    }
+    if (column === null) yield '## Sent\n\nNothing.\n\n## Received\n\nNothing.\n';
+    else if (column === 'sent') yield '## Received\n\nNothing.\n';
+  }
+
+  async function answerExport(seat: string, format: ExportFormat, _request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const folded = exporting.foldSeat(seat);
+    if (folded === null) return reply.code(404).send({ error: 'not-found', message: `no seat ${JSON.stringify(seat)} in this set-agent-comm store` });
+    // The stretches of the moment the export began; later ones are in the next export.
+    const items: Exported[] = [
+      ...folded.view.sent.map((item) => ({ column: 'sent' as const, room: item.room, flow: item.flow, received: null })),
+      ...folded.view.received.map((item) => ({ column: 'received' as const, room: item.room, flow: item.flow, received: item })),
+    ];
+    const parts =
+      format === 'ndjson'
+        ? (signal: AbortSignal) => ndjsonParts(seat, folded.summary, items, signal)
+        : format === 'json'
+          ? (signal: AbortSignal) => jsonParts(seat, items, signal)
+          : (signal: AbortSignal) => markdownParts(seat, folded.summary, items, signal);
+    return sendExport(reply, { name: ['sac', seat], format, parts });
+  }
+
+  return { answerExport };
+}
+
+/** The transcript's head: the seat, its session and project, its counts, and every reason to doubt what was read. */
+export function describeSeatMarkdown(summary: SacSeatSummary, exportedAt: string): string {
+  const c = summary.counts;
+  const lines = [
+    `# Seat ${inlineValue(summary.seat)}`,
+    '',
+    `- Store: sac ${inlineValue(summary.source.id)}`,
+    `- Agent ${inlineValue(summary.agent)}${summary.host === null ? '' : ` on host ${inlineValue(summary.host)}`}`,
+    `- Session: ${summary.session.state === 'known' ? inlineValue(summary.session.session) : `unknown (${summary.session.why})`}`,
+    `- Project: ${inlineValue(summary.project.project)} (${summary.project.from === 'registry' ? 'from the registry' : 'the agent name: the registry names none'})`,
+    `- Last seen (the registry's word): ${summary.lastSeen === null ? 'not recorded' : inlineValue(summary.lastSeen)}`,
+    `- Liveness, derived as sac derives it: ${summary.liveness.word} (${summary.liveness.why})`,
+    `- Rooms: ${summary.rooms.length === 0 ? 'none' : summary.rooms.map((room) => `${inlineValue(room.room)}${room.kind === 'pair' ? ' (a room of two)' : ''}${room.left ? ' (left)' : ''}`).join(', ')}`,
+    `- ${c.sent} sent · ${c.received} received (${c.toSeat} to this seat, ${c.toAgent} to its agent, ${c.toEveryone} to everyone, ${c.toOthers} to others) · ${c.unread} unread by sac’s cursor`,
+    '- Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.',
+    `- Exported at ${exportedAt}, as the files were on disk then.`,
+    '',
+  ];
+  if (summary.degraded.length > 0) {
+    lines.push('## Degraded', '');
+    for (const reason of summary.degraded) lines.push(`- ${reason.words}`);
+    lines.push('');
+  }
+  return lines.join('\n') + '\n';
+}
+
+const ADDRESSING_WORDS: Record<string, string> = {
+  'to-seat': 'addressed to this seat',
+  'to-agent': 'addressed to this seat’s agent',
+  'to-everyone': 'addressed to everyone',
+  'to-others': 'addressed to others, not this seat',
+};
+
+/** One stretch in its place: an entry in sac's words, or the degraded evidence it is. `item` is whole. */
+export function describeStretchMarkdown(item: SacFlowItem): string {
+  const place = `- Room ${inlineValue(item.room)}, written by seat ${inlineValue(item.seat)}, file ${inlineValue(item.file)}, bytes ${item.start}–${item.end}`;
+  const why = item.why === null ? [] : [`- Why: ${item.why}`];
+  const text = item.text === null ? '' : fencedBlock(item.text);
+  if (item.type === 'stray-text') {
+    return section(`Stray text before the file’s first header`, [place, '- Not an entry: sac reads no entry from it.', ...why], text);
+  }
+  if (item.type === 'tail') {
+    const title = item.evidence === 'pending' ? 'Being written' : item.evidence === 'damaged' ? 'Torn write: a line never ended' : `A line never ended: ${item.evidence}`;
+    return section(title, [place, ...why, ...(item.text === null ? [] : ['- As the file holds it:'])], text);
+  }
+  const lines = [
+    place,
+    `- Type: ${inlineValue(item.typeWord ?? '')}${item.typeWord === item.entryType ? '' : ` (${item.entryType})`}`,
+    `- To: ${item.to.length === 0 ? 'everyone' : item.to.map(inlineValue).join(', ')}`,
+  ];
+  if (item.re !== null) {
+    const answered = item.re.state === 'unresolved' ? 'no entry of this room has that time' : item.re.entries.map((entry) => `seat ${inlineValue(entry.seat)}, ${inlineValue(entry.item)}`).join('; ');
+    lines.push(`- Re: ${inlineValue(item.re.time)}: ${answered}${item.re.state === 'ambiguous' ? ` (${item.re.entries.length} entries share this time)` : ''}`);
+  }
+  if (item.addressing !== null) lines.push(`- ${ADDRESSING_WORDS[item.addressing]}${item.sibling ? ', written by another seat of the same agent' : ''}`);
+  if (item.sacCursor !== null) lines.push(`- sac’s cursor: ${item.sacCursor} (as sac’s cursor says; not what the session read)`);
+  if (item.sharesTime > 1) lines.push(`- ${item.sharesTime} entries of the room share this time; their order between them is the files' order`);
+  if (item.timeGoesBack) lines.push('- Written after a later time in its file');
+  const at = item.time ?? 'no time';
+  switch (item.evidence) {
+    case 'parsed':
+      return section(`${item.typeWord} · ${at}`, lines, text);
+    case 'pending':
+      return section(`Being written: ${item.typeWord} · ${at}`, [...lines, '- Its body is still being written.', ...why], text);
+    case 'damaged':
+      return section(`Torn write: ${item.typeWord} · ${at}`, [...lines, '- Unknown evidence: its write was cut short.', ...why], text);
+    case 'changed':
+      return section(`Changed after it was read: ${item.typeWord} · ${at}`, [...lines, '- sac only appends, so something else rewrote the file; what its header said when read is kept.', ...why], text);
+    default:
+      return section(`${item.typeWord} · ${at}: ${item.evidence}`, [...lines, ...why], text);
+  }
+}
+
+function section(title: string, lines: readonly string[], block = ''): string {
+  return `### ${title}\n\n${lines.join('\n')}\n${block === '' ? '' : '\n' + block}\n`;
+}
