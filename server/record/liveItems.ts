@@ -48,30 +48,44 @@ type Projecting = {
 
 /**
  * The items of one session that changed since the last notice, in session order: each file as
- * the index holds it now, and before a file that is new, the gap it opened.
+ * the index holds it now. The gaps new files opened are told apart (`projectSettledGaps`).
  */
 export function projectLiveItems(projecting: Projecting, changes: ReadonlyMap<string, FileChange>): LiveItem[] {
-  const { sessionId } = projecting;
   const files: KnownFile[] = [];
   for (const name of changes.keys()) {
     const file = projecting.file(name);
     if (file !== undefined) files.push(file);
   }
   files.sort(compareFiles);
-  let gapsBefore: Map<string, MissingRange[]> | null = null;
   const items: LiveItem[] = [];
   for (const file of files) {
     const change = changes.get(file.name)!;
-    if (change.isNew && file.entryName !== null) {
-      gapsBefore ??= indexGaps(projecting.fold());
-      for (const range of gapsBefore.get(file.name) ?? []) items.push(projectGap(sessionId, range, file));
-    }
     let seen = change.seen;
     if (seen === undefined && hasText(file) && file.size <= READ_AGAIN_MAX_BYTES) seen = textSeenIn(projecting.readAgain(file.name));
-    items.push(projectFile(sessionId, file, seen));
+    items.push(projectFile(projecting.sessionId, file, seen));
   }
   return items;
 }
+
+/**
+ * The gaps still open before files that were new a moment ago. A writer's files can land out of
+ * order (a burst, a slow write beside a quick one): a number missing for the few milliseconds
+ * before its file lands is no gap, and a live view that showed one would show evidence that was
+ * never missing. So a gap is told once it has lasted GAP_SETTLE_MS, before the file that opened it.
+ */
+export function projectSettledGaps(projecting: Projecting, newFiles: Iterable<string>): LiveItem[] {
+  const gapsBefore = indexGaps(projecting.fold());
+  const items: LiveItem[] = [];
+  for (const name of newFiles) {
+    const file = projecting.file(name);
+    if (file === undefined || file.entryName === null) continue;
+    for (const range of gapsBefore.get(name) ?? []) items.push(projectGap(projecting.sessionId, range, file));
+  }
+  return items;
+}
+
+/** How long a gap must last before it is told live. */
+export const GAP_SETTLE_MS = 250;
 
 function compareFiles(a: KnownFile, b: KnownFile): number {
   if (a.entryName === null || b.entryName === null) return a.entryName === null ? (b.entryName === null ? 0 : 1) : -1;

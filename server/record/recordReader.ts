@@ -2,7 +2,7 @@ import type { LiveItem, SourceRef, SourceStatus } from '../../shared/api.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
-import { projectLiveItems, textSeenIn, type FileChange } from './liveItems.ts';
+import { GAP_SETTLE_MS, projectLiveItems, projectSettledGaps, textSeenIn, type FileChange } from './liveItems.ts';
 import { createRecordIndex } from './recordIndex.ts';
 import { recordSourceRef } from './recordSource.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
@@ -76,16 +76,39 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
       publish({ type: 'session-changed', sessionId });
       const changes = files.get(sessionId);
       if (changes === undefined) continue;
-      const items = projectLiveItems(
-        { sessionId, file: (name) => index.file(sessionId, name), fold: () => index.fold(sessionId), readAgain: (name) => watcher.readNow(sessionId, name).reading },
-        changes,
-      );
+      const items = projectLiveItems(projectingOf(sessionId), changes);
       if (items.length > 0) publish({ type: 'items', sessionId, items });
+      const newFiles = [...changes].filter(([, change]) => change.isNew).map(([name]) => name);
+      if (newFiles.length > 0) settleGaps(sessionId, newFiles);
     }
     // Files directly in the record directory are part of its state, which a client fetches
     // with the list of sessions when told of the record.
     if (looseFilesChanged) publish({ type: 'source', source: statusNow() });
     looseFilesChanged = false;
+  };
+
+  const projectingOf = (sessionId: string) => ({
+    sessionId,
+    file: (name: string) => index.file(sessionId, name),
+    fold: () => index.fold(sessionId),
+    readAgain: (name: string) => watcher.readNow(sessionId, name).reading,
+  });
+  /** New files whose gaps are told once they have lasted a moment, per session. */
+  const unsettled = new Map<string, Set<string>>();
+  let settleTimer: NodeJS.Timeout | null = null;
+  const settleGaps = (sessionId: string, newFiles: string[]) => {
+    let names = unsettled.get(sessionId);
+    if (names === undefined) unsettled.set(sessionId, (names = new Set()));
+    for (const name of newFiles) names.add(name);
+    settleTimer ??= setTimeout(() => {
+      settleTimer = null;
+      const due = [...unsettled];
+      unsettled.clear();
+      for (const [id, names] of due) {
+        const gaps = projectSettledGaps(projectingOf(id), names);
+        if (gaps.length > 0) publish({ type: 'items', sessionId: id, items: gaps });
+      }
+    }, GAP_SETTLE_MS);
   };
 
   const tell = (sessionId: string) => {
@@ -144,6 +167,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     start: () => watcher.start(),
     async close() {
       if (flushTimer !== null) clearTimeout(flushTimer);
+      if (settleTimer !== null) clearTimeout(settleTimer);
       listeners.clear();
       await watcher.close();
     },

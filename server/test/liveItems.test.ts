@@ -140,4 +140,15 @@ describe('item notices', () => {
     const gaps = toldOf(sessionId).filter(({ item }) => item.evidence === 'gap');
     assert.equal(gaps.length, 1, 'the gap told once');
   });
+
+  it('entries written out of order moments apart tell no gap: a gap is told once it has lasted a moment, not while the next write is landing', async () => {
+    const sessionId = 'out-of-order';
+    await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
+    await writer.send({ op: 'write', sessionId, seq: 3, entry: entry(sessionId, sentEntry(2, 'third, written second')) });
+    await itemTold(sessionId, (item) => item.key === nameAt(2, 3) && item.evidence === 'parsed', 'the third entry');
+    await writer.send({ op: 'write', sessionId, seq: 2, entry: entry(sessionId, sentEntry(1, 'second, written third')) });
+    await itemTold(sessionId, (item) => item.key === nameAt(1, 2) && item.evidence === 'parsed', 'the second entry');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.deepEqual(toldOf(sessionId).filter(({ item }) => item.evidence === 'gap').map(({ item }) => item.key), []);
+  });
 });
