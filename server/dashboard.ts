@@ -4,7 +4,7 @@ import { buildApp } from './http/app.ts';
 import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
 import type { Source } from './sources/source.ts';
 
-export type DashboardOptions = {
+type DashboardOptions = {
   /** The stores to read, in the order given: the first holding a conversation id answers for it. */
   stores: StoreSpec[];
   host: string;

@@ -27,25 +27,25 @@ export const sourceRefSchema = z.object({
 });
 export type SourceRef = z.infer<typeof sourceRefSchema>;
 /** The record's ref, where only the record's items can be: a client narrows on `source.kind`. */
-export const recordSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('record') });
+const recordSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('record') });
 
 /**
  * A sequence number as written, of any length: a JSON number while it is a safe integer, and
  * beyond that its decimal digits as a string, because a JSON number past 2^53 loses digits in
  * a browser (and in JSON.parse anywhere).
  */
-export const seqSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^[1-9][0-9]{15,}$/)]);
-export type SeqWire = z.infer<typeof seqSchema>;
+const seqSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^[1-9][0-9]{15,}$/)]);
+type SeqWire = z.infer<typeof seqSchema>;
 
 export function seqToWire(seq: Seq): SeqWire {
   return typeof seq === 'bigint' ? seq.toString() : seq;
 }
 
-export function seqFromWire(seq: SeqWire): Seq {
+function seqFromWire(seq: SeqWire): Seq {
   return typeof seq === 'string' ? BigInt(seq) : seq;
 }
 
-export const missingRangeSchema = z.object({
+const missingRangeSchema = z.object({
   from: seqSchema,
   to: seqSchema,
   /** The file before the missing numbers; null at the start of a run. */
@@ -58,7 +58,7 @@ export function missingRangeFromWire(range: z.infer<typeof missingRangeSchema>):
   return { from: seqFromWire(range.from), to: seqFromWire(range.to), after: range.after, before: range.before };
 }
 
-export const degradedReasonSchema = z.object({
+const degradedReasonSchema = z.object({
   code: z.enum(DEGRADED_CODES),
   /** The files the reason rests on; at most REASON_FILES_SHOWN of them in a list view. */
   files: z.array(z.string()),
@@ -68,7 +68,7 @@ export const degradedReasonSchema = z.object({
 });
 export type DegradedReasonWire = z.infer<typeof degradedReasonSchema>;
 
-export const countsSchema = z.object({
+const countsSchema = z.object({
   sent: z.number().int(),
   received: z.number().int(),
   refused: z.number().int(),
@@ -81,7 +81,7 @@ export const countsSchema = z.object({
   stray: z.number().int(),
 });
 
-export const chainLinkSchema = z.object({
+const chainLinkSchema = z.object({
   parent: z.string(),
   /** As written: a number, or a string, also for a number JSON would write otherwise (1e400, -0). */
   part: z.union([z.number(), z.string()]),
@@ -115,10 +115,10 @@ export const sessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
 /** A conversation of any kind, as the list and the event stream carry it; `source.kind` says which. */
-export const conversationSummarySchema = z.union([sessionSummarySchema, spexSummarySchema, sacSeatSummarySchema]);
+const conversationSummarySchema = z.union([sessionSummarySchema, spexSummarySchema, sacSeatSummarySchema]);
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
-export const indexingSchema = z.object({
+const indexingSchema = z.object({
   /** waiting: the store's root does not exist yet; scanning: first read under way; ready. */
   state: z.enum(['waiting', 'scanning', 'ready']),
   /** Files read so far. */
@@ -127,7 +127,7 @@ export const indexingSchema = z.object({
 export type Indexing = z.infer<typeof indexingSchema>;
 
 /** A store as it stands: where it is, whether it can be read, how far its first read is. */
-export const sourceStatusSchema = sourceRefSchema.extend({
+const sourceStatusSchema = sourceRefSchema.extend({
   /** The store's root directory (for the record: the record directory). */
   root: z.string(),
   state: z.enum(['present', 'missing', 'unreadable']),
@@ -161,7 +161,7 @@ export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
  * field is a field. Passed through as it is: a record schema would rebuild the object, and
  * assigning `__proto__` sets a prototype instead of a field.
  */
-export const entryFieldsSchema = z.custom<Record<string, unknown>>(
+const entryFieldsSchema = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
   'expected the entry\'s fields',
 );
@@ -173,7 +173,7 @@ export const entryFieldsSchema = z.custom<Record<string, unknown>>(
  * length and hash. `reason`, `textLength` and `textHash` are read with the entry: an item whose
  * file is no longer an entry (removed, changed into something else) has them null.
  */
-export const entryFactsSchema = z.discriminatedUnion('kind', [
+const entryFactsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('start'), host: z.string(), version: z.string(), inbound: z.string() }),
   z.object({
     kind: z.literal('message'),
@@ -195,7 +195,7 @@ export const entryFactsSchema = z.discriminatedUnion('kind', [
 export type EntryFactsWire = z.infer<typeof entryFactsSchema>;
 export type MessageFactsWire = Extract<EntryFactsWire, { kind: 'message' }>;
 
-export const fileItemSchema = z.object({
+const fileItemSchema = z.object({
   type: z.literal('file'),
   source: sourceRefSchema,
   file: z.string(),
@@ -248,7 +248,7 @@ export const fileItemSchema = z.object({
 });
 export type FileItem = z.infer<typeof fileItemSchema>;
 
-export const gapItemSchema = z.object({
+const gapItemSchema = z.object({
   type: z.literal('gap'),
   source: sourceRefSchema,
   run: z.number().int().nullable(),
@@ -259,7 +259,7 @@ export const gapItemSchema = z.object({
 });
 export type GapItem = z.infer<typeof gapItemSchema>;
 
-export const strayItemSchema = z.object({
+const strayItemSchema = z.object({
   type: z.literal('stray'),
   source: sourceRefSchema,
   file: z.string(),
@@ -270,7 +270,7 @@ export type StrayItem = z.infer<typeof strayItemSchema>;
 export const sessionItemSchema = z.discriminatedUnion('type', [fileItemSchema, gapItemSchema, strayItemSchema]);
 export type SessionItemWire = z.infer<typeof sessionItemSchema>;
 
-export const runSchema = z.object({
+const runSchema = z.object({
   index: z.number().int(),
   file: z.string(),
   at: z.string(),
@@ -424,7 +424,7 @@ export const recordSearchHitSchema = z.object({
 export type RecordSearchHit = z.infer<typeof recordSearchHitSchema>;
 
 /** A hit of any kind; `source.kind` says which. */
-export const searchHitSchema = z.union([recordSearchHitSchema, spexSearchHitSchema, sacSearchHitSchema]);
+const searchHitSchema = z.union([recordSearchHitSchema, spexSearchHitSchema, sacSearchHitSchema]);
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 export const searchResponseSchema = z.object({

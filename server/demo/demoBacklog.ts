@@ -22,10 +22,10 @@ export const PROJECTS = {
   docs: '/home/dev/projects/docs',
 } as const;
 
-export const IDENTICAL_TEXT = 'Rebased on main; all green on my side.';
-export const AWKWARD_TEXT = 'Line one\r\nLine two\twith a tab 🚀, a zero\u200Bwidth space and \u202Etxt.exe\u202C reversed.';
-export const HTML_TEXT = '<script>alert("pwned")</script><img src=x onerror="alert(1)"> <b>not bold</b> &amp; {{7*7}}';
-export const STRAY_NAME = 'notes.txt';
+const IDENTICAL_TEXT = 'Rebased on main; all green on my side.';
+const AWKWARD_TEXT = 'Line one\r\nLine two\twith a tab 🚀, a zero\u200Bwidth space and \u202Etxt.exe\u202C reversed.';
+const HTML_TEXT = '<script>alert("pwned")</script><img src=x onerror="alert(1)"> <b>not bold</b> &amp; {{7*7}}';
+const STRAY_NAME = 'notes.txt';
 
 export type Backlog = {
   /** Sessions that wrote a start entry and take part in live traffic. */

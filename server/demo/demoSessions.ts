@@ -22,13 +22,13 @@ export type DemoSession = {
 };
 
 export type Peer = { as: string; sessionId?: string };
-export type SendResult = { isQueued: true } | { isQueued: false; reason: string };
-export type ReceiveOutcome = 'queued' | 'consumed' | 'rejected' | 'unknown';
+type SendResult = { isQueued: true } | { isQueued: false; reason: string };
+type ReceiveOutcome = 'queued' | 'consumed' | 'rejected' | 'unknown';
 /** Slow writes show a reader a pending, half-written file before it becomes an entry. */
 export type Pace = { chunkBytes?: number; chunkDelayMs?: number };
 
-export const HOST = 'claude-code';
-export const HOST_VERSION = '2.1.314';
+const HOST = 'claude-code';
+const HOST_VERSION = '2.1.314';
 export const REFUSED_REASON = 'recipient refuses inbound messages (crossSessionInbound=refuse)';
 
 export function createDemoSession(

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // way a real session does: one file per entry, written once, in pieces, never renamed into place
 // (rule.oneWriter). A reader must cope with what this produces, half-written files included.
 
-export type WriteEntryOptions = {
+type WriteEntryOptions = {
   /** The sequence number of this entry in the current mod load (it restarts at each start entry). */
   seq: number;
   /** The time in the file name; defaults to the entry's `at`, else now (record-spec: entryFile). */

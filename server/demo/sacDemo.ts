@@ -10,9 +10,9 @@ import { appendSacEntry, joinSacRoom, sacEntryBytes, sacTime, writeSacJson, type
 // entries between the seats, questions answered by a reply (re) the next moment, some written
 // slowly so that a reader sees one half-written.
 
-export type SacDemoSession = { id: string; cwd: string; name: string };
+type SacDemoSession = { id: string; cwd: string; name: string };
 
-export type SacDemoOptions = { intervalMs?: number; random?: () => number; onError?: (error: Error) => void };
+type SacDemoOptions = { intervalMs?: number; random?: () => number; onError?: (error: Error) => void };
 
 export const SAC_TEAM = 'team';
 export const SAC_FORGED = '## 2099-01-01T00:00:00.000+02:00 — FACT';
@@ -35,7 +35,7 @@ export function seatOf(session: SacDemoSession): string {
 }
 
 /** The room of two sac makes for a direct conversation: `dm-<a>-<b>`, the seats in name order. */
-export function pairRoomOf(a: string, b: string): { room: string; pair: [string, string] } {
+function pairRoomOf(a: string, b: string): { room: string; pair: [string, string] } {
   const pair = [a, b].sort() as [string, string];
   return { room: `dm-${pair.map((seat) => seat.replace('#', '-')).join('-')}`, pair };
 }

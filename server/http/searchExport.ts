@@ -8,7 +8,7 @@ import type { ExportFormat } from '../sources/source.ts';
 // A search's hits taken away: each hit as the search answers it, naming its store, session and
 // file, so that the entry itself can be found (and exported with its session).
 
-export const SEARCH_EXPORT_SCHEMA = 'rec.search-export/1';
+const SEARCH_EXPORT_SCHEMA = 'rec.search-export/1';
 
 /** The query as asked, without what only picks the export's form. */
 function describeQuery(query: Record<string, unknown>): Record<string, string> {

@@ -11,7 +11,7 @@ import { seqToWire } from '../../shared/api.ts';
 // file, in the words a session's page uses, so the browser applies none of the record's rules.
 
 /** What the reader had in hand when it last read a file: its text's first line and a refused send's reason. */
-export type TextSeen = { firstLine: string | null; reason: string | null };
+type TextSeen = { firstLine: string | null; reason: string | null };
 
 /** A file the index learnt something new of, since the last notice. */
 export type FileChange = { isNew: boolean; seen: TextSeen | undefined };
@@ -108,7 +108,7 @@ function hasText(file: KnownFile): boolean {
   return (file.evidence === 'parsed' || file.evidence === 'changed') && file.facts?.kind === 'message' && !file.facts.withheld;
 }
 
-export function entryLink(sessionId: string, file: string): string {
+function entryLink(sessionId: string, file: string): string {
   return `/session/${encodeURIComponent(sessionId)}/entry/${encodeURIComponent(file)}`;
 }
 

@@ -4,7 +4,7 @@ import type { Observation } from '../../shared/record/observation.ts';
 import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath, type RecordFileRead } from './readRecordFile.ts';
 
 /** What one look at a file found; `mtimeMs` null when the file could not be stat'ed. */
-export type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
+type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
 
 /**
  * Looks at one file of a session folder: reads an entry's bytes, or only stats a stray, which

@@ -12,7 +12,7 @@ function minuteOf(at: string): string {
   return `${at.slice(0, 16)}:00.000Z`;
 }
 
-export function describeActivity(fold: SessionFold, filter: ConversationFilter) {
+function describeActivity(fold: SessionFold, filter: ConversationFilter) {
   const inOrder = filterItems(fold, filter);
   const minutes: ActivityMinute[] = [];
   let undated = 0;

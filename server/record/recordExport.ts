@@ -17,7 +17,7 @@ import { describeItemMarkdown, describeSessionMarkdown } from './recordMarkdown.
 import type { SummaryCache } from './summaryCache.ts';
 
 /** The NDJSON export's first line names its shape, as every answer of the API does. */
-export const RECORD_EXPORT_SCHEMA = 'rec.session-export/1';
+const RECORD_EXPORT_SCHEMA = 'rec.session-export/1';
 /** Items projected at a time for the JSON and Markdown exports: a page's worth. */
 const BATCH_ITEMS = 200;
 

@@ -8,7 +8,7 @@ import { recordSourceRef } from './recordSource.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
-export type RecordNotice =
+type RecordNotice =
   | { type: 'source'; source: SourceStatus }
   | { type: 'session-changed'; sessionId: string }
   /** The files of a session whose state changed, and the gaps new files opened, in session order. */

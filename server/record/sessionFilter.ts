@@ -26,7 +26,7 @@ export function filterOf(query: z.infer<typeof sessionFilterQuery>): Conversatio
   };
 }
 
-export function passesSessionFilter(item: SessionItem, filter: ConversationFilter): boolean {
+function passesSessionFilter(item: SessionItem, filter: ConversationFilter): boolean {
   if (item.type !== 'file') return true;
   const facts = item.file.facts;
   if (facts?.kind !== 'message') return true;

@@ -2,7 +2,7 @@ import { sessionSummarySchema, type SessionSummary, type SourceRef } from '../..
 import type { SessionFold } from '../../shared/record/session.ts';
 import { projectSummary } from './projection.ts';
 
-export type CachedSummary = { summary: SessionSummary; json: string };
+type CachedSummary = { summary: SessionSummary; json: string };
 export type SummaryCache = (fold: SessionFold) => CachedSummary;
 
 /**

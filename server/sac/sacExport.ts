@@ -20,7 +20,7 @@ import { readSeatRange } from './storeOpen.ts';
 // - `json`: `rec.sac-seat/1` with every item (those addressed to others too), as a page gives them.
 // - `md`: a transcript in sac's words.
 
-export const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
+const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
 /** Stretches up to this size are read whole; larger ones (a 100 MB body) a piece at a time. */
 const WHOLE_BYTES = 4 * 1024 * 1024;
 const PIECE_BYTES = 1024 * 1024;
@@ -28,7 +28,7 @@ const PIECE_BYTES = 1024 * 1024;
 type Column = 'sent' | 'received';
 type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
 
-export type SacExporting = {
+type SacExporting = {
   ref: SourceRef;
   root: string;
   foldSeat(seat: string): { view: SeatView; summary: SacSeatSummary } | null;
@@ -193,7 +193,7 @@ export function createSacExport(exporting: SacExporting) {
 }
 
 /** The transcript's head: the seat, its session and project, its counts, and every reason to doubt what was read. */
-export function describeSeatMarkdown(summary: SacSeatSummary, exportedAt: string): string {
+function describeSeatMarkdown(summary: SacSeatSummary, exportedAt: string): string {
   const c = summary.counts;
   const lines = [
     `# Seat ${inlineValue(summary.seat)}`,
@@ -226,7 +226,7 @@ const ADDRESSING_WORDS: Record<string, string> = {
 };
 
 /** One stretch in its place: an entry in sac's words, or the degraded evidence it is. `item` is whole. */
-export function describeStretchMarkdown(item: SacFlowItem): string {
+function describeStretchMarkdown(item: SacFlowItem): string {
   const place = `- Room ${inlineValue(item.room)}, written by seat ${inlineValue(item.seat)}, file ${inlineValue(item.file)}, bytes ${item.start}–${item.end}`;
   const why = item.why === null ? [] : [`- Why: ${item.why}`];
   const text = item.text === null ? '' : fencedBlock(item.text);

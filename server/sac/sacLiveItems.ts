@@ -21,7 +21,7 @@ type Told = {
   changedTold: boolean;
 };
 
-export type LiveItemsOf = {
+type LiveItemsOf = {
   /** What every file holds now is taken as told: the first scan's entries are not told item by item. */
   takeAsTold(rooms: readonly RoomFiles[]): void;
   /** The items of the given rooms that are new or changed since last told, by seat, each file in its order. */

@@ -42,7 +42,7 @@ type RoomState = { room: string; files: Map<string, SeatFileState>; watcher: FSW
 /** What changed, told at once; the source gathers these into notices. */
 export type SacChange = { rooms: string[]; store: boolean };
 
-export type SacReaderStatus = { state: 'present' | 'missing' | 'unreadable'; why: string | null; indexing: Indexing };
+type SacReaderStatus = { state: 'present' | 'missing' | 'unreadable'; why: string | null; indexing: Indexing };
 
 export type SacReader = {
   root: string;

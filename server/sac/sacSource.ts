@@ -37,7 +37,7 @@ import { readSeatRange } from './storeOpen.ts';
 // registry's project), rooms a view of their own. Core folds become wire objects here, written
 // out field by field; texts are read from disk for a page, an item or a search, never kept.
 
-export type SacSourceOptions = { root: string; onError?: (message: string) => void };
+type SacSourceOptions = { root: string; onError?: (message: string) => void };
 
 /** Changes are told after this long, so the pieces of one write make one notice (as the record's). */
 const NOTICE_GATHER_MS = 5;
@@ -52,7 +52,7 @@ const MAX_FLOW_LIMIT = 20_000;
 const SEARCH_TEXT_BYTES = 4 * 1024 * 1024;
 
 /** The store's id on the wire: stable for its absolute root, as the record's is. */
-export function sacSourceRef(root: string): SourceRef & { kind: 'sac' } {
+function sacSourceRef(root: string): SourceRef & { kind: 'sac' } {
   const digest = createHash('sha256').update(resolve(root)).digest('hex');
   return { kind: 'sac', id: `sac-${digest.slice(0, 8)}` };
 }

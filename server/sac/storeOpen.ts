@@ -10,7 +10,7 @@ import { describeError } from '../record/readRecordFile.ts';
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Thrown, never caught by a reader: a path outside the allowlist is a bug, not an input. */
-export class NotAllowed extends Error {}
+class NotAllowed extends Error {}
 
 /** The absolute path of `relative` (`/`-separated, under the root), once the allowlist says yes. */
 export function allowedPath(root: string, relative: string): string {
@@ -18,7 +18,7 @@ export function allowedPath(root: string, relative: string): string {
   return join(root, ...relative.split('/'));
 }
 
-export type WholeRead = { state: 'absent' } | { state: 'unreadable'; why: string } | { state: 'read'; bytes: Uint8Array; mtimeMs: number };
+type WholeRead = { state: 'absent' } | { state: 'unreadable'; why: string } | { state: 'read'; bytes: Uint8Array; mtimeMs: number };
 
 /** Reads a store JSON file whole (sac writes them whole and renames them into place). */
 export function readStoreFile(root: string, name: string): WholeRead {

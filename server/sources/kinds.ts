@@ -9,7 +9,7 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 /** A store the command was given: its kind and its root directory. */
 export type StoreSpec = { kind: SourceKind; root: string };
 
-export type SourceOptions = {
+type SourceOptions = {
   root: string;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { SourceKind } from './kinds.ts';
 
-export type Recognized = { kind: SourceKind } | { kind: null; why: string };
+type Recognized = { kind: SourceKind } | { kind: null; why: string };
 
 /** What is looked for, said in the error for a directory that is none of the kinds. */
-export const KINDS_LOOKED_FOR =
+const KINDS_LOOKED_FOR =
   'a record (session folders of <time>-<seq>.json files), a spex home (projects/*/sessions/) or a set-agent-comm store (channels/ and registry.json)';
 
 /** Folders of a record looked into for an entry before giving up: enough, and bounded. */

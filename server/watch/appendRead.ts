@@ -20,7 +20,7 @@ export type AppendMark = {
   check: string;
 };
 
-export type AppendRead =
+type AppendRead =
   /** `bytes` are the file's bytes from the offset asked for to what is there now. */
   | { type: 'read'; bytes: Buffer; size: number; mtimeMs: number; mark: (offset: number) => AppendMark }
   | { type: 'changed'; why: string; size: number; mtimeMs: number }

@@ -24,7 +24,7 @@ export const DEGRADED_CODES = [
 export type DegradedCode = (typeof DEGRADED_CODES)[number];
 
 /** A stretch of a file a reason rests on (byte offsets, end exclusive). */
-export type FileRange = { file: string; start: number; end: number };
+type FileRange = { file: string; start: number; end: number };
 
 export type DegradedReason = {
   code: DegradedCode;

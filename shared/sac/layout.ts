@@ -11,12 +11,12 @@ export type StoreFileName = (typeof STORE_FILES)[number];
  * copy beside them, so every name that begins with one of these is a secret, in any case (a
  * file system that folds case opens `RELAYS.JSON` as the secret itself).
  */
-export const SECRET_FILES = ['relays.json', 'http-tokens.json'] as const;
+const SECRET_FILES = ['relays.json', 'http-tokens.json'] as const;
 
 /** What the reader's listing says a name holds. A link is never followed, whatever it points at. */
 export type NameKind = 'file' | 'folder' | 'link' | 'other';
 
-export type StoreName =
+type StoreName =
   | { role: 'channels' }
   | { role: 'store-file'; file: StoreFileName }
   /** Never opened and never shown; its name is not listed either. */
@@ -49,7 +49,7 @@ export function classifyStoreName(name: string, kind: NameKind): StoreName {
   return { role: 'not-read', why: 'not a name sac writes here' };
 }
 
-export type RoomFolderName = { role: 'room'; room: string } | { role: 'skipped'; why: string };
+type RoomFolderName = { role: 'room'; room: string } | { role: 'skipped'; why: string };
 
 /**
  * What one name under `channels/` is. sac lists rooms by skipping every dot-folder, which is how
@@ -64,7 +64,7 @@ export function classifyRoomFolder(name: string, kind: NameKind): RoomFolderName
   return { role: 'room', room: name };
 }
 
-export type SeatFileName = { role: 'seat-file'; seat: string } | { role: 'not-a-seat'; why: string };
+type SeatFileName = { role: 'seat-file'; seat: string } | { role: 'not-a-seat'; why: string };
 
 /**
  * What one name in a room folder is: `<seat>.md` is the file that seat writes, and the seat is

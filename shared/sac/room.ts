@@ -9,13 +9,13 @@ import { mergeSorted } from '../mergeSorted.ts';
 // guessed apart.
 
 /** An entry's identity: its seat's file in the room, and where its header begins. */
-export type EntryRef = { seat: string; start: number };
+type EntryRef = { seat: string; start: number };
 
 /**
  * Where an entry's `re` leads: to the entries of the room with exactly that time as written (as
  * sac compares it). Several: ambiguous, all listed; none: the answered entry is not in the room.
  */
-export type ReLink = { state: 'resolved' | 'ambiguous' | 'unresolved'; entries: EntryRef[] };
+type ReLink = { state: 'resolved' | 'ambiguous' | 'unresolved'; entries: EntryRef[] };
 
 export type FlowItem = {
   /** The seat whose file holds it: the writer. */
@@ -43,7 +43,7 @@ export type RoomKind =
   /** rooms.json could not be read: whether it is a room of two is unknown. */
   | { kind: 'unknown'; why: string };
 
-export type RoomCounts = {
+type RoomCounts = {
   entries: number;
   /** Seat files in the room. */
   seats: number;

@@ -8,7 +8,7 @@ import { CLOSED_PARSED, countEntries, type SeatFileReading } from './seatFile.ts
 // rooms it shows (room.ts): the index holds counts, never entries.
 
 /** What the index knows of one seat file of the room. */
-export type FileIndex = {
+type FileIndex = {
   reading: SeatFileReading;
   /** Entries read so far. */
   entries: number;

@@ -17,9 +17,9 @@ import { parseInstant } from './time.ts';
 export type RoomFiles = { room: string; files: readonly SeatFileReading[] };
 
 /** Why a seat is in a room: members.json says so, the registry's seat record does, or it has a file there. */
-export type Membership = 'members' | 'registry' | 'file';
+type Membership = 'members' | 'registry' | 'file';
 
-export type SeatRoom = {
+type SeatRoom = {
   room: string;
   because: Membership[];
   /** members.json says the seat left the room (`sac part`). */
@@ -27,15 +27,15 @@ export type SeatRoom = {
   kind: RoomKind;
 };
 
-export type SeatSession = { state: 'known'; session: string } | { state: 'unknown'; why: string };
-export type SeatProject = { project: string; from: 'registry' | 'agent-name' };
+type SeatSession = { state: 'known'; session: string } | { state: 'unknown'; why: string };
+type SeatProject = { project: string; from: 'registry' | 'agent-name' };
 
 /**
  * Whether sac's cursor for this seat marks an entry read (`cursors.json`): labelled as sac's
  * cursor, never as "read by the session". unknown: no cursors could be read, or a time names no
  * instant, so sac's own comparison cannot be repeated.
  */
-export type SacCursor = 'read' | 'unread' | 'unknown';
+type SacCursor = 'read' | 'unread' | 'unknown';
 
 export type SentItem = { room: string; flow: FlowItem };
 
@@ -49,7 +49,7 @@ export type ReceivedItem = {
   sacCursor: SacCursor | null;
 };
 
-export type SeatCounts = {
+type SeatCounts = {
   sent: number;
   received: number;
   toSeat: number;
@@ -98,7 +98,7 @@ export function resolveProject(seat: string, registry: StoreFileReading<Registry
   return { project: name.agent, from: 'agent-name' };
 }
 
-export type ProjectGroup = SeatProject & { seats: string[] };
+type ProjectGroup = SeatProject & { seats: string[] };
 
 /** Seats grouped by project, projects in name order, seats in the order given. */
 export function groupSeatsByProject(seats: readonly string[], registry: StoreFileReading<RegistryFacts>): ProjectGroup[] {
@@ -192,7 +192,7 @@ function compareWithSacCursor(seen: Map<string, string> | null, writer: string, 
 }
 
 /** A room's fold, as foldRoom gives it; a shell passes one that keeps each room's fold while it is unchanged. */
-export type FoldRoomOf = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']) => RoomFold;
+type FoldRoomOf = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']) => RoomFold;
 
 /**
  * Folds a seat: `rooms` are all the rooms of the store with their seat files; `now` the wall clock
@@ -289,7 +289,7 @@ export type SeatSummary = {
 };
 
 /** The rooms' indexes a shell keeps, and which rooms hold a file of a seat. */
-export type RoomIndexes = {
+type RoomIndexes = {
   indexOf(room: string): RoomIndex | null;
   roomsWithFileOf(seat: string): readonly string[];
 };

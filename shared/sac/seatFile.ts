@@ -15,13 +15,13 @@ export const ENTRY_HEADER =
   /^## (\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:\d{2}|Z)?) — (QUESTION|ANSWER|FACT|REQUEST|KÉRDÉS|VÁLASZ|TÉNY|KÉRÉS)(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
 
 /** What follows the type word in ENTRY_HEADER, alone: a header whose beginning is known is finished by it. */
-export const HEADER_TAIL = /^(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
+const HEADER_TAIL = /^(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
 
 export const ENTRY_TYPES = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST'] as const;
-export type EntryType = (typeof ENTRY_TYPES)[number];
+type EntryType = (typeof ENTRY_TYPES)[number];
 
 /** The type words a header may carry; the older, Hungarian ones stand for the type of the same place in the first four. */
-export const TYPE_WORDS = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST', 'KÉRDÉS', 'VÁLASZ', 'TÉNY', 'KÉRÉS'] as const;
+const TYPE_WORDS = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST', 'KÉRDÉS', 'VÁLASZ', 'TÉNY', 'KÉRÉS'] as const;
 const TYPE_WORD_BYTES = TYPE_WORDS.map((word) => new TextEncoder().encode(word));
 
 /** What an entry's header says. No text: the body is read again from its byte range. */
@@ -99,25 +99,25 @@ export type SeatFileItem =
 export type SeatFileEntry = Extract<SeatFileItem, { type: 'entry' }>;
 
 /** A problem with the file itself, rather than with a stretch of it. */
-export type SeatFileProblem =
+type SeatFileProblem =
   /** Shrank, or bytes already read changed: sac only appends, so something else rewrote it. Sticky. */
   | { code: 'changed-after-read'; why: string }
   /** The reader could not read it; what was read before is kept. Cleared by the next read. */
   | { code: 'unreadable'; why: string };
 
 /** A time not in the writer's form: its text is kept (see EntryColumns.written). */
-export const TIME_AS_WRITTEN = -32768;
+const TIME_AS_WRITTEN = -32768;
 
 /** A closed entry's state; the last entry's is the scan's (it is open). */
 export const CLOSED_PARSED = 0;
-export const CLOSED_NO_BODY = 1;
-export const CLOSED_NOT_SEPARATED = 2;
+const CLOSED_NO_BODY = 1;
+const CLOSED_NOT_SEPARATED = 2;
 
 /**
  * A file's entries as columns: entry i's facts are the i-th of each, in file order. Numbers, and
  * names shared by every entry that gives them; a time sac's writer wrote is its instant and zone.
  */
-export type EntryColumns = {
+type EntryColumns = {
   /** Where each header begins. */
   start: Float64Array;
   /** The header line's bytes with its `\n`: the body begins after them. */
@@ -136,7 +136,7 @@ export type EntryColumns = {
   written: Map<number, string>;
 };
 
-export type SeatFileScan = {
+type SeatFileScan = {
   /** The last line read was empty: sac writes one before every header but the first. */
   lastLineEmpty: boolean;
   /** The open entry's body holds more than white space. */
@@ -205,7 +205,7 @@ const SPACE = 0x20;
 // The byte-order mark stays: sac reads files as UTF-8 with it, and a header after one is no header.
 const text = new TextDecoder('utf-8', { ignoreBOM: true });
 
-export type ReadOptions = {
+type ReadOptions = {
   /**
    * The caller's word that the pending window has passed (10 s after the file's mtime or first
    * sight, timed by the caller): whatever still waits for the writer is a torn write.
@@ -506,14 +506,14 @@ export function countEntries(reading: SeatFileReading): number {
 }
 
 /** Entry i's time, as written. */
-export function readEntryTime(reading: SeatFileReading, index: number): string {
+function readEntryTime(reading: SeatFileReading, index: number): string {
   const columns = reading.entries;
   const zone = columns.zone[index]!;
   return zone === TIME_AS_WRITTEN ? columns.written.get(index)! : formatTime(columns.instant[index]!, zone);
 }
 
 /** What entry i's header says. */
-export function readEntryFacts(reading: SeatFileReading, index: number): EntryFacts {
+function readEntryFacts(reading: SeatFileReading, index: number): EntryFacts {
   const columns = reading.entries;
   const instant = columns.instant[index]!;
   const word = columns.word[index]!;
@@ -528,7 +528,7 @@ export function readEntryFacts(reading: SeatFileReading, index: number): EntryFa
 }
 
 /** Where entry i ends: where the next header begins, or, for the last, where the parsed bytes end. */
-export function readEntryEnd(reading: SeatFileReading, index: number): number {
+function readEntryEnd(reading: SeatFileReading, index: number): number {
   return index + 1 < reading.entries.start.length ? reading.entries.start[index + 1]! : reading.offset;
 }
 
@@ -567,7 +567,7 @@ export function strayTextEnd(reading: SeatFileReading): number {
 }
 
 /** The stretches of a reading as objects, in file order: stray text, entries, then the tail. */
-export function listItems(reading: SeatFileReading): SeatFileItem[] {
+function listItems(reading: SeatFileReading): SeatFileItem[] {
   const changedWhy = reading.problem?.code === 'changed-after-read' ? `changed after it was read: ${reading.problem.why}` : null;
   const items: SeatFileItem[] = [];
   const strayEnd = strayTextEnd(reading);
@@ -590,24 +590,6 @@ export function readTail(reading: SeatFileReading): Extract<SeatFileItem, { type
     evidence: changedWhy !== null ? 'changed' : torn ? 'damaged' : 'pending',
     why: changedWhy ?? (torn ? WHY_TORN_TAIL : WHY_PENDING_TAIL),
   };
-}
-
-/** How many of a reading's stretches are of each evidence a count shows, without making them. */
-export function countEvidence(reading: SeatFileReading): { items: number; pending: number; torn: number; changed: number; strayText: number } {
-  const n = reading.entries.start.length;
-  const strayText = strayTextEnd(reading) > 0 ? 1 : 0;
-  const tail = reading.size > reading.offset ? 1 : 0;
-  const items = strayText + n + tail;
-  if (reading.problem?.code === 'changed-after-read') return { items, pending: 0, torn: 0, changed: items, strayText };
-  let torn = 0;
-  const state = reading.entries.state;
-  for (let i = 0; i < n - 1; i++) if (state[i] !== CLOSED_PARSED) torn++;
-  let pending = 0;
-  const tornNow = reading.scan.tornAt !== null;
-  const waits = (n > 0 && !reading.scan.bodyHasText ? 1 : 0) + tail;
-  if (tornNow) torn += waits;
-  else pending += waits;
-  return { items, pending, torn, changed: 0, strayText };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { StoreFileName } from './layout.ts';
 export type StoreFileInput = { state: 'absent' } | { state: 'unreadable'; why: string } | { state: 'read'; bytes: Uint8Array };
 
 /** A record that is not as sac writes it: its key and why, never its value. */
-export type InvalidRecord = { key: string; why: string };
+type InvalidRecord = { key: string; why: string };
 
 export type StoreFileReading<Facts> =
   | { state: 'read'; facts: Facts; invalid: InvalidRecord[] }
@@ -19,7 +19,7 @@ export type StoreFileReading<Facts> =
   /** Corrupt (does not parse, or not sac's shape) or unreadable: what it holds is unknown. */
   | { state: 'unknown'; cause: 'corrupt' | 'unreadable'; why: string };
 
-export type RegistryAgent = {
+type RegistryAgent = {
   agent: string;
   /** The agent's working directory. */
   project: string | null;
@@ -29,7 +29,7 @@ export type RegistryAgent = {
   lastSeen: string | null;
 };
 
-export type RegistrySeat = {
+type RegistrySeat = {
   seat: string;
   /** The registry agent it is filed under. */
   agent: string;
@@ -45,7 +45,7 @@ export type RegistrySeat = {
 };
 
 export type RegistryFacts = { agents: RegistryAgent[]; seats: RegistrySeat[] };
-export type MembersFacts = { seats: { seat: string; rooms: string[]; left: string[] }[] };
+type MembersFacts = { seats: { seat: string; rooms: string[]; left: string[] }[] };
 export type RoomsFacts = { rooms: { room: string; by: string | null; at: string | null; pair: [string, string] | null }[] };
 export type FocusFacts = { seats: { seat: string; text: string; files: string[]; phase: string | null; ts: string }[] };
 export type PresenceFacts = { seats: { seat: string; quiet: boolean; since: string | null; until: string | null }[] };

@@ -6,7 +6,7 @@ import { sourceRefSchema } from '../api.ts';
 // session of 100,000 entries is summed whole, not only the pages a browser happens to have.
 
 /** What a conversation's pages can be narrowed to; null where no filter is set. */
-export const conversationFilterSchema = z.object({
+const conversationFilterSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /**
    * A peer as the host gave it (`peer.as`, exactly); `{ as: null }` selects the messages whose
@@ -16,7 +16,7 @@ export const conversationFilterSchema = z.object({
 });
 export type ConversationFilter = z.infer<typeof conversationFilterSchema>;
 
-export const activityMinuteSchema = z.object({
+const activityMinuteSchema = z.object({
   /** The minute, as an ISO instant at its start (UTC): `2026-11-20T09:00:00.000Z`. */
   minute: z.string(),
   /** Items whose time falls in that minute, in the filtered order. */
@@ -26,7 +26,7 @@ export const activityMinuteSchema = z.object({
 });
 export type ActivityMinute = z.infer<typeof activityMinuteSchema>;
 
-export const activityPeerSchema = z.object({
+const activityPeerSchema = z.object({
   /** The peer exactly as the host gave it; null when it gave none (shown as "unknown"). */
   as: z.string().nullable(),
   sent: z.number().int().nonnegative(),

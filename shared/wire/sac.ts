@@ -9,10 +9,10 @@ import { ENTRY_TYPES } from '../sac/seatFile.ts';
 // none of sac's rules.
 
 // Not imported from shared/api.ts, which lists this summary among the conversations it carries.
-export const sacSourceRefSchema = z.object({ kind: z.literal('sac'), id: z.string().regex(/^sac-[0-9a-f]{8}$/, 'expected sac- and 8 hex digits') });
+const sacSourceRefSchema = z.object({ kind: z.literal('sac'), id: z.string().regex(/^sac-[0-9a-f]{8}$/, 'expected sac- and 8 hex digits') });
 const evidenceStateSchema = z.enum(EVIDENCE_STATES);
 
-export const sacDegradedReasonSchema = z.object({
+const sacDegradedReasonSchema = z.object({
   code: z.enum(DEGRADED_CODES),
   /** The reason in plain words, from the core. */
   words: z.string(),
@@ -23,7 +23,7 @@ export const sacDegradedReasonSchema = z.object({
 });
 export type SacDegradedReason = z.infer<typeof sacDegradedReasonSchema>;
 
-export const sacFocusSchema = z.discriminatedUnion('state', [
+const sacFocusSchema = z.discriminatedUnion('state', [
   z.object({
     state: z.literal('declared'),
     text: z.string(),
@@ -37,7 +37,7 @@ export const sacFocusSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('unknown'), why: z.string() }),
 ]);
 
-export const sacPresenceSchema = z.discriminatedUnion('state', [
+const sacPresenceSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('quiet'), since: z.string().nullable(), until: z.string().nullable() }),
   z.object({ state: z.literal('expired'), until: z.string() }),
   z.object({ state: z.literal('not-quiet') }),
@@ -45,17 +45,17 @@ export const sacPresenceSchema = z.discriminatedUnion('state', [
 ]);
 
 /** Derived as sac derives it, and labelled so: never a fact of the files. */
-export const sacLivenessSchema = z.object({ word: z.enum(['live', 'unknown', 'gone']), basis: z.literal('derived'), why: z.string() });
+const sacLivenessSchema = z.object({ word: z.enum(['live', 'unknown', 'gone']), basis: z.literal('derived'), why: z.string() });
 
-export const sacSessionSchema = z.discriminatedUnion('state', [
+const sacSessionSchema = z.discriminatedUnion('state', [
   /** The registry's full session id: the same id in another source is the same session. */
   z.object({ state: z.literal('known'), session: z.string() }),
   z.object({ state: z.literal('unknown'), why: z.string() }),
 ]);
 
-export const sacRoomKindSchema = z.enum(['room', 'pair', 'unknown']);
+const sacRoomKindSchema = z.enum(['room', 'pair', 'unknown']);
 
-export const sacSeatCountsSchema = z.object({
+const sacSeatCountsSchema = z.object({
   sent: z.number().int(),
   received: z.number().int(),
   toSeat: z.number().int(),
@@ -95,7 +95,7 @@ export const sacSeatSummarySchema = z.object({
 });
 export type SacSeatSummary = z.infer<typeof sacSeatSummarySchema>;
 
-export const sacEntryRefSchema = z.object({ seat: z.string(), start: z.number().int(), item: z.string() });
+const sacEntryRefSchema = z.object({ seat: z.string(), start: z.number().int(), item: z.string() });
 
 /** One stretch of a seat file in a flow: an entry, stray text before a first header, or a tail. */
 export const sacFlowItemSchema = z.object({
@@ -152,12 +152,10 @@ export const sacSeatResponseSchema = z.object({
   sentTotal: z.number().int(),
   receivedTotal: z.number().int(),
 });
-export type SacSeatResponse = z.infer<typeof sacSeatResponseSchema>;
 
 export const sacItemResponseSchema = z.object({ schema: z.literal('rec.sac-item/1'), item: sacFlowItemSchema });
-export type SacItemResponse = z.infer<typeof sacItemResponseSchema>;
 
-export const sacRoomSummarySchema = z.object({
+const sacRoomSummarySchema = z.object({
   source: sacSourceRefSchema,
   room: z.string(),
   kind: sacRoomKindSchema,
@@ -180,7 +178,6 @@ export const sacRoomSummarySchema = z.object({
 export type SacRoomSummary = z.infer<typeof sacRoomSummarySchema>;
 
 export const sacRoomsResponseSchema = z.object({ schema: z.literal('rec.sac-rooms/1'), source: sacSourceRefSchema, rooms: z.array(sacRoomSummarySchema) });
-export type SacRoomsResponse = z.infer<typeof sacRoomsResponseSchema>;
 
 export const sacRoomResponseSchema = z.object({
   schema: z.literal('rec.sac-room/1'),
@@ -190,7 +187,6 @@ export const sacRoomResponseSchema = z.object({
   limit: z.number().int(),
   total: z.number().int(),
 });
-export type SacRoomResponse = z.infer<typeof sacRoomResponseSchema>;
 
 export const sacSearchHitSchema = z.object({
   source: sacSourceRefSchema,

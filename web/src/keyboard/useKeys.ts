@@ -3,9 +3,9 @@ import { useEffect, useRef } from 'react';
 // Single-key shortcuts. They are ignored while the reader types in a field, and when a modifier
 // is held, so the browser's own shortcuts keep working.
 
-export type KeyBindings = Record<string, (event: KeyboardEvent) => void>;
+type KeyBindings = Record<string, (event: KeyboardEvent) => void>;
 
-export function isTyping(target: EventTarget | null): boolean {
+function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || target.closest('input, textarea, select, [contenteditable]') !== null;
 }

@@ -12,7 +12,7 @@ import { createLiveFeed, type LiveFeed } from './liveFeed.ts';
 // nothing, rather than fetch everything twice (before and after the hello).
 
 export type Connection = 'connecting' | 'open' | 'lost';
-export type LiveState = { connection: Connection; source: SourceStatus | null; lostSince: number | null };
+type LiveState = { connection: Connection; source: SourceStatus | null; lostSince: number | null };
 
 const LiveContext = createContext<LiveState>({ connection: 'connecting', source: null, lostSince: null });
 const LiveFeedContext = createContext<LiveFeed | null>(null);

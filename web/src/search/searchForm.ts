@@ -29,9 +29,8 @@ export type SearchForm = {
 
 /** The entry types set-agent-comm writes (an older Hungarian word counts as the type it stands for). */
 export const SAC_ENTRY_TYPES = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST'] as const;
-export type SacEntryType = (typeof SAC_ENTRY_TYPES)[number];
+type SacEntryType = (typeof SAC_ENTRY_TYPES)[number];
 
-export const EMPTY_FORM: SearchForm = { q: '', regex: false, matchCase: false, side: '', outcome: '', refused: false, peer: '', project: '', from: '', to: '', person: false, type: '', room: '', writer: '' };
 
 export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm {
   const params = new URLSearchParams(query);
@@ -84,7 +83,7 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
 const TIME_FIELD = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
 
 /** A time as the page writes it, read in the reader's zone, as UTC ISO 8601; null when empty. */
-export function readTimeField(value: string, zone: TimeZoneSetting): string | null {
+function readTimeField(value: string, zone: TimeZoneSetting): string | null {
   // A time copied from the page in UTC ends in its zone word.
   const trimmed = zone === 'utc' ? value.trim().replace(/ ?(UTC|Z)$/i, '') : value.trim();
   if (trimmed === '') return null;

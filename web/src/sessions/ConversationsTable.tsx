@@ -13,8 +13,8 @@ import '../timeline/busy.css';
 // set-agent-comm seats, each saying which store it is from and opening its own view. Sorted as
 // the reader asks (in the address): latest activity, messages sent or received, degraded first.
 
-export const CONVERSATION_SORTS = ['last', 'sent', 'received', 'degraded'] as const;
-export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
+const CONVERSATION_SORTS = ['last', 'sent', 'received', 'degraded'] as const;
+type ConversationSort = (typeof CONVERSATION_SORTS)[number];
 
 const SORT_WORDS: Record<ConversationSort, string> = {
   last: 'latest activity first',
@@ -37,7 +37,7 @@ function byLastAt(a: ConversationSummary, b: ConversationSummary): number {
   return (b.lastAt ?? '').localeCompare(a.lastAt ?? '');
 }
 
-export function sortConversations(list: readonly ConversationSummary[], sort: ConversationSort): ConversationSummary[] {
+function sortConversations(list: readonly ConversationSummary[], sort: ConversationSort): ConversationSummary[] {
   const sorted = [...list];
   switch (sort) {
     case 'last':

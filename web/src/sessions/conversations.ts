@@ -26,11 +26,6 @@ export function conversationPath(conversation: ConversationSummary): string {
   return sessionPath(conversation.id);
 }
 
-/** What the kind calls it, for a label: "Session …" or "Seat …". */
-export function conversationNoun(conversation: ConversationSummary): string {
-  return isSacSeat(conversation) ? 'Seat' : 'Session';
-}
-
 /** The same full session id in other sources: the same Claude Code session, seen there. */
 export function otherViewsOf(sessionId: string, sourceId: string, all: readonly ConversationSummary[]): ConversationSummary[] {
   return all.filter((conversation) => {

@@ -11,7 +11,7 @@ import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './c
 
 /** `elsewhere`: chain children listed in another project, shown under this session as links. */
 export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: SessionSummary[]; depth: number };
-export type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
+type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
   const needle = filter.trim().toLowerCase();

@@ -5,7 +5,7 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 export type TimeZoneSetting = 'utc' | 'local';
 
 /** comfortable: every entry whole; compact: a message on one line until it is opened (long sessions). */
-export type DensitySetting = 'comfortable' | 'compact';
+type DensitySetting = 'comfortable' | 'compact';
 
 export type Settings = {
   timeZone: TimeZoneSetting;

@@ -2,7 +2,7 @@
 // tabs, control characters, zero-width and direction-changing characters (rule.verbatim). Each
 // such character is kept, and given a visible marker; nothing is removed, and none is applied.
 
-export type MarkKind = 'cr' | 'lf' | 'tab' | 'control' | 'bidi' | 'invisible' | 'space';
+type MarkKind = 'cr' | 'lf' | 'tab' | 'control' | 'bidi' | 'invisible' | 'space';
 
 export type Segment =
   | { type: 'text'; text: string }

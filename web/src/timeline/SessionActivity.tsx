@@ -139,7 +139,7 @@ const MINUTE_MS = 60_000;
 
 type Bar = { start: number; minutes: number; count: number; firstIndex: number | null };
 
-export function barsOf(minutes: readonly ActivityMinute[]): Bar[] {
+function barsOf(minutes: readonly ActivityMinute[]): Bar[] {
   if (minutes.length === 0) return [];
   const first = Date.parse(minutes[0]!.minute);
   const last = Date.parse(minutes.at(-1)!.minute);

@@ -6,7 +6,7 @@ import { describeReceivedOutcome, describeSentOutcome } from '../../../shared/re
 // rule.receiveOutcome). Nothing here says "delivered" or "read": the record cannot show either.
 // The facts are the core's, as the wire carries them: no rule of the record is applied here.
 
-export type OutcomeTone = 'queued' | 'refused' | 'consumed' | 'rejected' | 'unknown';
+type OutcomeTone = 'queued' | 'refused' | 'consumed' | 'rejected' | 'unknown';
 export type OutcomeWords = { words: string; tone: OutcomeTone; title: string; reason: string | null };
 
 export function sentOutcome({ isQueued, reason }: Pick<MessageFactsWire, 'isQueued' | 'reason'>): OutcomeWords {

@@ -6,9 +6,9 @@ import { queryKeys } from '../api/queryKeys.ts';
 // A session's items come in pages by position in the session's order; only the pages on screen
 // are fetched, so a session of 100,000 entries costs what a screenful costs.
 
-export const PAGE_SIZE = 200;
+const PAGE_SIZE = 200;
 
-export type SessionPages = {
+type SessionPages = {
   /** The item at a position, when its page is here. */
   itemAt(index: number): SessionItemWire | undefined;
   /** The newest answer among the pages asked for: the session's total and summary. */
