@@ -21,6 +21,7 @@ import {
 } from '../../shared/wire/spex.ts';
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
 import { readRanges, readSmallFile } from './readLine.ts';
+import { createSpexLiveItems } from './spexItems.ts';
 import { createSpexReader, type SpexReader, type SpexSession } from './spexReader.ts';
 
 // The projection of a spex home: the reader's folds said in the wire's words (shared/wire/spex.ts),
@@ -51,6 +52,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   const ref = spexSourceRef(options.root);
   const listeners = new Set<(notice: SourceNotice) => void>();
   const pendingIds = new Set<string>();
+  /** Sessions whose lines may be news for the live view: their own log changed, or they are gone. */
+  const itemIds = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
   let statusVersion = 0;
   let changeVersion = 0;
@@ -66,6 +69,9 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const ids = [...pendingIds];
     pendingIds.clear();
     for (const id of ids) publish({ type: 'conversation-changed', id });
+    const changedLogs = [...itemIds];
+    itemIds.clear();
+    for (const [id, items] of liveItems.collect(changedLogs)) publish({ type: 'items', id, items });
   };
 
   const reader: SpexReader = createSpexReader({
@@ -76,15 +82,18 @@ export function createSpexSource(options: SpexSourceOptions): Source {
       changeVersion++;
       // A `from` that names no session of this home changes nothing anyone lists.
       for (const id of ids) if (reader.session(id) !== null || summaries.has(id)) pendingIds.add(id);
+      for (const id of ids) itemIds.add(id);
       for (const id of ids) if (reader.session(id) === null) summaries.delete(id);
       // A few milliseconds gather the pieces of one write, as the record's notices do.
-      if (pendingIds.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+      if (pendingIds.size > 0 || itemIds.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
     onStatus() {
       statusVersion++;
       publish({ type: 'source', source: status() });
     },
   });
+
+  const liveItems = createSpexLiveItems(reader, ref.id);
 
   function status(): SourceStatus {
     const now = reader.status();
@@ -407,7 +416,10 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     search,
     // Nothing of a spex page runs beside the event loop: there is no other work to stop.
     stopWork() {},
-    start: () => reader.start(),
+    async start() {
+      await reader.start();
+      liveItems.takeAllAsTold();
+    },
     async close() {
       if (flushTimer !== null) clearTimeout(flushTimer);
       listeners.clear();
