@@ -45,6 +45,13 @@ test('no route and no notice carries a dispatch-settled line or a dispatchReceip
     for (const item of page.items) assert.equal((await rig.get(`/api/sessions/${id}/items/${item.key}`)).status, 200);
   }
   await rig.get('/api/sessions');
+  for (const id of [A, B, C]) {
+    for (const format of ['ndjson', 'json', 'md']) {
+      const exported = await rig.app.inject({ method: 'GET', url: `/api/sessions/${id}/export?format=${format}` });
+      assert.equal(exported.statusCode, 200);
+      rig.served.push(exported.body);
+    }
+  }
   for (const q of ['', 'CANARY', 'receipt', 'dispatch', 'settled']) {
     await rig.get(`/api/search?q=${q}`);
     await rig.get(`/api/search?q=${q}&side=sent`);
