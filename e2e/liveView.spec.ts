@@ -1,5 +1,6 @@
 import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
 import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
+import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
@@ -12,6 +13,12 @@ const stores: Store[] = [];
 let sac: { dir: string; writer: SacWriter; remove(): Promise<void> };
 let sacSource = '';
 let dashboard: RunningDashboard;
+// A spex home beside the two records, written as spex's writer writes it.
+const SPEX_PROJECT = '-e2e-live-spex';
+const SPEX_RECEIVER = 'dddddddd-4444-4000-8000-00000000000d';
+const SPEX_SENDER = 'eeeeeeee-5555-4000-8000-00000000000e';
+let spexHome: { dir: string; remove(): Promise<void> };
+let spexWriter: SpexWriter;
 
 test.beforeAll(async () => {
   for (const label of ['live-view-a', 'live-view-b']) {
@@ -21,7 +28,12 @@ test.beforeAll(async () => {
   const made = await makeRecordDir('live-view-sac');
   sac = { dir: made.dir, writer: await startSacWriter(made.dir), remove: made.remove };
   for (const [file, text] of Object.entries(EXAMPLE_STORE)) await sac.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
-  dashboard = await startDashboard([stores[0]!.dir, stores[1]!.dir, sac.dir]);
+  spexHome = await makeRecordDir('live-view-spex');
+  spexWriter = await startSpexWriter(spexHome.dir);
+  for (const sessionId of [SPEX_RECEIVER, SPEX_SENDER]) {
+    await spexWriter.send({ op: 'session', project: SPEX_PROJECT, sessionId, value: { session_id: sessionId, worktree_path: '/e2e/live-spex', title: sessionId.slice(0, 4), status: 'active' } });
+  }
+  dashboard = await startDashboard([stores[0]!.dir, stores[1]!.dir, sac.dir, spexHome.dir]);
   for (let i = 0; i < 200 && sacSource === ''; i++) {
     const list = (await (await apiFetch(`${dashboard.url}/api/sessions`)).json()) as { sources: { kind: string; id: string; indexing: { state: string } }[] };
     const found = list.sources.find((candidate) => candidate.kind === 'sac');
@@ -39,6 +51,8 @@ test.afterAll(async () => {
   }
   await sac?.writer.close();
   await sac?.remove();
+  await spexWriter?.kill();
+  await spexHome?.remove();
 });
 
 const rows = (page: Page) => page.locator('.live-item');
@@ -72,6 +86,40 @@ test('items of two stores arrive in the order written, each row saying its sourc
   await refusedRow.locator('.live-line').click();
   await expect(page).toHaveURL(`${dashboard.url}/session/${a.sessionId}/entry/${encodeURIComponent(refused)}`);
   await expect(page.locator(`[data-file="${refused}"]`)).toBeVisible();
+});
+
+test("items of a record and a spex home arrive in the order written; a spex message is a row of its receiver and, from the receiver's log, of its sender", async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-mixed');
+  await openLive(page);
+  await a.start();
+  const fromRecord = await a.sent({ as: 'api' }, 'written to the record first');
+  await expect(rowOf(page, fromRecord)).toBeVisible();
+  const spex = (sessionId: string, event: Record<string, unknown>) => spexWriter.send({ op: 'event', project: SPEX_PROJECT, sessionId, event });
+  await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'sent', mid: crypto.randomUUID(), text: 'from a person to spex\nsecond line', from: null });
+  await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'sent', mid: crypto.randomUUID(), text: 'from one spex session to another', from: SPEX_SENDER });
+  await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'status', status: 'awaiting', proposal: 'merge', note: 'ready' });
+
+  const person = page.locator('.live-item', { hasText: 'from a person to spex' });
+  await expect(person).toBeVisible();
+  await expect(person.locator('.live-source')).toHaveText('spex');
+  await expect(person.locator('.live-side')).toHaveText('received');
+  await expect(person.locator('.live-peer')).toHaveText('a person');
+  await expect(person).not.toContainText('second line');
+  await expect(person.locator('.live-session')).toContainText(SPEX_RECEIVER.slice(0, 8));
+  const peer = page.locator('.live-item', { hasText: 'from one spex session to another' });
+  await expect(peer).toHaveCount(2);
+  await expect(peer.filter({ has: page.locator('.live-side', { hasText: 'received' }) }).locator('.live-peer')).toHaveText(SPEX_SENDER);
+  const sent = peer.filter({ has: page.locator('.live-side', { hasText: 'sent' }) });
+  await expect(sent.locator('.live-session')).toContainText(SPEX_SENDER.slice(0, 8));
+  await expect(sent).toContainText("from the receiver's log");
+  await expect(page.locator('.live-item', { hasText: 'declared review' })).toBeVisible();
+  const keys = await rows(page).evaluateAll((found) => found.map((row) => row.textContent ?? ''));
+  expect(keys.findIndex((text) => text.includes('written to the record first'))).toBeLessThan(keys.findIndex((text) => text.includes('from a person to spex')));
+
+  // A row opens the spex line in its place.
+  await person.locator('.live-line').click();
+  await expect(page).toHaveURL(new RegExp(`/spex/spex-[0-9a-f]{8}/session/${SPEX_RECEIVER}/item/line-1$`));
+  await expect(page.locator('[data-item="line-1"]')).toContainText('from a person to spex');
 });
 
 test('a filter is kept in the address and survives a reload', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -232,6 +232,30 @@ test('a link to an item opens at that item, highlighted, and a link to an item t
   await page.goto(`${sessionUrl(A)}/item/line-999`);
   await expect(page.getByText('Item line-999 is not in this session')).toBeVisible();
   await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+});
+
+test('a spex session downloads as NDJSON, JSON and Markdown from its header, in spex\'s words and with no private data', async ({ page }) => {
+  await page.goto(sessionUrl(A));
+  const download = async (label: string) => {
+    const [got] = await Promise.all([page.waitForEvent('download'), page.getByRole('group', { name: 'Download this session' }).getByRole('link', { name: `Download this session as ${label}` }).click()]);
+    return { name: got.suggestedFilename(), text: (await readFile((await got.path())!)).toString('utf8') };
+  };
+  const md = await download('Markdown');
+  expect(md.name).toBe(`spex-${A}.md`);
+  expect(md.text).toContain('### Received from a person');
+  expect(md.text).toContain(`\`\`\`text\n${PERSON_TEXT}\n\`\`\``);
+  expect(md.text).toContain('### Declared review');
+  expect(md.text).toContain(`### Sent to session \`"${B}"\``);
+  expect(md.text).toContain('is damaged: unknown evidence, not nothing');
+  const ndjson = await download('NDJSON');
+  expect(ndjson.name).toBe(`spex-${A}.ndjson`);
+  const lines = ndjson.text.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; lineText?: string | null });
+  expect(lines[0]!.type).toBe('session');
+  expect(lines.slice(1).some((line) => line.lineText?.includes(ISSUES_TEXT))).toBe(true);
+  const json = await download('JSON');
+  expect(json.name).toBe(`spex-${A}.json`);
+  expect((JSON.parse(json.text) as { schema: string }).schema).toBe('rec.spex-session/1');
+  for (const text of [md.text, ndjson.text, json.text]) for (const canary of CANARIES) expect(text).not.toContain(canary);
 });
 
 test("spex's private settlement lines and receipts are nowhere on the page, in any response or in any notice", async ({ page }) => {

@@ -21,6 +21,8 @@ import {
 } from '../../shared/wire/spex.ts';
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
 import { readRanges, readSmallFile } from './readLine.ts';
+import { createSpexExport } from './spexExport.ts';
+import { createSpexLiveItems } from './spexItems.ts';
 import { createSpexReader, type SpexReader, type SpexSession } from './spexReader.ts';
 
 // The projection of a spex home: the reader's folds said in the wire's words (shared/wire/spex.ts),
@@ -40,7 +42,7 @@ export function spexSourceRef(root: string): SourceRef & { kind: 'spex' } {
 }
 
 /** An item of a session's page in its place: its own log's line, or a line of a receiver's log. */
-type PlacedItem = { own: true; line: number; item: TimelineItem; at: string | null } | { own: false; receiver: string; line: number; item: TimelineItem; at: string | null };
+export type PlacedItem = { own: true; line: number; item: TimelineItem; at: string | null } | { own: false; receiver: string; line: number; item: TimelineItem; at: string | null };
 
 const pageQuery = z.object({
   offset: decimalQuerySchema(0, Number.MAX_SAFE_INTEGER).default(0),
@@ -51,6 +53,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   const ref = spexSourceRef(options.root);
   const listeners = new Set<(notice: SourceNotice) => void>();
   const pendingIds = new Set<string>();
+  /** Sessions whose lines may be news for the live view: their own log changed, or they are gone. */
+  const itemIds = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
   let statusVersion = 0;
   let changeVersion = 0;
@@ -66,6 +70,9 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     const ids = [...pendingIds];
     pendingIds.clear();
     for (const id of ids) publish({ type: 'conversation-changed', id });
+    const changedLogs = [...itemIds];
+    itemIds.clear();
+    for (const [id, items] of liveItems.collect(changedLogs)) publish({ type: 'items', id, items });
   };
 
   const reader: SpexReader = createSpexReader({
@@ -76,15 +83,18 @@ export function createSpexSource(options: SpexSourceOptions): Source {
       changeVersion++;
       // A `from` that names no session of this home changes nothing anyone lists.
       for (const id of ids) if (reader.session(id) !== null || summaries.has(id)) pendingIds.add(id);
+      for (const id of ids) itemIds.add(id);
       for (const id of ids) if (reader.session(id) === null) summaries.delete(id);
       // A few milliseconds gather the pieces of one write, as the record's notices do.
-      if (pendingIds.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+      if (pendingIds.size > 0 || itemIds.size > 0) flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
     },
     onStatus() {
       statusVersion++;
       publish({ type: 'source', source: status() });
     },
   });
+
+  const liveItems = createSpexLiveItems(reader, ref.id);
 
   function status(): SourceStatus {
     const now = reader.status();
@@ -273,6 +283,28 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     };
   }
 
+  /** What session.json's note says now, clipped as on a page. */
+  function currentNoteOf(id: string): string | null {
+    const path = reader.sessionJsonPath(id);
+    const sessionJson = path === null ? null : readSmallFile(path, 1024 * 1024);
+    const reading = sessionJson === null ? null : readSessionJson(sessionJson);
+    const note = reading?.state === 'known' ? reading.meta.note : null;
+    return note === null ? null : (clipText(note, PAGE_TEXT_LIMIT_BYTES).text ?? null);
+  }
+
+  const { answerExport } = createSpexExport({
+    ref,
+    reader,
+    placeItems,
+    projectItems,
+    keyOf,
+    summaryOf: (session) => {
+      const { summary, listed: one } = listed(session);
+      return { summary, json: one.json };
+    },
+    currentNoteOf,
+  });
+
   function status404(reply: FastifyReply, what: string) {
     return reply.code(404).send({ error: 'not-found', message: what });
   }
@@ -384,14 +416,10 @@ export function createSpexSource(options: SpexSourceOptions): Source {
       const { offset, limit } = query.data;
       const items = placeItems(session);
       const onPage = items.slice(offset, offset + limit);
-      const path = reader.sessionJsonPath(id);
-      const sessionJson = path === null ? null : readSmallFile(path, 1024 * 1024);
-      const reading = sessionJson === null ? null : readSessionJson(sessionJson);
-      const note = reading?.state === 'known' ? reading.meta.note : null;
       return spexSessionResponseSchema.parse({
         schema: 'rec.spex-session/1',
         session: listed(session).summary,
-        currentNote: note === null ? null : (clipText(note, PAGE_TEXT_LIMIT_BYTES).text ?? null),
+        currentNote: currentNoteOf(id),
         page: { offset, limit, total: items.length },
         items: projectItems(session, onPage, PAGE_TEXT_LIMIT_BYTES),
         strays: session.strays.map((stray) => ({ name: stray.name, why: stray.why })),
@@ -404,10 +432,14 @@ export function createSpexSource(options: SpexSourceOptions): Source {
       if (found === undefined) return status404(reply, 'no such item in this session');
       return spexItemResponseSchema.parse({ schema: 'rec.spex-item/1', source: ref, sessionId: id, item: projectItems(session, [found], null)[0] });
     },
+    answerExport,
     search,
     // Nothing of a spex page runs beside the event loop: there is no other work to stop.
     stopWork() {},
-    start: () => reader.start(),
+    async start() {
+      await reader.start();
+      liveItems.takeAllAsTold();
+    },
     async close() {
       if (flushTimer !== null) clearTimeout(flushTimer);
       listeners.clear();

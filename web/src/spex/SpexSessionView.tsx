@@ -2,6 +2,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { MAX_PAGE_LIMIT } from '../../../shared/api.ts';
 import type { SpexItem, SpexSessionResponse, SpexSummary } from '../../../shared/wire/spex.ts';
 import { ApiError } from '../api/client.ts';
+import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { Link } from '../router/Router.tsx';
 import { projectPath, spexItemPath, spexSessionPath } from '../router/routes.ts';
 import { conversationPath, isRecordSession, isSacSeat, otherViewsOf } from '../sessions/conversations.ts';
@@ -130,6 +131,7 @@ function SpexHeader({ data }: { data: SpexSessionResponse }) {
           </span>
         ))}
       </p>
+      <DownloadLinks path={`/api/sessions/${encodeURIComponent(session.id)}/export`} query={new URLSearchParams({ source: session.source.id })} what="this session" />
       <dl className="spex-facts">
         {session.name !== null && session.name !== label && (
           <>

@@ -1,0 +1,230 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/api.ts';
+import { PRIVATE_FIELD, PRIVATE_KIND, isObject, parseLineJson } from '../../shared/spex/line.ts';
+import { spexItemSchema, type SpexItem, type SpexSummary } from '../../shared/wire/spex.ts';
+import { sendExport } from '../sources/exportStream.ts';
+import { fencedBlock, inlineValue } from '../sources/markdown.ts';
+import type { ExportFormat } from '../sources/source.ts';
+import { readRanges, type RangeRead } from './readLine.ts';
+import type { SpexReader, SpexSession } from './spexReader.ts';
+import type { PlacedItem } from './spexSource.ts';
+
+// A spex session taken away whole (`GET /api/sessions/:id/export?format=`), as of when the export
+// began: the items of its page then (its own log, and the lines of other logs whose `from` is its
+// id), each line read again from its segment as the export reaches it, a batch at a time, at the
+// pace the client takes them (server/sources/exportStream.ts).
+//
+// - `ndjson`: a first line with the session's summary, then a line per item: whose log holds it,
+//   its line number and segment, its evidence, and its bytes exactly as the segment holds them
+//   (`lineText`, or `lineBase64` for bytes that are not UTF-8). A line whose bytes hold spex's
+//   private receipt is given as its fields without it, never as bytes. Byte offsets are not given:
+//   the bytes between two lines would say where a private line was, and how long it is.
+// - `json`: `rec.spex-session/1` with every item, as the session's pages give them.
+// - `md`: a transcript in the words of the session's page.
+
+export const SPEX_EXPORT_SCHEMA = 'rec.spex-session-export/1';
+/** Items read and projected at a time: a page's worth. */
+const BATCH_ITEMS = 200;
+
+export type SpexExportParts = {
+  ref: SourceRef & { kind: 'spex' };
+  reader: SpexReader;
+  /** The session's items in page order (kept by the projection; the export copies the list). */
+  placeItems(session: SpexSession): PlacedItem[];
+  /** Items projected as a page does, reading their lines again; `limit` null: texts whole. */
+  projectItems(session: SpexSession, items: readonly PlacedItem[], limit: number | null): SpexItem[];
+  keyOf(item: PlacedItem): string;
+  summaryOf(session: SpexSession): { summary: SpexSummary; json: string };
+  currentNoteOf(sessionId: string): string | null;
+};
+
+export function createSpexExport(parts: SpexExportParts) {
+  const { ref, reader } = parts;
+
+  async function* ndjsonParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
+    const sessionId = session.sessionId;
+    yield JSON.stringify({ type: 'session', schema: SPEX_EXPORT_SCHEMA, source: ref, sessionId, session: parts.summaryOf(session).summary, items: items.length }) + '\n';
+    for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
+      signal.throwIfAborted();
+      const batch = items.slice(offset, offset + BATCH_ITEMS);
+      const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })));
+      yield batch.map((placed, index) => describeLine(sessionId, placed, reads[index]!)).join('');
+    }
+  }
+
+  function describeLine(sessionId: string, placed: PlacedItem, read: RangeRead): string {
+    const { item } = placed;
+    const facts = item.evidence === 'parsed' ? item.facts : null;
+    const line: Record<string, unknown> = {
+      type: 'line',
+      source: ref,
+      sessionId,
+      key: parts.keyOf(placed),
+      log: placed.own ? sessionId : placed.receiver,
+      side: !placed.own ? 'sent' : facts?.kind === 'sent' ? 'received' : null,
+      line: placed.line,
+      segment: item.segment,
+      at: placed.at,
+      evidence: item.evidence,
+      why: item.evidence === 'parsed' ? null : item.why,
+      kind: facts === null ? null : facts.kind === 'unknown' ? facts.kindName : facts.kind,
+    };
+    if (read.type === 'gone') return JSON.stringify({ ...line, bytes: null, lineText: null, now: read.why }) + '\n';
+    const judged = judgeBytes(read.bytes);
+    if ('withheld' in judged) return JSON.stringify({ ...line, bytes: null, lineText: null, withheld: judged.withheld, ...(judged.fields !== null ? { fields: judged.fields } : {}) }) + '\n';
+    if ('base64' in judged) return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: null, lineBase64: judged.base64 }) + '\n';
+    return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: judged.text }) + '\n';
+  }
+
+  async function* jsonParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
+    // The summary comes last, taken once every line was read, as a page's agrees with its items.
+    yield `{"schema":"rec.spex-session/1","page":${JSON.stringify({ offset: 0, limit: items.length, total: items.length })},"items":[`;
+    for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
+      signal.throwIfAborted();
+      const batch = parts.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), PAGE_TEXT_LIMIT_BYTES);
+      yield (offset === 0 ? '' : ',') + batch.map((item) => JSON.stringify(spexItemSchema.parse(item))).join(',');
+    }
+    const current = reader.session(session.sessionId) ?? session;
+    const note = parts.currentNoteOf(session.sessionId);
+    const strays = current.strays.map((stray) => ({ name: stray.name, why: stray.why }));
+    yield `],"session":${parts.summaryOf(current).json},"currentNote":${JSON.stringify(note)},"strays":${JSON.stringify(strays)}}`;
+  }
+
+  async function* markdownParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
+    yield describeSessionMarkdown(parts.summaryOf(session).summary, new Date().toISOString());
+    for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
+      signal.throwIfAborted();
+      const batch = parts.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), null);
+      yield batch.map(describeItemMarkdown).join('');
+    }
+  }
+
+  async function answerExport(id: string, format: ExportFormat, _request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const session = reader.session(id);
+    if (session === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this spex home' });
+    // The list is kept for pages and replaced as the session changes: the export keeps the items of the moment it began.
+    const items = parts.placeItems(session).slice();
+    const make = format === 'ndjson' ? ndjsonParts : format === 'json' ? jsonParts : markdownParts;
+    return sendExport(reply, { name: ['spex', id], format, parts: (signal) => make(session, items, signal) });
+  }
+
+  return { answerExport };
+}
+
+function ownerOf(session: SpexSession, placed: PlacedItem): string {
+  return placed.own ? session.sessionId : placed.receiver;
+}
+
+/**
+ * What of a line's bytes may leave the server: the bytes as they are, unless they are (now) a
+ * private line, or hold spex's private receipt, or may hold private data that cannot be taken out
+ * of them (bytes that are not JSON); such a line is given as its fields without the private one,
+ * where it has fields.
+ */
+function judgeBytes(bytes: Buffer): { text: string } | { base64: string } | { withheld: string; fields: Record<string, unknown> | null } {
+  const parsed = parseLineJson(bytes);
+  if (parsed.outcome === 'private') return { withheld: "the line is now spex's private delivery bookkeeping: not exported", fields: null };
+  const mayHold = bytes.includes(PRIVATE_FIELD) || bytes.includes(PRIVATE_KIND);
+  if (parsed.outcome === 'json') {
+    if (parsed.scan.hasPrivateField || mayHold) {
+      const fields = isObject(parsed.value) && parsed.scan.duplicate === null ? parsed.value : null;
+      return { withheld: "its bytes hold spex's private delivery receipt: they are not exported; its fields are, without it", fields };
+    }
+    // The decoder keeps a byte-order mark: the text's UTF-8 is the bytes exactly.
+    return { text: parsed.source };
+  }
+  // JSON too deep to walk may spell the private field with an escape.
+  if (mayHold || (parsed.outcome === 'unsafe' && bytes.includes('\\u'))) return { withheld: "its bytes may hold spex's private delivery data, which cannot be taken out of them: not exported", fields: null };
+  return isUtf8(bytes) ? { text: bytes.toString('utf8') } : { base64: bytes.toString('base64') };
+}
+
+/** The transcript's head: the session, what session.json says now, and every reason to doubt its log. */
+function describeSessionMarkdown(summary: SpexSummary, exportedAt: string): string {
+  const { counts, current } = summary;
+  const lines = [`# spex session ${inlineValue(summary.id)}`, '', `- Store: spex ${inlineValue(summary.source.id)}`];
+  const label = summary.title ?? summary.name;
+  if (label !== null) lines.push(`- Title: ${inlineValue(label)}`);
+  lines.push(`- Project: ${inlineValue(summary.project.key)}${summary.project.from === 'encoded-name' ? " (spex's encoded folder name: no session names its worktree path)" : ''}`);
+  if (summary.branch !== null) lines.push(`- Branch: ${inlineValue(summary.branch)}`);
+  if (current.state === 'unknown') lines.push(`- Now (session.json, current, not history): unknown (${current.why})`);
+  else {
+    const word = current.word === null ? 'no status' : current.word;
+    const status = current.status === null ? '' : ` (status ${inlineValue(current.status)})`;
+    const proposal = current.proposal === null ? '' : `, proposal ${inlineValue(current.proposal)}`;
+    lines.push(`- Now (session.json, current, not history): ${word}${status}${proposal}`);
+  }
+  lines.push(
+    `- First and last line: ${summary.firstAt ?? 'none'} – ${summary.lastAt ?? 'none'}`,
+    `- ${counts.received} received (${counts.fromPerson} from a person, ${counts.fromPeers} from sessions or other senders) · ${counts.sent} sent, from the receivers' logs · ${counts.declarations} ${counts.declarations === 1 ? 'declaration' : 'declarations'}`,
+    `- Exported at ${exportedAt}, as the segments were on disk then.`,
+    '',
+    "What this session sent is shown from the receiver's log: the line there whose `from` is this session's id. One event seen from two sides, joined by the id spex stored, never by text or time. spex's private delivery data is never shown.",
+    '',
+  );
+  if (summary.degraded.length > 0) {
+    lines.push('## Degraded timeline: what it shows is incomplete', '');
+    for (const reason of summary.degraded) {
+      const on = reason.lines.length === 0 ? '' : ` ${reason.linesTotal === 1 ? 'Line' : 'Lines'} ${reason.lines.join(', ')}${reason.linesTotal > reason.lines.length ? ` and ${reason.linesTotal - reason.lines.length} more` : ''}.`;
+      lines.push(`- ${reason.words}${on}${reason.files.length > 0 ? ` In ${reason.files.map(inlineValue).join(', ')}.` : ''}`);
+    }
+    lines.push('');
+  }
+  lines.push("## Lines, in the session's order", '');
+  return lines.join('\n') + '\n';
+}
+
+const EVIDENCE_TITLES: Record<Extract<SpexItem, { type: 'evidence' }>['evidence'], string> = {
+  damaged: 'is damaged: unknown evidence, not nothing',
+  invalid: 'is invalid, JSON that is not an event: unknown evidence, not nothing',
+  torn: 'is torn: unknown evidence, not nothing',
+  pending: 'is being written',
+};
+
+/** One item of the session in its place, its text whole. */
+function describeItemMarkdown(item: SpexItem): string {
+  const place = `- Line ${item.line} of ${item.type === 'sent' ? "the receiver's" : 'its'} log, segment ${inlineValue(item.segment)}`;
+  const now = item.now === null ? [] : [`- **Changed after it was read** (${item.now}): shown as it was read.`];
+  switch (item.type) {
+    case 'received': {
+      const from = item.from.by === 'person' ? 'a person' : item.from.by === 'session' ? `session ${inlineValue(item.from.sessionId)}` : inlineValue(item.from.as);
+      const lines = [place];
+      if (item.replyVia !== null) lines.push(`- Reply via ${inlineValue(item.replyVia)}`);
+      if (item.from.by === 'session') lines.push("- The same event is in that session's Sent column: joined by the id spex stored in `from`, not by text or time.");
+      return section(`Received from ${from} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item));
+    }
+    case 'sent': {
+      const lines = [`- From the receiver's log: line ${item.line} of that session's log.`, `- In its segment ${inlineValue(item.segment)}; one event seen from two sides, joined by the id spex stored in \`from\`, not by text or time.`];
+      if (item.replyVia !== null) lines.push(`- Reply via ${inlineValue(item.replyVia)}`);
+      return section(`Sent to session ${inlineValue(item.receiver)} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item));
+    }
+    case 'declaration': {
+      const lines = [place, `- Status ${inlineValue(item.status)}, ${item.proposal === null ? 'no proposal' : `proposal ${inlineValue(item.proposal)}`}`, ...now];
+      if (item.note === null) return section(`Declared ${item.word} · ${item.at ?? 'no time'}`, [...lines, '- No note']);
+      return section(`Declared ${item.word} · ${item.at ?? 'no time'}`, [...lines, '- Note:'], fencedBlock(item.note));
+    }
+    case 'unknown-kind':
+      return section(`A line of a kind spex's reader does not know: ${inlineValue(item.kindName)} · ${item.at ?? 'no time'}`, [place, ...now, ...rawLines(item.raw)], item.raw === null ? '' : fencedBlock(item.raw, 'json'));
+    case 'evidence': {
+      const lines = [place, `- ${item.bytes} bytes${item.at === null ? '' : `, in place after ${item.at}`}`, `- Why: ${item.why}`, ...now];
+      if (item.evidence === 'pending') return section(`Line ${item.line} ${EVIDENCE_TITLES.pending}`, [...lines, '- It is shown once its end is written.']);
+      return section(`Line ${item.line} ${EVIDENCE_TITLES[item.evidence]}`, [...lines, ...rawLines(item.raw)], item.raw === null ? '' : fencedBlock(item.raw));
+    }
+  }
+}
+
+function rawLines(raw: string | null): string[] {
+  return raw === null ? ["- Its text is not shown (it may hold spex's private delivery data, or is not UTF-8)."] : ['- As written:'];
+}
+
+function hintOf(item: Extract<SpexItem, { type: 'sent' | 'received' }>): string[] {
+  return item.hintAt === null ? [] : [`- The text ends with spex's reply hint (from character ${item.hintAt}), which spex stored with it.`];
+}
+
+function messageBody(item: Extract<SpexItem, { type: 'sent' | 'received' }>): string {
+  return item.text === null ? "Its text is not shown: the line no longer holds it.\n" : fencedBlock(item.text);
+}
+
+function section(title: string, lines: readonly string[], block = ''): string {
+  return `### ${title}\n\n${lines.join('\n')}\n${block === '' ? '' : '\n' + block}\n`;
+}
