@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEGRADED_CODES, type MissingRange } from './record/degraded.ts';
 import type { Seq } from './record/entryName.ts';
 import { OUTCOMES } from './record/entry.ts';
-import { EVIDENCE_STATES } from './record/evidence.ts';
+import { EVIDENCE_STATES } from './evidence.ts';
 import { sacSearchHitSchema, sacSeatSummarySchema } from './wire/sac.ts';
 import { spexSearchHitSchema, spexSummarySchema } from './wire/spex.ts';
 

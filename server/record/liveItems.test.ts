@@ -4,7 +4,8 @@ import { concludeObservation } from '../../shared/record/observation.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { fileOf, nameAt, sentEntry, startEntry, SESSION } from '../../shared/test/recordFixtures.ts';
 import { foldSession } from '../../shared/record/session.ts';
-import { firstLineOf, projectLiveItems, type FileChange } from './liveItems.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
+import { projectLiveItems, type FileChange } from './liveItems.ts';
 
 function project(files: KnownFile[], changed: Record<string, FileChange>) {
   return projectLiveItems(

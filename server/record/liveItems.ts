@@ -1,4 +1,5 @@
-import { LIVE_FIRST_LINE_CHARS, type LiveItem } from '../../shared/api.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
+import type { LiveItem } from '../../shared/api.ts';
 import { describeMissing, isSequenceJump, type MissingRange } from '../../shared/record/degraded.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { compareEntryNames } from '../../shared/record/entryName.ts';
@@ -19,14 +20,6 @@ export type FileChange = { isNew: boolean; seen: TextSeen | undefined };
 /** Files larger than this are not read again for their first line: a page reads those on a thread. */
 const READ_AGAIN_MAX_BYTES = 1024 * 1024;
 
-/** The first line of a text, verbatim, cut at LIVE_FIRST_LINE_CHARS without splitting a pair. */
-export function firstLineOf(text: string): string {
-  const newline = text.indexOf('\n');
-  const line = newline === -1 ? text : text.slice(0, newline);
-  if (line.length <= LIVE_FIRST_LINE_CHARS) return line;
-  const last = line.charCodeAt(LIVE_FIRST_LINE_CHARS - 1);
-  return line.slice(0, last >= 0xd800 && last <= 0xdbff ? LIVE_FIRST_LINE_CHARS - 1 : LIVE_FIRST_LINE_CHARS);
-}
 
 /** What a reading of an entry says for the live view; undefined for what is not an entry. */
 export function textSeenIn(reading: EntryReading | null): TextSeen | undefined {

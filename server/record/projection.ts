@@ -3,7 +3,7 @@ import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
 import type { MissingRange } from '../../shared/record/degraded.ts';
 import { valueAsWritten } from '../../shared/jsonText.ts';
 import type { EntryFacts, MessageDetails } from '../../shared/record/entry.ts';
-import type { EvidenceState } from '../../shared/record/evidence.ts';
+import type { EvidenceState } from '../../shared/evidence.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { FreshRead } from './recordWatcher.ts';
 

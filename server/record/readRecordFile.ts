@@ -1,5 +1,6 @@
 import { constants, closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { hash } from 'node:crypto';
+import { describeError } from '../watch/describeError.ts';
 
 /** Entries larger than this are not read whole; they are reported, not parsed. */
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -77,19 +78,6 @@ function describeKind(stat: import('node:fs').Stats): string {
   return 'not a regular file';
 }
 
-export function describeError(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOENT':
-      return 'does not exist';
-    case 'ENOTDIR':
-      return 'not a folder';
-    default:
-      return error.code ?? error.message;
-  }
-}
 
 /**
  * A fingerprint of an entry's bytes, to tell a file that changed after it parsed. Trailing

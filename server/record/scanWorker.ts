@@ -4,7 +4,7 @@ import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts
 import type { Observation } from '../../shared/record/observation.ts';
 import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { lookAtFile } from './lookAtFile.ts';
-import { describeError } from './readRecordFile.ts';
+import { describeError } from '../watch/describeError.ts';
 
 // A second core for the first scan. Reading an entry is mostly work in JavaScript (decoding,
 // parsing, validating, fingerprinting), done once per file on one thread; this worker looks at

@@ -7,7 +7,7 @@ import { classifyRoomFolder, classifySeatFile, classifyStoreName, isSecretName, 
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';
 import { readStoreFiles, STORE_FILE_OF, type StoreFacts, type StoreFileInput } from '../../shared/sac/storeFiles.ts';
-import { describeError } from '../record/readRecordFile.ts';
+import { describeError } from '../watch/describeError.ts';
 import { readAppended, type AppendMark } from '../watch/appendRead.ts';
 import { listFolder } from '../watch/listFolder.ts';
 import { allowedPath, readStoreFile } from './storeOpen.ts';

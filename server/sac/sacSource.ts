@@ -27,7 +27,7 @@ import {
   type SacSeatSummary,
 } from '../../shared/wire/sac.ts';
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
-import { firstLineOf } from '../record/liveItems.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
 import { createSacReader } from './sacReader.ts';
 import { createSacExport } from './sacExport.ts';
 import { createLiveItems } from './sacLiveItems.ts';

@@ -1,7 +1,7 @@
 import { constants, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { mayOpen } from '../../shared/sac/layout.ts';
-import { describeError } from '../record/readRecordFile.ts';
+import { describeError } from '../watch/describeError.ts';
 
 // The one door through which the sac reader opens a file. Every path is asked of the core's
 // allowlist (`mayOpen`) first, so a secret (`relays.json`, `http-tokens.json`) is never opened

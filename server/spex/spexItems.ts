@@ -3,7 +3,7 @@ import { PRIVATE_KIND } from '../../shared/spex/line.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import type { LogItem } from '../../shared/spex/timeline.ts';
 import { readLineView } from '../../shared/spex/view.ts';
-import { firstLineOf } from '../record/liveItems.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
 import { readRanges } from './readLine.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 

@@ -1,7 +1,7 @@
 import { constants, closeSync, fstatSync, lstatSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { Indexing } from '../../shared/api.ts';
-import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/record/evidence.ts';
+import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/evidence.ts';
 import type { ListedName, NameType, Stray } from '../../shared/spex/layout.ts';
 import { SEGMENT_FOLDER, SESSION_JSON, labelProject, listSegments, type ProjectLabel } from '../../shared/spex/layout.ts';
 import type { SegmentReading, TimelineItem } from '../../shared/spex/segment.ts';
@@ -10,7 +10,7 @@ import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
 import { readSessionJson } from '../../shared/spex/sessionJson.ts';
 import type { LogItem, TimelineFold } from '../../shared/spex/timeline.ts';
 import { foldTimeline } from '../../shared/spex/timeline.ts';
-import { describeError } from '../record/readRecordFile.ts';
+import { describeError } from '../watch/describeError.ts';
 import { readAppended, type AppendMark } from '../watch/appendRead.ts';
 import { listFolder } from '../watch/listFolder.ts';
 import { createRetryQueue } from '../watch/retryQueue.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFi
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sessionResponseSchema, type FileItem, type SessionSummary } from '../../shared/api.ts';
-import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
+import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';

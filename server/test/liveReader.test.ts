@@ -3,7 +3,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, appendFileSy
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sessionResponseSchema, type FileItem } from '../../shared/api.ts';
-import { PENDING_WINDOW_MS } from '../../shared/record/evidence.ts';
+import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { buildApp } from '../http/app.ts';

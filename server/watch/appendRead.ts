@@ -1,6 +1,6 @@
 import { constants, closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { hash } from 'node:crypto';
-import { describeError } from '../record/readRecordFile.ts';
+import { describeError } from './describeError.ts';
 
 // Reading an append-only file (a spex segment, a set-agent-comm seat file) from where the last
 // read stopped. The writer only appends, so bytes already read never change: a file that is

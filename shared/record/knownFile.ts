@@ -1,6 +1,6 @@
 import type { EntryFacts } from './entry.ts';
 import type { EntryName } from './entryName.ts';
-import type { EvidenceState, Touch } from './evidence.ts';
+import type { EvidenceState, Touch } from '../evidence.ts';
 
 // What the reader holds of one file of a session folder, from its looks at it: the one model
 // of a file that the conclusion step makes, the index keeps, the fold orders and a page shows.

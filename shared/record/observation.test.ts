@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SESSION } from '../test/recordFixtures.ts';
 import type { EntryFacts } from './entry.ts';
-import { PENDING_WINDOW_MS, nextRetryDelay } from './evidence.ts';
+import { PENDING_WINDOW_MS, nextRetryDelay } from '../evidence.ts';
 import { parseEntryName } from './entryName.ts';
 import type { KnownFile } from './knownFile.ts';
 import { concludeObservation } from './observation.ts';

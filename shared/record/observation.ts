@@ -1,6 +1,6 @@
 import type { EntryFacts } from './entry.ts';
-import type { EvidenceState, Touch } from './evidence.ts';
-import { PENDING_WINDOW_MS, isAlreadyDamaged } from './evidence.ts';
+import type { EvidenceState, Touch } from '../evidence.ts';
+import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../evidence.ts';
 import type { FileSeen, KnownFile } from './knownFile.ts';
 
 // What a reader concludes each time it looks at a file, given what it held of it before: an

@@ -1,4 +1,4 @@
-import type { EvidenceState } from '../record/evidence.ts';
+import type { EvidenceState } from '../evidence.ts';
 import { composeInstant, formatTime, parseInstant, readOffset, readZone, ZONE_MINUS_ZERO, ZONE_Z } from './time.ts';
 
 // One seat file (`channels/<room>/<seat>.md`), read incrementally: sac appends to it and never

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { closingQuote } from '../jsonText.ts';
-import type { EvidenceState } from '../record/evidence.ts';
+import type { EvidenceState } from '../evidence.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
 // What one line of a timeline segment is (spex-timeline-format: Lines). Each event is one JSON

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PENDING_WINDOW_MS } from '../record/evidence.ts';
+import { PENDING_WINDOW_MS } from '../evidence.ts';
 import { createSeededRandom } from '../seededRandom.ts';
 import { LINE_EVIDENCE_STATES } from './line.ts';
 import { EXAMPLE, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, TWO, encode, lineOf } from './fixtures.test.ts';

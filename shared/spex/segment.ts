@@ -1,4 +1,4 @@
-import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../record/evidence.ts';
+import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../evidence.ts';
 import type { LineOutcome } from './line.ts';
 import { parseLineJson, readLine } from './line.ts';
 import { forEachLine, scanLeanLine } from './scan.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVIDENCE_STATES } from '../record/evidence.ts';
+import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/seatFile.ts';
 
