@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
 import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
@@ -200,4 +201,29 @@ test('items from a record and a set-agent-comm store arriving, each in its store
   await sacRow.locator('.live-line').click();
   await expect(page).toHaveURL(`${dashboard.url}/sac/${sacSource}/room/live-room/entry/${encodeURIComponent(item)}`);
   await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');
+});
+
+test("the live view's current selection downloads as NDJSON, JSON and Markdown: the rows it lists, as it was told them", async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-export');
+  await openLive(page, '?side=sent');
+  await a.start();
+  const sent = await a.sent({ as: 'web-app' }, 'taken away ``` with a fence\nsecond line');
+  const received = await a.received({ as: 'web-app' }, 'not in the selection', 'consumed');
+  await expect(rowOf(page, sent)).toBeVisible();
+  await expect(rowOf(page, received)).toHaveCount(0);
+  const download = async (label: string) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download the selection as ${label}` }).click()]);
+    return (await readFile((await file.path())!)).toString('utf8');
+  };
+  const ndjson = (await download('NDJSON')).trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(ndjson[0]).toMatchObject({ type: 'live', schema: 'rec.live-export/1', filter: ['side: sent'] });
+  const items = ndjson.filter((line) => line['type'] === 'item');
+  expect(items.every((item) => item['side'] === 'sent')).toBe(true);
+  expect(items.some((item) => item['key'] === sent && item['sessionId'] === a.sessionId && item['firstLine'] === 'taken away ``` with a fence')).toBe(true);
+  expect(items.some((item) => item['key'] === received)).toBe(false);
+  const json = JSON.parse(await download('JSON')) as { items: unknown[] };
+  expect(json.items).toHaveLength(items.length);
+  const markdown = await download('Markdown');
+  expect(markdown).toContain('````text\ntaken away ``` with a fence\n````');
+  expect(markdown).toContain('- side: sent');
 });

@@ -1,3 +1,4 @@
+import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { SourceRef } from '../../../shared/api.ts';
@@ -63,6 +64,9 @@ function conversationLink(source: SourceRef, id: string): string {
   }
 }
 
+const EXPORT_LABELS = { ndjson: 'NDJSON', json: 'JSON', md: 'Markdown' } as const;
+const EXPORT_TYPES = { ndjson: 'application/x-ndjson', json: 'application/json', md: 'text/markdown' } as const;
+
 export function LiveView({ query }: { query: string }) {
   const feed = useLiveFeed();
   const version = useFeedVersion(feed);
@@ -124,6 +128,24 @@ export function LiveView({ query }: { query: string }) {
         </span>
         <span className="live-count" aria-label="Items listed">
           {isFiltered(filter) ? `${shownCount.toLocaleString('en')} of ${countOf(itemCount, 'item')}` : countOf(itemCount, 'item')}
+        </span>
+        <span className="download-links" role="group" aria-label="Download the selection">
+          <span className="muted">Download:</span>
+          {(['ndjson', 'json', 'md'] as const).map((format) => (
+            <button
+              key={format}
+              type="button"
+              className="small"
+              aria-label={`Download the selection as ${EXPORT_LABELS[format]}`}
+              title="The items listed here, as the live view was told them; each conversation's export has them whole"
+              onClick={() => {
+                const at = new Date().toISOString();
+                downloadText(`live-${at.replace(/[:.]/g, '-')}.${format}`, EXPORT_TYPES[format], describeLiveSelection(format, shown, filter, at));
+              }}
+            >
+              {EXPORT_LABELS[format]}
+            </button>
+          ))}
         </span>
         {follow.following ? (
           <button type="button" onClick={follow.stopFollowing} title="Stop following new items">
