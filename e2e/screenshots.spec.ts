@@ -40,7 +40,7 @@ test('screenshots of the main views, light and dark', async ({ page }) => {
   const gap = sessions.find((s) => s.counts.missing > 0)!;
 
   await page.goto(dashboard.url);
-  await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Every store' })).toBeVisible();
   await shoot(page, 'overview');
 
   await page.goto(`${dashboard.url}/session/${talky.sessionId}`);
