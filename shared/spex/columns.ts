@@ -71,10 +71,29 @@ export function indexName(name: string | null): number {
  * text: a name first met is kept as a copy, so the table never holds the text it was cut from.
  */
 export function indexNameIn(text: string, open: number, close: number): number {
-  if (close - open - 1 > NAME_MAX_LENGTH) return -1;
-  const known = nameIndex.get(text.slice(open + 1, close));
-  if (known !== undefined) return known;
-  return indexName(JSON.parse(text.slice(open, close + 1)) as string);
+  const length = close - open - 1;
+  if (length > NAME_MAX_LENGTH) return -1;
+  // A name met before is found by a few of its chars and a comparison in place, with no copy cut
+  // for the lookup: ids differ in their last chars, and statuses in their length and first ones.
+  const slot = length === 0 ? 0 : (length * 31 + text.charCodeAt(open + 1) * 7 + text.charCodeAt(close - 1) * 131 + text.charCodeAt(close - 2) * 17 + text.charCodeAt(close - 3)) & (RECENT_SLOTS - 1);
+  const recent = recentNames[slot]!;
+  if (recent !== 0) {
+    const name = names[recent]!;
+    if (name.length === length && text.startsWith(name, open + 1)) return recent;
+  }
+  let known = nameIndex.get(text.slice(open + 1, close));
+  if (known === undefined) known = indexName(JSON.parse(text.slice(open, close + 1)) as string);
+  if (known > 0) recentNames[slot] = known;
+  return known;
+}
+
+/** Names met lately, by a few of their chars: most lines name a name met on a line before. */
+const RECENT_SLOTS = 4096;
+const recentNames = new Uint32Array(RECENT_SLOTS);
+
+/** The index of a name already in the table; -1 when it is not. */
+export function findName(name: string): number {
+  return nameIndex.get(name) ?? -1;
 }
 
 export function nameAt(index: number): string | null {
@@ -290,26 +309,36 @@ export function hasLineNote(lines: LineColumns, index: number): boolean {
  * sort as their texts do, so an order of numbers is the order of the texts.
  */
 export function readInstant(text: string, at: number): number {
-  if (
-    text.charCodeAt(at + 4) !== 0x2d ||
-    text.charCodeAt(at + 7) !== 0x2d ||
-    text.charCodeAt(at + 10) !== 0x54 ||
-    text.charCodeAt(at + 13) !== 0x3a ||
-    text.charCodeAt(at + 16) !== 0x3a ||
-    text.charCodeAt(at + 19) !== 0x2e ||
-    text.charCodeAt(at + 23) !== 0x5a
-  ) {
+  if (text.charCodeAt(at + 10) !== 0x54 || text.charCodeAt(at + 13) !== 0x3a || text.charCodeAt(at + 16) !== 0x3a || text.charCodeAt(at + 19) !== 0x2e || text.charCodeAt(at + 23) !== 0x5a) {
     return Number.NaN;
   }
-  const year = readDigits(text, at, 4);
-  const month = readDigits(text, at + 5, 2);
-  const day = readDigits(text, at + 8, 2);
+  // A log's lines fall on a few days: each day's date is read once.
+  if (!text.startsWith(dayText, at)) {
+    const day = readDay(text, at);
+    if (Number.isNaN(day)) return Number.NaN;
+    dayText = text.slice(at, at + 10);
+    dayTime = day;
+  }
   const hour = readDigits(text, at + 11, 2);
   const minute = readDigits(text, at + 14, 2);
   const second = readDigits(text, at + 17, 2);
   const ms = readDigits(text, at + 20, 3);
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return Number.NaN;
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return Number.NaN;
+  return dayTime + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+}
+
+// The day last read: its date as written (`2026-11-30`), and its first ms.
+let dayText = '1970-01-01';
+let dayTime = 0;
+
+/** The first ms of the day written `YYYY-MM-DD` at `at`; NaN when it is no such day. */
+function readDay(text: string, at: number): number {
+  if (text.charCodeAt(at + 4) !== 0x2d || text.charCodeAt(at + 7) !== 0x2d) return Number.NaN;
+  const year = readDigits(text, at, 4);
+  const month = readDigits(text, at + 5, 2);
+  const day = readDigits(text, at + 8, 2);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return Number.NaN;
+  return Date.UTC(year, month - 1, day);
 }
 
 /** readInstant of a whole string. */
