@@ -5,7 +5,7 @@ import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/record/evidence.
 import type { ListedName, NameType, Stray } from '../../shared/spex/layout.ts';
 import { SEGMENT_FOLDER, SESSION_JSON, labelProject, listSegments, type ProjectLabel } from '../../shared/spex/layout.ts';
 import type { LineColumns } from '../../shared/spex/columns.ts';
-import { SHAPE_KEPT, SHAPE_SENT, formatInstant, nameAt, readLineItem, readLineShape } from '../../shared/spex/columns.ts';
+import { SHAPE_KEPT, SHAPE_SENT, findName, formatInstant, indexName, nameAt, readLineItem, readLineShape } from '../../shared/spex/columns.ts';
 import type { SegmentReading, TimelineItem } from '../../shared/spex/segment.ts';
 import { createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentLines } from '../../shared/spex/segment.ts';
 import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
@@ -101,10 +101,11 @@ type SentLists = { receivers: string[]; lines: number[]; items: TimelineItem[] }
 /** A sender's lines in the index, as two columns of numbers; the lists and the latest time are made when asked, once for each version. */
 class SentLines implements SentBy {
   count = 0;
-  /** Each line's receiver, as its index in the reader's session ids. */
-  receiverAt = new Uint32Array(4);
-  lineAt = new Uint32Array(4);
+  /** Each line's receiver (its index in the reader's session ids) and its line's number, side by side. */
+  pairs = new Uint32Array(64);
   version = 0;
+  /** Which call to indexSent last added to it: each call tells a sender once. */
+  addedBy = 0;
   /** The latest time of the lines: a number where the columns hold it, a text where the line keeps its own. */
   lastTime = Number.NaN;
   lastText: string | null = null;
@@ -112,8 +113,11 @@ class SentLines implements SentBy {
   lastMade: { version: number; lastAt: string | null } | null = null;
   /** Makes the lists, from the receivers' columns; told, so that only a few senders' are kept. */
   makeLists: (sent: SentLines) => SentLists;
+  /** The sender's id. */
+  from: string;
 
-  constructor(makeLists: (sent: SentLines) => SentLists) {
+  constructor(from: string, makeLists: (sent: SentLines) => SentLists) {
+    this.from = from;
     this.makeLists = makeLists;
   }
 
@@ -143,16 +147,14 @@ class SentLines implements SentBy {
   }
 
   add(receiver: number, line: number): void {
-    if (this.count === this.lineAt.length) {
-      const receiverAt = new Uint32Array(this.count * 2);
-      const lineAt = new Uint32Array(this.count * 2);
-      receiverAt.set(this.receiverAt);
-      lineAt.set(this.lineAt);
-      this.receiverAt = receiverAt;
-      this.lineAt = lineAt;
+    const at = this.count * 2;
+    if (at === this.pairs.length) {
+      const pairs = new Uint32Array(at * 2);
+      pairs.set(this.pairs);
+      this.pairs = pairs;
     }
-    this.receiverAt[this.count] = receiver;
-    this.lineAt[this.count] = line;
+    this.pairs[at] = receiver;
+    this.pairs[at + 1] = line;
     this.count++;
   }
 
@@ -219,7 +221,10 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   const projectLabels = new Map<string, ProjectLabel>();
   // One map from a sender's id to the lines it sent, kept as lines are read, never rebuilt whole.
   const sentIndex = new Map<string, SentLines>();
+  // The same, by the sender's index in the core's table of names: what a line's columns hold.
+  const sentByName: (SentLines | undefined)[] = [];
   let sentVersion = 0;
+  let indexCalls = 0;
   const itemsKept = new Map<string, { version: number; items: LogItem[] }>();
   const sentItemsKept = new Set<SentLines>();
   // The receivers of the sent-by index as numbers: each session's id, once.
@@ -238,8 +243,8 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     const logs = new Map<string, SegmentReading[]>();
     const lists: SentLists = { receivers: [], lines: [], items: [] };
     for (let entry = 0; entry < sent.count; entry++) {
-      const receiver = receiverIds[sent.receiverAt[entry]!]!;
-      const line = sent.lineAt[entry]!;
+      const receiver = receiverIds[sent.pairs[entry * 2]!]!;
+      const line = sent.pairs[entry * 2 + 1]!;
       const found = findLine(logOf(receiver, logs), line);
       lists.receivers.push(receiver);
       lists.lines.push(line);
@@ -603,6 +608,8 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     let lastAt = indexed.at;
     let lastIndex = indexed.index;
     const receiver = indexReceiver(session.sessionId);
+    const self = findName(session.sessionId);
+    const call = ++indexCalls;
     let line = 0;
     for (const reading of readings) {
       const { lines } = reading;
@@ -619,29 +626,40 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
         lastAt = lines;
         lastIndex = index;
         const shape = readLineShape(lines, index);
-        let from: string | null;
-        let time = Number.NaN;
-        let text: string | null = null;
+        let sent: SentLines;
         if (shape === SHAPE_SENT) {
-          from = nameAt(lines.name[index]!);
-          time = lines.time[index]!;
+          // Most lines: the sender is found by the number its line holds, never by its text.
+          const name = lines.name[index]!;
+          if (name === 0 || name === self) continue;
+          sent = sentByName[name] ?? openSent(nameAt(name)!, name);
+          sent.add(receiver, line);
+          sent.addTime(lines.time[index]!, null);
         } else if (shape === SHAPE_KEPT) {
           const outcome = lines.kept.get(index);
           if (outcome?.evidence !== 'parsed' || outcome.facts.kind !== 'sent') continue;
-          from = outcome.facts.from;
-          text = outcome.facts.ts;
+          const from = outcome.facts.from;
+          if (from === null || from === session.sessionId) continue;
+          sent = sentIndex.get(from) ?? openSent(from, indexName(from));
+          sent.add(receiver, line);
+          sent.addTime(Number.NaN, outcome.facts.ts);
         } else continue;
-        if (from === null || from === session.sessionId) continue;
-        let sent = sentIndex.get(from);
-        if (sent === undefined) sentIndex.set(from, (sent = new SentLines(makeSentLists)));
-        sent.add(receiver, line);
-        sent.addTime(time, text);
+        if (sent.addedBy !== call) {
+          sent.addedBy = call;
+          changed.add(sent.from);
+        }
         sent.version = ++sentVersion;
-        changed.add(from);
       }
       line += tail;
     }
     session.indexed = { line: lastLine, at: lastAt, index: lastIndex };
+  }
+
+  /** A sender's entry in the index, new; `name` is its index in the table of names (-1: none). */
+  function openSent(from: string, name: number): SentLines {
+    const sent = new SentLines(from, makeSentLists);
+    sentIndex.set(from, sent);
+    if (name > 0) sentByName[name] = sent;
+    return sent;
   }
 
   /** Whether the last line indexed is still where it was: the log kept its lines in place. */
@@ -665,13 +683,15 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       let kept = 0;
       sent.lastTime = Number.NaN;
       sent.lastText = null;
+      const { pairs } = sent;
       for (let entry = 0; entry < sent.count; entry++) {
-        if (sent.receiverAt[entry] === receiver) continue;
-        const line = sent.lineAt[entry]!;
-        sent.receiverAt[kept] = sent.receiverAt[entry]!;
-        sent.lineAt[kept] = line;
+        const by = pairs[entry * 2]!;
+        const line = pairs[entry * 2 + 1]!;
+        if (by === receiver) continue;
+        pairs[kept * 2] = by;
+        pairs[kept * 2 + 1] = line;
         kept++;
-        const found = findLine(logOf(receiverIds[sent.receiverAt[entry]!]!, logs), line);
+        const found = findLine(logOf(receiverIds[by]!, logs), line);
         const sentLine = found === null ? null : readSentLine(found.lines, found.index);
         if (sentLine !== null) sent.addTime(sentLine.time, sentLine.text);
       }
@@ -679,6 +699,8 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       sent.version = ++sentVersion;
       if (kept === 0) {
         sentIndex.delete(from);
+        const name = findName(from);
+        if (name > 0 && sentByName[name] === sent) sentByName[name] = undefined;
         sentItemsKept.delete(sent);
       }
       changed.add(from);
