@@ -5,7 +5,8 @@ import { appendLineOutcome, createLineColumns, listLineItems, readInstantOf } fr
 import { ONE, TWO, encode } from './fixtures.test.ts';
 import type { LineOutcome } from './line.ts';
 import { FACT_MAX_LENGTH, readLine } from './line.ts';
-import { createSegmentReading, readSegmentBytes, type TimelineItem } from './segment.ts';
+import { createSegmentReading, readSegmentBytes, type SegmentEnd, type TimelineItem } from './segment.ts';
+import { foldTimeline, foldTimelineFacts } from './timeline.ts';
 
 // The columns are a way of holding lines, never a second reading of them: the item a line's
 // columns make is the item its outcome (readLine's) makes, whatever the line holds.
@@ -112,5 +113,25 @@ describe('a segment held as columns', () => {
       TIMES.filter((ts) => !Number.isNaN(readInstantOf(ts))),
       ['2026-11-30T17:18:57.126Z', '1970-01-01T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '9999-12-31T23:59:59.999Z', '0100-01-01T00:00:00.000Z'],
     );
+  });
+});
+
+describe('a log folded from its columns', () => {
+  it('says without its items what the fold with its items says: counts, reasons, how many lines, and the times they span', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const random = createSeededRandom(seed);
+      const readings = ['timeline.ndjson', 'timeline/000000000001.ndjson', 'timeline/000000000002.ndjson'].map((name, index, names) => {
+        const lines = Array.from({ length: Math.floor(random() * 40) }, () => createLine(random));
+        // Some logs end in a line cut short, or hold a line that is not JSON.
+        const log = lines.map((line) => `${random() < 0.05 ? line.slice(0, 9) : line}\n`).join('') + (random() < 0.3 ? '{"ts":"2026-11-30T17' : '');
+        const reading = createSegmentReading(name);
+        const end: SegmentEnd = index < names.length - 1 ? { closed: true } : random() < 0.5 ? { pastWindow: true } : {};
+        readSegmentBytes(reading, encode(log), end);
+        return reading;
+      });
+      const { items, ...whole } = foldTimeline(ONE, null, readings);
+      const times = items.flatMap(({ item }) => (item.evidence === 'parsed' && item.facts.ts !== null ? [item.facts.ts] : [])).sort();
+      assert.deepEqual(foldTimelineFacts(ONE, null, readings), { ...whole, lines: items.length, firstAt: times[0] ?? null, lastAt: times.at(-1) ?? null }, `seed ${seed}`);
+    }
   });
 });
