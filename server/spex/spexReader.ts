@@ -30,6 +30,8 @@ export const SESSIONS = 'sessions';
 const SESSION_JSON_MAX_BYTES = 1024 * 1024;
 /** A line is read whole to be parsed; a segment's unread bytes beyond this are not read at once. */
 const READ_MAX_BYTES = 512 * 1024 * 1024;
+/** Reads of up to this many bytes (a segment spex bounds at 4 MiB) go through one buffer, read again and again. */
+const SCRATCH_BYTES = 8 * 1024 * 1024;
 /** Missed watch events (a burst beyond the kernel's queue) are caught by a look at everything. */
 const RECONCILE_MS = 30_000;
 /** The first scan gives the event loop back this often, so the API answers while it runs. */
@@ -269,6 +271,8 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     return log;
   };
   const watchers = new Map<string, FSWatcher>();
+  // Nothing read into it outlives one readSegment: the core keeps numbers, and the mark is taken at once.
+  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   const dirty = new Set<string>();
   const dirtyFolders = new Set<string>();
   let flushQueued = false;
@@ -560,7 +564,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       }
       if (state.closedStamp !== null && stat.size === state.closedStamp.size && stat.mtimeMs === state.closedStamp.mtimeMs) return false;
     }
-    const read = readAppended(state.path, reading.offset, state.mark, READ_MAX_BYTES);
+    const read = readAppended(state.path, reading.offset, state.mark, READ_MAX_BYTES, scratch);
     switch (read.type) {
       case 'missing':
       case 'not-a-file':
