@@ -4,12 +4,14 @@ import type { Indexing } from '../../shared/api.ts';
 import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/evidence.ts';
 import type { ListedName, NameType, Stray } from '../../shared/spex/layout.ts';
 import { SEGMENT_FOLDER, SESSION_JSON, labelProject, listSegments, type ProjectLabel } from '../../shared/spex/layout.ts';
+import type { LineColumns } from '../../shared/spex/columns.ts';
+import { SHAPE_KEPT, SHAPE_SENT, findName, formatInstant, indexName, nameAt, readLineItem, readLineShape } from '../../shared/spex/columns.ts';
 import type { SegmentReading, TimelineItem } from '../../shared/spex/segment.ts';
-import { createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from '../../shared/spex/segment.ts';
+import { createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentLines } from '../../shared/spex/segment.ts';
 import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
 import { readSessionJson } from '../../shared/spex/sessionJson.ts';
-import type { LogItem, TimelineFold } from '../../shared/spex/timeline.ts';
-import { foldTimeline } from '../../shared/spex/timeline.ts';
+import type { LogItem, TimelineFacts } from '../../shared/spex/timeline.ts';
+import { foldTimeline, foldTimelineFacts, orderReadings } from '../../shared/spex/timeline.ts';
 import { describeError } from '../watch/describeError.ts';
 import { readAppended, type AppendMark } from '../watch/appendRead.ts';
 import { listFolder } from '../watch/listFolder.ts';
@@ -28,6 +30,8 @@ export const SESSIONS = 'sessions';
 const SESSION_JSON_MAX_BYTES = 1024 * 1024;
 /** A line is read whole to be parsed; a segment's unread bytes beyond this are not read at once. */
 const READ_MAX_BYTES = 512 * 1024 * 1024;
+/** Reads of up to this many bytes (a segment spex bounds at 4 MiB) go through one buffer, read again and again. */
+const SCRATCH_BYTES = 8 * 1024 * 1024;
 /** Missed watch events (a burst beyond the kernel's queue) are caught by a look at everything. */
 const RECONCILE_MS = 30_000;
 /** The first scan gives the event loop back this often, so the API answers while it runs. */
@@ -56,43 +60,135 @@ export type SpexSession = {
   segments: Map<string, SegmentState>;
   strays: Stray[];
   /**
-   * The fold of its log, without its items: a line's item is held once, by its segment's reading,
-   * and the log's items are folded again when a page or a search asks (items()).
+   * The fold of its log, without its items: a line is held once, in its segment's columns, and
+   * the log's items are made again when a page or a search asks (items()).
    */
   fold: SessionFold;
   /** Changes whenever the fold does. */
   version: number;
-  /** The senders (a `from` that is not a person and not itself) whose lines this log holds in the sent-by index. */
-  sentTo: Set<string>;
-  /** How many of the fold's items are in the sent-by index, and the last of them: later folds that keep it only add. */
-  indexed: { count: number; last: TimelineItem | null; line: number };
+  /**
+   * The last line of the log in the sent-by index: its number, and where it lies (its segment's
+   * columns, its index in them). A later fold that still has it there only adds what follows.
+   */
+  indexed: { line: number; at: LineColumns | null; index: number };
 };
 
 /** A fold as the reader keeps it: its counts and reasons, and the times its items span. */
-export type SessionFold = Omit<TimelineFold, 'items'> & {
-  /** How many items the log holds. */
-  lines: number;
-  firstAt: string | null;
-  lastAt: string | null;
-};
+export type SessionFold = TimelineFacts;
 
 /**
  * What one id sent: the `sent` lines of other logs whose `from` is that id, each receiver's in its
- * file order. Three columns, one entry a line (a sender heard by hundreds holds thousands): the
- * receiver, the line's number in its log (its item is that fold's `items[line - 1]`), its time.
+ * file order. Columns, one entry a line (a sender heard by hundreds holds thousands): the
+ * receiver, the line's number in its log, and its item. The index holds numbers; the lists are
+ * made when asked (a page), and kept for a few senders.
  */
 export type SentBy = {
-  receivers: string[];
-  lines: number[];
-  items: TimelineItem[];
-  lastAt: string | null;
+  /** How many lines: `lines.length`, without making the lists. */
+  readonly count: number;
+  readonly receivers: string[];
+  readonly lines: number[];
+  readonly items: TimelineItem[];
+  readonly lastAt: string | null;
   /** Changes whenever the columns do. */
-  version: number;
+  readonly version: number;
 };
 
-const NOTHING_SENT: SentBy = { receivers: [], lines: [], items: [], lastAt: null, version: 0 };
-/** How many sessions' items are kept folded for pages, beyond the moment they are asked for. */
+const NOTHING_SENT: SentBy = { count: 0, receivers: [], lines: [], items: [], lastAt: null, version: 0 };
+/** How many sessions' items, and senders' sent items, are kept made for pages, beyond the moment they are asked for. */
 const ITEMS_KEPT = 16;
+
+/** What the index makes of a sender's columns when asked: the lists of SentBy. */
+type SentLists = { receivers: string[]; lines: number[]; items: TimelineItem[] };
+
+/** A sender's lines in the index, as two columns of numbers; the lists and the latest time are made when asked, once for each version. */
+class SentLines implements SentBy {
+  count = 0;
+  /** Each line's receiver (its index in the reader's session ids) and its line's number, side by side. */
+  pairs = new Uint32Array(64);
+  version = 0;
+  /** Which call to indexSent last added to it: each call tells a sender once. */
+  addedBy = 0;
+  /** The latest time of the lines: a number where the columns hold it, a text where the line keeps its own. */
+  lastTime = Number.NaN;
+  lastText: string | null = null;
+  listsMade: { version: number; lists: SentLists } | null = null;
+  lastMade: { version: number; lastAt: string | null } | null = null;
+  /** Makes the lists, from the receivers' columns; told, so that only a few senders' are kept. */
+  makeLists: (sent: SentLines) => SentLists;
+  /** The sender's id. */
+  from: string;
+
+  constructor(from: string, makeLists: (sent: SentLines) => SentLists) {
+    this.from = from;
+    this.makeLists = makeLists;
+  }
+
+  get receivers(): string[] {
+    return this.readLists().receivers;
+  }
+
+  get lines(): number[] {
+    return this.readLists().lines;
+  }
+
+  get items(): TimelineItem[] {
+    return this.readLists().items;
+  }
+
+  readLists(): SentLists {
+    if (this.listsMade === null || this.listsMade.version !== this.version) this.listsMade = { version: this.version, lists: this.makeLists(this) };
+    return this.listsMade.lists;
+  }
+
+  get lastAt(): string | null {
+    if (this.lastMade === null || this.lastMade.version !== this.version) {
+      const time = Number.isNaN(this.lastTime) ? null : formatInstant(this.lastTime);
+      this.lastMade = { version: this.version, lastAt: time === null ? this.lastText : this.lastText === null || time >= this.lastText ? time : this.lastText };
+    }
+    return this.lastMade.lastAt;
+  }
+
+  add(receiver: number, line: number): void {
+    const at = this.count * 2;
+    if (at === this.pairs.length) {
+      const pairs = new Uint32Array(at * 2);
+      pairs.set(this.pairs);
+      this.pairs = pairs;
+    }
+    this.pairs[at] = receiver;
+    this.pairs[at + 1] = line;
+    this.count++;
+  }
+
+  /** Adds the time of a line: a number from the columns, or a text the line keeps. */
+  addTime(time: number, text: string | null): void {
+    if (!Number.isNaN(time) && (Number.isNaN(this.lastTime) || time > this.lastTime)) this.lastTime = time;
+    if (text !== null && (this.lastText === null || text > this.lastText)) this.lastText = text;
+  }
+}
+
+/** Where line `line` of a log (its readings in log order) lies: its segment's columns and its index in them; null if a tail or none. */
+function findLine(readings: readonly SegmentReading[], line: number): { lines: LineColumns; index: number } | null {
+  let before = 0;
+  for (const reading of readings) {
+    if (line <= before + reading.lines.count) return line > before ? { lines: reading.lines, index: line - before - 1 } : null;
+    before += reading.lines.count + (reading.tail === null ? 0 : 1);
+  }
+  return null;
+}
+
+/** The item of a line the sent-by index no longer finds where it found it: never shown as a message. */
+const LINE_MOVED: TimelineItem = { segment: '', start: 0, end: 0, evidence: 'damaged', why: 'the line is no longer where the index found it' };
+
+/** The sender and time of a `sent` line, or null when the line is none. */
+function readSentLine(lines: LineColumns, index: number): { from: string | null; time: number; text: string | null } | null {
+  const shape = readLineShape(lines, index);
+  if (shape === SHAPE_SENT) return { from: nameAt(lines.name[index]!), time: lines.time[index]!, text: null };
+  if (shape !== SHAPE_KEPT) return null;
+  const outcome = lines.kept.get(index);
+  if (outcome?.evidence !== 'parsed' || outcome.facts.kind !== 'sent') return null;
+  return { from: outcome.facts.from, time: Number.NaN, text: outcome.facts.ts };
+}
 
 export type SpexReader = {
   root: string;
@@ -126,10 +222,57 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   const sessions = new Map<string, SpexSession>();
   const projectLabels = new Map<string, ProjectLabel>();
   // One map from a sender's id to the lines it sent, kept as lines are read, never rebuilt whole.
-  const sentIndex = new Map<string, SentBy>();
+  const sentIndex = new Map<string, SentLines>();
+  // The same, by the sender's index in the core's table of names: what a line's columns hold.
+  const sentByName: (SentLines | undefined)[] = [];
   let sentVersion = 0;
+  let indexCalls = 0;
   const itemsKept = new Map<string, { version: number; items: LogItem[] }>();
+  const sentItemsKept = new Set<SentLines>();
+  // The receivers of the sent-by index as numbers: each session's id, once.
+  const receiverIds: string[] = [];
+  const receiverIndex = new Map<string, number>();
+  const indexReceiver = (sessionId: string): number => {
+    let index = receiverIndex.get(sessionId);
+    if (index === undefined) {
+      index = receiverIds.push(sessionId) - 1;
+      receiverIndex.set(sessionId, index);
+    }
+    return index;
+  };
+  /** A sender's lists, its items found in its receivers' logs; only a few senders' are kept made. */
+  const makeSentLists = (sent: SentLines): SentLists => {
+    const logs = new Map<string, SegmentReading[]>();
+    const lists: SentLists = { receivers: [], lines: [], items: [] };
+    for (let entry = 0; entry < sent.count; entry++) {
+      const receiver = receiverIds[sent.pairs[entry * 2]!]!;
+      const line = sent.pairs[entry * 2 + 1]!;
+      const found = findLine(logOf(receiver, logs), line);
+      lists.receivers.push(receiver);
+      lists.lines.push(line);
+      lists.items.push(found === null ? LINE_MOVED : readLineItem(found.lines, found.index));
+    }
+    sentItemsKept.delete(sent);
+    sentItemsKept.add(sent);
+    if (sentItemsKept.size > ITEMS_KEPT) {
+      const oldest = sentItemsKept.values().next().value!;
+      sentItemsKept.delete(oldest);
+      oldest.listsMade = null;
+    }
+    return lists;
+  };
+  /** A session's readings in log order, once for each session a caller asks of. */
+  const logOf = (sessionId: string, logs: Map<string, SegmentReading[]>): SegmentReading[] => {
+    let log = logs.get(sessionId);
+    if (log === undefined) {
+      const session = sessions.get(sessionId);
+      logs.set(sessionId, (log = session === undefined ? [] : orderReadings([...session.segments.values()].map((state) => state.reading))));
+    }
+    return log;
+  };
   const watchers = new Map<string, FSWatcher>();
+  // Nothing read into it outlives one readSegment: the core keeps numbers, and the mark is taken at once.
+  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   const dirty = new Set<string>();
   const dirtyFolders = new Set<string>();
   let flushQueued = false;
@@ -250,10 +393,9 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
           sessionJsonStamp: null,
           segments: new Map(),
           strays: [],
-          fold: keepFold(foldTimeline(name, null, [])),
+          fold: foldTimelineFacts(name, null, []),
           version: 0,
-          sentTo: new Set(),
-          indexed: { count: 0, last: null, line: 0 },
+          indexed: { line: 0, at: null, index: 0 },
         };
         sessions.set(name, session);
         refreshSession(session, changed, true);
@@ -352,11 +494,11 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       retries.cancel(session.sessionId);
     }
     if (!fresh && signature(session) === before) return;
-    const fold = foldTimeline(session.sessionId, session.sessionJson, [...session.segments.values()].map((state) => state.reading), session.strays);
-    session.fold = keepFold(fold);
+    const readings = orderReadings([...session.segments.values()].map((state) => state.reading));
+    session.fold = foldTimelineFacts(session.sessionId, session.sessionJson, readings, session.strays);
     session.version++;
     changed.add(session.sessionId);
-    indexSent(session, fold.items, changed);
+    indexSent(session, readings, changed);
     // The first scan labels each project once its sessions are read, not once for each of them.
     if (fresh ? !scanning : sessionJsonChanged) relabel(session.projectFolder, changed);
   }
@@ -422,7 +564,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
       }
       if (state.closedStamp !== null && stat.size === state.closedStamp.size && stat.mtimeMs === state.closedStamp.mtimeMs) return false;
     }
-    const read = readAppended(state.path, reading.offset, state.mark, READ_MAX_BYTES);
+    const read = readAppended(state.path, reading.offset, state.mark, READ_MAX_BYTES, scratch);
     switch (read.type) {
       case 'missing':
       case 'not-a-file':
@@ -438,7 +580,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
         break;
     }
     if (reading.closed) {
-      if (read.bytes.length > 0) readSegmentBytes(reading, read.bytes);
+      if (read.bytes.length > 0) readSegmentLines(reading, read.bytes);
       else markSegmentChanged(reading, 'its modification time changed after it was closed; spex never writes to a closed segment');
       return false;
     }
@@ -452,68 +594,139 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     } else {
       state.tailSeen = null;
     }
-    readSegmentBytes(reading, read.bytes, { closed, pastWindow });
+    readSegmentLines(reading, read.bytes, { closed, pastWindow });
     state.mark = read.mark(reading.offset);
     if (closed) state.closedStamp = { size: read.size, mtimeMs: read.mtimeMs };
     return reading.tail?.evidence === 'pending';
   }
 
   /**
-   * Adds the `sent` lines of a session's new fold to the sent-by index: only the lines after those
-   * already in it when the fold kept them in place (lines were appended), else all of its lines
-   * again. Tells each sender whose lines changed.
+   * Adds the `sent` lines of a session's log (its readings in log order) to the sent-by index:
+   * only the lines after those already in it when the log keeps them in place (lines were
+   * appended), else all of its lines again. Tells each sender whose lines changed.
    */
-  function indexSent(session: SpexSession, items: readonly LogItem[], changed: Set<string>): void {
+  function indexSent(session: SpexSession, readings: readonly SegmentReading[], changed: Set<string>): void {
+    if (!isIndexKept(session.indexed, readings)) unindexSent(session, changed);
     const { indexed } = session;
-    const kept = indexed.count === 0 || (items[indexed.count - 1]?.item === indexed.last && items[indexed.count - 1]?.line === indexed.line);
-    if (!kept) unindexSent(session, changed);
-    // A tail in place at the end is replaced by what it becomes: it is indexed once it is a line.
-    let count = items.length;
-    const lastItem = items[count - 1]?.item;
-    if (lastItem !== undefined && (lastItem.evidence === 'pending' || lastItem.evidence === 'torn')) count--;
-    for (let at = session.indexed.count; at < count; at++) {
-      const { line, item } = items[at]!;
-      if (item.evidence !== 'parsed' || item.facts.kind !== 'sent') continue;
-      const from = item.facts.from;
-      if (from === null || from === session.sessionId) continue;
-      let sent = sentIndex.get(from);
-      if (sent === undefined) sentIndex.set(from, (sent = { receivers: [], lines: [], items: [], lastAt: null, version: 0 }));
-      sent.receivers.push(session.sessionId);
-      sent.lines.push(line);
-      sent.items.push(item);
-      if (sent.lastAt === null || item.facts.ts > sent.lastAt) sent.lastAt = item.facts.ts;
-      sent.version = ++sentVersion;
-      session.sentTo.add(from);
-      changed.add(from);
+    let lastLine = indexed.line;
+    let lastAt = indexed.at;
+    let lastIndex = indexed.index;
+    const receiver = indexReceiver(session.sessionId);
+    const self = findName(session.sessionId);
+    const call = ++indexCalls;
+    let line = 0;
+    for (const reading of readings) {
+      const { lines } = reading;
+      // A tail in place is no line of the index: it is indexed once it is a line.
+      const tail = reading.tail === null ? 0 : 1;
+      if (line + lines.count <= indexed.line) {
+        line += lines.count + tail;
+        continue;
+      }
+      for (let index = 0; index < lines.count; index++) {
+        line++;
+        if (line <= indexed.line) continue;
+        lastLine = line;
+        lastAt = lines;
+        lastIndex = index;
+        const shape = readLineShape(lines, index);
+        let sent: SentLines;
+        if (shape === SHAPE_SENT) {
+          // Most lines: the sender is found by the number its line holds, never by its text.
+          const name = lines.name[index]!;
+          if (name === 0 || name === self) continue;
+          sent = sentByName[name] ?? openSent(nameAt(name)!, name);
+          sent.add(receiver, line);
+          sent.addTime(lines.time[index]!, null);
+        } else if (shape === SHAPE_KEPT) {
+          const outcome = lines.kept.get(index);
+          if (outcome?.evidence !== 'parsed' || outcome.facts.kind !== 'sent') continue;
+          const from = outcome.facts.from;
+          if (from === null || from === session.sessionId) continue;
+          sent = sentIndex.get(from) ?? openSent(from, indexName(from));
+          sent.add(receiver, line);
+          sent.addTime(Number.NaN, outcome.facts.ts);
+        } else continue;
+        if (sent.addedBy !== call) {
+          sent.addedBy = call;
+          changed.add(sent.from);
+        }
+        sent.version = ++sentVersion;
+      }
+      line += tail;
     }
-    const last = items[count - 1];
-    session.indexed = last === undefined ? { count: 0, last: null, line: 0 } : { count, last: last.item, line: last.line };
+    session.indexed = { line: lastLine, at: lastAt, index: lastIndex };
+  }
+
+  /** A sender's entry in the index, new; `name` is its index in the table of names (-1: none). */
+  function openSent(from: string, name: number): SentLines {
+    const sent = new SentLines(from, makeSentLists);
+    sentIndex.set(from, sent);
+    if (name > 0) sentByName[name] = sent;
+    return sent;
+  }
+
+  /** Whether the last line indexed is still where it was: the log kept its lines in place. */
+  function isIndexKept(indexed: SpexSession['indexed'], readings: readonly SegmentReading[]): boolean {
+    if (indexed.line === 0) return true;
+    let line = 0;
+    for (const reading of readings) {
+      if (indexed.line <= line + reading.lines.count) return reading.lines === indexed.at && indexed.line - line - 1 === indexed.index;
+      line += reading.lines.count + (reading.tail === null ? 0 : 1);
+    }
+    return false;
   }
 
   /** Takes a session's lines out of the sent-by index (it is forgotten, or its log is read again). */
   function unindexSent(session: SpexSession, changed: Set<string>): void {
-    for (const from of session.sentTo) {
+    const receiver = receiverIndex.get(session.sessionId);
+    const logs = new Map<string, SegmentReading[]>();
+    for (const from of listSenders(session)) {
       const sent = sentIndex.get(from);
       if (sent === undefined) continue;
-      const keep = (_: unknown, index: number) => sent.receivers[index] !== session.sessionId;
-      const lines = sent.lines.filter(keep);
-      const items = sent.items.filter(keep);
-      sent.receivers = sent.receivers.filter(keep);
-      sent.lines = lines;
-      sent.items = items;
-      if (lines.length === 0) sentIndex.delete(from);
-      else {
-        sent.lastAt = null;
-        for (const item of items) {
-          const at = item.evidence === 'parsed' ? item.facts.ts : null;
-          if (at !== null && (sent.lastAt === null || at > sent.lastAt)) sent.lastAt = at;
-        }
-        sent.version = ++sentVersion;
+      let kept = 0;
+      sent.lastTime = Number.NaN;
+      sent.lastText = null;
+      const { pairs } = sent;
+      for (let entry = 0; entry < sent.count; entry++) {
+        const by = pairs[entry * 2]!;
+        const line = pairs[entry * 2 + 1]!;
+        if (by === receiver) continue;
+        pairs[kept * 2] = by;
+        pairs[kept * 2 + 1] = line;
+        kept++;
+        const found = findLine(logOf(receiverIds[by]!, logs), line);
+        const sentLine = found === null ? null : readSentLine(found.lines, found.index);
+        if (sentLine !== null) sent.addTime(sentLine.time, sentLine.text);
+      }
+      sent.count = kept;
+      sent.version = ++sentVersion;
+      if (kept === 0) {
+        sentIndex.delete(from);
+        const name = findName(from);
+        if (name > 0 && sentByName[name] === sent) sentByName[name] = undefined;
+        sentItemsKept.delete(sent);
       }
       changed.add(from);
     }
-    session.sentTo = new Set();
-    session.indexed = { count: 0, last: null, line: 0 };
+    session.indexed = { line: 0, at: null, index: 0 };
+  }
+
+  /**
+   * The senders a session's log names: every one whose lines of it the index may hold. Read from
+   * its columns, which only grow, rather than kept beside them: a log hears from hundreds.
+   */
+  function listSenders(session: SpexSession): Set<string> {
+    const senders = new Set<string>();
+    if (session.indexed.line === 0) return senders;
+    for (const { reading } of session.segments.values()) {
+      const { lines } = reading;
+      for (let index = 0; index < lines.count; index++) {
+        const from = readSentLine(lines, index)?.from;
+        if (from !== undefined && from !== null && from !== session.sessionId) senders.add(from);
+      }
+    }
+    return senders;
   }
 
   function watchFolder(path: string): void {
@@ -652,26 +865,11 @@ function keepFacts(reading: SessionJsonReading): SessionJsonReading {
   return { state: 'known', meta: { ...reading.meta, note: reading.meta.note === null ? null : '', others: {} } };
 }
 
-/** Keeps a fold's counts and reasons and the times of its items; the items are let go. */
-function keepFold(fold: TimelineFold): SessionFold {
-  let firstAt: string | null = null;
-  let lastAt: string | null = null;
-  for (const { item } of fold.items) {
-    if (item.evidence !== 'parsed') continue;
-    const ts = item.facts.ts;
-    if (ts === null) continue;
-    if (firstAt === null || ts < firstAt) firstAt = ts;
-    if (lastAt === null || ts > lastAt) lastAt = ts;
-  }
-  const { items, ...kept } = fold;
-  return { ...kept, lines: items.length, firstAt, lastAt };
-}
-
 /** What of a session, if it changed, changes what a reader is told. */
 function signature(session: SpexSession): string {
   let text = `${session.sessionJsonStamp}|${session.strays.map((stray) => stray.name).join('/')}|`;
   for (const { reading } of session.segments.values()) {
-    text += `${reading.segment}:${reading.offset}:${reading.scanned}:${reading.items.length}:${reading.tail?.evidence ?? '-'}:${reading.tail?.end ?? ''}:${reading.closed}:${reading.changed ?? ''}:${reading.unreadable ?? ''};`;
+    text += `${reading.segment}:${reading.offset}:${reading.scanned}:${reading.lines.count}:${reading.tail?.evidence ?? '-'}:${reading.tail?.end ?? ''}:${reading.closed}:${reading.changed ?? ''}:${reading.unreadable ?? ''};`;
   }
   return text;
 }

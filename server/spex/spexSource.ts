@@ -104,7 +104,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   function summaryKey(session: SpexSession): string {
     const sent = reader.sentBy(session.sessionId);
     const project = reader.project(session.projectFolder);
-    return `${session.version}|${sent.lines.length}|${sent.lastAt}|${project?.label}|${project?.source}`;
+    return `${session.version}|${sent.count}|${sent.lastAt}|${project?.label}|${project?.source}`;
   }
 
   function listed(session: SpexSession): { listed: ListedConversation; summary: SpexSummary } {
@@ -155,7 +155,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
         received: fold.counts.received,
         fromPerson: fold.counts.fromPerson,
         fromPeers: fold.counts.fromPeers,
-        sent: sent.lines.length,
+        sent: sent.count,
         declarations: fold.counts.declarations,
         unknownKinds: fold.counts.unknownKinds,
         damaged: fold.counts.damaged,

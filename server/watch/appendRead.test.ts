@@ -26,6 +26,23 @@ describe('reading an append-only file from where the last read stopped', () => {
     assert.equal(second.text, '{"b":2}\n');
   });
 
+  it('bytes read into a scratch buffer are the bytes, and give the mark, a read of their own gives; a read larger than it gets its own', () => {
+    const path = join(dir, 'scratch.ndjson');
+    writeFileSync(path, '{"a":1}\n{"b":2}\n');
+    const scratch = Buffer.alloc(64);
+    const own = readAppended(path, 0, null, 1 << 20);
+    const into = readAppended(path, 0, null, 1 << 20, scratch);
+    assert.ok(own.type === 'read' && into.type === 'read');
+    assert.equal(into.bytes.buffer, scratch.buffer);
+    assert.deepEqual(into.bytes, own.bytes);
+    assert.deepEqual(into.mark(8), own.mark(8));
+    appendFileSync(path, `${'x'.repeat(100)}\n`);
+    const larger = readAppended(path, 8, into.mark(8), 1 << 20, scratch);
+    assert.ok(larger.type === 'read');
+    assert.notEqual(larger.bytes.buffer, scratch.buffer);
+    assert.equal(larger.bytes.toString(), `{"b":2}\n${'x'.repeat(100)}\n`);
+  });
+
   it('reads a pending tail again from where it began', () => {
     const path = join(dir, 'tail.ndjson');
     writeFileSync(path, '{"a":1}\n{"b"');

@@ -34,9 +34,11 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 /**
  * Reads `path` from `from` on (at most `maxBytes`), after checking that what `known` says was
  * read is still there as it was read. `from` may be before `known.offset` (a core reads a pending
- * tail again) but never after it. Never throws.
+ * tail again) but never after it. Never throws. With `scratch`, bytes that fit in it are read into
+ * it rather than into a buffer of their own: the caller is done with them (and with `mark`)
+ * before it reads again, and a scan of a thousand files then leaves no buffer a file for the collector.
  */
-export function readAppended(path: string | Buffer, from: number, known: AppendMark | null, maxBytes: number): AppendRead {
+export function readAppended(path: string | Buffer, from: number, known: AppendMark | null, maxBytes: number, scratch?: Buffer): AppendRead {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -60,7 +62,7 @@ export function readAppended(path: string | Buffer, from: number, known: AppendM
     }
     const checkFrom = known === null ? from : Math.min(from, Math.max(0, known.offset - CHECK_BYTES));
     const length = Math.max(0, Math.min(size, from + maxBytes) - checkFrom);
-    const buffer = Buffer.allocUnsafe(length);
+    const buffer = scratch !== undefined && length <= scratch.length ? scratch.subarray(0, length) : Buffer.allocUnsafe(length);
     let filled = 0;
     while (filled < length) {
       const n = readSync(fd, buffer, filled, length - filled, checkFrom + filled);

@@ -1,3 +1,5 @@
+import type { LineColumns } from './columns.ts';
+import { appendLineOutcome, appendSentColumns, appendStatusColumns, indexNameIn, readInstant } from './columns.ts';
 import type { EventFacts, LineOutcome } from './line.ts';
 import { FACT_MAX_LENGTH, PRIVATE_KIND } from './line.ts';
 import { deriveStatusWord } from './statusWord.ts';
@@ -23,6 +25,7 @@ export type LeanText = { text: string; slashFrom: number; slashAt: number };
 
 /** Chars that JSON never allows raw inside a string, and that spex never writes outside one. */
 const CONTROL = /[\x00-\x09\x0b-\x1f]/;
+const CONTROL_CHARS = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)).filter((char) => char !== '\n');
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const HEX4 = /[0-9a-fA-F]{4}/y;
 
@@ -61,7 +64,7 @@ function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number
   } catch {
     text = null;
   }
-  const checkEach = text !== null && CONTROL.test(text);
+  const checkEach = text !== null && hasControl(text);
   const chunk: LeanText | null = text === null ? null : { text, slashFrom: 0, slashAt: text.indexOf('\\') };
   // Pure ASCII: a char's index is its byte's. Else the k-th `\n` of the text is the k-th of the bytes.
   const sameIndex = text !== null && text.length === windowEnd - windowStart + 1;
@@ -78,6 +81,15 @@ function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number
     textStart = textEnd + 1;
   }
   return count;
+}
+
+/**
+ * Whether a text holds a raw control char other than `\n`: one search for each char is a fast
+ * search of memory, where one pass of a pattern of 31 chars reads each char in turn.
+ */
+function hasControl(text: string): boolean {
+  for (const char of CONTROL_CHARS) if (text.includes(char)) return true;
+  return false;
 }
 
 /** The keys readLine looks at; any other key is skipped, and only checked for being written twice. */
@@ -134,63 +146,86 @@ function keyIndex(text: string, open: number, close: number): number {
  * UTF-8 decoded, and free of control characters other than in escapes.
  */
 export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanOutcome {
+  if (!walkLine(chunk, start, end)) return undefined;
+  return readOutcome(chunk.text, readKind(chunk.text));
+}
+
+/**
+ * scanLeanLine, its outcome added to `lines` as the line at bytes [lineStart, lineEnd): a plain
+ * `sent` or `status` line goes from its text to the columns, with nothing made on the way. False
+ * when the line is not plain (readLine must read it); true when it was added, or is private.
+ */
+export function scanLeanLineInto(chunk: LeanText, start: number, end: number, lines: LineColumns, lineStart: number, lineEnd: number): boolean {
+  if (!walkLine(chunk, start, end)) return false;
+  const { text } = chunk;
+  const kindName = readKind(text);
+  if (kindName === 'sent' && appendSent(text, lines, lineStart, lineEnd)) return true;
+  if (kindName === 'status' && appendStatus(text, lines, lineStart, lineEnd)) return true;
+  const outcome = readOutcome(text, kindName);
+  if (outcome === undefined) return false;
+  if (outcome !== null) appendLineOutcome(lines, lineStart, lineEnd, outcome);
+  return true;
+}
+
+/** Walks the line's JSON, leaving where each key's value lies in the tables; false when it is not plain. */
+function walkLine(chunk: LeanText, start: number, end: number): boolean {
   const { text } = chunk;
   let at = skipSpaces(text, start, end);
-  if (text.charCodeAt(at) !== 0x7b) return undefined;
+  if (text.charCodeAt(at) !== 0x7b) return false;
   at = skipSpaces(text, at + 1, end);
-  if (text.charCodeAt(at) === 0x7d) return undefined;
+  if (text.charCodeAt(at) === 0x7d) return false;
   valueType.fill(ABSENT);
   let others: string[] | null = null;
   for (;;) {
-    if (text.charCodeAt(at) !== 0x22) return undefined;
+    if (text.charCodeAt(at) !== 0x22) return false;
     const keyEnd = closeString(text, at, end);
-    if (keyEnd < 0) return undefined;
+    if (keyEnd < 0) return false;
     const keySlash = findBackslash(chunk, at + 1);
-    if (keySlash !== -1 && keySlash < keyEnd) return undefined;
+    if (keySlash !== -1 && keySlash < keyEnd) return false;
     const key = keyIndex(text, at, keyEnd);
     const otherKey = key === -1 ? text.slice(at + 1, keyEnd) : null;
     at = skipSpaces(text, keyEnd + 1, end);
-    if (text.charCodeAt(at) !== 0x3a) return undefined;
+    if (text.charCodeAt(at) !== 0x3a) return false;
     at = skipSpaces(text, at + 1, end);
     const start = at;
     const code = text.charCodeAt(at);
     let type = OTHER;
     if (code === 0x22) {
       const close = closeString(text, at, end);
-      if (close < 0) return undefined;
+      if (close < 0) return false;
       const slash = findBackslash(chunk, at + 1);
       type = STRING;
       if (slash !== -1 && slash < close) {
-        if (!checkEscapes(chunk, slash, close)) return undefined;
+        if (!checkEscapes(chunk, slash, close)) return false;
         type = ESCAPED_STRING;
       }
       at = close + 1;
     } else if (code === 0x6e) {
-      if (!text.startsWith('null', at)) return undefined;
+      if (!text.startsWith('null', at)) return false;
       type = NULL;
       at += 4;
     } else if (code === 0x74) {
-      if (!text.startsWith('true', at)) return undefined;
+      if (!text.startsWith('true', at)) return false;
       at += 4;
     } else if (code === 0x66) {
-      if (!text.startsWith('false', at)) return undefined;
+      if (!text.startsWith('false', at)) return false;
       at += 5;
     } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
       NUMBER.lastIndex = at;
-      if (!NUMBER.test(text)) return undefined;
+      if (!NUMBER.test(text)) return false;
       at = NUMBER.lastIndex;
     } else {
       // An object or array (nested), or not JSON: readLine says which.
-      return undefined;
+      return false;
     }
     if (otherKey === null) {
-      if (valueType[key] !== ABSENT) return undefined;
+      if (valueType[key] !== ABSENT) return false;
       valueType[key] = type;
       valueAt[key] = start;
       valueEnd[key] = at;
     } else {
       others ??= [];
-      if (others.includes(otherKey)) return undefined;
+      if (others.includes(otherKey)) return false;
       others.push(otherKey);
     }
     at = skipSpaces(text, at, end);
@@ -199,18 +234,71 @@ export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanO
       at = skipSpaces(text, at + 1, end);
       continue;
     }
-    if (next !== 0x7d) return undefined;
-    if (skipSpaces(text, at + 1, end) !== end) return undefined;
+    if (next !== 0x7d) return false;
+    if (skipSpaces(text, at + 1, end) !== end) return false;
     break;
   }
-  if (valueType[KIND] !== STRING && valueType[KIND] !== ESCAPED_STRING) return undefined;
-  const kindName = readKind(text);
+  return valueType[KIND] === STRING || valueType[KIND] === ESCAPED_STRING;
+}
+
+/** What the walked line is, as readLine says it; undefined when readLine must read it. */
+function readOutcome(text: string, kindName: string): LeanOutcome {
   if (kindName === PRIVATE_KIND) return null;
   if (kindName === 'status') return readStatus(text);
   if (kindName === 'sent') return readSent(text);
   if (kindName.length > FACT_MAX_LENGTH) return undefined;
   const ts = valueType[TS] === STRING || valueType[TS] === ESCAPED_STRING ? readFact(text, TS, false) : null;
   return parsed({ kind: 'unknown', kindName, ts: ts !== null && ts.length <= FACT_MAX_LENGTH ? ts : null });
+}
+
+/**
+ * The time of the walked line, when it is written as spex writes it and needs no escape: NaN
+ * when it is anything else (the line's outcome is then made, and says it).
+ */
+function readPlainInstant(text: string): number {
+  const at = valueAt[TS]!;
+  return valueType[TS] === STRING && valueEnd[TS]! - at === 26 ? readInstant(text, at + 1) : Number.NaN;
+}
+
+/**
+ * The index in the names of a fact written without an escape, or null (0); -1 when it is written
+ * otherwise or the table cannot hold it.
+ */
+function indexPlainFact(text: string, key: number): number {
+  const type = valueType[key];
+  if (type === NULL) return 0;
+  if (type !== STRING) return -1;
+  return indexNameIn(text, valueAt[key]!, valueEnd[key]! - 1);
+}
+
+/** A plain `sent` line into the columns, as readSent reads it; false when it must be made as an outcome. */
+function appendSent(text: string, lines: LineColumns, lineStart: number, lineEnd: number): boolean {
+  const time = readPlainInstant(text);
+  if (Number.isNaN(time)) return false;
+  const midAt = valueAt[MID]! + 1;
+  const midEnd = valueEnd[MID]! - 1;
+  if (valueType[MID] !== STRING || midEnd === midAt || midEnd - midAt > FACT_MAX_LENGTH) return false;
+  if (valueType[TEXT] !== STRING && valueType[TEXT] !== ESCAPED_STRING) return false;
+  const from = valueType[FROM] === ABSENT ? -1 : indexPlainFact(text, FROM);
+  const replyVia = valueType[REPLY_VIA] === ABSENT ? 0 : indexPlainFact(text, REPLY_VIA);
+  if (from < 0 || replyVia < 0) return false;
+  appendSentColumns(lines, lineStart, lineEnd, time, from, replyVia, text, midAt, midEnd);
+  return true;
+}
+
+/** A plain `status` line into the columns, as readStatus reads it; false when it must be made as an outcome. */
+function appendStatus(text: string, lines: LineColumns, lineStart: number, lineEnd: number): boolean {
+  const time = readPlainInstant(text);
+  if (Number.isNaN(time)) return false;
+  const note = valueType[NOTE];
+  if (valueType[STATUS] !== STRING || valueEnd[STATUS]! - valueAt[STATUS]! === 2 || valueType[PROPOSAL] === ABSENT) return false;
+  if (note !== STRING && note !== ESCAPED_STRING && note !== NULL) return false;
+  const status = indexPlainFact(text, STATUS);
+  // spex's empty value is '': no proposal, as readStatus reads it.
+  const proposal = valueType[PROPOSAL] === STRING && valueEnd[PROPOSAL]! - valueAt[PROPOSAL]! === 2 ? 0 : indexPlainFact(text, PROPOSAL);
+  if (status < 0 || proposal < 0) return false;
+  appendStatusColumns(lines, lineStart, lineEnd, time, status, proposal, note !== NULL && valueEnd[NOTE]! - valueAt[NOTE]! > 2);
+  return true;
 }
 
 /** The kind, its two public names told apart without a copy of the name. */

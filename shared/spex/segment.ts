@@ -1,7 +1,9 @@
 import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../evidence.ts';
+import type { LineColumns } from './columns.ts';
+import { appendLineOutcome, createLineColumns, listLineItems, trimLineColumns } from './columns.ts';
 import type { LineOutcome } from './line.ts';
 import { parseLineJson, readLine } from './line.ts';
-import { forEachLine, scanLeanLine } from './scan.ts';
+import { forEachLine, scanLeanLineInto } from './scan.ts';
 
 // Reading one segment incrementally (spex-timeline-format: What a reader must do). The writer
 // appends whole lines with O_APPEND, which a reader can see half done; so the reader takes the
@@ -28,8 +30,13 @@ export type SegmentReading = {
    * again, and a reader may look for a `\n` in the bytes past this before reading from `offset`.
    */
   scanned: number;
-  /** The complete lines, in file order; private lines leave no item. */
-  items: TimelineItem[];
+  /** The complete lines, in file order, as columns (columns.ts); private lines leave none. */
+  lines: LineColumns;
+  /**
+   * The complete lines' items, made from the columns at each read of this: code that walks the
+   * lines of a whole home reads `lines`.
+   */
+  readonly items: TimelineItem[];
   /** The bytes after the last `\n`, pending or torn; null when there are none. */
   tail: TimelineItem | null;
   /** A later segment exists, so the writer will never write to this one again. */
@@ -53,7 +60,19 @@ export type SegmentEnd = {
 };
 
 export function createSegmentReading(segment: string): SegmentReading {
-  return { segment, offset: 0, scanned: 0, items: [], tail: null, closed: false, changed: null, unreadable: null };
+  return {
+    segment,
+    offset: 0,
+    scanned: 0,
+    lines: createLineColumns(segment),
+    get items() {
+      return listLineItems(this.lines);
+    },
+    tail: null,
+    closed: false,
+    changed: null,
+    unreadable: null,
+  };
 }
 
 /**
@@ -62,37 +81,44 @@ export function createSegmentReading(segment: string): SegmentReading {
  * Reading the bytes in any number of pieces gives the same reading as reading them at once.
  */
 export function readSegmentBytes(reading: SegmentReading, bytes: Uint8Array, end: SegmentEnd = {}): TimelineItem[] {
-  if (reading.changed !== null) return [];
+  const before = reading.lines.count;
+  readSegmentLines(reading, bytes, end);
+  return listLineItems(reading.lines, before);
+}
+
+/** readSegmentBytes without making the items of what it read: returns how many lines it added. */
+export function readSegmentLines(reading: SegmentReading, bytes: Uint8Array, end: SegmentEnd = {}): number {
+  if (reading.changed !== null) return 0;
   reading.unreadable = null;
   if (reading.closed) {
     if (bytes.length > 0) markSegmentChanged(reading, 'a closed segment grew after it was read; the writer never writes to one again');
-    return [];
+    return 0;
   }
   const known = reading.scanned - reading.offset;
   if (bytes.length < known) {
     markSegmentChanged(reading, 'the segment is shorter than when it was read; the writer only appends');
-    return [];
+    return 0;
   }
-  const added: TimelineItem[] = [];
-  const { segment, offset } = reading;
+  const { lines, offset } = reading;
+  const before = lines.count;
   let lineStart = 0;
   forEachLine(bytes, known, (start, end, chunk, textStart, textEnd) => {
     lineStart = end + 1;
     // The lean scan reads a plain line; anything else is read whole, by the one set of rules.
-    const lean = chunk === null ? undefined : scanLeanLine(chunk, textStart, textEnd);
-    const outcome = lean === undefined ? readLine(bytes.subarray(start, end)) : lean;
-    if (outcome === null) return;
-    added.push(outcome.evidence === 'parsed' ? { segment, start: offset + start, end: offset + end, evidence: 'parsed', facts: outcome.facts } : { segment, start: offset + start, end: offset + end, ...outcome });
+    if (chunk !== null && scanLeanLineInto(chunk, textStart, textEnd, lines, offset + start, offset + end)) return;
+    const outcome = readLine(bytes.subarray(start, end));
+    if (outcome !== null) appendLineOutcome(lines, offset + start, offset + end, outcome);
   });
   const rest = bytes.subarray(lineStart);
   const tailStart = reading.offset + lineStart;
   const tail = rest.length === 0 || isPrivateLine(rest) ? null : { segment: reading.segment, start: tailStart, end: tailStart + rest.length };
   if (end.closed === true) {
     // Nothing will complete the last line now: it takes its place as a line, and is read.
-    if (tail !== null) added.push({ ...tail, evidence: 'damaged', why: 'the last line of a closed segment has no newline: a write cut short' });
+    if (tail !== null) appendLineOutcome(lines, tail.start, tail.end, { evidence: 'damaged', why: 'the last line of a closed segment has no newline: a write cut short' });
     reading.offset = tailStart + rest.length;
     reading.tail = null;
     reading.closed = true;
+    trimLineColumns(lines);
   } else {
     reading.offset = tailStart;
     reading.tail =
@@ -103,8 +129,7 @@ export function readSegmentBytes(reading: SegmentReading, bytes: Uint8Array, end
           : { ...tail, evidence: 'pending', why: 'no newline yet: the writer may still be writing it' };
   }
   reading.scanned = tailStart + rest.length;
-  for (const item of added) reading.items.push(item);
-  return added;
+  return lines.count - before;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { DegradedCode, DegradedReason } from './degraded.ts';
 import { DEGRADED_CODES } from './degraded.ts';
 import type { Stray } from './layout.ts';
 import { SESSION_JSON, compareSegments, parseSegmentName } from './layout.ts';
+import { SHAPE_KEPT, SHAPE_SENT, SHAPE_STATUS, formatInstant, readLineItem, readLineShape } from './columns.ts';
 import type { SegmentReading, TimelineItem } from './segment.ts';
 import type { CurrentStatus, SessionJsonReading } from './sessionJson.ts';
 import { readCurrentStatus } from './sessionJson.ts';
@@ -63,6 +64,14 @@ export type TimelineFold = {
   degraded: DegradedReason[];
 };
 
+/** A fold without its items: what a reader keeps of a log between pages, with the times its items span. */
+export type TimelineFacts = Omit<TimelineFold, 'items'> & {
+  /** How many items the log holds. */
+  lines: number;
+  firstAt: string | null;
+  lastAt: string | null;
+};
+
 const MISSING: SessionJsonReading = { state: 'unknown', evidence: 'missing', why: 'no session.json in the session folder' };
 
 /**
@@ -71,8 +80,18 @@ const MISSING: SessionJsonReading = { state: 'unknown', evidence: 'missing', why
  * across sessions, and never by text or time.
  */
 export function foldTimeline(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = []): TimelineFold {
-  const ordered = [...segments].sort(compareReadings);
   const items: LogItem[] = [];
+  const { lines: _lines, firstAt: _firstAt, lastAt: _lastAt, ...fold } = foldLog(sessionId, session, segments, strays, items);
+  return { ...fold, items };
+}
+
+/** foldTimeline without making the items: the columns are read where they lie. */
+export function foldTimelineFacts(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = []): TimelineFacts {
+  return foldLog(sessionId, session, segments, strays, null);
+}
+
+function foldLog(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[], items: LogItem[] | null): TimelineFacts {
+  const ordered = orderReadings(segments);
   const counts: TimelineCounts = { received: 0, fromPerson: 0, fromPeers: 0, declarations: 0, unknownKinds: 0, damaged: 0, invalid: 0, torn: 0, pending: 0, strays: strays.length };
   const rests = new Map<DegradedCode, { files: Set<string>; lines: number[]; why: string | null }>();
   const note = (code: DegradedCode, file: string, line: number | null = null, why: string | null = null) => {
@@ -81,38 +100,74 @@ export function foldTimeline(sessionId: string, session: SessionJsonReading | nu
     rest.files.add(file);
     if (line !== null) rest.lines.push(line);
   };
+  // Times in the columns are numbers, in the order of their texts; a time kept as text is compared as one.
+  let firstTime = Number.NaN;
+  let lastTime = Number.NaN;
+  let firstText: string | null = null;
+  let lastText: string | null = null;
+  const countItem = (item: TimelineItem, line: number) => {
+    switch (item.evidence) {
+      case 'parsed': {
+        const facts = item.facts;
+        if (facts.kind === 'sent') {
+          counts.received++;
+          if (facts.from === null) counts.fromPerson++;
+          else counts.fromPeers++;
+        } else if (facts.kind === 'status') counts.declarations++;
+        else counts.unknownKinds++;
+        const ts = facts.ts;
+        if (ts !== null) {
+          if (firstText === null || ts < firstText) firstText = ts;
+          if (lastText === null || ts > lastText) lastText = ts;
+        }
+        break;
+      }
+      case 'damaged':
+        counts.damaged++;
+        note('damaged-line', item.segment, line);
+        break;
+      case 'invalid':
+        counts.invalid++;
+        note('invalid-line', item.segment, line);
+        break;
+      case 'torn':
+        counts.torn++;
+        note('torn-write', item.segment, line);
+        break;
+      case 'pending':
+        // Being written: not a reason.
+        counts.pending++;
+        break;
+    }
+  };
 
   let line = 0;
   for (const reading of ordered) {
-    const inPlace = reading.tail === null ? reading.items : [...reading.items, reading.tail];
-    for (const item of inPlace) {
-      items.push({ line: ++line, item });
-      switch (item.evidence) {
-        case 'parsed':
-          if (item.facts.kind === 'sent') {
-            counts.received++;
-            if (item.facts.from === null) counts.fromPerson++;
-            else counts.fromPeers++;
-          } else if (item.facts.kind === 'status') counts.declarations++;
-          else counts.unknownKinds++;
-          break;
-        case 'damaged':
-          counts.damaged++;
-          note('damaged-line', item.segment, line);
-          break;
-        case 'invalid':
-          counts.invalid++;
-          note('invalid-line', item.segment, line);
-          break;
-        case 'torn':
-          counts.torn++;
-          note('torn-write', item.segment, line);
-          break;
-        case 'pending':
-          // Being written: not a reason.
-          counts.pending++;
-          break;
+    const { lines } = reading;
+    for (let index = 0; index < lines.count; index++) {
+      line++;
+      const item = items === null ? null : readLineItem(lines, index);
+      if (item !== null) items!.push({ line, item });
+      const shape = readLineShape(lines, index);
+      if (shape === SHAPE_KEPT) {
+        countItem(item ?? readLineItem(lines, index), line);
+        continue;
       }
+      if (shape === SHAPE_SENT) {
+        counts.received++;
+        if (lines.name[index] === 0) counts.fromPerson++;
+        else counts.fromPeers++;
+      } else if (shape === SHAPE_STATUS) counts.declarations++;
+      else counts.unknownKinds++;
+      const time = lines.time[index]!;
+      if (Number.isNaN(time)) continue;
+      if (Number.isNaN(firstTime) || time < firstTime) firstTime = time;
+      if (Number.isNaN(lastTime) || time > lastTime) lastTime = time;
+    }
+    if (reading.tail !== null) {
+      line++;
+      items?.push({ line, item: reading.tail });
+      countItem(reading.tail, line);
     }
     if (reading.changed !== null) note('changed-after-read', reading.segment);
     if (reading.unreadable !== null) note('unreadable', reading.segment);
@@ -133,12 +188,27 @@ export function foldTimeline(sessionId: string, session: SessionJsonReading | nu
     sessionId,
     current: readCurrentStatus(known),
     session: known,
-    items,
     segments: ordered.map((reading) => ({ name: reading.segment, read: reading.offset, closed: reading.closed, changed: reading.changed, unreadable: reading.unreadable })),
     strays: [...strays],
     counts,
     degraded,
+    lines: line,
+    firstAt: earlier(Number.isNaN(firstTime) ? null : formatInstant(firstTime), firstText),
+    lastAt: later(Number.isNaN(lastTime) ? null : formatInstant(lastTime), lastText),
   };
+}
+
+function earlier(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null || a <= b ? a : b;
+}
+
+function later(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null || a >= b ? a : b;
+}
+
+/** The readings of a log's segments in log order. */
+export function orderReadings(segments: Iterable<SegmentReading>): SegmentReading[] {
+  return [...segments].sort(compareReadings);
 }
 
 /** Log order of segment readings; a name that is no segment's (a caller's slip) goes last. */
