@@ -8,7 +8,7 @@ import { join } from 'node:path';
 // renamed into place. Used by the demo and by the test writer, so both write what spex writes.
 
 /** spex's bound: 4 MiB. The demo and tests roll at much smaller bounds. */
-export const SPEX_SEGMENT_BOUND = 4 * 1024 * 1024;
+const SPEX_SEGMENT_BOUND = 4 * 1024 * 1024;
 
 export type AppendOptions = {
   /** Roll to the next segment once the current one has this many bytes. */

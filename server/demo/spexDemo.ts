@@ -8,11 +8,11 @@ import { appendEvent, appendToTimeline, spexSessionFolder, writeSessionJson } fr
 // and sessions sending messages (the sessions' with spex's reply hint), and status declarations.
 
 /** Small, so that the demo's logs roll over into several segments. */
-export const DEMO_SEGMENT_BOUND = 1024;
+const DEMO_SEGMENT_BOUND = 1024;
 
-export type SpexDemoSession = { id: string; project: string; title: string; branch: string; worktree: string };
+type SpexDemoSession = { id: string; project: string; title: string; branch: string; worktree: string };
 
-export type SpexDemoOptions = {
+type SpexDemoOptions = {
   /** Session ids to use first (the record's, so that a session is seen in both stores). */
   sessionIds?: readonly string[];
   intervalMs?: number;

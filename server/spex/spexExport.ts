@@ -23,11 +23,11 @@ import type { PlacedItem } from './spexSource.ts';
 // - `json`: `rec.spex-session/1` with every item, as the session's pages give them.
 // - `md`: a transcript in the words of the session's page.
 
-export const SPEX_EXPORT_SCHEMA = 'rec.spex-session-export/1';
+const SPEX_EXPORT_SCHEMA = 'rec.spex-session-export/1';
 /** Items read and projected at a time: a page's worth. */
 const BATCH_ITEMS = 200;
 
-export type SpexExportParts = {
+type SpexExportParts = {
   ref: SourceRef & { kind: 'spex' };
   reader: SpexReader;
   /** The session's items in page order (kept by the projection; the export copies the list). */

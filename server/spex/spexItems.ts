@@ -21,7 +21,7 @@ type SegmentTold = { next: number; tail: { start: number; evidence: string } | n
 /** How much of a tail being written is read to find its kind: spex writes `ts`, then `kind`. */
 const TAIL_KIND_BYTES = 4096;
 
-export type SpexLiveItems = {
+type SpexLiveItems = {
   /** Takes what every session holds now as told: what the first scan read is not news. */
   takeAllAsTold(): void;
   /** The items of the sessions named that are new or changed since they were last told, by session, in the order learnt. */

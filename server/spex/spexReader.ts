@@ -82,7 +82,7 @@ export type SessionFold = TimelineFacts;
  * receiver, the line's number in its log, and its item. The index holds numbers; the lists are
  * made when asked (a page), and kept for a few senders.
  */
-export type SentBy = {
+type SentBy = {
   /** How many lines: `lines.length`, without making the lists. */
   readonly count: number;
   readonly receivers: string[];

@@ -36,7 +36,7 @@ const REASON_LINES_SHOWN = 50;
 type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number };
 
 /** The home's id on the wire: stable for its absolute path, distinct for two homes. */
-export function spexSourceRef(root: string): SourceRef & { kind: 'spex' } {
+function spexSourceRef(root: string): SourceRef & { kind: 'spex' } {
   const digest = createHash('sha256').update(resolve(root)).digest('hex');
   return { kind: 'spex', id: `spex-${digest.slice(0, 8)}` };
 }

@@ -15,7 +15,7 @@ import { deriveStatusWord } from './statusWord.ts';
 /** A line of each shape; KEPT: its outcome is held whole in `kept`. */
 export const SHAPE_SENT = 1;
 export const SHAPE_STATUS = 2;
-export const SHAPE_UNKNOWN = 3;
+const SHAPE_UNKNOWN = 3;
 export const SHAPE_KEPT = 4;
 const SHAPE_MASK = 7;
 /** A status line whose note is not empty. */
@@ -52,7 +52,7 @@ const decoder = new TextDecoder();
 const names: (string | null)[] = [null];
 const nameIndex = new Map<string, number>();
 /** A name longer than this, or past this many, leaves its line kept whole: the table holds what repeats. */
-export const NAME_MAX_LENGTH = 128;
+const NAME_MAX_LENGTH = 128;
 const NAMES_MAX = 200_000;
 
 /** The index of a name in the table, added when new; -1 when the table cannot hold it. */
@@ -296,11 +296,6 @@ export function listLineItems(lines: LineColumns, from = 0): TimelineItem[] {
 /** What a line is, as its item says, without making the item: its evidence and kind. */
 export function readLineShape(lines: LineColumns, index: number): number {
   return lines.shape[index]! & SHAPE_MASK;
-}
-
-/** Whether line `index` is a status line whose note is not empty. */
-export function hasLineNote(lines: LineColumns, index: number): boolean {
-  return (lines.shape[index]! & NOTED) !== 0;
 }
 
 /**

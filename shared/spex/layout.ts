@@ -3,7 +3,7 @@
 // `timeline/` in numeric order; file order is event order, so this order is the only one there is.
 
 /** The legacy first segment, kept by sessions older than numbered segments. */
-export const LEGACY_SEGMENT = 'timeline.ndjson';
+const LEGACY_SEGMENT = 'timeline.ndjson';
 /** The folder of numbered segments. */
 export const SEGMENT_FOLDER = 'timeline';
 /** The session's current state, written whole and renamed into place: not a segment. */
@@ -27,7 +27,7 @@ export type Segment = {
 /** A name where a segment could be that is not one: listed, never read. */
 export type Stray = { name: string; why: string };
 
-export type SegmentLayout = { segments: Segment[]; strays: Stray[] };
+type SegmentLayout = { segments: Segment[]; strays: Stray[] };
 
 /**
  * The segments of one session's log in log order, and the strays beside them. `sessionFolder`

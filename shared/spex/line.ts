@@ -21,7 +21,7 @@ export type LineOutcome =
   /** Bytes after the last `\n` that stayed unterminated past the pending window: unknown evidence. */
   | { evidence: 'torn'; why: string };
 
-export type LineEvidence = LineOutcome['evidence'];
+type LineEvidence = LineOutcome['evidence'];
 
 /**
  * The words a line's state crosses the wire as: the record's evidence words, and `torn`, which
@@ -134,7 +134,7 @@ export function readLine(bytes: Uint8Array): LineOutcome | null {
 }
 
 /** What a line's bytes are as JSON, private lines told apart; shared by readLine and readLineView. */
-export type LineJson =
+type LineJson =
   | { outcome: 'private' }
   | { outcome: 'unparsed'; why: string }
   /** JSON no reader should walk: too deep. */
@@ -178,7 +178,7 @@ function describeIssues(kind: string, error: z.ZodError): string {
   return error.issues.map((issue) => `${kind}: ${issue.path.length > 0 ? issue.path.join('.') : 'line'}: ${issue.message}`).join('; ');
 }
 
-export type JsonScan = {
+type JsonScan = {
   /** The first key written twice in one object, and where: `duplicate key "from" in a.b`; null if none. */
   duplicate: string | null;
   /** Every string value of a top-level `kind` key, in order (several when the key is written twice). */
@@ -194,7 +194,7 @@ export type JsonScan = {
  * inside it names nothing of it. Strings are skipped with indexOf, so a long text costs little more
  * than a search for its closing quote.
  */
-export function scanJson(json: string, maxDepth: number): JsonScan {
+function scanJson(json: string, maxDepth: number): JsonScan {
   type Level = { keys: Set<string> | null; path: string; key: string; index: number };
   const levels: Level[] = [];
   const scan: JsonScan = { duplicate: null, kinds: [], hasPrivateField: false, tooDeep: false };

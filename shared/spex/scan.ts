@@ -14,14 +14,14 @@ import { deriveStatusWord } from './statusWord.ts';
 // line is read whole by readLine, whose rules (and words) stay the only ones.
 
 /** `undefined`: the line is not plain, and must be read by readLine. */
-export type LeanOutcome = LineOutcome | null | undefined;
+type LeanOutcome = LineOutcome | null | undefined;
 
 /**
  * The decoded text of a stretch of complete lines, with where its next backslash is: a search
  * from each string to the next backslash could cross the rest of a chunk of megabytes, so it is
  * made once and reused until the scan passes it.
  */
-export type LeanText = { text: string; slashFrom: number; slashAt: number };
+type LeanText = { text: string; slashFrom: number; slashAt: number };
 
 /** Chars that JSON never allows raw inside a string, and that spex never writes outside one. */
 const CONTROL = /[\x00-\x09\x0b-\x1f]/;

@@ -7,7 +7,7 @@ import type { TimelineFold } from './timeline.ts';
 // one event seen from its other side, joined by the id the writer stored: not a pairing of two
 // items, which is never made, by text or time or anything else.
 
-export type SentFacts = Extract<EventFacts, { kind: 'sent' }>;
+type SentFacts = Extract<EventFacts, { kind: 'sent' }>;
 
 /** A message X sent, as it stands in the receiver's log. */
 export type SentItem = {

@@ -7,7 +7,7 @@ import { deriveStatusWord } from './statusWord.ts';
 // (spex-timeline-format: Layout).
 
 /** The fields this reader uses; '' (spex's empty value) is null here. */
-export type SessionMeta = {
+type SessionMeta = {
   session_id: string | null;
   worktree_path: string | null;
   branch: string | null;

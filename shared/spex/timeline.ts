@@ -22,7 +22,7 @@ export type LogItem = {
   item: TimelineItem;
 };
 
-export type TimelineCounts = {
+type TimelineCounts = {
   /** `sent` events in this log: messages addressed to this session. */
   received: number;
   /** Received from a person (`from: null`). */
@@ -41,7 +41,7 @@ export type TimelineCounts = {
 };
 
 /** What the fold says of each segment as a file. */
-export type SegmentSummary = {
+type SegmentSummary = {
   name: string;
   /** Bytes read as lines so far. */
   read: number;

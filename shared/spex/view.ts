@@ -6,7 +6,7 @@ import { findReplyHint } from './replyHint.ts';
 // ranges only. The same private rules apply as when the line was first read, since the bytes now
 // at that range may not be the ones read then.
 
-export type LineView =
+type LineView =
   /**
    * A JSON object: its fields as written, the private field removed. `text` and `note` are the
    * event's, when they are strings; `hintAt` is where spex's reply hint begins in `text`.

@@ -6,17 +6,17 @@ import { DEGRADED_CODES } from '../spex/degraded.ts';
 // two lines would say where a private line was.
 
 // Written here rather than taken from api.ts, which lists this kind's summary among conversations.
-export const spexSourceRefSchema = z.object({ kind: z.literal('spex'), id: z.string().regex(/^spex-[0-9a-f]{8}$/, 'expected spex and 8 hex digits') });
+const spexSourceRefSchema = z.object({ kind: z.literal('spex'), id: z.string().regex(/^spex-[0-9a-f]{8}$/, 'expected spex and 8 hex digits') });
 
 /** Who a `sent` line's `from` names: a person (null), a session of this home, or anything else as written. */
-export const spexSenderSchema = z.discriminatedUnion('by', [
+const spexSenderSchema = z.discriminatedUnion('by', [
   z.object({ by: z.literal('person') }),
   z.object({ by: z.literal('session'), sessionId: z.string() }),
   z.object({ by: z.literal('other'), as: z.string() }),
 ]);
 export type SpexSender = z.infer<typeof spexSenderSchema>;
 
-export const spexReasonSchema = z.object({
+const spexReasonSchema = z.object({
   code: z.enum(DEGRADED_CODES),
   /** The core's plain words for it. */
   words: z.string(),
@@ -27,7 +27,7 @@ export const spexReasonSchema = z.object({
 });
 
 /** What session.json says the session is NOW: labelled current, never a declaration. */
-export const spexCurrentSchema = z.discriminatedUnion('state', [
+const spexCurrentSchema = z.discriminatedUnion('state', [
   z.object({
     state: z.literal('known'),
     status: z.string().nullable(),
@@ -40,7 +40,7 @@ export const spexCurrentSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('unknown'), why: z.string() }),
 ]);
 
-export const spexProjectSchema = z.object({
+const spexProjectSchema = z.object({
   /** The key sessions are grouped by: a worktree path, or the project folder's encoded name. */
   key: z.string(),
   /** `encoded-name` when no session names a worktree path: the name is spex's folder name, not a path. */

@@ -6,8 +6,8 @@ import { liveFilterQuery, type LiveFilter } from './liveFilter.ts';
 // history of notices); each item names its store, conversation and link, and a conversation's
 // own export has its items whole, with their bytes as on disk.
 
-export const LIVE_EXPORT_SCHEMA = 'rec.live-export/1';
-export type LiveExportFormat = 'ndjson' | 'json' | 'md';
+const LIVE_EXPORT_SCHEMA = 'rec.live-export/1';
+type LiveExportFormat = 'ndjson' | 'json' | 'md';
 
 const NOTE = 'What the live view was told, in the order it arrived: each item\'s whole text and its bytes as on disk are in its conversation\'s export. Nothing here pairs a received item with a sent one.';
 

@@ -12,7 +12,7 @@ import { SpexText, messageTextOf, noteOf, rawOf } from './SpexText.tsx';
 // right, what it sent (other logs' `sent` lines whose `from` is its id) on the left, declarations
 // and lines that are not events across both, in their place.
 
-export type SpexColumn = 'sent' | 'received' | 'both';
+type SpexColumn = 'sent' | 'received' | 'both';
 
 type ItemProps = { source: string; sessionId: string; item: SpexItem; selected: boolean };
 
@@ -21,7 +21,7 @@ export function columnOf(item: SpexItem): SpexColumn {
 }
 
 /** Who sent a received message, in words: a person, a session of this home, or the name as spex wrote it. */
-export function senderLabel(from: SpexSender): string {
+function senderLabel(from: SpexSender): string {
   return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${from.sessionId}` : from.as;
 }
 

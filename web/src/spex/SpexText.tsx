@@ -16,7 +16,7 @@ const CLIP_CHARS = 1_500;
 const CLIP_LINES = 24;
 
 /** What of an item is the text shown: its message text, its note, or its line as written. */
-export type TextOf = (item: SpexItem) => { text: string | null; hintAt: number | null };
+type TextOf = (item: SpexItem) => { text: string | null; hintAt: number | null };
 
 type Props = {
   source: string;

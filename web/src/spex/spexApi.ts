@@ -27,7 +27,7 @@ export const spexKeys = {
   item: (source: string, sessionId: string, key: string) => ['spex', source, sessionId, 'item', key] as const,
 };
 
-export function fetchSpexPage(source: string, sessionId: string, offset: number, limit: number, signal?: AbortSignal): Promise<SpexSessionResponse> {
+function fetchSpexPage(source: string, sessionId: string, offset: number, limit: number, signal?: AbortSignal): Promise<SpexSessionResponse> {
   const query = new URLSearchParams({ source, offset: String(offset), limit: String(limit) });
   return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, spexSessionResponseSchema, signal);
 }
