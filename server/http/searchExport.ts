@@ -1,7 +1,7 @@
 import type { RecordSearchHit, SearchHit, SearchResponse } from '../../shared/api.ts';
 import type { SacSearchHit } from '../../shared/wire/sac.ts';
 import type { SpexSearchHit } from '../../shared/wire/spex.ts';
-import { CORRELATION_NOT_SHOWN, describeReceivedOutcome, describeSentOutcome } from '../../shared/outcomeWords.ts';
+import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import { fencedBlock, inlineValue } from '../sources/markdown.ts';
 import type { ExportFormat } from '../sources/source.ts';
 
@@ -78,7 +78,8 @@ function describeRecordHit(hit: RecordSearchHit): string {
     `- Peer: ${hit.peerAs === null ? 'unknown' : inlineValue(hit.peerAs)}${hit.peerSessionId === null ? '' : `, session ${inlineValue(hit.peerSessionId)}`}`,
   ];
   if (hit.side === 'sent') {
-    const words = describeSentOutcome(hit.isQueued, hit.reason);
+    // A reason goes after the words, quoted, as the page shows it apart.
+    const words = hit.isQueued === false && hit.reason !== null ? NOT_QUEUED : describeSentOutcome(hit.isQueued, hit.reason);
     lines.push(`- ${hit.isQueued === false ? `**${words}**` : words}${hit.isQueued === false && hit.reason !== null ? ' ' + inlineValue(hit.reason) : ''}`);
   } else {
     lines.push(`- ${describeReceivedOutcome(hit.outcome)}`, `- ${CORRELATION_NOT_SHOWN}`);

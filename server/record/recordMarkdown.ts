@@ -1,6 +1,6 @@
 import type { FileItem, GapItem, SessionItemWire, SessionSummary, StrayItem } from '../../shared/api.ts';
 import { missingRangeFromWire } from '../../shared/api.ts';
-import { CORRELATION_NOT_SHOWN, describeReceivedOutcome, describeSentOutcome } from '../../shared/outcomeWords.ts';
+import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import { describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
 import { fencedBlock, inlineValue } from '../sources/markdown.ts';
 
@@ -92,7 +92,8 @@ function describeFile(item: FileItem): string {
             : `- Peer: ${peer.as === null ? 'unknown' : inlineValue(peer.as)}${peer.sessionId === null ? '' : `, session ${inlineValue(peer.sessionId)}`}`,
         );
         if (facts.side === 'sent') {
-          const words = describeSentOutcome(facts.isQueued, facts.reason);
+          // A reason goes after the words, quoted, as the page shows it apart.
+          const words = facts.isQueued === false && facts.reason !== null ? NOT_QUEUED : describeSentOutcome(facts.isQueued, facts.reason);
           lines.push(`- ${facts.isQueued === false ? '**' + words + '**' : words}${facts.isQueued === false && facts.reason !== null ? ' ' + inlineValue(facts.reason) : ''}`);
         } else {
           lines.push(`- ${describeReceivedOutcome(facts.outcome)}`, `- ${CORRELATION_NOT_SHOWN}`);

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { searchResponseSchema, sessionResponseSchema, type SessionItemWire } from '../../shared/api.ts';
-import { CORRELATION_NOT_SHOWN } from '../../shared/outcomeWords.ts';
+import { CORRELATION_NOT_SHOWN } from '../../shared/record/outcomeWords.ts';
 import { receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import type { Dashboard } from '../dashboard.ts';

@@ -1,5 +1,5 @@
 import type { FileItem, MessageFactsWire } from '../../../shared/api.ts';
-import { CORRELATION_NOT_SHOWN } from '../../../shared/outcomeWords.ts';
+import { CORRELATION_NOT_SHOWN } from '../../../shared/record/outcomeWords.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { countOf } from '../text/count.ts';
 import { Link } from '../router/Router.tsx';

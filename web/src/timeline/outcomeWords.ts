@@ -1,6 +1,6 @@
 import type { MessageFactsWire } from '../../../shared/api.ts';
 import { listUnknownFields } from '../../../shared/record/entry.ts';
-import { describeReceivedOutcome, describeSentOutcome } from '../../../shared/record/outcomeWords.ts';
+import { NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../../shared/record/outcomeWords.ts';
 
 // What came of a message, in words that never overstate (rule.deliveryResult,
 // rule.receiveOutcome). Nothing here says "delivered" or "read": the record cannot show either.
@@ -21,7 +21,7 @@ export function sentOutcome({ isQueued, reason }: Pick<MessageFactsWire, 'isQueu
   if (isQueued === false) {
     return {
       // The reason is shown on its own, after the words.
-      words: reason === null ? describeSentOutcome(false, null) : 'not queued:',
+      words: reason === null ? describeSentOutcome(false, null) : NOT_QUEUED,
       tone: 'refused',
       title: 'The host did not queue this message. If the receiver refused it, the receiver has no entry of it.',
       reason,
