@@ -27,7 +27,7 @@ export function registerConversationRoutes(app: FastifyInstance, sources: readon
     if (sourceId !== undefined) return sources.find((source) => source.ref.id === sourceId) ?? null;
     return sources.find((source) => source.conversation(id) !== null) ?? sources[0] ?? null;
   };
-  const notFound = (reply: FastifyReply) => reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });
+  const notFound = (reply: FastifyReply) => reply.code(404).send({ error: 'not-found', message: 'no such conversation in the stores read' });
 
   app.get('/api/sessions/:sessionId', async (request, reply) => {
     const params = conversationParams.safeParse(request.params);

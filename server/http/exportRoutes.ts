@@ -29,7 +29,7 @@ export function registerExportRoutes(app: FastifyInstance, sources: readonly Sou
     const id = params.data.sessionId;
     const asked = (request.query as { source?: string }).source;
     const source = asked !== undefined ? sources.find((one) => one.ref.id === asked) : sources.find((one) => one.conversation(id) !== null);
-    if (source === undefined || source.conversation(id) === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });
+    if (source === undefined || source.conversation(id) === null) return reply.code(404).send({ error: 'not-found', message: 'no such conversation in the stores read' });
     if (source.answerExport === undefined) {
       return reply.code(404).send({ error: 'not-found', message: `a ${source.ref.kind} conversation cannot be exported yet` });
     }

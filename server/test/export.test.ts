@@ -191,7 +191,7 @@ describe('exporting a session', () => {
   it('of a session that is not there is a 404 that says so', async () => {
     const got = await download('/api/sessions/no-such-session/export?format=ndjson');
     assert.equal(got.status, 404);
-    assert.deepEqual(JSON.parse(got.body.toString('utf8')), { error: 'not-found', message: 'no such session in this record' });
+    assert.deepEqual(JSON.parse(got.body.toString('utf8')), { error: 'not-found', message: 'no such conversation in the stores read' });
     assert.equal(got.disposition, null);
   });
 
