@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
-import { apiFetch, assertBuilt, E2E_TOKEN, type RunningDashboard } from './support/dashboard.ts';
+import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { SessionWriting, startWriter, type Writer } from './support/record.ts';
 import { expect, test, type Page } from './support/test.ts';
 
@@ -98,7 +95,8 @@ test.beforeAll(async () => {
   const recordSession = new SessionWriting(recordWriter, '/home/dev/shop', A);
   await recordSession.start();
 
-  dashboard = await startDashboardOn([recordDir, '--spex', home]);
+  // The home holds projects/*/sessions/ by now: the command recognises it by what it holds.
+  dashboard = await startDashboard([recordDir, home]);
   url = dashboard.url;
   const list = (await (await apiFetch(`${url}/api/sessions`)).json()) as { sources: { kind: string; id: string }[] };
   source = list.sources.find((candidate) => candidate.kind === 'spex')!.id;
@@ -300,41 +298,6 @@ test("spex's private settlement lines and receipts are nowhere on the page, in a
   const notices = await page.evaluate(() => (window as unknown as { notices?: string[] }).notices ?? []);
   for (const notice of notices) for (const canary of CANARIES) expect(notice, 'a notice').not.toContain(canary);
 });
-
-/** The real command over several stores: `rec-dashboard <recordDir> --spex <home>`. */
-async function startDashboardOn(args: string[]): Promise<RunningDashboard> {
-  assertBuilt();
-  const bin = fileURLToPath(new URL('../dist/server/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, ...args, '--port', '0', '--no-open', '--token', E2E_TOKEN], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const printed = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 15 s: ${stderr}`)), 15_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (!line.startsWith('http://')) return;
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`rec-dashboard exited (${code}) before it listened: ${stderr}`));
-    });
-  });
-  return {
-    url: new URL(printed).origin,
-    printed,
-    pid: child.pid ?? -1,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-}
 
 async function waitForSpexItems(sessionId: string, count: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
