@@ -46,7 +46,7 @@ export function registerExportRoutes(app: FastifyInstance, sources: readonly Sou
     return sendExport(reply, {
       name: ['search', exportedAt.replace(/[:.]/g, '')],
       format,
-      parts: () => describeAsync(describeSearchExport(format, response, query, exportedAt)),
+      parts: () => describeAsync(describeSearchExport(format, response, query, exportedAt, sources)),
     });
   });
 }

@@ -45,6 +45,7 @@ function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } 
     answerConversation: unused,
     answerItem: unused,
     search: unused,
+    describeSearchHit: unused,
     stopWork: () => {},
     start: async () => {},
     close: async () => {},

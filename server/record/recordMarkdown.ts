@@ -1,4 +1,4 @@
-import type { FileItem, GapItem, SessionItemWire, SessionSummary, StrayItem } from '../../shared/api.ts';
+import type { FileItem, GapItem, RecordSearchHit, SessionItemWire, SessionSummary, StrayItem } from '../../shared/api.ts';
 import { missingRangeFromWire } from '../../shared/api.ts';
 import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import { describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
@@ -140,4 +140,23 @@ function section(title: string, lines: readonly string[], block = ''): string {
 
 function capitalize(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A search hit of the record, for a Markdown export of a search. */
+export function describeRecordHit(hit: RecordSearchHit): string {
+  const lines = [
+    `- Store ${hit.source.kind} ${inlineValue(hit.source.id)}, session ${inlineValue(hit.sessionId)}, file ${inlineValue(hit.file)}`,
+    `- Working directory: ${hit.cwd === null ? 'unknown' : inlineValue(hit.cwd)}`,
+    `- Peer: ${hit.peerAs === null ? 'unknown' : inlineValue(hit.peerAs)}${hit.peerSessionId === null ? '' : `, session ${inlineValue(hit.peerSessionId)}`}`,
+  ];
+  if (hit.side === 'sent') {
+    // A reason goes after the words, quoted, as the page shows it apart.
+    const words = hit.isQueued === false && hit.reason !== null ? NOT_QUEUED : describeSentOutcome(hit.isQueued, hit.reason);
+    lines.push(`- ${hit.isQueued === false ? `**${words}**` : words}${hit.isQueued === false && hit.reason !== null ? ' ' + inlineValue(hit.reason) : ''}`);
+  } else {
+    lines.push(`- ${describeReceivedOutcome(hit.outcome)}`, `- ${CORRELATION_NOT_SHOWN}`);
+  }
+  if (hit.withheld) lines.push('- **Text withheld** (recordText set to metadata): its length and hash are in the entry');
+  const head = `### ${hit.side === 'sent' ? 'Sent' : 'Received'} · ${hit.at}\n\n${lines.join('\n')}\n`;
+  return hit.snippet === null ? `${head}\n` : `${head}\n${fencedBlock(hit.snippet)}\n`;
 }

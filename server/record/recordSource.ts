@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { SourceRef } from '../../shared/api.ts';
+import type { RecordSearchHit, SourceRef } from '../../shared/api.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 import { createRecordActivity } from './recordActivity.ts';
 import { createRecordExport } from './recordExport.ts';
+import { describeRecordHit } from './recordMarkdown.ts';
 import { createRecordPages } from './recordPages.ts';
 import { createRecordReader } from './recordReader.ts';
 import { searchRecord } from './recordSearch.ts';
@@ -65,6 +66,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
     answerExport: (id, format, request, reply) => exports.answerExport(id, format, request, reply),
     answerActivity,
     search: (query, signal) => searchRecord(reader, threads, query, signal),
+    describeSearchHit: (hit) => describeRecordHit(hit as RecordSearchHit),
     stopWork: () => void threads.close(),
     start: () => reader.start(),
     async close() {

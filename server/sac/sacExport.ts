@@ -4,7 +4,7 @@ import type { SourceRef } from '../../shared/api.ts';
 import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
-import { sacFlowItemSchema, type SacFlowItem, type SacSeatSummary } from '../../shared/wire/sac.ts';
+import { sacFlowItemSchema, type SacFlowItem, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import { sendExport } from '../sources/exportStream.ts';
 import { fencedBlock, inlineValue } from '../sources/markdown.ts';
 import type { ExportFormat } from '../sources/source.ts';
@@ -267,4 +267,14 @@ function describeStretchMarkdown(item: SacFlowItem): string {
 
 function section(title: string, lines: readonly string[], block = ''): string {
   return `### ${title}\n\n${lines.join('\n')}\n${block === '' ? '' : '\n' + block}\n`;
+}
+
+/** A set-agent-comm hit: an entry written by a seat in a room. */
+export function describeSacHit(hit: SacSearchHit): string {
+  const lines = [
+    `- Store sac ${inlineValue(hit.source.id)}, room ${inlineValue(hit.room)}, written by seat ${inlineValue(hit.seat)}`,
+    `- Type: ${inlineValue(hit.typeWord)}${hit.typeWord === hit.entryType ? '' : ` (${hit.entryType})`}`,
+    `- To: ${hit.to.length === 0 ? 'everyone' : hit.to.map(inlineValue).join(', ')}`,
+  ];
+  return `### Entry · ${hit.at}\n\n${lines.join('\n')}\n\n${fencedBlock(hit.snippet)}\n`;
 }

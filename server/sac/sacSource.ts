@@ -29,7 +29,7 @@ import {
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
 import { firstLineOf } from '../../shared/firstLine.ts';
 import { createSacReader } from './sacReader.ts';
-import { createSacExport } from './sacExport.ts';
+import { createSacExport, describeSacHit } from './sacExport.ts';
 import { createLiveItems } from './sacLiveItems.ts';
 import { readSeatRange } from './storeOpen.ts';
 
@@ -559,6 +559,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     },
     answerExport: exporting.answerExport,
     search,
+    describeSearchHit: (hit) => describeSacHit(hit as SacSearchHit),
     // Its work is done on the event loop, a request at a time: nothing runs on after a stop.
     stopWork() {},
     registerRoutes(app: FastifyInstance) {

@@ -77,6 +77,8 @@ export type Source = {
   answerActivity?(id: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   /** Searches its items; stops when `signal` aborts. */
   search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch>;
+  /** One of its search hits in a Markdown export of a search, in its store's words. */
+  describeSearchHit(hit: unknown): string;
   /** Ends searches and reads in flight: the server is stopping and must not wait for them. */
   stopWork(): void;
   /** Routes of views only this kind has (set-agent-comm's rooms), under `/api/<kind>/`. */

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/api.ts';
 import { PRIVATE_FIELD, PRIVATE_KIND, isObject, parseLineJson } from '../../shared/spex/line.ts';
-import { spexItemSchema, type SpexItem, type SpexSummary } from '../../shared/wire/spex.ts';
+import { spexItemSchema, type SpexItem, type SpexSearchHit, type SpexSummary } from '../../shared/wire/spex.ts';
 import { sendExport } from '../sources/exportStream.ts';
 import { fencedBlock, inlineValue } from '../sources/markdown.ts';
 import type { ExportFormat } from '../sources/source.ts';
@@ -227,4 +227,14 @@ function messageBody(item: Extract<SpexItem, { type: 'sent' | 'received' }>): st
 
 function section(title: string, lines: readonly string[], block = ''): string {
   return `### ${title}\n\n${lines.join('\n')}\n${block === '' ? '' : '\n' + block}\n`;
+}
+
+/** A spex hit: a message seen from the session's side (a sent one, from its receiver's log), or a declaration's note. */
+export function describeSpexHit(hit: SpexSearchHit): string {
+  const from = hit.from === null ? null : hit.from.by === 'person' ? 'a person' : hit.from.by === 'session' ? `session ${inlineValue(hit.from.sessionId)}` : inlineValue(hit.from.as);
+  const lines = [`- Store spex ${inlineValue(hit.source.id)}, session ${inlineValue(hit.sessionId)}, line ${inlineValue(hit.key)}`, `- Project: ${inlineValue(hit.project)}`];
+  if (from !== null) lines.push(`- From ${from}`);
+  if (hit.kind === 'sent' && hit.receiver !== null) lines.push(`- From the receiver's log: session ${inlineValue(hit.receiver)} (one event, seen from the sender's side; joined by the id spex stored)`);
+  const head = `### ${hit.kind === 'declaration' ? 'Declaration' : hit.kind === 'sent' ? 'Sent' : 'Received'} · ${hit.at}\n\n${lines.join('\n')}\n`;
+  return hit.snippet === null ? `${head}\n` : `${head}\n${fencedBlock(hit.snippet)}\n`;
 }

@@ -21,7 +21,7 @@ import {
 } from '../../shared/wire/spex.ts';
 import type { ListedConversation, Source, SourceNotice, SourceSearch } from '../sources/source.ts';
 import { readRanges, readSmallFile } from './readLine.ts';
-import { createSpexExport } from './spexExport.ts';
+import { createSpexExport, describeSpexHit } from './spexExport.ts';
 import { createSpexLiveItems } from './spexItems.ts';
 import { createSpexReader, type SpexReader, type SpexSession } from './spexReader.ts';
 
@@ -434,6 +434,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     },
     answerExport,
     search,
+    describeSearchHit: (hit) => describeSpexHit(hit as SpexSearchHit),
     // Nothing of a spex page runs beside the event loop: there is no other work to stop.
     stopWork() {},
     async start() {
