@@ -91,10 +91,11 @@ export async function main(argv: string[]): Promise<void> {
     console.log(`Reading ${KIND_WORDS[store.kind]} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
   }
   if (dashboard.portTakenInstead !== null) console.log(`Port ${dashboard.portTakenInstead} is in use; using ${dashboard.port} instead.`);
+  const readable = stores.length === 1 && stores[0]!.kind === 'record' ? 'the record' : 'these stores';
   if (command.host !== '127.0.0.1' && command.host !== 'localhost' && command.host !== '::1') {
-    console.log(`Listening on ${command.host}: other machines that reach this address can read the record.`);
+    console.log(`Listening on ${command.host}: other machines that reach this address can read ${readable}.`);
   }
-  if (token === null) console.log('No access token (--no-token): anyone who can reach this address can read the record.');
+  if (token === null) console.log(`No access token (--no-token): anyone who can reach this address can read ${readable}.`);
   else console.log('Open the address below: it carries the access token, which the browser then keeps in a cookie.');
   console.log(dashboard.url);
 

@@ -40,7 +40,7 @@ Options:
   --open         open the dashboard in a browser (the default when run in a terminal)
   --no-open      do not open a browser
   --token <t>    the access token to require (default: a new one each start, in the address)
-  --no-token     require no token: anyone who can reach the address can read the record
+  --no-token     require no token: anyone who can reach the address can read the stores
   --demo         run the demo (the same as giving no directory)
   -h, --help     show this help
   -v, --version  show the version
