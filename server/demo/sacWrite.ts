@@ -1,6 +1,8 @@
 import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+// sac's header pattern: a body line that matches it is escaped with one space.
+import { ENTRY_HEADER } from '../../shared/sac/seatFile.ts';
 
 // How set-agent-comm writes its store (sac-channels-format), kept as a library so the demo and the
 // tests write a store the way sac's own CLI does: `send` appends one entry to the writer's own
@@ -8,9 +10,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // with every line that would read as a header pushed one space right, and `\n`); the JSON files
 // are written whole to `<file>.tmp.<pid>` and renamed into place.
 
-/** sac's header pattern (store.mjs): a body line that matches it is escaped with one space. */
-const ENTRY_HEADER =
-  /^## (\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:\d{2}|Z)?) — (QUESTION|ANSWER|FACT|REQUEST|KÉRDÉS|VÁLASZ|TÉNY|KÉRÉS)(?:\s*→\s*([^\n(]+?))?(?:\s*\(re: ([^)]*)\))?\s*$/;
 
 export type SacEntry = { ts: string; type: string; text: string; to?: readonly string[] | undefined; re?: string | undefined };
 

@@ -1,21 +1,15 @@
-import { ENTRY_HEADER } from '../seatFile.ts';
+import { sacEntryBytes } from '../../../server/demo/sacWrite.ts';
 
 // What set-agent-comm's `send` appends to a seat file, written the way its `store.mjs` writes
 // it: `\n` unless the file is empty, the header and `\n`, the trimmed body with every line that
-// would read as a header pushed one space right, and `\n`, in one write. For tests only.
+// would read as a header pushed one space right, and `\n`, in one write (server/demo/sacWrite.ts
+// writes it so for the demo; these are its bytes for the core's tests). For tests only.
 
 export type AppendedEntry = { ts: string; type: string; text: string; to?: string[]; re?: string };
 
-/** The bytes one `send` appends to a file that holds `existing` bytes. */
+/** The bytes one `send` appends to a file that holds `existing` bytes: the demo's writer's, as text. */
 export function appendedBytes(existing: number, entry: AppendedEntry): string {
-  const to = entry.to ?? [];
-  const head = `## ${entry.ts} — ${entry.type}${to.length > 0 ? ` → ${to.join(', ')}` : ''}${entry.re !== undefined ? ` (re: ${entry.re})` : ''}`;
-  const body = entry.text
-    .trim()
-    .split('\n')
-    .map((line) => (ENTRY_HEADER.test(line) ? ` ${line}` : line))
-    .join('\n');
-  return `${existing > 0 ? '\n' : ''}${head}\n${body}\n`;
+  return sacEntryBytes(existing, entry).toString('utf8');
 }
 
 /** A whole seat file: these entries sent one after the other. */

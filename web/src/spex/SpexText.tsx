@@ -6,14 +6,12 @@ import { countOf } from '../text/count.ts';
 import { utf8Length } from '../text/markers.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { fetchSpexItem, spexKeys } from './spexApi.ts';
+import { clipForDisplay } from '../text/clip.ts';
 
 // A text of a spex line (a message, a declaration's note, a line shown raw), verbatim. Long texts
 // are clipped for scanning, never shortened: "show all" gives the whole text from the item
 // endpoint, and copy always copies the whole text as written. Where spex's reply hint begins, the
 // hint is marked as spex's; it stays in the text, as spex stored it.
-
-const CLIP_CHARS = 1_500;
-const CLIP_LINES = 24;
 
 /** What of an item is the text shown: its message text, its note, or its line as written. */
 type TextOf = (item: SpexItem) => { text: string | null; hintAt: number | null };
@@ -29,22 +27,6 @@ type Props = {
   textOf: TextOf;
   copyLabel: string;
 };
-
-function clipForDisplay(text: string): string | null {
-  let end = Math.min(text.length, CLIP_CHARS);
-  let lines = 0;
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10 && ++lines >= CLIP_LINES) {
-      end = i;
-      break;
-    }
-  }
-  if (end >= text.length) return null;
-  // Never split a surrogate pair: the part shown is the text's own characters.
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return text.slice(0, end);
-}
 
 export function SpexText({ source, sessionId, itemKey, text, clippedBytes, hintAt, textOf, copyLabel }: Props) {
   const [showAll, setShowAll] = useState(false);

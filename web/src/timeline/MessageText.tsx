@@ -7,29 +7,11 @@ import { CopyButton } from '../text/CopyButton.tsx';
 import { utf8Length } from '../text/markers.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { countOf } from '../text/count.ts';
+import { clipForDisplay } from '../text/clip.ts';
 
 // A message's text. Long texts are clipped for scanning, never shortened: "show all" gives the
 // whole text, and copy always copies the whole text as written, fetching it when the page held
 // only the first 64 KiB.
-
-const CLIP_CHARS = 1_500;
-const CLIP_LINES = 24;
-
-function clipForDisplay(text: string): string | null {
-  let end = text.length > CLIP_CHARS ? CLIP_CHARS : text.length;
-  let lines = 0;
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10 && ++lines >= CLIP_LINES) {
-      end = i;
-      break;
-    }
-  }
-  if (end >= text.length) return null;
-  // Never split a surrogate pair: the part shown is the text's own characters.
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return text.slice(0, end);
-}
 
 export function MessageText({ sessionId, item, text, actions }: { sessionId: string; item: FileItem; text: string; actions: ReactNode }) {
   const [showAll, setShowAll] = useState(false);
