@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import type { ConversationSummary } from '../../../shared/api.ts';
 import { Link } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
@@ -8,6 +8,7 @@ import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
 import { projectName, shortId } from './sessionTree.ts';
 import '../timeline/busy.css';
+import { useRowsShown } from './useRowsShown.tsx';
 
 // Every conversation of every store at a glance: record sessions, spex sessions and
 // set-agent-comm seats, each saying which store it is from and opening its own view. Sorted as
@@ -24,9 +25,6 @@ const SORT_WORDS: Record<ConversationSort, string> = {
 };
 
 const KIND_WORDS = { record: 'the record', spex: 'a spex session timeline', sac: 'a set-agent-comm seat' } as const;
-
-/** Rows shown at first and added by each "show more", as in a project's table. */
-const ROWS_AT_A_TIME = 200;
 
 export function readConversationSort(value: string | null): ConversationSort {
   return CONVERSATION_SORTS.find((sort) => sort === value) ?? 'last';
@@ -54,9 +52,8 @@ function sortConversations(list: readonly ConversationSummary[], sort: Conversat
 type Props = { conversations: readonly ConversationSummary[]; sort: ConversationSort; onSort(sort: ConversationSort): void };
 
 export function ConversationsTable({ conversations, sort, onSort }: Props) {
-  const [shown, setShown] = useState(ROWS_AT_A_TIME);
   const sorted = useMemo(() => sortConversations(conversations, sort), [conversations, sort]);
-  const hidden = sorted.length - shown;
+  const { shown, more } = useRowsShown(sorted.length);
   const header = (key: ConversationSort, words: string) => (
     <button type="button" aria-pressed={sort === key} onClick={() => onSort(key)} title={`Sort: ${SORT_WORDS[key]}`}>
       {words}
@@ -95,11 +92,7 @@ export function ConversationsTable({ conversations, sort, onSort }: Props) {
           </tbody>
         </table>
       </div>
-      {hidden > 0 && (
-        <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
-          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden.toLocaleString('en')} not shown)
-        </button>
-      )}
+      {more}
     </>
   );
 }

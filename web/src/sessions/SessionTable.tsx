@@ -1,20 +1,14 @@
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import type { SessionSummary } from '../../../shared/api.ts';
 import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { Time } from '../time/Time.tsx';
 import { countOf } from '../text/count.ts';
-
-/**
- * Rows shown at first, and added by each "show more": a project or a degraded list can hold
- * thousands of sessions, and live notices change the list several times a second.
- */
-const ROWS_AT_A_TIME = 200;
+import { useRowsShown } from './useRowsShown.tsx';
 
 export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]; caption: string }) {
-  const [shown, setShown] = useState(ROWS_AT_A_TIME);
-  const hidden = sessions.length - shown;
+  const { shown, more } = useRowsShown(sessions.length);
   return (
     <>
       {/* A narrow window scrolls the table in its own box, never the whole page sideways. */}
@@ -40,11 +34,7 @@ export function SessionTable({ sessions, caption }: { sessions: SessionSummary[]
           </tbody>
         </table>
       </div>
-      {hidden > 0 && (
-        <button type="button" className="show-more" onClick={() => setShown((old) => old + ROWS_AT_A_TIME)}>
-          Show {Math.min(hidden, ROWS_AT_A_TIME)} more ({hidden.toLocaleString('en')} not shown)
-        </button>
-      )}
+      {more}
     </>
   );
 }
