@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { E2E_TOKEN } from './support/dashboard.ts';
@@ -14,7 +15,9 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: process.env['CI'] ? [['list']] : [['list']],
-  outputDir: path.join(tmpdir(), 'rec-dashboard-e2e-results'),
+  // One folder per checkout: Playwright empties it when it starts, so two checkouts running e2e at
+  // once must not share it.
+  outputDir: path.join(tmpdir(), `rec-dashboard-e2e-results-${createHash('sha256').update(import.meta.dirname).digest('hex').slice(0, 8)}`),
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   use: {
