@@ -1,8 +1,8 @@
 import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-// sac's header pattern: a body line that matches it is escaped with one space.
-import { ENTRY_HEADER } from '../../shared/sac/seatFile.ts';
+// What sac's `send` appends is the core's account of it, so the demo writes what the reader reads.
+import { composeAppendedEntry, type AppendedEntry } from '../../shared/sac/appendedEntry.ts';
 
 // How set-agent-comm writes its store (sac-channels-format), kept as a library so the demo and the
 // tests write a store the way sac's own CLI does: `send` appends one entry to the writer's own
@@ -11,18 +11,11 @@ import { ENTRY_HEADER } from '../../shared/sac/seatFile.ts';
 // are written whole to `<file>.tmp.<pid>` and renamed into place.
 
 
-export type SacEntry = { ts: string; type: string; text: string; to?: readonly string[] | undefined; re?: string | undefined };
+export type SacEntry = AppendedEntry;
 
 /** The bytes one `send` appends to a seat file that holds `existing` bytes. */
 export function sacEntryBytes(existing: number, entry: SacEntry): Buffer {
-  const to = entry.to ?? [];
-  const head = `## ${entry.ts} — ${entry.type}${to.length > 0 ? ` → ${to.join(', ')}` : ''}${entry.re !== undefined ? ` (re: ${entry.re})` : ''}`;
-  const body = entry.text
-    .trim()
-    .split('\n')
-    .map((line) => (ENTRY_HEADER.test(line) ? ` ${line}` : line))
-    .join('\n');
-  return Buffer.from(`${existing > 0 ? '\n' : ''}${head}\n${body}\n`, 'utf8');
+  return Buffer.from(composeAppendedEntry(existing, entry), 'utf8');
 }
 
 /** sac's time: local time with its offset, to the millisecond (`2026-11-30T17:18:53.482+00:00`). */

@@ -1,15 +1,14 @@
-import { sacEntryBytes } from '../../../server/demo/sacWrite.ts';
+import { composeAppendedEntry, type AppendedEntry as SentEntry } from '../appendedEntry.ts';
 
-// What set-agent-comm's `send` appends to a seat file, written the way its `store.mjs` writes
-// it: `\n` unless the file is empty, the header and `\n`, the trimmed body with every line that
-// would read as a header pushed one space right, and `\n`, in one write (server/demo/sacWrite.ts
-// writes it so for the demo; these are its bytes for the core's tests). For tests only.
+// Seat files as set-agent-comm's `send` writes them, entry after entry, for the core's tests: the
+// bytes are the core's own account of sac's append (appendedEntry.ts), which the demo's writer
+// writes too.
 
-export type AppendedEntry = { ts: string; type: string; text: string; to?: string[]; re?: string };
+export type AppendedEntry = SentEntry;
 
-/** The bytes one `send` appends to a file that holds `existing` bytes: the demo's writer's, as text. */
+/** The bytes one `send` appends to a file that holds `existing` bytes, as text. */
 export function appendedBytes(existing: number, entry: AppendedEntry): string {
-  return sacEntryBytes(existing, entry).toString('utf8');
+  return composeAppendedEntry(existing, entry);
 }
 
 /** A whole seat file: these entries sent one after the other. */
