@@ -46,18 +46,23 @@ test('a file read while it is being written is shown as pending, then appears as
   await expect(page.getByRole('region', { name: 'Degraded recording' })).toHaveCount(0);
 });
 
-test('a new entry appears within a second, without a reload', async ({ page }) => {
+// How soon is a figure, measured by the bench beside its baseline (`npm run bench -- --only
+// browser`: file written → row on screen), not by a timed test on a shared machine.
+test('a new entry appears in the open session from the live notices, without a reload', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/live');
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
+  // The event stream answers once it is connected: what is written after that is news to the page.
+  const connected = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
   await page.goto(`${live.url}/session/${session.sessionId}`);
+  await connected;
   await expect(page.getByRole('article', { name: /start entry/ })).toBeVisible();
-  await page.waitForTimeout(300); // the live feed is connected and quiet
+  // Set in this document: a reload would lose it.
+  await page.evaluate(() => Object.assign(window, { openedOnce: true }));
 
-  const started = Date.now();
   const file = await session.received({ as: 'web-app' }, 'Live, as it happens.');
-  await expect(entry(page, file).locator('.entry-text')).toHaveText('Live, as it happens.', { timeout: 1_000 });
-  expect(Date.now() - started).toBeLessThan(1_000);
+  await expect(entry(page, file).locator('.entry-text')).toHaveText('Live, as it happens.');
+  expect(await page.evaluate(() => (window as { openedOnce?: boolean }).openedOnce)).toBe(true);
 });
 
 test('a new session in a new project appears in the sidebar without a reload', async ({ page }) => {
@@ -66,7 +71,7 @@ test('a new session in a new project appears in the sidebar without a reload', a
   const session = new SessionWriting(live.writer, '/e2e/brand-new-project');
   await session.start();
   await waitForItems(live.url, session.sessionId, 1);
-  await expect(page.getByRole('region', { name: 'Project /e2e/brand-new-project' })).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByRole('region', { name: 'Project /e2e/brand-new-project' })).toBeVisible();
   await expect(page.getByRole('link', { name: `Session ${session.sessionId}` })).toBeVisible();
 });
 
@@ -83,7 +88,7 @@ test('a session in the sidebar follows its new entries from the live notices, wi
   });
   await session.sent({ as: 'uds:/tmp/cc-socks/1.sock' }, 'one');
   await session.sent({ as: 'uds:/tmp/cc-socks/1.sock' }, 'two', { isQueued: false, reason: 'no such peer' });
-  await expect(row).toContainText('2 sent', { timeout: 2_000 });
+  await expect(row).toContainText('2 sent');
   await expect(row).toContainText('1 not queued');
   expect(listFetches).toEqual([]);
 });
@@ -115,6 +120,8 @@ test('the view follows the newest entry until the reader scrolls away; then "N n
 });
 
 test('a followed session that grows past a page boundary keeps showing its newest entry, whichever page answers first', async ({ page }) => {
+  // 25 writes, each waited for on screen: a loaded machine takes longer than the default 30 s.
+  test.setTimeout(60_000);
   const session = new SessionWriting(live.writer, '/e2e/growing');
   await session.start();
   await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: 200, startSeq: 2, cwd: '/e2e/growing' });
@@ -134,7 +141,7 @@ test('a followed session that grows past a page boundary keeps showing its newes
   // About a screenful of writes: the view leaves the first page on one of them.
   for (let i = 0; i < 25; i++) {
     const written = await session.sent({ as: 'web-app' }, `growing ${i}`);
-    await expect(entry(page, written)).toBeInViewport({ timeout: 3_000 });
+    await expect(entry(page, written)).toBeInViewport();
   }
 });
 

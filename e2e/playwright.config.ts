@@ -25,7 +25,9 @@ export default defineConfig({
     colorScheme: 'light',
     timezoneId: 'UTC',
     locale: 'en-GB',
-    trace: 'off',
+    // A failure leaves its trace (the page's DOM, network and console at each step) in outputDir:
+    // `npx playwright show-trace <outputDir>/<test>/trace.zip`.
+    trace: 'retain-on-failure',
     // Every dashboard started by these tests requires this token (see support/dashboard.ts).
     extraHTTPHeaders: { authorization: `Bearer ${E2E_TOKEN}` },
     launchOptions: {

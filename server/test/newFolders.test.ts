@@ -8,7 +8,9 @@ import { eventually, getJson, makeTempRecord, startTestDashboard } from './harne
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // A session's first entries go into a folder that did not exist a moment before. They must be
-// shown at once, not at the next reconcile, which these dashboards put off for ten minutes.
+// shown from the watcher's events, not at the next reconcile, which these dashboards put off for
+// ten minutes. How soon is a figure the bench measures (`npm run bench -- --only early,burst`:
+// writes into new session folders, timed to their notices), not a bound for a test on a shared machine.
 const NO_RECONCILE = 600_000;
 
 async function total(dashboard: Parameters<typeof getJson>[0], sessionId: string): Promise<number> {
@@ -17,7 +19,7 @@ async function total(dashboard: Parameters<typeof getJson>[0], sessionId: string
 }
 
 describe('new session folders', () => {
-  it('entries written into brand-new session folders at once are shown within a second, without a reconcile', async () => {
+  it('entries written into brand-new session folders at once are shown without waiting for a reconcile', async () => {
     const record = makeTempRecord();
     const writer = await startWriter(record.dir);
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
@@ -30,7 +32,7 @@ describe('new session folders', () => {
         await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'first words'), sessionId } });
       }
       for (let i = 0; i < 10; i++) {
-        await eventually(async () => ((await total(dashboard, `fresh-${i}`)) === 2 ? true : undefined), `both entries of fresh-${i}`, 1_000);
+        await eventually(async () => ((await total(dashboard, `fresh-${i}`)) === 2 ? true : undefined), `both entries of fresh-${i}`);
       }
     } finally {
       await writer.kill();
@@ -39,7 +41,7 @@ describe('new session folders', () => {
     }
   });
 
-  it('a record directory made after the start is watched: its new sessions show within a second', async () => {
+  it('a record directory made after the start is watched: its new sessions show without waiting for a reconcile', async () => {
     const parent = makeTempRecord('rec-parent-');
     const recordDir = join(parent.dir, 'record');
     const dashboard = await startTestDashboard(recordDir, { reconcileIntervalMs: NO_RECONCILE });
@@ -51,9 +53,9 @@ describe('new session folders', () => {
         for (let i = 0; i < 5; i++) {
           const sessionId = `later-${i}`;
           await writer.send({ op: 'write', sessionId, seq: 1, entry: { ...startEntry(0), sessionId } });
-          await eventually(async () => ((await total(dashboard, sessionId)) === 1 ? true : undefined), sessionId, 1_000);
+          await eventually(async () => ((await total(dashboard, sessionId)) === 1 ? true : undefined), sessionId);
           await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'more'), sessionId } });
-          await eventually(async () => ((await total(dashboard, sessionId)) === 2 ? true : undefined), `${sessionId}, second entry`, 1_000);
+          await eventually(async () => ((await total(dashboard, sessionId)) === 2 ? true : undefined), `${sessionId}, second entry`);
         }
       } finally {
         await writer.kill();
