@@ -12,7 +12,7 @@ import { startCommand, type RunningCommand } from './command.ts';
 import { childPidsOf, isRunning } from './processes.ts';
 
 // The command must stop promptly on SIGINT and SIGTERM whatever clients are attached: a browser
-// tab holds the event stream open for as long as it is open. The README claims 2 s; the bound
+// tab holds the event stream open for as long as it is open. docs/usage.md claims 2 s; the bound
 // here is generous, because the machine running the tests is shared and noisy.
 const STOP_BOUND_MS = 5_000;
 
