@@ -29,8 +29,11 @@ async function makeRecordDir(): Promise<string> {
   return dir;
 }
 
-/** Runs the demo in-process until `until` says stop (or the time runs out), then aborts it. */
-async function runDemoUntil(dir: string, options: DemoOptions, until: () => Promise<boolean>, limitMs = 10_000) {
+/**
+ * Runs the demo in-process until `until` says stop, then aborts it. The time limit only stops a
+ * demo that never gets there: the test's assertions then say what it lacked.
+ */
+async function runDemoUntil(dir: string, options: DemoOptions, until: () => Promise<boolean>, limitMs = 30_000) {
   const controller = new AbortController();
   let backlog: Backlog | null = null;
   const running = runDemo(dir, controller.signal, { ...options, onBacklog: (b) => (backlog = b), onError: (e) => assert.fail(e) });

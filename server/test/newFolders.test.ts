@@ -12,6 +12,8 @@ import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 // ten minutes. How soon is a figure the bench measures (`npm run bench -- --only early,burst`:
 // writes into new session folders, timed to their notices), not a bound for a test on a shared machine.
 const NO_RECONCILE = 600_000;
+// Far short of that reconcile: a bound that only stops a hang, whatever the load on the machine.
+const HANG_MS = 30_000;
 
 async function total(dashboard: Parameters<typeof getJson>[0], sessionId: string): Promise<number> {
   const response = await fetch(new URL(`/api/sessions/${sessionId}?limit=1`, dashboard.url));
@@ -32,7 +34,7 @@ describe('new session folders', () => {
         await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'first words'), sessionId } });
       }
       for (let i = 0; i < 10; i++) {
-        await eventually(async () => ((await total(dashboard, `fresh-${i}`)) === 2 ? true : undefined), `both entries of fresh-${i}`);
+        await eventually(async () => ((await total(dashboard, `fresh-${i}`)) === 2 ? true : undefined), `both entries of fresh-${i}`, HANG_MS);
       }
     } finally {
       await writer.kill();
@@ -47,15 +49,15 @@ describe('new session folders', () => {
     const dashboard = await startTestDashboard(recordDir, { reconcileIntervalMs: NO_RECONCILE });
     try {
       mkdirSync(recordDir);
-      await eventually(async () => ((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the record directory', 3_000);
+      await eventually(async () => ((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the record directory', HANG_MS);
       const writer = await startWriter(recordDir);
       try {
         for (let i = 0; i < 5; i++) {
           const sessionId = `later-${i}`;
           await writer.send({ op: 'write', sessionId, seq: 1, entry: { ...startEntry(0), sessionId } });
-          await eventually(async () => ((await total(dashboard, sessionId)) === 1 ? true : undefined), sessionId);
+          await eventually(async () => ((await total(dashboard, sessionId)) === 1 ? true : undefined), sessionId, HANG_MS);
           await writer.send({ op: 'write', sessionId, seq: 2, entry: { ...sentEntry(1, 'more'), sessionId } });
-          await eventually(async () => ((await total(dashboard, sessionId)) === 2 ? true : undefined), `${sessionId}, second entry`);
+          await eventually(async () => ((await total(dashboard, sessionId)) === 2 ? true : undefined), `${sessionId}, second entry`, HANG_MS);
         }
       } finally {
         await writer.kill();

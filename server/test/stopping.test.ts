@@ -12,9 +12,11 @@ import { startCommand, type RunningCommand } from './command.ts';
 import { childPidsOf, isRunning } from './processes.ts';
 
 // The command must stop promptly on SIGINT and SIGTERM whatever clients are attached: a browser
-// tab holds the event stream open for as long as it is open. docs/usage.md claims 2 s; the bound
-// here is generous, because the machine running the tests is shared and noisy.
-const STOP_BOUND_MS = 5_000;
+// tab holds the event stream open for as long as it is open. Promptly is the command's own
+// deadline (docs/usage.md says 2 s): a close that outlasts it ends the command with exit code 1,
+// so exit code 0 says the close finished in time, by the command's clock rather than a timed test
+// on a shared machine. The bound here only stops a command that hangs.
+const STOP_BOUND_MS = 30_000;
 
 /** Sends the signal and resolves with how the command ended, or 'still running' after the bound. */
 async function stopWith(running: RunningCommand, signal: NodeJS.Signals): Promise<number | null | 'still running'> {
@@ -62,7 +64,7 @@ describe('stopping the command', () => {
       const recordDir = demoRecordOf(running);
       const stream = await openEventStream(running);
       const ended = await stopWith(running, signal);
-      assert.equal(ended, 0, `exit code 0 within ${STOP_BOUND_MS} ms`);
+      assert.equal(ended, 0, 'exit code 0: closed before the command\'s own deadline');
       // The client is told the stream is over, so a page can say the server is gone.
       await stream.ended;
       assert.equal(existsSync(recordDir), false, 'the temporary record is removed');
@@ -91,7 +93,7 @@ describe('stopping the command', () => {
       // Headers begun and never finished: the server counts this request as in progress.
       half.write(`GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${running.token}\r\n`);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.equal(await stopWith(running, 'SIGTERM'), 0, `exit code 0 within ${STOP_BOUND_MS} ms`);
+      assert.equal(await stopWith(running, 'SIGTERM'), 0, 'exit code 0: closed before the command\'s own deadline');
     } finally {
       half?.destroy();
       agent.destroy();
