@@ -13,28 +13,31 @@ const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => 
 
 type Link = { line: number; target: string };
 
-/** The text outside fenced code blocks and inline code, where a link is a link. */
-function proseOf(markdown: string): string[] {
+/**
+ * The page's lines outside fenced code blocks, where a link is a link and a heading a heading;
+ * inline code is dropped (a link in it is not one), or kept as its text (a heading's anchor has it).
+ */
+function proseOf(markdown: string, inlineCode: 'drop' | 'keep-text'): string[] {
   let fenced = false;
   return markdown.split('\n').map((line) => {
     if (/^\s*(```|~~~)/.test(line)) {
       fenced = !fenced;
       return '';
     }
-    return fenced ? '' : line.replace(/`[^`]*`/g, '');
+    return fenced ? '' : line.replace(/`([^`]*)`/g, inlineCode === 'drop' ? '' : '$1');
   });
 }
 
 /** Inline links and images: `[text](target)`, `![alt](target)`. */
 function readLinks(markdown: string): Link[] {
-  return proseOf(markdown).flatMap((line, at) => [...line.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((match) => ({ line: at + 1, target: match[1]! })));
+  return proseOf(markdown, 'drop').flatMap((line, at) => [...line.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((match) => ({ line: at + 1, target: match[1]! })));
 }
 
 /** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
 function readAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  for (const line of proseOf(markdown.replace(/`([^`]*)`/g, '$1'))) {
+  for (const line of proseOf(markdown, 'keep-text')) {
     const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading === null) continue;
     const text = heading[1]!.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
@@ -78,12 +81,13 @@ describe('the links of the README and docs/', () => {
     });
   }
 
-  it('a link to a missing page, a missing heading or a heading of another page is found; links in code are not links', () => {
+  it('a link to a missing page, a missing heading or a heading of another page is found; links and headings in code are not links and headings', () => {
     const pages: Record<string, string> = {
-      'docs/a.md': '# A page\n\n## Its `first` section\n\n## Twice\n\n## Twice\n',
+      'docs/a.md': '# A page\n\n## Its `first` section\n\n## Twice\n\n## Twice\n\n```sh\n# a comment, not a heading\n```\n',
       'docs/b.md': [
         '[fine](a.md#its-first-section) [fine](a.md#twice-1) [fine](#b) [fine](../README.md) [web](https://example.com/#x)',
         '[gone](c.md) [no heading](a.md#second) [not here](#its-first-section)',
+        '[in a fence of a.md](a.md#a-comment-not-a-heading)',
         '`[in code](nowhere.md)`',
         '```',
         '[in a fence](nowhere.md)',
@@ -96,6 +100,7 @@ describe('the links of the README and docs/', () => {
       'docs/b.md:2: c.md: no file docs/c.md',
       'docs/b.md:2: a.md#second: docs/a.md has no heading #second',
       'docs/b.md:2: #its-first-section: docs/b.md has no heading #its-first-section',
+      'docs/b.md:3: a.md#a-comment-not-a-heading: docs/a.md has no heading #a-comment-not-a-heading',
     ]);
   });
 });
