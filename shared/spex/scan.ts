@@ -1,7 +1,8 @@
 import type { LineColumns } from './columns.ts';
 import { appendLineOutcome, appendSentColumns, appendStatusColumns, indexNameIn, readInstant } from './columns.ts';
 import type { EventFacts, LineOutcome } from './line.ts';
-import { FACT_MAX_LENGTH, PRIVATE_KIND } from './line.ts';
+import { FACT_MAX_LENGTH } from './line.ts';
+import { findPrivateMark } from './privateData.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
 // The lean scan of a line: what readLine says of it, found without building the line's object.
@@ -11,10 +12,11 @@ import { deriveStatusWord } from './statusWord.ts';
 // quote, checks the grammar of what lies between, and reads only the facts readLine would keep.
 // It answers only for the plain line spex writes (one object of strings, numbers, true, false and
 // null, no key twice, every fact as readLine wants it); for anything else it says nothing, and the
-// line is read whole by readLine, whose rules (and words) stay the only ones.
+// line is read whole by readLine, whose rules (and words) stay the only ones. A line that may
+// spell spex's private data is never given to it: readLine takes that data out first.
 
 /** `undefined`: the line is not plain, and must be read by readLine. */
-type LeanOutcome = LineOutcome | null | undefined;
+type LeanOutcome = LineOutcome | undefined;
 
 /**
  * The decoded text of a stretch of complete lines, with where its next backslash is: a search
@@ -40,7 +42,8 @@ const WINDOW_BYTES = 64 * 1024;
 /**
  * The complete lines of `bytes` up to its last `\n`, each with its text when its stretch of lines
  * is valid UTF-8 (one decode for all of them); the text is null for a line that must be read from
- * its bytes (the stretch is not UTF-8, or the line holds a control character). Returns how many.
+ * its bytes (the stretch is not UTF-8, the line holds a control character, or it may spell spex's
+ * private data). Returns how many.
  */
 export function forEachLine(bytes: Uint8Array, from: number, onLine: (start: number, end: number, chunk: LeanText | null, textStart: number, textEnd: number) => void): number {
   const last = bytes.lastIndexOf(0x0a);
@@ -65,6 +68,8 @@ function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number
     text = null;
   }
   const checkEach = text !== null && hasControl(text);
+  // One search of the stretch for what may spell private data; line by line only past a find.
+  let markAt = text === null ? -1 : findPrivateMark(text, 0);
   const chunk: LeanText | null = text === null ? null : { text, slashFrom: 0, slashAt: text.indexOf('\\') };
   // Pure ASCII: a char's index is its byte's. Else the k-th `\n` of the text is the k-th of the bytes.
   const sameIndex = text !== null && text.length === windowEnd - windowStart + 1;
@@ -74,7 +79,9 @@ function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number
   for (let newline = bytes.indexOf(0x0a, windowStart); newline !== -1 && newline <= windowEnd; newline = bytes.indexOf(0x0a, lineStart)) {
     let textEnd = newline - windowStart;
     if (text !== null && !sameIndex) textEnd = text.indexOf('\n', textStart);
-    const plain = text !== null && !(checkEach && CONTROL.test(text.slice(textStart, textEnd)));
+    if (markAt !== -1 && markAt < textStart) markAt = findPrivateMark(text!, textStart);
+    const marked = markAt !== -1 && markAt < textEnd;
+    const plain = text !== null && !marked && !(checkEach && CONTROL.test(text.slice(textStart, textEnd)));
     onLine(lineStart, newline, plain ? chunk : null, textStart, textEnd);
     count++;
     lineStart = newline + 1;
@@ -143,7 +150,8 @@ function keyIndex(text: string, open: number, close: number): number {
 /**
  * What readLine would say of the line `text.slice(start, end)`, found without parsing it into an
  * object; undefined when the line is not plain (readLine must read it). The text must be valid
- * UTF-8 decoded, and free of control characters other than in escapes.
+ * UTF-8 decoded, free of control characters other than in escapes, and spell nothing private
+ * (findPrivateMark): forEachLine gives no text for any other line.
  */
 export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanOutcome {
   if (!walkLine(chunk, start, end)) return undefined;
@@ -153,7 +161,7 @@ export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanO
 /**
  * scanLeanLine, its outcome added to `lines` as the line at bytes [lineStart, lineEnd): a plain
  * `sent` or `status` line goes from its text to the columns, with nothing made on the way. False
- * when the line is not plain (readLine must read it); true when it was added, or is private.
+ * when the line is not plain (readLine must read it); true when it was added.
  */
 export function scanLeanLineInto(chunk: LeanText, start: number, end: number, lines: LineColumns, lineStart: number, lineEnd: number): boolean {
   if (!walkLine(chunk, start, end)) return false;
@@ -163,7 +171,7 @@ export function scanLeanLineInto(chunk: LeanText, start: number, end: number, li
   if (kindName === 'status' && appendStatus(text, lines, lineStart, lineEnd)) return true;
   const outcome = readOutcome(text, kindName);
   if (outcome === undefined) return false;
-  if (outcome !== null) appendLineOutcome(lines, lineStart, lineEnd, outcome);
+  appendLineOutcome(lines, lineStart, lineEnd, outcome);
   return true;
 }
 
@@ -243,7 +251,6 @@ function walkLine(chunk: LeanText, start: number, end: number): boolean {
 
 /** What the walked line is, as readLine says it; undefined when readLine must read it. */
 function readOutcome(text: string, kindName: string): LeanOutcome {
-  if (kindName === PRIVATE_KIND) return null;
   if (kindName === 'status') return readStatus(text);
   if (kindName === 'sent') return readSent(text);
   if (kindName.length > FACT_MAX_LENGTH) return undefined;
