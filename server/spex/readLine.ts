@@ -1,5 +1,5 @@
 import { constants, closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { PRIVATE_WORDS, stripPrivateData, type PublicBytes } from '../../shared/spex/privateData.ts';
+import { stripPrivateData, type PublicBytes } from '../../shared/spex/privateData.ts';
 
 // A line's bytes read again for a page, a single item, an export, a search or the live view: the
 // reader keeps byte ranges, never texts. Opened without following a link, and never a pipe's or
@@ -50,16 +50,9 @@ export function readRanges(requests: readonly { path: string; start: number; end
 
 function readPublicRange(bytes: Buffer): RangeRead {
   const seen = stripPrivateData(bytes);
-  switch (seen.seen) {
-    case 'private':
-      return { type: 'withheld', why: PRIVATE_WORDS };
-    case 'withheld':
-      return { type: 'withheld', why: seen.why };
-    case 'as-written':
-    case 'stripped':
-      // A Buffer over the same memory: the bytes the core gave, as the shells read them.
-      return { type: 'bytes', bytes: Buffer.from(seen.bytes.buffer, seen.bytes.byteOffset, seen.bytes.byteLength) as Buffer & PublicBytes, stripped: seen.seen === 'stripped' };
-  }
+  if (seen.seen === 'private' || seen.seen === 'withheld') return { type: 'withheld', why: seen.why };
+  // A Buffer over the same memory: the bytes the core gave, as the shells read them.
+  return { type: 'bytes', bytes: Buffer.from(seen.bytes.buffer, seen.bytes.byteOffset, seen.bytes.byteLength) as Buffer & PublicBytes, stripped: seen.seen === 'stripped' };
 }
 
 function readExactly(fd: number, at: number, length: number): Buffer {

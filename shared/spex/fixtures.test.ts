@@ -3,7 +3,7 @@
 // exampleHome.test.ts proves them the same. Named `.test.ts` so that it stays out of the product
 // build, like every test file, though it holds no test.
 
-import { PRIVATE_WORDS, stripPrivateData } from './privateData.ts';
+import { stripPrivateData } from './privateData.ts';
 import { readLineView } from './view.ts';
 
 export const ONE = '11111111-aaaa-4aaa-8aaa-111111111111';
@@ -20,15 +20,7 @@ export const encode = (text: string): Uint8Array => new TextEncoder().encode(tex
 /** A range's bytes as the reader reads them again (server/spex/readLine.ts): private data taken out first, then the view. */
 export function viewRange(bytes: Uint8Array): ReturnType<typeof readLineView> | { view: 'withheld'; why: string } {
   const seen = stripPrivateData(bytes);
-  switch (seen.seen) {
-    case 'private':
-      return { view: 'withheld', why: PRIVATE_WORDS };
-    case 'withheld':
-      return { view: 'withheld', why: seen.why };
-    case 'as-written':
-    case 'stripped':
-      return readLineView(seen.bytes);
-  }
+  return seen.seen === 'private' || seen.seen === 'withheld' ? { view: 'withheld', why: seen.why } : readLineView(seen.bytes);
 }
 
 /** `session.json` as spex writes it: two-space JSON in its own key order, and a newline. */

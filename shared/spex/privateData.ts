@@ -22,8 +22,8 @@ type SeenLine =
   | { seen: 'as-written'; bytes: PublicBytes }
   /** The line as written with each `dispatchReceipt` member, at any depth, cut out of it. */
   | { seen: 'stripped'; bytes: PublicBytes }
-  /** A `dispatch-settled` line: nothing of it is seen, not even that it is there. */
-  | { seen: 'private' }
+  /** A `dispatch-settled` line: nothing of it is seen, not even (in a log) that it is there. */
+  | { seen: 'private'; why: string }
   /**
    * Bytes that may hold private data which cannot be cut out of them (they are not JSON): none
    * of them is seen. `damage` is what is wrong with the line; `why` says why it is not shown.
@@ -32,8 +32,8 @@ type SeenLine =
 
 /** Said of a line whose receipt was cut out, wherever its bytes are shown. */
 export const STRIPPED_WORDS = "spex's private delivery receipt was taken out of it";
-/** Said of a range that now holds a private line. */
-export const PRIVATE_WORDS = "spex's private delivery state: never shown";
+/** Said of a range that holds a private line. */
+const PRIVATE_WORDS = "spex's private delivery state: never shown";
 
 const MAY_HOLD_WORDS = "it may hold spex's private delivery data, which cannot be taken out of it: not shown";
 
@@ -62,7 +62,7 @@ export function stripPrivateData(bytes: Uint8Array): SeenLine {
     return { seen: 'withheld', evidence: 'damaged', damage: /^[ \t\r]*$/.test(text) ? 'an empty line' : 'not JSON', why: MAY_HOLD_WORDS };
   }
   const found = findPrivateMembers(text);
-  if (found.privateLine) return { seen: 'private' };
+  if (found.privateLine) return { seen: 'private', why: PRIVATE_WORDS };
   if (found.settledInside) return { seen: 'withheld', evidence: 'invalid', damage: "it holds spex's private delivery state (a settled dispatch) inside it", why: PRIVATE_WORDS };
   if (found.cuts.length === 0) return { seen: 'as-written', bytes: bytes as PublicBytes };
   const stripped = cutOut(text, found.cuts);
