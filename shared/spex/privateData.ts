@@ -10,7 +10,7 @@ import { closingQuote } from '../jsonText.ts';
 /** A line of this kind is spex's delivery bookkeeping: never shown, never counted. */
 export const PRIVATE_KIND = 'dispatch-settled';
 /** A member of this name holds digests and transport bytes: never shown, never kept. */
-const PRIVATE_FIELD = 'dispatchReceipt';
+export const PRIVATE_FIELD = 'dispatchReceipt';
 
 declare const publicMark: unique symbol;
 /** Bytes as stripPrivateData gave them: nothing of spex's private data is in them. */
@@ -81,23 +81,6 @@ function isStrippedWhole(text: string): boolean {
   return !again.privateLine && !again.settledInside && again.cuts.length === 0;
 }
 
-/**
- * Where a text may spell private data: the index of the first private name, or of the first
- * escape of a printable char, at or after `from`; -1 when there is none. The scan asks this once
- * for a stretch of many lines, and hands a line it finds one in to stripPrivateData.
- */
-export function findPrivateMark(text: string, from: number): number {
-  let at = -1;
-  for (const name of [PRIVATE_FIELD, PRIVATE_KIND]) {
-    const found = text.indexOf(name, from);
-    if (found !== -1 && (at === -1 || found < at)) at = found;
-  }
-  for (let slash = text.indexOf('\\u00', from); slash !== -1 && (at === -1 || slash < at); slash = text.indexOf('\\u00', slash + 1)) {
-    if (isPrintableEscape(text.charCodeAt(slash + 4), text.charCodeAt(slash + 5))) return slash;
-  }
-  return at;
-}
-
 /** `\u00XY` with X in 2–7 spells a printable ASCII char, which no JSON writer need escape. */
 function isPrintableEscape(x: number, y: number): boolean {
   return x >= 0x32 && x <= 0x37 && ((y >= 0x30 && y <= 0x39) || (y >= 0x41 && y <= 0x46) || (y >= 0x61 && y <= 0x66));
@@ -107,7 +90,7 @@ const DISPATCH = encoder.encode('dispatch');
 const RECEIPT_REST = encoder.encode(PRIVATE_FIELD.slice(DISPATCH.length));
 const SETTLED_REST = encoder.encode(PRIVATE_KIND.slice(DISPATCH.length));
 
-/** findPrivateMark for bytes: whether they name a private name or escape a printable char. */
+/** Whether bytes name a private name, or escape a printable char (which may spell one). */
 function mayHoldPrivateBytes(bytes: Uint8Array): boolean {
   for (let at = findDispatch(bytes, 0); at !== -1; at = findDispatch(bytes, at + 1)) {
     if (startsWith(bytes, RECEIPT_REST, at + DISPATCH.length) || startsWith(bytes, SETTLED_REST, at + DISPATCH.length)) return true;

@@ -2,7 +2,7 @@ import type { LineColumns } from './columns.ts';
 import { appendLineOutcome, appendSentColumns, appendStatusColumns, indexNameIn, readInstant } from './columns.ts';
 import type { EventFacts, LineOutcome } from './line.ts';
 import { FACT_MAX_LENGTH } from './line.ts';
-import { findPrivateMark } from './privateData.ts';
+import { PRIVATE_FIELD, PRIVATE_KIND } from './privateData.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
 // The lean scan of a line: what readLine says of it, found without building the line's object.
@@ -12,8 +12,9 @@ import { deriveStatusWord } from './statusWord.ts';
 // quote, checks the grammar of what lies between, and reads only the facts readLine would keep.
 // It answers only for the plain line spex writes (one object of strings, numbers, true, false and
 // null, no key twice, every fact as readLine wants it); for anything else it says nothing, and the
-// line is read whole by readLine, whose rules (and words) stay the only ones. A line that may
-// spell spex's private data is never given to it: readLine takes that data out first.
+// line is read whole by readLine, whose rules (and words) stay the only ones. Nor does it answer
+// for a line that names spex's private data: such a line is handed to readLine, which takes that
+// data out of its bytes first (privateData.ts), and the scan keeps nothing of it.
 
 /** `undefined`: the line is not plain, and must be read by readLine. */
 type LeanOutcome = LineOutcome | undefined;
@@ -42,8 +43,7 @@ const WINDOW_BYTES = 64 * 1024;
 /**
  * The complete lines of `bytes` up to its last `\n`, each with its text when its stretch of lines
  * is valid UTF-8 (one decode for all of them); the text is null for a line that must be read from
- * its bytes (the stretch is not UTF-8, the line holds a control character, or it may spell spex's
- * private data). Returns how many.
+ * its bytes (the stretch is not UTF-8, or the line holds a control character). Returns how many.
  */
 export function forEachLine(bytes: Uint8Array, from: number, onLine: (start: number, end: number, chunk: LeanText | null, textStart: number, textEnd: number) => void): number {
   const last = bytes.lastIndexOf(0x0a);
@@ -68,8 +68,6 @@ function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number
     text = null;
   }
   const checkEach = text !== null && hasControl(text);
-  // One search of the stretch for what may spell private data; line by line only past a find.
-  let markAt = text === null ? -1 : findPrivateMark(text, 0);
   const chunk: LeanText | null = text === null ? null : { text, slashFrom: 0, slashAt: text.indexOf('\\') };
   // Pure ASCII: a char's index is its byte's. Else the k-th `\n` of the text is the k-th of the bytes.
   const sameIndex = text !== null && text.length === windowEnd - windowStart + 1;
@@ -79,9 +77,7 @@ function forEachLineOf(bytes: Uint8Array, windowStart: number, windowEnd: number
   for (let newline = bytes.indexOf(0x0a, windowStart); newline !== -1 && newline <= windowEnd; newline = bytes.indexOf(0x0a, lineStart)) {
     let textEnd = newline - windowStart;
     if (text !== null && !sameIndex) textEnd = text.indexOf('\n', textStart);
-    if (markAt !== -1 && markAt < textStart) markAt = findPrivateMark(text!, textStart);
-    const marked = markAt !== -1 && markAt < textEnd;
-    const plain = text !== null && !marked && !(checkEach && CONTROL.test(text.slice(textStart, textEnd)));
+    const plain = text !== null && !(checkEach && CONTROL.test(text.slice(textStart, textEnd)));
     onLine(lineStart, newline, plain ? chunk : null, textStart, textEnd);
     count++;
     lineStart = newline + 1;
@@ -150,8 +146,7 @@ function keyIndex(text: string, open: number, close: number): number {
 /**
  * What readLine would say of the line `text.slice(start, end)`, found without parsing it into an
  * object; undefined when the line is not plain (readLine must read it). The text must be valid
- * UTF-8 decoded, free of control characters other than in escapes, and spell nothing private
- * (findPrivateMark): forEachLine gives no text for any other line.
+ * UTF-8 decoded, and free of control characters other than in escapes.
  */
 export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanOutcome {
   if (!walkLine(chunk, start, end)) return undefined;
@@ -192,6 +187,8 @@ function walkLine(chunk: LeanText, start: number, end: number): boolean {
     if (keySlash !== -1 && keySlash < keyEnd) return false;
     const key = keyIndex(text, at, keyEnd);
     const otherKey = key === -1 ? text.slice(at + 1, keyEnd) : null;
+    // A plain line holds the private field only at its top, spelt without an escape: readLine's.
+    if (otherKey === PRIVATE_FIELD) return false;
     at = skipSpaces(text, keyEnd + 1, end);
     if (text.charCodeAt(at) !== 0x3a) return false;
     at = skipSpaces(text, at + 1, end);
@@ -251,6 +248,7 @@ function walkLine(chunk: LeanText, start: number, end: number): boolean {
 
 /** What the walked line is, as readLine says it; undefined when readLine must read it. */
 function readOutcome(text: string, kindName: string): LeanOutcome {
+  if (kindName === PRIVATE_KIND) return undefined;
   if (kindName === 'status') return readStatus(text);
   if (kindName === 'sent') return readSent(text);
   if (kindName.length > FACT_MAX_LENGTH) return undefined;
