@@ -107,8 +107,9 @@ async function download(rig: SpexRig, url: string): Promise<void> {
 
 async function writeOddLines(writer: SpexRig['writer'], sessionId: string): Promise<void> {
   for (const line of ODD_LINES) {
-    const bytes = line.event !== undefined ? `${JSON.stringify(line.event())}\n` : line.bytes!();
-    await writer.send({ op: 'bytes', ...where(sessionId), base64: Buffer.from(bytes).toString('base64') });
+    // An event is appended as spex appends one (its JSON and a newline, one write); bytes as they are.
+    if (line.event !== undefined) await writer.send({ op: 'event', ...where(sessionId), event: line.event() });
+    else await writer.send({ op: 'bytes', ...where(sessionId), base64: Buffer.from(line.bytes!()).toString('base64') });
   }
   await writer.send({ op: 'bytes', ...where(sessionId), base64: Buffer.from(`${VERBATIM}\n`).toString('base64') });
 }
@@ -146,11 +147,11 @@ test('no answer carries a receipt from a line that is no event (no mid, an unkno
       assert.match(item.why, /taken out/, 'and it says what was taken out');
     }
   }
-  for (const { canary } of ODD_LINES) assert.deepEqual((await rig.get(`/api/search?q=${canary}`)).body.hits, [], canary);
-  // An export of a search says its query: the canary is looked for with a pattern, as any line is.
+  for (const { name, canary } of ODD_LINES) assert.deepEqual((await rig.get(`/api/search?q=${canary}`)).body.hits, [], name);
   const found = await rig.get(`/api/search?q=${encodeURIComponent('nested receipt')}`);
   assert.ok(found.body.hits.length >= 2, 'the nested line is searched, on both sides of each log');
   await rig.get(`/api/search?q=${encodeURIComponent('C.NARY')}&regex=1`);
+  // An export of a search says its query: there the canary is looked for with a pattern.
   for (const format of ['ndjson', 'json', 'md']) {
     for (const q of ['a', 'receipt', `${encodeURIComponent('C.NARY')}&regex=1`]) await download(rig, `/api/search/export?format=${format}&q=${q}`);
   }
