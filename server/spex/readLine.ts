@@ -1,9 +1,17 @@
 import { constants, closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { stripPrivateData, type PublicBytes } from '../../shared/spex/privateData.ts';
 
-// A line's bytes read again for a page, a single item or a search: the reader keeps byte ranges,
-// never texts. Opened without following a link, and never a pipe's or device's.
+// A line's bytes read again for a page, a single item, an export, a search or the live view: the
+// reader keeps byte ranges, never texts. Opened without following a link, and never a pipe's or
+// device's. spex's private data is taken out of the bytes here, as they are read, so no reader of
+// a range ever has it.
 
-export type RangeRead = { type: 'bytes'; bytes: Buffer } | { type: 'gone'; why: string };
+export type RangeRead =
+  /** The bytes as the file holds them, or (`stripped`) without spex's private receipt. */
+  | { type: 'bytes'; bytes: Buffer & PublicBytes; stripped: boolean }
+  /** The range holds a private line, or bytes that may hold private data: none of it is given. */
+  | { type: 'withheld'; why: string }
+  | { type: 'gone'; why: string };
 
 /** Reads [start, end) of the files named, each file opened once. Never throws. */
 export function readRanges(requests: readonly { path: string; start: number; end: number }[]): RangeRead[] {
@@ -29,7 +37,7 @@ export function readRanges(requests: readonly { path: string; start: number; end
         const { start, end } = requests[index]!;
         if (!stat.isFile()) results[index] = { type: 'gone', why: 'the segment is no longer a file' };
         else if (stat.size < end) results[index] = { type: 'gone', why: 'the segment is shorter than when the line was read' };
-        else results[index] = { type: 'bytes', bytes: readExactly(fd, start, end - start) };
+        else results[index] = readPublicRange(readExactly(fd, start, end - start));
       }
     } catch {
       for (const index of indexes) results[index] ??= { type: 'gone', why: 'the segment cannot be read now' };
@@ -38,6 +46,13 @@ export function readRanges(requests: readonly { path: string; start: number; end
     }
   }
   return results;
+}
+
+function readPublicRange(bytes: Buffer): RangeRead {
+  const seen = stripPrivateData(bytes);
+  if (seen.seen === 'private' || seen.seen === 'withheld') return { type: 'withheld', why: seen.why };
+  // A Buffer over the same memory: the bytes the core gave, as the shells read them.
+  return { type: 'bytes', bytes: Buffer.from(seen.bytes.buffer, seen.bytes.byteOffset, seen.bytes.byteLength) as Buffer & PublicBytes, stripped: seen.seen === 'stripped' };
 }
 
 function readExactly(fd: number, at: number, length: number): Buffer {

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/api.ts';
-import { PRIVATE_FIELD, PRIVATE_KIND, isObject, parseLineJson } from '../../shared/spex/line.ts';
+import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { spexItemSchema, type SpexItem, type SpexSearchHit, type SpexSummary } from '../../shared/wire/spex.ts';
 import { sendExport } from '../sources/exportStream.ts';
 import { fencedBlock, inlineValue } from '../sources/markdown.ts';
@@ -17,8 +17,8 @@ import type { PlacedItem } from './spexSource.ts';
 //
 // - `ndjson`: a first line with the session's summary, then a line per item: whose log holds it,
 //   its line number and segment, its evidence, and its bytes exactly as the segment holds them
-//   (`lineText`, or `lineBase64` for bytes that are not UTF-8). A line whose bytes hold spex's
-//   private receipt is given as its fields without it, never as bytes. Byte offsets are not given:
+//   (`lineText`, or `lineBase64` for bytes that are not UTF-8). A line whose bytes held spex's
+//   private receipt is given without it, and says so (`withheld`). Byte offsets are not given:
 //   the bytes between two lines would say where a private line was, and how long it is.
 // - `json`: `rec.spex-session/1` with every item, as the session's pages give them.
 // - `md`: a transcript in the words of the session's page.
@@ -71,10 +71,11 @@ export function createSpexExport(parts: SpexExportParts) {
       kind: facts === null ? null : facts.kind === 'unknown' ? facts.kindName : facts.kind,
     };
     if (read.type === 'gone') return JSON.stringify({ ...line, bytes: null, lineText: null, now: read.why }) + '\n';
-    const judged = judgeBytes(read.bytes);
-    if ('withheld' in judged) return JSON.stringify({ ...line, bytes: null, lineText: null, withheld: judged.withheld, ...(judged.fields !== null ? { fields: judged.fields } : {}) }) + '\n';
-    if ('base64' in judged) return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: null, lineBase64: judged.base64 }) + '\n';
-    return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: judged.text }) + '\n';
+    if (read.type === 'withheld') return JSON.stringify({ ...line, bytes: null, lineText: null, withheld: read.why }) + '\n';
+    // The bytes as the segment holds them, or without spex's receipt, which says so.
+    const stripped = read.stripped ? { withheld: STRIPPED_WORDS } : {};
+    if (!isUtf8(read.bytes)) return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: null, lineBase64: read.bytes.toString('base64'), ...stripped }) + '\n';
+    return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: read.bytes.toString('utf8'), ...stripped }) + '\n';
   }
 
   async function* jsonParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
@@ -114,29 +115,6 @@ export function createSpexExport(parts: SpexExportParts) {
 
 function ownerOf(session: SpexSession, placed: PlacedItem): string {
   return placed.own ? session.sessionId : placed.receiver;
-}
-
-/**
- * What of a line's bytes may leave the server: the bytes as they are, unless they are (now) a
- * private line, or hold spex's private receipt, or may hold private data that cannot be taken out
- * of them (bytes that are not JSON); such a line is given as its fields without the private one,
- * where it has fields.
- */
-function judgeBytes(bytes: Buffer): { text: string } | { base64: string } | { withheld: string; fields: Record<string, unknown> | null } {
-  const parsed = parseLineJson(bytes);
-  if (parsed.outcome === 'private') return { withheld: "the line is now spex's private delivery bookkeeping: not exported", fields: null };
-  const mayHold = bytes.includes(PRIVATE_FIELD) || bytes.includes(PRIVATE_KIND);
-  if (parsed.outcome === 'json') {
-    if (parsed.scan.hasPrivateField || mayHold) {
-      const fields = isObject(parsed.value) && parsed.scan.duplicate === null ? parsed.value : null;
-      return { withheld: "its bytes hold spex's private delivery receipt: they are not exported; its fields are, without it", fields };
-    }
-    // The decoder keeps a byte-order mark: the text's UTF-8 is the bytes exactly.
-    return { text: parsed.source };
-  }
-  // JSON too deep to walk may spell the private field with an escape.
-  if (mayHold || (parsed.outcome === 'unsafe' && bytes.includes('\\u'))) return { withheld: "its bytes may hold spex's private delivery data, which cannot be taken out of them: not exported", fields: null };
-  return isUtf8(bytes) ? { text: bytes.toString('utf8') } : { base64: bytes.toString('base64') };
 }
 
 /** The transcript's head: the session, what session.json says now, and every reason to doubt its log. */

@@ -1,5 +1,5 @@
 import type { LiveItem } from '../../shared/api.ts';
-import { PRIVATE_KIND } from '../../shared/spex/line.ts';
+import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import type { LogItem } from '../../shared/spex/timeline.ts';
 import { readLineView } from '../../shared/spex/view.ts';
@@ -170,7 +170,7 @@ function toRead(item: TimelineItem): number {
 }
 
 /** The text a line shows in a row: a message's text, a declaration's note. */
-function textOf(bytes: Uint8Array): string | null {
+function textOf(bytes: PublicBytes): string | null {
   const view = readLineView(bytes);
   if (view.view !== 'fields') return null;
   return view.text ?? view.note;

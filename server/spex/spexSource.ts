@@ -223,7 +223,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   function projectItem(placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null): SpexItem {
     const { item, line } = placedItem;
     const base = { source: ref, key: keyOf(placedItem), line, segment: item.segment, at: placedItem.at };
-    const view = read.type === 'bytes' ? readLineView(read.bytes) : null;
+    const view = read.type === 'bytes' ? readLineView(read.bytes) : read.type === 'withheld' ? ({ view: 'withheld', why: read.why } as const) : null;
     const now = read.type === 'gone' ? read.why : view?.view === 'withheld' ? view.why : null;
     if (item.evidence !== 'parsed') {
       // A line still being written is not shown until it is one.
@@ -236,7 +236,8 @@ export function createSpexSource(options: SpexSourceOptions): Source {
         now: view?.view === 'withheld' ? null : now,
         evidence: item.evidence,
         why: view?.view === 'withheld' && item.evidence !== 'pending' ? `${item.why}; ${view.why}` : item.why,
-        bytes: item.end - item.start,
+        // The size of the line shown: without spex's receipt, when it held one.
+        bytes: read.type === 'bytes' ? read.bytes.length : item.end - item.start,
         raw: clipped?.text ?? null,
         ...(clipped?.bytes !== undefined ? { rawClipped: { bytes: clipped.bytes } } : {}),
       };

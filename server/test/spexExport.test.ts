@@ -67,7 +67,7 @@ function segmentLines(sessionId: string): { segment: string; lines: Buffer[] }[]
 }
 
 describe('a spex session exported', () => {
-  it("as NDJSON: each line with its evidence and place, its bytes exactly as in its segment, a private line nowhere and a receipt's line as its fields without it", async () => {
+  it("as NDJSON: each line with its evidence and place, its bytes exactly as in its segment, a private line nowhere and a receipt's line as its bytes without it, saying so", async () => {
     const got = await exportOf(A, 'ndjson');
     assert.equal(got.status, 200);
     assert.equal(got.headers['content-disposition'], `attachment; filename="spex-${A}.ndjson"`);
@@ -93,12 +93,13 @@ describe('a spex session exported', () => {
       const expected = publicOnDisk[index]!;
       assert.equal(item['segment'], expected.segment, `line ${item['line']}'s segment`);
       if (item['line'] === 2) {
-        // Its bytes hold the receipt: they are not exported, nor their length; its fields are, without it.
-        assert.equal(item['lineText'], null);
-        assert.equal(item['bytes'], null);
-        assert.match(item['withheld'], /private delivery receipt/);
-        assert.equal(item['fields'].text, 'from B, with its receipt');
-        assert.equal('dispatchReceipt' in item['fields'], false);
+        // Its bytes hold the receipt: they are exported without it, byte for byte the rest, and with their length then.
+        const { dispatchReceipt, ...rest } = JSON.parse(expected.bytes.toString('utf8')) as Record<string, unknown>;
+        assert.ok(dispatchReceipt !== undefined);
+        assert.equal(item['lineText'], JSON.stringify(rest));
+        assert.equal(item['bytes'], Buffer.byteLength(item['lineText']));
+        assert.match(item['withheld'], /private delivery receipt was taken out/);
+        assert.equal('fields' in item, false);
         return;
       }
       assert.equal(item['bytes'], expected.bytes.length);

@@ -3,6 +3,9 @@
 // exampleHome.test.ts proves them the same. Named `.test.ts` so that it stays out of the product
 // build, like every test file, though it holds no test.
 
+import { stripPrivateData } from './privateData.ts';
+import { readLineView } from './view.ts';
+
 export const ONE = '11111111-aaaa-4aaa-8aaa-111111111111';
 export const TWO = '22222222-bbbb-4bbb-8bbb-222222222222';
 export const THREE = '33333333-cccc-4ccc-8ccc-333333333333';
@@ -13,6 +16,12 @@ export const WORKTREE = '/home/dev/projects/my.app';
 export const lineOf = (event: Record<string, unknown>): string => `${JSON.stringify(event)}\n`;
 
 export const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** A range's bytes as the reader reads them again (server/spex/readLine.ts): private data taken out first, then the view. */
+export function viewRange(bytes: Uint8Array): ReturnType<typeof readLineView> | { view: 'withheld'; why: string } {
+  const seen = stripPrivateData(bytes);
+  return seen.seen === 'private' || seen.seen === 'withheld' ? { view: 'withheld', why: seen.why } : readLineView(seen.bytes);
+}
 
 /** `session.json` as spex writes it: two-space JSON in its own key order, and a newline. */
 export function sessionJsonOf(id: string, branch: string, status: string, proposal: string, note: string): string {

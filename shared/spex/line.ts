@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { closingQuote } from '../jsonText.ts';
 import type { EvidenceState } from '../evidence.ts';
+import type { PublicBytes } from './privateData.ts';
+import { STRIPPED_WORDS, stripPrivateData } from './privateData.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
 // What one line of a timeline segment is (spex-timeline-format: Lines). Each event is one JSON
 // object and a `\n`. Public kinds are `status` and `sent`; any other kind is kept and shown raw.
-// Private data (a `dispatch-settled` line, a `dispatchReceipt` field) is dropped here, the first
-// point where it can be told apart, so nothing after this module ever holds it.
+// Private data (a `dispatch-settled` line, a `dispatchReceipt` member) is taken out of the bytes
+// (privateData.ts) before the line is read at all.
 
 /** What a line's bytes say, wherever they sit: the one model of a line, without its place. */
 export type LineOutcome =
@@ -66,11 +68,6 @@ export const FACT_MAX_LENGTH = 1024;
 /** Deeper JSON than this is no writer's, and would overflow anything that walks it recursively. */
 export const MAX_LINE_DEPTH = 256;
 
-/** A line of this kind is spex's delivery bookkeeping: never shown, never counted. */
-export const PRIVATE_KIND = 'dispatch-settled';
-/** This field of a line holds digests and transport bytes: never shown, never kept. */
-export const PRIVATE_FIELD = 'dispatchReceipt';
-
 const fact = z.string().max(FACT_MAX_LENGTH, `longer than ${FACT_MAX_LENGTH} characters, which no writer writes`);
 
 const statusSchema = z.looseObject({
@@ -93,14 +90,29 @@ const sentSchema = z.looseObject({
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * What the JSON text of one complete line is. Returns null for a private line, which leaves no
- * trace. Never throws: bad input is an outcome.
+ * What one complete line's bytes, as the segment holds them, are. Returns null for a private line,
+ * which leaves no trace. Never throws: bad input is an outcome.
  */
 export function readLine(bytes: Uint8Array): LineOutcome | null {
-  const parsed = parseLineJson(bytes);
-  switch (parsed.outcome) {
+  const seen = stripPrivateData(bytes);
+  switch (seen.seen) {
     case 'private':
       return null;
+    case 'withheld':
+      return { evidence: seen.evidence, why: seen.damage };
+    case 'as-written':
+      return readPublicLine(seen.bytes);
+    case 'stripped': {
+      // Its bytes are shown without the receipt: a line that is no event says so with its why.
+      const outcome = readPublicLine(seen.bytes);
+      return outcome.evidence === 'parsed' ? outcome : { ...outcome, why: `${outcome.why}; ${STRIPPED_WORDS}` };
+    }
+  }
+}
+
+function readPublicLine(bytes: PublicBytes): LineOutcome {
+  const parsed = parseLineJson(bytes);
+  switch (parsed.outcome) {
     case 'unparsed':
       return { evidence: 'damaged', why: parsed.why };
     case 'unsafe':
@@ -133,17 +145,15 @@ export function readLine(bytes: Uint8Array): LineOutcome | null {
   return { evidence: 'parsed', facts: { kind: 'unknown', kindName: kind, ts: typeof ts === 'string' && ts.length <= FACT_MAX_LENGTH ? ts : null } };
 }
 
-/** What a line's bytes are as JSON, private lines told apart; shared by readLine and readLineView. */
+/** What a line's bytes are as JSON; shared by readLine and readLineView. */
 type LineJson =
-  | { outcome: 'private' }
   | { outcome: 'unparsed'; why: string }
   /** JSON no reader should walk: too deep. */
   | { outcome: 'unsafe'; why: string }
-  /** `value` never holds the private field: it is deleted as soon as the JSON is parsed. */
   | { outcome: 'json'; value: unknown; source: string; scan: JsonScan };
 
-/** Decodes and parses a line, and drops what is private in it. */
-export function parseLineJson(bytes: Uint8Array, reviver?: (key: string, value: unknown, context?: { source?: string }) => unknown): LineJson {
+/** Decodes and parses a line that stripPrivateData gave. */
+export function parseLineJson(bytes: PublicBytes, reviver?: (key: string, value: unknown, context?: { source?: string }) => unknown): LineJson {
   let source: string;
   try {
     source = utf8.decode(bytes);
@@ -154,15 +164,11 @@ export function parseLineJson(bytes: Uint8Array, reviver?: (key: string, value: 
   try {
     value = JSON.parse(source, reviver as Parameters<typeof JSON.parse>[1]);
   } catch {
-    // JSON.parse's message quotes the line, which may hold private bytes: it is never passed on.
+    // JSON.parse's message quotes the line: a why is in words of this module's own.
     return { outcome: 'unparsed', why: isBlank(source) ? 'an empty line' : 'not JSON' };
   }
   const scan = scanJson(source, MAX_LINE_DEPTH);
   if (scan.tooDeep) return { outcome: 'unsafe', why: `JSON nested deeper than ${MAX_LINE_DEPTH} levels; not shown` };
-  // A key written twice is read by JSON.parse as its last value: any `kind` the line writes that
-  // is private makes the line private, whichever one JSON.parse would keep.
-  if (scan.kinds.includes(PRIVATE_KIND) || (isObject(value) && value['kind'] === PRIVATE_KIND)) return { outcome: 'private' };
-  if (isObject(value)) delete value[PRIVATE_FIELD];
   return { outcome: 'json', value, source, scan };
 }
 
@@ -181,23 +187,17 @@ function describeIssues(kind: string, error: z.ZodError): string {
 type JsonScan = {
   /** The first key written twice in one object, and where: `duplicate key "from" in a.b`; null if none. */
   duplicate: string | null;
-  /** Every string value of a top-level `kind` key, in order (several when the key is written twice). */
-  kinds: string[];
-  /** Whether the top-level object writes the private field, under any spelling JSON reads as its name. */
-  hasPrivateField: boolean;
   tooDeep: boolean;
 };
 
 /**
- * Walks valid JSON text once, without recursion: keys written twice, the top-level `kind`s, the
- * private field, and the depth. The private field's value is skipped unread, so a key written twice
- * inside it names nothing of it. Strings are skipped with indexOf, so a long text costs little more
- * than a search for its closing quote.
+ * Walks valid JSON text once, without recursion: keys written twice, and the depth. Strings are
+ * skipped with indexOf, so a long text costs little more than a search for its closing quote.
  */
 function scanJson(json: string, maxDepth: number): JsonScan {
   type Level = { keys: Set<string> | null; path: string; key: string; index: number };
   const levels: Level[] = [];
-  const scan: JsonScan = { duplicate: null, kinds: [], hasPrivateField: false, tooDeep: false };
+  const scan: JsonScan = { duplicate: null, tooDeep: false };
   let expectKey = false;
   for (let at = 0; at < json.length; at++) {
     const code = json.charCodeAt(at);
@@ -223,53 +223,11 @@ function scanJson(json: string, maxDepth: number): JsonScan {
         if (scan.duplicate === null && level.keys.has(key)) scan.duplicate = `duplicate key ${quoteShort(key)}${level.path === '' ? '' : ` in ${level.path}`}`;
         level.keys.add(key);
         level.key = key;
-        if (levels.length === 1 && key === PRIVATE_FIELD) {
-          scan.hasPrivateField = true;
-          at = skipValue(json, json.indexOf(':', end + 1) + 1) - 1;
-          continue;
-        }
-        if (levels.length === 1 && key === 'kind') {
-          const valueAt = skipSpace(json, json.indexOf(':', end + 1) + 1);
-          if (json.charCodeAt(valueAt) === 0x22) {
-            const valueEnd = closingQuote(json, valueAt);
-            scan.kinds.push(JSON.parse(json.slice(valueAt, valueEnd + 1)) as string);
-            at = valueEnd;
-            continue;
-          }
-        }
       }
       at = end;
     }
   }
   return scan;
-}
-
-function skipSpace(json: string, at: number): number {
-  while (at < json.length && /\s/.test(json[at]!)) at++;
-  return at;
-}
-
-/** The index just past the JSON value that begins at or after `at`, in valid JSON text. */
-function skipValue(json: string, at: number): number {
-  at = skipSpace(json, at);
-  let depth = 0;
-  for (; at < json.length; at++) {
-    const code = json.charCodeAt(at);
-    if (code === 0x22) {
-      at = closingQuote(json, at);
-      if (depth === 0) return at + 1;
-    } else if (code === 0x7b || code === 0x5b) {
-      depth++;
-    } else if (code === 0x7d || code === 0x5d) {
-      depth--;
-      if (depth === 0) return at + 1;
-      // The enclosing object closes: a bare value (number, true, null) ended just before.
-      if (depth < 0) return at;
-    } else if (depth === 0 && code === 0x2c) {
-      return at;
-    }
-  }
-  return at;
 }
 
 function joinPath(path: string, part: string): string {

@@ -1,7 +1,8 @@
 import type { LineColumns } from './columns.ts';
 import { appendLineOutcome, appendSentColumns, appendStatusColumns, indexNameIn, readInstant } from './columns.ts';
 import type { EventFacts, LineOutcome } from './line.ts';
-import { FACT_MAX_LENGTH, PRIVATE_KIND } from './line.ts';
+import { FACT_MAX_LENGTH } from './line.ts';
+import { PRIVATE_FIELD, PRIVATE_KIND } from './privateData.ts';
 import { deriveStatusWord } from './statusWord.ts';
 
 // The lean scan of a line: what readLine says of it, found without building the line's object.
@@ -11,10 +12,12 @@ import { deriveStatusWord } from './statusWord.ts';
 // quote, checks the grammar of what lies between, and reads only the facts readLine would keep.
 // It answers only for the plain line spex writes (one object of strings, numbers, true, false and
 // null, no key twice, every fact as readLine wants it); for anything else it says nothing, and the
-// line is read whole by readLine, whose rules (and words) stay the only ones.
+// line is read whole by readLine, whose rules (and words) stay the only ones. Nor does it answer
+// for a line that names spex's private data: such a line is handed to readLine, which takes that
+// data out of its bytes first (privateData.ts), and the scan keeps nothing of it.
 
 /** `undefined`: the line is not plain, and must be read by readLine. */
-type LeanOutcome = LineOutcome | null | undefined;
+type LeanOutcome = LineOutcome | undefined;
 
 /**
  * The decoded text of a stretch of complete lines, with where its next backslash is: a search
@@ -153,7 +156,7 @@ export function scanLeanLine(chunk: LeanText, start: number, end: number): LeanO
 /**
  * scanLeanLine, its outcome added to `lines` as the line at bytes [lineStart, lineEnd): a plain
  * `sent` or `status` line goes from its text to the columns, with nothing made on the way. False
- * when the line is not plain (readLine must read it); true when it was added, or is private.
+ * when the line is not plain (readLine must read it); true when it was added.
  */
 export function scanLeanLineInto(chunk: LeanText, start: number, end: number, lines: LineColumns, lineStart: number, lineEnd: number): boolean {
   if (!walkLine(chunk, start, end)) return false;
@@ -163,7 +166,7 @@ export function scanLeanLineInto(chunk: LeanText, start: number, end: number, li
   if (kindName === 'status' && appendStatus(text, lines, lineStart, lineEnd)) return true;
   const outcome = readOutcome(text, kindName);
   if (outcome === undefined) return false;
-  if (outcome !== null) appendLineOutcome(lines, lineStart, lineEnd, outcome);
+  appendLineOutcome(lines, lineStart, lineEnd, outcome);
   return true;
 }
 
@@ -184,6 +187,8 @@ function walkLine(chunk: LeanText, start: number, end: number): boolean {
     if (keySlash !== -1 && keySlash < keyEnd) return false;
     const key = keyIndex(text, at, keyEnd);
     const otherKey = key === -1 ? text.slice(at + 1, keyEnd) : null;
+    // A plain line holds the private field only at its top, spelt without an escape: readLine's.
+    if (otherKey === PRIVATE_FIELD) return false;
     at = skipSpaces(text, keyEnd + 1, end);
     if (text.charCodeAt(at) !== 0x3a) return false;
     at = skipSpaces(text, at + 1, end);
@@ -243,7 +248,7 @@ function walkLine(chunk: LeanText, start: number, end: number): boolean {
 
 /** What the walked line is, as readLine says it; undefined when readLine must read it. */
 function readOutcome(text: string, kindName: string): LeanOutcome {
-  if (kindName === PRIVATE_KIND) return null;
+  if (kindName === PRIVATE_KIND) return undefined;
   if (kindName === 'status') return readStatus(text);
   if (kindName === 'sent') return readSent(text);
   if (kindName.length > FACT_MAX_LENGTH) return undefined;

@@ -2,7 +2,8 @@ import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../evidence.ts';
 import type { LineColumns } from './columns.ts';
 import { appendLineOutcome, createLineColumns, listLineItems, trimLineColumns } from './columns.ts';
 import type { LineOutcome } from './line.ts';
-import { parseLineJson, readLine } from './line.ts';
+import { readLine } from './line.ts';
+import { stripPrivateData } from './privateData.ts';
 import { forEachLine, scanLeanLineInto } from './scan.ts';
 
 // Reading one segment incrementally (spex-timeline-format: What a reader must do). The writer
@@ -104,7 +105,8 @@ export function readSegmentLines(reading: SegmentReading, bytes: Uint8Array, end
   let lineStart = 0;
   forEachLine(bytes, known, (start, end, chunk, textStart, textEnd) => {
     lineStart = end + 1;
-    // The lean scan reads a plain line; anything else is read whole, by the one set of rules.
+    // The lean scan reads a plain line that names nothing private; anything else is read whole,
+    // by the one set of rules, its private data taken out first.
     if (chunk !== null && scanLeanLineInto(chunk, textStart, textEnd, lines, offset + start, offset + end)) return;
     const outcome = readLine(bytes.subarray(start, end));
     if (outcome !== null) appendLineOutcome(lines, offset + start, offset + end, outcome);
@@ -164,5 +166,5 @@ export function isTailPastWindow(now: number, firstSeenAt: number, changedAt: nu
 function isPrivateLine(rest: Uint8Array): boolean {
   let last = rest.length - 1;
   while (last >= 0 && (rest[last] === 0x20 || rest[last] === 0x09 || rest[last] === 0x0d)) last--;
-  return last >= 0 && rest[last] === 0x7d && parseLineJson(rest).outcome === 'private';
+  return last >= 0 && rest[last] === 0x7d && stripPrivateData(rest).seen === 'private';
 }

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSeededRandom } from '../seededRandom.ts';
 import { DEGRADED_CODES, type DegradedReason, describeReason } from './degraded.ts';
-import { EXAMPLE, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, THREE, TWO, encode, lineOf } from './fixtures.test.ts';
+import { EXAMPLE, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, THREE, TWO, encode, lineOf, viewRange } from './fixtures.test.ts';
 import { type ListedName, listSegments } from './layout.ts';
 import { createSegmentReading, markSegmentChanged, markSegmentUnreadable, readSegmentBytes, type SegmentReading } from './segment.ts';
 import { describeSender, indexSentBy, listSentBy } from './sentBy.ts';
 import { readSessionJson } from './sessionJson.ts';
 import { type LogItem, type TimelineFold, foldTimeline } from './timeline.ts';
-import { readLineView } from './view.ts';
 
 type Files = Record<string, string>;
 
@@ -261,7 +260,7 @@ describe("spex's private delivery data appears in no output", () => {
       outputs.push(fold, fold.degraded.map(describeReason));
       for (const { item } of fold.items) {
         const bytes = encode((files as Files)[item.segment]!);
-        outputs.push(readLineView(bytes.subarray(item.start, item.end)));
+        outputs.push(viewRange(bytes.subarray(item.start, item.end)));
       }
       // Every way a segment can be seen: cut at each byte, pending, torn or closed.
       for (const segment of layout.segments) {
@@ -271,7 +270,7 @@ describe("spex's private delivery data appears in no output", () => {
             const reading = createSegmentReading(segment.name);
             readSegmentBytes(reading, bytes.subarray(0, cut), end);
             outputs.push(reading, foldTimeline(id, session, [reading]));
-            for (const item of [...reading.items, ...(reading.tail === null ? [] : [reading.tail])]) outputs.push(readLineView(bytes.subarray(item.start, item.end)));
+            for (const item of [...reading.items, ...(reading.tail === null ? [] : [reading.tail])]) outputs.push(viewRange(bytes.subarray(item.start, item.end)));
           }
         }
       }

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EXAMPLE, HINTED_TEXT, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, TWO, encode } from './fixtures.test.ts';
+import { EXAMPLE, HINTED_TEXT, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, TWO, encode, viewRange } from './fixtures.test.ts';
 import { findReplyHint } from './replyHint.ts';
 import { createSegmentReading, readSegmentBytes } from './segment.ts';
-import { readLineView } from './view.ts';
 
 const CANARIES = [RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, 'dispatchReceipt', 'dispatch-settled', 'transport bytes'];
 const assertNoCanary = (value: unknown) => {
@@ -16,7 +15,7 @@ function viewsOf(text: string) {
   const bytes = encode(text);
   const reading = createSegmentReading('timeline/000000000001.ndjson');
   readSegmentBytes(reading, bytes);
-  return reading.items.map((item) => readLineView(bytes.subarray(item.start, item.end)));
+  return reading.items.map((item) => viewRange(bytes.subarray(item.start, item.end)));
 }
 
 describe("a line's text, read again for a page", () => {
@@ -50,45 +49,45 @@ describe("a line's text, read again for a page", () => {
 
   it('a range that now holds a private line is withheld: the bytes at a range are checked again', () => {
     const [, settled] = EXAMPLE[ONE]['timeline/000000000002.ndjson'].split('\n');
-    const view = readLineView(encode(settled!));
+    const view = viewRange(encode(settled!));
     assert.deepEqual(view, { view: 'withheld', why: "spex's private delivery state: never shown" });
   });
 
   it('a damaged line is shown raw, unless it may hold private data', () => {
-    assert.deepEqual(readLineView(encode('{"ts":"t","kind":"sent","text":"cut')), { view: 'raw', raw: '{"ts":"t","kind":"sent","text":"cut' });
-    const cut = readLineView(encode(`{"ts":"t","kind":"sent","text":"x","from":null,"dispatchReceipt":{"requestDigest":"${RECEIPT_DIGEST}"`));
+    assert.deepEqual(viewRange(encode('{"ts":"t","kind":"sent","text":"cut')), { view: 'raw', raw: '{"ts":"t","kind":"sent","text":"cut' });
+    const cut = viewRange(encode(`{"ts":"t","kind":"sent","text":"x","from":null,"dispatchReceipt":{"requestDigest":"${RECEIPT_DIGEST}"`));
     assert.equal(cut.view, 'withheld');
     assertNoCanary(cut);
-    const settledCut = readLineView(encode(`{"ts":"t","kind":"dispatch-settled","requestDigest":"${RECEIPT_DIGEST}`));
+    const settledCut = viewRange(encode(`{"ts":"t","kind":"dispatch-settled","requestDigest":"${RECEIPT_DIGEST}`));
     assert.equal(settledCut.view, 'withheld');
     assertNoCanary(settledCut);
   });
 
-  it('a line with a key written twice is shown as written, unless it writes the private field', () => {
-    assert.deepEqual(readLineView(encode('{"kind":"sent","from":"a","from":"b"}')), { view: 'raw', raw: '{"kind":"sent","from":"a","from":"b"}' });
-    const twice = readLineView(encode(`{"kind":"sent","from":"a","from":"b","dispatch\\u0052eceipt":{"requestDigest":"${RECEIPT_DIGEST}"}}`));
-    assert.equal(twice.view, 'withheld');
+  it('a line with a key written twice is shown as written, without the private field when it writes one', () => {
+    assert.deepEqual(viewRange(encode('{"kind":"sent","from":"a","from":"b"}')), { view: 'raw', raw: '{"kind":"sent","from":"a","from":"b"}' });
+    const twice = viewRange(encode(`{"kind":"sent","from":"a","from":"b","dispatch\\u0052eceipt":{"requestDigest":"${RECEIPT_DIGEST}"}}`));
+    assert.deepEqual(twice, { view: 'raw', raw: '{"kind":"sent","from":"a","from":"b"}' });
     assertNoCanary(twice);
   });
 
   it('a private field spelled with escapes is removed all the same', () => {
-    const view = readLineView(encode(`{"ts":"t","kind":"sent","mid":"m","text":"x","from":null,"dispatch\\u0052eceipt":{"requestDigest":"${RECEIPT_DIGEST}"}}`));
+    const view = viewRange(encode(`{"ts":"t","kind":"sent","mid":"m","text":"x","from":null,"dispatch\\u0052eceipt":{"requestDigest":"${RECEIPT_DIGEST}"}}`));
     assert.equal(view.view, 'fields');
     assertNoCanary(view);
   });
 
   it('numbers come back as the line writes them', () => {
-    const view = readLineView(encode('{"kind":"handoff","big":12345678901234567890,"huge":1e400,"neg":-0,"frac":1.50,"n":7}'));
+    const view = viewRange(encode('{"kind":"handoff","big":12345678901234567890,"huge":1e400,"neg":-0,"frac":1.50,"n":7}'));
     assert.equal(view.view, 'fields');
     assert.equal(JSON.stringify(view.view === 'fields' && view.fields), '{"kind":"handoff","big":12345678901234567890,"huge":1e400,"neg":-0,"frac":1.50,"n":7}');
   });
 
   it('bytes that are not UTF-8 are withheld, and say why', () => {
-    assert.deepEqual(readLineView(Uint8Array.of(0x7b, 0xff, 0x7d)), { view: 'withheld', why: 'not valid UTF-8' });
+    assert.deepEqual(viewRange(Uint8Array.of(0x7b, 0xff, 0x7d)), { view: 'withheld', why: 'not valid UTF-8' });
   });
 
   it('JSON that is not an object is shown raw', () => {
-    assert.deepEqual(readLineView(encode('[1, 2]')), { view: 'raw', raw: '[1, 2]' });
+    assert.deepEqual(viewRange(encode('[1, 2]')), { view: 'raw', raw: '[1, 2]' });
   });
 });
 
