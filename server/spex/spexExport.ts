@@ -6,7 +6,8 @@ import { spexItemSchema, type SpexItem, type SpexSearchHit, type SpexSummary } f
 import { sendExport } from '../sources/exportStream.ts';
 import { fencedBlock, inlineValue } from '../sources/markdown.ts';
 import type { ExportFormat } from '../sources/source.ts';
-import { readRanges, type RangeRead } from './readLine.ts';
+import type { RangeRead } from '../watch/safeOpen.ts';
+import { readRanges } from './readLine.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { PlacedItem } from './spexSource.ts';
 
@@ -48,7 +49,7 @@ export function createSpexExport(parts: SpexExportParts) {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
       const batch = items.slice(offset, offset + BATCH_ITEMS);
-      const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })));
+      const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })), reader.root);
       yield batch.map((placed, index) => describeLine(sessionId, placed, reads[index]!)).join('');
     }
   }
@@ -70,7 +71,7 @@ export function createSpexExport(parts: SpexExportParts) {
       why: item.evidence === 'parsed' ? null : item.why,
       kind: facts === null ? null : facts.kind === 'unknown' ? facts.kindName : facts.kind,
     };
-    if (read.type === 'gone') return JSON.stringify({ ...line, bytes: null, lineText: null, now: read.why }) + '\n';
+    if (read.type !== 'bytes') return JSON.stringify({ ...line, bytes: null, lineText: null, now: read.why }) + '\n';
     const judged = judgeBytes(read.bytes);
     if ('withheld' in judged) return JSON.stringify({ ...line, bytes: null, lineText: null, withheld: judged.withheld, ...(judged.fields !== null ? { fields: judged.fields } : {}) }) + '\n';
     if ('base64' in judged) return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: null, lineBase64: judged.base64 }) + '\n';

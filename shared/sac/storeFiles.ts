@@ -259,3 +259,21 @@ export const STORE_FILE_OF: Readonly<Record<keyof StoreFacts, StoreFileName>> = 
   presence: 'presence.json',
   cursors: 'cursors.json',
 };
+
+/** Reads one store file: its facts, as readStoreFiles gives them under its key. */
+export function readStoreFile(name: StoreFileName, input: StoreFileInput): StoreFacts[keyof StoreFacts] {
+  switch (name) {
+    case 'registry.json':
+      return readRegistry(input);
+    case 'members.json':
+      return readMembers(input);
+    case 'rooms.json':
+      return readRooms(input);
+    case 'focus.json':
+      return readFocus(input);
+    case 'presence.json':
+      return readPresence(input);
+    case 'cursors.json':
+      return readCursors(input);
+  }
+}
