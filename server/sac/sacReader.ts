@@ -55,6 +55,8 @@ type ReaderOptions = {
 /** Listings and sizes are looked at again at least this often, in case a watcher event was lost. */
 const RECONCILE_MS = 10_000;
 const ABSENT: StoreFileInput = { state: 'absent' };
+/** A writer's temporary (`<file>.tmp.<pid>`): there for a moment, before it is renamed into place. */
+const TEMPORARY = /\.tmp\.\d+$/;
 const KEY_OF = new Map((Object.keys(STORE_FILE_OF) as (keyof StoreFacts)[]).map((key) => [STORE_FILE_OF[key], key]));
 
 export function createSacReader(options: ReaderOptions): SacReader {
@@ -103,7 +105,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
     const next: string[] = [];
     for (const entry of listing.entries) {
       // A secret's name is not listed either: it says which secrets exist.
-      if (isSecretName(entry.name) || /\.tmp\.\d+$/.test(entry.name)) continue;
+      if (isSecretName(entry.name) || TEMPORARY.test(entry.name)) continue;
       const kind: NameKind = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
       if (classifyStoreName(entry.name, kind).role === 'not-read' && !entry.name.startsWith('.')) next.push(entry.name);
     }
@@ -116,7 +118,12 @@ export function createSacReader(options: ReaderOptions): SacReader {
   const walker: StoreWalker = {
     *walk() {
       rules.secrets?.look();
+      // The first scan reads them now (ready means read); a reconcile only asks, as an event would.
       for (const name of STORE_FILES) {
+        if (!watch.scanning()) {
+          storeFiles.touch(join(root, name), name);
+          continue;
+        }
         const reading = storeFiles.readNow(join(root, name), name);
         if (reading !== null) yield reading;
       }
@@ -162,6 +169,8 @@ export function createSacReader(options: ReaderOptions): SacReader {
       } else if (folder === root) {
         for (const name of names) {
           const file = STORE_FILES.find((candidate) => candidate === name);
+          // A writer's temporary, written in pieces: its rename into place is what is read.
+          if (name !== null && TEMPORARY.test(name)) continue;
           if (name !== null && isSecretName(name)) rules.secrets?.look();
           else if (file !== undefined) storeFiles.touch(join(root, file), file);
           else if (name !== 'channels') store = listRoot() || store;

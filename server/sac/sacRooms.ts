@@ -102,7 +102,7 @@ export function createSacRooms(context: RoomsContext) {
     // Watched before it is listed: what comes in between is told by its watch.
     context.watch(room.folder);
     const listing = listStoreFolder(room.folder, root);
-    if (listing.type !== 'listed') return listing.type === 'refused' ? loseRoom(room, listing.why) : false;
+    if (listing.type !== 'listed') return listing.type === 'refused' ? loseRoom(room, `replaced (${listing.why})`) : false;
     let any = false;
     const present = new Set<string>();
     for (const entry of listing.entries) {

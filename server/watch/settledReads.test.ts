@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import { readStoreFile, type StoreFileInput } from '../../shared/sac/storeFiles.ts';
 import { createPendingTails } from './pendingTails.ts';
 import { createSettledReads } from './settledReads.ts';
+import { eventually } from '../test/harness.ts';
 
 // Files written whole and renamed into place, written again and again: read once they settle,
 // the last one always, a large one off the event loop; and unfinished bytes timed from the first
@@ -19,16 +20,6 @@ const PARSER = { module: new URL('../../shared/sac/storeFiles.ts', import.meta.u
 function writeWhole(name: string, text: string): void {
   writeFileSync(join(root, `${name}.tmp.1`), text);
   renameSync(join(root, `${name}.tmp.1`), join(root, name));
-}
-
-async function until<T>(probe: () => T | undefined, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('settled reads', () => {
@@ -50,7 +41,7 @@ describe('settled reads', () => {
         reads.touch(join(root, 'focus.json'), 'focus.json');
         if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
       }
-      await until(() => (parsed.at(-1) === '{"version": 99}' ? true : undefined), 'the last rewrite');
+      await eventually(() => (parsed.at(-1) === '{"version": 99}' ? true : undefined), 'the last rewrite');
       assert.ok(parsed.length < 20, `${parsed.length} reads of 100 rewrites`);
       const count = parsed.length;
       reads.touch(join(root, 'focus.json'), 'focus.json');
@@ -110,7 +101,7 @@ describe('pending tails', () => {
     const tails = createPendingTails((key) => again.push(key));
     try {
       assert.equal(tails.look('a', '10', Date.now()), false);
-      await until(() => (again.includes('a') ? true : undefined), 'a look again');
+      await eventually(() => (again.includes('a') ? true : undefined), 'a look again');
       // The same place keeps its first look: looking again does not start the window over.
       assert.equal(tails.look('a', '10', Date.now() + 3_600_000), false);
     } finally {

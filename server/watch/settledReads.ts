@@ -38,9 +38,9 @@ type SettledReads = {
 const READ_HERE_MAX_BYTES = 1024 * 1024;
 /** A file larger than this is not read at all: no store writes such a file. */
 const MAX_BYTES = 512 * 1024 * 1024;
-/** A rewrite settles after this long without another, or twice what the last read cost. */
+/** A rewrite settles after this long without another, or what the last read cost. */
 const SETTLE_MS = 25;
-/** A file that never settles is read at the latest this long after its first unread rewrite, or 20 times what the last read cost. */
+/** A file that never settles is read at the latest this long after its first unread rewrite, or 10 times what the last read cost. */
 const LONGEST_WAIT_MS = 1_000;
 /** Between two reads of one file, at least this many times what the last one cost: a fifth of a core at most. */
 const COST_SHARE = 4;
@@ -50,6 +50,7 @@ type FileState = {
   name: string;
   /** What the last read found: a digest of the bytes, or why there were none. */
   found: string | null;
+  /** The CPU the last read took, on the thread that read it: a loaded machine's waits do not count. */
   costMs: number;
   endedAt: number;
   /** The first rewrite not read yet, and the last. */
@@ -73,8 +74,8 @@ export function createSettledReads<T>(options: SettledReadsOptions<T>): SettledR
 
   function arm(file: FileState): void {
     if (closed || file.touchedFirst === null) return;
-    const settled = file.touchedLast + Math.max(SETTLE_MS, 2 * file.costMs);
-    const latest = file.touchedFirst + Math.max(LONGEST_WAIT_MS, 20 * file.costMs);
+    const settled = file.touchedLast + Math.max(SETTLE_MS, file.costMs);
+    const latest = file.touchedFirst + Math.max(LONGEST_WAIT_MS, 10 * file.costMs);
     const at = Math.max(Math.min(settled, latest), file.endedAt + COST_SHARE * file.costMs);
     if (file.timer !== null) clearTimeout(file.timer);
     file.timer = setTimeout(() => void run(file), Math.max(0, at - performance.now()));
@@ -85,9 +86,9 @@ export function createSettledReads<T>(options: SettledReadsOptions<T>): SettledR
     if (file.timer !== null) clearTimeout(file.timer);
     file.timer = null;
     file.touchedFirst = null;
-    const started = performance.now();
-    const finish = () => {
-      file.costMs = performance.now() - started;
+    const started = threadCpuMs();
+    const finish = (workerCpuMs?: number) => {
+      file.costMs = workerCpuMs ?? threadCpuMs() - started;
       file.endedAt = performance.now();
       file.reading = null;
       // Rewritten while it was read: the last rewrite is read too.
@@ -98,12 +99,12 @@ export function createSettledReads<T>(options: SettledReadsOptions<T>): SettledR
       finish();
       return null;
     }
-    file.reading = reading.then(finish);
+    file.reading = reading.then((workerCpuMs) => finish(workerCpuMs));
     return file.reading;
   }
 
-  /** Reads the file; a promise when a worker does. */
-  function read(file: FileState): Promise<void> | null {
+  /** Reads the file; a promise when a worker does, of the CPU it took the worker. */
+  function read(file: FileState): Promise<number | undefined> | null {
     const opened = openSafely(file.path, { ...options.rules, maxBytes: MAX_BYTES });
     if (opened.type !== 'open') {
       const input: WholeInput = opened.type === 'missing' ? { state: 'absent' } : { state: 'unreadable', why: opened.why };
@@ -131,22 +132,22 @@ export function createSettledReads<T>(options: SettledReadsOptions<T>): SettledR
     options.onRead(file.name, make());
   }
 
-  function readInWorker(file: FileState, fd: number): Promise<void> {
+  function readInWorker(file: FileState, fd: number): Promise<number | undefined> {
     const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
     const worker = new Worker(new URL(`./wholeReadWorker${ext}`, import.meta.url));
     workers.add(worker);
     const slices = new Map<number, unknown[]>();
-    return new Promise<void>((resolve) => {
+    return new Promise<number | undefined>((resolve) => {
       let ended = false;
-      const end = () => {
+      const end = (cpuMs?: number) => {
         if (ended) return;
         ended = true;
         workers.delete(worker);
         void worker.terminate();
-        resolve();
+        resolve(cpuMs);
       };
       // Ended by close(), or by a crash: the descriptor is closed all the same.
-      worker.on('exit', end);
+      worker.on('exit', () => end());
       worker.on('message', (message: WholeReadMessage) => {
         if (message.type === 'slice') {
           const items = slices.get(message.id);
@@ -156,7 +157,7 @@ export function createSettledReads<T>(options: SettledReadsOptions<T>): SettledR
         }
         if (message.type === 'failed') options.onError?.(`${file.name} could not be read: ${message.why}`);
         else if (!message.unchanged) conclude(file, `read:${message.digest}`, () => joinSlices(message.value, slices, 0) as T);
-        end();
+        end(message.type === 'done' ? message.cpuMs : undefined);
       });
       worker.on('error', (error) => {
         options.onError?.(`${file.name} could not be read: ${error.message}`);
@@ -184,6 +185,12 @@ export function createSettledReads<T>(options: SettledReadsOptions<T>): SettledR
       workers.clear();
     },
   };
+}
+
+/** CPU time this thread has used, in ms. */
+function threadCpuMs(): number {
+  const used = process.threadCpuUsage();
+  return (used.user + used.system) / 1000;
 }
 
 /** The value a worker sent, each list it sent apart put back in its place. */

@@ -7,22 +7,13 @@ import { createRootPoll, type RootLook } from './rootPoll.ts';
 import { createStirBatch, type Stirred } from './stirBatch.ts';
 import { createStoreWatch, type StoreWalker } from './storeWatch.ts';
 import { listStoreFolder } from './listFolder.ts';
+import { eventually } from '../test/harness.ts';
 
 // The watch loop's pieces: the root looked at on a timer, events gathered into batches, and the
 // loop that walks a store, takes what stirred and reads it again when it comes back.
 
 const base = mkdtempSync(join(tmpdir(), 'rec-store-watch-'));
 after(() => rmSync(base, { recursive: true, force: true }));
-
-async function until<T>(probe: () => T | undefined, what: string, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('root polling', () => {
   it('tells a root that goes, that comes back, and that is another folder under its path', async () => {
@@ -34,13 +25,13 @@ describe('root polling', () => {
       assert.equal(poll.start().state, 'present');
       const first = told[0]!;
       renameSync(root, `${root}.away`);
-      await until(() => (told.at(-1)?.state === 'missing' ? true : undefined), 'gone');
+      await eventually(() => (told.at(-1)?.state === 'missing' ? true : undefined), 'gone');
       renameSync(`${root}.away`, root);
-      const back = await until(() => (told.at(-1)?.state === 'present' ? told.at(-1) : undefined), 'back');
+      const back = await eventually(() => (told.at(-1)?.state === 'present' ? told.at(-1) : undefined), 'back');
       assert.deepEqual(back, first, 'the same folder, moved back');
       rmSync(root, { recursive: true });
       mkdirSync(root);
-      const again = await until(() => {
+      const again = await eventually(() => {
         const last = told.at(-1);
         return last?.state === 'present' && told.length > 3 ? last : undefined;
       }, 'made again');
@@ -107,13 +98,13 @@ describe('the watch loop', () => {
       await watch.start();
       assert.deepEqual(watch.status().indexing, { state: 'ready', files: 50 });
       appendFileSync(join(root, 'file-7'), 'more');
-      await until(() => (files.taken.some((stirred) => stirred.get(root)?.has('file-7')) ? true : undefined), 'the append taken');
+      await eventually(() => (files.taken.some((stirred) => stirred.get(root)?.has('file-7')) ? true : undefined), 'the append taken');
       renameSync(root, `${root}.away`);
-      await until(() => (watch.status().state === 'missing' ? true : undefined), 'missing');
+      await eventually(() => (watch.status().state === 'missing' ? true : undefined), 'missing');
       assert.equal(files.read.size, 0, 'what was read of a root that went is forgotten');
       writeFileSync(join(`${root}.away`, 'file-new'), 'written while away');
       renameSync(`${root}.away`, root);
-      await until(() => (watch.status().indexing.state === 'ready' && files.read.size === 51 ? true : undefined), 'read again');
+      await eventually(() => (watch.status().indexing.state === 'ready' && files.read.size === 51 ? true : undefined), 'read again');
       assert.ok(statuses.includes('missing/waiting'));
       assert.equal(statuses.at(-1), 'present/ready');
     } finally {

@@ -18,19 +18,25 @@ export const SLICED = '\u0000sliced';
 
 export type WholeReadMessage =
   | { type: 'slice'; id: number; items: unknown[] }
-  | { type: 'done'; digest: string; unchanged: boolean; value: unknown; size: number; mtimeMs: number }
+  /** `cpuMs`: what the read and parse cost this thread. */
+  | { type: 'done'; digest: string; unchanged: boolean; value: unknown; cpuMs: number }
   | { type: 'failed'; why: string };
 
 if (parentPort !== null) {
   const port = parentPort;
   port.once('message', async (request: WholeReadRequest) => {
+    const cpuAt = process.threadCpuUsage();
+    const cpuMs = () => {
+      const used = process.threadCpuUsage(cpuAt);
+      return (used.user + used.system) / 1000;
+    };
     try {
       const stat = fstatSync(request.fd);
       const bytes = Buffer.allocUnsafe(stat.size);
       const read = bytes.subarray(0, readInto(request.fd, bytes, 0));
       const digest = hash('sha1', read, 'hex');
       if (digest === request.digest) {
-        port.postMessage({ type: 'done', digest, unchanged: true, value: null, size: stat.size, mtimeMs: stat.mtimeMs } satisfies WholeReadMessage);
+        port.postMessage({ type: 'done', digest, unchanged: true, value: null, cpuMs: cpuMs() } satisfies WholeReadMessage);
         return;
       }
       const parser = (await import(request.parser.module)) as Record<string, (name: string, input: { state: 'read'; bytes: Uint8Array }) => unknown>;
@@ -41,7 +47,7 @@ if (parentPort !== null) {
         for (let at = 0; at < items.length; at += SLICE_ITEMS) port.postMessage({ type: 'slice', id, items: items.slice(at, at + SLICE_ITEMS) } satisfies WholeReadMessage);
         return id;
       });
-      port.postMessage({ type: 'done', digest, unchanged: false, value: sliced, size: stat.size, mtimeMs: stat.mtimeMs } satisfies WholeReadMessage);
+      port.postMessage({ type: 'done', digest, unchanged: false, value: sliced, cpuMs: cpuMs() } satisfies WholeReadMessage);
     } catch (error) {
       port.postMessage({ type: 'failed', why: (error as Error).message } satisfies WholeReadMessage);
     }

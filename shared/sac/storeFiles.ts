@@ -262,18 +262,14 @@ export const STORE_FILE_OF: Readonly<Record<keyof StoreFacts, StoreFileName>> = 
 
 /** Reads one store file: its facts, as readStoreFiles gives them under its key. */
 export function readStoreFile(name: StoreFileName, input: StoreFileInput): StoreFacts[keyof StoreFacts] {
-  switch (name) {
-    case 'registry.json':
-      return readRegistry(input);
-    case 'members.json':
-      return readMembers(input);
-    case 'rooms.json':
-      return readRooms(input);
-    case 'focus.json':
-      return readFocus(input);
-    case 'presence.json':
-      return readPresence(input);
-    case 'cursors.json':
-      return readCursors(input);
-  }
+  return READERS[name](input);
 }
+
+const READERS: Readonly<Record<StoreFileName, (input: StoreFileInput) => StoreFacts[keyof StoreFacts]>> = {
+  'registry.json': readRegistry,
+  'members.json': readMembers,
+  'rooms.json': readRooms,
+  'focus.json': readFocus,
+  'presence.json': readPresence,
+  'cursors.json': readCursors,
+};

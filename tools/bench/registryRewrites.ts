@@ -74,8 +74,8 @@ async function read(root: string): Promise<void> {
   const source = createSacSource({ root });
   await source.start();
   const sessionOf = () => {
-    const seat = [...source.conversations()].find((conversation) => conversation.id === SEAT);
-    return seat === undefined ? null : (JSON.parse(seat.json) as { session: { session?: string } }).session.session ?? null;
+    const seat = source.conversation(SEAT);
+    return seat === null ? null : (JSON.parse(seat.json) as { session: { session?: string } }).session.session ?? null;
   };
   let delay = monitorEventLoopDelay({ resolution: 10 });
   let cpu = process.cpuUsage();
