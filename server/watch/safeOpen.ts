@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { sep } from 'node:path';
 import { describeError } from './describeError.ts';
 import type { SecretFiles } from './secretFiles.ts';
 
@@ -56,18 +57,14 @@ export function openSafely(path: string | Buffer, rules: OpenRules): Opened | Ex
     const named = lstatOrNull(path);
     if (named !== null && named.isFile() && rules.secrets.isSecret(named)) return refusedSecret(named);
   }
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    return failedOpen(path, error as NodeJS.ErrnoException);
-  }
+  const opened = openWithin(path, rules.root);
+  if (typeof opened !== 'number') return opened;
+  const fd = opened;
   let keep = false;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { type: 'refused', refusal: stat.isDirectory() ? 'folder' : 'not-a-file', why: describeKind(stat), size: stat.size, mtimeMs: stat.mtimeMs };
     if (rules.secrets != null && rules.secrets.isSecret(stat)) return refusedSecret(stat);
-    if (!isInside(fd, path, rules.root)) return { type: 'refused', refusal: 'outside', why: 'outside the store: a folder on its way is a link out of it, not followed', size: stat.size, mtimeMs: stat.mtimeMs };
     if (rules.maxBytes !== undefined && stat.size > rules.maxBytes) return { type: 'refused', refusal: 'too-large', why: `${stat.size} bytes, more than the ${rules.maxBytes} read whole`, size: stat.size, mtimeMs: stat.mtimeMs };
     keep = true;
     return { type: 'open', fd, stat };
@@ -166,8 +163,63 @@ export function statPath(path: string | Buffer): { size: number; mtimeMs: number
 
 // ——— containment ———
 
-/** Each root's real path, as last resolved; resolved again when an open file seems outside it. */
-const realRoots = new Map<string, Buffer>();
+const OUTSIDE = 'outside the store: a folder on its way is a link out of it, not followed';
+
+/**
+ * Opens a file of the store, or says why not. On Linux its folder is opened first, its real path
+ * checked once (/proc/self/fd), and the file opened through that open folder by its name alone
+ * (never through a link): a folder swapped for a link at any moment is then either the folder that
+ * was checked or not reached. Elsewhere the file is opened by its path, and its folder's real path
+ * resolved after, which leaves that moment open.
+ */
+function openWithin(path: string | Buffer, root: string): number | Exclude<FileRead, { type: 'bytes' }> {
+  const at = typeof path === 'string' ? path.lastIndexOf(sep) : path.lastIndexOf(sep.charCodeAt(0));
+  const folder = procUsable && at > 0 ? pinFolder(typeof path === 'string' ? path.slice(0, at) : path.subarray(0, at), root) : null;
+  if (folder !== null && typeof folder !== 'number') return folder.type === 'missing' ? folder : failedOpen(path, folder.error);
+  if (folder === -1) return { type: 'refused', refusal: 'outside', why: OUTSIDE, size: null, mtimeMs: null };
+  try {
+    if (folder !== null) {
+      const name = typeof path === 'string' ? path.slice(at) : path.subarray(at);
+      return openSync(typeof name === 'string' ? `${PROC_FD}${folder}${name}` : Buffer.concat([Buffer.from(`${PROC_FD}${folder}`), name]), OPEN_FLAGS);
+    }
+    const fd = openSync(path, OPEN_FLAGS);
+    if (isInside(fd, path, root)) return fd;
+    closeSync(fd);
+    return { type: 'refused', refusal: 'outside', why: OUTSIDE, size: null, mtimeMs: null };
+  } catch (error) {
+    return failedOpen(path, error as NodeJS.ErrnoException);
+  }
+}
+
+/**
+ * The last folder a file was opened in, kept open to the end of this turn of the event loop: a
+ * scan reads a folder's files one after the other, and each then costs its own open only.
+ */
+let pinned: { key: string; root: string; fd: number; inside: boolean } | null = null;
+
+/** An open descriptor of `folder` (-1 when it is outside the root), or why it cannot be opened. */
+function pinFolder(folder: string | Buffer, root: string): number | { type: 'missing' } | { type: 'error'; error: NodeJS.ErrnoException } {
+  const key = typeof folder === 'string' ? folder : folder.toString('latin1');
+  if (pinned !== null && pinned.key === key && pinned.root === root) return pinned.inside ? pinned.fd : -1;
+  unpin();
+  let fd: number;
+  try {
+    fd = openSync(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { type: 'missing' } : { type: 'error', error: error as NodeJS.ErrnoException };
+  }
+  pinned = { key, root, fd, inside: isFolderInside(fd, folder, root) };
+  setImmediate(unpin).unref();
+  return pinned.inside ? fd : -1;
+}
+
+function unpin(): void {
+  if (pinned !== null) closeSync(pinned.fd);
+  pinned = null;
+}
+
+/** Each root's real path, as last resolved, as text and as bytes; resolved again when an open file seems outside it. */
+const realRoots = new Map<string, { text: string; bytes: Buffer }>();
 const PROC_FD = '/proc/self/fd/';
 let procUsable = true;
 
@@ -184,43 +236,48 @@ function isInside(fd: number, path: string | Buffer, root: string): boolean {
   return isUnder(real, realRootOf(root, true));
 }
 
-function realRootOf(root: string, again: boolean): Buffer {
+function realRootOf(root: string, again: boolean): { text: string; bytes: Buffer } {
   let real = again ? undefined : realRoots.get(root);
   if (real === undefined) {
+    let bytes: Buffer;
     try {
-      real = realpathSync.native(root, { encoding: 'buffer' });
+      bytes = realpathSync.native(root, { encoding: 'buffer' });
     } catch {
-      real = Buffer.from(root);
+      bytes = Buffer.from(root);
     }
+    real = { text: bytes.toString(), bytes };
     realRoots.set(root, real);
   }
   return real;
 }
 
-function realPathOf(fd: number, path: string | Buffer): Buffer | null {
+function realPathOf(fd: number, path: string | Buffer): string | Buffer | null {
+  // A path given as bytes (a name that is not UTF-8) is compared as bytes; any other as text, which costs less.
+  const asText = typeof path === 'string';
   if (procUsable) {
     try {
-      return readlinkSync(`${PROC_FD}${fd}`, { encoding: 'buffer' });
+      return asText ? readlinkSync(`${PROC_FD}${fd}`) : readlinkSync(`${PROC_FD}${fd}`, { encoding: 'buffer' });
     } catch {
       procUsable = false;
     }
   }
   try {
-    return realpathSync.native(path, { encoding: 'buffer' });
+    return asText ? realpathSync.native(path) : realpathSync.native(path, { encoding: 'buffer' });
   } catch {
     return null;
   }
 }
 
-function isUnder(real: Buffer, root: Buffer): boolean {
-  return real.length > root.length + 1 && real[root.length] === 0x2f && real.subarray(0, root.length).equals(root);
+function isUnder(real: string | Buffer, root: { text: string; bytes: Buffer }): boolean {
+  if (typeof real === 'string') return real.length > root.text.length + 1 && real.charCodeAt(root.text.length) === 0x2f && real.startsWith(root.text);
+  return real.length > root.bytes.length + 1 && real[root.bytes.length] === 0x2f && real.subarray(0, root.bytes.length).equals(root.bytes);
 }
 
 /** Whether a folder's real path is the root or under it: for listings, which open no file. */
 export function isFolderInside(fd: number, path: string | Buffer, root: string): boolean {
   const real = realPathOf(fd, path);
   if (real === null) return false;
-  const inside = (rootReal: Buffer) => real.equals(rootReal) || isUnder(real, rootReal);
+  const inside = (rootReal: { text: string; bytes: Buffer }) => (typeof real === 'string' ? real === rootReal.text : real.equals(rootReal.bytes)) || isUnder(real, rootReal);
   return inside(realRootOf(root, false)) || inside(realRootOf(root, true));
 }
 
