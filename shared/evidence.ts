@@ -44,6 +44,23 @@ export function isAlreadyDamaged(now: number, changedAt: number): boolean {
 }
 
 /**
+ * The reader's first look at something unfinished there (a file that does not parse yet, a line
+ * without its newline, a header without its body): on its steady clock, and on the wall clock
+ * beside the file's mtime then, both in milliseconds.
+ */
+export type FirstLook = { steadyAt: number; wallAt: number; changedAt: number };
+
+/**
+ * Whether what was first seen unfinished at `first` has outlived the pending window at `steadyNow`
+ * (the reader's steady clock): it was already older than the window at that first look, or the
+ * window has passed since. A file dated in the future waits one window from the first look, never
+ * until its mtime comes round. One rule for every kind of store.
+ */
+export function isPastPendingWindow(first: FirstLook, steadyNow: number): boolean {
+  return isAlreadyDamaged(first.wallAt, first.changedAt) || steadyNow - first.steadyAt >= PENDING_WINDOW_MS;
+}
+
+/**
  * When to read a pending file again: soon at first, then backing off, never past the moment the
  * window that began at `pendingSince` ends (both on the reader's clock, like `now`).
  */

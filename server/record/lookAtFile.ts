@@ -1,7 +1,8 @@
 import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import type { EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
-import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath, type RecordFileRead } from './readRecordFile.ts';
+import type { FileRead } from '../watch/safeOpen.ts';
+import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath } from './readRecordFile.ts';
 
 /** What one look at a file found; `mtimeMs` null when the file could not be stat'ed. */
 type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
@@ -21,7 +22,7 @@ export function lookAtFile(path: string | Buffer, entryName: EntryName | null): 
 }
 
 /** What a read of an entry's file found: the same conclusions, from a read already made. */
-export function lookAtRead(read: RecordFileRead): Look {
+export function lookAtRead(read: FileRead): Look {
   switch (read.type) {
     case 'bytes': {
       const reading = readEntry(read.bytes);
@@ -34,17 +35,20 @@ export function lookAtRead(read: RecordFileRead): Look {
             : { type: 'unparsed', why: reading.why, size, changedAt: read.mtimeMs };
       return { seen, mtimeMs: read.mtimeMs, reading };
     }
-    case 'not-a-file':
-      return { seen: { type: 'stray', why: read.what, size: read.size }, mtimeMs: read.mtimeMs, reading: null };
-    case 'too-large':
-      return {
-        seen: { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)`, size: read.size },
-        mtimeMs: read.mtimeMs,
-        reading: null,
-      };
+    case 'refused':
+      if (read.refusal === 'too-large') {
+        return {
+          seen: { type: 'unreadable', why: `too large to read (${read.size} bytes; entries are read up to ${MAX_ENTRY_BYTES} bytes)`, size: read.size ?? 0 },
+          mtimeMs: read.mtimeMs,
+          reading: null,
+        };
+      }
+      // A link, a folder, a pipe, or a file outside the record: listed as a stray, never read.
+      return { seen: { type: 'stray', why: read.why, size: read.size ?? 0 }, mtimeMs: read.mtimeMs ?? 0, reading: null };
     case 'missing':
       return { seen: { type: 'gone' }, mtimeMs: null, reading: null };
+    case 'changed':
     case 'unreadable':
-      return { seen: read.size === undefined ? { type: 'unreadable', why: read.why } : { type: 'unreadable', why: read.why, size: read.size }, mtimeMs: null, reading: null };
+      return { seen: read.size === null ? { type: 'unreadable', why: read.why } : { type: 'unreadable', why: read.why, size: read.size }, mtimeMs: null, reading: null };
   }
 }

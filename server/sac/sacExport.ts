@@ -60,12 +60,12 @@ export function createSacExport(exporting: SacExporting) {
     do {
       const length = Math.min(step, end - at);
       const read = readSeatRange(exporting.root, file.relative, identity, at, length, end);
-      if (read.state === 'changed') {
+      if (read.type === 'changed') {
         exporting.noteChanged(room, flow.seat, read.why);
         yield { changed: read.why };
         return;
       }
-      if (read.state === 'unreadable') {
+      if (read.type !== 'bytes') {
         yield { unreadable: read.why };
         return;
       }

@@ -1,43 +1,24 @@
-import { hash } from 'node:crypto';
-import { lstatSync, watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { join, sep } from 'node:path';
 import type { Indexing } from '../../shared/api.ts';
-import { classifyRoomFolder, classifySeatFile, classifyStoreName, isSecretName, seatFilePath, STORE_FILES, type NameKind, type StoreFileName } from '../../shared/sac/layout.ts';
+import { STORE_FILES, classifyStoreName, isSecretName, type NameKind, type StoreFileName } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
-import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';
-import { readStoreFiles, STORE_FILE_OF, type StoreFacts, type StoreFileInput } from '../../shared/sac/storeFiles.ts';
-import { describeError } from '../watch/describeError.ts';
-import { readAppended, type AppendMark } from '../watch/appendRead.ts';
-import { listFolder } from '../watch/listFolder.ts';
-import { allowedPath, readStoreFile } from './storeOpen.ts';
+import { STORE_FILE_OF, readStoreFile, readStoreFiles, type StoreFacts, type StoreFileInput } from '../../shared/sac/storeFiles.ts';
+import { listStoreFolder } from '../watch/listFolder.ts';
+import { createPendingTails } from '../watch/pendingTails.ts';
+import { createSettledReads } from '../watch/settledReads.ts';
+import type { Stirred } from '../watch/stirBatch.ts';
+import { createStoreWatch, type StoreWalker } from '../watch/storeWatch.ts';
+import { createSacRooms, filesOf, type SeatFileState } from './sacRooms.ts';
+import { storeRules } from './storeOpen.ts';
 
-// The file-system shell of a set-agent-comm store: lists the root, `channels/` and each room,
-// watches them, reads seat files from the offset the core remembers (appends only, up to the
-// last `\n`), times a pending tail into a torn write, and reads the store's JSON files whole.
-// It never writes, never opens a name the core's allowlist refuses (secrets above all), and holds
-// facts and offsets: a text is read again from disk when someone asks for it.
+// The file-system shell of a set-agent-comm store: the shared watch loop (server/watch/
+// storeWatch.ts) over the root, `channels/` and each room (sacRooms.ts); seat files read from the
+// offset the core remembers (appends only, up to the last `\n`); the store's JSON files read whole
+// once a rewrite settles, a large one off the event loop (server/watch/settledReads.ts). It never
+// writes, never opens a name the core's allowlist refuses nor a file that is a secret under another
+// name, and holds facts and offsets: a text is read again from disk when someone asks for it.
 
-/** A tail or a header without a body is pending this long after the file's mtime; then torn. */
-export const PENDING_WINDOW_MS = 10_000;
-/** Listings and sizes are looked at again this often, in case a watcher event was lost. */
-const RECONCILE_MS = 10_000;
-const ROOT_POLL_MS = 1_000;
-/** The first scan gives the event loop back this often. */
-const SCAN_SLICE_MS = 8;
-
-export type SeatFileState = {
-  room: string;
-  seat: string;
-  /** `channels/<room>/<seat>.md`, relative to the root. */
-  relative: string;
-  reading: SeatFileReading;
-  mark: AppendMark | null;
-  mtimeMs: number;
-  tornTimer: NodeJS.Timeout | null;
-};
-
-type RoomState = { room: string; files: Map<string, SeatFileState>; watcher: FSWatcher | null; files_: RoomFiles | null };
+export type { SeatFileState };
 
 /** What changed, told at once; the source gathers these into notices. */
 export type SacChange = { rooms: string[]; store: boolean };
@@ -52,7 +33,7 @@ export type SacReader = {
   rooms(): RoomFiles[];
   room(room: string): RoomFiles | null;
   seatFile(room: string, seat: string): SeatFileState | null;
-  /** Names directly in the root that are neither store files nor `channels` nor secrets. */
+  /** Names that are neither store files nor rooms nor secrets, directly in the root or in `channels/`: listed, never read. */
   strays(): string[];
   version(): number;
   /** Bumped when a room or a seat file comes or goes (not when one grows): what is listed of the store is kept while it holds. */
@@ -71,429 +52,177 @@ type ReaderOptions = {
   reconcileMs?: number;
 };
 
+/** Listings and sizes are looked at again at least this often, in case a watcher event was lost. */
+const RECONCILE_MS = 10_000;
 const ABSENT: StoreFileInput = { state: 'absent' };
+/** A writer's temporary (`<file>.tmp.<pid>`): there for a moment, before it is renamed into place. */
+const TEMPORARY = /\.tmp\.\d+$/;
+const KEY_OF = new Map((Object.keys(STORE_FILE_OF) as (keyof StoreFacts)[]).map((key) => [STORE_FILE_OF[key], key]));
 
 export function createSacReader(options: ReaderOptions): SacReader {
   const root = options.root;
-  /** Per store file, a digest of what was read: enough to tell a change, and no text. */
-  const digests = new Map<StoreFileName, string>();
+  const rules = storeRules(root);
+  const channels = join(root, 'channels');
   const allAbsent = Object.fromEntries(STORE_FILES.map((name) => [name, ABSENT])) as Record<StoreFileName, StoreFileInput>;
   let facts: StoreFacts = readStoreFiles(allAbsent);
-  const rooms = new Map<string, RoomState>();
-  let strays: string[] = [];
-  let state: SacReaderStatus['state'] = 'missing';
-  let why: string | null = null;
-  let indexing: Indexing = { state: 'waiting', files: 0 };
+  let rootStrays: string[] = [];
   let version = 0;
   let layout = 0;
-  let closed = false;
-  let rootWatcher: FSWatcher | null = null;
-  let channelsWatcher: FSWatcher | null = null;
-  let reconcileTimer: NodeJS.Timeout | null = null;
-  let rootPoll: NodeJS.Timeout | null = null;
-  const errorsTold = new Set<string>();
 
-  const tellError = (message: string) => {
-    if (errorsTold.has(message)) return;
-    errorsTold.add(message);
-    options.onError?.(message);
-  };
-  const changed = (change: SacChange) => {
+  const tell = (change: SacChange) => {
     version++;
-    options.onChange(change);
+    // What the first scan reads is told once, when it is done.
+    if (!watch.scanning()) options.onChange(change);
   };
-  const setStatus = (next: SacReaderStatus['state'], nextWhy: string | null, nextIndexing: Indexing = indexing) => {
-    if (next === state && nextWhy === why && nextIndexing.state === indexing.state && nextIndexing.files === indexing.files) return;
-    state = next;
-    why = nextWhy;
-    indexing = nextIndexing;
-    version++;
-    options.onStatus();
-  };
+  const storeFiles = createSettledReads({
+    rules,
+    parse: (name, input) => readStoreFile(name as StoreFileName, input),
+    parser: { module: new URL(`../../shared/sac/storeFiles${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href, name: 'readStoreFile' },
+    onRead(name, value) {
+      facts = { ...facts, [KEY_OF.get(name as StoreFileName)!]: value };
+      tell({ rooms: [], store: true });
+    },
+    onError: (message) => options.onError?.(`sac: ${message}`),
+  });
+  const pending = createPendingTails((relative) => {
+    const found = rooms.fileOf(relative);
+    if (found !== null && rooms.readSeat(found.room, found.seat)) tell({ rooms: [found.room.room], store: false });
+  });
+  const rooms = createSacRooms({
+    root,
+    rules,
+    pending,
+    watch: (folder) => watch.watch(folder),
+    unwatchUnder: (folder) => watch.unwatchUnder(folder),
+    onLayout: () => layout++,
+  });
 
-  // ——— store files ———
-
-  function readStoreFileNow(name: StoreFileName): boolean {
-    const read = readStoreFile(root, name);
-    const input: StoreFileInput = read.state === 'read' ? { state: 'read', bytes: read.bytes } : read;
-    const digest = read.state === 'read' ? `read:${hash('sha1', read.bytes, 'hex')}` : read.state === 'unreadable' ? `unreadable:${read.why}` : 'absent';
-    if (digests.get(name) === digest) return false;
-    digests.set(name, digest);
-    // Only this file's facts are read again; the bytes are dropped once read.
-    const key = (Object.keys(STORE_FILE_OF) as (keyof StoreFacts)[]).find((candidate) => STORE_FILE_OF[candidate] === name)!;
-    facts = { ...facts, [key]: readStoreFiles({ ...allAbsent, [name]: input })[key] };
-    return true;
-  }
-
-  // ——— seat files ———
-
-  function readSeat(room: RoomState, seat: string): boolean {
-    if (closed) return false;
-    let file = room.files.get(seat);
-    const relative = seatFilePath(room.room, seat);
-    if (file === undefined) {
-      file = { room: room.room, seat, relative, reading: createSeatFileReading(room.room, seat), mark: null, mtimeMs: 0, tornTimer: null };
-      room.files.set(seat, file);
-      layout++;
-    }
-    const before = file.reading;
-    if (before.problem?.code === 'changed-after-read') return false;
-    const read = readAppended(allowedPath(root, relative), before.offset, file.mark, Number.MAX_SAFE_INTEGER);
-    switch (read.type) {
-      case 'read': {
-        const passed = Date.now() - read.mtimeMs >= PENDING_WINDOW_MS;
-        file.mtimeMs = read.mtimeMs;
-        file.reading = readSeatFile(before, read.bytes, before.offset, { pendingWindowPassed: passed });
-        if (file.reading.problem === null) file.mark = read.mark(file.reading.offset);
-        break;
-      }
-      case 'changed':
-        file.reading = noteSeatFileChanged(before, read.why);
-        break;
-      case 'missing':
-        if (before.size === 0 && before.items.length === 0 && file.mark === null) {
-          room.files.delete(seat);
-          layout++;
-          return true;
-        }
-        file.reading = noteSeatFileChanged(before, 'the file was removed after it was read; sac never removes a seat file');
-        break;
-      case 'not-a-file':
-        file.reading = file.mark === null ? noteSeatFileUnreadable(before, read.what) : noteSeatFileChanged(before, `now ${read.what}`);
-        break;
-      case 'unreadable':
-        file.reading = noteSeatFileUnreadable(before, read.why);
-        break;
-    }
-    scheduleTornCheck(room, file);
-    return file.reading !== before;
-  }
-
-  function scheduleTornCheck(room: RoomState, file: SeatFileState): void {
-    if (file.tornTimer !== null) clearTimeout(file.tornTimer);
-    file.tornTimer = null;
-    if (closed || !awaitsWriter(file.reading)) return;
-    // A future mtime says nothing of the age: it is looked at again after a whole window.
-    const wait = Math.min(PENDING_WINDOW_MS, Math.max(0, file.mtimeMs + PENDING_WINDOW_MS - Date.now())) + 25;
-    file.tornTimer = setTimeout(() => {
-      file.tornTimer = null;
-      if (rooms.get(room.room) !== room || room.files.get(file.seat) !== file) return;
-      if (readSeat(room, file.seat)) roomChanged(room);
-    }, wait);
-    file.tornTimer.unref?.();
-  }
-
-  function roomChanged(room: RoomState): void {
-    room.files_ = null;
-    changed({ rooms: [room.room], store: false });
-  }
-
-  // ——— listings ———
-
-  function kindOf(path: string): NameKind | null {
-    try {
-      const stat = lstatSync(path);
-      return stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'folder' : stat.isFile() ? 'file' : 'other';
-    } catch {
-      return null;
-    }
-  }
-
-  /** Lists a room folder; returns whether anything a reader sees changed. */
-  function listRoom(room: RoomState, statSizes: boolean): boolean {
-    const folder = join(root, 'channels', room.room);
-    let entries;
-    try {
-      entries = listFolder(folder);
-    } catch (error) {
-      tellError(`sac: room ${room.room} could not be listed: ${describeError(error as NodeJS.ErrnoException)}`);
-      return false;
-    }
-    let any = false;
-    const present = new Set<string>();
-    for (const entry of entries) {
-      if (entry.bytes !== undefined) continue;
-      const kind: NameKind = entry.isFile() ? 'file' : entry.isDirectory() ? 'folder' : 'other';
-      const name = classifySeatFile(entry.name, kind === 'other' ? (kindOf(join(folder, entry.name)) ?? 'other') : kind);
-      if (name.role !== 'seat-file') continue;
-      present.add(name.seat);
-      const known = room.files.get(name.seat);
-      if (known === undefined) any = readSeat(room, name.seat) || any;
-      else if (statSizes && shouldReread(known, join(folder, entry.name))) any = readSeat(room, name.seat) || any;
-    }
-    for (const seat of room.files.keys()) if (!present.has(seat)) any = readSeat(room, seat) || any;
-    return any;
-  }
-
-  function shouldReread(file: SeatFileState, path: string): boolean {
-    if (file.reading.problem?.code === 'changed-after-read') return false;
-    try {
-      const stat = lstatSync(path);
-      return stat.size !== file.reading.size || stat.mtimeMs !== file.mtimeMs || file.reading.problem !== null;
-    } catch {
-      return true;
-    }
-  }
-
-  function watchRoom(room: RoomState): void {
-    try {
-      room.watcher = watch(join(root, 'channels', room.room), { persistent: false }, (_event, name) => {
-        if (closed) return;
-        const seatName = typeof name === 'string' ? classifySeatFile(name, 'file') : null;
-        if (seatName === null) {
-          if (listRoom(room, true)) roomChanged(room);
-          return;
-        }
-        if (seatName.role !== 'seat-file') return;
-        if (readSeat(room, seatName.seat)) roomChanged(room);
-      });
-      room.watcher.on('error', () => {
-        room.watcher?.close();
-        room.watcher = null;
-        listChannels();
-      });
-    } catch (error) {
-      tellError(`sac: room ${room.room} cannot be watched (${describeError(error as NodeJS.ErrnoException)}); it is read every ${RECONCILE_MS / 1000} s`);
-    }
-  }
-
-  function dropRoom(room: RoomState): void {
-    room.watcher?.close();
-    for (const file of room.files.values()) if (file.tornTimer !== null) clearTimeout(file.tornTimer);
-    rooms.delete(room.room);
-    layout++;
-  }
-
-  /** Lists `channels/`; new rooms are read whole, gone ones (archived) leave the view. */
-  function listChannels(readNew = true): string[] {
-    const folder = join(root, 'channels');
-    const found = new Set<string>();
-    let entries;
-    try {
-      entries = kindOf(folder) === 'folder' ? listFolder(folder) : [];
-    } catch (error) {
-      tellError(`sac: channels/ could not be listed: ${describeError(error as NodeJS.ErrnoException)}`);
-      return [];
-    }
-    for (const entry of entries) {
-      if (entry.bytes !== undefined) continue;
-      const kind: NameKind = entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : (kindOf(join(folder, entry.name)) ?? 'other');
-      const name = classifyRoomFolder(entry.name, kind);
-      if (name.role === 'room') found.add(name.room);
-    }
-    const touched: string[] = [];
-    for (const room of [...rooms.values()]) {
-      if (!found.has(room.room)) {
-        dropRoom(room);
-        touched.push(room.room);
-      }
-    }
-    for (const name of [...found].sort()) {
-      if (rooms.has(name)) continue;
-      const room: RoomState = { room: name, files: new Map(), watcher: null, files_: null };
-      rooms.set(name, room);
-      layout++;
-      watchRoom(room);
-      if (readNew) listRoom(room, false);
-      touched.push(name);
-    }
-    if (readNew && touched.length > 0) changed({ rooms: touched, store: false });
-    return touched;
-  }
-
+  /** Lists the root: what is in it that is not read. Says whether that changed. */
   function listRoot(): boolean {
-    let entries;
-    try {
-      entries = listFolder(root);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      setStatus(code === 'ENOENT' ? 'missing' : 'unreadable', describeError(error as NodeJS.ErrnoException));
-      return false;
-    }
+    watch.watch(root);
+    const listing = listStoreFolder(root, root);
+    if (listing.type !== 'listed') return false;
     const next: string[] = [];
-    for (const entry of entries) {
+    for (const entry of listing.entries) {
       // A secret's name is not listed either: it says which secrets exist.
-      if (isSecretName(entry.name)) continue;
-      // A writer's temporary is there for a moment, before it is renamed into place.
-      if (/\.tmp\.\d+$/.test(entry.name)) continue;
-      const kind: NameKind = entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : (kindOf(join(root, entry.name)) ?? 'other');
-      const role = classifyStoreName(entry.name, kind).role;
-      if (role === 'not-read' && !entry.name.startsWith('.')) next.push(entry.name);
+      if (isSecretName(entry.name) || TEMPORARY.test(entry.name)) continue;
+      const kind: NameKind = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other';
+      if (classifyStoreName(entry.name, kind).role === 'not-read' && !entry.name.startsWith('.')) next.push(entry.name);
     }
     next.sort();
-    const strayChanged = next.join('\0') !== strays.join('\0');
-    strays = next;
-    return strayChanged;
+    const changed = next.join('\0') !== rootStrays.join('\0');
+    rootStrays = next;
+    return changed;
   }
 
-  function watchRoot(): void {
-    try {
-      rootWatcher = watch(root, { persistent: false }, (_event, name) => {
-        if (closed) return;
-        if (typeof name === 'string' && isSecretName(name)) return;
-        if (name === 'channels') {
-          watchChannels();
-          listChannels();
-          return;
+  const walker: StoreWalker = {
+    *walk() {
+      rules.secrets?.look();
+      // The first scan reads them now (ready means read); a reconcile only asks, as an event would.
+      for (const name of STORE_FILES) {
+        if (!watch.scanning()) {
+          storeFiles.touch(join(root, name), name);
+          continue;
         }
-        const store = STORE_FILES.find((file) => file === name);
-        if (store !== undefined) {
-          if (readStoreFileNow(store)) changed({ rooms: [], store: true });
-          return;
-        }
-        if (listRoot()) changed({ rooms: [], store: false });
-      });
-      rootWatcher.on('error', () => {
-        rootWatcher?.close();
-        rootWatcher = null;
-        void lookForRoot();
-      });
-    } catch (error) {
-      tellError(`sac: ${root} cannot be watched (${describeError(error as NodeJS.ErrnoException)}); it is read every ${RECONCILE_MS / 1000} s`);
-    }
-  }
+        const reading = storeFiles.readNow(join(root, name), name);
+        if (reading !== null) yield reading;
+      }
+      const strays = listRoot();
+      const touched = new Set(yield* rooms.listChannels(true));
+      for (const room of [...rooms.rooms.values()]) if (yield* rooms.listRoom(room, false)) touched.add(room.room);
+      if (strays || touched.size > 0) tell({ rooms: [...touched], store: false });
+    },
+    take: (stirred, scanning) => take(stirred, scanning),
+    forget() {
+      facts = readStoreFiles(allAbsent);
+      rootStrays = [];
+      const gone = rooms.forgetAll();
+      tell({ rooms: gone, store: true });
+    },
+    count: () => rooms.count(),
+    beforeReady() {
+      // Everything the scan read is told at once: whatever was made of the store before is made again.
+      version++;
+      options.onChange({ rooms: [...rooms.rooms.keys()], store: true });
+    },
+  };
 
-  function watchChannels(): void {
-    channelsWatcher?.close();
-    channelsWatcher = null;
-    try {
-      channelsWatcher = watch(join(root, 'channels'), { persistent: false }, () => {
-        if (!closed) listChannels();
-      });
-      channelsWatcher.on('error', () => {
-        channelsWatcher?.close();
-        channelsWatcher = null;
-      });
-    } catch {
-      // No channels/ yet: the root's watcher tells when it comes.
-    }
-  }
-
-  /** Everything looked at again: what a lost event would have told. */
-  function reconcile(): void {
-    if (closed) return;
-    if (kindOf(root) !== 'folder') {
-      void lookForRoot();
-      return;
-    }
+  /** What the watches saw: store files, `channels/`, a room, and the root's own names. */
+  function take(stirred: Stirred, scanning: boolean): Stirred | void {
+    const left: Stirred = new Map();
+    const touched = new Set<string>();
     let store = false;
-    for (const name of STORE_FILES) store = readStoreFileNow(name) || store;
-    const strayChanged = listRoot();
-    if (channelsWatcher === null) watchChannels();
-    const touched = new Set(listChannels());
-    for (const room of rooms.values()) {
-      if (room.watcher === null) watchRoom(room);
-      if (listRoom(room, true)) {
-        room.files_ = null;
-        touched.add(room.room);
-      }
-    }
-    if (store || strayChanged || touched.size > 0) changed({ rooms: [...touched], store });
-  }
-
-  async function scan(): Promise<void> {
-    setStatus('present', null, { state: 'scanning', files: 0 });
-    for (const name of STORE_FILES) readStoreFileNow(name);
-    listRoot();
-    watchRoot();
-    watchChannels();
-    listChannels(false);
-    let files = 0;
-    let sliceStart = performance.now();
-    for (const room of [...rooms.values()]) {
-      if (closed) return;
-      const folder = join(root, 'channels', room.room);
-      let entries;
-      try {
-        entries = listFolder(folder);
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        if (entry.bytes !== undefined) continue;
-        const name = classifySeatFile(entry.name, entry.isFile() ? 'file' : entry.isDirectory() ? 'folder' : (kindOf(join(folder, entry.name)) ?? 'other'));
-        if (name.role !== 'seat-file' || room.files.has(name.seat)) continue;
-        readSeat(room, name.seat);
-        files++;
-        if (performance.now() - sliceStart > SCAN_SLICE_MS) {
-          indexing = { state: 'scanning', files };
-          await yieldToLoop();
-          if (closed) return;
-          sliceStart = performance.now();
+    for (const [folder, names] of stirred) {
+      const room = rooms.roomOf(folder);
+      if (room !== null) {
+        let list = false;
+        for (const name of names) {
+          const seat = name !== null && name.endsWith('.md') && !name.includes(sep) ? name.slice(0, -'.md'.length) : null;
+          if (seat === null || !room.files.has(seat)) list = true;
+          else if (rooms.readSeat(room, seat)) touched.add(room.room);
+        }
+        if (list && drain(rooms.listRoom(room, false))) touched.add(room.room);
+      } else if (scanning) {
+        left.set(folder, names);
+      } else if (folder === channels) {
+        for (const name of drain(rooms.listChannels(true))) touched.add(name);
+      } else if (folder === root) {
+        for (const name of names) {
+          const file = STORE_FILES.find((candidate) => candidate === name);
+          // A writer's temporary, written in pieces: its rename into place is what is read.
+          if (name !== null && TEMPORARY.test(name)) continue;
+          if (name !== null && isSecretName(name)) rules.secrets?.look();
+          else if (file !== undefined) storeFiles.touch(join(root, file), file);
+          else if (name !== 'channels') store = listRoot() || store;
+          // The root's names are told only by a listing: every store file may have changed.
+          if (name === null) for (const each of STORE_FILES) storeFiles.touch(join(root, each), each);
+          if (name === null || name === 'channels') for (const touchedRoom of drain(rooms.listChannels(true))) touched.add(touchedRoom);
         }
       }
     }
-    setStatus('present', null, { state: 'ready', files });
-    // What came while the scan read is read now.
-    reconcile();
-    const every = options.reconcileMs ?? RECONCILE_MS;
-    reconcileTimer = setInterval(reconcile, every);
-    reconcileTimer.unref?.();
+    if (touched.size > 0 || store) tell({ rooms: [...touched], store: false });
+    return left.size > 0 ? left : undefined;
   }
 
-  async function lookForRoot(): Promise<void> {
-    if (closed || rootPoll !== null) return;
-    if (reconcileTimer !== null) clearInterval(reconcileTimer);
-    reconcileTimer = null;
-    rootWatcher?.close();
-    rootWatcher = null;
-    channelsWatcher?.close();
-    channelsWatcher = null;
-    if (rooms.size > 0) {
-      const gone = [...rooms.keys()];
-      for (const room of [...rooms.values()]) dropRoom(room);
-      changed({ rooms: gone, store: false });
-    }
-    const kind = kindOf(root);
-    if (kind === 'folder') return scan();
-    setStatus(kind === null ? 'missing' : 'unreadable', kind === null ? 'the folder does not exist (yet)' : 'not a folder', { state: 'waiting', files: 0 });
-    rootPoll = setInterval(() => {
-      if (kindOf(root) !== 'folder') return;
-      if (rootPoll !== null) clearInterval(rootPoll);
-      rootPoll = null;
-      void scan().then(() => changed({ rooms: [...rooms.keys()], store: true }));
-    }, ROOT_POLL_MS);
-    rootPoll.unref?.();
-  }
+  const watch = createStoreWatch({
+    root,
+    walker,
+    onStatus: options.onStatus,
+    reconcileMs: options.reconcileMs ?? RECONCILE_MS,
+    ...(options.onError !== undefined ? { onError: (message: string) => options.onError!(`sac: ${message}`) } : {}),
+  });
 
   return {
     root,
-    status: () => ({ state, why, indexing }),
+    status: () => watch.status(),
     store: () => facts,
-    rooms() {
-      return [...rooms.values()].sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0)).map(roomFiles);
-    },
+    rooms: () => [...rooms.rooms.values()].sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0)).map(filesOf),
     room(name) {
-      const room = rooms.get(name);
-      return room === undefined ? null : roomFiles(room);
+      const room = rooms.rooms.get(name);
+      return room === undefined ? null : filesOf(room);
     },
-    seatFile: (room, seat) => rooms.get(room)?.files.get(seat) ?? null,
-    strays: () => strays,
+    seatFile: (room, seat) => rooms.rooms.get(room)?.files.get(seat) ?? null,
+    strays: () => [...rootStrays, ...rooms.strays()],
     version: () => version,
     layout: () => layout,
-    noteChanged(roomName, seat, changedWhy) {
-      const room = rooms.get(roomName);
+    noteChanged(roomName, seat, why) {
+      const room = rooms.rooms.get(roomName);
       const file = room?.files.get(seat);
-      if (room === undefined || file === undefined || file.reading.problem?.code === 'changed-after-read') return;
-      file.reading = noteSeatFileChanged(file.reading, changedWhy);
-      roomChanged(room);
+      if (room !== undefined && file !== undefined && rooms.noteChanged(room, file, why)) tell({ rooms: [roomName], store: false });
     },
-    async start() {
-      await lookForRoot();
-    },
+    start: () => watch.start(),
     async close() {
-      closed = true;
-      if (reconcileTimer !== null) clearInterval(reconcileTimer);
-      if (rootPoll !== null) clearInterval(rootPoll);
-      rootWatcher?.close();
-      channelsWatcher?.close();
-      for (const room of [...rooms.values()]) dropRoom(room);
+      storeFiles.close();
+      pending.close();
+      await watch.close();
     },
   };
 }
 
-/** A room's files as the core takes them; rebuilt only when the room changed. */
-function roomFiles(room: RoomState): RoomFiles {
-  room.files_ ??= { room: room.room, files: [...room.files.values()].map((file) => file.reading) };
-  return room.files_;
+/** Runs a walk of the rooms in one go (an event's listing); its result. */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
 }

@@ -164,7 +164,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
       if (file === null) return false;
       const length = Math.min(3, file.reading.size - start);
       const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, start, length, start + length);
-      return read.state === 'read' && read.bytes.length > 0 && '## '.startsWith(read.bytes.toString('latin1'));
+      return read.type === 'bytes' && read.bytes.length > 0 && '## '.startsWith(read.bytes.toString('latin1'));
     },
   });
 
@@ -302,11 +302,11 @@ export function createSacSource(options: SacSourceOptions): SacSource {
     // An entry's header is read again with its body: a header that no longer reads the same is a file rewritten.
     const start = item.type === 'entry' ? item.start : from;
     const read = readSeatRange(root, file.relative, identity, start, limit + (from - start), item.end);
-    if (read.state === 'changed') {
+    if (read.type === 'changed') {
       reader.noteChanged(room, seat, read.why);
       return { text: null };
     }
-    if (read.state === 'unreadable') return { text: null };
+    if (read.type !== 'bytes') return { text: null };
     if (item.type === 'entry') {
       const header = readHeader(read.bytes.subarray(0, Math.max(0, from - start - 1)).toString('utf8'));
       if (header === null || header.time !== item.facts.time || header.typeWord !== item.facts.typeWord) {
@@ -486,7 +486,7 @@ export function createSacSource(options: SacSourceOptions): SacSource {
       const length = Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES);
       const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, item.bodyStart, length, item.end);
       scanned++;
-      if (read.state !== 'read') continue;
+      if (read.type !== 'bytes') continue;
       const text = readBodyText(cutAtCharacter(read.bytes));
       let snippet = text.slice(0, 200);
       let match: { start: number; end: number } | null = null;

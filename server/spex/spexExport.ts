@@ -48,7 +48,7 @@ export function createSpexExport(parts: SpexExportParts) {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
       const batch = items.slice(offset, offset + BATCH_ITEMS);
-      const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })));
+      const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })), reader.root);
       yield batch.map((placed, index) => describeLine(sessionId, placed, reads[index]!)).join('');
     }
   }

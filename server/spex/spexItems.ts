@@ -64,7 +64,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
       }
       const fresh = newLines(reader.items(session), segments);
       if (fresh.length === 0) continue;
-      const reads = readRanges(fresh.map(({ item }) => ({ path: reader.segmentPath(sessionId, item.segment) ?? '', start: item.start, end: toRead(item) })));
+      const reads = readRanges(fresh.map(({ item }) => ({ path: reader.segmentPath(sessionId, item.segment) ?? '', start: item.start, end: toRead(item) })), reader.root);
       fresh.forEach(({ line, item }, index) => {
         const read = reads[index]!;
         const bytes = read.type === 'bytes' ? read.bytes : null;

@@ -216,7 +216,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
       const owner = placedItem.own ? session.sessionId : placedItem.receiver;
       return { path: reader.segmentPath(owner, placedItem.item.segment) ?? '', start: placedItem.item.start, end: placedItem.item.end };
     });
-    const reads = readRanges(requests);
+    const reads = readRanges(requests, reader.root);
     return items.map((placedItem, index) => projectItem(placedItem, reads[index]!, limit));
   }
 
@@ -287,7 +287,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   /** What session.json's note says now, clipped as on a page. */
   function currentNoteOf(id: string): string | null {
     const path = reader.sessionJsonPath(id);
-    const sessionJson = path === null ? null : readSmallFile(path, 1024 * 1024);
+    const sessionJson = path === null ? null : readSmallFile(path, reader.root, 1024 * 1024);
     const reading = sessionJson === null ? null : readSessionJson(sessionJson);
     const note = reading?.state === 'known' ? reading.meta.note : null;
     return note === null ? null : (clipText(note, PAGE_TEXT_LIMIT_BYTES).text ?? null);
@@ -355,7 +355,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
     for (let at = 0; at < inRange.length; at += 200) {
       if (signal.aborted) break;
       const slice = inRange.slice(at, at + 200);
-      const reads = readRanges(slice.map((candidate) => ({ path: reader.segmentPath(candidate.owner, candidate.item.segment) ?? '', start: candidate.item.start, end: candidate.item.end })));
+      const reads = readRanges(slice.map((candidate) => ({ path: reader.segmentPath(candidate.owner, candidate.item.segment) ?? '', start: candidate.item.start, end: candidate.item.end })), reader.root);
       for (let index = 0; index < slice.length; index++) {
         const candidate = slice[index]!;
         const read = reads[index]!;
@@ -396,7 +396,7 @@ export function createSpexSource(options: SpexSourceOptions): Source {
   return {
     ref,
     status,
-    strays: () => [],
+    strays: () => reader.strays(),
     version: () => `${changeVersion}.${statusVersion}`,
     conversations() {
       return [...reader.sessions()].map((session) => listed(session).listed);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { liveItemSchema, type LiveItem } from '../../shared/api.ts';
+import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { eventually, makeTempRecord } from './harness.ts';
 import { startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
@@ -142,7 +143,8 @@ describe('set-agent-comm item notices', () => {
     assert.equal(stray.item.side, null);
     assert.equal(stray.item.firstLine, null);
     const headerAt = Buffer.byteLength('notes before a header\n');
-    const torn = await itemTold((item) => item.key === `${file}:${headerAt}` && item.evidence === 'damaged', 'the torn entry');
+    // Seen before it was dated back, it waits one window from that first look, as every kind's pending file does.
+    const torn = await itemTold((item) => item.key === `${file}:${headerAt}` && item.evidence === 'damaged', 'the torn entry', PENDING_WINDOW_MS + 5_000);
     assert.equal(torn.item.degraded, true);
     assert.match(torn.item.words, /torn/);
     assert.equal(torn.item.firstLine, null);

@@ -8,10 +8,12 @@ import { readAppended, type AppendMark } from './appendRead.ts';
 const dir = mkdtempSync(join(tmpdir(), 'rec-append-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+const rules = { root: dir };
+
 function readAll(path: string, mark: AppendMark | null) {
-  const read = readAppended(path, mark?.offset ?? 0, mark, 1 << 20);
-  assert.equal(read.type, 'read');
-  if (read.type !== 'read') throw new Error('unreachable');
+  const read = readAppended(path, rules, mark?.offset ?? 0, mark, 1 << 20);
+  assert.equal(read.type, 'bytes');
+  if (read.type !== 'bytes') throw new Error('unreachable');
   return { text: read.bytes.toString(), mark: read.mark(read.size) };
 }
 
@@ -30,15 +32,15 @@ describe('reading an append-only file from where the last read stopped', () => {
     const path = join(dir, 'scratch.ndjson');
     writeFileSync(path, '{"a":1}\n{"b":2}\n');
     const scratch = Buffer.alloc(64);
-    const own = readAppended(path, 0, null, 1 << 20);
-    const into = readAppended(path, 0, null, 1 << 20, scratch);
-    assert.ok(own.type === 'read' && into.type === 'read');
+    const own = readAppended(path, rules, 0, null, 1 << 20);
+    const into = readAppended(path, rules, 0, null, 1 << 20, scratch);
+    assert.ok(own.type === 'bytes' && into.type === 'bytes');
     assert.equal(into.bytes.buffer, scratch.buffer);
     assert.deepEqual(into.bytes, own.bytes);
     assert.deepEqual(into.mark(8), own.mark(8));
     appendFileSync(path, `${'x'.repeat(100)}\n`);
-    const larger = readAppended(path, 8, into.mark(8), 1 << 20, scratch);
-    assert.ok(larger.type === 'read');
+    const larger = readAppended(path, rules, 8, into.mark(8), 1 << 20, scratch);
+    assert.ok(larger.type === 'bytes');
     assert.notEqual(larger.bytes.buffer, scratch.buffer);
     assert.equal(larger.bytes.toString(), `{"b":2}\n${'x'.repeat(100)}\n`);
   });
@@ -46,13 +48,13 @@ describe('reading an append-only file from where the last read stopped', () => {
   it('reads a pending tail again from where it began', () => {
     const path = join(dir, 'tail.ndjson');
     writeFileSync(path, '{"a":1}\n{"b"');
-    const read = readAppended(path, 0, null, 1 << 20);
-    assert.equal(read.type, 'read');
-    if (read.type !== 'read') return;
+    const read = readAppended(path, rules, 0, null, 1 << 20);
+    assert.equal(read.type, 'bytes');
+    if (read.type !== 'bytes') return;
     const mark = read.mark(8);
     appendFileSync(path, ':2}\n');
-    const again = readAppended(path, mark.offset, mark, 1 << 20);
-    assert.equal(again.type === 'read' && again.bytes.toString(), '{"b":2}\n');
+    const again = readAppended(path, rules, mark.offset, mark, 1 << 20);
+    assert.equal(again.type === 'bytes' && again.bytes.toString(), '{"b":2}\n');
   });
 
   it('says a file that became shorter than what was read changed after reading', () => {
@@ -60,7 +62,7 @@ describe('reading an append-only file from where the last read stopped', () => {
     writeFileSync(path, '{"a":1}\n{"b":2}\n');
     const { mark } = readAll(path, null);
     writeFileSync(path, '{"a":1}\n');
-    const read = readAppended(path, mark.offset, mark, 1 << 20);
+    const read = readAppended(path, rules, mark.offset, mark, 1 << 20);
     assert.equal(read.type, 'changed');
   });
 
@@ -69,7 +71,7 @@ describe('reading an append-only file from where the last read stopped', () => {
     writeFileSync(path, '{"a":1}\n{"b":2}\n');
     const { mark } = readAll(path, null);
     writeFileSync(path, '{"a":9}\n{"b":2}\n{"c":3}\n');
-    const read = readAppended(path, mark.offset, mark, 1 << 20);
+    const read = readAppended(path, rules, mark.offset, mark, 1 << 20);
     assert.equal(read.type, 'changed');
   });
 
@@ -80,17 +82,17 @@ describe('reading an append-only file from where the last read stopped', () => {
     const other = join(dir, 'other.ndjson');
     writeFileSync(other, '{"a":1}\n{"b":2}\n');
     renameSync(other, path);
-    assert.equal(readAppended(path, mark.offset, mark, 1 << 20).type, 'changed');
+    assert.equal(readAppended(path, rules, mark.offset, mark, 1 << 20).type, 'changed');
   });
 
   it('reads at most the bytes asked for, so a huge append is taken in pieces', () => {
     const path = join(dir, 'large.ndjson');
     writeFileSync(path, 'x'.repeat(10_000));
-    const read = readAppended(path, 0, null, 4096);
-    assert.equal(read.type === 'read' && read.bytes.length, 4096);
+    const read = readAppended(path, rules, 0, null, 4096);
+    assert.equal(read.type === 'bytes' && read.bytes.length, 4096);
   });
 
   it('says a missing file is missing, never empty', () => {
-    assert.equal(readAppended(join(dir, 'none.ndjson'), 0, null, 1024).type, 'missing');
+    assert.equal(readAppended(join(dir, 'none.ndjson'), rules, 0, null, 1024).type, 'missing');
   });
 });

@@ -1,6 +1,7 @@
-import { constants, closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { describeError } from './describeError.ts';
+import { openSafely, readInto, type FileRead, type OpenRules } from './safeOpen.ts';
 
 // Reading an append-only file (a spex segment, a set-agent-comm seat file) from where the last
 // read stopped. The writer only appends, so bytes already read never change: a file that is
@@ -20,16 +21,10 @@ export type AppendMark = {
   check: string;
 };
 
-type AppendRead =
-  /** `bytes` are the file's bytes from the offset asked for to what is there now. */
-  | { type: 'read'; bytes: Buffer; size: number; mtimeMs: number; mark: (offset: number) => AppendMark }
-  | { type: 'changed'; why: string; size: number; mtimeMs: number }
-  | { type: 'missing' }
-  | { type: 'not-a-file'; what: string }
-  | { type: 'unreadable'; why: string };
+/** A read of the one shape every read has; bytes read come with the mark they leave. */
+type AppendedRead = Exclude<FileRead, { type: 'bytes' }> | (Extract<FileRead, { type: 'bytes' }> & { mark: (offset: number) => AppendMark });
 
 const CHECK_BYTES = 256;
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Reads `path` from `from` on (at most `maxBytes`), after checking that what `known` says was
@@ -38,20 +33,11 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
  * it rather than into a buffer of their own: the caller is done with them (and with `mark`)
  * before it reads again, and a scan of a thousand files then leaves no buffer a file for the collector.
  */
-export function readAppended(path: string | Buffer, from: number, known: AppendMark | null, maxBytes: number, scratch?: Buffer): AppendRead {
-  let fd: number;
+export function readAppended(path: string | Buffer, rules: OpenRules, from: number, known: AppendMark | null, maxBytes: number, scratch?: Buffer): AppendedRead {
+  const opened = openSafely(path, rules);
+  if (opened.type !== 'open') return opened;
+  const { fd, stat } = opened;
   try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { type: 'missing' };
-    if (code === 'ELOOP') return { type: 'not-a-file', what: 'a symbolic link, not followed' };
-    if (code === 'EISDIR') return { type: 'not-a-file', what: 'a folder' };
-    return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { type: 'not-a-file', what: 'not a regular file' };
     const size = stat.size;
     const mtimeMs = stat.mtimeMs;
     if (known !== null) {
@@ -63,36 +49,30 @@ export function readAppended(path: string | Buffer, from: number, known: AppendM
     const checkFrom = known === null ? from : Math.min(from, Math.max(0, known.offset - CHECK_BYTES));
     const length = Math.max(0, Math.min(size, from + maxBytes) - checkFrom);
     const buffer = scratch !== undefined && length <= scratch.length ? scratch.subarray(0, length) : Buffer.allocUnsafe(length);
-    let filled = 0;
-    while (filled < length) {
-      const n = readSync(fd, buffer, filled, length - filled, checkFrom + filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    const bytes = buffer.subarray(0, filled);
+    const bytes = buffer.subarray(0, readInto(fd, buffer, checkFrom));
     if (known !== null && known.offset > 0) {
       const window = bytes.subarray(known.offset - Math.min(known.offset, CHECK_BYTES) - checkFrom, known.offset - checkFrom);
       if (fingerprint(window) !== known.check) {
         return { type: 'changed', why: 'bytes already read are no longer as they were read; the writer only appends', size, mtimeMs };
       }
     }
-    const dev = stat.dev;
-    const ino = stat.ino;
+    const identity = { dev: stat.dev, ino: stat.ino };
     return {
-      type: 'read',
+      type: 'bytes',
       bytes: bytes.subarray(from - checkFrom),
       size,
       mtimeMs,
+      identity,
       // The caller says how far it consumed (a pending tail is read again next time).
       mark: (offset: number) => {
         if (known !== null && offset === known.offset) return known;
         const end = offset - checkFrom;
         const window = end <= 0 || end > bytes.length ? null : bytes.subarray(Math.max(0, end - CHECK_BYTES), end);
-        return { dev, ino, offset, check: window === null ? '' : fingerprint(window) };
+        return { dev: identity.dev, ino: identity.ino, offset, check: window === null ? '' : fingerprint(window) };
       },
     };
   } catch (error) {
-    return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
+    return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException), size: stat.size };
   } finally {
     closeSync(fd);
   }

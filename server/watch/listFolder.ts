@@ -1,6 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readdirSync } from 'node:fs';
 import { sep } from 'node:path';
 import { decodeName, escapeNameBytes } from '../../shared/record/nameBytes.ts';
+import { describeError } from './describeError.ts';
+import { isFolderInside } from './safeOpen.ts';
 
 /** One name in a folder's listing. */
 export type FolderEntry = {
@@ -8,6 +10,7 @@ export type FolderEntry = {
   name: string;
   isDirectory(): boolean;
   isFile(): boolean;
+  isSymbolicLink(): boolean;
   /** The name's bytes, when they are not UTF-8: the only way to reach what it names. */
   bytes?: Buffer;
 };
@@ -25,7 +28,8 @@ export function listFolder(path: string): FolderEntry[] {
     const name = decodeName(dirent.name);
     const isDirectory = () => dirent.isDirectory();
     const isFile = () => dirent.isFile();
-    return name !== null ? { name, isDirectory, isFile } : { name: escapeNameBytes(dirent.name), isDirectory, isFile, bytes: dirent.name };
+    const isSymbolicLink = () => dirent.isSymbolicLink();
+    return name !== null ? { name, isDirectory, isFile, isSymbolicLink } : { name: escapeNameBytes(dirent.name), isDirectory, isFile, isSymbolicLink, bytes: dirent.name };
   });
 }
 
@@ -36,3 +40,50 @@ export function pathIn(folder: string, entry: { name: string; bytes?: Buffer | u
 
 /** Why a session folder whose name is not UTF-8 is listed and not read. */
 export const FOLDER_NAME_NOT_UTF8 = 'its name is not valid UTF-8 (shown with the bytes escaped), so it names no session; not read';
+
+type FolderListing =
+  | { type: 'listed'; entries: FolderEntry[] }
+  | { type: 'missing' }
+  /** There, but not listed: a link (never followed), not a folder, or outside the store. */
+  | { type: 'refused'; why: string }
+  | { type: 'unreadable'; why: string };
+
+const PROC_FD = '/proc/self/fd/';
+let procUsable = true;
+
+/**
+ * Lists a folder of a store as the safe open opens a file: never through a link (but the root,
+ * which the person named, may be one), and only if its real path is the root's or under it. The
+ * folder is opened first and the open folder is listed, so one swapped for a link between the
+ * check and the listing is not listed either.
+ */
+export function listStoreFolder(path: string, root: string): FolderListing {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | (path === root ? 0 : constants.O_NOFOLLOW));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { type: 'missing' };
+    if (code === 'ELOOP') return { type: 'refused', why: 'a symbolic link, not followed' };
+    if (code === 'ENOTDIR') return { type: 'refused', why: 'not a folder' };
+    return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
+  }
+  try {
+    if (!isFolderInside(fd, path, root)) return { type: 'refused', why: 'outside the store: a folder on its way is a link out of it, not followed' };
+    if (procUsable) {
+      try {
+        return { type: 'listed', entries: listFolder(`${PROC_FD}${fd}`) };
+      } catch (error) {
+        // Without /proc (not Linux), the folder is listed by its path.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(PROC_FD)) throw error;
+        procUsable = false;
+      }
+    }
+    return { type: 'listed', entries: listFolder(path) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { type: 'missing' } : { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -17,6 +17,8 @@ export const DEGRADED_CODES = [
   'invalid-store-record',
   /** Files the reader could not read. */
   'unreadable',
+  /** Seat files the reader would not read: the same file as a secret, or a name that is not UTF-8. */
+  'withheld',
   /** Text before the first header of a seat file. */
   'stray-text',
 ] as const;
@@ -32,14 +34,17 @@ export type DegradedReason = {
   files: string[];
   /** For torn-entry and stray-text: where in those files. */
   ranges?: FileRange[];
+  /** For withheld: why, once for each reason given. */
+  whys?: string[];
 };
 
-type Collected = Map<DegradedCode, { files: string[]; ranges: FileRange[] }>;
+type Collected = Map<DegradedCode, { files: string[]; ranges: FileRange[]; whys: string[] }>;
 
-function note(collected: Collected, code: DegradedCode, file: string, range?: { start: number; end: number }): void {
+function note(collected: Collected, code: DegradedCode, file: string, range?: { start: number; end: number }, why?: string): void {
   let entry = collected.get(code);
-  if (entry === undefined) collected.set(code, (entry = { files: [], ranges: [] }));
+  if (entry === undefined) collected.set(code, (entry = { files: [], ranges: [], whys: [] }));
   if (!entry.files.includes(file)) entry.files.push(file);
+  if (why !== undefined && !entry.whys.includes(why)) entry.whys.push(why);
   if (range === undefined) return;
   // A header with no body and the unterminated line after it are one write: one range.
   const last = entry.ranges.at(-1);
@@ -53,7 +58,7 @@ export function collectDegraded(readings: Iterable<SeatFileReading>, store: Part
   for (const reading of readings) {
     const file = seatFilePath(reading.room, reading.seat);
     for (const range of listDegradedRanges(reading)) note(collected, range.code, file, range);
-    if (reading.problem !== null) note(collected, reading.problem.code, file);
+    if (reading.problem !== null) note(collected, reading.problem.code, file, undefined, reading.problem.code === 'withheld' ? reading.problem.why : undefined);
   }
   noteStoreFiles(collected, store);
   return listReasons(collected);
@@ -69,9 +74,10 @@ export function mergeDegraded(rooms: readonly (readonly DegradedReason[])[], sto
   for (const reasons of rooms) {
     for (const reason of reasons) {
       let entry = collected.get(reason.code);
-      if (entry === undefined) collected.set(reason.code, (entry = { files: [], ranges: [] }));
+      if (entry === undefined) collected.set(reason.code, (entry = { files: [], ranges: [], whys: [] }));
       entry.files.push(...reason.files);
       if (reason.ranges !== undefined) entry.ranges.push(...reason.ranges.map((range) => ({ ...range })));
+      for (const why of reason.whys ?? []) if (!entry.whys.includes(why)) entry.whys.push(why);
     }
   }
   noteStoreFiles(collected, store);
@@ -93,7 +99,8 @@ function listReasons(collected: Collected): DegradedReason[] {
   for (const code of DEGRADED_CODES) {
     const entry = collected.get(code);
     if (entry === undefined) continue;
-    reasons.push(entry.ranges.length > 0 ? { code, files: entry.files, ranges: entry.ranges } : { code, files: entry.files });
+    if (code === 'withheld') reasons.push({ code, files: entry.files, whys: entry.whys });
+    else reasons.push(entry.ranges.length > 0 ? { code, files: entry.files, ranges: entry.ranges } : { code, files: entry.files });
   }
   return reasons;
 }
@@ -128,6 +135,8 @@ export function describeReason(reason: DegradedReason): string {
       return `Some records of ${names} are not as sac writes them: those records are unknown, not absent.`;
     case 'unreadable':
       return `${n} ${files} could not be read (${names}): what ${n === 1 ? 'it holds' : 'they hold'} is unknown.${leaving === '' ? '' : `${leaving}.`}`;
+    case 'withheld':
+      return `${n} ${files} withheld, never read (${names}): ${(reason.whys ?? []).join('; ')}. What ${n === 1 ? 'it holds' : 'they hold'} is unknown, not nothing.`;
     case 'stray-text':
       return `${n} seat ${files} ${n === 1 ? 'holds' : 'hold'} text before ${n === 1 ? 'its' : 'their'} first header: not entries sac wrote; shown as written.`;
   }

@@ -11,7 +11,7 @@ export type StoreFileName = (typeof STORE_FILES)[number];
  * copy beside them, so every name that begins with one of these is a secret, in any case (a
  * file system that folds case opens `RELAYS.JSON` as the secret itself).
  */
-const SECRET_FILES = ['relays.json', 'http-tokens.json'] as const;
+export const SECRET_FILES = ['relays.json', 'http-tokens.json'] as const;
 
 /** What the reader's listing says a name holds. A link is never followed, whatever it points at. */
 export type NameKind = 'file' | 'folder' | 'link' | 'other';

@@ -103,7 +103,9 @@ type SeatFileProblem =
   /** Shrank, or bytes already read changed: sac only appends, so something else rewrote it. Sticky. */
   | { code: 'changed-after-read'; why: string }
   /** The reader could not read it; what was read before is kept. Cleared by the next read. */
-  | { code: 'unreadable'; why: string };
+  | { code: 'unreadable'; why: string }
+  /** The reader would not read it, and says why (the same file as a secret; a name that is not UTF-8). */
+  | { code: 'withheld'; why: string };
 
 /** A time not in the writer's form: its text is kept (see EntryColumns.written). */
 const TIME_AS_WRITTEN = -32768;
@@ -633,6 +635,12 @@ export function noteSeatFileChanged(reading: SeatFileReading, why: string): Seat
 export function noteSeatFileUnreadable(reading: SeatFileReading, why: string): SeatFileReading {
   if (reading.problem?.code === 'changed-after-read') return reading;
   return setProblem(reading, { code: 'unreadable', why });
+}
+
+/** The reader would not read the file, for `why`: listed, its evidence unknown, never nothing. */
+export function noteSeatFileWithheld(reading: SeatFileReading, why: string): SeatFileReading {
+  if (reading.problem?.code === 'changed-after-read') return reading;
+  return setProblem(reading, { code: 'withheld', why });
 }
 
 /** The text of an entry's body, from the bytes of its range `[bodyStart, end)`: its lines, trimmed. */

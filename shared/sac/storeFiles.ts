@@ -259,3 +259,17 @@ export const STORE_FILE_OF: Readonly<Record<keyof StoreFacts, StoreFileName>> = 
   presence: 'presence.json',
   cursors: 'cursors.json',
 };
+
+/** Reads one store file: its facts, as readStoreFiles gives them under its key. */
+export function readStoreFile(name: StoreFileName, input: StoreFileInput): StoreFacts[keyof StoreFacts] {
+  return READERS[name](input);
+}
+
+const READERS: Readonly<Record<StoreFileName, (input: StoreFileInput) => StoreFacts[keyof StoreFacts]>> = {
+  'registry.json': readRegistry,
+  'members.json': readMembers,
+  'rooms.json': readRooms,
+  'focus.json': readFocus,
+  'presence.json': readPresence,
+  'cursors.json': readCursors,
+};

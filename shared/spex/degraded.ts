@@ -11,7 +11,7 @@ export const DEGRADED_CODES = [
   'torn-write',
   /** Segments whose bytes changed after they were read, or that grew once closed. */
   'changed-after-read',
-  /** Segments that could not be read. */
+  /** Segments that could not be read; or the session folder itself, listed and not read (its name is not UTF-8). */
   'unreadable',
   /** `session.json` missing, not JSON, of the wrong shape, or not readable: the current state is unknown. */
   'session-json-unknown',
@@ -46,6 +46,8 @@ export function describeReason(reason: DegradedReason): string {
     case 'changed-after-read':
       return `${files} ${segments} changed after ${files === 1 ? 'it was' : 'they were'} read; spex only appends, so something else touched ${files === 1 ? 'it' : 'them'}. What was read is kept.`;
     case 'unreadable':
+      // No file: the session folder itself was not read, and says why.
+      if (files === 0) return `The session folder was not read: ${reason.why ?? 'it could not be'}. What it holds is unknown, not nothing.`;
       return `${files} ${segments} could not be read: what ${files === 1 ? 'it holds' : 'they hold'} is unknown.`;
     case 'session-json-unknown':
       return `What the session is now is unknown (${reason.why ?? 'session.json could not be read'}); its timeline is read all the same.`;

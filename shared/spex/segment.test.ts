@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PENDING_WINDOW_MS } from '../evidence.ts';
 import { createSeededRandom } from '../seededRandom.ts';
 import { LINE_EVIDENCE_STATES } from './line.ts';
 import { EXAMPLE, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, TWO, encode, lineOf } from './fixtures.test.ts';
-import { type SegmentEnd, type SegmentReading, createSegmentReading, isTailPastWindow, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from './segment.ts';
+import { type SegmentEnd, type SegmentReading, createSegmentReading, markSegmentChanged, markSegmentUnreadable, readSegmentBytes } from './segment.ts';
 
 const SEGMENT = 'timeline/000000000001.ndjson';
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -168,23 +167,6 @@ describe('reading a segment', () => {
     const broken = bytes.slice();
     broken[broken.indexOf(0xc3)] = 0xc0;
     assert.deepEqual(readWhole(broken).items.map((item) => item.evidence), ['parsed', 'damaged', 'parsed']);
-  });
-});
-
-describe('the pending window of an unterminated end', () => {
-  const FIRST = 1_800_000_000_000;
-
-  it('a tail is pending within 10 s of first sight, and torn after', () => {
-    assert.equal(isTailPastWindow(FIRST + PENDING_WINDOW_MS - 1, FIRST, FIRST), false);
-    assert.equal(isTailPastWindow(FIRST + PENDING_WINDOW_MS, FIRST, FIRST), true);
-  });
-
-  it('a tail whose file was already older than the window when first seen is torn at once', () => {
-    assert.equal(isTailPastWindow(FIRST, FIRST, FIRST - 60_000), true);
-  });
-
-  it('a file dated in the future tells nothing of its age: the tail has the whole window', () => {
-    assert.equal(isTailPastWindow(FIRST + 1_000, FIRST, FIRST + 3_600_000), false);
   });
 });
 

@@ -1,4 +1,3 @@
-import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../evidence.ts';
 import type { LineColumns } from './columns.ts';
 import { appendLineOutcome, createLineColumns, listLineItems, trimLineColumns } from './columns.ts';
 import type { LineOutcome } from './line.ts';
@@ -56,7 +55,7 @@ export type SegmentReading = {
 export type SegmentEnd = {
   /** A later segment exists: an unterminated end is a write cut short, damaged at once. */
   closed?: boolean;
-  /** The unterminated end has stayed so past the pending window (isTailPastWindow): it is torn. */
+  /** The unterminated end has stayed so past the pending window (isPastPendingWindow, shared/evidence.ts): it is torn. */
   pastWindow?: boolean;
 };
 
@@ -146,16 +145,6 @@ export function markSegmentChanged(reading: SegmentReading, why: string): void {
 /** Says that the segment could not be read this time; what was read before is kept. */
 export function markSegmentUnreadable(reading: SegmentReading, why: string): void {
   reading.unreadable = why;
-}
-
-/**
- * Whether an unterminated tail has outlived the pending window. `firstSeenAt` is when the reader
- * first saw a tail begin at this offset, and `now`, both on the reader's own steady clock;
- * `changedAt` is the segment's mtime read then. A tail whose file was already older than the
- * window when first seen is torn at once; one dated in the future has the whole window.
- */
-export function isTailPastWindow(now: number, firstSeenAt: number, changedAt: number): boolean {
-  return isAlreadyDamaged(firstSeenAt, changedAt) || now - firstSeenAt >= PENDING_WINDOW_MS;
 }
 
 /**

@@ -79,18 +79,21 @@ const MISSING: SessionJsonReading = { state: 'unknown', evidence: 'missing', why
  * show it. `session` is what `session.json` read as, null when the folder has none. Pairs nothing
  * across sessions, and never by text or time.
  */
-export function foldTimeline(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = []): TimelineFold {
+export function foldTimeline(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = [], notRead: string | null = null): TimelineFold {
   const items: LogItem[] = [];
-  const { lines: _lines, firstAt: _firstAt, lastAt: _lastAt, ...fold } = foldLog(sessionId, session, segments, strays, items);
+  const { lines: _lines, firstAt: _firstAt, lastAt: _lastAt, ...fold } = foldLog(sessionId, session, segments, strays, items, notRead);
   return { ...fold, items };
 }
 
-/** foldTimeline without making the items: the columns are read where they lie. */
-export function foldTimelineFacts(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = []): TimelineFacts {
-  return foldLog(sessionId, session, segments, strays, null);
+/**
+ * foldTimeline without making the items: the columns are read where they lie. `notRead` says why
+ * the session folder was listed and not read (its name is not UTF-8): unknown, never nothing.
+ */
+export function foldTimelineFacts(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[] = [], notRead: string | null = null): TimelineFacts {
+  return foldLog(sessionId, session, segments, strays, null, notRead);
 }
 
-function foldLog(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[], items: LogItem[] | null): TimelineFacts {
+function foldLog(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[], items: LogItem[] | null, notRead: string | null): TimelineFacts {
   const ordered = orderReadings(segments);
   const counts: TimelineCounts = { received: 0, fromPerson: 0, fromPeers: 0, declarations: 0, unknownKinds: 0, damaged: 0, invalid: 0, torn: 0, pending: 0, strays: strays.length };
   const rests = new Map<DegradedCode, { files: Set<string>; lines: number[]; why: string | null }>();
@@ -174,7 +177,9 @@ function foldLog(sessionId: string, session: SessionJsonReading | null, segments
   }
 
   const known = session ?? MISSING;
-  if (known.state === 'unknown') note('session-json-unknown', SESSION_JSON, null, known.why);
+  // A folder not read says so once: what its session.json would say is unknown with the rest.
+  if (notRead !== null) rests.set('unreadable', { files: new Set(), lines: [], why: notRead });
+  else if (known.state === 'unknown') note('session-json-unknown', SESSION_JSON, null, known.why);
   else if (known.meta.session_id !== null && known.meta.session_id !== sessionId) {
     note('session-mismatch', SESSION_JSON, null, `it names ${JSON.stringify(known.meta.session_id.slice(0, 200))}`);
   }
