@@ -4,10 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createSacSource } from '../sac/sacSource.ts';
+import { NotHere, type Answer } from '../sources/source.ts';
 import { SAC_FORGED, SAC_TEAM, runSacDemo, seatOf } from './sacDemo.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'sac-demo-'));
 after(() => rmSync(root, { recursive: true, force: true }));
+
+const signal = new AbortController().signal;
+function found<T>(answer: Answer<T>): T {
+  if (answer instanceof NotHere) throw new Error(answer.why);
+  return answer;
+}
 
 const sessions = ['web-app', 'api-service', 'docs', 'api-worker'].map((name, i) => ({ id: `${i}0000000-1111-2222-3333-444455556666`, cwd: `/demo/${name}`, name }));
 
@@ -21,7 +28,7 @@ describe('the demo’s set-agent-comm store', () => {
     const source = createSacSource({ root });
     await source.start();
     try {
-      const team = source.roomPage(SAC_TEAM, 5_000)!;
+      const team = found(await source.views.rooms.one(SAC_TEAM, { limit: 5_000 }, signal));
       const entries = team.items.filter((item) => item.type === 'entry');
       assert.deepEqual(new Set(entries.map((entry) => entry.entryType)), new Set(['QUESTION', 'ANSWER', 'FACT', 'REQUEST']));
       assert.ok(entries.some((entry) => entry.typeWord === 'TÉNY'));
@@ -30,12 +37,12 @@ describe('the demo’s set-agent-comm store', () => {
       assert.ok(entries.some((entry) => entry.text?.includes(` ${SAC_FORGED}`)));
       assert.ok(team.room.torn > 0);
       assert.ok(entries.length > 6, 'live entries were written');
-      const rooms = source.roomSummaries();
+      const { rooms } = found(await source.views.rooms.list({}, signal));
       assert.ok(rooms.some((room) => room.kind === 'pair'));
-      const web = source.seatPage(seatOf(sessions[0]!), { others: false, limit: 100 })!;
+      const web = found(await source.page(seatOf(sessions[0]!), { others: '0', limit: 100 }, signal));
       assert.equal(web.seat.focus.state, 'declared');
       assert.equal(web.seat.session.state, 'known');
-      const quiet = source.seatPage(seatOf(sessions[3]!), { others: false, limit: 100 })!;
+      const quiet = found(await source.page(seatOf(sessions[3]!), { others: '0', limit: 100 }, signal));
       assert.equal(quiet.seat.presence.state, 'quiet');
       assert.equal(quiet.seat.neverWrote, true);
     } finally {
@@ -59,11 +66,12 @@ describe('the demo’s live set-agent-comm traffic', () => {
         await running;
         source = createSacSource({ root: live });
         await source.start();
-        const replies = source.roomSummaries().flatMap((room) => {
-          const items = source!.roomPage(room.room, 5_000)!.items.filter((item) => item.type === 'entry');
+        const replies = [];
+        for (const room of found(await source.views.rooms.list({}, signal)).rooms) {
+          const items = found(await source.views.rooms.one(room.room, { limit: 5_000 }, signal)).items.filter((item) => item.type === 'entry');
           const isLive = (at: string | null) => at !== null && Date.parse(at) >= began - 1_000;
-          return items.filter((item) => isLive(item.at) && item.re?.state === 'resolved' && item.re.entries.every((target) => items.some((other) => other.item === target.item && isLive(other.at) && other.entryType === 'QUESTION')));
-        });
+          replies.push(...items.filter((item) => isLive(item.at) && item.re?.state === 'resolved' && item.re.entries.every((target) => items.some((other) => other.item === target.item && isLive(other.at) && other.entryType === 'QUESTION'))));
+        }
         assert.ok(replies.length > 0, 'a live reply to a live question');
         for (const reply of replies) assert.equal(reply.entryType, 'ANSWER');
       } finally {

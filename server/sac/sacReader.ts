@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { lstatSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Indexing } from '../../shared/api.ts';
+import type { Indexing } from '../../shared/wire/common.ts';
 import { classifyRoomFolder, classifySeatFile, classifyStoreName, isSecretName, seatFilePath, STORE_FILES, type NameKind, type StoreFileName } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';

@@ -1,6 +1,6 @@
 import { constants, closeSync, fstatSync, lstatSync, openSync, readSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import type { Indexing } from '../../shared/api.ts';
+import type { Indexing } from '../../shared/wire/common.ts';
 import { PENDING_WINDOW_MS, nextRetryDelay } from '../../shared/evidence.ts';
 import type { ListedName, NameType, Stray } from '../../shared/spex/layout.ts';
 import { SEGMENT_FOLDER, SESSION_JSON, labelProject, listSegments, type ProjectLabel } from '../../shared/spex/layout.ts';

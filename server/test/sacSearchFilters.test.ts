@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { searchResponseSchema } from '../../shared/api.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { sentEntry, startEntry, receivedEntry } from '../../shared/test/recordFixtures.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
@@ -79,7 +79,7 @@ describe('search filters of one kind of store', () => {
   });
 
   it('a set-agent-comm type, room or writer filter selects no record entry and no spex line', async () => {
-    for (const filter of ['type=QUESTION', 'room=team', `writer=${encodeURIComponent('api-service#c4e10000')}`]) {
+    for (const filter of ['sac.type=QUESTION', 'sac.room=team', `sac.writer=${encodeURIComponent('api-service#c4e10000')}`]) {
       const kinds = await kindsOf(`q=cart&${filter}`);
       assert.ok(kinds.length > 0, `${filter} finds the sac entries about the cart`);
       assert.deepEqual(new Set(kinds), new Set(['sac']), filter);
@@ -87,19 +87,19 @@ describe('search filters of one kind of store', () => {
   });
 
   it('a set-agent-comm filter that matches no sac entry finds nothing at all', async () => {
-    assert.deepEqual(await kindsOf('q=cart&room=nowhere'), []);
-    assert.deepEqual(await kindsOf(`writer=${encodeURIComponent('nobody#00000000')}`), []);
+    assert.deepEqual(await kindsOf('q=cart&sac.room=nowhere'), []);
+    assert.deepEqual(await kindsOf(`sac.writer=${encodeURIComponent('nobody#00000000')}`), []);
   });
 
   it('an outcome or refused filter selects no set-agent-comm entry', async () => {
-    const queued = await kindsOf('q=cart&outcome=queued');
+    const queued = await kindsOf('q=cart&record.outcome=queued');
     assert.deepEqual(queued, ['record']);
-    const refused = await kindsOf('q=cart&refused=1');
+    const refused = await kindsOf('q=cart&record.refused=1');
     assert.deepEqual(refused, ['record']);
   });
 
   it('a filter for what a person sent selects only spex lines: record entries and set-agent-comm entries are written by sessions', async () => {
-    const kinds = await kindsOf('q=cart&person=1');
+    const kinds = await kindsOf('q=cart&spex.person=1');
     assert.ok(kinds.includes('spex'));
     assert.deepEqual(new Set(kinds), new Set(['spex']), kinds.join(', '));
   });
