@@ -90,19 +90,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerExportRoutes(app, options.sources, lookup, search);
 
   const webRoot = options.webRoot;
-  if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
-    // Every view has its own URL; a deep link is answered with the app, which routes itself.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method !== 'GET' || request.url.startsWith('/api/')) {
-        return reply.code(404).send({ error: 'not-found', message: 'no such route' });
-      }
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
-    });
-  } else {
+  const withWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
+  if (withWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+  else {
     app.get('/', async (_request, reply) =>
       reply.type('text/plain; charset=utf-8').send('The web UI is not built. Run `npm run build`, then start rec-dashboard again. The API is at /api/sessions.\n'),
     );
   }
+  app.setNotFoundHandler((request, reply) => {
+    // Every view has its own URL; a deep link is answered with the app, which routes itself.
+    if (withWeb && request.method === 'GET' && !request.url.startsWith('/api/')) return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    return reply.code(404).send({ error: 'not-found', message: 'no such route' });
+  });
   return fastify;
 }

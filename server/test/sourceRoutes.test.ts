@@ -172,6 +172,7 @@ describe('what is not an answer', () => {
     const unknown = await get('/api/sources/record-00000000/conversations/x');
     assert.equal(unknown.status, 404);
     assert.match(String(unknown.json!['message']), /^no such source here: this dashboard reads record-[0-9a-f]{8}, spex-[0-9a-f]{8}, sac-[0-9a-f]{8}$/);
+    assert.deepEqual((await get('/api/no-such-route')).json, { error: 'not-found', message: 'no such route' }, 'a route that is none, in the same body');
   });
 });
 
