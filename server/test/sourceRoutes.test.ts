@@ -5,17 +5,14 @@ import { activityResponseSchema } from '../../shared/wire/activity.ts';
 import { WIRE_KINDS } from '../../shared/wire/kinds.ts';
 import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { SESSION, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
-import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
-import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
-import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { buildApp } from '../http/app.ts';
 import { createRecordSource } from '../record/recordSource.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
-import { eventually, makeTempRecord } from './harness.ts';
-import { writeExampleStore } from './sacApp.ts';
-import { A, PROJECT, sentEvent, sessionJson, statusEvent } from './spexHarness.ts';
+import { eventually } from './harness.ts';
+import { A, PROJECT, statusEvent } from './spexHarness.ts';
+import { writeThreeStores, type ThreeStores } from './threeStores.ts';
 
 // The routes that name a store and a conversation the same way for every kind
 // (`/api/sources/:source/conversations/:id…`, `/api/sources/:source/views/:view…`), over a record,
@@ -27,12 +24,7 @@ const WEB = 'web-app#3f9c1a20';
 /** A conversation of each kind: a record session, a spex session, a set-agent-comm seat. */
 const CONVERSATIONS = { record: SESSION, spex: A, sac: WEB } as const;
 
-let record: { dir: string; remove(): void };
-let spex: { dir: string; remove(): void };
-let sac: { dir: string; remove(): void };
-let recordWriter: Writer;
-let spexWriter: SpexWriter;
-let sacWriter: SacWriter;
+let stores: ThreeStores;
 let sources: Source[];
 let app: FastifyInstance;
 /** The kinds of the sources a search asked, in order. */
@@ -46,21 +38,14 @@ const sourceOf = (kind: string) => sources.find((source) => source.ref.kind === 
 const conversationUrl = (kind: string, id: string) => `/api/sources/${sourceOf(kind).ref.id}/conversations/${encodeURIComponent(id)}`;
 
 before(async () => {
-  record = makeTempRecord('routes-record-');
-  spex = makeTempRecord('routes-spex-');
-  sac = makeTempRecord('routes-sac-');
-  recordWriter = await startWriter(record.dir);
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 1, entry: startEntry(0) });
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 2, entry: sentEntry(1, 'the cart is queued', { peer: { as: 'claude-code' } }) });
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 3, entry: sentEntry(2, 'a word to a forger', { peer: { as: HOSTILE_PEER } }) });
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 4, entry: receivedEntry(3, 'a cart for you', { outcome: 'queued' }) });
-  spexWriter = await startSpexWriter(spex.dir);
-  await spexWriter.send({ op: 'session', project: PROJECT, sessionId: A, value: sessionJson(A) });
-  await spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: sentEvent('please look at the cart', null) });
-  await spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: statusEvent('awaiting', 'merge', 'the cart is ready') });
-  sacWriter = await startSacWriter(sac.dir);
-  await writeExampleStore(sacWriter);
-  sources = [createRecordSource({ root: record.dir }), createSpexSource({ root: spex.dir }), createSacSource({ root: sac.dir })];
+  stores = await writeThreeStores('routes', SESSION, [
+    startEntry(0),
+    sentEntry(1, 'the cart is queued', { peer: { as: 'claude-code' } }),
+    sentEntry(2, 'a word to a forger', { peer: { as: HOSTILE_PEER } }),
+    receivedEntry(3, 'a cart for you', { outcome: 'queued' }),
+  ]);
+  await stores.spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: statusEvent('awaiting', 'merge', 'the cart is ready') });
+  sources = [createRecordSource({ root: stores.record }), createSpexSource({ root: stores.spex }), createSacSource({ root: stores.sac })];
   for (const source of sources) await source.start();
   // Each source as the app holds it, telling which searches reach it.
   const told = sources.map((source): Source => ({ ...source, search: (query, signal) => (asked.push(source.ref.kind), source.search(query, signal)) }));
@@ -71,10 +56,7 @@ before(async () => {
 after(async () => {
   await app.close();
   for (const source of sources) await source.close();
-  await recordWriter.kill();
-  await spexWriter.kill();
-  await sacWriter.close();
-  for (const dir of [record, spex, sac]) dir.remove();
+  await stores.remove();
 });
 
 describe('a conversation of any kind, named by its store and its id', () => {
