@@ -53,8 +53,8 @@ test('a degraded session downloads as Markdown that keeps the gap, the damaged a
   expect(got.name).toBe(`record-${session.sessionId}.md`);
   const md = got.bytes.toString('utf8');
   expect(md).toContain('### Entry 4 missing');
-  expect(md).toContain(`### Unknown evidence: file \`"${damaged}"\``);
-  expect(md).toContain(`### Being written: file \`"${pending}"\``);
+  expect(md).toContain(`### Unknown evidence: file \`${damaged}\``);
+  expect(md).toContain(`### Being written: file \`${pending}\``);
   expect(md).toContain(CORRELATION);
   expect(md).toContain('queued: neither read nor acted on');
   expect(md).toContain('````text\nDoes the cart still POST /v1/orders?\r\nwith ``` inside\n````');
@@ -98,5 +98,5 @@ test('search results download in each format', async ({ page }) => {
   expect(ndjson.bytes.toString('utf8').trimEnd().split('\n')).toHaveLength(2);
   const md = await downloadFrom(page, 'Download these results', 'Download these results as Markdown');
   expect(md.name).toMatch(/^search-.*\.md$/);
-  expect(md.bytes.toString('utf8')).toContain(`session \`"${session.sessionId}"\``);
+  expect(md.bytes.toString('utf8')).toContain(`session \`${session.sessionId}\``);
 });

@@ -130,17 +130,17 @@ test('a search by set-agent-comm type finds only sac entries, and a hit opens it
 });
 
 test('a search by room or writer lists no record entry, and one by outcome no sac entry', async ({ page }) => {
-  await page.goto(`${url}/search?q=cart&room=team`);
+  await page.goto(`${url}/search?q=cart&sac.room=team`);
   const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
   await expect(hits).toHaveCount(2);
   await expect(page.getByLabel('room', { exact: true })).toHaveValue('team');
-  await page.goto(`${url}/search?q=cart&writer=${encodeURIComponent(WEB)}`);
+  await page.goto(`${url}/search?q=cart&sac.writer=${encodeURIComponent(WEB)}`);
   await expect(hits).toHaveCount(0);
   await expect(page.getByRole('status')).toContainText('0 entries');
-  await page.goto(`${url}/search?q=cart&outcome=queued`);
+  await page.goto(`${url}/search?q=cart&record.outcome=queued`);
   await expect(hits).toHaveCount(1);
   await expect(hits.first()).toContainText('Thanks, the cart looks right.');
-  await page.goto(`${url}/search?q=cart&refused=1`);
+  await page.goto(`${url}/search?q=cart&record.refused=1`);
   await expect(page.getByRole('status')).toContainText('0 entries');
 });
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from './support/test.ts';
 import path from 'node:path';
-import { sessionsResponseSchema, type SessionSummary } from '../shared/api.ts';
+import type { SessionSummary } from '../shared/wire/record.ts';
+import { sessionsResponseSchema } from '../shared/wire/conversations.ts';
 import { REPO, apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 
 // Pictures of the main views for the README, made from the demo record at 1280×800. Each run

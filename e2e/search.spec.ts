@@ -25,12 +25,12 @@ test('filters: a regex, refused sends only, a side and an outcome', async ({ pag
   await page.goto(`${view.url}/search?q=${encodeURIComponent('Sec(ond)? line')}&regex=1`);
   await expect(page.locator('.search-hit')).toHaveCount(2);
 
-  await page.goto(`${view.url}/search?refused=1`);
+  await page.goto(`${view.url}/search?record.refused=1`);
   await expect(page.locator('.search-hit')).toHaveCount(1);
   await expect(page.locator('.search-hit')).toContainText('not queued');
   await expect(page.locator('.search-hit')).toContainText('Please update the docs page.');
 
-  await page.goto(`${view.url}/search?side=received&outcome=queued`);
+  await page.goto(`${view.url}/search?side=received&record.outcome=queued`);
   await expect(page.locator('.search-hit')).toHaveCount(1);
   await expect(page.locator('.search-hit .outcome')).toHaveText('queued: neither read nor acted on');
 });

@@ -243,7 +243,7 @@ test('a spex session downloads as NDJSON, JSON and Markdown from its header, in 
   expect(md.text).toContain('### Received from a person');
   expect(md.text).toContain(`\`\`\`text\n${PERSON_TEXT}\n\`\`\``);
   expect(md.text).toContain('### Declared review');
-  expect(md.text).toContain(`### Sent to session \`"${B}"\``);
+  expect(md.text).toContain(`### Sent to session \`${B}\``);
   expect(md.text).toContain('is damaged: unknown evidence, not nothing');
   const ndjson = await download('NDJSON');
   expect(ndjson.name).toBe(`spex-${A}.ndjson`);

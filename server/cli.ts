@@ -7,7 +7,7 @@ import { USAGE, parseCliArgs } from './cliArgs.ts';
 import { startDashboard, type Dashboard } from './dashboard.ts';
 import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
-import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
+import type { StoreSpec } from './sources/kinds.ts';
 import { recognizeStore } from './sources/recognize.ts';
 
 /**
@@ -124,9 +124,6 @@ function findStores(dirs: string[], named: { kind: 'spex' | 'sac'; dir: string |
     }
     if (recognized.kind === null && !recognized.why.includes('holds none of')) return { problem: recognized.why };
     stores.push({ kind, root });
-  }
-  for (const store of stores) {
-    if (SOURCE_FACTORIES[store.kind] === undefined) return { problem: `${store.root} is ${KIND_WORDS[store.kind]}, which this version cannot read yet` };
   }
   const seen = new Set<string>();
   return { stores: stores.filter((store) => !seen.has(store.root) && seen.add(store.root)) };

@@ -42,15 +42,13 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
-  const sources = options.stores.map((store) => {
-    const create = SOURCE_FACTORIES[store.kind];
-    if (create === undefined) throw new Error(`this build does not read ${store.kind} stores`);
-    return create({
+  const sources = options.stores.map((store) =>
+    SOURCE_FACTORIES[store.kind]({
       root: store.root,
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
-    });
-  });
+    }),
+  );
   const closeSources = () => Promise.all(sources.map((source) => source.close()));
   const hostnames = isWildcard(options.host) ? [] : [options.host];
   const app = await buildApp({

@@ -1,7 +1,7 @@
 // The first line of a text, as a live row shows it: verbatim, cut at a length and never inside a
 // surrogate pair. Every kind's live items use it.
 
-import { LIVE_FIRST_LINE_CHARS } from './api.ts';
+import { LIVE_FIRST_LINE_CHARS } from './wire/common.ts';
 
 /** The first line of a text, verbatim, cut at LIVE_FIRST_LINE_CHARS without splitting a pair. */
 export function firstLineOf(text: string): string {

@@ -1,4 +1,4 @@
-import type { SourceRef } from './api.ts';
+import type { SourceRef } from './wire/common.ts';
 
 // Projects are working directories: a reader assigns a conversation to the project its store
 // names (the record: its entries' cwd, rule.byDirectory; spex: the session's worktree; set-agent-

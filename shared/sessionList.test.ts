@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { SessionSummary, SessionsResponse, SourceRef } from './api.ts';
+import type { SourceRef } from './wire/common.ts';
+import type { SessionSummary } from './wire/record.ts';
+import type { SessionsResponse } from './wire/conversations.ts';
 import { groupProjects } from './projects.ts';
 import { applySessionChanges } from './sessionList.ts';
 

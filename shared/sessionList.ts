@@ -1,4 +1,6 @@
-import type { ConversationSummary, SessionsResponse, SourceRef } from './api.ts';
+import type { SourceRef } from './wire/common.ts';
+import type { ConversationSummary } from './wire/kinds.ts';
+import type { SessionsResponse } from './wire/conversations.ts';
 import { groupProjects } from './projects.ts';
 
 /**

@@ -13,8 +13,7 @@ test("the demo's spex home shows a person's message, a peer's with spex's hint, 
   try {
     const [a, b, c] = writeSpexBacklog(home);
     await source.start();
-    const reply = { code: () => reply, send: (body: unknown) => body } as never;
-    const pageOf = async (id: string) => spexSessionResponseSchema.parse(await source.answerConversation(id, { query: {} } as never, reply));
+    const pageOf = async (id: string) => spexSessionResponseSchema.parse(await source.page(id, { offset: 0, limit: 200 }, new AbortController().signal));
     const first = await pageOf(a!.id);
     const words = first.items.flatMap((item) => (item.type === 'declaration' ? [item.word] : []));
     assert.deepEqual(words, ['working', 'asking', 'review', 'done', 'parked']);

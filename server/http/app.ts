@@ -2,14 +2,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Source } from '../sources/source.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
+import { createSourceLookup } from './answer.ts';
+import { registerConversationRoutes } from './conversationRoutes.ts';
+import { answerError } from './errors.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { registerExportRoutes } from './exportRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
-import { registerConversationRoutes } from './conversationRoutes.ts';
 import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
+import { registerViewRoutes } from './viewRoutes.ts';
 
 type AppOptions = {
   /** The stores it serves, each of its kind; the app knows none of their rules. */
@@ -34,7 +38,14 @@ const MAX_NAME_CHARS = 255 * 4;
 
 /** Builds the HTTP app. It never listens: the command (or a test) does. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: MAX_NAME_CHARS } });
+  const fastify = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: MAX_NAME_CHARS } });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const lookup = createSourceLookup(options.sources);
+  // Every route declares its params, query and answers with the schemas the browser parses with
+  // (shared/wire/): a query is checked, and an answer checked and serialized, by the same ones.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(answerError);
   const names = new Set([...(options.hostnames ?? [])].map((name) => name.toLowerCase()));
 
   app.addHook('onRequest', async (request, reply) => {
@@ -58,8 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!request.url.startsWith('/api/')) return;
     const asked = (request.query as Record<string, unknown> | undefined)?.['source'];
     if (asked !== undefined && !options.sources.some((source) => source.ref.id === asked)) {
-      const read = options.sources.map((source) => source.ref.id).join(', ');
-      return reply.code(404).send({ error: 'not-found', message: `no such source here: this dashboard reads ${read}` });
+      return reply.code(404).send({ error: 'not-found', message: lookup.unknownWords() });
     }
   });
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -72,26 +82,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const source of options.sources) source.stopWork();
     done();
   });
-  registerConversationRoutes(app, options.sources);
+  const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
+  registerConversationRoutes(app, options.sources, lookup);
+  registerViewRoutes(app, lookup);
   registerEventRoutes(app, options.sources);
-  registerSearchRoutes(app, options.sources, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
-  registerExportRoutes(app, options.sources, { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS });
-  for (const source of options.sources) source.registerRoutes?.(app);
+  registerSearchRoutes(app, options.sources, search);
+  registerExportRoutes(app, options.sources, lookup, search);
 
   const webRoot = options.webRoot;
-  if (webRoot !== null && existsSync(join(webRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
-    // Every view has its own URL; a deep link is answered with the app, which routes itself.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method !== 'GET' || request.url.startsWith('/api/')) {
-        return reply.code(404).send({ error: 'not-found', message: 'no such route' });
-      }
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
-    });
-  } else {
+  const withWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
+  if (withWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+  else {
     app.get('/', async (_request, reply) =>
       reply.type('text/plain; charset=utf-8').send('The web UI is not built. Run `npm run build`, then start rec-dashboard again. The API is at /api/sessions.\n'),
     );
   }
-  return app;
+  app.setNotFoundHandler((request, reply) => {
+    // Every view has its own URL; a deep link is answered with the app, which routes itself.
+    if (withWeb && request.method === 'GET' && !request.url.startsWith('/api/')) return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    return reply.code(404).send({ error: 'not-found', message: 'no such route' });
+  });
+  return fastify;
 }

@@ -1,60 +1,87 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { errorResponseSchema } from '../../shared/wire/common.ts';
+import { WIRE_KINDS, activityAnswerSchema, itemResponseSchema, pageResponseSchema } from '../../shared/wire/kinds.ts';
 import type { Source } from '../sources/source.ts';
+import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
+import { parseQuery } from './errors.ts';
 import { createSessionListBody, streamOf } from './sessionListBody.ts';
+import type { ZodApp } from './zodApp.ts';
 
-const conversationParams = z.object({ sessionId: z.string().min(1) });
-const itemParams = z.object({ sessionId: z.string().min(1), item: z.string().min(1) });
-const sourceQuery = z.object({ source: z.string().optional() });
+// The list of conversations, and one conversation's pages, items and activity, each answered by
+// the source that holds it. A conversation is named the same way for every kind
+// (`/api/sources/:source/conversations/:id…`); the routes before it (`/api/sessions/:id[?source=]…`)
+// answer as they did, over the same handlers. Conversations of two sources are never merged.
 
-/**
- * The list of conversations, and one conversation's pages and items, answered by the source
- * that holds it. `?source=` names the store; without it, the first source (in the order the
- * command was given them) that holds a conversation of that id answers. Conversations of two
- * sources are never merged, and nothing joins on a prefix of an id.
- */
-export function registerConversationRoutes(app: FastifyInstance, sources: readonly Source[]): void {
+/** A query as it came: the kind of the source it addresses has the schema it is checked against. */
+export const anyQuerySchema = z.looseObject({});
+/** A route without the source in its path names it in `?source=`, or not at all. */
+const sourceQuerySchema = z.looseObject({ source: z.string().optional() });
+export const conversationParams = z.object({ source: z.string(), id: z.string().min(1, 'a conversation id is needed') });
+export const sessionParams = z.object({ sessionId: z.string().min(1, 'a session id is needed') });
+const NO_CONVERSATION = 'no such conversation in the stores read';
+
+const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
+
+export function registerConversationRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup): void {
   const sessionList = createSessionListBody(sources);
 
+  // `rec.sessions/3` (sessionsResponseSchema): sent as the chunks kept per project, its envelope
+  // validated here and each conversation by its source, so not serialized again per answer.
   app.get('/api/sessions', async (_request, reply) => {
     const body = sessionList();
     return reply.type('application/json; charset=utf-8').header('content-length', body.bytes).send(streamOf(body));
   });
 
-  const sourceFor = (request: FastifyRequest, id: string): Source | null => {
-    const asked = sourceQuery.safeParse(request.query);
-    const sourceId = asked.success ? asked.data.source : undefined;
-    if (sourceId !== undefined) return sources.find((source) => source.ref.id === sourceId) ?? null;
-    return sources.find((source) => source.conversation(id) !== null) ?? sources[0] ?? null;
+  const page = (source: Source, id: string, query: unknown, reply: FastifyReply) => {
+    const asked = parseQuery(WIRE_KINDS[source.ref.kind].page.query, query);
+    return sendAnswer(reply, (signal) => source.page(id, asked, signal));
   };
-  const notFound = (reply: FastifyReply) => reply.code(404).send({ error: 'not-found', message: 'no such conversation in the stores read' });
+  const item = (source: Source, id: string, key: string, reply: FastifyReply) => sendAnswer(reply, (signal) => source.item(id, key, signal));
+  const activity = (source: Source, id: string, query: unknown, reply: FastifyReply) => {
+    const wire = WIRE_KINDS[source.ref.kind];
+    if (!('activity' in wire) || source.activity === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation has no activity summary yet`);
+    const asked = parseQuery(wire.activity.query, query);
+    return sendAnswer(reply, (signal) => source.activity!(id, asked, signal));
+  };
 
-  app.get('/api/sessions/:sessionId', async (request, reply) => {
-    const params = conversationParams.safeParse(request.params);
-    if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id is needed' });
-    const source = sourceFor(request, params.data.sessionId);
-    if (source === null) return notFound(reply);
-    return source.answerConversation(params.data.sessionId, request, reply);
+  const inSource = { params: conversationParams, querystring: anyQuerySchema };
+  app.get('/api/sources/:source/conversations/:id', { schema: { ...inSource, response: answers(pageResponseSchema) } }, async (request, reply) => {
+    const source = lookup.byId(request.params.source);
+    return source === null ? sendNotFound(reply, lookup.unknownWords()) : page(source, request.params.id, request.query, reply);
+  });
+  app.get(
+    '/api/sources/:source/conversations/:id/items/:item',
+    { schema: { params: conversationParams.extend({ item: z.string().min(1, 'an item is needed') }), response: answers(itemResponseSchema) } },
+    async (request, reply) => {
+      const source = lookup.byId(request.params.source);
+      return source === null ? sendNotFound(reply, lookup.unknownWords()) : item(source, request.params.id, request.params.item, reply);
+    },
+  );
+  app.get('/api/sources/:source/conversations/:id/activity', { schema: { ...inSource, response: answers(activityAnswerSchema) } }, async (request, reply) => {
+    const source = lookup.byId(request.params.source);
+    return source === null ? sendNotFound(reply, lookup.unknownWords()) : activity(source, request.params.id, request.query, reply);
   });
 
-  app.get('/api/sessions/:sessionId/activity', async (request, reply) => {
-    const params = conversationParams.safeParse(request.params);
-    if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id is needed' });
-    const source = sourceFor(request, params.data.sessionId);
-    if (source === null) return notFound(reply);
-    if (source.answerActivity === undefined) return reply.code(404).send({ error: 'not-found', message: `a ${source.ref.kind} conversation has no activity summary yet` });
-    return source.answerActivity(params.data.sessionId, request, reply);
+  // The routes before conversations were named by their source, kept as they answered.
+  const bySession = { params: sessionParams, querystring: sourceQuerySchema };
+  app.get('/api/sessions/:sessionId', { schema: { ...bySession, response: answers(pageResponseSchema) } }, async (request, reply) => {
+    const source = lookup.holding(request.params.sessionId, request.query.source);
+    return source === null ? sendNotFound(reply, NO_CONVERSATION) : page(source, request.params.sessionId, request.query, reply);
   });
-
-  const answerItem = async (request: FastifyRequest<{ Params: unknown }>, reply: FastifyReply) => {
-    const raw = request.params as { sessionId?: unknown; item?: unknown; file?: unknown };
-    const params = itemParams.safeParse({ sessionId: raw.sessionId, item: raw.item ?? raw.file });
-    if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id and a file name are needed' });
-    const source = sourceFor(request, params.data.sessionId);
-    if (source === null) return reply.code(404).send({ error: 'not-found', message: 'no such file in this session' });
-    return source.answerItem(params.data.sessionId, params.data.item, request, reply);
+  app.get('/api/sessions/:sessionId/activity', { schema: { ...bySession, response: answers(activityAnswerSchema) } }, async (request, reply) => {
+    const source = lookup.holding(request.params.sessionId, request.query.source);
+    return source === null ? sendNotFound(reply, NO_CONVERSATION) : activity(source, request.params.sessionId, request.query, reply);
+  });
+  const itemParams = sessionParams.extend({ item: z.string().min(1, 'a file name is needed') });
+  const answerItem = async (request: { params: z.output<typeof itemParams>; query: z.output<typeof sourceQuerySchema> }, reply: FastifyReply) => {
+    const source = lookup.holding(request.params.sessionId, request.query.source);
+    return source === null ? sendNotFound(reply, 'no such file in this session') : item(source, request.params.sessionId, request.params.item, reply);
   };
-  app.get('/api/sessions/:sessionId/items/:item', answerItem);
+  app.get('/api/sessions/:sessionId/items/:item', { schema: { params: itemParams, querystring: sourceQuerySchema, response: answers(itemResponseSchema) } }, answerItem);
   // The record's file links (`rec.file/2`), kept so that links made before items had a kind-neutral name still answer.
-  app.get('/api/sessions/:sessionId/files/:file', answerItem);
+  const fileParams = sessionParams.extend({ file: z.string().min(1, 'a file name is needed') });
+  app.get('/api/sessions/:sessionId/files/:file', { schema: { params: fileParams, querystring: sourceQuerySchema, response: answers(itemResponseSchema) } }, (request, reply) =>
+    answerItem({ params: { sessionId: request.params.sessionId, item: request.params.file }, query: request.query }, reply),
+  );
 }

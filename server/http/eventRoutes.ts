@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import { recordEventSchema, sourceRefSchema } from '../../shared/api.ts';
+import { sourceRefSchema } from '../../shared/wire/common.ts';
+import { recordEventSchema } from '../../shared/wire/conversations.ts';
 import type { Source, SourceNotice } from '../sources/source.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
+import type { ZodApp } from './zodApp.ts';
 
 const KEEPALIVE_MS = 25_000;
 
@@ -10,7 +11,7 @@ const KEEPALIVE_MS = 25_000;
  * A client that connects (or reconnects) is sent the current status of each source, and should
  * refetch everything: what it missed while away is not replayed.
  */
-export function registerEventRoutes(app: FastifyInstance, sources: readonly Source[]): void {
+export function registerEventRoutes(app: ZodApp, sources: readonly Source[]): void {
   const streams = new Set<() => void>();
   // An item notice goes to every client: validated and serialized once, the first time it is sent.
   const itemsJson = new WeakMap<SourceNotice, string>();

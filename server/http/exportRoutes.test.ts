@@ -26,7 +26,7 @@ after(async () => {
 
 describe('the export route', () => {
   it('answers 404, naming the kind, for a source that has no export', async () => {
-    const { answerExport: _left, ...withoutExport } = source;
+    const { export: _left, ...withoutExport } = source;
     const app = await buildApp({ sources: [withoutExport as Source], webRoot: null, token: null });
     const answer = await app.inject({ url: '/api/sessions/one/export?format=md' });
     assert.equal(answer.statusCode, 404);

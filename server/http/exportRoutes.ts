@@ -1,56 +1,52 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { sendExport } from '../sources/exportStream.ts';
-import { EXPORT_FORMATS, type ExportFormat, type Source } from '../sources/source.ts';
+import type { FastifyReply } from 'fastify';
+import { errorResponseSchema, exportQuerySchema, type ExportFormat } from '../../shared/wire/common.ts';
+import { WIRE_KINDS, searchHitSchema } from '../../shared/wire/kinds.ts';
+import { searchQuerySchema } from '../../shared/wire/search.ts';
+import { NotHere, type Source } from '../sources/source.ts';
+import { sendNotFound, type SourceLookup } from './answer.ts';
+import { conversationParams, sessionParams } from './conversationRoutes.ts';
 import { describeSearchExport } from './searchExport.ts';
 import { runSearch, type SearchOptions } from './searchRoutes.ts';
+import { sendExport } from './sendExport.ts';
+import type { ZodApp } from './zodApp.ts';
 
-const conversationParams = z.object({ sessionId: z.string().min(1) });
-const exportQuery = z.object({ format: z.enum(EXPORT_FORMATS), source: z.string().optional() });
+const errors = { 400: errorResponseSchema, 404: errorResponseSchema };
+const NO_CONVERSATION = 'no such conversation in the stores read';
 
 /**
- * Exports, as downloads: one conversation whole (`GET /api/sessions/:id/export?format=`),
- * answered by the source that holds it, and a search's hits (`GET /api/search/export?format=&…`
- * with the search's own query).
+ * Exports, as downloads made as they are sent (server/export/pipeline.ts): one conversation whole
+ * (`GET /api/sources/:source/conversations/:id/export?format=`, and the route before it,
+ * `/api/sessions/:id/export`), from the parts the source that holds it supplies, and a search's
+ * hits (`GET /api/search/export?format=&…` with the search's own query).
  */
-export function registerExportRoutes(app: FastifyInstance, sources: readonly Source[], options: SearchOptions): void {
-  const formatOf = (request: FastifyRequest, reply: FastifyReply): ExportFormat | null => {
-    const query = exportQuery.safeParse(request.query);
-    if (query.success) return query.data.format;
-    reply.code(400).send({ error: 'bad-request', message: `format must be one of ${EXPORT_FORMATS.join(', ')}` });
-    return null;
+export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: SearchOptions): void {
+  const answerExport = (source: Source, id: string, format: ExportFormat, reply: FastifyReply) => {
+    if (source.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation cannot be exported yet`);
+    const parts = source.export(id);
+    if (parts instanceof NotHere) return sendNotFound(reply, parts.why);
+    return sendExport(reply, parts, format, WIRE_KINDS[source.ref.kind].pageItem);
   };
 
-  app.get('/api/sessions/:sessionId/export', async (request, reply) => {
-    const params = conversationParams.safeParse(request.params);
-    if (!params.success) return reply.code(400).send({ error: 'bad-request', message: 'a session id is needed' });
-    const format = formatOf(request, reply);
-    if (format === null) return reply;
-    const id = params.data.sessionId;
-    const asked = (request.query as { source?: string }).source;
-    const source = asked !== undefined ? sources.find((one) => one.ref.id === asked) : sources.find((one) => one.conversation(id) !== null);
-    if (source === undefined || source.conversation(id) === null) return reply.code(404).send({ error: 'not-found', message: 'no such conversation in the stores read' });
-    if (source.answerExport === undefined) {
-      return reply.code(404).send({ error: 'not-found', message: `a ${source.ref.kind} conversation cannot be exported yet` });
-    }
-    return source.answerExport(id, format, request, reply);
+  app.get('/api/sources/:source/conversations/:id/export', { schema: { params: conversationParams, querystring: exportQuerySchema, response: errors } }, async (request, reply) => {
+    const source = lookup.byId(request.params.source);
+    return source === null ? sendNotFound(reply, lookup.unknownWords()) : answerExport(source, request.params.id, request.query.format, reply);
   });
 
-  app.get('/api/search/export', async (request, reply) => {
-    const format = formatOf(request, reply);
-    if (format === null) return reply;
-    const response = await runSearch(request, reply, sources, options);
+  app.get('/api/sessions/:sessionId/export', { schema: { params: sessionParams, querystring: exportQuerySchema.extend({ source: searchQuerySchema.shape.source }), response: errors } }, async (request, reply) => {
+    const id = request.params.sessionId;
+    const asked = request.query.source;
+    const source = asked !== undefined ? lookup.byId(asked) : sources.find((one) => one.conversation(id) !== null);
+    if (source == null || source.conversation(id) === null) return sendNotFound(reply, NO_CONVERSATION);
+    return answerExport(source, id, request.query.format, reply);
+  });
+
+  app.get('/api/search/export', { schema: { querystring: searchQuerySchema.extend(exportQuerySchema.shape), response: { ...errors, 503: errorResponseSchema } } }, async (request, reply) => {
+    const { format, ...query } = request.query;
+    const response = await runSearch(query, reply, sources, options);
     if (response === null) return reply;
     const exportedAt = new Date().toISOString();
-    const query = request.query as Record<string, unknown>;
-    return sendExport(reply, {
-      name: ['search', exportedAt.replace(/[:.]/g, '')],
-      format,
-      parts: () => describeAsync(describeSearchExport(format, response, query, exportedAt, sources)),
-    });
+    // The query as it was asked, without the defaults its schema filled in.
+    const asked = Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
+    return sendExport(reply, describeSearchExport(response, asked, exportedAt, sources), format, searchHitSchema, exportedAt);
   });
-}
-
-async function* describeAsync(parts: Iterable<string>): AsyncGenerator<string> {
-  yield* parts;
 }

@@ -1,9 +1,12 @@
-import type { SearchHit, SearchResponse } from '../../shared/api.ts';
-import { inlineValue } from '../sources/markdown.ts';
-import type { ExportFormat, Source } from '../sources/source.ts';
+import type { SearchHit } from '../../shared/wire/kinds.ts';
+import type { SearchResponse } from '../../shared/wire/search.ts';
+import type { ExportItem, ExportParts } from '../export/exportParts.ts';
+import { inlineValue } from '../export/markdown.ts';
+import type { Source } from '../sources/source.ts';
 
-// A search's hits taken away: each hit as the search answers it, naming its store, session and
-// file, so that the entry itself can be found (and exported with its session).
+// A search's hits taken away, through the one export pipeline: each hit as the search answers it,
+// naming its store, session and file, so that the entry itself can be found (and exported with
+// its session).
 
 const SEARCH_EXPORT_SCHEMA = 'rec.search-export/1';
 
@@ -14,17 +17,17 @@ function describeQuery(query: Record<string, unknown>): Record<string, string> {
   return asked;
 }
 
-export function* describeSearchExport(format: ExportFormat, response: SearchResponse, query: Record<string, unknown>, exportedAt: string, sources: readonly Source[]): Generator<string> {
+export function describeSearchExport(response: SearchResponse, query: Record<string, unknown>, exportedAt: string, sources: readonly Source[]): ExportParts {
   const asked = describeQuery(query);
-  switch (format) {
-    case 'json':
-      yield JSON.stringify(response);
-      return;
-    case 'ndjson':
-      yield JSON.stringify({ type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated }) + '\n';
-      for (const hit of response.hits) yield JSON.stringify({ type: 'hit', ...hit }) + '\n';
-      return;
-    case 'md': {
+  async function* each<F extends 'ndjson' | 'json' | 'md'>(form: (hit: SearchHit) => ExportItem<F>): AsyncGenerator<ExportItem<F>> {
+    for (const hit of response.hits) yield form(hit);
+  }
+  return {
+    name: ['search', exportedAt.replace(/[:.]/g, '')],
+    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated },
+    jsonHead: { schema: response.schema },
+    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated }),
+    markdownHead() {
       const lines = ['# Search', ''];
       const terms = Object.entries(asked);
       if (terms.length === 0) lines.push('- Everything, with no filter');
@@ -36,11 +39,16 @@ export function* describeSearchExport(format: ExportFormat, response: SearchResp
         'Each hit shows the text around its match. Nothing here pairs a received entry with a sent one.',
         '',
       );
-      yield lines.join('\n') + '\n';
+      return lines.join('\n') + '\n';
+    },
+    lists: [{ name: 'hits' }],
+    items: {
+      ndjson: () => each((hit) => ({ record: { fields: { type: 'hit', ...hit } } })),
+      json: () => each((hit) => ({ value: hit })),
       // Each hit in its own store's words, by the source that found it.
-      for (const hit of response.hits) yield describeHit(hit, sources);
-    }
-  }
+      md: () => each((hit) => ({ markdown: describeHit(hit, sources) })),
+    },
+  };
 }
 
 function describeHit(hit: SearchHit, sources: readonly Source[]): string {

@@ -1,9 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { searchQuerySchema, searchResponseSchema, type SearchResponse } from '../../shared/api.ts';
+import type { FastifyReply } from 'fastify';
+import { errorResponseSchema } from '../../shared/wire/common.ts';
 import { mergeSorted } from '../../shared/mergeSorted.ts';
+import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type SearchQuery, type SearchResponse } from '../../shared/wire/search.ts';
 import { createTextMatcher } from '../../shared/textMatch.ts';
 import { SearchRefused, type Source } from '../sources/source.ts';
+import { BadRequest } from './errors.ts';
 import { stopWithClient } from './stopWithClient.ts';
+import type { ZodApp } from './zodApp.ts';
 
 export const SEARCH_BUDGET_MS = 60_000;
 
@@ -15,47 +18,46 @@ export type SearchOptions = {
 /**
  * `GET /api/search`: every source searches its own items (each knows which of them hold text
  * and how to read it again), newest first; the hits are merged newest first and cut at `limit`.
- * A search stops when its client goes away or its time is up.
+ * A source is asked the common filters and its own kind's; when a filter of another kind is
+ * given, it is not asked. A search stops when its client goes away or its time is up.
  */
-export function registerSearchRoutes(app: FastifyInstance, sources: readonly Source[], options: SearchOptions = { budgetMs: SEARCH_BUDGET_MS }): void {
-  app.get('/api/search', async (request, reply) => (await runSearch(request, reply, sources, options)) ?? reply);
+export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], options: SearchOptions = { budgetMs: SEARCH_BUDGET_MS }): void {
+  app.get(
+    '/api/search',
+    { schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema } } },
+    async (request, reply) => (await runSearch(request.query, reply, sources, options)) ?? reply,
+  );
 }
 
 /**
- * Runs the search a request asks for. When it cannot answer with hits (a bad query, a refused or
- * timed-out search, a client gone), it has answered the request itself and returns null.
+ * Runs a search. When it cannot answer with hits (a refused or timed-out search, a client gone),
+ * it has answered the request itself and returns null; a query that cannot be run throws a BadRequest.
  */
-export async function runSearch(request: FastifyRequest, reply: FastifyReply, sources: readonly Source[], options: SearchOptions): Promise<SearchResponse | null> {
-  const parsed = searchQuerySchema.safeParse(request.query);
-  if (!parsed.success) {
-    reply.code(400).send({ error: 'bad-request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
-    return null;
-  }
-  const query = parsed.data;
+export async function runSearch(query: SearchQuery, reply: FastifyReply, sources: readonly Source[], options: SearchOptions): Promise<SearchResponse | null> {
   if (query.q !== '') {
     const matcher = createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
-    if ('error' in matcher) {
-      reply.code(400).send({ error: 'bad-request', message: matcher.error });
-      return null;
-    }
+    if ('error' in matcher) throw new BadRequest(matcher.error);
   }
-  const asked = (request.query as Record<string, unknown>)['source'];
-  const searched = sources.filter((source) => asked === undefined || source.ref.id === asked);
+  const asked = sources.flatMap((source) => {
+    if (query.source !== undefined && source.ref.id !== query.source) return [];
+    const narrowed = narrowSearchQuery(query, source.ref.kind);
+    return narrowed === null ? [] : [{ source, query: narrowed }];
+  });
 
   const stop = stopWithClient(reply, options.budgetMs);
   try {
-    const found = await Promise.all(searched.map((source) => source.search(query, stop.signal)));
+    const found = await Promise.all(asked.map((one) => one.source.search(one.query, stop.signal)));
     const merged = mergeSorted(
       found.map((one) => one.hits),
       (a, b) => a.at > b.at,
     );
     const hits = merged.take(query.limit);
-    return searchResponseSchema.parse({
-      schema: 'rec.search/2',
-      hits: hits.map((one) => one.hit),
+    return {
+      schema: 'rec.search/3',
+      hits: hits.map((one) => one.hit as SearchResponse['hits'][number]),
       scanned: found.reduce((sum, one) => sum + one.scanned, 0),
       truncated: merged.hasMore() || found.some((one) => one.truncated),
-    });
+    };
   } catch (error) {
     if (error instanceof SearchRefused) {
       if (error.retryAfterSeconds !== null) reply.header('retry-after', String(error.retryAfterSeconds));

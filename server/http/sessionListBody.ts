@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { groupProjects } from '../../shared/projects.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 

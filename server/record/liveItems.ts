@@ -1,12 +1,12 @@
 import { firstLineOf } from '../../shared/firstLine.ts';
-import type { LiveItem } from '../../shared/api.ts';
+import type { LiveItem } from '../../shared/wire/common.ts';
 import { describeMissing, isSequenceJump, type MissingRange } from '../../shared/record/degraded.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { compareEntryNames } from '../../shared/record/entryName.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
-import { seqToWire } from '../../shared/api.ts';
+import { seqToWire } from '../../shared/wire/record.ts';
 
 // The record's items as the live view lists them: hand-written from what the index holds of a
 // file, in the words a session's page uses, so the browser applies none of the record's rules.

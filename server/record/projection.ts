@@ -1,5 +1,6 @@
-import type { EntryFactsWire, FileItem, SessionItemWire, SessionSummary, SourceRef } from '../../shared/api.ts';
-import { REASON_FILES_SHOWN, seqToWire } from '../../shared/api.ts';
+import type { SourceRef } from '../../shared/wire/common.ts';
+import type { EntryFactsWire, FileItem, SessionItemWire, SessionSummary } from '../../shared/wire/record.ts';
+import { REASON_FILES_SHOWN, seqToWire } from '../../shared/wire/record.ts';
 import type { MissingRange } from '../../shared/record/degraded.ts';
 import { valueAsWritten } from '../../shared/jsonText.ts';
 import type { EntryFacts, MessageDetails } from '../../shared/record/entry.ts';

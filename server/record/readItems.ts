@@ -1,5 +1,4 @@
 import { sep } from 'node:path';
-import { Readable } from 'node:stream';
 import type { SessionItem } from '../../shared/record/session.ts';
 import type { RecordReader } from './recordReader.ts';
 import { isReadForItem, type ItemRead } from './projection.ts';
@@ -108,11 +107,11 @@ function shareRead(threads: ReaderThreads, key: string, signal: AbortSignal, rea
 }
 
 /**
- * The JSON of `value` with each placeholder's JSON in its place, as a stream of the bytes: a large
- * entry's JSON and text, made on a reader thread, go out as they are, never turned into a string
- * here. A placeholder is any JSON value that appears once in `value`'s JSON.
+ * The JSON of `value` with each placeholder's JSON in its place, as its bytes: a large entry's
+ * JSON and text, made on a reader thread, go out as they are, never turned into a string here. A
+ * placeholder is any JSON value that appears once in `value`'s JSON.
  */
-export function spliceJson(value: unknown, parts: ReadonlyArray<readonly [placeholder: unknown, json: Uint8Array]>): { stream: Readable; bytes: number } {
+export function spliceJson(value: unknown, parts: ReadonlyArray<readonly [placeholder: unknown, json: Uint8Array]>): Uint8Array[] {
   let rest = JSON.stringify(value);
   const chunks: Uint8Array[] = [];
   const placed = parts
@@ -124,5 +123,5 @@ export function spliceJson(value: unknown, parts: ReadonlyArray<readonly [placeh
     rest = rest.slice(at + marker.length);
   }
   chunks.push(Buffer.from(rest));
-  return { stream: Readable.from(chunks, { objectMode: false }), bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+  return chunks;
 }

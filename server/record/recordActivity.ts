@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionFold } from '../../shared/record/session.ts';
-import { activityResponseSchema, type ActivityMinute, type ActivityPeer, type ConversationFilter } from '../../shared/wire/activity.ts';
+import type { ActivityMinute, ActivityPeer, ActivityResponse, ConversationFilter } from '../../shared/wire/activity.ts';
+import type { RecordFilterQuery } from '../../shared/wire/record.ts';
+import { NotHere, type Answer } from '../sources/source.ts';
 import type { RecordReader } from './recordReader.ts';
-import { SESSION_FILTER_WORDS, filterItems, filterOf, sessionFilterQuery } from './sessionFilter.ts';
+import { filterItems, filterOf } from './sessionFilter.ts';
 
 // A record session's activity (`rec.session-activity/1`), from the index alone: the time in each
 // file's name and the facts kept when it was first read. No file is opened and no text is read.
@@ -47,19 +48,16 @@ function countPeers(fold: SessionFold): ActivityPeer[] {
   return [...byPeer.values()].sort((a, b) => b.sent + b.received - (a.sent + a.received));
 }
 
-export function createRecordActivity(source: RecordReader) {
-  return async function answerActivity(sessionId: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    const query = sessionFilterQuery.safeParse(request.query);
-    if (!query.success) return reply.code(400).send({ error: 'bad-request', message: SESSION_FILTER_WORDS });
-    const fold = source.fold(sessionId);
-    if (fold === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this record' });
-    const filter = filterOf(query.data);
-    return activityResponseSchema.parse({
-      schema: 'rec.session-activity/1',
-      source: source.ref,
-      sessionId: fold.sessionId,
-      filter,
-      ...describeActivity(fold, filter),
-    });
+/** A record session's activity, narrowed as its pages are; not here when the record holds no such session. */
+export function describeRecordActivity(reader: RecordReader, sessionId: string, query: RecordFilterQuery): Answer<ActivityResponse> {
+  const fold = reader.fold(sessionId);
+  if (fold === null) return new NotHere('no such session in this record');
+  const filter = filterOf(query);
+  return {
+    schema: 'rec.session-activity/1',
+    source: reader.ref,
+    sessionId: fold.sessionId,
+    filter,
+    ...describeActivity(fold, filter),
   };
 }

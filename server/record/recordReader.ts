@@ -1,11 +1,12 @@
-import type { LiveItem, SourceRef, SourceStatus } from '../../shared/api.ts';
+import type { LiveItem, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import { GAP_SETTLE_MS, projectLiveItems, projectSettledGaps, textSeenIn, type FileChange } from './liveItems.ts';
 import { createRecordIndex } from './recordIndex.ts';
-import { recordSourceRef } from './recordSource.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
+import { NOTICE_GATHER_MS, createNoticeGatherer } from '../sources/noticeGatherer.ts';
+import { sourceRefOf } from '../sources/sourceRef.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
 type RecordNotice =
@@ -35,8 +36,6 @@ export type RecordReader = {
   close(): Promise<void>;
 };
 
-const NOTICE_GATHER_MS = 5;
-
 type RecordSourceOptions = {
   recordDir: string;
   reconcileIntervalMs?: number;
@@ -50,26 +49,21 @@ type RecordSourceOptions = {
  * the watcher sees meanwhile is told at once, as it is after the scan.
  */
 export function createRecordReader(options: RecordSourceOptions): RecordReader {
-  const ref = recordSourceRef(options.recordDir);
+  const ref = sourceRefOf('record', options.recordDir);
   const statusNow = (): SourceStatus => {
     const { record, indexing } = watcher.status();
     return { ...ref, root: options.recordDir, state: record.state, why: record.why, indexing };
   };
   const listeners = new Set<(event: RecordNotice) => void>();
-  const changed = new Set<string>();
   /** Per session, the files that changed since the last flush: each is told once per flush, as it is then. */
   let changedFiles = new Map<string, Map<string, FileChange>>();
   let looseFilesChanged = false;
   let statusVersion = 0;
-  let flushTimer: NodeJS.Timeout | null = null;
 
   const publish = (event: RecordNotice) => {
     for (const listener of listeners) listener(event);
   };
-  const flush = () => {
-    flushTimer = null;
-    const ids = [...changed];
-    changed.clear();
+  const flush = (ids: string[]) => {
     const files = changedFiles;
     changedFiles = new Map();
     for (const sessionId of ids) {
@@ -111,11 +105,8 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     }, GAP_SETTLE_MS);
   };
 
-  const tell = (sessionId: string) => {
-    changed.add(sessionId);
-    // A few milliseconds gather the writes of one entry (a file often changes in pieces).
-    flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
-  };
+  const notices = createNoticeGatherer(flush);
+  const tell = (sessionId: string) => notices.gather(sessionId);
   const index = createRecordIndex(
     (sessionId) => {
       if (!watcher.readingFirstScan()) tell(sessionId);
@@ -123,7 +114,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     () => {
       if (watcher.readingFirstScan()) return;
       looseFilesChanged = true;
-      flushTimer ??= setTimeout(flush, NOTICE_GATHER_MS);
+      notices.gather();
     },
     (sessionId, name, isNew) => {
       if (watcher.readingFirstScan()) return;
@@ -166,7 +157,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     },
     start: () => watcher.start(),
     async close() {
-      if (flushTimer !== null) clearTimeout(flushTimer);
+      notices.close();
       if (settleTimer !== null) clearTimeout(settleTimer);
       listeners.clear();
       await watcher.close();

@@ -1,6 +1,8 @@
 import { sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { recordSearchHitSchema, type RecordSearchHit, type SearchQuery, type SourceRef } from '../../shared/api.ts';
+import type { SourceRef } from '../../shared/wire/common.ts';
+import { recordSearchHitSchema, type RecordSearchHit } from '../../shared/wire/record.ts';
+import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst, passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
 import type { RecordReader } from './recordReader.ts';
 import type { TextQuery } from './readerThread.ts';
@@ -20,11 +22,7 @@ const GATHER_SLICE_MS = 8;
  * reader thread, so that other requests and live notices go on meanwhile; the search stops when
  * `signal` aborts (its client went away, or its time is up).
  */
-export async function searchRecord(source: RecordReader, threads: ReaderThreads, query: SearchQuery, signal: AbortSignal): Promise<SourceSearch> {
-  // A set-agent-comm entry's type, room and writer: no record entry has one.
-  if (query.type !== undefined || query.room !== undefined || query.writer !== undefined) return { hits: [], scanned: 0, truncated: false };
-  // What a person sent (a spex line from no session): every record entry is a session's.
-  if (query.person !== undefined) return { hits: [], scanned: 0, truncated: false };
+export async function searchRecord(source: RecordReader, threads: ReaderThreads, query: KindSearchQuery<'record'>, signal: AbortSignal): Promise<SourceSearch> {
   const textQuery: TextQuery | null = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   const filters: SearchFilters = {
     side: query.side,

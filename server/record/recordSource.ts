@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
-import type { RecordSearchHit, SourceRef } from '../../shared/api.ts';
+import type { RecordSearchHit } from '../../shared/wire/record.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
-import { createRecordActivity } from './recordActivity.ts';
+import { describeRecordActivity } from './recordActivity.ts';
 import { createRecordExport } from './recordExport.ts';
 import { describeRecordHit } from './recordMarkdown.ts';
 import { createRecordPages } from './recordPages.ts';
@@ -18,11 +16,11 @@ type RecordSourceOptions = {
 };
 
 /**
- * The record as a source: its reader (index, watcher, notices), its pages and its search.
- * Searches and large entries are read on reader threads of its own, off the event loop, so that
- * one request never holds up the others.
+ * The record as a source: its reader (index, watcher, notices), its pages, its export and its
+ * search. Searches and large entries are read on reader threads of its own, off the event loop,
+ * so that one request never holds up the others.
  */
-export function createRecordSource(options: RecordSourceOptions): Source & { reader: ReturnType<typeof createRecordReader> } {
+export function createRecordSource(options: RecordSourceOptions): Source<'record'> & { reader: ReturnType<typeof createRecordReader> } {
   const reader = createRecordReader({
     recordDir: options.root,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
@@ -32,8 +30,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
   // Shared: the list, the session pages and the event stream all send the same summaries.
   const summaryOf = createSummaryCache(reader.ref);
   const pages = createRecordPages(reader, summaryOf, threads);
-  const exports = createRecordExport(reader, summaryOf, threads);
-  const answerActivity = createRecordActivity(reader);
+  const exportOf = createRecordExport(reader, summaryOf, threads);
 
   const listed = (sessionId: string): ListedConversation | null => {
     const fold = reader.fold(sessionId);
@@ -44,7 +41,7 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
 
   return {
     reader,
-    ref: reader.ref,
+    ref: { kind: 'record', id: reader.ref.id },
     status: () => reader.status(),
     strays: () => reader.looseFiles(),
     version: () => reader.version(),
@@ -61,10 +58,11 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
         else if (notice.type === 'items') listener({ type: 'items', id: notice.sessionId, items: notice.items });
         else listener({ type: 'conversation-changed', id: notice.sessionId });
       }),
-    answerConversation: (id, request, reply) => pages.answerSession(id, request, reply),
-    answerItem: (id, item, request, reply) => pages.answerFile(id, item, request, reply),
-    answerExport: (id, format, request, reply) => exports.answerExport(id, format, request, reply),
-    answerActivity,
+    page: pages.page,
+    item: pages.item,
+    export: exportOf,
+    activity: async (id, query) => describeRecordActivity(reader, id, query),
+    views: {},
     search: (query, signal) => searchRecord(reader, threads, query, signal),
     describeSearchHit: (hit) => describeRecordHit(hit as RecordSearchHit),
     stopWork: () => void threads.close(),
@@ -74,13 +72,4 @@ export function createRecordSource(options: RecordSourceOptions): Source & { rea
       await reader.close();
     },
   };
-}
-
-/**
- * The record's id on the wire: stable for a record directory (its absolute path), so a link
- * that names it still holds after a restart, and distinct for two directories.
- */
-export function recordSourceRef(recordDir: string): SourceRef {
-  const digest = createHash('sha256').update(resolve(recordDir)).digest('hex');
-  return { kind: 'record', id: `record-${digest.slice(0, 8)}` };
 }

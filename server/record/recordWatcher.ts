@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
-import type { Indexing, SourceStatus } from '../../shared/api.ts';
+import type { Indexing, SourceStatus } from '../../shared/wire/common.ts';
 
 /** Whether the record directory can be read, and why not. */
 type RecordState = Pick<SourceStatus, 'state' | 'why'>;

@@ -1,25 +1,13 @@
-import { z } from 'zod';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { ConversationFilter } from '../../shared/wire/activity.ts';
+import type { RecordFilterQuery } from '../../shared/wire/record.ts';
 
 // A session narrowed to one side or one peer. Only message entries are ever left out, by the
 // facts the reader kept when it first read them (the facts its counts rest on): a gap, a start
 // entry, a damaged, pending or stray file stays in its place, because evidence that the record
 // is incomplete says nothing of which side or peer it concerns.
 
-export const sessionFilterQuery = z
-  .object({
-    side: z.enum(['sent', 'received']).optional(),
-    /** The peer exactly as the host gave it (`peer.as`); an empty name is none, so it is no filter. */
-    peer: z.string().min(1).max(4_096).optional(),
-    /** Messages whose host named no peer: shown as "unknown", and not a peer named "unknown". */
-    peerUnknown: z.literal('1').optional(),
-  })
-  .refine((query) => query.peer === undefined || query.peerUnknown === undefined, 'peer and peerUnknown select different messages: give one');
-
-export const SESSION_FILTER_WORDS = 'side must be sent or received, peer a name as the host gave it, peerUnknown 1 (not with peer)';
-
-export function filterOf(query: z.infer<typeof sessionFilterQuery>): ConversationFilter {
+export function filterOf(query: RecordFilterQuery): ConversationFilter {
   return {
     side: query.side ?? null,
     peer: query.peerUnknown !== undefined ? { as: null } : query.peer !== undefined ? { as: query.peer } : null,

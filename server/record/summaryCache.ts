@@ -1,4 +1,5 @@
-import { sessionSummarySchema, type SessionSummary, type SourceRef } from '../../shared/api.ts';
+import type { SourceRef } from '../../shared/wire/common.ts';
+import { sessionSummarySchema, type SessionSummary } from '../../shared/wire/record.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import { projectSummary } from './projection.ts';
 

@@ -1,17 +1,15 @@
-import { isUtf8 } from 'node:buffer';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SourceRef } from '../../shared/api.ts';
 import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
-import { sacFlowItemSchema, type SacFlowItem, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
-import { sendExport } from '../sources/exportStream.ts';
-import { fencedBlock, inlineValue } from '../sources/markdown.ts';
-import type { ExportFormat } from '../sources/source.ts';
-import type { SeatFileState } from './sacReader.ts';
+import type { SacFlowItem, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { ExportItem, ExportParts } from '../export/exportParts.ts';
+import { fencedBlock, inlineValue } from '../export/markdown.ts';
+import { NotHere, type Answer } from '../sources/source.ts';
+import type { FlowProjection } from './sacProjection.ts';
+import type { SacReader, SeatFileState } from './sacReader.ts';
 import { readSeatRange } from './storeOpen.ts';
 
-// A seat exported whole (`GET /api/sessions/:seat/export`), as of when the export began: the
+// A seat exported whole (server/export/pipeline.ts frames it), as of when the export began: the
 // stretches of its Sent | Received then, each read from its file as the export reaches it.
 //
 // - `ndjson`: a first line with the seat's summary, then one line per stretch, Sent then
@@ -29,25 +27,24 @@ type Column = 'sent' | 'received';
 type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
 
 type SacExporting = {
-  ref: SourceRef;
+  ref: { kind: 'sac'; id: string };
   root: string;
+  reader: SacReader;
+  flows: FlowProjection;
+  /** The seat's fold and summary now; null when the store holds no such seat. */
   foldSeat(seat: string): { view: SeatView; summary: SacSeatSummary } | null;
   summaryOf(seat: string): SacSeatSummary;
-  seatFile(room: string, seat: string): SeatFileState | null;
-  noteChanged(room: string, seat: string, why: string): void;
-  /** A stretch as a page gives it (`clip`: texts over 64 KiB cut), or whole. */
-  projectFlow(room: string, flow: FlowItem, received: ReceivedItem | null, clip: boolean): SacFlowItem;
 };
 
-export function createSacExport(exporting: SacExporting) {
-  const { ref } = exporting;
+export function createSacExport(exporting: SacExporting): (seat: string) => Answer<ExportParts> {
+  const { ref, reader, flows } = exporting;
 
   /**
    * The stretch's bytes, checked to be those the reader read: the same file, long enough, and an
    * entry's header reading as it did. A file found otherwise is changed after read from now on.
    */
   function* readStretch(room: string, flow: FlowItem): Generator<Buffer | { changed: string } | { unreadable: string }> {
-    const file = exporting.seatFile(room, flow.seat);
+    const file: SeatFileState | null = reader.seatFile(room, flow.seat);
     if (file === null) {
       yield { changed: 'the file is no longer listed' };
       return;
@@ -61,7 +58,7 @@ export function createSacExport(exporting: SacExporting) {
       const length = Math.min(step, end - at);
       const read = readSeatRange(exporting.root, file.relative, identity, at, length, end);
       if (read.type === 'changed') {
-        exporting.noteChanged(room, flow.seat, read.why);
+        reader.noteChanged(room, flow.seat, read.why);
         yield { changed: read.why };
         return;
       }
@@ -74,7 +71,7 @@ export function createSacExport(exporting: SacExporting) {
         const header = readHeader(read.bytes.subarray(0, lineEnd === -1 ? read.bytes.length : lineEnd).toString('utf8'));
         if (header === null || header.time !== flow.item.facts.time || header.typeWord !== flow.item.facts.typeWord) {
           const why = 'an entry’s header no longer reads as it did: bytes already read are different';
-          exporting.noteChanged(room, flow.seat, why);
+          reader.noteChanged(room, flow.seat, why);
           yield { changed: why };
           return;
         }
@@ -84,12 +81,12 @@ export function createSacExport(exporting: SacExporting) {
     } while (at < end);
   }
 
-  function describePlace(item: Exported, evidence: string, why: string | null): string {
+  function describePlace(item: Exported, evidence: string, why: string | null): Record<string, unknown> {
     const { flow, room, column, received } = item;
     const stretch = flow.item;
     const entry = stretch.type === 'entry' ? stretch : null;
     const at = entry === null ? null : entry.facts.instant === null ? null : new Date(entry.facts.instant).toISOString();
-    const fields: Record<string, unknown> = {
+    return {
       type: stretch.type,
       column,
       source: ref,
@@ -110,13 +107,9 @@ export function createSacExport(exporting: SacExporting) {
       addressing: received?.addressing ?? null,
       sacCursor: received?.sacCursor ?? null,
     };
-    const json = JSON.stringify(fields);
-    return json.slice(0, -1);
   }
 
-  async function* ndjsonParts(seat: string, summary: SacSeatSummary, items: readonly Exported[], signal: AbortSignal): AsyncGenerator<string | Uint8Array> {
-    const sent = items.filter((item) => item.column === 'sent').length;
-    yield JSON.stringify({ type: 'seat', schema: SAC_EXPORT_SCHEMA, source: ref, seat, summary, sent, received: items.length - sent }) + '\n';
+  async function* records(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     for (const item of items) {
       signal.throwIfAborted();
       const pieces: Buffer[] = [];
@@ -126,70 +119,54 @@ export function createSacExport(exporting: SacExporting) {
         else problem = 'changed' in piece ? { evidence: 'changed', why: `changed after it was read: ${piece.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${piece.unreadable}` };
       }
       // The evidence sent is that of the bytes sent: none, and why, when they are not those read.
-      const line = problem === null ? describePlace(item, item.flow.item.evidence, item.flow.item.why) : describePlace(item, problem.evidence, problem.why);
-      if (problem !== null) {
-        yield `${line},"fileText":null}\n`;
-        continue;
-      }
-      const bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
-      if (isUtf8(bytes)) yield `${line},"fileText":${JSON.stringify(bytes.toString('utf8'))}}\n`;
-      else yield `${line},"fileText":null,"fileBase64":${JSON.stringify(bytes.toString('base64'))}}\n`;
+      const fields = problem === null ? describePlace(item, item.flow.item.evidence, item.flow.item.why) : describePlace(item, problem.evidence, problem.why);
+      const bytes = problem === null ? (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)) : null;
+      yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: bytes === null ? null : { bytes } } } };
     }
   }
 
-  async function* jsonParts(seat: string, items: readonly Exported[], signal: AbortSignal): AsyncGenerator<string> {
-    const sent = items.filter((item) => item.column === 'sent');
-    const received = items.filter((item) => item.column === 'received');
-    yield '{"schema":"rec.sac-seat/1","others":true';
-    for (const [name, column] of [['sent', sent], ['received', received]] as const) {
-      yield `,"${name}":[`;
-      let first = true;
-      for (const item of column) {
-        signal.throwIfAborted();
-        yield (first ? '' : ',') + JSON.stringify(sacFlowItemSchema.parse(exporting.projectFlow(item.room, item.flow, item.received, true)));
-        first = false;
-      }
-      yield ']';
-    }
-    // The summary comes last, taken once every stretch was read, so that it agrees with them.
-    yield `,"limit":${Math.max(sent.length, received.length, 1)},"sentTotal":${sent.length},"receivedTotal":${received.length},"seat":${JSON.stringify(exporting.summaryOf(seat))}}`;
-  }
-
-  async function* markdownParts(seat: string, summary: SacSeatSummary, items: readonly Exported[], signal: AbortSignal): AsyncGenerator<string> {
-    yield describeSeatMarkdown(summary, new Date().toISOString());
-    let column: Column | null = null;
+  async function* values(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'json'>> {
     for (const item of items) {
       signal.throwIfAborted();
-      if (item.column !== column) {
-        column = item.column;
-        yield column === 'sent'
-          ? `## Sent\n\nWhat this seat wrote, in every room, in time order.\n\n`
-          : `## Received\n\nWhat other seats wrote in this seat's rooms, in time order, those addressed to others included. Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.\n\n`;
-      }
-      yield describeStretchMarkdown(exporting.projectFlow(item.room, item.flow, item.received, false));
+      yield { list: item.column, value: flows.projectFlow(item.room, item.flow, item.received, true) };
     }
-    if (column === null) yield '## Sent\n\nNothing.\n\n## Received\n\nNothing.\n';
-    else if (column === 'sent') yield '## Received\n\nNothing.\n';
   }
 
-  async function answerExport(seat: string, format: ExportFormat, _request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  async function* transcript(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'md'>> {
+    for (const item of items) {
+      signal.throwIfAborted();
+      yield { list: item.column, markdown: describeStretchMarkdown(flows.projectFlow(item.room, item.flow, item.received, false)) };
+    }
+  }
+
+  return (seat) => {
     const folded = exporting.foldSeat(seat);
-    if (folded === null) return reply.code(404).send({ error: 'not-found', message: `no seat ${JSON.stringify(seat)} in this set-agent-comm store` });
+    if (folded === null) return new NotHere(`no seat ${JSON.stringify(seat)} in this set-agent-comm store`);
     // The stretches of the moment the export began; later ones are in the next export.
     const items: Exported[] = [
       ...folded.view.sent.map((item) => ({ column: 'sent' as const, room: item.room, flow: item.flow, received: null })),
       ...folded.view.received.map((item) => ({ column: 'received' as const, room: item.room, flow: item.flow, received: item })),
     ];
-    const parts =
-      format === 'ndjson'
-        ? (signal: AbortSignal) => ndjsonParts(seat, folded.summary, items, signal)
-        : format === 'json'
-          ? (signal: AbortSignal) => jsonParts(seat, items, signal)
-          : (signal: AbortSignal) => markdownParts(seat, folded.summary, items, signal);
-    return sendExport(reply, { name: ['sac', seat], format, parts });
-  }
-
-  return { answerExport };
+    const sent = folded.view.sent.length;
+    const received = folded.view.received.length;
+    return {
+      name: ['sac', seat],
+      ndjsonHead: { type: 'seat', schema: SAC_EXPORT_SCHEMA, source: ref, seat, summary: folded.summary, sent, received },
+      jsonHead: { schema: 'rec.sac-seat/1', others: true },
+      // The summary comes last, taken once every stretch was read, so that it agrees with them.
+      jsonTail: () => ({ limit: Math.max(sent, received, 1), sentTotal: sent, receivedTotal: received, seat: exporting.summaryOf(seat) }),
+      markdownHead: (exportedAt) => describeSeatMarkdown(folded.summary, exportedAt),
+      lists: [
+        { name: 'sent', markdownTitle: '## Sent\n\nWhat this seat wrote, in every room, in time order.\n\n', markdownEmpty: 'Nothing.\n\n' },
+        {
+          name: 'received',
+          markdownTitle: "## Received\n\nWhat other seats wrote in this seat's rooms, in time order, those addressed to others included. Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.\n\n",
+          markdownEmpty: 'Nothing.\n',
+        },
+      ],
+      items: { ndjson: (signal) => records(items, signal), json: (signal) => values(items, signal), md: (signal) => transcript(items, signal) },
+    };
+  };
 }
 
 /** The transcript's head: the seat, its session and project, its counts, and every reason to doubt what was read. */

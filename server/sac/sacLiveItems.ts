@@ -1,4 +1,4 @@
-import type { LiveItem, SourceRef } from '../../shared/api.ts';
+import type { LiveItem, SourceRef } from '../../shared/wire/common.ts';
 import type { EvidenceState } from '../../shared/evidence.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { readEntry, readEntryEvidence, readTail, strayTextEnd, type SeatFileEntry, type SeatFileReading } from '../../shared/sac/seatFile.ts';

@@ -1,5 +1,5 @@
 import { join, sep } from 'node:path';
-import type { Indexing } from '../../shared/api.ts';
+import type { Indexing } from '../../shared/wire/common.ts';
 import { STORE_FILES, classifyStoreName, isSecretName, type NameKind, type StoreFileName } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { STORE_FILE_OF, readStoreFile, readStoreFiles, type StoreFacts, type StoreFileInput } from '../../shared/sac/storeFiles.ts';

@@ -1,7 +1,7 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEntryName } from '../../shared/record/entryName.ts';
-import type { SourceKind } from './kinds.ts';
+import type { SourceKind } from '../../shared/wire/common.ts';
 
 type Recognized = { kind: SourceKind } | { kind: null; why: string };
 

@@ -1,12 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LiveItem, SearchQuery, SourceRef, SourceStatus } from '../../shared/api.ts';
+import type { z } from 'zod';
+import type { LiveItem, SourceKind, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
+import type { WireKinds } from '../../shared/wire/kinds.ts';
+import type { KindSearchQuery } from '../../shared/wire/search.ts';
+import type { ExportParts } from '../export/exportParts.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
 // (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
-// the files, and its projection says it in the wire's words. The HTTP layer holds a list of
-// sources and speaks only of sources, conversations and items: it never opens a store's file, and
-// it never knows a kind's rules. Each kind lives in its own folder (server/record, server/spex,
-// server/sac) with its reader and projection; its pure core is in shared/<kind>.
+// the files, and its projection says it in the wire's words. A source returns data: wire values,
+// or "not here" with the reason. It never sees a request or a reply: the HTTP layer owns routes,
+// parameters, status codes and the schemas answers are checked against (shared/wire/kinds.ts), and
+// it never opens a store's file nor knows a kind's rules. Each kind lives in its own folder
+// (server/record, server/spex, server/sac) with its reader and projection; its pure core is in
+// shared/<kind>.
 
 /** A conversation as the list of sessions carries it: already projected and validated. */
 export type ListedConversation = {
@@ -45,13 +50,50 @@ export class SearchRefused extends Error {
   }
 }
 
-/** What a conversation or a search is exported as: items as on disk, the wire's shape, a transcript. */
-export const EXPORT_FORMATS = ['ndjson', 'json', 'md'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** Why a source holds no such conversation, item or view: the HTTP layer answers 404 with it. */
+export class NotHere {
+  readonly why: string;
+  constructor(why: string) {
+    this.why = why;
+  }
+}
 
-export type Source = {
+/**
+ * An answer its source validated and serialized itself, as bytes: a large entry's JSON, made on
+ * a reader thread, is put into its answer as it is and never parsed again on the event loop.
+ */
+export class JsonBytes {
+  readonly chunks: readonly Uint8Array[];
+  readonly bytes: number;
+  constructor(chunks: readonly Uint8Array[]) {
+    this.chunks = chunks;
+    this.bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+}
+
+export type Answer<T> = T | NotHere;
+
+type Wire<K extends SourceKind> = WireKinds[K];
+type Output<S> = S extends z.ZodType ? z.output<S> : never;
+
+/** A view only one kind has (set-agent-comm's rooms): a list, and one of it by its key. */
+export type SourceView<List = unknown, ListQuery = never, One = unknown, OneQuery = never> = {
+  list(query: ListQuery, signal: AbortSignal): Promise<Answer<List>>;
+  one(key: string, query: OneQuery, signal: AbortSignal): Promise<Answer<One>>;
+};
+type ViewsOf<K extends SourceKind> = {
+  readonly [V in keyof Wire<K>['views']]: Wire<K>['views'][V] extends { list: { query: infer LQ; response: infer L }; one: { query: infer OQ; response: infer O } }
+    ? SourceView<Output<L>, Output<LQ>, Output<O>, Output<OQ>>
+    : never;
+};
+/** The query of a kind's activity; never for a kind that sums none. */
+type ActivityQuery<K extends SourceKind> = K extends SourceKind ? (Wire<K> extends { activity: { query: infer Q } } ? Output<Q> : never) : never;
+type ActivityAnswer<K extends SourceKind> = K extends SourceKind ? (Wire<K> extends { activity: { response: infer R } } ? Output<R> : never) : never;
+
+/** A store of kind `K`; the HTTP layer holds `Source` (of any kind) and knows none of them. */
+export type Source<K extends SourceKind = SourceKind> = {
   /** The store on the wire: every conversation, item and notice of this source carries it. */
-  readonly ref: SourceRef;
+  readonly ref: SourceRef & { kind: K };
   status(): SourceStatus;
   /** Names directly in the root that are not conversations: listed, never read. */
   strays(): string[];
@@ -60,29 +102,29 @@ export type Source = {
   conversations(): Iterable<ListedConversation>;
   conversation(id: string): ListedConversation | null;
   subscribe(listener: (notice: SourceNotice) => void): () => void;
-  /** Answers `GET /api/sessions/:id` for one of its conversations (the kind's own page). */
-  answerConversation(id: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
-  /** Answers `GET /api/sessions/:id/items/:item`: one item whole, named as the kind names it. */
-  answerItem(id: string, item: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** One of its conversations, a page at a time (the kind's own page and query). */
+  page(id: string, query: z.output<Wire<K>['page']['query']>, signal: AbortSignal): Promise<Answer<z.output<Wire<K>['page']['response']>>>;
+  /** One item whole, named as the kind names it. */
+  item(id: string, key: string, signal: AbortSignal): Promise<Answer<z.output<Wire<K>['item']> | JsonBytes>>;
   /**
-   * Answers `GET /api/sessions/:id/export?format=`: one conversation whole, streamed (see
-   * server/sources/exportStream.ts). A kind without it answers 404, saying so.
+   * One conversation whole, as of now, for the export pipeline (server/export/): its head, and
+   * its items in each form. A kind without it has its conversations answered 404, saying so.
    */
-  answerExport?(id: string, format: ExportFormat, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  export?(id: string): Answer<ExportParts>;
+  /** Views of the store only this kind has (set-agent-comm's rooms), by the names the wire registry gives them. */
+  readonly views: ViewsOf<K>;
   /**
-   * Answers `GET /api/sessions/:id/activity` (`rec.session-activity/1`, shared/wire/activity.ts):
-   * items per minute and messages per peer, from what its index holds, no text. A kind without
-   * it answers 404, saying so.
+   * A conversation's activity (`rec.session-activity/1`, shared/wire/activity.ts): items per
+   * minute and messages per peer, from what its index holds, no text. A kind without it has
+   * its conversations answered 404, saying so.
    */
-  answerActivity?(id: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
-  /** Searches its items; stops when `signal` aborts. */
-  search(query: SearchQuery, signal: AbortSignal): Promise<SourceSearch>;
+  activity?(id: string, query: ActivityQuery<K>, signal: AbortSignal): Promise<Answer<ActivityAnswer<K>>>;
+  /** Searches its items for the common filters and its kind's own; stops when `signal` aborts. */
+  search(query: KindSearchQuery<K>, signal: AbortSignal): Promise<SourceSearch>;
   /** One of its search hits in a Markdown export of a search, in its store's words. */
   describeSearchHit(hit: unknown): string;
   /** Ends searches and reads in flight: the server is stopping and must not wait for them. */
   stopWork(): void;
-  /** Routes of views only this kind has (set-agent-comm's rooms), under `/api/<kind>/`. */
-  registerRoutes?(app: FastifyInstance): void;
   start(): Promise<void>;
   close(): Promise<void>;
 };

@@ -1,19 +1,16 @@
-import { isUtf8 } from 'node:buffer';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/api.ts';
+import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
-import { spexItemSchema, type SpexItem, type SpexSearchHit, type SpexSummary } from '../../shared/wire/spex.ts';
-import { sendExport } from '../sources/exportStream.ts';
-import { fencedBlock, inlineValue } from '../sources/markdown.ts';
-import type { ExportFormat } from '../sources/source.ts';
+import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
+import type { ExportItem, ExportParts, ExportRecord } from '../export/exportParts.ts';
+import { fencedBlock, inlineValue } from '../export/markdown.ts';
+import { NotHere, type Answer } from '../sources/source.ts';
 import { readRanges, type RangeRead } from './readLine.ts';
+import { keyOf, ownerOf, type PlacedItem, type SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
-import type { PlacedItem } from './spexSource.ts';
 
-// A spex session taken away whole (`GET /api/sessions/:id/export?format=`), as of when the export
+// A spex session taken away whole (server/export/pipeline.ts frames it), as of when the export
 // began: the items of its page then (its own log, and the lines of other logs whose `from` is its
-// id), each line read again from its segment as the export reaches it, a batch at a time, at the
-// pace the client takes them (server/sources/exportStream.ts).
+// id), each line read again from its segment as the export reaches it, a batch at a time.
 //
 // - `ndjson`: a first line with the session's summary, then a line per item: whose log holds it,
 //   its line number and segment, its evidence, and its bytes exactly as the segment holds them
@@ -27,40 +24,24 @@ const SPEX_EXPORT_SCHEMA = 'rec.spex-session-export/1';
 /** Items read and projected at a time: a page's worth. */
 const BATCH_ITEMS = 200;
 
-type SpexExportParts = {
-  ref: SourceRef & { kind: 'spex' };
-  reader: SpexReader;
-  /** The session's items in page order (kept by the projection; the export copies the list). */
-  placeItems(session: SpexSession): PlacedItem[];
-  /** Items projected as a page does, reading their lines again; `limit` null: texts whole. */
-  projectItems(session: SpexSession, items: readonly PlacedItem[], limit: number | null): SpexItem[];
-  keyOf(item: PlacedItem): string;
-  summaryOf(session: SpexSession): { summary: SpexSummary; json: string };
-  currentNoteOf(sessionId: string): string | null;
-};
-
-export function createSpexExport(parts: SpexExportParts) {
-  const { ref, reader } = parts;
-
-  async function* ndjsonParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
-    const sessionId = session.sessionId;
-    yield JSON.stringify({ type: 'session', schema: SPEX_EXPORT_SCHEMA, source: ref, sessionId, session: parts.summaryOf(session).summary, items: items.length }) + '\n';
+export function createSpexExport(reader: SpexReader, projection: SpexProjection, ref: { kind: 'spex'; id: string }): (id: string) => Answer<ExportParts> {
+  async function* records(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
       const batch = items.slice(offset, offset + BATCH_ITEMS);
       const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })), reader.root);
-      yield batch.map((placed, index) => describeLine(sessionId, placed, reads[index]!)).join('');
+      for (let index = 0; index < batch.length; index++) yield { record: describeLine(session.sessionId, batch[index]!, reads[index]!) };
     }
   }
 
-  function describeLine(sessionId: string, placed: PlacedItem, read: RangeRead): string {
+  function describeLine(sessionId: string, placed: PlacedItem, read: RangeRead): ExportRecord {
     const { item } = placed;
     const facts = item.evidence === 'parsed' ? item.facts : null;
-    const line: Record<string, unknown> = {
+    const line = {
       type: 'line',
       source: ref,
       sessionId,
-      key: parts.keyOf(placed),
+      key: keyOf(placed),
       log: placed.own ? sessionId : placed.receiver,
       side: !placed.own ? 'sent' : facts?.kind === 'sent' ? 'received' : null,
       line: placed.line,
@@ -70,52 +51,53 @@ export function createSpexExport(parts: SpexExportParts) {
       why: item.evidence === 'parsed' ? null : item.why,
       kind: facts === null ? null : facts.kind === 'unknown' ? facts.kindName : facts.kind,
     };
-    if (read.type === 'gone') return JSON.stringify({ ...line, bytes: null, lineText: null, now: read.why }) + '\n';
-    if (read.type === 'withheld') return JSON.stringify({ ...line, bytes: null, lineText: null, withheld: read.why }) + '\n';
+    if (read.type === 'gone') return { fields: { ...line, bytes: null, lineText: null, now: read.why } };
+    if (read.type === 'withheld') return { fields: { ...line, bytes: null, lineText: null, withheld: read.why } };
     // The bytes as the segment holds them, or without spex's receipt, which says so.
     const stripped = read.stripped ? { withheld: STRIPPED_WORDS } : {};
-    if (!isUtf8(read.bytes)) return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: null, lineBase64: read.bytes.toString('base64'), ...stripped }) + '\n';
-    return JSON.stringify({ ...line, bytes: read.bytes.length, lineText: read.bytes.toString('utf8'), ...stripped }) + '\n';
+    return { fields: { ...line, bytes: read.bytes.length, ...stripped }, text: { name: 'lineText', base64Name: 'lineBase64', value: { bytes: read.bytes } } };
   }
 
-  async function* jsonParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
-    // The summary comes last, taken once every line was read, as a page's agrees with its items.
-    yield `{"schema":"rec.spex-session/1","page":${JSON.stringify({ offset: 0, limit: items.length, total: items.length })},"items":[`;
+  async function* values(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'json'>> {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
-      const batch = parts.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), PAGE_TEXT_LIMIT_BYTES);
-      yield (offset === 0 ? '' : ',') + batch.map((item) => JSON.stringify(spexItemSchema.parse(item))).join(',');
-    }
-    const current = reader.session(session.sessionId) ?? session;
-    const note = parts.currentNoteOf(session.sessionId);
-    const strays = current.strays.map((stray) => ({ name: stray.name, why: stray.why }));
-    yield `],"session":${parts.summaryOf(current).json},"currentNote":${JSON.stringify(note)},"strays":${JSON.stringify(strays)}}`;
-  }
-
-  async function* markdownParts(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<string> {
-    yield describeSessionMarkdown(parts.summaryOf(session).summary, new Date().toISOString());
-    for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
-      signal.throwIfAborted();
-      const batch = parts.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), null);
-      yield batch.map(describeItemMarkdown).join('');
+      for (const value of projection.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), PAGE_TEXT_LIMIT_BYTES)) yield { value };
     }
   }
 
-  async function answerExport(id: string, format: ExportFormat, _request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  async function* transcript(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'md'>> {
+    for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
+      signal.throwIfAborted();
+      for (const item of projection.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), null)) yield { markdown: describeItemMarkdown(item) };
+    }
+  }
+
+  return (id) => {
     const session = reader.session(id);
-    if (session === null) return reply.code(404).send({ error: 'not-found', message: 'no such session in this spex home' });
+    if (session === null) return new NotHere('no such session in this spex home');
     // The list is kept for pages and replaced as the session changes: the export keeps the items of the moment it began.
-    const items = parts.placeItems(session).slice();
-    const make = format === 'ndjson' ? ndjsonParts : format === 'json' ? jsonParts : markdownParts;
-    return sendExport(reply, { name: ['spex', id], format, parts: (signal) => make(session, items, signal) });
-  }
-
-  return { answerExport };
+    const items = projection.placeItems(session).slice();
+    const summary = projection.listed(session).summary;
+    return {
+      name: ['spex', id],
+      ndjsonHead: { type: 'session', schema: SPEX_EXPORT_SCHEMA, source: ref, sessionId: id, session: summary, items: items.length },
+      jsonHead: { schema: 'rec.spex-session/1', page: { offset: 0, limit: items.length, total: items.length } },
+      // The summary comes last, taken once every line was read, as a page's agrees with its items.
+      jsonTail() {
+        const current = reader.session(id) ?? session;
+        return { session: projection.listed(current).summary, currentNote: projection.currentNoteOf(id), strays: current.strays.map((stray) => ({ name: stray.name, why: stray.why })) };
+      },
+      markdownHead: (exportedAt) => describeSessionMarkdown(summary, exportedAt),
+      lists: [{ name: 'items' }],
+      items: {
+        ndjson: (signal) => records(session, items, signal),
+        json: (signal) => values(session, items, signal),
+        md: (signal) => transcript(session, items, signal),
+      },
+    };
+  };
 }
 
-function ownerOf(session: SpexSession, placed: PlacedItem): string {
-  return placed.own ? session.sessionId : placed.receiver;
-}
 
 /** The transcript's head: the session, what session.json says now, and every reason to doubt its log. */
 function describeSessionMarkdown(summary: SpexSummary, exportedAt: string): string {

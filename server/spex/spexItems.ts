@@ -1,4 +1,4 @@
-import type { LiveItem } from '../../shared/api.ts';
+import type { LiveItem } from '../../shared/wire/common.ts';
 import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import type { LogItem } from '../../shared/spex/timeline.ts';

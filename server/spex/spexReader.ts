@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Indexing } from '../../shared/api.ts';
+import type { Indexing } from '../../shared/wire/common.ts';
 import { SESSION_JSON, type ProjectLabel, type Stray } from '../../shared/spex/layout.ts';
 import type { SegmentReading } from '../../shared/spex/segment.ts';
 import { createSentIndex, type IndexedMark, type SentBy } from '../../shared/spex/sentBy.ts';

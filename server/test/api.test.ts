@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileResponseSchema, sessionResponseSchema } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema } from '../../shared/wire/record.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
@@ -115,7 +115,7 @@ describe('the API', () => {
   });
 
   it('search filters by side, refusal and peer as given', async () => {
-    const refused = await getJson(dashboard, '/api/search?refused=1', recordSearchResponseSchema);
+    const refused = await getJson(dashboard, '/api/search?record.refused=1', recordSearchResponseSchema);
     assert.deepEqual(refused.hits.map((hit) => [hit.file, hit.reason]), [[nameAt(3, 4), 'recipient refuses inbound messages']]);
     const byPeer = await getJson(dashboard, '/api/search?peer=api-service&side=received', recordSearchResponseSchema);
     assert.deepEqual(byPeer.hits.map((hit) => [hit.file, hit.peerSessionId]), [[nameAt(2, 3), 'big']]);

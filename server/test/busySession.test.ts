@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sessionResponseSchema, type SessionItemWire } from '../../shared/api.ts';
+import { sessionResponseSchema, type SessionItemWire } from '../../shared/wire/record.ts';
 import { receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { activityResponseSchema } from '../../shared/wire/activity.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 
-import { sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { DEFAULT_PORT } from '../cliArgs.ts';
 import { runCommand, startCommand } from './command.ts';
 import { eventually, makeTempRecord } from './harness.ts';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sessionResponseSchema, type FileItem, type SessionSummary } from '../../shared/api.ts';
+import { sessionResponseSchema, type FileItem, type SessionSummary } from '../../shared/wire/record.ts';
 import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
@@ -247,6 +247,6 @@ describe('small things the summary must get right', () => {
       assert.equal((await fetch(new URL(`/api/search?${query}`, dashboard.url))).status, 400, `search ${query}`);
     }
     assert.equal((await getJson(dashboard, `/api/sessions/${sessionId}?limit=010`, sessionResponseSchema)).page.limit, 10);
-    assert.equal((await getJson(dashboard, '/api/search?limit=16', recordSearchResponseSchema)).schema, 'rec.search/2');
+    assert.equal((await getJson(dashboard, '/api/search?limit=16', recordSearchResponseSchema)).schema, 'rec.search/3');
   });
 });

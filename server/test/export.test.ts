@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { searchResponseSchema, sessionResponseSchema, type SessionItemWire } from '../../shared/api.ts';
+import { sessionResponseSchema, type SessionItemWire } from '../../shared/wire/record.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { CORRELATION_NOT_SHOWN } from '../../shared/record/outcomeWords.ts';
 import { receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { entryFileName } from '../demo/entryFile.ts';
-import { describeExportActivity } from '../sources/exportStream.ts';
+import { describeExportActivity } from '../export/pipeline.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
 // Exports: a session or a search taken away whole, as NDJSON (the files as on disk), JSON (the
@@ -151,9 +152,9 @@ describe('exporting a session', () => {
       at(CORRELATION_NOT_SHOWN),
       at('**Text withheld** (recordText set to metadata): 42 bytes'),
       at('### Entry 5 missing'),
-      at(`### Unknown evidence: file \`"${damagedFile}"\``),
-      at('**not queued:** `"recipient refuses inbound messages"`'),
-      at(`### Being written: file \`"${pendingFile}"\``),
+      at(`### Unknown evidence: file \`${damagedFile}\``),
+      at('**not queued:** `recipient refuses inbound messages`'),
+      at(`### Being written: file \`${pendingFile}\``),
     ];
     assert.deepEqual(order, [...order].sort((a, b) => a - b));
     at(WITHHELD.textHash);
@@ -249,8 +250,8 @@ describe('exporting a search', () => {
     assert.deepEqual(hits, answer.hits.map((hit) => ({ type: 'hit', ...hit })));
 
     const md = (await download(`/api/search/export?format=md&${query}`)).body.toString('utf8');
-    assert.ok(md.includes(`session \`"degraded"\`, file \`"${files.get('degraded')![5]}"\``), md);
-    assert.ok(md.includes('**not queued:** `"recipient refuses inbound messages"`'));
+    assert.ok(md.includes(`session \`degraded\`, file \`${files.get('degraded')![5]}\``), md);
+    assert.ok(md.includes('**not queued:** `recipient refuses inbound messages`'));
     assert.ok(md.includes('```text\nrefused words\n```'));
   });
 

@@ -4,12 +4,12 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/wire/record.ts';
 import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { readCpuMs } from '../../tools/bench/proc.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { startCommand, type RunningCommand } from './command.ts';
-import { recordSourceRef } from '../record/recordSource.ts';
+import { sourceRefOf } from '../sources/sourceRef.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
@@ -234,7 +234,7 @@ describe('one request does not stall the server', () => {
     const { fileText: _text, ...item } = file.item;
     assert.deepEqual({ ...item, entry: null }, {
       type: 'file',
-      source: recordSourceRef(record.dir),
+      source: sourceRefOf('record', record.dir),
       file: hugeFile,
       at: isoAt(1),
       seq: 2,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LiveItem } from '../../shared/api.ts';
+import type { LiveItem } from '../../shared/wire/common.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';

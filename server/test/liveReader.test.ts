@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, appendFileSync, utimesSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sessionResponseSchema, type FileItem } from '../../shared/api.ts';
+import { sessionResponseSchema, type FileItem } from '../../shared/wire/record.ts';
 import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';

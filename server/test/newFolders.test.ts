@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema } from '../../shared/api.ts';
+import { sessionResponseSchema } from '../../shared/wire/record.ts';
 import { startEntry, sentEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { sacSeatResponseSchema, sacSeatSummarySchema } from '../../shared/wire/sac.ts';
 import { spexSessionResponseSchema, spexSummarySchema } from '../../shared/wire/spex.ts';
 import { startSacWriter } from '../../tools/writer/sacWriter.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileResponseSchema, sessionResponseSchema } from '../../shared/api.ts';
+import { fileResponseSchema, sessionResponseSchema } from '../../shared/wire/record.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startDashboard } from '../dashboard.ts';
 import { connectEventStream, type EventStream } from './eventStream.ts';

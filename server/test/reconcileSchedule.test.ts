@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema } from '../../shared/api.ts';
+import { sessionResponseSchema } from '../../shared/wire/record.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { entryFileName } from '../demo/entryFile.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sacItemResponseSchema, sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema, sacSeatSummarySchema, sacSearchHitSchema, type SacFlowItem } from '../../shared/wire/sac.ts';
+import { sacItemResponseSchema, sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema, sacSearchHitSchema, type SacFlowItem } from '../../shared/wire/sac.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { eventually, makeTempRecord } from './harness.ts';
-import { getBody, seatUrl, startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
+import { getBody, listSeats, seatUrl, startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
 
 // A set-agent-comm store written the way sac writes it, by a writer process, read by a sac source
 // behind HTTP routes as the dashboard serves them.
@@ -44,8 +45,7 @@ const entriesOf = (items: SacFlowItem[]) => items.filter((item) => item.type ===
 
 describe('a set-agent-comm store as sac writes it', () => {
   it('lists seats as conversations grouped by the registry’s project, each with its full session id', async () => {
-    const body = await getBody(served.app, '/api/sessions');
-    const conversations = (body.json as { conversations: unknown[] }).conversations.map((json) => sacSeatSummarySchema.parse(json));
+    const conversations = await listSeats(served.app);
     const web = conversations.find((summary) => summary.seat === WEB)!;
     assert.deepEqual(web.session, { state: 'known', session: '3f9c1a20-1111-2222-3333-444455556666' });
     assert.deepEqual(web.project, { project: '/home/dev/projects/web-app', from: 'registry' });
@@ -126,18 +126,18 @@ describe('a set-agent-comm store as sac writes it', () => {
     assert.equal(rooms.find((candidate) => candidate.room === 'team')!.kind, 'room');
   });
 
-  it('searches sac entries by text, with type, room and writer filters', async () => {
+  it('searches sac entries by text, with its own type, room and writer filters', async () => {
     const search = async (query: string) => {
       const body = await getBody(served.app, `/api/search?${query}`);
-      return (body.json as { hits: { hit: unknown }[] }).hits.map((hit) => sacSearchHitSchema.parse(hit.hit));
+      return searchResponseSchema.parse(body.json).hits.map((hit) => sacSearchHitSchema.parse(hit));
     };
     const cart = await search('q=cart');
     assert.deepEqual(cart.map((hit) => hit.entryType).sort(), ['QUESTION', 'REQUEST']);
     assert.equal(cart[0]!.match !== null, true);
-    assert.deepEqual((await search('q=cart&type=REQUEST')).map((hit) => hit.seat), [API]);
-    assert.deepEqual((await search(`writer=${encodeURIComponent(WEB)}&room=team`)).map((hit) => hit.entryType), ['ANSWER']);
-    assert.deepEqual(await search('room=nowhere'), []);
+    assert.deepEqual((await search('q=cart&sac.type=REQUEST')).map((hit) => hit.seat), [API]);
+    assert.deepEqual((await search(`sac.writer=${encodeURIComponent(WEB)}&sac.room=team`)).map((hit) => hit.entryType), ['ANSWER']);
+    assert.deepEqual(await search('sac.room=nowhere'), []);
     // A filter of the record's facts selects no sac entry.
-    assert.deepEqual(await search('q=cart&outcome=queued'), []);
+    assert.deepEqual(await search('q=cart&record.outcome=queued'), []);
   });
 });

@@ -1,14 +1,17 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { searchQuerySchema } from '../../shared/api.ts';
+import type { FastifyInstance } from 'fastify';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
+import { sacSeatSummarySchema, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import type { SacWriter } from '../../tools/writer/sacWriter.ts';
-import { createSacSource, type SacSource } from '../sac/sacSource.ts';
-import type { SourceNotice } from '../sources/source.ts';
+import { buildApp } from '../http/app.ts';
+import { createSacSource } from '../sac/sacSource.ts';
+import type { Source, SourceNotice } from '../sources/source.ts';
 
-// A sac source behind a small Fastify app that routes as the generic HTTP layer does: the list of
-// conversations, a conversation's page, an item, search and the kind's own routes.
+// A sac source behind the HTTP app every kind is served by (server/http/app.ts), asked through
+// app.inject: the list of conversations, a conversation's page, an item, search, export and the
+// kind's own views.
 
-export type SacTestApp = { app: FastifyInstance; source: SacSource; notices: SourceNotice[]; errors: string[]; close(): Promise<void> };
+export type SacTestApp = { app: FastifyInstance; source: Source<'sac'>; notices: SourceNotice[]; errors: string[]; close(): Promise<void> };
 
 export async function startSacApp(root: string): Promise<SacTestApp> {
   const errors: string[] = [];
@@ -16,22 +19,7 @@ export async function startSacApp(root: string): Promise<SacTestApp> {
   const notices: SourceNotice[] = [];
   source.subscribe((notice) => notices.push(notice));
   await source.start();
-  const app = Fastify();
-  app.get('/api/sessions', async (_request, reply) => {
-    const body = `{"conversations":[${[...source.conversations()].map((listed) => listed.json).join(',')}],"strays":${JSON.stringify(source.strays())}}`;
-    return reply.type('application/json').send(body);
-  });
-  app.get('/api/sessions/:id', (request, reply) => source.answerConversation((request.params as { id: string }).id, request, reply));
-  app.get('/api/sessions/:id/items/:item', (request, reply) => {
-    const params = request.params as { id: string; item: string };
-    return source.answerItem(params.id, params.item, request, reply);
-  });
-  app.get('/api/search', async (request, reply) => {
-    const query = searchQuerySchema.safeParse(request.query);
-    if (!query.success) return reply.code(400).send({ error: 'bad-request' });
-    return source.search(query.data, new AbortController().signal);
-  });
-  source.registerRoutes?.(app);
+  const app = await buildApp({ sources: [source], webRoot: null, token: null });
   await app.ready();
   return {
     app,
@@ -43,6 +31,12 @@ export async function startSacApp(root: string): Promise<SacTestApp> {
       await source.close();
     },
   };
+}
+
+/** The seats the list of sessions holds, whatever project they are listed under. */
+export async function listSeats(app: FastifyInstance): Promise<SacSeatSummary[]> {
+  const list = sessionsResponseSchema.parse((await app.inject({ method: 'GET', url: '/api/sessions' })).json());
+  return list.projects.flatMap((project) => project.sessions.map((summary) => sacSeatSummarySchema.parse(summary)));
 }
 
 export async function getBody(app: FastifyInstance, url: string): Promise<{ status: number; text: string; json: unknown }> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { searchResponseSchema } from '../../shared/api.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { sacSeatResponseSchema } from '../../shared/wire/sac.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
@@ -101,7 +101,7 @@ describe('a set-agent-comm seat exported', () => {
     assert.match(answer.type!, /^text\/markdown/);
     const md = answer.text;
     assert.ok(!md.includes(CANARY));
-    assert.match(md, /^# Seat `"web-app#3f9c1a20"`/);
+    assert.match(md, /^# Seat `web-app#3f9c1a20`/);
     assert.ok(md.includes('sac’s cursor'), 'the cursor labelled as sac’s');
     assert.ok(md.includes('not what the session read'));
     const sentAt = md.indexOf('## Sent');
@@ -111,10 +111,10 @@ describe('a set-agent-comm seat exported', () => {
     const question = md.indexOf('findme-sac-export');
     const torn = md.indexOf('Torn write', question);
     assert.ok(question > sentAt && torn > question && torn < receivedAt, 'the torn entry after the question, in Sent');
-    assert.ok(md.includes('`"KÉRDÉS"` (QUESTION)'), 'the type as written, with the type it stands for');
-    assert.ok(md.includes(`To: \`"${API}"\``));
+    assert.ok(md.includes('`KÉRDÉS` (QUESTION)'), 'the type as written, with the type it stands for');
+    assert.ok(md.includes(`To: \`${API}\``));
     assert.ok(md.includes(`\`\`\`\`\`text\n${VERBATIM.trim()}\n\`\`\`\`\`\n`), 'the body verbatim, in a fence of five');
-    assert.ok(md.includes('Re: `"2026-12-01T11:59:00.000+00:00"`'));
+    assert.ok(md.includes('Re: `2026-12-01T11:59:00.000+00:00`'));
     assert.ok(md.includes('Stray text before the file’s first header'));
   });
 
@@ -148,7 +148,7 @@ describe('a set-agent-comm seat exported', () => {
     assert.equal(ndjson[1]!['room'], 'export');
     assert.equal(ndjson[1]!['seat'], WEB);
     const md = await (await fetch(new URL(`/api/search/export?format=md&${query}`, dashboard.url))).text();
-    assert.ok(md.includes(`Store sac \`"${sourceId}"\`, room \`"export"\`, written by seat \`"${WEB}"\``));
+    assert.ok(md.includes(`Store sac \`${sourceId}\`, room \`export\`, written by seat \`${WEB}\``));
     assert.ok(md.includes('findme-sac-export'));
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { liveItemSchema, type LiveItem } from '../../shared/api.ts';
 import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
+import { liveItemSchema, type LiveItem } from '../../shared/wire/common.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { eventually, makeTempRecord } from './harness.ts';
 import { startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';

@@ -4,6 +4,7 @@ import { chmodSync, lstatSync, readFileSync, readdirSync, symlinkSync } from 'no
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isSecretName } from '../../shared/sac/layout.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { sacRoomsResponseSchema, sacSeatResponseSchema, sacSeatSummarySchema } from '../../shared/wire/sac.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { makeTempRecord } from './harness.ts';
@@ -46,7 +47,7 @@ async function fetchEverything(app: SacTestApp): Promise<void> {
     return body;
   };
   const list = await take('/api/sessions');
-  const seats = (list.json as { conversations: unknown[] }).conversations.map((json) => sacSeatSummarySchema.parse(json).seat);
+  const seats = sessionsResponseSchema.parse(list.json).projects.flatMap((project) => project.sessions.map((summary) => sacSeatSummarySchema.parse(summary).seat));
   for (const seat of seats) {
     const page = sacSeatResponseSchema.parse((await take(seatUrl(seat, '?others=1'))).json);
     for (const item of [...page.sent, ...page.received]) await take(`${seatUrl(seat)}/items/${encodeURIComponent(item.item)}`);

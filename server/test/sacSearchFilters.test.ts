@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { searchResponseSchema } from '../../shared/api.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { sentEntry, startEntry, receivedEntry } from '../../shared/test/recordFixtures.ts';
-import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
-import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
-import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
-import { eventually, getJson, makeTempRecord } from './harness.ts';
-import { writeExampleStore } from './sacApp.ts';
-import { A, PROJECT, sentEvent, sessionJson } from './spexHarness.ts';
+import { eventually, getJson } from './harness.ts';
+import { writeThreeStores, type ThreeStores } from './threeStores.ts';
 
 // Search across a record, a spex home and a set-agent-comm store, each written by its own writer
 // process: a filter of one kind's facts selects nothing of the other kinds, whose entries have no
@@ -16,33 +12,21 @@ import { A, PROJECT, sentEvent, sessionJson } from './spexHarness.ts';
 
 const SESSION = 'a1a1a1a1-0000-4000-8000-000000000001';
 
-let record: { dir: string; remove(): void };
-let spex: { dir: string; remove(): void };
-let sac: { dir: string; remove(): void };
-let recordWriter: Writer;
-let spexWriter: SpexWriter;
-let sacWriter: SacWriter;
+let stores: ThreeStores;
 let dashboard: Dashboard;
 
 before(async () => {
-  record = makeTempRecord('sac-search-record-');
-  spex = makeTempRecord('sac-search-spex-');
-  sac = makeTempRecord('sac-search-sac-');
-  recordWriter = await startWriter(record.dir);
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 1, entry: startEntry(0) });
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 2, entry: sentEntry(1, 'the cart is queued') });
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 3, entry: sentEntry(2, 'the cart was refused', { isQueued: false, reason: 'recipient refuses inbound messages' }) });
-  await recordWriter.send({ op: 'write', sessionId: SESSION, seq: 4, entry: receivedEntry(3, 'a cart for you', { outcome: 'queued' }) });
-  spexWriter = await startSpexWriter(spex.dir);
-  await spexWriter.send({ op: 'session', project: PROJECT, sessionId: A, value: sessionJson(A) });
-  await spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: sentEvent('please look at the cart', null) });
-  sacWriter = await startSacWriter(sac.dir);
-  await writeExampleStore(sacWriter);
+  stores = await writeThreeStores('sac-search', SESSION, [
+    startEntry(0),
+    sentEntry(1, 'the cart is queued'),
+    sentEntry(2, 'the cart was refused', { isQueued: false, reason: 'recipient refuses inbound messages' }),
+    receivedEntry(3, 'a cart for you', { outcome: 'queued' }),
+  ]);
   dashboard = await startDashboard({
     stores: [
-      { kind: 'record', root: record.dir },
-      { kind: 'spex', root: spex.dir },
-      { kind: 'sac', root: sac.dir },
+      { kind: 'record', root: stores.record },
+      { kind: 'spex', root: stores.spex },
+      { kind: 'sac', root: stores.sac },
     ],
     token: null,
     host: '127.0.0.1',
@@ -60,12 +44,7 @@ before(async () => {
 
 after(async () => {
   await dashboard.close();
-  await recordWriter.kill();
-  await spexWriter.kill();
-  await sacWriter.close();
-  record.remove();
-  spex.remove();
-  sac.remove();
+  await stores.remove();
 });
 
 async function kindsOf(query: string): Promise<string[]> {
@@ -79,7 +58,7 @@ describe('search filters of one kind of store', () => {
   });
 
   it('a set-agent-comm type, room or writer filter selects no record entry and no spex line', async () => {
-    for (const filter of ['type=QUESTION', 'room=team', `writer=${encodeURIComponent('api-service#c4e10000')}`]) {
+    for (const filter of ['sac.type=QUESTION', 'sac.room=team', `sac.writer=${encodeURIComponent('api-service#c4e10000')}`]) {
       const kinds = await kindsOf(`q=cart&${filter}`);
       assert.ok(kinds.length > 0, `${filter} finds the sac entries about the cart`);
       assert.deepEqual(new Set(kinds), new Set(['sac']), filter);
@@ -87,19 +66,19 @@ describe('search filters of one kind of store', () => {
   });
 
   it('a set-agent-comm filter that matches no sac entry finds nothing at all', async () => {
-    assert.deepEqual(await kindsOf('q=cart&room=nowhere'), []);
-    assert.deepEqual(await kindsOf(`writer=${encodeURIComponent('nobody#00000000')}`), []);
+    assert.deepEqual(await kindsOf('q=cart&sac.room=nowhere'), []);
+    assert.deepEqual(await kindsOf(`sac.writer=${encodeURIComponent('nobody#00000000')}`), []);
   });
 
   it('an outcome or refused filter selects no set-agent-comm entry', async () => {
-    const queued = await kindsOf('q=cart&outcome=queued');
+    const queued = await kindsOf('q=cart&record.outcome=queued');
     assert.deepEqual(queued, ['record']);
-    const refused = await kindsOf('q=cart&refused=1');
+    const refused = await kindsOf('q=cart&record.refused=1');
     assert.deepEqual(refused, ['record']);
   });
 
   it('a filter for what a person sent selects only spex lines: record entries and set-agent-comm entries are written by sessions', async () => {
-    const kinds = await kindsOf('q=cart&person=1');
+    const kinds = await kindsOf('q=cart&spex.person=1');
     assert.ok(kinds.includes('spex'));
     assert.deepEqual(new Set(kinds), new Set(['spex']), kinds.join(', '));
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema } from '../../shared/api.ts';
+import { sessionResponseSchema } from '../../shared/wire/record.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileResponseSchema, sessionResponseSchema, type FileItem, type SourceRef } from '../../shared/api.ts';
+import type { SourceRef } from '../../shared/wire/common.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileItem } from '../../shared/wire/record.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { connectEventStream } from './eventStream.ts';
@@ -94,7 +95,7 @@ describe('the source on the wire', () => {
     assert.deepEqual(file.source, ref);
     assert.deepEqual(file.item.source, ref);
     const search = await getJson(dashboard, '/api/search?q=words', recordSearchResponseSchema);
-    assert.equal(search.schema, 'rec.search/2');
+    assert.equal(search.schema, 'rec.search/3');
     assert.equal(search.hits.length, 2);
     for (const hit of search.hits) assert.deepEqual(hit.source, ref);
   });

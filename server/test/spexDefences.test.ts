@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { sessionsResponseSchema } from '../../shared/api.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { spexSessionResponseSchema, spexSummarySchema } from '../../shared/wire/spex.ts';
 import { startSpexWriter } from '../../tools/writer/spexWriter.ts';
 import { eventually, makeTempRecord } from './harness.ts';

@@ -138,21 +138,21 @@ describe('a spex session exported', () => {
     assert.equal(got.status, 200);
     assert.match(String(got.headers['content-type']), /^text\/markdown/);
     const md = got.text;
-    assert.match(md, /^# spex session `"aaaaaaaa-/);
+    assert.match(md, /^# spex session `aaaaaaaa-/);
     assert.ok(md.includes('### Received from a person · 2026-11-30T10:00:01.000Z'), md);
-    assert.ok(md.includes('- Reply via `"note"`'));
+    assert.ok(md.includes('- Reply via `note`'));
     assert.ok(md.includes(`\`\`\`\`text\n${PERSON_TEXT}\n\`\`\`\``), 'the text verbatim, in a fence longer than its backticks');
-    assert.ok(md.includes(`### Received from session \`"${B}"\` · 2026-11-30T10:00:03.000Z`));
+    assert.ok(md.includes(`### Received from session \`${B}\` · 2026-11-30T10:00:03.000Z`));
     assert.ok(md.includes('### Declared review · 2026-11-30T10:00:05.000Z'));
-    assert.ok(md.includes('- Status `"awaiting"`, proposal `"merge"`'));
+    assert.ok(md.includes('- Status `awaiting`, proposal `merge`'));
     assert.ok(md.includes(`\`\`\`text\n${NOTE}\n\`\`\``), 'the note whole');
     assert.ok(md.includes('### Line 4 is damaged: unknown evidence, not nothing'));
     assert.ok(md.includes('### Line 6 is torn: unknown evidence, not nothing'));
     assert.ok(md.includes('```text\n{"ts":"2026-11-30T10:00:08.000Z","kind":"sent","text":"cut sh\n```'), 'the torn line as written, in its place');
-    assert.ok(md.includes('### Received from `"issues"` · 2026-11-30T10:00:07.000Z'));
-    assert.ok(md.includes(`### Sent to session \`"${B}"\` · 2026-11-30T10:00:04.000Z`));
+    assert.ok(md.includes('### Received from `issues` · 2026-11-30T10:00:07.000Z'));
+    assert.ok(md.includes(`### Sent to session \`${B}\` · 2026-11-30T10:00:04.000Z`));
     assert.ok(md.includes("- From the receiver's log: line 1 of that session's log."));
-    assert.ok(md.indexOf('Line 4 is damaged') < md.indexOf('Received from `"issues"`') && md.indexOf('Received from `"issues"`') < md.indexOf('Line 6 is torn'), 'degraded lines in their place');
+    assert.ok(md.indexOf('Line 4 is damaged') < md.indexOf('Received from `issues`') && md.indexOf('Received from `issues`') < md.indexOf('Line 6 is torn'), 'degraded lines in their place');
   });
 
   it('a session the home does not hold is a 404; a format that is none of the three is a 400', async () => {

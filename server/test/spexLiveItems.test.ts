@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { liveItemSchema, type LiveItem } from '../../shared/api.ts';
+import { liveItemSchema, type LiveItem } from '../../shared/wire/common.ts';
 import { spexSessionResponseSchema } from '../../shared/wire/spex.ts';
 import type { SourceNotice } from '../sources/source.ts';
 import { eventually } from './harness.ts';

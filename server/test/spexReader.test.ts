@@ -326,10 +326,10 @@ describe('search', () => {
     const search = async (query: string) => (await r.get(`/api/search?q=deploy${query}`)).body.hits.map((hit: { kind: string; sessionId: string; snippet: string }) => `${hit.kind}:${hit.sessionId.slice(0, 1)}:${hit.snippet}`);
     assert.deepEqual(await search(''), ['received:c:deploy elsewhere', 'declaration:a:deploy is ready', 'received:a:deploy from B', 'sent:b:deploy from B', 'received:a:deploy from a person']);
     assert.deepEqual(await search('&side=sent'), ['sent:b:deploy from B']);
-    assert.deepEqual(await search('&side=received&person=1'), ['received:c:deploy elsewhere', 'received:a:deploy from a person']);
+    assert.deepEqual(await search('&side=received&spex.person=1'), ['received:c:deploy elsewhere', 'received:a:deploy from a person']);
     assert.deepEqual(await search(`&peer=${B.slice(0, 8)}&side=received`), ['received:a:deploy from B']);
     assert.deepEqual(await search(`&project=${encodeURIComponent('/srv/other')}`), ['received:c:deploy elsewhere']);
     assert.deepEqual(await search('&from=2026-11-30T10:30:00.000Z&to=2026-11-30T12:30:00.000Z&side=received'), ['received:a:deploy from B']);
-    assert.deepEqual(await search('&outcome=consumed'), [], "outcomes are the record's words");
+    assert.deepEqual(await search('&record.outcome=consumed'), [], "outcomes are the record's words");
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import Fastify from 'fastify';
-import type { Indexing } from '../../shared/api.ts';
+import type { Indexing } from '../../shared/wire/common.ts';
 import { spexSummarySchema } from '../../shared/wire/spex.ts';
 import { startSpexWriter } from '../../tools/writer/spexWriter.ts';
 import type { SourceNotice } from '../sources/source.ts';

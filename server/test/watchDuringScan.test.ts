@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionResponseSchema, type SessionSummary } from '../../shared/api.ts';
+import { sessionResponseSchema, type SessionSummary } from '../../shared/wire/record.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { connectEventStream, type Notice } from './eventStream.ts';

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Indexing } from '../../shared/api.ts';
+import type { Indexing } from '../../shared/wire/common.ts';
 import { createFolderWatches } from './folderWatches.ts';
 import { createRootPoll, type RootLook } from './rootPoll.ts';
 import { createStirBatch, type Stirred } from './stirBatch.ts';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { recordEventSchema, recordSearchHitSchema, searchResponseSchema, sessionSummarySchema, sessionsResponseSchema } from '../api.ts';
+import { recordSearchHitSchema, sessionSummarySchema } from '../wire/record.ts';
+import { recordEventSchema, sessionsResponseSchema } from '../wire/conversations.ts';
+import { searchResponseSchema } from '../wire/search.ts';
 
 // The wire as a dashboard that reads only a record answers it: every conversation a record
 // session, every hit a record entry. Tests of the record parse with these, which also checks

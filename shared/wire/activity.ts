@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sourceRefSchema } from '../api.ts';
+import { sourceRefSchema } from './common.ts';
 
 // A busy conversation at a glance, from what the source's index already holds: how many items
 // fell in each minute, and how many messages each peer exchanged. No text is read for it, so a

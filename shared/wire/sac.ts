@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/seatFile.ts';
+import { decimalQuerySchema, kindRefSchema, snippetMatchSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
 // rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
 // the core concluded it (addressing, sac's cursor, liveness, focus freshness): the browser applies
 // none of sac's rules.
 
-// Not imported from shared/api.ts, which lists this summary among the conversations it carries.
-const sacSourceRefSchema = z.object({ kind: z.literal('sac'), id: z.string().regex(/^sac-[0-9a-f]{8}$/, 'expected sac- and 8 hex digits') });
+const sacSourceRefSchema = kindRefSchema('sac');
 const evidenceStateSchema = z.enum(EVIDENCE_STATES);
 
 const sacDegradedReasonSchema = z.object({
@@ -152,8 +152,10 @@ export const sacSeatResponseSchema = z.object({
   sentTotal: z.number().int(),
   receivedTotal: z.number().int(),
 });
+export type SacSeatResponse = z.infer<typeof sacSeatResponseSchema>;
 
 export const sacItemResponseSchema = z.object({ schema: z.literal('rec.sac-item/1'), item: sacFlowItemSchema });
+export type SacItemResponse = z.infer<typeof sacItemResponseSchema>;
 
 const sacRoomSummarySchema = z.object({
   source: sacSourceRefSchema,
@@ -178,6 +180,7 @@ const sacRoomSummarySchema = z.object({
 export type SacRoomSummary = z.infer<typeof sacRoomSummarySchema>;
 
 export const sacRoomsResponseSchema = z.object({ schema: z.literal('rec.sac-rooms/1'), source: sacSourceRefSchema, rooms: z.array(sacRoomSummarySchema) });
+export type SacRoomsResponse = z.infer<typeof sacRoomsResponseSchema>;
 
 export const sacRoomResponseSchema = z.object({
   schema: z.literal('rec.sac-room/1'),
@@ -187,6 +190,7 @@ export const sacRoomResponseSchema = z.object({
   limit: z.number().int(),
   total: z.number().int(),
 });
+export type SacRoomResponse = z.infer<typeof sacRoomResponseSchema>;
 
 export const sacSearchHitSchema = z.object({
   source: sacSourceRefSchema,
@@ -201,6 +205,30 @@ export const sacSearchHitSchema = z.object({
   to: z.array(z.string()),
   project: z.string(),
   snippet: z.string(),
-  match: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
+  match: snippetMatchSchema,
 });
 export type SacSearchHit = z.infer<typeof sacSearchHitSchema>;
+
+const DEFAULT_FLOW_LIMIT = 500;
+const MAX_FLOW_LIMIT = 20_000;
+
+/** `GET …/conversations/:seat` of a seat: the newest `limit` of each column; `others=1` adds entries addressed to others. */
+export const sacSeatQuerySchema = z.object({
+  others: z.enum(['0', '1']).default('0'),
+  limit: decimalQuerySchema(1, MAX_FLOW_LIMIT).default(DEFAULT_FLOW_LIMIT),
+});
+
+/** The rooms view (`GET …/views/rooms`): every room of the store. */
+export const sacRoomsQuerySchema = z.object({});
+/** One room's flow (`GET …/views/rooms/:room`): its newest `limit` items. */
+export const sacRoomQuerySchema = z.object({ limit: decimalQuerySchema(1, MAX_FLOW_LIMIT).default(DEFAULT_FLOW_LIMIT) });
+
+/** set-agent-comm's own search filters (`sac.type=`, `sac.room=`, `sac.writer=`): no record entry or spex line has them. */
+export const sacSearchFiltersSchema = z.object({
+  /** Entries of this type (a legacy word counts as the type it stands for). */
+  type: z.enum(ENTRY_TYPES).optional(),
+  /** Entries in this room, exactly. */
+  room: z.string().max(1_000).optional(),
+  /** Entries written by this seat, exactly. */
+  writer: z.string().max(1_000).optional(),
+});

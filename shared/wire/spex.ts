@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { DEGRADED_CODES } from '../spex/degraded.ts';
+import { kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema } from './common.ts';
 
 // What a spex home puts on the wire: hand-written projections of the spex core's facts, so the
 // browser shows them and derives none of spex's rules. Byte ranges never cross: the gap between
 // two lines would say where a private line was.
 
-// Written here rather than taken from api.ts, which lists this kind's summary among conversations.
-const spexSourceRefSchema = z.object({ kind: z.literal('spex'), id: z.string().regex(/^spex-[0-9a-f]{8}$/, 'expected spex and 8 hex digits') });
+const spexSourceRefSchema = kindRefSchema('spex');
 
 /** Who a `sent` line's `from` names: a person (null), a session of this home, or anything else as written. */
 const spexSenderSchema = z.discriminatedUnion('by', [
@@ -88,7 +88,7 @@ const clippedSchema = z.object({ bytes: z.number().int() }).optional();
 
 const lineBase = {
   source: spexSourceRefSchema,
-  /** The item's name for `GET /api/sessions/:id/items/:item`. */
+  /** The item's name for `GET …/conversations/:id/items/:item`. */
   key: z.string(),
   /** The line's number in the log it stands in (from 1, across segments). */
   line: z.number().int(),
@@ -149,7 +149,7 @@ export const spexSessionResponseSchema = z.object({
   session: spexSummarySchema,
   /** session.json's note now: current state, not history. */
   currentNote: z.string().nullable(),
-  page: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),
+  page: pageExtentSchema,
   items: z.array(spexItemSchema),
   strays: z.array(z.object({ name: z.string(), why: z.string() })),
 });
@@ -161,6 +161,7 @@ export const spexItemResponseSchema = z.object({
   sessionId: z.string(),
   item: spexItemSchema,
 });
+export type SpexItemResponse = z.infer<typeof spexItemResponseSchema>;
 
 export const spexSearchHitSchema = z.object({
   source: spexSourceRefSchema,
@@ -174,6 +175,12 @@ export const spexSearchHitSchema = z.object({
   /** For a sent hit: the session whose log holds the line. */
   receiver: z.string().nullable(),
   snippet: z.string().nullable(),
-  match: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
+  match: snippetMatchSchema,
 });
 export type SpexSearchHit = z.infer<typeof spexSearchHitSchema>;
+
+/** `GET …/conversations/:id` of a spex session: its items paged in the session's order. */
+export const spexPageQuerySchema = pagingQuerySchema;
+
+/** spex's own search filter (`spex.person=1`): messages a person sent, a `sent` line whose `from` is null. */
+export const spexSearchFiltersSchema = z.object({ person: z.enum(['1']).optional() });

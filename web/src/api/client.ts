@@ -1,15 +1,8 @@
 import type { z } from 'zod';
-import {
-  errorResponseSchema,
-  fileResponseSchema,
-  searchResponseSchema,
-  sessionResponseSchema,
-  sessionsResponseSchema,
-  type FileResponse,
-  type SearchResponse,
-  type SessionResponse,
-  type SessionsResponse,
-} from '../../../shared/api.ts';
+import { errorResponseSchema } from '../../../shared/wire/common.ts';
+import { fileResponseSchema, sessionResponseSchema, type FileResponse, type SessionResponse } from '../../../shared/wire/record.ts';
+import { sessionsResponseSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
+import { searchResponseSchema, type SearchResponse } from '../../../shared/wire/search.ts';
 import { keepNumberText } from '../../../shared/jsonText.ts';
 import { activityResponseSchema, type ActivityResponse } from '../../../shared/wire/activity.ts';
 

@@ -1,4 +1,4 @@
-import type { SessionsResponse } from '../../../shared/api.ts';
+import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { Link } from '../router/Router.tsx';
 import { SacRoomsLinks } from '../sac/SacRoomsLinks.tsx';
 import { conversationWord } from '../sessions/conversations.ts';

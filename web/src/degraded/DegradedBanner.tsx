@@ -1,4 +1,4 @@
-import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/api.ts';
+import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/wire/record.ts';
 import { describeMissing } from '../../../shared/record/degraded.ts';
 import { Link } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';

@@ -1,4 +1,4 @@
-import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/api.ts';
+import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../shared/wire/record.ts';
 import { describeReason, type DegradedReason } from '../../../shared/record/degraded.ts';
 
 /**

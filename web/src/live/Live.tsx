@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { recordEventSchema, type Indexing, type ConversationSummary, type SessionsResponse, type SourceStatus } from '../../../shared/api.ts';
+import type { Indexing, SourceStatus } from '../../../shared/wire/common.ts';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
+import { recordEventSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { applySessionChanges, sessionKey } from '../../../shared/sessionList.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { createLiveFeed, type LiveFeed } from './liveFeed.ts';

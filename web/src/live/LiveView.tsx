@@ -1,7 +1,7 @@
 import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { SourceRef } from '../../../shared/api.ts';
+import type { SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
 import { livePath, sacSeatPath, sessionPath, spexSessionPath } from '../router/routes.ts';
 import { projectName, shortId } from '../sessions/sessionTree.ts';

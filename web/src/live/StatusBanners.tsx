@@ -1,4 +1,4 @@
-import type { SessionsResponse } from '../../../shared/api.ts';
+import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { recordSourceOf } from '../sessions/useSessions.ts';
 import { useLive } from './Live.tsx';
 import { countOf } from '../text/count.ts';

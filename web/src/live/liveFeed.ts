@@ -1,4 +1,4 @@
-import type { LiveItem, SourceRef } from '../../../shared/api.ts';
+import type { LiveItem, SourceRef } from '../../../shared/wire/common.ts';
 
 // Every item the event stream told of since the page loaded, in the order it arrived: the live
 // view's rows. Nothing is dropped. A file told while being written and then told as its entry is

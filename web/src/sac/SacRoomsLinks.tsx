@@ -1,4 +1,4 @@
-import type { SessionsResponse } from '../../../shared/api.ts';
+import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { Link, useRouter } from '../router/Router.tsx';
 import { sacRoomsPath } from '../router/routes.ts';
 

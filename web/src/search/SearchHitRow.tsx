@@ -1,4 +1,5 @@
-import type { RecordSearchHit, SearchHit } from '../../../shared/api.ts';
+import type { RecordSearchHit } from '../../../shared/wire/record.ts';
+import type { SearchHit } from '../../../shared/wire/kinds.ts';
 import type { SacSearchHit } from '../../../shared/wire/sac.ts';
 import type { SpexSearchHit } from '../../../shared/wire/spex.ts';
 import { Link } from '../router/Router.tsx';

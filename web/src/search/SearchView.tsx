@@ -1,5 +1,5 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { SearchResponse } from '../../../shared/api.ts';
+import type { SearchResponse } from '../../../shared/wire/search.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, fetchSearch } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';

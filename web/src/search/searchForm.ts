@@ -2,7 +2,8 @@ import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 import type { TimeZoneSetting } from '../settings/Settings.tsx';
 
 // The search form's state and the URL's query string, both ways. The URL is the truth: a search
-// is a view with its own address, like any other.
+// is a view with its own address, like any other, and its query is the API's (`/api/search`): a
+// kind's own filters are named `<kind>.<name>` (shared/wire/search.ts).
 
 export type SearchForm = {
   q: string;
@@ -35,23 +36,23 @@ type SacEntryType = (typeof SAC_ENTRY_TYPES)[number];
 export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm {
   const params = new URLSearchParams(query);
   const side = params.get('side');
-  const outcome = params.get('outcome');
-  const type = params.get('type');
+  const outcome = params.get('record.outcome');
+  const type = params.get('sac.type');
   return {
     q: params.get('q') ?? '',
     regex: params.get('regex') === '1',
     matchCase: params.get('case') === '1',
     side: side === 'sent' || side === 'received' ? side : '',
     outcome: OUTCOMES.find((known) => known === outcome) ?? '',
-    refused: params.get('refused') === '1',
+    refused: params.get('record.refused') === '1',
     peer: params.get('peer') ?? '',
     project: params.get('project') ?? '',
     from: toLocalInput(params.get('from'), zone),
     to: toLocalInput(params.get('to'), zone),
-    person: params.get('person') === '1',
+    person: params.get('spex.person') === '1',
     type: SAC_ENTRY_TYPES.find((known) => known === type) ?? '',
-    room: params.get('room') ?? '',
-    writer: params.get('writer') ?? '',
+    room: params.get('sac.room') ?? '',
+    writer: params.get('sac.writer') ?? '',
   };
 }
 
@@ -65,14 +66,14 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.regex) params.set('regex', '1');
   if (form.matchCase) params.set('case', '1');
   if (form.side !== '') params.set('side', form.side);
-  if (form.outcome !== '') params.set('outcome', form.outcome);
-  if (form.refused) params.set('refused', '1');
+  if (form.outcome !== '') params.set('record.outcome', form.outcome);
+  if (form.refused) params.set('record.refused', '1');
   if (form.peer !== '') params.set('peer', form.peer);
   if (form.project !== '') params.set('project', form.project);
-  if (form.person) params.set('person', '1');
-  if (form.type !== '') params.set('type', form.type);
-  if (form.room !== '') params.set('room', form.room);
-  if (form.writer !== '') params.set('writer', form.writer);
+  if (form.person) params.set('spex.person', '1');
+  if (form.type !== '') params.set('sac.type', form.type);
+  if (form.room !== '') params.set('sac.room', form.room);
+  if (form.writer !== '') params.set('sac.writer', form.writer);
   const from = readTimeField(form.from, zone);
   const to = readTimeField(form.to, zone);
   if (from !== null) params.set('from', from);

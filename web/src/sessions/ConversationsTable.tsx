@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react';
-import type { ConversationSummary } from '../../../shared/api.ts';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { Link } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { countOf } from '../text/count.ts';

@@ -1,4 +1,4 @@
-import type { SessionResponse, SessionSummary } from '../../../shared/api.ts';
+import type { SessionResponse, SessionSummary } from '../../../shared/wire/record.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { Link } from '../router/Router.tsx';
 import { projectPath, sessionPath } from '../router/routes.ts';

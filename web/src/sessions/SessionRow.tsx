@@ -1,4 +1,5 @@
-import type { ConversationSummary, SessionSummary } from '../../../shared/api.ts';
+import type { SessionSummary } from '../../../shared/wire/record.ts';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
 import type { SpexSummary } from '../../../shared/wire/spex.ts';
 import { describeSessionDegraded } from '../degraded/reasonWords.ts';

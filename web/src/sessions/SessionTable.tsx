@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { SessionSummary } from '../../../shared/api.ts';
+import type { SessionSummary } from '../../../shared/wire/record.ts';
 import { describeSessionDegraded } from '../degraded/reasonWords.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';

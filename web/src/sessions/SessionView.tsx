@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { SessionResponse } from '../../../shared/api.ts';
+import type { SessionResponse } from '../../../shared/wire/record.ts';
 import { DegradedBanner } from '../degraded/DegradedBanner.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';

@@ -1,4 +1,5 @@
-import type { ConversationSummary, SessionSummary } from '../../../shared/api.ts';
+import type { SessionSummary } from '../../../shared/wire/record.ts';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import type { SpexSummary } from '../../../shared/wire/spex.ts';
 import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
 import { sacSeatPath, sessionPath, spexSessionPath, type Route } from '../router/routes.ts';

@@ -1,4 +1,6 @@
-import type { ConversationSummary, SessionSummary, SessionsResponse } from '../../../shared/api.ts';
+import type { SessionSummary } from '../../../shared/wire/record.ts';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
+import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
 import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
 

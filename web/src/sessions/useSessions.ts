@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SessionsResponse } from '../../../shared/api.ts';
+import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { fetchSessions } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { useListWanted } from './ListDemand.tsx';

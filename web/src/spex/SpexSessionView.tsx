@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { MAX_PAGE_LIMIT } from '../../../shared/api.ts';
+import { MAX_PAGE_LIMIT } from '../../../shared/wire/common.ts';
 import type { SpexItem, SpexSessionResponse, SpexSummary } from '../../../shared/wire/spex.ts';
 import { ApiError } from '../api/client.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/api.ts';
+import { errorResponseSchema } from '../../../shared/wire/common.ts';
 import { spexItemResponseSchema, spexSessionResponseSchema, type SpexSessionResponse } from '../../../shared/wire/spex.ts';
 import { ApiError } from '../api/client.ts';
 

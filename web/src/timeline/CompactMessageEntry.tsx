@@ -1,4 +1,4 @@
-import type { FileItem, MessageFactsWire } from '../../../shared/api.ts';
+import type { FileItem, MessageFactsWire } from '../../../shared/wire/record.ts';
 import { CORRELATION_NOT_SHOWN } from '../../../shared/record/outcomeWords.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { countOf } from '../text/count.ts';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { EntryFactsWire, FileItem } from '../../../shared/api.ts';
+import type { EntryFactsWire, FileItem } from '../../../shared/wire/record.ts';
 import { numberText } from '../../../shared/jsonText.ts';
 import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';

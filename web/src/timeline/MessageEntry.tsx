@@ -1,4 +1,4 @@
-import type { FileItem, MessageFactsWire } from '../../../shared/api.ts';
+import type { FileItem, MessageFactsWire } from '../../../shared/wire/record.ts';
 import { numberText } from '../../../shared/jsonText.ts';
 import { EntryLink, EntryNotes, RawPanel, RawToggle, entryTime } from './EntryChrome.tsx';
 import { HashChecker } from './HashChecker.tsx';

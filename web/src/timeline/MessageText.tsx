@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { FileItem } from '../../../shared/api.ts';
+import type { FileItem } from '../../../shared/wire/record.ts';
 import { KEEP_ENTRIES_AS_SENT, fetchFile } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { CopyButton } from '../text/CopyButton.tsx';

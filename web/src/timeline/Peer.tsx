@@ -1,4 +1,4 @@
-import type { MessageFactsWire } from '../../../shared/api.ts';
+import type { MessageFactsWire } from '../../../shared/wire/record.ts';
 import { Link } from '../router/Router.tsx';
 import { sessionPath } from '../router/routes.ts';
 import { shortId } from '../sessions/sessionTree.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { missingRangeFromWire, type FileItem, type GapItem, type StrayItem } from '../../../shared/api.ts';
+import { missingRangeFromWire, type FileItem, type GapItem, type StrayItem } from '../../../shared/wire/record.ts';
 import { describeMissing, describeMissingNumbers, isSequenceJump } from '../../../shared/record/degraded.ts';
 import { numberText } from '../../../shared/jsonText.ts';
 import { Link } from '../router/Router.tsx';

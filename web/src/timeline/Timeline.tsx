@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useSettings } from '../settings/Settings.tsx';
-import type { SessionItemWire, SessionResponse } from '../../../shared/api.ts';
+import type { SessionItemWire, SessionResponse } from '../../../shared/wire/record.ts';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { useRouter } from '../router/Router.tsx';
 import { entryPath } from '../router/routes.ts';

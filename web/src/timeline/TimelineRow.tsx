@@ -1,4 +1,4 @@
-import type { SessionItemWire } from '../../../shared/api.ts';
+import type { SessionItemWire } from '../../../shared/wire/record.ts';
 import { CompactMessageEntry } from './CompactMessageEntry.tsx';
 import { MessageEntry } from './MessageEntry.tsx';
 import { ChainRow, EvidenceRow, GapRow, StartRow, StrayRow, UnknownKindRow } from './RecordRows.tsx';

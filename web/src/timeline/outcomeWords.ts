@@ -1,4 +1,4 @@
-import type { MessageFactsWire } from '../../../shared/api.ts';
+import type { MessageFactsWire } from '../../../shared/wire/record.ts';
 import { listUnknownFields } from '../../../shared/record/entry.ts';
 import { NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../../shared/record/outcomeWords.ts';
 

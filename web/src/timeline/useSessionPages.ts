@@ -1,5 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { MAX_PAGE_LIMIT, type SessionItemWire, type SessionResponse } from '../../../shared/api.ts';
+import { MAX_PAGE_LIMIT } from '../../../shared/wire/common.ts';
+import type { SessionItemWire, SessionResponse } from '../../../shared/wire/record.ts';
 import { ApiError, KEEP_ENTRIES_AS_SENT, fetchPageAround, fetchSessionPage } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 

@@ -1,33 +1,18 @@
 import { z } from 'zod';
-import { DEGRADED_CODES, type MissingRange } from './record/degraded.ts';
-import type { Seq } from './record/entryName.ts';
-import { OUTCOMES } from './record/entry.ts';
-import { EVIDENCE_STATES } from './evidence.ts';
-import { sacSearchHitSchema, sacSeatSummarySchema } from './wire/sac.ts';
-import { spexSearchHitSchema, spexSummarySchema } from './wire/spex.ts';
+import { DEGRADED_CODES, type MissingRange } from '../record/degraded.ts';
+import type { Seq } from '../record/entryName.ts';
+import { OUTCOMES } from '../record/entry.ts';
+import { evidenceStateSchema, kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, sourceRefSchema } from './common.ts';
 
-// The wire: what the server sends and the browser accepts, each a versioned, hand-written
-// projection of the core's state, so an internal field never reaches the wire by accident.
-// Both ends parse with these schemas.
+// What the record puts on the wire: its sessions, their items (entry files, gaps, strays), one
+// file whole, and search hits, each a hand-written projection of the record core's facts, so that
+// the browser applies none of the record's rules itself.
 
-export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
+/** The record's ref, where only the record's items can be. */
+const recordSourceRefSchema = kindRefSchema('record');
 
-/** The kinds of store the dashboard reads, or will: the record, spex timelines, set-agent-comm. */
-export const SOURCE_KINDS = ['record', 'spex', 'sac'] as const;
-
-/**
- * The store a conversation, item, hit or notice comes from. The id is stable for a store: its
- * kind and the first 8 hex digits of the sha256 of its absolute root path, so the same path has
- * the same id across restarts. Two stores may hold the same session id (the same Claude Code
- * session seen twice); their entries are never merged, and nothing joins on a prefix of an id.
- */
-export const sourceRefSchema = z.object({
-  kind: z.enum(SOURCE_KINDS),
-  id: z.string().regex(/^[a-z]+-[0-9a-f]{8}$/, 'expected a kind and 8 hex digits'),
-});
-export type SourceRef = z.infer<typeof sourceRefSchema>;
-/** The record's ref, where only the record's items can be: a client narrows on `source.kind`. */
-const recordSourceRefSchema = sourceRefSchema.extend({ kind: z.literal('record') });
+/** Files listed per reason in a session summary; `filesTotal` says how many there are. */
+export const REASON_FILES_SHOWN = 20;
 
 /**
  * A sequence number as written, of any length: a JSON number while it is a safe integer, and
@@ -113,47 +98,6 @@ export const sessionSummarySchema = z.object({
   chain: chainLinkSchema.nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
-
-/** A conversation of any kind, as the list and the event stream carry it; `source.kind` says which. */
-const conversationSummarySchema = z.union([sessionSummarySchema, spexSummarySchema, sacSeatSummarySchema]);
-export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
-
-const indexingSchema = z.object({
-  /** waiting: the store's root does not exist yet; scanning: first read under way; ready. */
-  state: z.enum(['waiting', 'scanning', 'ready']),
-  /** Files read so far. */
-  files: z.number().int(),
-});
-export type Indexing = z.infer<typeof indexingSchema>;
-
-/** A store as it stands: where it is, whether it can be read, how far its first read is. */
-const sourceStatusSchema = sourceRefSchema.extend({
-  /** The store's root directory (for the record: the record directory). */
-  root: z.string(),
-  state: z.enum(['present', 'missing', 'unreadable']),
-  /** Why the root is missing or unreadable, as the system said it. */
-  why: z.string().nullable(),
-  indexing: indexingSchema,
-});
-export type SourceStatus = z.infer<typeof sourceStatusSchema>;
-
-export const sessionsResponseSchema = z.object({
-  schema: z.literal('rec.sessions/3'),
-  sources: z.array(
-    sourceStatusSchema.extend({
-      /** Files directly in the root: not in a session folder, so not entries. */
-      strays: z.array(z.string()),
-    }),
-  ),
-  /** Conversations with at least one degraded-evidence reason, across the sources. */
-  degradedSessions: z.number().int(),
-  /**
-   * Conversations of every source grouped by project (a working directory). Each says its source;
-   * a session id held by two sources is listed twice, never merged.
-   */
-  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(conversationSummarySchema) })),
-});
-export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
 /**
  * The entry's fields exactly as written, unknown ones included: numbers JSON.parse would alter
@@ -284,7 +228,7 @@ export const sessionResponseSchema = z.object({
   session: sessionSummarySchema,
   runs: z.array(runSchema),
   /** Items are paged by position in the session's order: `?offset=&limit=`. */
-  page: z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() }),
+  page: pageExtentSchema,
   items: z.array(sessionItemSchema),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
@@ -296,111 +240,6 @@ export const fileResponseSchema = z.object({
   item: fileItemSchema,
 });
 export type FileResponse = z.infer<typeof fileResponseSchema>;
-
-export const errorResponseSchema = z.object({ error: z.string(), message: z.string() });
-
-/**
- * A new or changed item of any source, as the live view lists it: the core's facts said in the
- * source's words, so the browser derives nothing. `key` names the item in its conversation (the
- * record's file name), `link` is the browser path that opens it in its place.
- */
-export const liveItemSchema = z.object({
-  key: z.string(),
-  /** The item's time as its store gives it (ISO 8601); null where the store gives none. */
-  at: z.string().nullable(),
-  /** The item's kind as the store names it; null while it is not known (being written, a gap). */
-  kind: z.string().nullable(),
-  side: z.enum(['sent', 'received']).nullable(),
-  /** The peer as written (the host's `peer.as`, a spex `from`, a sac `to`), or null. */
-  peer: z.string().nullable(),
-  /** What came of it, or what it is, in the words the conversation's page uses. */
-  words: z.string(),
-  /** A send the host did not queue, or a receive that was rejected. */
-  refused: z.boolean(),
-  /** Its evidence state in the store's words (parsed, pending, damaged, torn, gap, …). */
-  evidence: z.string(),
-  /** Whether that state is a doubt about the record (damaged, torn, a gap, changed after read, …). */
-  degraded: z.boolean(),
-  /** The first line of its text, verbatim, at most 200 characters; null when there is no text to show. */
-  firstLine: z.string().nullable(),
-  link: z.string(),
-});
-export type LiveItem = z.infer<typeof liveItemSchema>;
-
-/** The longest first line a live item carries, in characters (a pair is never split). */
-export const LIVE_FIRST_LINE_CHARS = 200;
-
-/**
- * Server-sent events: small notices. A changed session comes with its summary as of the notice,
- * so a client keeps its list of sessions current without fetching it again (megabytes at 10,000
- * sessions); its entries it fetches again.
- */
-export const recordEventSchema = z.discriminatedUnion('type', [
-  /** The stream's first notice: the sources it tells of. */
-  z.object({ type: z.literal('hello'), schema: z.literal('rec.events/4'), sources: z.array(sourceRefSchema) }),
-  /**
-   * A source's state or first-read progress changed, or the files directly in its root did:
-   * the list of sessions (which has its strays) is worth fetching again.
-   */
-  z.object({ type: z.literal('source'), source: sourceStatusSchema }),
-  /** A conversation changed: `sessionId` is its id in its store (a session id, or a seat). */
-  z.object({ type: z.literal('session-changed'), source: sourceRefSchema, sessionId: z.string(), session: conversationSummarySchema }),
-  /** New or changed items of one conversation, in the order the source learnt of them. */
-  z.object({ type: z.literal('items'), source: sourceRefSchema, sessionId: z.string(), items: z.array(liveItemSchema) }),
-]);
-export type RecordEvent = z.infer<typeof recordEventSchema>;
-
-/** Texts longer than this are cut in a session page; the file endpoint gives them whole. */
-export const PAGE_TEXT_LIMIT_BYTES = 64 * 1024;
-/** Files listed per reason in a session summary; `filesTotal` says how many there are. */
-export const REASON_FILES_SHOWN = 20;
-/** A screenful or three; the UI asks for pages of this size. */
-export const DEFAULT_PAGE_LIMIT = 200;
-export const MAX_PAGE_LIMIT = 5_000;
-
-/**
- * A number in a query as people write it: decimal digits only. `Number()` would also take
- * `0x10`, `1e2`, ` 10` and an empty string (as 0).
- */
-export function decimalQuerySchema(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^[0-9]{1,15}$/, 'expected a decimal number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-}
-
-/**
- * `GET /api/search`: entries across all sessions. Filters on what the index holds are applied
- * first; the text is then read from disk for what is left. Text matching is a substring, or a
- * regular expression in RE2 syntax (linear time) with `regex=1`.
- */
-export const searchQuerySchema = z.object({
-  q: z.string().max(1_000).default(''),
-  regex: z.enum(['0', '1']).default('0'),
-  /** Case-insensitive matching with `case=0` (the default); `case=1` matches case exactly. */
-  case: z.enum(['0', '1']).default('0'),
-  side: z.enum(['sent', 'received']).optional(),
-  outcome: z.enum(OUTCOMES).optional(),
-  /** `refused=1`: only sent entries the host did not queue. */
-  refused: z.enum(['1']).optional(),
-  /** A substring of the peer as the host gave it, or of the resolved peer session id. */
-  peer: z.string().max(1_000).optional(),
-  /** A project: the session's working directory, exactly. */
-  project: z.string().optional(),
-  /** `person=1`: only messages a person sent (a spex `sent` line whose `from` is null). */
-  person: z.enum(['1']).optional(),
-  from: z.iso.datetime().optional(),
-  to: z.iso.datetime().optional(),
-  limit: decimalQuerySchema(1, 1_000).default(200),
-  /** set-agent-comm entries only: of this type (a legacy word counts as the type it stands for). */
-  type: z.enum(['QUESTION', 'ANSWER', 'FACT', 'REQUEST']).optional(),
-  /** set-agent-comm entries only: in this room, exactly. */
-  room: z.string().max(1_000).optional(),
-  /** set-agent-comm entries only: written by this seat, exactly. */
-  writer: z.string().max(1_000).optional(),
-});
-export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 export const recordSearchHitSchema = z.object({
   source: recordSourceRefSchema,
@@ -418,21 +257,41 @@ export const recordSearchHitSchema = z.object({
   withheld: z.boolean(),
   /** Up to ~200 characters of the text around the first match, verbatim; null when withheld. */
   snippet: z.string().nullable(),
-  /** Where the match sits in the snippet (UTF-16 offsets), when there is a text query. */
-  match: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
+  match: snippetMatchSchema,
 });
 export type RecordSearchHit = z.infer<typeof recordSearchHitSchema>;
 
-/** A hit of any kind; `source.kind` says which. */
-const searchHitSchema = z.union([recordSearchHitSchema, spexSearchHitSchema, sacSearchHitSchema]);
-export type SearchHit = z.infer<typeof searchHitSchema>;
 
-export const searchResponseSchema = z.object({
-  schema: z.literal('rec.search/2'),
-  hits: z.array(searchHitSchema),
-  /** Entries read from disk for the query. */
-  scanned: z.number().int(),
-  /** More entries matched than `limit`. */
-  truncated: z.boolean(),
+/**
+ * A session narrowed to one side or one peer (a page's and the activity's query). Only message
+ * entries are ever left out; evidence that the record is incomplete stays in its place.
+ */
+const recordFilterShape = {
+  side: z.enum(['sent', 'received'], { error: 'side must be sent or received' }).optional(),
+  /** The peer exactly as the host gave it (`peer.as`); an empty name is none, so it is no filter. */
+  peer: z.string().min(1, 'peer must be a name as the host gave it').max(4_096, 'peer must be a name as the host gave it').optional(),
+  /** Messages whose host named no peer: shown as "unknown", and not a peer named "unknown". */
+  peerUnknown: z.literal('1', { error: 'peerUnknown must be 1' }).optional(),
+};
+const ONE_PEER_FILTER = 'peer and peerUnknown select different messages: give one';
+
+/** `GET …/conversations/:id/activity` of a record session: narrowed as its pages are. */
+export const recordFilterQuerySchema = z.object(recordFilterShape).refine((query) => query.peer === undefined || query.peerUnknown === undefined, ONE_PEER_FILTER);
+export type RecordFilterQuery = z.infer<typeof recordFilterQuerySchema>;
+
+/** `GET …/conversations/:id` of a record session: a page, narrowed or not, or the page that holds a file. */
+export const recordPageQuerySchema = pagingQuerySchema
+  .extend({
+    /** A file name: answer with the page that holds it, for a link to one entry. */
+    around: z.string().min(1).optional(),
+    ...recordFilterShape,
+  })
+  .refine((query) => query.peer === undefined || query.peerUnknown === undefined, ONE_PEER_FILTER);
+
+/** The record's own search filters (`record.outcome=`, `record.refused=1`): no other kind's entry has them. */
+export const recordSearchFiltersSchema = z.object({
+  /** Received entries with this outcome. */
+  outcome: z.enum(OUTCOMES).optional(),
+  /** `refused=1`: only sent entries the host did not queue. */
+  refused: z.enum(['1']).optional(),
 });
-export type SearchResponse = z.infer<typeof searchResponseSchema>;

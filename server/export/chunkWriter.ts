@@ -1,0 +1,101 @@
+// Bytes of an export, gathered into chunks: one write to the socket per entry of 200 bytes costs
+// more than the bytes. A store's bytes go into a JSON string escaped as they are, never decoded
+// into a string and encoded again (that was most of an export's time and garbage), a slice at a
+// time, so a text of hundreds of megabytes never needs a buffer of its size.
+
+/** About what a chunk holds before it is sent. */
+const CHUNK_BYTES = 256 * 1024;
+/** A text's bytes are escaped this many at a time: the chunk grows by at most 6 bytes for each. */
+const SLICE_BYTES = 64 * 1024;
+/** Base64 is made this many bytes at a time: a multiple of 3, so the pieces join into one string. */
+const BASE64_SLICE_BYTES = 48 * 1024;
+/** How a byte below 0x20 is written in a JSON string, as JSON.stringify writes it. */
+const CONTROL_ESCAPES = Array.from({ length: 0x20 }, (_, byte) => Buffer.from(JSON.stringify(String.fromCharCode(byte)).slice(1, -1), 'latin1'));
+
+export type ChunkWriter = ReturnType<typeof createChunkWriter>;
+
+export function createChunkWriter() {
+  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let at = 0;
+  const taken: Buffer[] = [];
+  const reserve = (bytes: number) => {
+    if (at + bytes <= buffer.length) return;
+    if (at > 0) taken.push(buffer.subarray(0, at));
+    buffer = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+    at = 0;
+  };
+  const writer = {
+    writeText(text: string): void {
+      if (text.length === 0) return;
+      reserve(text.length * 3);
+      at += buffer.write(text, at, 'utf8');
+    },
+    /** Bytes already in their final form (JSON made elsewhere): sent as their own chunk. */
+    writeBytes(bytes: Uint8Array): void {
+      if (at > 0) taken.push(buffer.subarray(0, at));
+      buffer = buffer.subarray(at);
+      at = 0;
+      taken.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+    /**
+     * `bytes`, UTF-8, as a JSON string: the same bytes, with `"`, `\\` and those below 0x20
+     * escaped (only ASCII is, so a slice may end inside a character). Read back, the string's
+     * UTF-8 is `bytes` exactly. Yields between slices, when a chunk is full.
+     */
+    *writeJsonString(bytes: Uint8Array): Generator<Buffer> {
+      writer.writeText('"');
+      for (let start = 0; start < bytes.length; start += SLICE_BYTES) {
+        escapeSlice(bytes.subarray(start, Math.min(bytes.length, start + SLICE_BYTES)));
+        if (writer.isFull()) yield* writer.take();
+      }
+      writer.writeText('"');
+    },
+    /** `bytes` in base64, as a JSON string; yields between slices, when a chunk is full. */
+    *writeBase64String(bytes: Uint8Array): Generator<Buffer> {
+      writer.writeText('"');
+      for (let start = 0; start < bytes.length; start += BASE64_SLICE_BYTES) {
+        const slice = bytes.subarray(start, Math.min(bytes.length, start + BASE64_SLICE_BYTES));
+        writer.writeText(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength).toString('base64'));
+        if (writer.isFull()) yield* writer.take();
+      }
+      writer.writeText('"');
+    },
+    isFull: () => at >= CHUNK_BYTES / 2 || taken.length > 0,
+    /** The chunks written so far, to be sent. */
+    *take(): Generator<Buffer> {
+      if (at > 0) taken.push(buffer.subarray(0, at));
+      buffer = buffer.subarray(at);
+      at = 0;
+      if (buffer.length < CHUNK_BYTES / 4) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      yield* taken.splice(0);
+    },
+  };
+
+  function escapeSlice(bytes: Uint8Array): void {
+    reserve(bytes.length * 6);
+    let from = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i]!;
+      if (byte >= 0x20 && byte !== 0x22 && byte !== 0x5c) continue;
+      if (i > from) {
+        buffer.set(bytes.subarray(from, i), at);
+        at += i - from;
+      }
+      if (byte < 0x20) {
+        const escape = CONTROL_ESCAPES[byte]!;
+        buffer.set(escape, at);
+        at += escape.length;
+      } else {
+        buffer[at++] = 0x5c;
+        buffer[at++] = byte;
+      }
+      from = i + 1;
+    }
+    if (bytes.length > from) {
+      buffer.set(bytes.subarray(from), at);
+      at += bytes.length - from;
+    }
+  }
+
+  return writer;
+}

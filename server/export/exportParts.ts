@@ -1,0 +1,56 @@
+import type { ExportFormat } from '../../shared/wire/common.ts';
+
+// What a kind supplies to the export pipeline (pipeline.ts): what is its own, and nothing of the
+// framing. The pipeline makes the NDJSON lines, the JSON document and the Markdown document, and
+// streams them at the pace the client takes them.
+
+/**
+ * A text as its store holds it: its bytes (written as a JSON string when they are UTF-8, in
+ * base64 when they are not), or the JSON string of them already made (on a reader thread); null
+ * when there are none to give. A value of its own, so that a text can become chunks read as they
+ * are sent without its kind or the framing changing.
+ */
+export type ExportText = { bytes: Uint8Array } | { json: Uint8Array } | null;
+
+/**
+ * An item's NDJSON record: the item as its store holds it. Its fields, in order (or their JSON
+ * object, written by a kind that exports 100,000 items and makes it in pieces: a JSON.stringify
+ * per item was a tenth of such an export), then its text last under `name` (`fileText`,
+ * `lineText`), or null there and the bytes in base64 under `base64Name` when they are not UTF-8.
+ */
+export type ExportRecord = ({ fields: Readonly<Record<string, unknown>> } | { fieldsJson: string }) & {
+  text?: { name: string; base64Name: string; value: ExportText };
+};
+
+/** The forms of an item, one per format: the NDJSON record, the JSON value (a page's item), the Markdown section. */
+type ItemForms = { ndjson: { record: ExportRecord }; json: { value: unknown }; md: { markdown: string } };
+
+/** An item in one form, and the list it belongs in (the export's first list when it names none). */
+export type ExportItem<F extends ExportFormat> = { list?: string } & ItemForms[F];
+
+/** A list of items: a page's `items`, or set-agent-comm's `sent` and `received`. */
+export type ExportList = {
+  /** Its member in the JSON document. */
+  name: string;
+  /** Its heading and words in the Markdown document, before its first item; none: items follow the head. */
+  markdownTitle?: string;
+  /** What the Markdown document says under its heading when it has no item. */
+  markdownEmpty?: string;
+};
+
+/** One conversation (or a search's hits) taken away whole: its heads, its lists, and its items in each form. */
+export type ExportParts = {
+  /** The file's name, as its parts (the kind and the conversation's id); the pipeline makes it safe. */
+  name: readonly string[];
+  /** The NDJSON's first line: the conversation and its summary, naming the export's schema. */
+  ndjsonHead: Readonly<Record<string, unknown>>;
+  /** The JSON document's members before its lists. */
+  jsonHead: Readonly<Record<string, unknown>>;
+  /** Its members after its lists, taken once every item was read, so that they agree with the items. */
+  jsonTail(): Readonly<Record<string, unknown>>;
+  /** The Markdown document's head: the conversation, its coverage, every reason to doubt it. */
+  markdownHead(exportedAt: string): string;
+  lists: readonly ExportList[];
+  /** The items in order, in the form of each format, read as the pipeline asks for them. */
+  items: { readonly [F in ExportFormat]: (signal: AbortSignal) => AsyncIterable<ExportItem<F>> };
+};

@@ -1,0 +1,52 @@
+// Markdown for exported transcripts, of any kind. A text from a store is never Markdown: it goes
+// in a fenced block (or inline code) that nothing in the text can close, so it reads verbatim.
+
+/** The longest run of backticks in `text`. */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return longest;
+}
+
+/**
+ * A fenced block holding `text` as it is; its fence is longer than any backtick run in it. The
+ * block's content is the text and one line break, whether or not the text ends with one.
+ */
+export function fencedBlock(text: string, info = 'text'): string {
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return `${fence}${info}\n${text}\n${fence}\n`;
+}
+
+/**
+ * What inline code cannot show as it is: line breaks and other control characters (a code span
+ * turns a line break into a space, and a reader would not see the others), characters that
+ * reorder or hide the text around them, and lone halves of a pair.
+ */
+const NOT_SHOWN_INLINE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+
+/**
+ * A short value from a store (a name, a peer, a file name) as inline code that reads as the
+ * value: `` `claude-code` ``. Its backticks are longer than any run in it, and a space pads a
+ * value that begins or ends with a backtick, so nothing in it ends the code early. A value that
+ * holds a character inline code cannot show is written as a JSON string instead, with each such
+ * character as its escape (`` `"two\nlines"` ``); an empty value says so.
+ */
+export function inlineValue(value: string): string {
+  if (value === '') return '(empty)';
+  NOT_SHOWN_INLINE.lastIndex = 0;
+  if (NOT_SHOWN_INLINE.test(value)) {
+    NOT_SHOWN_INLINE.lastIndex = 0;
+    const escaped = JSON.stringify(value).replace(NOT_SHOWN_INLINE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return codeSpan(escaped);
+  }
+  return codeSpan(value);
+}
+
+function codeSpan(content: string): string {
+  const ticks = '`'.repeat(longestBacktickRun(content) + 1);
+  // CommonMark strips one space from each end of a code span that begins and ends with one (and
+  // is not all spaces): a value that begins or ends with a backtick, or with spaces at both ends,
+  // is padded so that what is stripped is the padding.
+  const padded = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '');
+  return padded ? `${ticks} ${content} ${ticks}` : `${ticks}${content}${ticks}`;
+}

@@ -1,0 +1,165 @@
+import { isUtf8 } from 'node:buffer';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { z } from 'zod';
+import type { ExportFormat } from '../../shared/wire/common.ts';
+import { createChunkWriter, type ChunkWriter } from './chunkWriter.ts';
+import type { ExportList, ExportParts, ExportRecord } from './exportParts.ts';
+
+// The one export pipeline, for every kind and for a search's hits: it frames what a kind supplies
+// (exportParts.ts) as NDJSON lines, one JSON document or one Markdown document, and makes it as
+// it is sent. A conversation of 100,000 entries is hundreds of megabytes, so it is never built in
+// memory: items are pulled from the kind only as fast as the client takes the bytes (a stream's
+// backpressure), and the kind's reading stops when the client goes away.
+
+/** Making an export runs on the event loop: after this long, other requests and notices get their turn. */
+const TURN_MS = 10;
+
+/**
+ * A file name that any browser and file system takes as it is: letters, digits, `.`, `_` and
+ * `-`. A session id comes from a folder name, which may hold anything a header must not.
+ */
+export function exportFileName(parts: readonly string[], format: ExportFormat): string {
+  const base = parts
+    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, ''))
+    .filter((part) => part !== '')
+    .join('-')
+    .slice(0, 120);
+  return `${base === '' ? 'export' : base}.${format}`;
+}
+
+const activity = { running: 0, finished: 0, stopped: 0 };
+
+/** Exports being sent, sent whole, and stopped before their end (their client went away, or a read failed). */
+export function describeExportActivity(): { running: number; finished: number; stopped: number } {
+  return { ...activity };
+}
+
+type ExportOptions = {
+  /** When the export began, as its Markdown says. */
+  exportedAt: string;
+  /** What each JSON item is checked against: a page's item of the kind, or a search hit. */
+  itemSchema: z.ZodType;
+  /** Aborts when the client goes away: the kind stops reading at its next item. */
+  signal: AbortSignal;
+};
+
+/**
+ * The export's bytes, in chunks. A failure midway (a read that failed, a client gone) ends the
+ * stream with an error, so that the response ends without its last chunk and no client takes a
+ * cut export for a whole one.
+ */
+export async function* exportBytes(parts: ExportParts, format: ExportFormat, options: ExportOptions): AsyncGenerator<Buffer> {
+  activity.running++;
+  let finished = false;
+  try {
+    const out = createChunkWriter();
+    const made = format === 'ndjson' ? frameNdjson(parts, out, options) : format === 'json' ? frameJson(parts, out, options) : frameMarkdown(parts, out, options);
+    let turnStarted = performance.now();
+    for await (const chunk of made) {
+      yield chunk;
+      if (performance.now() - turnStarted > TURN_MS) {
+        await nextTurn();
+        turnStarted = performance.now();
+      }
+    }
+    yield* out.take();
+    finished = true;
+  } finally {
+    activity.running--;
+    if (finished) activity.finished++;
+    else activity.stopped++;
+  }
+}
+
+async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal }: ExportOptions): AsyncGenerator<Buffer> {
+  out.writeText(JSON.stringify(parts.ndjsonHead) + '\n');
+  for await (const item of parts.items.ndjson(signal)) {
+    signal.throwIfAborted();
+    yield* writeRecord(out, item.record);
+    out.writeText('\n');
+    if (out.isFull()) yield* out.take();
+  }
+}
+
+/** One NDJSON record: its fields, then its text, which may be hundreds of megabytes, a slice at a time. */
+function* writeRecord(out: ChunkWriter, record: ExportRecord): Generator<Buffer> {
+  const fields = 'fieldsJson' in record ? record.fieldsJson : JSON.stringify(record.fields);
+  if (record.text === undefined) {
+    out.writeText(fields);
+    return;
+  }
+  out.writeText(fields === '{}' ? '{' : `${fields.slice(0, -1)},`);
+  const { name, base64Name, value } = record.text;
+  out.writeText(`${JSON.stringify(name)}:`);
+  if (value === null) out.writeText('null');
+  else if ('json' in value) {
+    yield* out.take();
+    out.writeBytes(value.json);
+  } else if (isUtf8(value.bytes)) yield* out.writeJsonString(value.bytes);
+  else {
+    out.writeText(`null,${JSON.stringify(base64Name)}:`);
+    yield* out.writeBase64String(value.bytes);
+  }
+  out.writeText('}');
+}
+
+async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, signal }: ExportOptions): AsyncGenerator<Buffer> {
+  const head = JSON.stringify(parts.jsonHead);
+  out.writeText(head.slice(0, -1));
+  let members = head === '{}' ? 0 : 1;
+  let open = -1;
+  let first = true;
+  /** Opens the lists up to `index`, each after the one before it is closed: a list with no item is `[]`. */
+  const openUpTo = (index: number) => {
+    while (open < index) {
+      if (open >= 0) out.writeText(']');
+      open++;
+      out.writeText(`${members++ === 0 ? '' : ','}${JSON.stringify(parts.lists[open]!.name)}:[`);
+      first = true;
+    }
+  };
+  for await (const item of parts.items.json(signal)) {
+    signal.throwIfAborted();
+    openUpTo(listIndex(parts.lists, item.list));
+    out.writeText((first ? '' : ',') + JSON.stringify(itemSchema.parse(item.value)));
+    first = false;
+    if (out.isFull()) yield* out.take();
+  }
+  openUpTo(parts.lists.length - 1);
+  if (open >= 0) out.writeText(']');
+  const tail = JSON.stringify(parts.jsonTail());
+  out.writeText(tail === '{}' ? '}' : `${members === 0 ? '' : ','}${tail.slice(1)}`);
+}
+
+async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt, signal }: ExportOptions): AsyncGenerator<Buffer> {
+  out.writeText(parts.markdownHead(exportedAt));
+  let open = -1;
+  let items = 0;
+  /** Titles the lists up to `index`; a list that had no item says so under its title. */
+  const openUpTo = (index: number) => {
+    while (open < index) {
+      const list = open >= 0 ? parts.lists[open]! : null;
+      if (list !== null && items === 0 && list.markdownEmpty !== undefined) out.writeText(list.markdownEmpty);
+      open++;
+      items = 0;
+      out.writeText(parts.lists[open]!.markdownTitle ?? '');
+    }
+  };
+  for await (const item of parts.items.md(signal)) {
+    signal.throwIfAborted();
+    openUpTo(listIndex(parts.lists, item.list));
+    out.writeText(item.markdown);
+    items++;
+    if (out.isFull()) yield* out.take();
+  }
+  openUpTo(parts.lists.length - 1);
+  const last = parts.lists[open];
+  if (last !== undefined && items === 0 && last.markdownEmpty !== undefined) out.writeText(last.markdownEmpty);
+}
+
+function listIndex(lists: readonly ExportList[], name: string | undefined): number {
+  if (name === undefined) return 0;
+  const index = lists.findIndex((list) => list.name === name);
+  if (index === -1) throw new Error(`an export item names a list its export does not have: ${name}`);
+  return index;
+}

@@ -1,0 +1,151 @@
+import type { ProcessState } from '../../shared/sac/liveness.ts';
+import { foldRoom, type RoomFold } from '../../shared/sac/room.ts';
+import { createRoomIndex, updateRoomIndex, type RoomIndex } from '../../shared/sac/roomIndex.ts';
+import { foldSeat, listSeats, type RoomFiles, type SeatView } from '../../shared/sac/seat.ts';
+import type { SeatFileReading } from '../../shared/sac/seatFile.ts';
+import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
+import type { SacReader } from './sacReader.ts';
+
+// What the set-agent-comm source folds from what its reader read, kept while what it rests on is
+// unchanged: the store's layout (its seats, and which rooms each is in), each room's index and a
+// few rooms' folds, a seat's fold, and whether each writer's process runs.
+
+/** Room folds kept for the pages that show them; a store of 100 rooms of 10,000 entries is not kept folded whole. */
+const ROOM_FOLDS_KEPT = 16;
+
+/** What is listed of the store: its seats, and which rooms each is in. Kept while no room or seat file comes or goes. */
+export type Layout = { key: number; store: StoreFacts; seats: string[]; withFile: Map<string, string[]>; seatsOf: Map<string, Set<string>> };
+
+export type SacFolds = ReturnType<typeof createSacFolds>;
+
+export function createSacFolds(reader: SacReader) {
+  const roomFolds = new Map<string, { files: RoomFiles; rooms: StoreFacts['rooms']; fold: RoomFold }>();
+  const roomIndexes = new Map<string, { files: RoomFiles; index: RoomIndex }>();
+  let layoutNow: Layout | null = null;
+
+  function currentLayout(): Layout {
+    const store = reader.store();
+    const key = reader.layout();
+    if (layoutNow !== null && layoutNow.key === key && layoutNow.store === store) return layoutNow;
+    const rooms = reader.rooms();
+    const withFile = new Map<string, string[]>();
+    const seatsOf = new Map<string, Set<string>>();
+    const add = (room: string, seat: string) => {
+      let seats = seatsOf.get(room);
+      if (seats === undefined) seatsOf.set(room, (seats = new Set()));
+      seats.add(seat);
+    };
+    for (const room of rooms) {
+      for (const file of room.files) {
+        const list = withFile.get(file.seat);
+        if (list === undefined) withFile.set(file.seat, [room.room]);
+        else list.push(room.room);
+        add(room.room, file.seat);
+      }
+    }
+    // Seats declared in a room are changed by it too (members.json, the registry).
+    if (store.members.state === 'read') for (const record of store.members.facts.seats) for (const room of record.rooms) add(room, record.seat);
+    if (store.registry.state === 'read') for (const record of store.registry.facts.seats) for (const room of record.rooms) add(room, record.seat);
+    layoutNow = { key, store, seats: listSeats(rooms, store), withFile, seatsOf };
+    return layoutNow;
+  }
+
+  function currentSeats(): string[] {
+    return currentLayout().seats;
+  }
+
+  /** A room's index, brought up to what the reader read: only files read since are taken up. */
+  function indexOfRoom(room: string): RoomIndex | null {
+    const files = reader.room(room);
+    if (files === null) {
+      roomIndexes.delete(room);
+      return null;
+    }
+    let kept = roomIndexes.get(room);
+    if (kept === undefined) roomIndexes.set(room, (kept = { files, index: createRoomIndex(room) }));
+    else if (kept.files === files && kept.index.version > 0) return kept.index;
+    updateRoomIndex(kept.index, files.files);
+    kept.files = files;
+    return kept.index;
+  }
+
+  const indexes = { indexOf: indexOfRoom, roomsWithFileOf: (seat: string) => currentLayout().withFile.get(seat) ?? [] };
+
+  const foldRoomCached = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']): RoomFold => {
+    const roomFiles = reader.room(room);
+    const cached = roomFolds.get(room);
+    if (roomFiles !== null && roomFiles.files === files) {
+      if (cached !== undefined && cached.files === roomFiles && cached.rooms === rooms) {
+        // The most recently used is kept last, and the least recently used leaves first.
+        roomFolds.delete(room);
+        roomFolds.set(room, cached);
+        return cached.fold;
+      }
+      const fold = foldRoom(room, files, rooms);
+      roomFolds.delete(room);
+      roomFolds.set(room, { files: roomFiles, rooms, fold });
+      if (roomFolds.size > ROOM_FOLDS_KEPT) roomFolds.delete(roomFolds.keys().next().value!);
+      return fold;
+    }
+    return foldRoom(room, files, rooms);
+  };
+
+  let roomsNow: { version: number; rooms: RoomFiles[] } | null = null;
+  function foldSeatNow(seat: string): SeatView {
+    const store = reader.store();
+    const version = reader.version();
+    if (roomsNow === null || roomsNow.version !== version) roomsNow = { version, rooms: reader.rooms() };
+    return foldSeat(seat, roomsNow.rooms, store, Date.now(), processStates(store), foldRoomCached);
+  }
+
+  let processes: { at: number; registry: StoreFacts['registry']; states: Map<number, ProcessState> } | null = null;
+  /** Whether a pid runs is asked again after a second, not once per seat of a list of thousands. */
+  function processStates(store: StoreFacts): Map<number, ProcessState> {
+    if (processes === null || processes.registry !== store.registry || Date.now() - processes.at > 1_000) {
+      processes = { at: Date.now(), registry: store.registry, states: checkProcesses(store) };
+    }
+    return processes.states;
+  }
+
+  return {
+    /** The layout as last listed: a room gone takes the seats it had with it, looked up as they were. */
+    layoutBefore: () => layoutNow,
+    currentLayout,
+    currentSeats,
+    indexes,
+    foldRoomCached,
+    /** A room's fold as its flow and its row show it; null when there is no such room. */
+    foldRoomNow(room: string): RoomFold | null {
+      const files = reader.room(room);
+      return files === null ? null : foldRoomCached(room, files.files, reader.store().rooms);
+    },
+    /** Whether a room's fold is kept: its row is then made from it rather than folded again. */
+    isKept: (files: RoomFiles) => roomFolds.get(files.room)?.files === files,
+    foldSeatNow,
+    processStates,
+  };
+}
+
+/**
+ * Which writers' pids are running on this machine, for liveness derived as sac derives it.
+ * Signal 0 sends nothing: it only asks. A remote seat's pids are another machine's: not asked.
+ */
+function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
+  const states = new Map<number, ProcessState>();
+  if (store.registry.state !== 'read') return states;
+  for (const seat of store.registry.facts.seats) {
+    if (seat.remote) continue;
+    for (const writer of seat.writers) {
+      if (writer.pid === null || states.has(writer.pid)) continue;
+      try {
+        process.kill(writer.pid, 0);
+        states.set(writer.pid, 'running');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ESRCH') states.set(writer.pid, 'exited');
+        else if (code === 'EPERM') states.set(writer.pid, 'running');
+      }
+    }
+  }
+  return states;
+}

@@ -1,0 +1,93 @@
+import type { SourceRef } from '../../shared/wire/common.ts';
+import { foldRoom } from '../../shared/sac/room.ts';
+import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
+import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
+import type { SacItemResponse, SacRoomResponse, SacRoomsResponse, SacRoomSummary, SacSeatResponse, SacSeatSummary } from '../../shared/wire/sac.ts';
+import { NotHere, type Answer } from '../sources/source.ts';
+import type { SacFolds } from './sacFolds.ts';
+import { projectRoomSummary, type FlowProjection } from './sacProjection.ts';
+import type { SacReader } from './sacReader.ts';
+
+// What a set-agent-comm store answers: a seat's Sent | Received (its conversation's page), one
+// stretch whole, and the view only this kind has, its rooms and one room's flow.
+
+type PagesOf = {
+  ref: SourceRef & { kind: 'sac' };
+  reader: SacReader;
+  folds: SacFolds;
+  flows: FlowProjection;
+  /** A seat's summary as listed now. */
+  summaryOf(seat: string): SacSeatSummary;
+};
+
+export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf) {
+  const roomRows = new Map<string, { files: RoomFiles; rooms: StoreFacts['rooms']; row: SacRoomSummary }>();
+  const noSeat = (seat: string) => new NotHere(`no seat ${JSON.stringify(seat)} in this set-agent-comm store`);
+
+  async function seatPage(seat: string, page: { others: '0' | '1'; limit: number }): Promise<Answer<SacSeatResponse>> {
+    if (!folds.currentSeats().includes(seat)) return noSeat(seat);
+    const others = page.others === '1';
+    const view = folds.foldSeatNow(seat);
+    const received = view.received.filter((item) => others || item.addressing !== 'to-others');
+    return {
+      schema: 'rec.sac-seat/1',
+      seat: summaryOf(seat),
+      others,
+      sent: view.sent.slice(-page.limit).map((item) => flows.projectFlow(item.room, item.flow, null, true)),
+      received: received.slice(-page.limit).map((item) => flows.projectFlow(item.room, item.flow, item, true)),
+      limit: page.limit,
+      sentTotal: view.sent.length,
+      receivedTotal: received.length,
+    };
+  }
+
+  async function itemOf(seat: string, itemId: string): Promise<Answer<SacItemResponse>> {
+    const noItem = new NotHere(`the seat ${JSON.stringify(seat)} has no such item in this set-agent-comm store`);
+    const match = /^channels\/([^/]+)\/(.+)\.md:(\d+)$/.exec(itemId);
+    if (match === null) return noItem;
+    const [, room, writer, start] = match as unknown as [string, string, string, string];
+    const fold = folds.foldRoomNow(room);
+    const flow = fold?.items.find((candidate) => candidate.seat === writer && candidate.item.start === Number(start));
+    if (flow === undefined) return noItem;
+    // The item is asked for from a seat's page: its addressing and sac's cursor are the seat's.
+    let received: ReceivedItem | null = null;
+    if (writer !== seat && folds.currentSeats().includes(seat)) {
+      received = folds.foldSeatNow(seat).received.find((candidate) => candidate.room === room && candidate.flow.seat === writer && candidate.flow.item.start === flow.item.start) ?? null;
+    }
+    return { schema: 'rec.sac-item/1', item: flows.projectFlow(room, flow, received, false) };
+  }
+
+  function roomSummaries(): SacRoomSummary[] {
+    const store = reader.store();
+    const rooms = reader.rooms();
+    const rows = rooms.map((files) => {
+      const kept = roomRows.get(files.room);
+      if (kept !== undefined && kept.files === files && kept.rooms === store.rooms) return kept.row;
+      // A room's row is made from its fold once per change of the room, and the fold is not kept for it.
+      const row = projectRoomSummary(ref, folds.isKept(files) ? folds.foldRoomCached(files.room, files.files, store.rooms) : foldRoom(files.room, files.files, store.rooms));
+      roomRows.set(files.room, { files, rooms: store.rooms, row });
+      return row;
+    });
+    const known = new Set(rooms.map((files) => files.room));
+    for (const room of roomRows.keys()) if (!known.has(room)) roomRows.delete(room);
+    return rows;
+  }
+
+  /** The rooms view: every room, and one room's flow, its newest `limit` items. */
+  const rooms = {
+    list: async (): Promise<Answer<SacRoomsResponse>> => ({ schema: 'rec.sac-rooms/1', source: ref, rooms: roomSummaries() }),
+    async one(room: string, query: { limit: number }): Promise<Answer<SacRoomResponse>> {
+      const fold = folds.foldRoomNow(room);
+      if (fold === null) return new NotHere(`no room ${JSON.stringify(room)} in this set-agent-comm store`);
+      return {
+        schema: 'rec.sac-room/1',
+        room: projectRoomSummary(ref, fold),
+        items: fold.items.slice(-query.limit).map((flow) => flows.projectFlow(room, flow, null, true)),
+        limit: query.limit,
+        total: fold.items.length,
+      };
+    },
+  };
+
+  return { seatPage, itemOf, rooms };
+}

@@ -1,0 +1,181 @@
+import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.ts';
+import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
+import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
+import { readBodyText, readHeader, readRawText, type SeatFileItem } from '../../shared/sac/seatFile.ts';
+import type { SacDegradedReason, SacFlowItem, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { SacReader } from './sacReader.ts';
+import { readSeatRange } from './storeOpen.ts';
+
+// The projection of a set-agent-comm store: seats are its conversations (grouped by the
+// registry's project), rooms a view of their own. Core folds become wire objects here, written
+// out field by field; texts are read from disk for a page, an item or a search, never kept.
+
+const REASON_FILES_SHOWN = 20;
+
+export type FlowProjection = ReturnType<typeof createFlowProjection>;
+
+/** Stretches of seat files said in the wire's words, their texts read again from disk. */
+export function createFlowProjection(reader: SacReader, root: string, ref: SourceRef & { kind: 'sac' }) {
+  function readText(item: SeatFileItem, room: string, seat: string, clip: boolean): { text: string | null; clipped?: { bytes: number } } {
+    const file = reader.seatFile(room, seat);
+    if (file === null) return { text: null };
+    const from = item.type === 'entry' ? item.bodyStart : item.start;
+    const wanted = item.end - from;
+    const limit = clip ? Math.min(wanted, PAGE_TEXT_LIMIT_BYTES) : wanted;
+    const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
+    // An entry's header is read again with its body: a header that no longer reads the same is a file rewritten.
+    const start = item.type === 'entry' ? item.start : from;
+    const read = readSeatRange(root, file.relative, identity, start, limit + (from - start), item.end);
+    if (read.type === 'changed') {
+      reader.noteChanged(room, seat, read.why);
+      return { text: null };
+    }
+    if (read.type !== 'bytes') return { text: null };
+    if (item.type === 'entry') {
+      const header = readHeader(read.bytes.subarray(0, Math.max(0, from - start - 1)).toString('utf8'));
+      if (header === null || header.time !== item.facts.time || header.typeWord !== item.facts.typeWord) {
+        reader.noteChanged(room, seat, 'an entry’s header no longer reads as it did: bytes already read are different');
+        return { text: null };
+      }
+    }
+    const body = read.bytes.subarray(from - start);
+    if (limit < wanted) {
+      const decoded = readRawText(cutAtCharacter(body)).replace(/^\s+/, '');
+      return { text: decoded, clipped: { bytes: wanted } };
+    }
+    return { text: item.type === 'entry' ? readBodyText(body) : readRawText(body) };
+  }
+
+  function projectFlow(room: string, flow: FlowItem, received: ReceivedItem | null, clip: boolean): SacFlowItem {
+    const item = flow.item;
+    const { text, clipped } = readText(item, room, flow.seat, clip);
+    const file = `channels/${room}/${flow.seat}.md`;
+    const entry = item.type === 'entry' ? item : null;
+    return {
+      source: { kind: 'sac', id: ref.id },
+      item: `${file}:${item.start}`,
+      type: item.type,
+      room,
+      seat: flow.seat,
+      file,
+      start: item.start,
+      end: item.end,
+      evidence: item.evidence,
+      why: item.why,
+      placedBy: flow.placedBy,
+      time: entry?.facts.time ?? null,
+      at: entry !== null && entry.facts.instant !== null ? new Date(entry.facts.instant).toISOString() : null,
+      entryType: entry?.facts.type ?? null,
+      typeWord: entry?.facts.typeWord ?? null,
+      to: entry === null ? [] : [...entry.facts.to],
+      re:
+        entry === null || entry.facts.re === null || flow.re === null
+          ? null
+          : {
+              time: entry.facts.re,
+              state: flow.re.state,
+              entries: flow.re.entries.map((target) => ({ seat: target.seat, start: target.start, item: `channels/${room}/${target.seat}.md:${target.start}` })),
+            },
+      sharesTime: flow.sharesTime,
+      timeGoesBack: flow.timeGoesBack,
+      text,
+      ...(clipped !== undefined ? { textClipped: clipped } : {}),
+      addressing: received?.addressing ?? null,
+      sacCursor: received?.sacCursor ?? null,
+      sibling: received?.sibling ?? false,
+    };
+  }
+  return { readText, projectFlow };
+}
+
+function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[] {
+  return reasons.map((reason) => ({
+    code: reason.code,
+    words: describeReason(reason),
+    files: reason.files.slice(0, REASON_FILES_SHOWN),
+    filesTotal: reason.files.length,
+    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).map((range) => ({ file: range.file, start: range.start, end: range.end })) } : {}),
+  }));
+}
+
+export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: string | null): SacSeatSummary {
+  const focus = view.focus;
+  const presence = view.presence;
+  const c = view.counts;
+  return {
+    source: { kind: 'sac', id: ref.id },
+    id: view.name.seat,
+    seat: view.name.seat,
+    cwd: view.project.project,
+    agent: view.name.agent,
+    host: view.name.host,
+    session: view.session.state === 'known' ? { state: 'known', session: view.session.session } : { state: 'unknown', why: view.session.why },
+    project: { project: view.project.project, from: view.project.from },
+    lastSeen,
+    lastAt: view.lastInstant === null ? null : new Date(view.lastInstant).toISOString(),
+    rooms: view.rooms.map((room) => ({ room: room.room, kind: room.kind.kind, left: room.left, because: [...room.because] })),
+    focus:
+      focus.state === 'declared'
+        ? { state: 'declared', text: focus.text, files: [...focus.files], phase: focus.phase, ts: focus.ts, freshness: focus.freshness }
+        : focus.state === 'none'
+          ? { state: 'none' }
+          : { state: 'unknown', why: focus.why },
+    presence:
+      presence.state === 'quiet'
+        ? { state: 'quiet', since: presence.since, until: presence.until }
+        : presence.state === 'expired'
+          ? { state: 'expired', until: presence.until }
+          : presence.state === 'not-quiet'
+            ? { state: 'not-quiet' }
+            : { state: 'unknown', why: presence.why },
+    liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
+    neverWrote: view.neverWrote,
+    counts: { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread, pending: c.pending, torn: c.torn },
+    degraded: projectReasons(view.degraded),
+  };
+}
+
+export function projectRoomSummary(ref: SourceRef, fold: RoomFold): SacRoomSummary {
+  let last: SacRoomSummary['last'] = null;
+  for (let i = fold.items.length - 1; i >= 0; i--) {
+    const item = fold.items[i]!.item;
+    if (item.type !== 'entry') continue;
+    last = { seat: fold.items[i]!.seat, time: item.facts.time, at: item.facts.instant === null ? null : new Date(item.facts.instant).toISOString(), entryType: item.facts.type };
+    break;
+  }
+  const c = fold.counts;
+  return {
+    source: { kind: 'sac', id: ref.id },
+    room: fold.room,
+    kind: fold.kind.kind,
+    pair: fold.kind.kind === 'pair' ? [fold.kind.pair[0], fold.kind.pair[1]] : null,
+    kindWhy: fold.kind.kind === 'unknown' ? fold.kind.why : null,
+    seats: [...fold.seats],
+    entries: c.entries,
+    neverWrote: c.neverWrote,
+    pending: c.pending,
+    torn: c.torn,
+    changed: c.changed,
+    strayText: c.strayText,
+    sharingTime: c.sharingTime,
+    last,
+    degraded: projectReasons(fold.degraded),
+  };
+}
+
+/** Bytes cut at a limit end on a whole UTF-8 character: a cut inside one is not the writer's bad byte. */
+export function cutAtCharacter(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  let back = 0;
+  while (end > 0 && back < 3 && (bytes[end - 1]! & 0xc0) === 0x80) {
+    end--;
+    back++;
+  }
+  if (end > 0 && bytes[end - 1]! >= 0xc0) {
+    const lead = bytes[end - 1]!;
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+    if (back + 1 < need) return bytes.subarray(0, end - 1);
+  }
+  return bytes;
+}

@@ -1,0 +1,112 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { SourceRef } from '../../shared/wire/common.ts';
+import { sortSeatFiles } from '../../shared/sac/room.ts';
+import { resolveProject } from '../../shared/sac/seat.ts';
+import { ENTRY_TYPES, readBodyText, readEntry, readEntryEvidence, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { createTextMatcher, snippetAround } from '../../shared/textMatch.ts';
+import { sacSearchHitSchema, type SacSearchHit } from '../../shared/wire/sac.ts';
+import type { KindSearchQuery } from '../../shared/wire/search.ts';
+import type { SourceSearch } from '../sources/source.ts';
+import { cutAtCharacter } from './sacProjection.ts';
+import type { SacReader } from './sacReader.ts';
+import { readSeatRange } from './storeOpen.ts';
+
+/** A body searched past this many bytes is searched in its first ones (a 100 MB body is not matched whole). */
+const SEARCH_TEXT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Searches a set-agent-comm store's entries, newest first: filters on what the reader's columns
+ * hold, then each candidate's body read again from its file for its text.
+ */
+export async function searchSac(reader: SacReader, root: string, ref: SourceRef & { kind: 'sac' }, query: KindSearchQuery<'sac'>, signal: AbortSignal): Promise<SourceSearch> {
+  const extra = query;
+  // A message's side and peer are the record's and spex's facts: an entry is written by its
+  // seat, to whoever `to` names, and is neither sent nor received by the store.
+  if (query.side !== undefined || (query.peer !== undefined && query.peer !== '')) {
+    return { hits: [], scanned: 0, truncated: false };
+  }
+  const matcher = query.q === '' ? null : createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
+  if (matcher !== null && 'error' in matcher) return { hits: [], scanned: 0, truncated: false };
+  const from = query.from === undefined ? -Infinity : Date.parse(query.from);
+  const to = query.to === undefined ? Infinity : Date.parse(query.to);
+  const store = reader.store();
+  const candidates: { room: string; reading: SeatFileReading; index: number; place: number; project: string }[] = [];
+  const projects = new Map<string, string>();
+  const projectOf = (seat: string) => {
+    let project = projects.get(seat);
+    if (project === undefined) projects.set(seat, (project = resolveProject(seat, store.registry).project));
+    return project;
+  };
+  let sliceStart = performance.now();
+  for (const files of reader.rooms()) {
+    if (extra.room !== undefined && files.room !== extra.room) continue;
+    // Entries are looked at in their columns, and made whole only for the hits: a store holds millions.
+    for (const reading of sortSeatFiles(files.files)) {
+      if (extra.writer !== undefined && reading.seat !== extra.writer) continue;
+      const project = projectOf(reading.seat);
+      if (query.project !== undefined && project !== query.project) continue;
+      const columns = reading.entries;
+      // An entry whose time names no instant takes the place of the entry before it in its file, as in the room's flow.
+      let place = -Infinity;
+      for (let i = 0; i < columns.start.length; i++) {
+        const instant = columns.instant[i]!;
+        if (!Number.isNaN(instant)) place = instant;
+        if (extra.type !== undefined && ENTRY_TYPES[columns.word[i]! % 4] !== extra.type) continue;
+        if (Number.isNaN(instant) ? query.from !== undefined || query.to !== undefined : instant < from || instant > to) continue;
+        const evidence = readEntryEvidence(reading, i).evidence;
+        if (evidence !== 'parsed' && evidence !== 'changed') continue;
+        candidates.push({ room: files.room, reading, index: i, place, project });
+      }
+    }
+    if (performance.now() - sliceStart > 8) {
+      await yieldToLoop();
+      signal.throwIfAborted();
+      sliceStart = performance.now();
+    }
+  }
+  // Newest first; equal places keep the rooms' order, as a stable sort does.
+  candidates.sort((a, b) => b.place - a.place);
+  const hits: SourceSearch['hits'] = [];
+  let scanned = 0;
+  for (const candidate of candidates) {
+    if (hits.length === query.limit) return { hits, scanned, truncated: true };
+    const { room } = candidate;
+    const flow = { seat: candidate.reading.seat, place: candidate.place };
+    const file = reader.seatFile(room, flow.seat);
+    if (file === null) continue;
+    const item = readEntry(candidate.reading, candidate.index);
+    const length = Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES);
+    const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, item.bodyStart, length, item.end);
+    scanned++;
+    if (read.type !== 'bytes') continue;
+    const text = readBodyText(cutAtCharacter(read.bytes));
+    let snippet = text.slice(0, 200);
+    let match: { start: number; end: number } | null = null;
+    if (matcher !== null) {
+      const found = matcher(text);
+      if (found === null) continue;
+      ({ snippet, match } = snippetAround(text, found) as { snippet: string; match: { start: number; end: number } });
+    }
+    const at = new Date(flow.place).toISOString();
+    const hit: SacSearchHit = {
+      source: { kind: 'sac', id: ref.id },
+      seat: flow.seat,
+      room,
+      item: `channels/${room}/${flow.seat}.md:${item.start}`,
+      time: item.facts.time,
+      at,
+      entryType: item.facts.type,
+      typeWord: item.facts.typeWord,
+      to: [...item.facts.to],
+      project: candidate.project,
+      snippet,
+      match,
+    };
+    hits.push({ at, hit: sacSearchHitSchema.parse(hit) });
+    if (scanned % 200 === 0) {
+      await yieldToLoop();
+      signal.throwIfAborted();
+    }
+  }
+  return { hits, scanned, truncated: false };
+}

@@ -1,0 +1,41 @@
+/**
+ * How long a source gathers changes before it tells them: a file often changes in pieces, and
+ * the pieces of one write make one notice.
+ */
+export const NOTICE_GATHER_MS = 5;
+
+type NoticeGatherer<K> = {
+  /** Notes what changed (or, with no key, only that something did): told together, a moment after the first. */
+  gather(...keys: K[]): void;
+  /** Forgets what was gathered and tells nothing more: the source is closing. */
+  close(): void;
+};
+
+/**
+ * Every source's batching of its notices: what changed within NOTICE_GATHER_MS of the first
+ * change is told at once, each key once, in the order first gathered.
+ */
+export function createNoticeGatherer<K>(tell: (keys: K[]) => void, gatherMs = NOTICE_GATHER_MS): NoticeGatherer<K> {
+  let gathered = new Set<K>();
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const flush = () => {
+    timer = null;
+    const keys = [...gathered];
+    gathered = new Set();
+    tell(keys);
+  };
+  return {
+    gather(...keys) {
+      if (closed) return;
+      for (const key of keys) gathered.add(key);
+      timer ??= setTimeout(flush, gatherMs);
+    },
+    close() {
+      closed = true;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      gathered.clear();
+    },
+  };
+}

@@ -1,0 +1,286 @@
+import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.ts';
+import { describeReason } from '../../shared/spex/degraded.ts';
+import { readSessionJson } from '../../shared/spex/sessionJson.ts';
+import type { TimelineItem } from '../../shared/spex/segment.ts';
+import { describeSender } from '../../shared/spex/sentBy.ts';
+import { readLineView } from '../../shared/spex/view.ts';
+import { spexSummarySchema, type SpexItem, type SpexSender, type SpexSummary } from '../../shared/wire/spex.ts';
+import type { ListedConversation } from '../sources/source.ts';
+import { readRanges, readSmallFile } from './readLine.ts';
+import type { SpexReader, SpexSession } from './spexReader.ts';
+
+// The projection of a spex home: the reader's folds said in the wire's words (shared/wire/spex.ts),
+// hand-written, never spreading a core object. A session's page is its own log (declarations,
+// messages received, what is not an event) with the `sent` lines of other logs whose `from` is its
+// id merged in by time: one event seen from its sender's side, joined by the id spex stored.
+
+const REASON_LINES_SHOWN = 50;
+
+/** An item of a session's page in its place: its own log's line, or a line of a receiver's log. */
+export type PlacedItem = { own: true; line: number; item: TimelineItem; at: string | null } | { own: false; receiver: string; line: number; item: TimelineItem; at: string | null };
+
+type Listed = { key: string; listed: ListedConversation; summary: SpexSummary };
+
+export type SpexProjection = ReturnType<typeof createSpexProjection>;
+
+export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind: 'spex' }) {
+  const summaries = new Map<string, Listed>();
+  const placed = new Map<string, { key: string; items: PlacedItem[] }>();
+
+  function summaryKey(session: SpexSession): string {
+    const sent = reader.sentBy(session.sessionId);
+    const project = reader.project(session.projectFolder);
+    return `${session.version}|${sent.count}|${sent.lastAt}|${project?.label}|${project?.source}`;
+  }
+
+  /** A session's summary, validated and serialized once for each change of what it says. */
+  function listed(session: SpexSession): Listed {
+    const key = summaryKey(session);
+    const cached = summaries.get(session.sessionId);
+    if (cached !== undefined && cached.key === key) return cached;
+    const summary = spexSummarySchema.parse(projectSummary(reader, ref, session));
+    const entry: Listed = {
+      key,
+      summary,
+      listed: { id: session.sessionId, cwd: summary.project.key, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
+    };
+    summaries.set(session.sessionId, entry);
+    return entry;
+  }
+
+  /** The session's items in page order: its own log in file order, what it sent merged in by time. */
+  function placeItems(session: SpexSession): PlacedItem[] {
+    const sent = reader.sentBy(session.sessionId);
+    const key = `${session.version}|${sent.version}`;
+    const cached = placed.get(session.sessionId);
+    if (cached !== undefined && cached.key === key) return cached.items;
+    const lists: PlacedItem[][] = [withTimes(reader.items(session).map(({ line, item }) => ({ own: true, line, item, at: null })))];
+    // Each receiver's lines, in its file order; receivers in the order the index first met them.
+    const byReceiver = new Map<string, PlacedItem[]>();
+    sent.receivers.forEach((receiver, index) => {
+      const item = sent.items[index]!;
+      if (reader.session(receiver) === null || item.evidence !== 'parsed') return;
+      let list = byReceiver.get(receiver);
+      if (list === undefined) byReceiver.set(receiver, (list = []));
+      list.push({ own: false, receiver, line: sent.lines[index]!, item, at: item.facts.ts });
+    });
+    for (const list of byReceiver.values()) lists.push(list);
+    const items = mergeByTime(lists);
+    placed.set(session.sessionId, { key, items });
+    return items;
+  }
+
+  function sessionIds(): ReadonlySet<string> {
+    return { has: (id: string) => reader.session(id) !== null } as ReadonlySet<string>;
+  }
+
+  function senderOf(from: string | null): SpexSender {
+    const sender = describeSender(from, sessionIds());
+    return sender.by === 'person' ? { by: 'person' } : sender.by === 'session' ? { by: 'session', sessionId: sender.sessionId } : { by: 'other', as: sender.as };
+  }
+
+  /** Projects items, reading their lines again from disk; `limit` clips texts for a page. */
+  function projectItems(session: SpexSession, items: readonly PlacedItem[], limit: number | null): SpexItem[] {
+    const requests = items.map((placedItem) => ({ path: reader.segmentPath(ownerOf(session, placedItem), placedItem.item.segment) ?? '', start: placedItem.item.start, end: placedItem.item.end }));
+    const reads = readRanges(requests, reader.root);
+    return items.map((placedItem, index) => projectItem(ref, placedItem, reads[index]!, limit, senderOf));
+  }
+
+  /** What session.json's note says now, clipped as on a page. */
+  function currentNoteOf(id: string): string | null {
+    const path = reader.sessionJsonPath(id);
+    const sessionJson = path === null ? null : readSmallFile(path, reader.root, 1024 * 1024);
+    const reading = sessionJson === null ? null : readSessionJson(sessionJson);
+    const note = reading?.state === 'known' ? reading.meta.note : null;
+    return note === null ? null : (clipText(note, PAGE_TEXT_LIMIT_BYTES).text ?? null);
+  }
+
+  return {
+    listed,
+    /** Forgets a session's summary: it is gone, or what it says changed. */
+    forget: (id: string) => summaries.delete(id),
+    wasListed: (id: string) => summaries.has(id),
+    placeItems,
+    projectItems,
+    senderOf,
+    currentNoteOf,
+  };
+}
+
+function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, session: SpexSession): SpexSummary {
+  const { fold } = session;
+  const meta = session.sessionJson?.state === 'known' ? session.sessionJson.meta : null;
+  const project = reader.project(session.projectFolder);
+  const sent = reader.sentBy(session.sessionId);
+  const firstAt = fold.firstAt;
+  let lastAt = fold.lastAt;
+  if (sent.lastAt !== null && (lastAt === null || sent.lastAt > lastAt)) lastAt = sent.lastAt;
+  const current = fold.current;
+  return {
+    source: ref,
+    id: session.sessionId,
+    sessionId: session.sessionId,
+    cwd: project?.label ?? session.projectFolder,
+    project: {
+      key: project?.label ?? session.projectFolder,
+      from: project?.source ?? 'encoded-name',
+      encodedName: session.projectFolder,
+    },
+    worktreePath: meta?.worktree_path ?? null,
+    title: meta?.title ?? null,
+    name: meta?.name ?? null,
+    branch: meta?.branch ?? null,
+    parent: meta?.parent ?? null,
+    current:
+      current.state === 'known'
+        ? { state: 'known', status: current.status, word: current.word, proposal: current.proposal, hasNote: current.hasNote, stopped: current.stopped, archived: current.archived }
+        : { state: 'unknown', why: current.why },
+    firstAt,
+    lastAt,
+    counts: {
+      received: fold.counts.received,
+      fromPerson: fold.counts.fromPerson,
+      fromPeers: fold.counts.fromPeers,
+      sent: sent.count,
+      declarations: fold.counts.declarations,
+      unknownKinds: fold.counts.unknownKinds,
+      damaged: fold.counts.damaged,
+      invalid: fold.counts.invalid,
+      torn: fold.counts.torn,
+      pending: fold.counts.pending,
+      strays: fold.counts.strays,
+    },
+    segments: fold.segments.length,
+    degraded: fold.degraded.map((reason) => ({
+      code: reason.code,
+      words: describeReason(reason),
+      files: [...reason.files],
+      lines: reason.lines.slice(0, REASON_LINES_SHOWN),
+      linesTotal: reason.lines.length,
+    })),
+  };
+}
+
+
+/** One item as a page (`limit`: its texts clipped) or its own answer gives it, from its line read again now. */
+function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender): SpexItem {
+  const { item, line } = placedItem;
+  const base = { source: ref, key: keyOf(placedItem), line, segment: item.segment, at: placedItem.at };
+  const view = read.type === 'bytes' ? readLineView(read.bytes) : read.type === 'withheld' ? ({ view: 'withheld', why: read.why } as const) : null;
+  const now = read.type === 'gone' ? read.why : view?.view === 'withheld' ? view.why : null;
+  if (item.evidence !== 'parsed') {
+    // A line still being written is not shown until it is one.
+    const raw = item.evidence === 'pending' ? null : view?.view === 'raw' ? view.raw : view?.view === 'fields' && read.type === 'bytes' ? read.bytes.toString('utf8') : null;
+    const clipped = raw === null ? null : clipText(raw, limit);
+    return {
+      type: 'evidence',
+      ...base,
+      at: placedItem.at,
+      now: view?.view === 'withheld' ? null : now,
+      evidence: item.evidence,
+      why: view?.view === 'withheld' && item.evidence !== 'pending' ? `${item.why}; ${view.why}` : item.why,
+      // The size of the line shown: without spex's receipt, when it held one.
+      bytes: read.type === 'bytes' ? read.bytes.length : item.end - item.start,
+      raw: clipped?.text ?? null,
+      ...(clipped?.bytes !== undefined ? { rawClipped: { bytes: clipped.bytes } } : {}),
+    };
+  }
+  const facts = item.facts;
+  const fields = view?.view === 'fields' ? view : null;
+  if (facts.kind === 'status') {
+    const note = fields === null ? null : clipText(fields.note, limit);
+    return {
+      type: 'declaration',
+      ...base,
+      now: fields === null ? (now ?? 'the line no longer holds an event') : null,
+      status: facts.status,
+      word: facts.word,
+      proposal: facts.proposal,
+      note: note?.text ?? null,
+      ...(note?.bytes !== undefined ? { noteClipped: { bytes: note.bytes } } : {}),
+    };
+  }
+  if (facts.kind === 'sent') {
+    const text = fields === null ? null : clipText(fields.text, limit);
+    const hintAt = fields === null || text === null || fields.hintAt === null || fields.hintAt > (text.text ?? '').length ? null : fields.hintAt;
+    const message = {
+      ...base,
+      now: fields === null ? (now ?? 'the line no longer holds an event') : null,
+      mid: facts.mid,
+      replyVia: facts.replyVia,
+      text: text?.text ?? null,
+      ...(text?.bytes !== undefined ? { textClipped: { bytes: text.bytes } } : {}),
+      hintAt,
+    };
+    if (placedItem.own) return { type: 'received', ...message, from: senderOf(facts.from) };
+    return { type: 'sent', ...message, receiver: placedItem.receiver, fromLog: 'receiver' };
+  }
+  const raw = read.type === 'bytes' && view?.view !== 'withheld' ? read.bytes.toString('utf8') : null;
+  const clipped = raw === null ? null : clipText(raw, limit);
+  return {
+    type: 'unknown-kind',
+    ...base,
+    now,
+    kindName: facts.kindName,
+    raw: clipped?.text ?? null,
+    ...(clipped?.bytes !== undefined ? { rawClipped: { bytes: clipped.bytes } } : {}),
+  };
+}
+
+/** The item's name in its conversation: its own log's line, or the receiver's line it was sent as. */
+export function keyOf(placedItem: PlacedItem): string {
+  return placedItem.own ? `line-${placedItem.line}` : `sent-${placedItem.line}-${placedItem.receiver}`;
+}
+
+/** The session whose log holds the item's line. */
+export function ownerOf(session: SpexSession, placed: PlacedItem): string {
+  return placed.own ? session.sessionId : placed.receiver;
+}
+
+/** A line without a `ts` (damaged, torn) takes the time of the line before it, so it keeps its place. */
+function withTimes(items: PlacedItem[]): PlacedItem[] {
+  let last: string | null = null;
+  for (const placedItem of items) {
+    const { item } = placedItem;
+    const ts = item.evidence === 'parsed' ? item.facts.ts : null;
+    if (ts !== null) last = ts;
+    placedItem.at = ts ?? last;
+  }
+  return items;
+}
+
+/**
+ * Merges lists, each kept in its own order (a log's order is its file order, never re-sorted), by
+ * taking the earliest head; a tie goes to the earlier list, the session's own log first.
+ */
+function mergeByTime(lists: PlacedItem[][]): PlacedItem[] {
+  if (lists.length === 1) return lists[0]!;
+  const positions = lists.map(() => 0);
+  const out: PlacedItem[] = [];
+  for (;;) {
+    let best = -1;
+    for (let list = 0; list < lists.length; list++) {
+      const head = lists[list]![positions[list]!];
+      if (head === undefined) continue;
+      if (best === -1) best = list;
+      else {
+        const current = lists[best]![positions[best]!]!;
+        if ((head.at ?? '') < (current.at ?? '')) best = list;
+      }
+    }
+    if (best === -1) return out;
+    out.push(lists[best]![positions[best]!]!);
+    positions[best]!++;
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Cuts a text to `limit` bytes of UTF-8 at a character boundary; says its full size when cut. */
+function clipText(text: string | null, limit: number | null): { text: string | null; bytes?: number } {
+  if (text === null || limit === null || text.length * 3 <= limit) return { text };
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= limit) return { text };
+  const { read } = encoder.encodeInto(text, new Uint8Array(limit));
+  return { text: text.slice(0, read), bytes };
+}

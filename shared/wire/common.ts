@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { EVIDENCE_STATES } from '../evidence.ts';
+
+// The wire every kind shares: which store a value comes from, a store's state, an error, a live
+// item, paging and the search's common filters. Each kind's own wire is in its module beside this
+// one (record.ts, spex.ts, sac.ts), and kinds.ts lists them. Every answer is a versioned,
+// hand-written projection of a core's state, so an internal field never reaches the wire by
+// accident; the server and the browser parse with the same schemas.
+
+export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
+
+/** The kinds of store the dashboard reads: the record, spex timelines, set-agent-comm. */
+export const SOURCE_KINDS = ['record', 'spex', 'sac'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/**
+ * The store a conversation, item, hit or notice comes from. The id is stable for a store: its
+ * kind and the first 8 hex digits of the sha256 of its absolute root path, so the same path has
+ * the same id across restarts. Two stores may hold the same session id (the same Claude Code
+ * session seen twice); their entries are never merged, and nothing joins on a prefix of an id.
+ */
+export const sourceRefSchema = z.object({
+  kind: z.enum(SOURCE_KINDS),
+  id: z.string().regex(/^[a-z]+-[0-9a-f]{8}$/, 'expected a kind and 8 hex digits'),
+});
+export type SourceRef = z.infer<typeof sourceRefSchema>;
+
+/** The ref of one kind's store, where only that kind's values can be: a client narrows on `source.kind`. */
+export function kindRefSchema<K extends SourceKind>(kind: K) {
+  return z.object({ kind: z.literal(kind), id: z.string().regex(new RegExp(`^${kind}-[0-9a-f]{8}$`), `expected ${kind}- and 8 hex digits`) });
+}
+
+const indexingSchema = z.object({
+  /** waiting: the store's root does not exist yet; scanning: first read under way; ready. */
+  state: z.enum(['waiting', 'scanning', 'ready']),
+  /** Files read so far. */
+  files: z.number().int(),
+});
+export type Indexing = z.infer<typeof indexingSchema>;
+
+/** A store as it stands: where it is, whether it can be read, how far its first read is. */
+export const sourceStatusSchema = sourceRefSchema.extend({
+  /** The store's root directory (for the record: the record directory). */
+  root: z.string(),
+  state: z.enum(['present', 'missing', 'unreadable']),
+  /** Why the root is missing or unreadable, as the system said it. */
+  why: z.string().nullable(),
+  indexing: indexingSchema,
+});
+export type SourceStatus = z.infer<typeof sourceStatusSchema>;
+
+/** Every answer that is not a value: a 400, 401, 404 or 503 says what went wrong in `message`. */
+export const errorResponseSchema = z.object({ error: z.string(), message: z.string() });
+
+/**
+ * A new or changed item of any source, as the live view lists it: the core's facts said in the
+ * source's words, so the browser derives nothing. `key` names the item in its conversation (the
+ * record's file name), `link` is the browser path that opens it in its place.
+ */
+export const liveItemSchema = z.object({
+  key: z.string(),
+  /** The item's time as its store gives it (ISO 8601); null where the store gives none. */
+  at: z.string().nullable(),
+  /** The item's kind as the store names it; null while it is not known (being written, a gap). */
+  kind: z.string().nullable(),
+  side: z.enum(['sent', 'received']).nullable(),
+  /** The peer as written (the host's `peer.as`, a spex `from`, a sac `to`), or null. */
+  peer: z.string().nullable(),
+  /** What came of it, or what it is, in the words the conversation's page uses. */
+  words: z.string(),
+  /** A send the host did not queue, or a receive that was rejected. */
+  refused: z.boolean(),
+  /** Its evidence state in the store's words (parsed, pending, damaged, torn, gap, …). */
+  evidence: z.string(),
+  /** Whether that state is a doubt about the record (damaged, torn, a gap, changed after read, …). */
+  degraded: z.boolean(),
+  /** The first line of its text, verbatim, at most 200 characters; null when there is no text to show. */
+  firstLine: z.string().nullable(),
+  link: z.string(),
+});
+export type LiveItem = z.infer<typeof liveItemSchema>;
+
+/** The longest first line a live item carries, in characters (a pair is never split). */
+export const LIVE_FIRST_LINE_CHARS = 200;
+
+/** Texts longer than this are cut in a page; an item's own answer gives them whole. */
+export const PAGE_TEXT_LIMIT_BYTES = 64 * 1024;
+/** A screenful or three; the UI asks for pages of this size. */
+const DEFAULT_PAGE_LIMIT = 200;
+export const MAX_PAGE_LIMIT = 5_000;
+
+/**
+ * A number in a query as people write it: decimal digits only. `Number()` would also take
+ * `0x10`, `1e2`, ` 10` and an empty string (as 0).
+ */
+export function decimalQuerySchema(min: number, max: number) {
+  const words = `expected a decimal number from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^[0-9]{1,15}$/, words)
+    .transform(Number)
+    .pipe(z.number().int().min(min, words).max(max, words));
+}
+
+/** A conversation paged by position in its order: `?offset=&limit=`. */
+export const pagingQuerySchema = z.object({
+  offset: decimalQuerySchema(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: decimalQuerySchema(1, MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+});
+
+export const pageExtentSchema = z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() });
+
+/** Where a search's match sits in its snippet (UTF-16 offsets), when there is a text query. */
+export const snippetMatchSchema = z.object({ start: z.number().int(), end: z.number().int() }).nullable();
+
+/** What a conversation or a search is exported as: items as their store holds them, the wire's shape, a transcript. */
+const EXPORT_FORMATS = ['ndjson', 'json', 'md'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const exportQuerySchema = z.object({
+  format: z.enum(EXPORT_FORMATS, { error: `format must be one of ${EXPORT_FORMATS.join(', ')}` }),
+});
+
+/**
+ * `GET /api/search`: the filters every kind reads, each in its own store's terms. A kind's own
+ * filters are named `<kind>.<name>` (search.ts composes them from kinds.ts); a source of another
+ * kind is not asked when one is given. Text matching is a substring, or a regular expression in
+ * RE2 syntax (linear time) with `regex=1`.
+ */
+export const commonSearchQuerySchema = z.object({
+  q: z.string().max(1_000).default(''),
+  regex: z.enum(['0', '1']).default('0'),
+  /** Case-insensitive matching with `case=0` (the default); `case=1` matches case exactly. */
+  case: z.enum(['0', '1']).default('0'),
+  /** A message's side, seen from the conversation the hit opens. */
+  side: z.enum(['sent', 'received']).optional(),
+  /** A substring of the peer as the store names it. */
+  peer: z.string().max(1_000).optional(),
+  /** A project: the working directory a conversation is listed under, exactly. */
+  project: z.string().optional(),
+  from: z.iso.datetime().optional(),
+  to: z.iso.datetime().optional(),
+  limit: decimalQuerySchema(1, 1_000).default(200),
+});
+export type CommonSearchQuery = z.infer<typeof commonSearchQuerySchema>;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { SOURCE_KINDS, commonSearchQuerySchema, type CommonSearchQuery, type SourceKind } from './common.ts';
+import { WIRE_KINDS, searchHitSchema, type WireKinds } from './kinds.ts';
+
+// `GET /api/search`: the common filters, and each kind's own named `<kind>.<name>`
+// (`record.outcome`, `spex.person`, `sac.room`, …), composed from the registry of kinds. A source
+// is asked only the common filters and its own kind's: it never needs to know another kind's, and
+// when another kind's filter is given it is not asked at all (none of its items could match).
+
+type KindFilters<K extends SourceKind> = z.output<WireKinds[K]['searchFilters']>;
+type Prefixed<K extends string, S> = { [N in keyof S & string as `${K}.${N}`]: S[N] };
+type IntersectionOf<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type KindFilterShape = IntersectionOf<{ [K in SourceKind]: Prefixed<K, WireKinds[K]['searchFilters']['shape']> }[SourceKind]>;
+
+function composeKindFilters(): KindFilterShape {
+  const shape: Record<string, z.ZodType> = {};
+  for (const kind of SOURCE_KINDS) {
+    for (const [name, schema] of Object.entries(WIRE_KINDS[kind].searchFilters.shape)) shape[`${kind}.${name}`] = schema as z.ZodType;
+  }
+  return shape as KindFilterShape;
+}
+
+export const searchQuerySchema = commonSearchQuerySchema.extend({
+  /** One store's id: only that source is searched. */
+  source: z.string().optional(),
+  ...composeKindFilters(),
+});
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+/** A search as the sources of one kind are asked it: the common filters, and the kind's own by their own names. */
+export type KindSearchQuery<K extends SourceKind> = CommonSearchQuery & KindFilters<K>;
+
+/**
+ * The search a source of `kind` is asked, or null when a filter of another kind is given: that
+ * filter selects only its own kind's items.
+ */
+export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind: K): KindSearchQuery<K> | null {
+  const narrowed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || name === 'source') continue;
+    const dot = name.indexOf('.');
+    if (dot === -1) narrowed[name] = value;
+    else if (name.slice(0, dot) === kind) narrowed[name.slice(dot + 1)] = value;
+    else return null;
+  }
+  return narrowed as KindSearchQuery<K>;
+}
+
+export const searchResponseSchema = z.object({
+  /** rec.search/3: a kind's own filters are named `<kind>.<name>` in the query (rec.search/2 named them bare). */
+  schema: z.literal('rec.search/3'),
+  hits: z.array(searchHitSchema),
+  /** Entries read from disk for the query. */
+  scanned: z.number().int(),
+  /** More entries matched than `limit`. */
+  truncated: z.boolean(),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
