@@ -19,9 +19,9 @@ test('driving every view and every key leaves every file of the record as it was
   for (const sessionId of sessions) {
     await page.goto(`${view.url}/session/${sessionId}`);
     await expect(page.locator('.session-header .full-id')).toHaveText(sessionId);
-    await expect(page.locator('.timeline-row article').first()).toBeVisible();
+    await expect(page.locator('.conversation-row article').first()).toBeVisible();
     await page.keyboard.press('Home');
-    const rows = await page.locator('.timeline-row').count();
+    const rows = await page.locator('.conversation-row').count();
     for (let i = 0; i < rows; i++) {
       await page.keyboard.press('j');
       await page.keyboard.press('r');

@@ -1,25 +1,27 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { SearchResponse } from '../../../shared/api.ts';
+import { searchResponseSchema, type SearchResponse } from '../../../shared/api.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, fetchSearch } from '../api/client.ts';
+import { getJson, isNotHere } from '../api/client.ts';
+import { apiUrls } from '../api/urls.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
-import { useSessions } from '../sessions/useSessions.ts';
+import { useConversations } from '../sessions/useConversations.ts';
+import { kindOf } from '../kinds/registry.ts';
 import { useSettings } from '../settings/Settings.tsx';
-import { SearchHitRow, hitKey } from './SearchHitRow.tsx';
-import { SAC_ENTRY_TYPES, TimeFieldError, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { SAC_ENTRY_TYPES, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { TimeFieldError } from '../time/timeField.ts';
 import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 import { countOf } from '../text/count.ts';
 
 /** The outcomes as a filter offers them; a queued one is not read or acted on. */
 const OUTCOME_CHOICES: Record<Outcome, string> = { queued: 'queued (neither read nor acted on)', consumed: 'consumed', rejected: 'rejected', unknown: 'unknown' };
 
-export function SearchView({ query }: { query: string }) {
+export default function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
   const { navigate } = useRouter();
-  const { data: sessions } = useSessions();
+  const { data: sessions } = useConversations();
   const [form, setForm] = useState<SearchForm>(() => formFromQuery(query, timeZone));
   const [formError, setFormError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -30,7 +32,7 @@ export function SearchView({ query }: { query: string }) {
   const results = useQuery({
     queryKey: queryKeys.search(query),
     enabled: !isEmptySearch(params),
-    queryFn: ({ signal }) => fetchSearch(params, signal),
+    queryFn: ({ signal }) => getJson(apiUrls.search(params), searchResponseSchema, { signal }),
   });
 
   const submit = (event?: FormEvent) => {
@@ -147,7 +149,7 @@ export function SearchView({ query }: { query: string }) {
           </p>
         )}
       </form>
-      {!isEmptySearch(params) && <DownloadLinks path="/api/search/export" query={params} what="these results" />}
+      {!isEmptySearch(params) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       <SearchResults results={results} empty={isEmptySearch(params)} />
     </main>
   );
@@ -156,7 +158,7 @@ export function SearchView({ query }: { query: string }) {
 function SearchResults({ results, empty }: { results: UseQueryResult<SearchResponse>; empty: boolean }) {
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
-    const notThere = results.error instanceof ApiError && results.error.status === 404;
+    const notThere = isNotHere(results.error);
     return <p className="notice error">{notThere ? 'This server does not offer search yet.' : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
@@ -169,9 +171,10 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
         conversations: nothing here pairs a sent entry with a received one.
       </p>
       <ol className="search-hits">
-        {hits.map((hit) => (
-          <SearchHitRow key={hitKey(hit)} hit={hit} />
-        ))}
+        {hits.map((hit) => {
+          const { HitRow, hitKey } = kindOf(hit);
+          return <HitRow key={hitKey(hit)} hit={hit} />;
+        })}
       </ol>
     </section>
   );

@@ -1,5 +1,6 @@
 import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 import type { TimeZoneSetting } from '../settings/Settings.tsx';
+import { readTimeField, writeTimeField } from '../time/timeField.ts';
 
 // The search form's state and the URL's query string, both ways. The URL is the truth: a search
 // is a view with its own address, like any other.
@@ -46,17 +47,14 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
     refused: params.get('refused') === '1',
     peer: params.get('peer') ?? '',
     project: params.get('project') ?? '',
-    from: toLocalInput(params.get('from'), zone),
-    to: toLocalInput(params.get('to'), zone),
+    from: writeTimeField(params.get('from'), zone),
+    to: writeTimeField(params.get('to'), zone),
     person: params.get('person') === '1',
     type: SAC_ENTRY_TYPES.find((known) => known === type) ?? '',
     room: params.get('room') ?? '',
     writer: params.get('writer') ?? '',
   };
 }
-
-/** A time field the reader wrote that is not a time: said, never sent as no filter. */
-export class TimeFieldError extends Error {}
 
 /** The URL's query for a form; throws TimeFieldError for a time field that is not a time. */
 export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearchParams {
@@ -78,38 +76,6 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (from !== null) params.set('from', from);
   if (to !== null) params.set('to', to);
   return params;
-}
-
-const TIME_FIELD = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
-
-/** A time as the page writes it, read in the reader's zone, as UTC ISO 8601; null when empty. */
-function readTimeField(value: string, zone: TimeZoneSetting): string | null {
-  // A time copied from the page in UTC ends in its zone word.
-  const trimmed = zone === 'utc' ? value.trim().replace(/ ?(UTC|Z)$/i, '') : value.trim();
-  if (trimmed === '') return null;
-  const match = TIME_FIELD.exec(trimmed);
-  const parts = match === null ? null : match.slice(1).map((part, i) => (part === undefined ? 0 : i === 6 ? Number(part.padEnd(3, '0')) : Number(part)));
-  if (parts !== null) {
-    const [year, month, day, hour, minute, second, ms] = parts as [number, number, number, number, number, number, number];
-    const date = zone === 'utc' ? new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms)) : new Date(year, month - 1, day, hour, minute, second, ms);
-    // 2026-02-30 or 25:00 would roll over into another day: not a time that was written.
-    const back = zone === 'utc' ? [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes()] : [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes()];
-    if (back.every((n, i) => n === parts[i]) && second < 60) return date.toISOString();
-  }
-  throw new TimeFieldError(`${value.trim()} is not a time: write it as the page does, e.g. 2026-11-20 09:00:00 (year-month-day, 24-hour clock; seconds may be left out)`);
-}
-
-/** A time from the URL, written as the page writes times, in the reader's zone. */
-function toLocalInput(iso: string | null, zone: TimeZoneSetting): string {
-  if (iso === null) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  const utc = zone === 'utc';
-  const day = utc ? `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}` : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  const time = utc ? `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` : `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-  const ms = utc ? date.getUTCMilliseconds() : date.getMilliseconds();
-  return `${day} ${time}${ms === 0 ? '' : `.${pad(ms, 3)}`}`;
 }
 
 export function isEmptySearch(params: URLSearchParams): boolean {
