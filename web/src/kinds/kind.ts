@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ConversationSummary, SearchHit, SourceRef } from '../../../shared/api.ts';
+import type { ConversationSummary, LiveItem, SearchHit, SourceRef } from '../../../shared/api.ts';
 
 // What a kind of store gives the shell, in one place per kind (kinds/<kind>/<kind>Kind.tsx),
 // listed in kinds/registry.ts: its words, its rows in the lists, its search hits, its pages. The
@@ -15,6 +15,13 @@ export type ConversationViewProps = { source: string; id: string; item: string |
 
 /** A view only its kind has (set-agent-comm's rooms): of the whole store, or of one `subject` of it (a room), opened at `item`. */
 export type SourceViewProps = { source: string; subject: string | null; item: string | null };
+
+/** A filter of the search form only this kind's items answer to, by the query parameter the server reads. */
+export type SearchFilter = { param: string; label: string; title?: string } & (
+  | { type: 'check' }
+  | { type: 'choice'; choices: readonly (readonly [value: string, words: string])[] }
+  | { type: 'text'; placeholder: string }
+);
 
 type SourceView = {
   View: ComponentType<SourceViewProps>;
@@ -49,10 +56,14 @@ type KindOf<C extends ConversationSummary, H extends SearchHit> = {
   tableName(conversation: C): { id: string; label: string | null };
   /** Its degraded reasons in plain words, one a line, for a hover. */
   describeDegraded(conversation: C): string;
+  /** Its own search filters, offered where a store of this kind is read (or the address sets one), under `words`. */
+  searchFilters?: { words: string; filters: readonly SearchFilter[] };
   /** A search hit of this kind, opening its item in its place. */
   HitRow: ComponentType<{ hit: H }>;
   /** The key a list of hits keeps a hit by. */
   hitKey(hit: H): string;
+  /** What the live view says in place of the first line of an item that has none (a withheld text); null: nothing. */
+  liveNoText?(item: LiveItem): string | null;
   /** Its conversation's page (loaded when first shown). */
   ConversationView: ComponentType<ConversationViewProps>;
   /** Views only this kind has, by the name in their path (`/source/<id>/<name>`). */

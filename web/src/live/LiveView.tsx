@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SourceRef } from '../../../shared/api.ts';
 import { useRouter, Link } from '../router/Router.tsx';
+import { kindNamed } from '../kinds/registry.ts';
 import { conversationPath, livePath } from '../router/routes.ts';
 import { projectName, shortId } from '../sessions/names.ts';
 import { useConversations } from '../sessions/useConversations.ts';
@@ -217,7 +218,7 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
       <span className="live-words" title={item.words}>
         <Link to={item.link}>{item.words}</Link>
       </span>
-      <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{item.kind === 'message' && item.evidence === 'parsed' ? 'text withheld' : ''}</span>}</span>
+      <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{kindNamed(source.kind)?.liveNoText?.(item) ?? ''}</span>}</span>
     </div>
   );
 }

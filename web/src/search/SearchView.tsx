@@ -8,15 +8,12 @@ import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useConversations } from '../sessions/useConversations.ts';
-import { kindOf } from '../kinds/registry.ts';
+import { kindOf, listKinds } from '../kinds/registry.ts';
+import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings } from '../settings/Settings.tsx';
-import { SAC_ENTRY_TYPES, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { TimeFieldError } from '../time/timeField.ts';
-import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
 import { countOf } from '../text/count.ts';
-
-/** The outcomes as a filter offers them; a queued one is not read or acted on. */
-const OUTCOME_CHOICES: Record<Outcome, string> = { queued: 'queued (neither read nor acted on)', consumed: 'consumed', rejected: 'rejected', unknown: 'unknown' };
 
 export default function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
@@ -47,9 +44,7 @@ export default function SearchView({ query }: { query: string }) {
   };
   const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => setForm((old) => ({ ...old, [key]: value }));
   const zoneWord = timeZone === 'utc' ? 'UTC' : 'local time';
-  // set-agent-comm's filters are offered where a sac store is read, or where the address sets one.
-  const spexFilter = (sessions?.sources.some((source) => source.kind === 'spex') ?? false) || form.person;
-  const sacFilters = (sessions?.sources.some((source) => source.kind === 'sac') ?? false) || form.type !== '' || form.room !== '' || form.writer !== '';
+  const setOwn = (param: string, value: string) => setForm((old) => ({ ...old, own: { ...old.own, [param]: value } }));
 
   return (
     <main className="view search-view" aria-label="Search">
@@ -75,29 +70,8 @@ export default function SearchView({ query }: { query: string }) {
             </select>
           </label>
           <label>
-            outcome{' '}
-            <select value={form.outcome} onChange={(e) => set('outcome', e.target.value as SearchForm['outcome'])}>
-              <option value="">any</option>
-              {OUTCOMES.map((outcome) => (
-                <option key={outcome} value={outcome}>
-                  {OUTCOME_CHOICES[outcome]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={form.refused} onChange={(e) => set('refused', e.target.checked)} /> not queued by the host only
-          </label>
-          {spexFilter && (
-            <label className="check" title="spex messages whose from is null: a person's words, not a peer session's">
-              <input type="checkbox" checked={form.person} onChange={(e) => set('person', e.target.checked)} /> from a person only
-            </label>
-          )}
-          <label>
             peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="as the host gave it" />
           </label>
-        </div>
-        <div className="search-row">
           <label>
             project{' '}
             <select value={form.project} onChange={(e) => set('project', e.target.value)}>
@@ -118,31 +92,12 @@ export default function SearchView({ query }: { query: string }) {
             to ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.to} onChange={(e) => set('to', e.target.value)} />
           </label>
         </div>
-        {sacFilters && (
-          <div className="search-row" role="group" aria-label="set-agent-comm filters">
-            <span className="muted">set-agent-comm only:</span>
-            <label>
-              type{' '}
-              <select aria-label="type" value={form.type} onChange={(e) => set('type', e.target.value as SearchForm['type'])}>
-                <option value="">any</option>
-                {SAC_ENTRY_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {type}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              room <input type="text" aria-label="room" value={form.room} onChange={(e) => set('room', e.target.value)} placeholder="its name, exactly" />
-            </label>
-            <label>
-              writer <input type="text" aria-label="writer" value={form.writer} onChange={(e) => set('writer', e.target.value)} placeholder="a seat, e.g. web-app#3f9c1a20" />
-            </label>
-            <span className="muted" title="Side, outcome, not queued and peer are the record’s and spex’s words: set them and no set-agent-comm entry is found.">
-              (these find no record entry or spex line)
-            </span>
-          </div>
-        )}
+        {listKinds().map(([name, kind]) => {
+          const own = kind.searchFilters;
+          // A kind's filters are offered where a store of it is read, or where the address sets one.
+          const shown = own !== undefined && ((sessions?.sources.some((source) => source.kind === name) ?? false) || own.filters.some((filter) => (form.own[filter.param] ?? '') !== ''));
+          return shown ? <OwnFilters key={name} words={own.words} filters={own.filters} values={form.own} onChange={setOwn} /> : null;
+        })}
         {formError !== null && (
           <p className="notice error" role="alert">
             {formError}

@@ -1,17 +1,17 @@
-import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
+import { listKinds } from '../kinds/registry.ts';
 import type { TimeZoneSetting } from '../settings/Settings.tsx';
 import { readTimeField, writeTimeField } from '../time/timeField.ts';
 
 // The search form's state and the URL's query string, both ways. The URL is the truth: a search
-// is a view with its own address, like any other.
+// is a view with its own address, like any other. Besides the filters every kind has, each kind
+// declares its own (kinds/<kind>/<kind>Kind.tsx: `searchFilters`), by the query parameter the
+// server reads; they select none of another kind's items.
 
 export type SearchForm = {
   q: string;
   regex: boolean;
   matchCase: boolean;
   side: '' | 'sent' | 'received';
-  outcome: '' | Outcome;
-  refused: boolean;
   peer: string;
   project: string;
   /**
@@ -20,39 +20,34 @@ export type SearchForm = {
    */
   from: string;
   to: string;
-  /** spex's own filter: messages from a person (`from: null`); it selects no record or sac entry. */
-  person: boolean;
-  /** set-agent-comm's own filters: they select no record entry and no spex line. */
-  type: '' | SacEntryType;
-  room: string;
-  writer: string;
+  /** The kinds' own filters, by query parameter: '1' for a box checked, a choice, or a text; '' for none. */
+  own: Readonly<Record<string, string>>;
 };
 
-/** The entry types set-agent-comm writes (an older Hungarian word counts as the type it stands for). */
-export const SAC_ENTRY_TYPES = ['QUESTION', 'ANSWER', 'FACT', 'REQUEST'] as const;
-type SacEntryType = (typeof SAC_ENTRY_TYPES)[number];
-
+/** Every kind's own filters. */
+function listOwnFilters() {
+  return listKinds().flatMap(([, kind]) => kind.searchFilters?.filters ?? []);
+}
 
 export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm {
   const params = new URLSearchParams(query);
   const side = params.get('side');
-  const outcome = params.get('outcome');
-  const type = params.get('type');
+  const own: Record<string, string> = {};
+  for (const filter of listOwnFilters()) {
+    const value = params.get(filter.param) ?? '';
+    // A value the filter does not offer is no filter, as the server would refuse it.
+    own[filter.param] = filter.type === 'check' ? (value === '1' ? '1' : '') : filter.type === 'choice' ? (filter.choices.some(([known]) => known === value) ? value : '') : value;
+  }
   return {
     q: params.get('q') ?? '',
     regex: params.get('regex') === '1',
     matchCase: params.get('case') === '1',
     side: side === 'sent' || side === 'received' ? side : '',
-    outcome: OUTCOMES.find((known) => known === outcome) ?? '',
-    refused: params.get('refused') === '1',
     peer: params.get('peer') ?? '',
     project: params.get('project') ?? '',
     from: writeTimeField(params.get('from'), zone),
     to: writeTimeField(params.get('to'), zone),
-    person: params.get('person') === '1',
-    type: SAC_ENTRY_TYPES.find((known) => known === type) ?? '',
-    room: params.get('room') ?? '',
-    writer: params.get('writer') ?? '',
+    own,
   };
 }
 
@@ -63,14 +58,9 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.regex) params.set('regex', '1');
   if (form.matchCase) params.set('case', '1');
   if (form.side !== '') params.set('side', form.side);
-  if (form.outcome !== '') params.set('outcome', form.outcome);
-  if (form.refused) params.set('refused', '1');
   if (form.peer !== '') params.set('peer', form.peer);
   if (form.project !== '') params.set('project', form.project);
-  if (form.person) params.set('person', '1');
-  if (form.type !== '') params.set('type', form.type);
-  if (form.room !== '') params.set('room', form.room);
-  if (form.writer !== '') params.set('writer', form.writer);
+  for (const [param, value] of Object.entries(form.own)) if (value !== '') params.set(param, value);
   const from = readTimeField(form.from, zone);
   const to = readTimeField(form.to, zone);
   if (from !== null) params.set('from', from);

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { OUTCOMES } from '../../../../shared/record/entry.ts';
 import type { Kind } from '../kind.ts';
 import { RecordHitRow } from './RecordHitRow.tsx';
 import { ChainElsewhereRow, RecordListRow } from './RecordListRow.tsx';
@@ -28,8 +29,23 @@ export const recordKind: Kind<'record'> = {
   ElsewhereRow: ChainElsewhereRow,
   tableName: (session) => ({ id: shortId(session.sessionId), label: null }),
   describeDegraded: describeSessionDegraded,
+  searchFilters: {
+    words: 'the record only',
+    filters: [
+      {
+        param: 'outcome',
+        label: 'outcome',
+        type: 'choice',
+        // A queued one is not read or acted on.
+        choices: OUTCOMES.map((outcome) => [outcome, outcome === 'queued' ? 'queued (neither read nor acted on)' : outcome] as const),
+      },
+      { param: 'refused', label: 'not queued by the host only', type: 'check' },
+    ],
+  },
   HitRow: RecordHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.sessionId}/${hit.file}`,
+  // A message parsed with no text to show: the plugin recorded it in metadata mode.
+  liveNoText: (item) => (item.kind === 'message' && item.evidence === 'parsed' ? 'text withheld' : null),
   ConversationView: lazy(() => import('./RecordSessionView.tsx')),
   Table: ({ conversations, caption }) => <SessionTable sessions={conversations} caption={caption} />,
   OverviewSection: ({ conversations }) => {

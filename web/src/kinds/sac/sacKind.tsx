@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { ENTRY_TYPES } from '../../../../shared/sac/seatFile.ts';
 import type { Kind } from '../kind.ts';
 import { SacHitRow } from './SacHitRow.tsx';
 import { SacListRow } from './SacListRow.tsx';
@@ -18,6 +19,15 @@ export const sacKind: Kind<'sac'> = {
   ListRow: SacListRow,
   tableName: (seat) => ({ id: seat.id, label: null }),
   describeDegraded: (seat) => seat.degraded.map((reason) => reason.words).join('\n'),
+  searchFilters: {
+    words: 'set-agent-comm only',
+    filters: [
+      // An older Hungarian word counts as the type it stands for.
+      { param: 'type', label: 'type', type: 'choice', choices: ENTRY_TYPES.map((type) => [type, type] as const) },
+      { param: 'room', label: 'room', type: 'text', placeholder: 'its name, exactly' },
+      { param: 'writer', label: 'writer', type: 'text', placeholder: 'a seat, e.g. web-app#3f9c1a20' },
+    ],
+  },
   HitRow: SacHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.item}`,
   ConversationView: lazy(() => import('./SacSeatView.tsx')),

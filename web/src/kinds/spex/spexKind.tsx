@@ -18,6 +18,10 @@ export const spexKind: Kind<'spex'> = {
   ListRow: SpexListRow,
   tableName: (session) => ({ id: shortId(session.id), label: session.title ?? session.name }),
   describeDegraded: (session) => session.degraded.map((reason) => reason.words).join('\n'),
+  searchFilters: {
+    words: 'spex only',
+    filters: [{ param: 'person', label: 'from a person only', title: 'spex messages whose from is null: a person’s words, not a peer session’s', type: 'check' }],
+  },
   HitRow: SpexHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.key}`,
   ConversationView: lazy(() => import('./SpexSessionView.tsx')),
