@@ -30,12 +30,11 @@ type Options = {
   onSelectItem?(key: string): void;
   /** Keys the kind adds, given the selected row. */
   keys?: Record<string, (selected: number | null) => void>;
-  estimateRowPx?: number;
 };
 
 const ESTIMATED_ROW_PX = 150;
 
-export function useConversationList({ count, rowAt, target, jump = null, onSelectItem, keys = {}, estimateRowPx = ESTIMATED_ROW_PX }: Options) {
+export function useConversationList({ count, rowAt, target, jump = null, onSelectItem, keys = {} }: Options) {
   // The scroll box, as state: a page may show its list only once its first answer is here.
   const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
   const rows = count ?? 0;
@@ -48,8 +47,8 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     count: rows,
     enabled: placed,
     getScrollElement: () => scrollElement,
-    estimateSize: () => estimateRowPx,
-    initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * estimateRowPx,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
     overscan: 4,
   });
   const visible: VirtualItem[] = virtualizer.getVirtualItems();
