@@ -9,6 +9,8 @@ import { loadShared } from './support/sharedRecord.ts';
 const view = useSharedRecord(test);
 
 test('driving every view and every key leaves every file of the record as it was', async ({ page, context }) => {
+  // Every session, every key: some 30 s on a loaded two-core runner, before this change too.
+  test.setTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const { fingerprint: before } = await loadShared();
   expect(await fingerprint(view.shared.dir)).toEqual(before);
