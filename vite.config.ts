@@ -11,6 +11,14 @@ export default defineConfig({
     emptyOutDir: true,
     // The strict Content-Security-Policy allows no inline script or style.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      output: {
+        // The libraries in a chunk of their own, which changes less often than the app; each
+        // view is loaded when first shown (the kinds' pages, search, live: see web/src/app/App.tsx
+        // and web/src/kinds/registry.ts).
+        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] },
+      },
+    },
   },
   server: {
     proxy: {

@@ -66,7 +66,7 @@ test('a session filtered by side and by peer keeps the filter in the address, th
 
   // A link to an entry keeps the filter it was followed in.
   await page.getByRole('link', { name: `Link to entry ${files.fromAlice}` }).click();
-  await expect(page).toHaveURL(new RegExp(`/entry/.*[?&]side=received`));
+  await expect(page).toHaveURL(new RegExp(`/item/.*[?&]side=received`));
   await expect(entry(page, files.fromAlice)).toBeVisible();
 
   await page.goBack();
@@ -81,7 +81,7 @@ test('a session filtered by side and by peer keeps the filter in the address, th
   await expect(entry(page, files.fromNobody)).toBeVisible();
   await expect(entry(page, files.toNamedUnknown)).toHaveCount(0);
   await page.getByRole('button', { name: 'Clear filter' }).click();
-  await expect(page).toHaveURL(new RegExp(`/session/${session.sessionId}$`));
+  await expect(page).toHaveURL(new RegExp(`/conversation/${session.sessionId}$`));
   await expect(entry(page, files.toNamedUnknown)).toBeVisible();
 });
 
@@ -150,7 +150,7 @@ test('a bar of the activity strip opens the session at that moment', async ({ pa
   await expect(bars.nth(1)).toHaveAccessibleName(/^120 items from /);
   await bars.nth(1).click();
   await expect(entry(page, firstOf[1]!)).toBeInViewport();
-  await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', firstOf[1]!);
+  await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', firstOf[1]!);
   // The reader has moved away from the newest entry: the view does not follow it back.
   await session.sent({ as: BOB }, 'written after the jump');
   await expect(page.getByRole('button', { name: /1 new/ })).toBeVisible();
@@ -232,9 +232,9 @@ test.describe('the overview', () => {
     await expect(page.getByRole('table', { name: /degraded first$/ })).toBeVisible();
 
     for (const [kind, path] of [
-      ['spex', /^\/spex\/spex-[0-9a-f]{8}\/session\//],
-      ['sac', /^\/sac\/sac-[0-9a-f]{8}\/seat\//],
-      ['record', /^\/session\//],
+      ['spex', /^\/source\/spex-[0-9a-f]{8}\/conversation\//],
+      ['sac', /^\/source\/sac-[0-9a-f]{8}\/conversation\//],
+      ['record', /^\/source\/record-[0-9a-f]{8}\/conversation\//],
     ] as const) {
       const row = page.locator('.conversation-table tbody tr').filter({ has: page.locator('.badge-source', { hasText: new RegExp(`^${kind}$`) }) }).first();
       const href = await row.locator('td:nth-child(2) a').getAttribute('href');

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from './support/test.ts';
 import { entryFileName } from '../server/demo/entryFile.ts';
-import { apiFetch, startDashboard, waitForItems } from './support/dashboard.ts';
+import { apiFetch, conversationPath, sourceIdOf, startDashboard, waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting, makeRecordDir, startWriter } from './support/record.ts';
 
@@ -256,10 +256,10 @@ test('every item with a file has a copy link action that copies the address of i
   for (const file of [start, sent, invalid, 'notes.txt']) {
     await page.locator(`[data-file="${file}"]`).getByRole('button', { name: `Copy a link to entry ${file}` }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied).toBe(`${live.url}/session/${session.sessionId}/entry/${file}`);
+    expect(copied).toBe(`${live.url}${conversationPath(sourceIdOf('record', live.dir), session.sessionId, file)}`);
   }
   await page.goto(`${live.url}/session/${session.sessionId}/entry/${sent}`);
-  await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', sent);
+  await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', sent);
 });
 
 test('the sidebar keeps a row where it is while the pointer is over the list, says that sessions moved, and re-sorts when the pointer leaves', async ({ page }) => {

@@ -16,7 +16,7 @@ test('a gap in the sequence is a banner naming the missing entry and the files a
   const gap = page.getByRole('article', { name: 'missing entry 3' });
   await expect(gap).toContainText('entry 3 missing: a write may have failed or the file was removed.');
   // In its place: after entry 2 and before entry 4.
-  const order = await page.locator('.timeline-row').evaluateAll((rows) =>
+  const order = await page.locator('.conversation-row').evaluateAll((rows) =>
     rows.sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index'))).map((row) => row.textContent ?? ''),
   );
   const gapAt = order.findIndex((text) => text.includes('entry 3 missing'));

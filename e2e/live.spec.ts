@@ -106,7 +106,7 @@ test('the view follows the newest entry until the reader scrolls away; then "N n
   const following = await session.sent({ as: 'web-app' }, 'while following');
   await expect(entry(page, following)).toBeInViewport();
 
-  await page.locator('.timeline-scroll').hover();
+  await page.locator('.conversation-scroll').hover();
   await page.mouse.wheel(0, -1500);
   await expect(entry(page, following)).not.toBeInViewport();
   const one = await session.sent({ as: 'web-app' }, 'first while away');

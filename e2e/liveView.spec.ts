@@ -3,7 +3,7 @@ import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
 import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
 import { expect, test, type Page } from './support/test.ts';
-import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
 
 // The live view: every new item of every source as it lands, in arrival order, filtered by what
@@ -85,7 +85,8 @@ test('items of two stores arrive in the order written, each row saying its sourc
   expect(keys.indexOf(refused)).toBeLessThan(keys.indexOf(rejected));
 
   await refusedRow.locator('.live-line').click();
-  await expect(page).toHaveURL(`${dashboard.url}/session/${a.sessionId}/entry/${encodeURIComponent(refused)}`);
+  // The server's link names the entry as it always has: the page puts today's address in its place.
+  await expect(page).toHaveURL(`${dashboard.url}${conversationPath(sourceIdOf('record', stores[0]!.dir), a.sessionId, refused)}`);
   await expect(page.locator(`[data-file="${refused}"]`)).toBeVisible();
 });
 
@@ -119,7 +120,7 @@ test("items of a record and a spex home arrive in the order written; a spex mess
 
   // A row opens the spex line in its place.
   await person.locator('.live-line').click();
-  await expect(page).toHaveURL(new RegExp(`/spex/spex-[0-9a-f]{8}/session/${SPEX_RECEIVER}/item/line-1$`));
+  await expect(page).toHaveURL(new RegExp(`/source/spex-[0-9a-f]{8}/conversation/${SPEX_RECEIVER}/item/line-1$`));
   await expect(page.locator('[data-item="line-1"]')).toContainText('from a person to spex');
 });
 
@@ -199,7 +200,7 @@ test('items from a record and a set-agent-comm store arriving, each in its store
   const keys = await rows(page).evaluateAll((found) => found.map((row) => row.getAttribute('data-key')));
   expect(keys.indexOf(recorded)).toBeLessThan(keys.indexOf(item));
   await sacRow.locator('.live-line').click();
-  await expect(page).toHaveURL(`${dashboard.url}/sac/${sacSource}/room/live-room/entry/${encodeURIComponent(item)}`);
+  await expect(page).toHaveURL(`${dashboard.url}/source/${sacSource}/rooms/live-room/item/${encodeURIComponent(item)}`);
   await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');
 });
 

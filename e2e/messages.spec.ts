@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './support/test.ts';
 import { textFields } from '../server/demo/entryFile.ts';
-import { waitForItems } from './support/dashboard.ts';
+import { conversationPath, sourceIdOf, waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
 
@@ -108,13 +108,14 @@ test('identical texts from two peers are each attributed only to the peer as giv
   await expect(entry(page, fromTwo).locator('.peer-as')).toHaveText('uds:/tmp/cc-socks/2002.sock');
   await expect(entry(page, fromNobody).locator('.peer')).toHaveText('from unknown');
   // A resolved id is a link to that session, and only where the entry holds one.
-  await expect(entry(page, resolved).locator('.peer-session')).toHaveAttribute('href', `/session/${senderOne.sessionId}`);
+  const senderPath = conversationPath(sourceIdOf('record', live.dir), senderOne.sessionId);
+  await expect(entry(page, resolved).locator('.peer-session')).toHaveAttribute('href', senderPath);
   for (const file of [fromOne, fromTwo, fromNobody]) {
-    await expect(entry(page, file).locator('a[href^="/session/"]').filter({ hasNotText: /^\d{4}-/ })).toHaveCount(0);
+    await expect(entry(page, file).locator('a[href^="/source/"]').filter({ hasNotText: /^\d{4}-/ })).toHaveCount(0);
     await expect(entry(page, file).locator('.correlation')).toHaveText('Which sent entry this corresponds to: not shown by the record.');
   }
   // The one sender whose entry holds the same text is linked from nowhere but the resolved entry.
-  await expect(page.locator('main').locator(`a[href="/session/${senderOne.sessionId}"]`)).toHaveCount(1);
+  await expect(page.locator('main').locator(`a[href="${senderPath}"]`)).toHaveCount(1);
 });
 
 test('metadata mode: the text is withheld, its length and hash are shown, and the hash checker tells a match', async ({ page }) => {

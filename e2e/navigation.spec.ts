@@ -1,9 +1,12 @@
 import { expect, test } from './support/test.ts';
+import { conversationPath, sourceIdOf } from './support/dashboard.ts';
 import { useSharedRecord } from './support/liveRecord.ts';
 
 // Every view has its own URL: deep links load directly, and the back button goes back.
 
 const view = useSharedRecord(test);
+/** Today's address of a session of the shared record, or of one of its entries. */
+const pathOf = (sessionId: string, file?: string) => conversationPath(sourceIdOf('record', view.shared.dir), sessionId, file);
 
 test('a session URL loads directly', async ({ page }) => {
   const { alpha } = view.shared.ids;
@@ -12,14 +15,29 @@ test('a session URL loads directly', async ({ page }) => {
   await expect(page.locator(`.session-row[data-session-id="${alpha}"]`)).toHaveAttribute('aria-current', 'page');
 });
 
+test('a session\'s old address, and an entry\'s, are replaced by today\'s in the history: back goes where the reader was before', async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  const file = view.shared.files.alphaSent;
+  await page.goto(`${view.url}/search`);
+  await page.goto(`${view.url}/session/${alpha}/entry/${file}?side=sent`);
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha, file)}?side=sent`);
+  await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', file);
+  await page.goto(`${view.url}/session/${alpha}`);
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha)}`);
+  await page.goBack();
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha, file)}?side=sent`);
+  await page.goBack();
+  await expect(page).toHaveURL(`${view.url}/search`);
+});
+
 test('an entry URL loads directly, with that entry selected and in view', async ({ page }) => {
   const { beta } = view.shared.ids;
   const file = view.shared.files.betaReceived;
   await page.goto(`${view.url}/session/${beta}/entry/${file}`);
   const target = page.locator(`article[data-file="${file}"]`);
   await expect(target).toBeInViewport();
-  await expect(page.locator('.timeline-row.selected')).toContainText(file.replace(/^.*-(\d+)\.json$/, '#$1'));
-  await expect(page.locator('.timeline-row.selected article')).toHaveAttribute('data-file', file);
+  await expect(page.locator('.conversation-row.selected')).toContainText(file.replace(/^.*-(\d+)\.json$/, '#$1'));
+  await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', file);
 });
 
 test('the back button walks back through entry, session and home; forward walks again', async ({ page }) => {
@@ -28,11 +46,11 @@ test('the back button walks back through entry, session and home; forward walks 
   await page.goto(view.url);
   await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
   await page.locator(`.session-row[data-session-id="${alpha}"]`).click();
-  await expect(page).toHaveURL(`${view.url}/session/${alpha}`);
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha)}`);
   await page.getByRole('link', { name: `Link to entry ${file}` }).click();
-  await expect(page).toHaveURL(`${view.url}/session/${alpha}/entry/${file}`);
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha, file)}`);
   await page.goBack();
-  await expect(page).toHaveURL(`${view.url}/session/${alpha}`);
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha)}`);
   await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
   await page.goBack();
   await expect(page).toHaveURL(`${view.url}/`);
@@ -63,19 +81,19 @@ test('a chain child sits under its parent in the sidebar', async ({ page }) => {
 test('keys: j/k move between entries, r shows raw JSON, ] moves to the next session, / opens search, ? lists keys', async ({ page }) => {
   const { alpha } = view.shared.ids;
   await page.goto(`${view.url}/session/${alpha}`);
-  await expect(page.locator('.timeline-row')).toHaveCount(4);
+  await expect(page.locator('.conversation-row')).toHaveCount(4);
   await page.keyboard.press('Home');
   await page.keyboard.press('j');
-  await expect(page.locator('.timeline-row.selected')).toHaveAttribute('data-index', '0');
+  await expect(page.locator('.conversation-row.selected')).toHaveAttribute('data-index', '0');
   await page.keyboard.press('j');
   await page.keyboard.press('j');
   await page.keyboard.press('k');
-  await expect(page.locator('.timeline-row.selected')).toHaveAttribute('data-index', '1');
-  await expect(page).toHaveURL(`${view.url}/session/${alpha}/entry/${view.shared.files.alphaSent}`);
+  await expect(page.locator('.conversation-row.selected')).toHaveAttribute('data-index', '1');
+  await expect(page).toHaveURL(`${view.url}${pathOf(alpha, view.shared.files.alphaSent)}`);
   await page.keyboard.press('r');
-  await expect(page.locator('.timeline-row.selected .raw-json')).toContainText('"isQueued":true');
+  await expect(page.locator('.conversation-row.selected .raw-json')).toContainText('"isQueued":true');
   await page.keyboard.press('r');
-  await expect(page.locator('.timeline-row.selected .raw-json')).toHaveCount(0);
+  await expect(page.locator('.conversation-row.selected .raw-json')).toHaveCount(0);
 
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -86,7 +104,7 @@ test('keys: j/k move between entries, r shows raw JSON, ] moves to the next sess
   const before = page.url();
   await page.keyboard.press(']');
   await expect(page).not.toHaveURL(before);
-  await expect(page).toHaveURL(/\/session\/[^/]+$/);
+  await expect(page).toHaveURL(/\/source\/record-[0-9a-f]{8}\/conversation\/[^/]+$/);
 
   await page.keyboard.press('/');
   await expect(page).toHaveURL(`${view.url}/search`);

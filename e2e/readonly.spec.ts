@@ -9,6 +9,8 @@ import { loadShared } from './support/sharedRecord.ts';
 const view = useSharedRecord(test);
 
 test('driving every view and every key leaves every file of the record as it was', async ({ page, context }) => {
+  // Every session, every key: some 30 s on a loaded two-core runner, before this change too.
+  test.setTimeout(60_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const { fingerprint: before } = await loadShared();
   expect(await fingerprint(view.shared.dir)).toEqual(before);
@@ -19,9 +21,9 @@ test('driving every view and every key leaves every file of the record as it was
   for (const sessionId of sessions) {
     await page.goto(`${view.url}/session/${sessionId}`);
     await expect(page.locator('.session-header .full-id')).toHaveText(sessionId);
-    await expect(page.locator('.timeline-row article').first()).toBeVisible();
+    await expect(page.locator('.conversation-row article').first()).toBeVisible();
     await page.keyboard.press('Home');
-    const rows = await page.locator('.timeline-row').count();
+    const rows = await page.locator('.conversation-row').count();
     for (let i = 0; i < rows; i++) {
       await page.keyboard.press('j');
       await page.keyboard.press('r');

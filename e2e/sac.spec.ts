@@ -4,7 +4,7 @@ import path from 'node:path';
 import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
 import { sacTime } from '../server/demo/sacWrite.ts';
 import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
-import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { SessionWriting, startWriter, type Writer } from './support/record.ts';
 import { expect, test, type Page } from './support/test.ts';
 
@@ -64,7 +64,7 @@ const flowOf = (page: Page) => page.getByRole('region', { name: 'Flow' });
 test('the top bar leads to the rooms, and a room’s flow lists its entries in time order with writer, type and to or everyone', async ({ page }) => {
   await page.goto(url);
   await page.getByRole('banner').getByRole('link', { name: 'Rooms' }).click();
-  await expect(page).toHaveURL(`${url}/sac/${source}/rooms`);
+  await expect(page).toHaveURL(`${url}/source/${source}/rooms`);
   await page.getByRole('link', { name: '#team' }).click();
   const entries = flowOf(page).getByRole('article');
   await expect(entries).toHaveCount(4);
@@ -75,39 +75,43 @@ test('the top bar leads to the rooms, and a room’s flow lists its entries in t
     `REQUEST by ${API}`,
   ]);
   expect(await entries.locator('.sac-to').allTextContents()).toEqual(['→ web-app', '→ everyone', '→ api-service', `→ ${WEB}`]);
-  expect(await entries.locator('.sac-time').allTextContents()).toEqual([QUESTION_TIME, '2026-11-30T17:18:53.590+00:00', '2026-11-30T17:18:53.872+00:00', '2026-11-30T17:18:53.956+00:00']);
+  // Each time in the page's zone, the header's time as written on hover.
+  const times = ['2026-11-30T17:18:53.482+00:00', '2026-11-30T17:18:53.590+00:00', '2026-11-30T17:18:53.872+00:00', '2026-11-30T17:18:53.956+00:00'];
+  expect(await entries.locator('.sac-time').allTextContents()).toEqual(times.map((time) => `${time.slice(0, 10)} ${time.slice(11, 23)} UTC`));
+  expect(await entries.locator('.sac-time').evaluateAll((found) => found.map((time) => time.getAttribute('title')))).toEqual(times);
 });
 
 test('a seat shows Sent and Received side by side, each received entry marked read or unread as sac’s cursor says, labelled as sac’s', async ({ page }) => {
   await page.goto(url);
   await page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).click();
-  const sent = page.getByRole('region', { name: 'Sent' });
-  const received = page.getByRole('region', { name: 'Received' });
+  // One time axis: each entry in its column, sent on the left, received on the right.
+  const sent = page.locator('[data-column="sent"]');
+  const received = page.locator('[data-column="received"]');
   await expect(sent.getByRole('article')).toHaveCount(1);
   await expect(received.getByRole('article')).toHaveCount(3);
-  const [left, right] = [await sent.boundingBox(), await received.boundingBox()];
+  const [left, right] = [await sent.first().boundingBox(), await received.first().boundingBox()];
   expect(left!.x + left!.width).toBeLessThanOrEqual(right!.x);
-  expect(Math.abs(left!.y - right!.y)).toBeLessThan(5);
   expect(await received.locator('.sac-cursor').allTextContents()).toEqual(['sac’s cursor: read', 'sac’s cursor: read', 'sac’s cursor: unread']);
   await expect(received.locator('.sac-cursor').first()).toHaveAttribute('title', /not what the session read/);
-  await expect(received.getByRole('heading')).toContainText('1 unread by sac’s cursor');
+  await expect(page.locator('.conversation-columns .side-received')).toContainText('1 unread by sac’s cursor');
   await expect(page.getByText(/\bread by/)).toHaveCount(0);
 });
 
 test('a seat’s session links to the same session in the record', async ({ page }) => {
-  await page.goto(`${url}/sac/${source}/seat/${encodeURIComponent(WEB)}`);
+  await page.goto(`${url}${conversationPath(source, WEB)}`);
   const link = page.getByRole('link', { name: `Session ${WEB_SESSION} in the record` });
-  await expect(link).toHaveAttribute('href', `/session/${WEB_SESSION}`);
+  await expect(link).toHaveAttribute('href', conversationPath(sourceIdOf('record', path.join(parent, 'record')), WEB_SESSION));
   await link.click();
   await expect(page.getByText('The cart client is on 2.4.0 now.')).toBeVisible();
 });
 
 test('a reply’s re link opens the entry it names, highlighted in its room’s flow', async ({ page }) => {
-  await page.goto(`${url}/sac/${source}/seat/${encodeURIComponent(WEB)}`);
-  const answer = page.getByRole('region', { name: 'Sent' }).getByRole('article', { name: `ANSWER by ${WEB}` });
-  await expect(answer.locator('.sac-re')).toContainText(`re ${QUESTION_TIME}`);
+  await page.goto(`${url}${conversationPath(source, WEB)}`);
+  const answer = page.locator('[data-column="sent"]').getByRole('article', { name: `ANSWER by ${WEB}` });
+  await expect(answer.locator('.sac-re')).toContainText('re 2026-11-30 17:18:53.482 UTC');
+  await expect(answer.locator('.sac-re time')).toHaveAttribute('title', QUESTION_TIME);
   await answer.locator('.sac-re').getByRole('link', { name: API }).click();
-  await expect(page).toHaveURL(new RegExp(`/sac/${source}/room/team/entry/`));
+  await expect(page).toHaveURL(new RegExp(`/source/${source}/rooms/team/item/`));
   const question = flowOf(page).getByRole('article', { name: `QUESTION by ${API}` });
   await expect(question).toHaveAttribute('aria-current', 'true');
   await expect(question).toBeInViewport();
@@ -125,7 +129,7 @@ test('a search by set-agent-comm type finds only sac entries, and a hit opens it
   await expect(hits.first()).toContainText('sac');
   await expect(hits.first()).toContainText('Does the cart still POST /v1/orders');
   await hits.first().getByRole('link', { name: new RegExp(`Open entry by ${API} in room team`) }).click();
-  await expect(page).toHaveURL(new RegExp(`/sac/${source}/room/team/entry/`));
+  await expect(page).toHaveURL(new RegExp(`/source/${source}/rooms/team/item/`));
   await expect(flowOf(page).getByRole('article', { name: `QUESTION by ${API}` })).toHaveAttribute('aria-current', 'true');
 });
 
@@ -145,7 +149,7 @@ test('a search by room or writer lists no record entry, and one by outcome no sa
 });
 
 test('an entry written while a room is open appears in its flow without a reload', async ({ page }) => {
-  await page.goto(`${url}/sac/${source}/room/team`);
+  await page.goto(`${url}/source/${source}/rooms/team`);
   await expect(flowOf(page).getByRole('article')).toHaveCount(4);
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
   const text = 'Written live, while the room was open.';
@@ -168,10 +172,10 @@ test('the secrets’ canaries are in no page and no response', async ({ page }) 
     seen.push(await page.content());
   };
   await visit('/', () => expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` })).toBeVisible());
-  await visit(`/sac/${source}/rooms`, () => expect(page.getByRole('link', { name: '#team' })).toBeVisible());
-  for (const room of ['team', 'dm-api-service-c4e10000-web-app-3f9c1a20']) await visit(`/sac/${source}/room/${room}`, () => expect(page.getByRole('heading', { name: `#${room}` })).toBeVisible());
+  await visit(`/source/${source}/rooms`, () => expect(page.getByRole('link', { name: '#team' })).toBeVisible());
+  for (const room of ['team', 'dm-api-service-c4e10000-web-app-3f9c1a20']) await visit(`/source/${source}/rooms/${room}`, () => expect(page.getByRole('heading', { name: `#${room}` })).toBeVisible());
   for (const seat of [WEB, API, 'web-app#7b02e5d1']) {
-    await visit(`/sac/${source}/seat/${encodeURIComponent(seat)}`, () => expect(page.getByRole('region', { name: 'Sent' })).toBeVisible());
+    await visit(conversationPath(source, seat), () => expect(page.getByRole('feed', { name: 'Entries in time order' })).toBeVisible());
     await page.getByLabel(/show entries addressed to others/).check();
     seen.push(await page.content());
   }
@@ -184,7 +188,7 @@ test('the secrets’ canaries are in no page and no response', async ({ page }) 
 });
 
 test('a seat downloads as NDJSON, JSON and Markdown from the same links as a record session', async ({ page }) => {
-  await page.goto(`${url}/sac/${source}/seat/${encodeURIComponent(WEB)}`);
+  await page.goto(`${url}${conversationPath(source, WEB)}`);
   const group = page.getByRole('group', { name: 'Download this seat' });
   const download = async (label: string) => {
     const [got] = await Promise.all([page.waitForEvent('download'), group.getByRole('link', { name: `Download this seat as ${label}` }).click()]);

@@ -26,23 +26,23 @@ test(`a session of ${COUNT.toLocaleString('en')} entries keeps a screenful in th
   });
   await page.goto(`${live.url}/session/${session.sessionId}`);
   await expect(page.getByText(`(#${COUNT})`)).toBeInViewport();
-  expect(await page.locator('.timeline-row').count()).toBeLessThan(40);
+  expect(await page.locator('.conversation-row').count()).toBeLessThan(40);
 
   // Scroll away as a reader does (the wheel stops following the newest entry), then jump to the
   // middle, as a drag of the scrollbar would.
-  await page.locator('.timeline-scroll').hover();
+  await page.locator('.conversation-scroll').hover();
   await page.mouse.wheel(0, -400);
   await expect(page.getByRole('button', { name: /new/ })).toHaveCount(0);
-  await page.locator('.timeline-scroll').evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
-  const firstSeq = async () => Number((await page.locator('.timeline-row .seq').allTextContents())[0]?.slice(1) ?? NaN);
+  await page.locator('.conversation-scroll').evaluate((element) => (element.scrollTop = element.scrollHeight / 2));
+  const firstSeq = async () => Number((await page.locator('.conversation-row .seq').allTextContents())[0]?.slice(1) ?? NaN);
   // Rows are placeholders until their page arrives, and the list settles as rows are measured:
   // wait until the first row shown is a loaded entry in the middle.
   await expect.poll(async () => {
     const seq = await firstSeq();
     return seq > COUNT * 0.3 && seq < COUNT * 0.7;
   }).toBe(true);
-  await expect(page.locator('.timeline-row .loading-row')).toHaveCount(0);
-  expect(await page.locator('.timeline-row').count()).toBeLessThan(40);
+  await expect(page.locator('.conversation-row .loading-row')).toHaveCount(0);
+  expect(await page.locator('.conversation-row').count()).toBeLessThan(40);
   // A few pages near the newest entries and near the middle: never the whole session.
   expect(new Set(offsets).size).toBeLessThan(10);
   expect(offsets.every((offset) => offset === 0 || offset > COUNT * 0.3)).toBe(true);

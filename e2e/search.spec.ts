@@ -17,8 +17,8 @@ test('a text search finds the entries of every session that hold it, and a resul
   await expect(page.getByRole('status')).toContainText('nothing here pairs a sent entry with a received one');
 
   await hits.filter({ hasText: 'received' }).getByRole('link', { name: /Open entry/ }).click();
-  await expect(page).toHaveURL(new RegExp(`/session/${view.shared.ids.alpha}/entry/`));
-  await expect(page.locator('.timeline-row.selected')).toContainText('Thanks, got it queued on my side.');
+  await expect(page).toHaveURL(new RegExp(`/source/record-[0-9a-f]{8}/conversation/${view.shared.ids.alpha}/item/`));
+  await expect(page.locator('.conversation-row.selected')).toContainText('Thanks, got it queued on my side.');
 });
 
 test('filters: a regex, refused sends only, a side and an outcome', async ({ page }) => {

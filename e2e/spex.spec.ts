@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
-import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { SessionWriting, startWriter, type Writer } from './support/record.ts';
 import { expect, test, type Page } from './support/test.ts';
 
@@ -110,13 +110,20 @@ test.afterAll(async () => {
   if (parent !== '') await rm(parent, { recursive: true, force: true });
 });
 
-const sessionUrl = (sessionId: string) => `${url}/spex/${source}/session/${sessionId}`;
+const sessionUrl = (sessionId: string) => `${url}/source/${source}/conversation/${sessionId}`;
 const column = (page: Page, name: 'sent' | 'received' | 'both') => page.locator(`[data-column="${name}"]`);
-const itemsInOrder = (page: Page) => page.locator('.spex-rows [data-item]').evaluateAll((items) => items.map((item) => `${item.closest('[data-column]')!.getAttribute('data-column')}: ${item.getAttribute('aria-label')}`));
+const itemsInOrder = (page: Page) =>
+  page.locator('.conversation-row').evaluateAll((rows) =>
+    rows
+      .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+      .map((row) => row.querySelector('[data-item]'))
+      .filter((item) => item !== null)
+      .map((item) => `${item.closest('[data-column]')!.getAttribute('data-column')}: ${item.getAttribute('aria-label')}`),
+  );
 
 test("a spex session shows what it received from a person and from a peer, and what it sent from the receiver's log, side by side", async ({ page }) => {
   await page.goto(sessionUrl(A));
-  await expect(page.locator('.spex-columns > *')).toHaveText([/^Sent/, /^Received/]);
+  await expect(page.locator('.conversation-columns > *')).toHaveText([/^Sent/, /^Received/]);
 
   const person = column(page, 'received').locator('article', { hasText: PERSON_TEXT });
   await expect(person).toHaveAttribute('aria-label', 'Received from a person');
@@ -126,7 +133,7 @@ test("a spex session shows what it received from a person and from a peer, and w
 
   const peer = column(page, 'received').locator('article', { hasText: PEER_TEXT });
   await expect(peer).toHaveAttribute('aria-label', `Received from session ${B}`);
-  await expect(peer.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/spex/${source}/session/${B}`);
+  await expect(peer.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/source/${source}/conversation/${B}`);
   // The text is whole, hint included, and the hint is marked as spex's.
   await expect(peer.locator('.entry-text')).toHaveText(`${PEER_TEXT}${HINT}`);
   await expect(peer.locator('.spex-hint')).toHaveText(HINT);
@@ -139,13 +146,15 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(mine).toHaveAttribute('aria-label', `Sent to session ${B}`);
   await expect(mine).toContainText("From the receiver's log");
   await expect(mine).toContainText('joined by the id spex stored, not by text or time');
-  await expect(mine.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/spex/${source}/session/${B}`);
+  await expect(mine.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/source/${source}/conversation/${B}`);
   await expect(column(page, 'sent').locator('article')).toHaveCount(1);
 });
 
 test('declarations span both columns in their place, with spex’s word, the raw status, the proposal and the note', async ({ page }) => {
+  // Tall enough for every item of the session to be in the page: the list is virtualized.
+  await page.setViewportSize({ width: 1280, height: 2400 });
   await page.goto(sessionUrl(A));
-  await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+  await expect(page.locator('[data-item]').first()).toBeVisible();
   expect(await itemsInOrder(page)).toEqual([
     'both: Declaration: working',
     'received: Received from a person',
@@ -185,7 +194,7 @@ test('the header says what session.json holds now, labelled current and not hist
 
 test('a session that the record holds too links to its record view', async ({ page }) => {
   await page.goto(sessionUrl(A));
-  await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveAttribute('href', `/session/${A}`);
+  await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveAttribute('href', conversationPath(sourceIdOf('record', recordDir), A));
   await page.goto(sessionUrl(B));
   await expect(page.locator('.spex-header')).toContainText(B);
   await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveCount(0);
@@ -229,7 +238,7 @@ test('a link to an item opens at that item, highlighted, and a link to an item t
 
   await page.goto(`${sessionUrl(A)}/item/line-999`);
   await expect(page.getByText('Item line-999 is not in this session')).toBeVisible();
-  await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+  await expect(page.locator('[data-item]').first()).toBeVisible();
 });
 
 test('a spex session downloads as NDJSON, JSON and Markdown from its header, in spex\'s words and with no private data', async ({ page }) => {
@@ -278,15 +287,17 @@ test("spex's private settlement lines and receipts are nowhere on the page, in a
   });
   await spexWriter.send({ op: 'event', ...where(A), event: sent(40, 'live, with a receipt', B, { dispatchReceipt: RECEIPT_CANARY }), bound: 2048 });
   await spexWriter.send({ op: 'event', ...where(A), event: { ts: at(40), kind: 'dispatch-settled', receipt: SETTLED_CANARY }, bound: 2048 });
+  // Tall enough for every item of the session to be in the page: the list is virtualized.
+  await page.setViewportSize({ width: 1280, height: 2400 });
   await page.goto(sessionUrl(A));
   await expect(column(page, 'received').locator('article', { hasText: 'live, with a receipt' })).toBeVisible();
-  const keys = await page.locator('.spex-rows [data-item]').evaluateAll((items) => items.map((item) => item.getAttribute('data-item')!));
+  const keys = await page.locator('[data-item]').evaluateAll((items) => items.map((item) => item.getAttribute('data-item')!));
   for (const key of keys) bodies.push(await (await apiFetch(`${url}/api/sessions/${A}/items/${key}?source=${source}`)).text());
   for (const q of ['CANARY', 'receipt', 'dispatch', 'settled', '']) bodies.push(await (await apiFetch(`${url}/api/search?q=${q}`)).text());
   await page.goto(`${url}/search?q=receipt`);
   await expect(page.locator('.search-hit').first()).toBeVisible();
   await page.goto(sessionUrl(B));
-  await expect(page.locator('.spex-rows [data-item]').first()).toBeVisible();
+  await expect(page.locator('[data-item]').first()).toBeVisible();
   const content = await page.content();
   await Promise.all(reading);
 

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -86,4 +88,14 @@ export async function waitForItems(url: string, sessionId: string, count: number
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`session ${sessionId} did not reach ${count} items`);
+}
+
+/** A store's id as the server names it: its kind and the first 8 hex digits of the sha256 of its absolute root. */
+export function sourceIdOf(kind: 'record' | 'spex' | 'sac', root: string): string {
+  return `${kind}-${createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 8)}`;
+}
+
+/** A conversation's address in the browser, or one of its items': `/source/<store>/conversation/<id>[/item/<key>]`. */
+export function conversationPath(source: string, id: string, item?: string): string {
+  return `/source/${source}/conversation/${encodeURIComponent(id)}${item === undefined ? '' : `/item/${encodeURIComponent(item)}`}`;
 }

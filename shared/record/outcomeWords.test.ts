@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { receivedOutcome, sentOutcome } from '../../web/src/timeline/outcomeWords.ts';
+import { receivedOutcome, sentOutcome } from '../../web/src/kinds/record/outcomeWords.ts';
 import { NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from './outcomeWords.ts';
 import { OUTCOMES } from './entry.ts';
 

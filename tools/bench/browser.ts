@@ -10,7 +10,7 @@ import type { LiveTarget } from './live.ts';
 // followed while entries are written.
 
 export type BrowserResult = {
-  /** Navigation start → the first frame with entry rows inside the timeline's scroll box (page clock). */
+  /** Navigation start → the first frame with entry rows inside the conversation's scroll box (page clock). */
   openMs: number;
   /** Navigation start → DOMContentLoaded, and → the answer that held the rows first shown. */
   domContentLoadedMs: number;
@@ -19,7 +19,7 @@ export type BrowserResult = {
   openLongTasksMs: number[];
   scrollLongTasksMs: number[];
   scrolledRows: number;
-  /** File written → the first frame with its row inside the timeline's scroll box (both stamped with Date.now()). */
+  /** File written → the first frame with its row inside the conversation's scroll box (both stamped with Date.now()). */
   visibleMs: number[];
   watcherMs: number[];
   missed: number;
@@ -39,7 +39,7 @@ type RowsSeen = { firstAt: number | null; seen: Record<string, number> };
 
 /**
  * Runs in the page before its scripts. At the first animation frame after any change to the DOM or
- * any scroll, it notes each entry row that lies inside the timeline's scroll box: the first time
+ * any scroll, it notes each entry row that lies inside the conversation's scroll box: the first time
  * any did (performance.now(), from navigation start), and each file's first time (Date.now()).
  * Stamping in the page, at the frame, keeps Playwright's polling out of the figures: a locator's
  * waitFor retries after 20, 50, 100, 100 and then every 500 ms, and so rounds every time up.
@@ -61,12 +61,12 @@ function watchRows(): void {
   let scheduled = false;
   const look = () => {
     scheduled = false;
-    const scroll = page.document.querySelector('.timeline-scroll');
+    const scroll = page.document.querySelector('.conversation-scroll');
     if (scroll === null) return;
     const view = scroll.getBoundingClientRect();
     const sinceNavigation = performance.now();
     const now = Date.now();
-    for (const row of page.document.querySelectorAll('.timeline-row [data-file]')) {
+    for (const row of page.document.querySelectorAll('.conversation-row [data-file]')) {
       const box = row.getBoundingClientRect();
       if (box.bottom <= box.top || box.bottom <= view.top || box.top >= view.bottom) continue;
       rows.firstAt ??= sinceNavigation;
@@ -152,7 +152,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
 
     step = 'scrolling';
     // A reader scrolling up through the session with the wheel, then jumping to its start.
-    const feed = page.locator('.timeline-scroll');
+    const feed = page.locator('.conversation-scroll');
     const box = await feed.boundingBox();
     if (box !== null) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const seen = new Set<string>();
@@ -197,7 +197,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
         const view = await page.evaluate((file) => {
           type Element = { textContent: string | null; innerText: string; scrollHeight: number; scrollTop: number; clientHeight: number };
           const document = (globalThis as unknown as { document: { querySelector(selector: string): Element | null; body: Element } }).document;
-          const scroll = document.querySelector('.timeline-scroll');
+          const scroll = document.querySelector('.conversation-scroll');
           return {
             inDom: document.querySelector(`[data-file="${file}"]`) !== null,
             marker: document.querySelector('.new-marker')?.textContent ?? null,

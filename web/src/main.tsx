@@ -2,12 +2,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
-import { LiveProvider } from './live/Live.tsx';
+import { EventStreamProvider } from './events/EventStream.tsx';
 import { RouterProvider } from './router/Router.tsx';
 import { ListDemandProvider } from './sessions/ListDemand.tsx';
 import { SettingsProvider } from './settings/Settings.tsx';
 import './app/app.css';
-import './timeline/timeline.css';
+import './conversation/conversation.css';
 
 // The one place where long-lived objects are made: nothing is created when a module is imported.
 const queryClient = new QueryClient({
@@ -26,11 +26,11 @@ createRoot(document.getElementById('root')!).render(
     <QueryClientProvider client={queryClient}>
       <SettingsProvider>
         <RouterProvider>
-          <LiveProvider>
+          <EventStreamProvider>
             <ListDemandProvider>
               <App />
             </ListDemandProvider>
-          </LiveProvider>
+          </EventStreamProvider>
         </RouterProvider>
       </SettingsProvider>
     </QueryClientProvider>

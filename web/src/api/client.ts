@@ -1,15 +1,13 @@
 import type { z } from 'zod';
 import { errorResponseSchema } from '../../../shared/wire/common.ts';
-import { fileResponseSchema, sessionResponseSchema, type FileResponse, type SessionResponse } from '../../../shared/wire/record.ts';
-import { sessionsResponseSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
-import { searchResponseSchema, type SearchResponse } from '../../../shared/wire/search.ts';
 import { keepNumberText } from '../../../shared/jsonText.ts';
-import { activityResponseSchema, type ActivityResponse } from '../../../shared/wire/activity.ts';
 
-// The browser's side of the wire: every response is parsed with the shared schema, so a server
-// that drifts from the contract shows an error instead of a misread record.
+// The browser's one way to the server's answers: every answer is parsed with the shared schema,
+// so a server that drifts from the contract shows an error instead of a misread store. The URLs
+// are built in api/urls.ts, and nowhere else.
 
-export class ApiError extends Error {
+/** An answer that is not the one asked for: the server's status, and its message or ours. */
+class ApiError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
     super(message);
@@ -17,15 +15,20 @@ export class ApiError extends Error {
   }
 }
 
-/**
- * `asWritten`: an entry's numbers are kept as the file writes them (a browser's JSON.parse makes
- * 12345678901234567890 lose digits and 1e400 Infinity), for answers that carry entries.
- */
-async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal, asWritten = false): Promise<z.infer<S>> {
-  const response = await fetch(url, { headers: { accept: 'application/json' }, ...(signal ? { signal } : {}) });
+type GetOptions = {
+  signal?: AbortSignal | undefined;
+  /**
+   * An entry's numbers kept as the file writes them (a browser's JSON.parse makes
+   * 12345678901234567890 lose digits and 1e400 Infinity), for answers that carry a store's own fields.
+   */
+  asWritten?: boolean;
+};
+
+export async function getJson<S extends z.ZodType>(url: string, schema: S, options: GetOptions = {}): Promise<z.infer<S>> {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, ...(options.signal ? { signal: options.signal } : {}) });
   const body: unknown = await response
     .text()
-    .then((text) => (asWritten ? JSON.parse(text, keepNumberText) : JSON.parse(text)) as unknown)
+    .then((text) => (options.asWritten === true ? JSON.parse(text, keepNumberText) : JSON.parse(text)) as unknown)
     .catch(() => null);
   if (!response.ok) {
     const error = errorResponseSchema.safeParse(body);
@@ -37,38 +40,13 @@ async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: Abo
 }
 
 /**
- * Options for a query whose answers carry entries. React Query's structural sharing rebuilds a
- * changed answer key by key: assigning a `__proto__` field sets a prototype instead (the field is
- * lost), and a number kept as written, rebuilt, is a plain object.
+ * Options for a query whose answers carry a store's own fields. React Query's structural sharing
+ * rebuilds a changed answer key by key: assigning a `__proto__` field sets a prototype instead
+ * (the field is lost), and a number kept as written, rebuilt, is a plain object.
  */
 export const KEEP_ENTRIES_AS_SENT = { structuralSharing: false } as const;
 
-export function fetchSessions(signal?: AbortSignal): Promise<SessionsResponse> {
-  return getJson('/api/sessions', sessionsResponseSchema, signal);
-}
-
-/** `filter`: a session narrowed by side or peer (`side=`, `peer=`, `peerUnknown=1`); offsets count in it. */
-export function fetchSessionPage(sessionId: string, offset: number, limit: number, signal?: AbortSignal, filter?: URLSearchParams): Promise<SessionResponse> {
-  const query = new URLSearchParams({ ...Object.fromEntries(filter ?? []), offset: String(offset), limit: String(limit) });
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal, true);
-}
-
-/** The page that holds `file`; `page.offset` says where it begins. */
-export function fetchPageAround(sessionId: string, file: string, limit: number, signal?: AbortSignal, filter?: URLSearchParams): Promise<SessionResponse> {
-  const query = new URLSearchParams({ ...Object.fromEntries(filter ?? []), around: file, limit: String(limit) });
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}?${query}`, sessionResponseSchema, signal, true);
-}
-
-/** A session's items per minute and messages per peer, summed by the server over the whole session. */
-export function fetchSessionActivity(sessionId: string, filter: URLSearchParams, signal?: AbortSignal): Promise<ActivityResponse> {
-  const query = filter.toString();
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}/activity${query === '' ? '' : `?${query}`}`, activityResponseSchema, signal);
-}
-
-export function fetchFile(sessionId: string, file: string, signal?: AbortSignal): Promise<FileResponse> {
-  return getJson(`/api/sessions/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(file)}`, fileResponseSchema, signal, true);
-}
-
-export function fetchSearch(params: URLSearchParams, signal?: AbortSignal): Promise<SearchResponse> {
-  return getJson(`/api/search?${params}`, searchResponseSchema, signal);
+/** A 404: the server holds no such conversation, item or view (an answer, not a failure). */
+export function isNotHere(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
 }

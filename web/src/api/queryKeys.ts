@@ -1,14 +1,13 @@
-// Query keys in one place, so live invalidation (live/) and the views agree on them.
+// Query keys in one place, so that the event stream (events/) and the views agree on what a
+// notice makes stale. Everything of a store is under its source id; a kind adds its own parts
+// after a conversation's or a view's key.
 
 export const queryKeys = {
-  sessions: () => ['sessions'] as const,
-  session: (sessionId: string) => ['session', sessionId] as const,
-  /** One item, for the session's total before any page is asked for. */
-  sessionHead: (sessionId: string, filter = '') => ['session', sessionId, 'head', filter] as const,
-  /** `filter`: the session's filter as a query ('' for none): a filtered session's pages are pages of their own. */
-  sessionPage: (sessionId: string, pageIndex: number, pageSize: number, filter = '') => ['session', sessionId, 'page', pageSize, pageIndex, filter] as const,
-  sessionActivity: (sessionId: string, filter: string) => ['session', sessionId, 'activity', filter] as const,
-  file: (sessionId: string, file: string) => ['session', sessionId, 'file', file] as const,
-  around: (sessionId: string, file: string) => ['session', sessionId, 'around', file] as const,
+  /** The list of every conversation of every store. */
+  conversations: () => ['conversations'] as const,
+  /** Everything shown of one conversation: what a notice that names it makes stale. */
+  conversation: (source: string, id: string) => ['source', source, 'conversation', id] as const,
+  /** A kind's own views of a store (set-agent-comm's rooms): a change to any of its conversations changes them. */
+  views: (source: string) => ['source', source, 'view'] as const,
   search: (params: string) => ['search', params] as const,
 };

@@ -1,30 +1,35 @@
-import { useMemo, useState } from 'react';
-import { SacRoomView, SacRoomsView, SacSeatView } from '../sac/SacViews.tsx';
-import { SpexSessionView } from '../spex/SpexSessionView.tsx';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
-import { LiveView } from '../live/LiveView.tsx';
-import { StatusBanners } from '../live/StatusBanners.tsx';
+import { kindNamed } from '../kinds/registry.ts';
+import { NotFoundOrMoved } from '../router/legacyRoutes.tsx';
 import { useRouter } from '../router/Router.tsx';
-import { SearchView } from '../search/SearchView.tsx';
+import type { Route } from '../router/routes.ts';
 import { HomeView, ProjectView } from '../sessions/OverviewViews.tsx';
-import { SessionView } from '../sessions/SessionView.tsx';
 import { Sidebar, type SidebarFilter } from '../sessions/Sidebar.tsx';
 import { buildTree, flattenSessions } from '../sessions/sessionTree.ts';
-import { useSessions } from '../sessions/useSessions.ts';
+import { useConversations } from '../sessions/useConversations.ts';
 import { useSettings } from '../settings/Settings.tsx';
+import { StatusBanners } from './StatusBanners.tsx';
 import { TopBar } from './TopBar.tsx';
 
+// The shell: the top bar, the stores' banners, the sidebar, and the view the address names. It
+// knows no kind of store: a conversation's page and a kind's own views come from the registry
+// (kinds/registry.ts), each loaded when first shown.
+
+const SearchView = lazy(() => import('../search/SearchView.tsx'));
+const LiveView = lazy(() => import('../live/LiveView.tsx'));
+
 export function App() {
-  const { route, navigate } = useRouter();
-  const { data: sessions } = useSessions();
+  const { route, path, navigate } = useRouter();
+  const { data: sessions } = useConversations();
   const settings = useSettings();
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(true);
   const order = useMemo(() => (sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : []), [sessions, filter]);
 
-  const stepSession = (delta: number) => {
+  const stepConversation = (delta: number) => {
     if (order.length === 0) return;
     const current = order.indexOf(window.location.pathname);
     const next = current === -1 ? (delta > 0 ? 0 : order.length - 1) : Math.max(0, Math.min(order.length - 1, current + delta));
@@ -35,8 +40,8 @@ export function App() {
       '/': () => navigate('/search'),
       l: () => navigate('/live'),
       '?': () => setShowKeys(true),
-      ']': () => stepSession(1),
-      '[': () => stepSession(-1),
+      ']': () => stepConversation(1),
+      '[': () => stepConversation(-1),
       t: () => settings.setTimeZone(settings.timeZone === 'utc' ? 'local' : 'utc'),
       m: () => settings.setMonospace(!settings.monospace),
     },
@@ -58,22 +63,55 @@ export function App() {
       <StatusBanners sessions={sessions} />
       <div className={`layout${sidebarOpen ? '' : ' sidebar-closed'}`}>
         {sidebarOpen && <Sidebar filter={filter} onFilter={setFilter} />}
-        {route.view === 'home' && <HomeView />}
-        {route.view === 'project' && <ProjectView cwd={route.cwd} />}
-        {route.view === 'session' && <SessionView sessionId={route.sessionId} file={route.file} />}
-        {route.view === 'search' && <SearchView query={route.query} />}
-        {route.view === 'live' && <LiveView query={route.query} />}
-        {route.view === 'sac-rooms' && <SacRoomsView source={route.source} />}
-        {route.view === 'sac-room' && <SacRoomView source={route.source} room={route.room} entry={route.entry} />}
-        {route.view === 'sac-seat' && <SacSeatView source={route.source} seat={route.seat} />}
-        {route.view === 'spex-session' && <SpexSessionView key={`${route.source}/${route.sessionId}`} source={route.source} sessionId={route.sessionId} item={route.item} />}
-        {route.view === 'not-found' && (
-          <main className="view">
-            <p className="notice">Nothing at {route.path}.</p>
-          </main>
-        )}
+        <Suspense fallback={<Loading />}>
+          <RouteView route={route} path={path} />
+        </Suspense>
       </div>
       {showKeys && <KeyHelp onClose={() => setShowKeys(false)} />}
     </div>
+  );
+}
+
+function RouteView({ route, path }: { route: Route; path: string }) {
+  switch (route.view) {
+    case 'home':
+      return <HomeView />;
+    case 'project':
+      return <ProjectView cwd={route.cwd} />;
+    case 'search':
+      return <SearchView query={route.query} />;
+    case 'live':
+      return <LiveView query={route.query} />;
+    case 'conversation': {
+      const View = kindNamed(route.kind)?.ConversationView;
+      if (View === undefined) return <UnknownStore source={route.source} />;
+      return <View key={`${route.source}/${route.id}`} source={route.source} id={route.id} item={route.item} query={route.query} />;
+    }
+    case 'source-view': {
+      const views = kindNamed(route.kind)?.views ?? {};
+      const View = Object.hasOwn(views, route.name) ? views[route.name]!.View : undefined;
+      if (View === undefined) return <NotFoundOrMoved path={path} />;
+      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} />;
+    }
+    case 'not-found':
+      return <NotFoundOrMoved path={path} />;
+  }
+}
+
+function UnknownStore({ source }: { source: string }) {
+  return (
+    <main className="view">
+      <p className="notice warn">
+        The store <code>{source}</code> is of a kind this page does not know.
+      </p>
+    </main>
+  );
+}
+
+function Loading() {
+  return (
+    <main className="view">
+      <p className="muted">loading…</p>
+    </main>
   );
 }

@@ -1,6 +1,6 @@
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { Link } from '../router/Router.tsx';
-import { SacRoomsLinks } from '../sac/SacRoomsLinks.tsx';
+import { SourceViewLinks } from './SourceViewLinks.tsx';
 import { conversationWord } from '../sessions/conversations.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { SettingsMenu } from '../settings/SettingsMenu.tsx';
@@ -31,7 +31,7 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
         </button>
       </span>
       <span className="topbar-tools">
-        <SacRoomsLinks sources={sessions?.sources} />
+        <SourceViewLinks sources={sessions?.sources} />
         <Link to="/search" className="button" aria-label="Search all sessions (/)">
           Search
         </Link>

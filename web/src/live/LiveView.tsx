@@ -1,18 +1,19 @@
 import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
-import { livePath, sacSeatPath, sessionPath, spexSessionPath } from '../router/routes.ts';
-import { projectName, shortId } from '../sessions/sessionTree.ts';
-import { useSessions } from '../sessions/useSessions.ts';
+import { kindNamed } from '../kinds/registry.ts';
+import { conversationPath, livePath } from '../router/routes.ts';
+import { projectName, shortId } from '../sessions/names.ts';
+import { useConversations } from '../sessions/useConversations.ts';
 import { countOf } from '../text/count.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
-import { useFollow } from '../timeline/useFollow.ts';
-import type { LiveFeed, LiveRow } from './liveFeed.ts';
+import { useFollow } from '../conversation/useFollow.ts';
+import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
 import { isFiltered, liveFilterQuery, matchesLive, parseLiveFilter, type LiveFilter } from './liveFilter.ts';
-import { useLive, useLiveFeed } from './Live.tsx';
+import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
 import './live.css';
 
 // Every new item of every source, in the order it arrived, one line each. Virtualized: a burst of
@@ -53,27 +54,16 @@ function useTick(ms: number): number {
   return now;
 }
 
-function conversationLink(source: SourceRef, id: string): string {
-  switch (source.kind) {
-    case 'spex':
-      return spexSessionPath(source.id, id);
-    case 'sac':
-      return sacSeatPath(source.id, id);
-    case 'record':
-      return sessionPath(id);
-  }
-}
-
 const EXPORT_LABELS = { ndjson: 'NDJSON', json: 'JSON', md: 'Markdown' } as const;
 const EXPORT_TYPES = { ndjson: 'application/x-ndjson', json: 'application/json', md: 'text/markdown' } as const;
 
-export function LiveView({ query }: { query: string }) {
+export default function LiveView({ query }: { query: string }) {
   const feed = useLiveFeed();
   const version = useFeedVersion(feed);
-  const live = useLive();
+  const live = useConnection();
   const now = useTick(5_000);
   const { navigate } = useRouter();
-  const { data: sessions } = useSessions();
+  const { data: sessions } = useConversations();
   const filter = useMemo(() => parseLiveFilter(query), [query]);
   const setFilter = (next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true });
 
@@ -97,15 +87,15 @@ export function LiveView({ query }: { query: string }) {
     return [...seen].sort();
   }, [all, version, filter.type]);
 
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
   const virtualizer = useVirtualizer({
     count: shown.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollElement,
     estimateSize: () => ROW_PX,
     getItemKey: (index) => shown[index]!.id,
     overscan: 10,
   });
-  const follow = useFollow(scrollRef, virtualizer, shown.length, true);
+  const follow = useFollow(scrollElement, virtualizer, shown.length, true);
 
   const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
   const connectionWords = {
@@ -218,7 +208,7 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
         {source.kind}
       </span>
       <span className="live-session" title={`${sessionId}${cwd !== undefined ? ` · ${cwd ?? 'no directory named'}` : ''}`}>
-        <Link to={conversationLink(source, sessionId)}>{shortId(sessionId)}</Link>
+        <Link to={conversationPath(source.id, sessionId)}>{shortId(sessionId)}</Link>
         {cwd !== undefined && <span className="muted"> {projectName(cwd)}</span>}
       </span>
       <span className="live-side">{item.side ?? ''}</span>
@@ -228,7 +218,7 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
       <span className="live-words" title={item.words}>
         <Link to={item.link}>{item.words}</Link>
       </span>
-      <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{item.kind === 'message' && item.evidence === 'parsed' ? 'text withheld' : ''}</span>}</span>
+      <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{kindNamed(source.kind)?.liveNoText?.(item) ?? ''}</span>}</span>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { LiveRow } from './liveFeed.ts';
+import type { LiveRow } from '../events/liveFeed.ts';
 import { liveFilterQuery, type LiveFilter } from './liveFilter.ts';
 
 // The live view's current selection taken away: the rows it holds that pass its filter, as the

@@ -1,4 +1,4 @@
-import type { LiveRow } from './liveFeed.ts';
+import type { LiveRow } from '../events/liveFeed.ts';
 
 // The live view's filters, kept in the address (`/live?side=sent&refused=1`), so a filtered view
 // survives a reload and can be shared. They select on what each item carries; the project is

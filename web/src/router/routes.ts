@@ -1,22 +1,23 @@
 // Every view has its own URL, so a view can be shared and the back button works. The paths are
-// built and read only here.
+// built and read only here. A store and a conversation are named the same way for every kind:
+// `/source/<sourceId>/conversation/<id>[/item/<key>]`, and a view only one kind has (a
+// set-agent-comm store's rooms) `/source/<sourceId>/<view>[/<key>[/item/<key>]]`. A source's id
+// names its kind (`<kind>-<8 hex digits>`, as the wire's sourceRefSchema writes it).
 
 export type Route =
   | { view: 'home' }
-  /** cwd null: sessions whose entries name no directory. */
+  /** cwd null: conversations that name no directory. */
   | { view: 'project'; cwd: string | null }
-  | { view: 'session'; sessionId: string; file: string | null }
   | { view: 'search'; query: string }
   /** Every new item of every source as it lands; the filters are in the query. */
   | { view: 'live'; query: string }
-  /** A set-agent-comm store's rooms, one room's flow, a seat's Sent | Received. */
-  | { view: 'sac-rooms'; source: string }
-  /** `entry`: an item of the flow to open at, highlighted (`channels/<room>/<seat>.md:<offset>`). */
-  | { view: 'sac-room'; source: string; room: string; entry: string | null }
-  | { view: 'sac-seat'; source: string; seat: string }
-  /** A spex session's Sent | Received, at one item when `item` is given. */
-  | { view: 'spex-session'; source: string; sessionId: string; item: string | null }
+  /** A conversation of a store, opened at one item when `item` is given; `query`: its kind's own (a filter). */
+  | { view: 'conversation'; kind: string; source: string; id: string; item: string | null; query: string }
+  /** A view only its kind has, of the whole store or of one `subject` of it (a room), opened at one item. */
+  | { view: 'source-view'; kind: string; source: string; name: string; subject: string | null; item: string | null }
   | { view: 'not-found'; path: string };
+
+const SOURCE_PATH = /^\/source\/([a-z]+)-([0-9a-f]{8})\/([a-z]+)(?:\/([^/]+))?(?:\/item\/([^/]+))?\/?$/;
 
 export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
@@ -24,86 +25,53 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
   if (pathname === '/live') return { view: 'live', query: params.toString() };
-  const sac = /^\/sac\/([a-z]+-[0-9a-f]{8})\/(rooms|room|seat)(?:\/([^/]+)(?:\/entry\/([^/]+))?)?\/?$/.exec(pathname);
-  if (sac !== null) {
+  const match = SOURCE_PATH.exec(pathname);
+  if (match !== null) {
+    const [, kind, digits, name, key, item] = match as unknown as [string, string, string, string, string | undefined, string | undefined];
     try {
-      const source = sac[1]!;
-      const name = sac[3] === undefined ? null : decodeURIComponent(sac[3]);
-      const entry = sac[4] === undefined ? null : decodeURIComponent(sac[4]);
-      if (sac[2] === 'rooms' && name === null) return { view: 'sac-rooms', source };
-      if (sac[2] === 'room' && name !== null) return { view: 'sac-room', source, room: name, entry };
-      if (sac[2] === 'seat' && name !== null && entry === null) return { view: 'sac-seat', source, seat: name };
+      const source = `${kind}-${digits}`;
+      const subject = key === undefined ? null : decodeURIComponent(key);
+      const at = item === undefined ? null : decodeURIComponent(item);
+      if (name === 'conversation') return subject === null ? { view: 'not-found', path: pathname } : { view: 'conversation', kind, source, id: subject, item: at, query: params.toString() };
+      if (subject !== null || at === null) return { view: 'source-view', kind, source, name, subject, item: at };
     } catch {
       // A malformed escape names nothing.
     }
     return { view: 'not-found', path: pathname };
   }
-  const spex = /^\/spex\/(spex-[0-9a-f]{8})\/session\/([^/]+)(?:\/item\/([^/]+))?\/?$/.exec(pathname);
-  if (spex !== null) {
-    try {
-      return { view: 'spex-session', source: spex[1]!, sessionId: decodeURIComponent(spex[2]!), item: spex[3] === undefined ? null : decodeURIComponent(spex[3]) };
-    } catch {
-      return { view: 'not-found', path: pathname };
-    }
-  }
-  const session = /^\/session\/([^/]+)(?:\/entry\/([^/]+))?\/?$/.exec(pathname);
-  if (session !== null) {
-    try {
-      return {
-        view: 'session',
-        sessionId: decodeURIComponent(session[1]!),
-        file: session[2] !== undefined ? decodeURIComponent(session[2]) : null,
-      };
-    } catch {
-      return { view: 'not-found', path: pathname };
-    }
-  }
+  // Older addresses are not-found here: router/legacyRoutes.tsx replaces them with today's.
   return { view: 'not-found', path: pathname };
+}
+
+/** `query`: the view's own query (a conversation's filter), without its `?`; '' for none. */
+function withQuery(path: string, query: URLSearchParams | string): string {
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+export function conversationPath(source: string, id: string, query: URLSearchParams | string = ''): string {
+  return withQuery(`/source/${source}/conversation/${encodeURIComponent(id)}`, query);
+}
+
+export function itemPath(source: string, id: string, key: string, query: URLSearchParams | string = ''): string {
+  return withQuery(`/source/${source}/conversation/${encodeURIComponent(id)}/item/${encodeURIComponent(key)}`, query);
+}
+
+/** A view only one kind has: of the whole store, of one `subject` of it, or opened at one of its items. */
+export function sourceViewPath(source: string, name: string, subject: string | null = null, item: string | null = null): string {
+  const base = `/source/${source}/${name}`;
+  if (subject === null) return base;
+  return `${base}/${encodeURIComponent(subject)}${item === null ? '' : `/item/${encodeURIComponent(item)}`}`;
 }
 
 export function projectPath(cwd: string | null): string {
   return cwd === null ? '/project' : `/project?${new URLSearchParams({ cwd })}`;
 }
 
-export function sessionPath(sessionId: string): string {
-  return `/session/${encodeURIComponent(sessionId)}`;
-}
-
-export function entryPath(sessionId: string, file: string): string {
-  return `${sessionPath(sessionId)}/entry/${encodeURIComponent(file)}`;
-}
-
 export function searchPath(query: URLSearchParams | string): string {
-  const text = query.toString();
-  return text === '' ? '/search' : `/search?${text}`;
+  return withQuery('/search', query);
 }
 
 export function livePath(query: URLSearchParams | string): string {
-  const text = query.toString();
-  return text === '' ? '/live' : `/live?${text}`;
-}
-
-export function sacRoomsPath(source: string): string {
-  return `/sac/${source}/rooms`;
-}
-
-export function sacRoomPath(source: string, room: string): string {
-  return `/sac/${source}/room/${encodeURIComponent(room)}`;
-}
-
-/** A room's flow opened at one of its entries, highlighted. */
-export function sacRoomEntryPath(source: string, room: string, item: string): string {
-  return `${sacRoomPath(source, room)}/entry/${encodeURIComponent(item)}`;
-}
-
-export function sacSeatPath(source: string, seat: string): string {
-  return `/sac/${source}/seat/${encodeURIComponent(seat)}`;
-}
-
-export function spexSessionPath(source: string, sessionId: string): string {
-  return `/spex/${source}/session/${encodeURIComponent(sessionId)}`;
-}
-
-export function spexItemPath(source: string, sessionId: string, item: string): string {
-  return `${spexSessionPath(source, sessionId)}/item/${encodeURIComponent(item)}`;
+  return withQuery('/live', query);
 }

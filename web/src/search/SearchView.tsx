@@ -1,25 +1,24 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { SearchResponse } from '../../../shared/wire/search.ts';
+import { searchResponseSchema, type SearchResponse } from '../../../shared/wire/search.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, fetchSearch } from '../api/client.ts';
+import { getJson, isNotHere } from '../api/client.ts';
+import { apiUrls } from '../api/urls.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
-import { useSessions } from '../sessions/useSessions.ts';
+import { useConversations } from '../sessions/useConversations.ts';
+import { kindOf, listKinds } from '../kinds/registry.ts';
+import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings } from '../settings/Settings.tsx';
-import { SearchHitRow, hitKey } from './SearchHitRow.tsx';
-import { SAC_ENTRY_TYPES, TimeFieldError, formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
-import { OUTCOMES, type Outcome } from '../../../shared/record/entry.ts';
+import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
+import { TimeFieldError } from '../time/timeField.ts';
 import { countOf } from '../text/count.ts';
 
-/** The outcomes as a filter offers them; a queued one is not read or acted on. */
-const OUTCOME_CHOICES: Record<Outcome, string> = { queued: 'queued (neither read nor acted on)', consumed: 'consumed', rejected: 'rejected', unknown: 'unknown' };
-
-export function SearchView({ query }: { query: string }) {
+export default function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
   const { navigate } = useRouter();
-  const { data: sessions } = useSessions();
+  const { data: sessions } = useConversations();
   const [form, setForm] = useState<SearchForm>(() => formFromQuery(query, timeZone));
   const [formError, setFormError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -30,7 +29,7 @@ export function SearchView({ query }: { query: string }) {
   const results = useQuery({
     queryKey: queryKeys.search(query),
     enabled: !isEmptySearch(params),
-    queryFn: ({ signal }) => fetchSearch(params, signal),
+    queryFn: ({ signal }) => getJson(apiUrls.search(params), searchResponseSchema, { signal }),
   });
 
   const submit = (event?: FormEvent) => {
@@ -45,9 +44,7 @@ export function SearchView({ query }: { query: string }) {
   };
   const set = <K extends keyof SearchForm>(key: K, value: SearchForm[K]) => setForm((old) => ({ ...old, [key]: value }));
   const zoneWord = timeZone === 'utc' ? 'UTC' : 'local time';
-  // set-agent-comm's filters are offered where a sac store is read, or where the address sets one.
-  const spexFilter = (sessions?.sources.some((source) => source.kind === 'spex') ?? false) || form.person;
-  const sacFilters = (sessions?.sources.some((source) => source.kind === 'sac') ?? false) || form.type !== '' || form.room !== '' || form.writer !== '';
+  const setOwn = (param: string, value: string) => setForm((old) => ({ ...old, own: { ...old.own, [param]: value } }));
 
   return (
     <main className="view search-view" aria-label="Search">
@@ -73,29 +70,8 @@ export function SearchView({ query }: { query: string }) {
             </select>
           </label>
           <label>
-            outcome{' '}
-            <select value={form.outcome} onChange={(e) => set('outcome', e.target.value as SearchForm['outcome'])}>
-              <option value="">any</option>
-              {OUTCOMES.map((outcome) => (
-                <option key={outcome} value={outcome}>
-                  {OUTCOME_CHOICES[outcome]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={form.refused} onChange={(e) => set('refused', e.target.checked)} /> not queued by the host only
-          </label>
-          {spexFilter && (
-            <label className="check" title="spex messages whose from is null: a person's words, not a peer session's">
-              <input type="checkbox" checked={form.person} onChange={(e) => set('person', e.target.checked)} /> from a person only
-            </label>
-          )}
-          <label>
             peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="as the host gave it" />
           </label>
-        </div>
-        <div className="search-row">
           <label>
             project{' '}
             <select value={form.project} onChange={(e) => set('project', e.target.value)}>
@@ -116,38 +92,19 @@ export function SearchView({ query }: { query: string }) {
             to ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.to} onChange={(e) => set('to', e.target.value)} />
           </label>
         </div>
-        {sacFilters && (
-          <div className="search-row" role="group" aria-label="set-agent-comm filters">
-            <span className="muted">set-agent-comm only:</span>
-            <label>
-              type{' '}
-              <select aria-label="type" value={form.type} onChange={(e) => set('type', e.target.value as SearchForm['type'])}>
-                <option value="">any</option>
-                {SAC_ENTRY_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {type}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              room <input type="text" aria-label="room" value={form.room} onChange={(e) => set('room', e.target.value)} placeholder="its name, exactly" />
-            </label>
-            <label>
-              writer <input type="text" aria-label="writer" value={form.writer} onChange={(e) => set('writer', e.target.value)} placeholder="a seat, e.g. web-app#3f9c1a20" />
-            </label>
-            <span className="muted" title="Side, outcome, not queued and peer are the record’s and spex’s words: set them and no set-agent-comm entry is found.">
-              (these find no record entry or spex line)
-            </span>
-          </div>
-        )}
+        {listKinds().map(([name, kind]) => {
+          const own = kind.searchFilters;
+          // A kind's filters are offered where a store of it is read, or where the address sets one.
+          const shown = own !== undefined && ((sessions?.sources.some((source) => source.kind === name) ?? false) || own.filters.some((filter) => (form.own[filter.param] ?? '') !== ''));
+          return shown ? <OwnFilters key={name} words={own.words} filters={own.filters} values={form.own} onChange={setOwn} /> : null;
+        })}
         {formError !== null && (
           <p className="notice error" role="alert">
             {formError}
           </p>
         )}
       </form>
-      {!isEmptySearch(params) && <DownloadLinks path="/api/search/export" query={params} what="these results" />}
+      {!isEmptySearch(params) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       <SearchResults results={results} empty={isEmptySearch(params)} />
     </main>
   );
@@ -156,7 +113,7 @@ export function SearchView({ query }: { query: string }) {
 function SearchResults({ results, empty }: { results: UseQueryResult<SearchResponse>; empty: boolean }) {
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
-    const notThere = results.error instanceof ApiError && results.error.status === 404;
+    const notThere = isNotHere(results.error);
     return <p className="notice error">{notThere ? 'This server does not offer search yet.' : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
@@ -169,9 +126,10 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
         conversations: nothing here pairs a sent entry with a received one.
       </p>
       <ol className="search-hits">
-        {hits.map((hit) => (
-          <SearchHitRow key={hitKey(hit)} hit={hit} />
-        ))}
+        {hits.map((hit) => {
+          const { HitRow, hitKey } = kindOf(hit);
+          return <HitRow key={hitKey(hit)} hit={hit} />;
+        })}
       </ol>
     </section>
   );

@@ -4,18 +4,17 @@ import { Link } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { countOf } from '../text/count.ts';
 import { Time } from '../time/Time.tsx';
-import { describeSessionDegraded } from '../degraded/reasonWords.ts';
-import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
-import { projectName, shortId } from './sessionTree.ts';
-import '../timeline/busy.css';
+import { kindOf } from '../kinds/registry.ts';
+import { pathOf } from './conversations.ts';
+import { projectName } from './names.ts';
 import { useRowsShown } from './useRowsShown.tsx';
 
-// Every conversation of every store at a glance: record sessions, spex sessions and
-// set-agent-comm seats, each saying which store it is from and opening its own view. Sorted as
-// the reader asks (in the address): latest activity, messages sent or received, degraded first.
+// Conversations of every store at a glance: record sessions, spex sessions and set-agent-comm
+// seats, each saying which store it is from and opening its own view. Sorted as the reader asks
+// (in the address): latest activity, messages sent or received, degraded first.
 
 const CONVERSATION_SORTS = ['last', 'sent', 'received', 'degraded'] as const;
-type ConversationSort = (typeof CONVERSATION_SORTS)[number];
+export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
 
 const SORT_WORDS: Record<ConversationSort, string> = {
   last: 'latest activity first',
@@ -23,8 +22,6 @@ const SORT_WORDS: Record<ConversationSort, string> = {
   received: 'most received first',
   degraded: 'degraded first',
 };
-
-const KIND_WORDS = { record: 'the record', spex: 'a spex session timeline', sac: 'a set-agent-comm seat' } as const;
 
 export function readConversationSort(value: string | null): ConversationSort {
   return CONVERSATION_SORTS.find((sort) => sort === value) ?? 'last';
@@ -49,9 +46,10 @@ function sortConversations(list: readonly ConversationSummary[], sort: Conversat
   }
 }
 
-type Props = { conversations: readonly ConversationSummary[]; sort: ConversationSort; onSort(sort: ConversationSort): void };
+/** `counted`: what the table lists, counted ("All 12 conversations"); its order follows. */
+type Props = { conversations: readonly ConversationSummary[]; counted: string; sort: ConversationSort; onSort(sort: ConversationSort): void };
 
-export function ConversationsTable({ conversations, sort, onSort }: Props) {
+export function ConversationsTable({ conversations, counted, sort, onSort }: Props) {
   const sorted = useMemo(() => sortConversations(conversations, sort), [conversations, sort]);
   const { shown, more } = useRowsShown(sorted.length);
   const header = (key: ConversationSort, words: string) => (
@@ -64,7 +62,7 @@ export function ConversationsTable({ conversations, sort, onSort }: Props) {
       <div className="table-scroll">
         <table className="conversation-table">
           <caption>
-            All {countOf(sorted.length, 'conversation')}, {SORT_WORDS[sort]}
+            {counted}, {SORT_WORDS[sort]}
           </caption>
           <thead>
             <tr>
@@ -99,18 +97,17 @@ export function ConversationsTable({ conversations, sort, onSort }: Props) {
 
 /** A notice replaces one conversation's summary and keeps the others: those rows stay. */
 const ConversationRow = memo(function ConversationRow({ conversation }: { conversation: ConversationSummary }) {
-  const kind = conversation.source.kind;
-  const label = isSpexSession(conversation) ? (conversation.title ?? conversation.name) : null;
-  const id = isSacSeat(conversation) ? conversation.id : shortId(conversation.id);
+  const kind = kindOf(conversation);
+  const { id, label } = kind.tableName(conversation);
   return (
     <tr data-conversation={`${conversation.source.id}/${conversation.id}`}>
       <td>
-        <span className="badge badge-source" title={`${KIND_WORDS[kind]} (${conversation.source.id})`}>
-          {kind}
+        <span className="badge badge-source" title={`${kind.conversationWords} (${conversation.source.id})`}>
+          {conversation.source.kind}
         </span>
       </td>
       <td>
-        <Link to={conversationPath(conversation)} title={conversation.id}>
+        <Link to={pathOf(conversation)} title={conversation.id}>
           <code>{id}</code>
         </Link>
         {label !== null && <span className="muted"> {label}</span>}
@@ -127,7 +124,7 @@ const ConversationRow = memo(function ConversationRow({ conversation }: { conver
         {conversation.degraded.length === 0 ? (
           <span className="muted">no</span>
         ) : (
-          <span className="badge badge-degraded" title={isRecordSession(conversation) ? describeSessionDegraded(conversation) : conversation.degraded.map((reason) => reason.words).join('\n')}>
+          <span className="badge badge-degraded" title={kind.describeDegraded(conversation)}>
             degraded: {countOf(conversation.degraded.length, 'reason')}
           </span>
         )}

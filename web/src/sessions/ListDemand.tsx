@@ -1,11 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useRouter } from '../router/Router.tsx';
 
-// The list of every session is megabytes at 10,000 sessions. When the app opens on a session,
-// its timeline comes first: the list is asked for once the first rows are in, so the two do not
+// The list of every session is megabytes at 10,000 sessions. When the app opens on a conversation,
+// its rows come first: the list is asked for once the first rows are in, so the two do not
 // queue behind each other at the server and on the main thread.
 
-/** If the timeline has not said so by then (a slow or failing session), the list comes anyway. */
+/** If the view has not said so by then (a slow or failing conversation), the list comes anyway. */
 const LIST_WAIT_MS = 1_500;
 
 type ListDemand = { wanted: boolean; want(): void };
@@ -14,7 +14,7 @@ const ListDemandContext = createContext<ListDemand>({ wanted: true, want: () => 
 
 export function ListDemandProvider({ children }: { children: ReactNode }) {
   const { route } = useRouter();
-  const [wanted, setWanted] = useState(route.view !== 'session');
+  const [wanted, setWanted] = useState(route.view !== 'conversation');
   const want = useCallback(() => setWanted(true), []);
   useEffect(() => {
     if (wanted) return;
@@ -22,7 +22,7 @@ export function ListDemandProvider({ children }: { children: ReactNode }) {
     return () => window.clearTimeout(timer);
   }, [wanted, want]);
   // Any other view needs the list at once.
-  if (!wanted && route.view !== 'session') setWanted(true);
+  if (!wanted && route.view !== 'conversation') setWanted(true);
   const value = useMemo(() => ({ wanted, want }), [wanted, want]);
   return <ListDemandContext value={value}>{children}</ListDemandContext>;
 }
@@ -31,7 +31,7 @@ export function useListWanted(): boolean {
   return useContext(ListDemandContext).wanted;
 }
 
-/** The timeline calls this once its first rows are shown. */
+/** A conversation's view calls this once its first rows are shown. */
 export function useWantList(): () => void {
   return useContext(ListDemandContext).want;
 }

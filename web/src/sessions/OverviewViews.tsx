@@ -1,60 +1,83 @@
-import { useSessions } from './useSessions.ts';
-import { ConversationsTable, readConversationSort } from './ConversationsTable.tsx';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
+import { kindNamed, listKinds } from '../kinds/registry.ts';
 import { useRouter } from '../router/Router.tsx';
-import { SessionTable } from './SessionTable.tsx';
-import { conversationWord, isRecordSession } from './conversations.ts';
 import { countOf } from '../text/count.ts';
+import { ConversationsTable, readConversationSort, type ConversationSort } from './ConversationsTable.tsx';
+import { conversationWord } from './conversations.ts';
+import { useConversations } from './useConversations.ts';
+
+const EVERY_STORE = {
+  title: 'Every store',
+  lede: 'What each session sent and received, as each store kept it: the record, spex session timelines, set-agent-comm rooms. Evidence that is missing or damaged is unknown, never “nothing happened”, and no received message is joined to a sent one by text, time or peer. Pick a conversation on the left, or below.',
+  degraded: 'evidence',
+};
 
 export function ProjectView({ cwd }: { cwd: string | null }) {
-  const { data } = useSessions();
+  const { data } = useConversations();
+  const { path, navigate } = useRouter();
+  const url = new URL(path, window.location.origin);
+  const sort = readConversationSort(url.searchParams.get('sort'));
   const project = data?.projects.find((candidate) => candidate.cwd === cwd);
+  const word = conversationWord(data?.sources ?? []);
   return (
     <main className="view overview" aria-label="Project">
       <h1>
         Project <code>{cwd ?? '(no directory named)'}</code>
       </h1>
-      {data !== undefined && project === undefined && <p className="notice">No session of this record names this directory.</p>}
+      {data !== undefined && project === undefined && <p className="notice">No {word} of the stores read names this directory.</p>}
       {project !== undefined && (
-        <SessionTable sessions={project.sessions.filter(isRecordSession)} caption={`${countOf(project.sessions.filter(isRecordSession).length, 'session')}, latest activity first`} />
+        <ProjectTables
+          conversations={project.sessions}
+          sort={sort}
+          onSort={(next) => {
+            const query = new URLSearchParams(url.search);
+            if (next === 'last') query.delete('sort');
+            else query.set('sort', next);
+            navigate(`/project?${query}`, { replace: true });
+          }}
+        />
       )}
     </main>
   );
 }
 
 export function HomeView() {
-  const { data, error } = useSessions();
+  const { data, error } = useConversations();
   const { path, navigate } = useRouter();
   // The order is in the address (`/?sort=degraded`), so a sorted overview can be shared.
   const sort = readConversationSort(new URL(path, window.location.origin).searchParams.get('sort'));
   const all = data?.projects.flatMap((project) => project.sessions) ?? [];
-  const degraded = all.filter(isRecordSession).filter((session) => session.degraded.length > 0);
   const word = conversationWord(data?.sources ?? []);
-  const recordOnly = word === 'session';
+  const kinds = new Set(data?.sources.map((source) => source.kind) ?? []);
+  const words = (kinds.size === 1 ? kindNamed([...kinds][0]!)?.alone : undefined) ?? EVERY_STORE;
   return (
     <main className="view overview" aria-label="Overview">
-      <h1>{recordOnly ? 'The record' : 'Every store'}</h1>
+      <h1>{words.title}</h1>
       {error !== null && <p className="notice error">Could not load the list: {error.message}</p>}
-      {recordOnly ? (
-        <p className="lede">
-          What each session sent and received, as its mod saw it. The record is observational: a gap or a damaged file is unknown, never
-          “nothing was sent”, and no received entry is joined to a sent one. Pick a session on the left, or below.
-        </p>
-      ) : (
-        <p className="lede">
-          What each session sent and received, as each store kept it: the record, spex session timelines, set-agent-comm rooms. Evidence
-          that is missing or damaged is unknown, never “nothing happened”, and no received message is joined to a sent one by text,
-          time or peer. Pick a conversation on the left, or below.
-        </p>
-      )}
+      <p className="lede">{words.lede}</p>
       {data !== undefined && (
         <p>
-          {countOf(data.projects.length, 'project')}, {countOf(all.length, word)}, {data.degradedSessions.toLocaleString('en')} with degraded {recordOnly ? 'recording' : 'evidence'}.
+          {countOf(data.projects.length, 'project')}, {countOf(all.length, word)}, {data.degradedSessions.toLocaleString('en')} with degraded {words.degraded}.
         </p>
       )}
       {data !== undefined && all.length > 0 && (
-        <ConversationsTable conversations={all} sort={sort} onSort={(next) => navigate(next === 'last' ? '/' : `/?sort=${next}`, { replace: true })} />
+        <ConversationsTable conversations={all} counted={`All ${countOf(all.length, 'conversation')}`} sort={sort} onSort={(next) => navigate(next === 'last' ? '/' : `/?sort=${next}`, { replace: true })} />
       )}
-      {degraded.length > 0 && <SessionTable sessions={degraded} caption="Sessions whose record is incomplete" />}
+      {listKinds().map(([name, kind]) => {
+        const Section = kind.OverviewSection;
+        return Section === undefined ? null : <Section key={name} conversations={all.filter((conversation: ConversationSummary) => conversation.source.kind === name)} />;
+      })}
     </main>
   );
+}
+
+/** A project's conversations, a table per kind: a kind's own where it has one, with what it alone counts. */
+function ProjectTables({ conversations, sort, onSort }: { conversations: readonly ConversationSummary[]; sort: ConversationSort; onSort(sort: ConversationSort): void }) {
+  return listKinds().map(([name, kind]) => {
+    const mine = conversations.filter((conversation) => conversation.source.kind === name);
+    if (mine.length === 0) return null;
+    const counted = countOf(mine.length, kind.noun);
+    const Table = kind.Table;
+    return Table === undefined ? <ConversationsTable key={name} conversations={mine} counted={counted} sort={sort} onSort={onSort} /> : <Table key={name} conversations={mine} caption={`${counted}, latest activity first`} />;
+  });
 }

@@ -1,12 +1,13 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
-import { projectPath, sessionPath } from '../router/routes.ts';
+import { projectPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
-import { conversationPath, openConversationPath } from './conversations.ts';
-import { SessionRow } from './SessionRow.tsx';
-import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, orderOf, projectName, shortId, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
-import { recordSourceOf, useSessions } from './useSessions.ts';
+import { kindNamed, kindOf } from '../kinds/registry.ts';
+import { conversationWord, openConversationPath, pathOf } from './conversations.ts';
+import { projectName } from './names.ts';
+import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, orderOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { useConversations } from './useConversations.ts';
 import { countOf } from '../text/count.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
@@ -19,8 +20,7 @@ const PROJECT_HEIGHT = 52;
 const SESSION_HEIGHT = 66;
 
 export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void }) {
-  const { data, error } = useSessions();
-  const strays = data === undefined ? [] : (recordSourceOf(data)?.strays ?? []);
+  const { data, error } = useConversations();
   const { route } = useRouter();
   const fresh = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
   // While the pointer is over the list, its order is kept: a live write does not move the row the
@@ -54,9 +54,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
 
   const renderNode = (node: SessionNode) => (
     <li key={sessionKey(node.session)}>
-      <SessionRow session={node.session} depth={node.depth} selected={conversationPath(node.session) === selectedSession} />
+      <ListRow node={node} selected={selectedSession} />
       {node.children.length > 0 && <ul className="session-list">{node.children.map(renderNode)}</ul>}
-      <ChainElsewhere node={node} />
+      <Elsewhere node={node} />
     </li>
   );
 
@@ -86,7 +86,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       )}
       <div className="sidebar-list" ref={listRef}>
         {error !== null && <p className="sidebar-note error">Could not load sessions: {error.message}</p>}
-        {data !== undefined && total === 0 && <p className="sidebar-note">No sessions in the record yet.</p>}
+        {data !== undefined && total === 0 && <p className="sidebar-note">No {conversationWord(data.sources)}s in {data.sources.length === 1 ? kindNamed(data.sources[0]!.kind)?.name : 'the stores read'} yet.</p>}
         {data !== undefined && total > 0 && tree.length === 0 && <p className="sidebar-note">No session matches the filter.</p>}
         <div className="sidebar-inner" style={{ height: virtualizer.getTotalSize() }}>
           {groups.map(({ project, items }) => (
@@ -112,9 +112,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
                 {items.map(({ index, row }) =>
                   row.kind === 'session' ? (
                     <li key={sessionKey(row.node.session)} data-index={index} ref={virtualizer.measureElement}>
-                      <SessionRow session={row.node.session} depth={row.node.depth} selected={conversationPath(row.node.session) === selectedSession} />
+                      <ListRow node={row.node} selected={selectedSession} />
                       {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
-                      <ChainElsewhere node={row.node} />
+                      <Elsewhere node={row.node} />
                     </li>
                   ) : null,
                 )}
@@ -122,35 +122,34 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
             </section>
           ))}
         </div>
-        {strays.length > 0 && (
-          <p className="sidebar-note" title={strays.join('\n')}>
-            {countOf(strays.length, 'stray file')} in the record directory: not in a session folder, so not entries.
-          </p>
+        {data?.sources.map(
+          (store) =>
+            store.strays.length > 0 && (
+              <p key={store.id} className="sidebar-note" title={store.strays.join('\n')}>
+                {countOf(store.strays.length, 'stray file')} in {kindNamed(store.kind)?.storeWords ?? 'the store'} {store.root}: not in a conversation's folder, so never read as one.
+              </p>
+            ),
         )}
       </div>
     </nav>
   );
 }
 
-/** Chain children whose project is another: listed there, and here as links that name it. */
-function ChainElsewhere({ node }: { node: SessionNode }) {
+/** A conversation's row, as its kind shows it. */
+function ListRow({ node, selected }: { node: SessionNode; selected: string | null }) {
+  const { ListRow: Row } = kindOf(node.session);
+  return <Row conversation={node.session} depth={node.depth} selected={pathOf(node.session) === selected} />;
+}
+
+/** Children whose project is another: listed there, and here as links that name it. */
+function Elsewhere({ node }: { node: SessionNode }) {
   if (node.elsewhere.length === 0) return null;
   return (
     <ul className="session-list chain-elsewhere">
-      {node.elsewhere.map((child) => (
-        <li key={child.sessionId}>
-          <Link
-            to={sessionPath(child.sessionId)}
-            className="chain-ref"
-            style={{ paddingLeft: `${0.6 + (node.depth + 1) * 1.1}rem` }}
-            aria-label={`Chain child ${child.sessionId}, in project ${child.cwd ?? 'with no directory'}`}
-            title={`${child.sessionId}: part ${String(child.chain?.part)} of a chain under this session, listed in project ${child.cwd ?? 'with no directory'}`}
-          >
-            <span className="chain-mark" aria-hidden="true">↳</span> <code className="sid">{shortId(child.sessionId)}</code>{' '}
-            <span className="badge badge-chain">part {String(child.chain?.part)}</span> <span className="muted">in {projectName(child.cwd)}</span>
-          </Link>
-        </li>
-      ))}
+      {node.elsewhere.map((child) => {
+        const Row = kindOf(child).ElsewhereRow;
+        return <li key={`${child.source.id}/${child.id}`}>{Row !== undefined && <Row conversation={child} depth={node.depth + 1} />}</li>;
+      })}
     </ul>
   );
 }
@@ -190,5 +189,5 @@ function countNested(row: SidebarRow | undefined): number {
 }
 
 function containsSession(node: SessionNode, path: string): boolean {
-  return conversationPath(node.session) === path || node.children.some((child) => containsSession(child, path));
+  return pathOf(node.session) === path || node.children.some((child) => containsSession(child, path));
 }

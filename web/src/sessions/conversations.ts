@@ -1,53 +1,32 @@
-import type { SessionSummary } from '../../../shared/wire/record.ts';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
-import type { SpexSummary } from '../../../shared/wire/spex.ts';
-import type { SacSeatSummary } from '../../../shared/wire/sac.ts';
-import { sacSeatPath, sessionPath, spexSessionPath, type Route } from '../router/routes.ts';
+import { kindNamed, kindOf } from '../kinds/registry.ts';
+import { conversationPath, type Route } from '../router/routes.ts';
 
 // A conversation of any kind in the list: a record session, a spex session, a set-agent-comm
 // seat. The list and the sidebar treat them alike by what every summary has (source, id, cwd,
-// lastAt, degraded); what only one kind has is shown by that kind's row and view.
+// lastAt, degraded); what only one kind has is shown by that kind's rows and pages.
 
-export function isRecordSession(conversation: ConversationSummary): conversation is SessionSummary {
-  return conversation.source.kind === 'record';
+/** Where a conversation's page is. */
+export function pathOf(conversation: ConversationSummary): string {
+  return conversationPath(conversation.source.id, conversation.id);
 }
 
-export function isSpexSession(conversation: ConversationSummary): conversation is SpexSummary {
-  return conversation.source.kind === 'spex';
-}
-
-export function isSacSeat(conversation: ConversationSummary): conversation is SacSeatSummary {
-  return conversation.source.kind === 'sac';
-}
-
-/** Where a conversation's view is. A record session keeps its path of old, without its source. */
-export function conversationPath(conversation: ConversationSummary): string {
-  if (isSpexSession(conversation)) return spexSessionPath(conversation.source.id, conversation.id);
-  if (isSacSeat(conversation)) return sacSeatPath(conversation.source.id, conversation.id);
-  return sessionPath(conversation.id);
-}
-
-/** The same full session id in other sources: the same Claude Code session, seen there. */
+/** The same full session id in other stores: the same Claude Code session, seen there. */
 export function otherViewsOf(sessionId: string, sourceId: string, all: readonly ConversationSummary[]): ConversationSummary[] {
-  return all.filter((conversation) => {
-    if (conversation.source.id === sourceId) return false;
-    if (isSacSeat(conversation)) return conversation.session.state === 'known' && conversation.session.session === sessionId;
-    return conversation.id === sessionId;
-  });
+  return all.filter((conversation) => conversation.source.id !== sourceId && kindOf(conversation).sessionOf(conversation) === sessionId);
 }
 
 /** The path of the conversation a route shows, so the sidebar can mark it; null for other views. */
 export function openConversationPath(route: Route): string | null {
-  if (route.view === 'session') return sessionPath(route.sessionId);
-  if (route.view === 'spex-session') return spexSessionPath(route.source, route.sessionId);
-  if (route.view === 'sac-seat') return sacSeatPath(route.source, route.seat);
-  return null;
+  return route.view === 'conversation' ? conversationPath(route.source, route.id) : null;
 }
 
 /**
- * What the list's items are called: "session" while every store read is a record (where each is
- * a session), "conversation" once spex sessions or set-agent-comm seats are listed beside them.
+ * What the list's items are called: what one kind calls its own while only stores of that kind
+ * are read ("session" for the record), "conversation" once several kinds are listed side by side.
  */
-export function conversationWord(sources: readonly { kind: string }[]): 'session' | 'conversation' {
-  return sources.every((source) => source.kind === 'record') ? 'session' : 'conversation';
+export function conversationWord(sources: readonly { kind: string }[]): string {
+  const kinds = new Set(sources.map((source) => source.kind));
+  const only = kinds.size === 1 ? kindNamed([...kinds][0]!) : null;
+  return only?.noun ?? 'conversation';
 }

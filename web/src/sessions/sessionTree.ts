@@ -1,18 +1,18 @@
-import type { SessionSummary } from '../../../shared/wire/record.ts';
-import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
-import { conversationPath, isRecordSession, isSacSeat, isSpexSession } from './conversations.ts';
+import { kindOf } from '../kinds/registry.ts';
+import { pathOf } from './conversations.ts';
 
 // The sidebar's shape: projects (working directories, rule.byDirectory), each with its
-// conversations of every source (record and spex sessions, set-agent-comm seats), a record chain
-// child nested under its parent when the parent is in the same project. A child in another
-// project is listed in its own, and under its parent as a link that names its project: grouping
-// by directory and the chain both hold. Chains are the only link between sessions the record
-// makes; nothing else nests or pairs conversations.
+// conversations of every source (record and spex sessions, set-agent-comm seats), a child nested
+// under its parent when its kind names one (a record chain's) and the parent is in the same
+// project. A child in another project is listed in its own, and under its parent as a link that
+// names its project: grouping by directory and the chain both hold. Chains are the only link
+// between sessions the record makes; nothing else nests or pairs conversations.
 
-/** `elsewhere`: chain children listed in another project, shown under this session as links. */
-export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: SessionSummary[]; depth: number };
+/** `elsewhere`: children listed in another project, shown under this conversation as links. */
+export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: ConversationSummary[]; depth: number };
 type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
@@ -30,16 +30,15 @@ export function buildTree(projects: SessionsResponse['projects'], filter: string
   return result;
 }
 
-/** Record chain children by their parent's key, for parents listed in another project than the child. */
-function childrenInOtherProjects(projects: SessionsResponse['projects']): Map<string, SessionSummary[]> {
+/** Children by their parent's key, for parents listed in another project than the child. */
+function childrenInOtherProjects(projects: SessionsResponse['projects']): Map<string, ConversationSummary[]> {
   const projectOf = new Map<string, string | null>();
   for (const project of projects) for (const session of project.sessions) projectOf.set(sessionKey(session), project.cwd);
-  const byParent = new Map<string, SessionSummary[]>();
+  const byParent = new Map<string, ConversationSummary[]>();
   for (const project of projects) {
     for (const session of project.sessions) {
-      if (!isRecordSession(session)) continue;
-      const parent = session.chain?.parent;
-      if (parent === undefined || parent === session.sessionId) continue;
+      const parent = parentOf(session);
+      if (parent === null || parent === session.id) continue;
       const parentKey = sessionKey({ source: session.source, id: parent });
       if (!projectOf.has(parentKey) || projectOf.get(parentKey) === project.cwd) continue;
       const list = byParent.get(parentKey) ?? [];
@@ -51,29 +50,25 @@ function childrenInOtherProjects(projects: SessionsResponse['projects']): Map<st
 }
 
 function matchesSession(session: ConversationSummary, needle: string): boolean {
-  if (session.id.toLowerCase().includes(needle)) return true;
-  if (isRecordSession(session)) {
-    return (
-      session.cwds.some((cwd) => cwd.toLowerCase().includes(needle)) ||
-      (session.chain !== null && (session.chain.brief.toLowerCase().includes(needle) || session.chain.parent.toLowerCase().includes(needle)))
-    );
-  }
-  if (isSpexSession(session)) return [session.title, session.name, session.branch].some((text) => text?.toLowerCase().includes(needle) === true);
-  if (isSacSeat(session)) return session.agent.toLowerCase().includes(needle) || (session.session.state === 'known' && session.session.session.toLowerCase().includes(needle));
-  return false;
+  return session.id.toLowerCase().includes(needle) || kindOf(session).matches(session, needle);
+}
+
+/** The conversation of the same store it is listed under, by its id; null: none. */
+function parentOf(session: ConversationSummary): string | null {
+  return kindOf(session).parentOf?.(session) ?? null;
 }
 
 /**
- * Keeps the list's order (latest activity first) and moves record chain children under their
- * parent: a session of the same record, named by its full id.
+ * Keeps the list's order (latest activity first) and moves children under their parent: a
+ * conversation of the same store, named by its full id.
  */
-function nestChains(sessions: ConversationSummary[], elsewhere: Map<string, SessionSummary[]>): SessionNode[] {
+function nestChains(sessions: ConversationSummary[], elsewhere: Map<string, ConversationSummary[]>): SessionNode[] {
   const keys = new Set(sessions.map(sessionKey));
   const children = new Map<string, ConversationSummary[]>();
   const roots: ConversationSummary[] = [];
   for (const session of sessions) {
-    const parent = isRecordSession(session) ? session.chain?.parent : undefined;
-    const parentKey = parent === undefined ? undefined : sessionKey({ source: session.source, id: parent });
+    const parent = parentOf(session);
+    const parentKey = parent === null ? undefined : sessionKey({ source: session.source, id: parent });
     if (parentKey !== undefined && parent !== session.id && keys.has(parentKey)) {
       const list = children.get(parentKey) ?? [];
       list.push(session);
@@ -110,21 +105,11 @@ export function flattenTree(projects: ProjectNode[]): SidebarRow[] {
 export function flattenSessions(projects: ProjectNode[]): string[] {
   const ids: string[] = [];
   const walk = (node: SessionNode) => {
-    ids.push(conversationPath(node.session));
+    ids.push(pathOf(node.session));
     node.children.forEach(walk);
   };
   for (const project of projects) project.sessions.forEach(walk);
   return ids;
-}
-
-export function shortId(sessionId: string): string {
-  return sessionId.length > 8 ? sessionId.slice(0, 8) : sessionId;
-}
-
-export function projectName(cwd: string | null): string {
-  if (cwd === null) return 'no directory named';
-  const parts = cwd.split('/').filter((part) => part !== '');
-  return parts.at(-1) ?? cwd;
 }
 
 /** The order the sidebar shows: projects, and each project's top-level sessions. */

@@ -3,26 +3,27 @@ import { useSettings } from '../settings/Settings.tsx';
 import { formatRelative, formatShortTime, formatTime } from './formatTime.ts';
 
 /**
- * A time from the record in the zone the reader chose. Shown relative ("3 minutes ago") when the
- * reader chose so, with the exact time in that zone on hover; otherwise exact, and the relative
- * form is worked out when the pointer arrives, so nothing re-renders on a timer.
+ * A time in the zone the reader chose. Shown relative ("3 minutes ago") when the reader chose so,
+ * with the exact time in that zone on hover; otherwise exact, and the relative form is worked out
+ * when the pointer arrives, so nothing re-renders on a timer. The hover also has the time as its
+ * store wrote it (`written`, else the instant as the wire carries it).
  */
-export function Time({ at, short = false, withDate = true }: { at: string; short?: boolean; withDate?: boolean }) {
+export function Time({ at, short = false, withDate = true, written = at, className }: { at: string; short?: boolean; withDate?: boolean; written?: string; className?: string }) {
   const { timeZone, relativeTimes } = useSettings();
   const now = useNow(relativeTimes);
   const exact = short ? formatShortTime(at, timeZone) : formatTime(at, timeZone, withDate);
   if (relativeTimes) {
     return (
-      <time dateTime={at} title={`${formatTime(at, timeZone)} · ${at}`} className="time-relative">
+      <time dateTime={at} title={`${formatTime(at, timeZone)} · ${written}`} className={`time-relative${className === undefined ? '' : ` ${className}`}`}>
         {formatRelative(at, now)}
       </time>
     );
   }
   const onEnter = (event: PointerEvent<HTMLElement>) => {
-    event.currentTarget.title = `${formatRelative(at)} · ${at}`;
+    event.currentTarget.title = `${formatRelative(at)} · ${written}`;
   };
   return (
-    <time dateTime={at} onPointerEnter={onEnter} title={at}>
+    <time dateTime={at} onPointerEnter={onEnter} title={written} className={className}>
       {exact}
     </time>
   );

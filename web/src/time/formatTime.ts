@@ -1,38 +1,35 @@
 import type { TimeZoneSetting } from '../settings/Settings.tsx';
 
-// Times in the record are UTC to the millisecond (record-spec: timeFormat). They are shown with
-// the milliseconds, because entries a few milliseconds apart are common and order matters.
+// Every time on every page is written here, in the zone the reader chose (UTC or local). Times are
+// shown to the millisecond (the record's are UTC to the millisecond, record-spec: timeFormat;
+// set-agent-comm's and spex's too), because items a few milliseconds apart are common and order
+// matters. A time field the reader types is read back in the same form (time/timeField.ts).
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** An instant's calendar and clock in a zone: `2026-11-20`, `09:00` and its seconds and milliseconds. */
+export function clockOf(date: Date, zone: TimeZoneSetting): { day: string; minute: string; second: string; ms: number } {
+  const utc = zone === 'utc';
+  const [y, mo, d, h, mi, s, ms] = utc
+    ? [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()]
+    : [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds(), date.getMilliseconds()];
+  return { day: `${y}-${pad(mo)}-${pad(d)}`, minute: `${pad(h)}:${pad(mi)}`, second: pad(s), ms };
+}
 
 export function formatTime(iso: string, zone: TimeZoneSetting, withDate = true): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  if (zone === 'utc') {
-    const day = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
-    const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.${pad(date.getUTCMilliseconds(), 3)}`;
-    return withDate ? `${day} ${time} UTC` : `${time} UTC`;
-  }
-  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
-  return withDate ? `${day} ${time} ${localZoneName(date)}` : `${time} ${localZoneName(date)}`;
+  const { day, minute, second, ms } = clockOf(date, zone);
+  const time = `${minute}:${second}.${pad(ms, 3)} ${zone === 'utc' ? 'UTC' : localZoneName(date)}`;
+  return withDate ? `${day} ${time}` : time;
 }
 
 /** A short form for lists: no seconds, and no date when it is today. */
 export function formatShortTime(iso: string, zone: TimeZoneSetting, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const utc = zone === 'utc';
-  const parts = utc
-    ? [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes()]
-    : [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes()];
-  const today = utc
-    ? [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()]
-    : [now.getFullYear(), now.getMonth() + 1, now.getDate()];
-  const [y, mo, d, h, mi] = parts as [number, number, number, number, number];
-  const sameDay = y === today[0] && mo === today[1] && d === today[2];
-  const clock = `${pad(h)}:${pad(mi)}`;
-  return sameDay ? clock : `${y}-${pad(mo)}-${pad(d)} ${clock}`;
+  const { day, minute } = clockOf(date, zone);
+  return day === clockOf(now, zone).day ? minute : `${day} ${minute}`;
 }
 
 function localZoneName(date: Date): string {

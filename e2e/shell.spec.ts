@@ -1,0 +1,182 @@
+import path from 'node:path';
+import { startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
+import { makeSacStore, makeSpexHome, makeStoresFolder, readSources, spexSessionJson, waitForConversation, type SacStore, type SpexHome } from './support/stores.ts';
+import { expect, test, type Page } from './support/test.ts';
+
+// What every kind's page has from the one shell around them: one event stream for every tab of a
+// dashboard, a status per store, conversations as virtualized lists, and times in the zone the
+// reader chose. A record, a spex home and a set-agent-comm store, each written by its own writer.
+
+const PROJECT = '-e2e-shell';
+const SPEX_SMALL = 'aaaaaaaa-5151-4000-8000-00000000000a';
+const SPEX_BIG = 'bbbbbbbb-5151-4000-8000-00000000000b';
+const WEB = 'web-app#3f9c1a20';
+const API = 'api-service#c4e10000';
+const BIG = 5_000;
+const spexText = (n: number) => `spex line ${n} of ${BIG}`;
+const sacText = (n: number) => `sac entry ${n} of ${BIG}`;
+
+let folder: { dir: string; remove(): Promise<void> };
+let recordDir: { dir: string; remove(): Promise<void> };
+let recordWriter: Writer;
+let spex: SpexHome;
+let sac: SacStore;
+let dashboard: RunningDashboard;
+let url = '';
+let sources = new Map<string, string>();
+let recordSession = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  folder = await makeStoresFolder('shell');
+  recordDir = await makeRecordDir('shell-record');
+  recordWriter = await startWriter(recordDir.dir);
+  const session = new SessionWriting(recordWriter, '/e2e/shell');
+  await session.start();
+  recordSession = session.sessionId;
+
+  spex = await makeSpexHome(folder.dir);
+  await spex.writer.send({ op: 'session', project: PROJECT, sessionId: SPEX_SMALL, value: spexSessionJson(SPEX_SMALL, 'small') });
+  await spex.writer.send({ op: 'event', project: PROJECT, sessionId: SPEX_SMALL, event: { ts: new Date().toISOString(), kind: 'sent', mid: 'm-small', text: 'a small session', from: null } });
+  await spex.writer.send({ op: 'session', project: PROJECT, sessionId: SPEX_BIG, value: spexSessionJson(SPEX_BIG, 'big') });
+  const base = Date.parse('2026-12-01T00:00:00.000Z');
+  const appends: Promise<unknown>[] = [];
+  for (let n = 1; n <= BIG; n++) {
+    const event = { ts: new Date(base + n * 1000).toISOString(), kind: 'sent', mid: `m-${n}`, text: spexText(n), from: n % 2 === 0 ? null : SPEX_SMALL };
+    appends.push(spex.writer.send({ op: 'event', project: PROJECT, sessionId: SPEX_BIG, event }));
+  }
+  await Promise.all(appends);
+
+  sac = await makeSacStore(folder.dir);
+  // In a room of their own, the web-app seat writes every other entry; api-service writes the others, to everyone.
+  const sends: Promise<void>[] = [];
+  for (let n = 1; n <= BIG; n++) {
+    const ts = new Date(base + n * 1000).toISOString().replace('Z', '+00:00');
+    sends.push(sac.writer.send({ op: 'send', room: 'busy', seat: n % 2 === 0 ? WEB : API, ts, type: 'FACT', text: sacText(n) }));
+  }
+  await Promise.all(sends);
+
+  dashboard = await startDashboard([recordDir.dir, spex.dir, sac.dir]);
+  url = dashboard.url;
+  sources = await readSources(url);
+  await waitForConversation(url, sources.get('spex')!, SPEX_BIG, BIG, (body) => (body['page'] as { total: number }).total);
+  await waitForConversation(url, sources.get('sac')!, WEB, BIG, (body) => (body['sentTotal'] as number) + (body['receivedTotal'] as number));
+});
+
+test.afterAll(async () => {
+  await dashboard?.stop();
+  await recordWriter?.kill();
+  await spex?.writer.kill();
+  await sac?.writer.close();
+  await recordDir?.remove();
+  await folder?.remove();
+});
+
+const spexPage = (id: string) => `${url}/spex/${sources.get('spex')}/session/${id}`;
+const seatPage = (seat: string) => `${url}/sac/${sources.get('sac')}/seat/${encodeURIComponent(seat)}`;
+const roomPage = (room: string) => `${url}/sac/${sources.get('sac')}/room/${room}`;
+
+/** The requests a page makes for the event stream. */
+function countStreams(page: Page): () => number {
+  let streams = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/events') streams++;
+  });
+  return () => streams;
+}
+
+test('a record session, a spex session and a set-agent-comm seat each open one event stream for the page', async ({ page }) => {
+  const streams = countStreams(page);
+  await page.goto(`${url}/session/${recordSession}`);
+  await expect(page.getByRole('article', { name: /start entry/ })).toBeVisible();
+  expect(streams()).toBe(1);
+
+  for (const [address, shown] of [
+    [spexPage(SPEX_SMALL), page.getByText('a small session')],
+    [seatPage(WEB), page.getByText(sacText(BIG), { exact: true })],
+    [roomPage('team'), page.getByText('Deployed api-service 2.4.0 to staging.')],
+  ] as const) {
+    const before = streams();
+    await page.goto(address);
+    await expect(shown.first()).toBeVisible();
+    expect(streams() - before, address).toBe(1);
+  }
+});
+
+test('seven tabs of one dashboard all load, and each shows what is appended while they are open', async ({ context }) => {
+  test.setTimeout(90_000);
+  const pages: Page[] = [];
+  for (let tab = 0; tab < 7; tab++) {
+    const page = await context.newPage();
+    pages.push(page);
+    await page.goto(spexPage(SPEX_SMALL), { timeout: 10_000 });
+    await expect(page.getByText('a small session'), `tab ${tab + 1}`).toBeVisible({ timeout: 10_000 });
+  }
+  await spex.writer.send({ op: 'event', project: PROJECT, sessionId: SPEX_SMALL, event: { ts: new Date().toISOString(), kind: 'sent', mid: 'm-tabs', text: 'told to every tab', from: null } });
+  for (const [tab, page] of pages.entries()) await expect(page.getByText('told to every tab'), `tab ${tab + 1}`).toBeVisible({ timeout: 10_000 });
+});
+
+test('a missing spex home has a banner that names the spex home, while the record beside it is present', async ({ page }) => {
+  const missing = path.join(folder.dir, 'no-such-spex-home');
+  const beside = await startDashboard([recordDir.dir, '--spex', missing]);
+  try {
+    await page.goto(`${beside.url}/session/${recordSession}`);
+    await expect(page.getByRole('article', { name: /start entry/ })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'does not exist' })).toContainText(`The spex home ${missing} does not exist`);
+    await expect(page.getByText('The record directory')).toHaveCount(0);
+  } finally {
+    await beside.stop();
+  }
+});
+
+test.describe('in a browser whose zone is not UTC', () => {
+  test.use({ timezoneId: 'Asia/Kolkata' });
+
+  test('set-agent-comm times follow the UTC / Local switch, and keep the header’s text as written on hover', async ({ page }) => {
+    await page.goto(roomPage('team'));
+    const question = page.getByRole('article', { name: `QUESTION by ${API}` });
+    const time = question.locator('.sac-time');
+    await expect(time).toHaveText('2026-11-30 17:18:53.482 UTC');
+    await expect(time).toHaveAttribute('title', /2026-11-30T17:18:53\.482\+00:00/);
+    await page.getByRole('group', { name: 'Time zone for all times' }).getByRole('button', { name: 'Local' }).click();
+    await expect(time).toContainText('2026-11-30 22:48:53.482');
+    await expect(time).toHaveAttribute('title', /2026-11-30T17:18:53\.482\+00:00/);
+  });
+});
+
+/** Brings the first or the last item of a virtualized list into view, as Home and End do. */
+async function reach(page: Page, key: 'Home' | 'End', shown: ReturnType<Page['getByText']>): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.getByRole('feed').focus();
+        await page.keyboard.press(key);
+        return shown.isVisible();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  await expect(shown).toBeInViewport();
+}
+
+test(`a spex session of ${BIG.toLocaleString('en')} lines is a virtualized list: a screenful in the page, and scrolling reaches its first and last lines`, async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto(spexPage(SPEX_BIG));
+  await expect(page.getByText(spexText(BIG), { exact: true })).toBeInViewport({ timeout: 15_000 });
+  expect(await page.locator('[data-item]').count()).toBeLessThan(60);
+  await reach(page, 'Home', page.getByText(spexText(1), { exact: true }));
+  expect(await page.locator('[data-item]').count()).toBeLessThan(60);
+  await reach(page, 'End', page.getByText(spexText(BIG), { exact: true }));
+});
+
+test(`a set-agent-comm seat of ${BIG.toLocaleString('en')} entries is a virtualized list: a screenful in the page, and scrolling reaches its first and last entries`, async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto(seatPage(WEB));
+  await expect(page.getByText(sacText(BIG), { exact: true })).toBeInViewport({ timeout: 15_000 });
+  expect(await page.locator('[data-item]').count()).toBeLessThan(60);
+  // The seat's first entry: the example store's question, received before anything else was written.
+  await reach(page, 'Home', page.getByText('Does the cart still POST /v1/orders, or did you move to /v2?'));
+  expect(await page.locator('[data-item]').count()).toBeLessThan(60);
+  await reach(page, 'End', page.getByText(sacText(BIG), { exact: true }));
+});

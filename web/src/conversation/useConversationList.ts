@@ -1,0 +1,142 @@
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import { useKeys } from '../keyboard/useKeys.ts';
+import { useFollow } from './useFollow.ts';
+
+// A conversation's rows in order, on one time axis, as every kind's page shows them: virtualized
+// (only the rows on screen are in the DOM, and only what they show is fetched), opened at its end
+// and following it, or at the item a link names, selected; moved through with the keys. The kind
+// says how many rows there are and what each is (ConversationList renders them); this hook holds
+// where the list is.
+
+/** Which side of the time axis a row is on: sent on the left, received on the right, or across both. */
+export type Column = 'sent' | 'received' | 'both';
+/** What the shell knows of a row whose data is here: its key (the item's name) and its column. */
+export type RowPlace = { key: string; column: Column };
+
+type Options = {
+  /** How many rows the conversation has; null until known. */
+  count: number | null;
+  /** The row at a position, when what it shows is here (asked for after a render, in effects). */
+  rowAt(index: number): RowPlace | undefined;
+  /**
+   * The item a link names, and where it sits: `index` undefined while it is looked for, null when
+   * it is not there (the list opens at its start). No item: the list opens at its end, following.
+   */
+  target: { key: string; index: number | null | undefined } | null;
+  /** A row to bring to the top and select, a new object each time (a moment picked on an activity strip). */
+  jump?: { index: number } | null;
+  /** The reader selected an item by key: its page may put it in the address. */
+  onSelectItem?(key: string): void;
+  /** Keys the kind adds, given the selected row. */
+  keys?: Record<string, (selected: number | null) => void>;
+};
+
+const ESTIMATED_ROW_PX = 150;
+
+export function useConversationList({ count, rowAt, target, jump = null, onSelectItem, keys = {} }: Options) {
+  // The scroll box, as state: a page may show its list only once its first answer is here.
+  const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
+  const rows = count ?? 0;
+  const targetIndex = target?.index;
+  // Placed once its length is known (and, for a link, where the item sits), already at the place
+  // it opens on: so the first rows asked for are the ones the reader will see.
+  const [placed, setPlaced] = useState(false);
+  if (!placed && count !== null && (target === null || targetIndex !== undefined)) setPlaced(true);
+  const virtualizer = useVirtualizer({
+    count: rows,
+    enabled: placed,
+    getScrollElement: () => scrollElement,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
+    overscan: 4,
+  });
+  const visible: VirtualItem[] = virtualizer.getVirtualItems();
+  const follow = useFollow(scrollElement, virtualizer, count, target === null);
+  const [selected, setSelected] = useState<number | null>(null);
+
+  // A link to one item: select it and bring it into view, once per link. It is kept in view while
+  // the page settles (what sits above the list grows as its answers come and the list's box
+  // shrinks; rows above it take their measured heights), until the reader does anything.
+  const handled = useRef<string | null>(null);
+  const pinned = useRef<number | null>(null);
+  useEffect(() => {
+    if (scrollElement === null || target === null || targetIndex == null || handled.current === target.key || count === null || targetIndex >= count) return;
+    handled.current = target.key;
+    follow.stopFollowing();
+    setSelected(targetIndex);
+    pinned.current = targetIndex;
+    virtualizer.scrollToIndex(targetIndex, { align: 'center' });
+  }, [scrollElement, target?.key, targetIndex, count, follow, virtualizer]);
+  useEffect(() => {
+    if (scrollElement === null) return;
+    const unpin = () => (pinned.current = null);
+    const resized = new ResizeObserver(() => {
+      if (pinned.current !== null) virtualizer.scrollToIndex(pinned.current, { align: 'center' });
+    });
+    // The box, and the rows in it as they are measured (the inner element's height is theirs).
+    resized.observe(scrollElement);
+    if (scrollElement.firstElementChild !== null) resized.observe(scrollElement.firstElementChild);
+    for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) scrollElement.addEventListener(type, unpin, { passive: true });
+    window.addEventListener('keydown', unpin);
+    return () => {
+      resized.disconnect();
+      for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) scrollElement.removeEventListener(type, unpin);
+      window.removeEventListener('keydown', unpin);
+    };
+  }, [scrollElement, virtualizer]);
+
+  // An item selected by key is told once its row is here (a key may come while the rows on
+  // screen are still loading).
+  const toTell = useRef<number | null>(null);
+  useEffect(() => {
+    const index = toTell.current;
+    const row = index === null ? undefined : rowAt(index);
+    if (row === undefined) return;
+    toTell.current = null;
+    handled.current = row.key;
+    onSelectItem?.(row.key);
+  });
+
+  // A moment picked elsewhere: its first item, at the top, selected.
+  useEffect(() => {
+    if (jump === null || count === null || count === 0) return;
+    const index = Math.min(jump.index, count - 1);
+    follow.stopFollowing();
+    setSelected(index);
+    virtualizer.scrollToIndex(index, { align: 'start' });
+    // Only a new jump moves the list: not a new length, nor a new render of the follow state.
+  }, [jump]);
+
+  const select = (index: number) => {
+    if (rows === 0) return;
+    const next = Math.max(0, Math.min(rows - 1, index));
+    setSelected(next);
+    if (next < rows - 1) follow.stopFollowing();
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+    toTell.current = next;
+  };
+  const step = (delta: number) => {
+    if (selected !== null) return select(selected + delta);
+    const onScreen = virtualizer.getVirtualItems();
+    select(delta > 0 ? (onScreen[0]?.index ?? 0) : (onScreen.at(-1)?.index ?? rows - 1));
+  };
+  const own = Object.fromEntries(Object.entries(keys).map(([key, run]) => [key, () => run(selected)]));
+  useKeys({
+    ...own,
+    j: () => step(1),
+    ArrowDown: () => step(1),
+    k: () => step(-1),
+    ArrowUp: () => step(-1),
+    End: () => follow.resume(),
+    G: () => follow.resume(),
+    Home: () => {
+      follow.stopFollowing();
+      virtualizer.scrollToIndex(0, { align: 'start' });
+    },
+  });
+
+  return { scrollRef, virtualizer, visible, follow, selected, setSelected };
+}
+
+export type ConversationListState = ReturnType<typeof useConversationList>;

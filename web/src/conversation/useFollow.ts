@@ -1,0 +1,78 @@
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+
+// A list follows its newest item (a conversation's, the live view's) until the reader scrolls
+// away; then it counts what arrived since, and "N new" brings the reader back. Only a reader's own
+// scrolling (wheel, touch, keys, scrollbar) stops following, or starts it again at the bottom: the
+// list also scrolls when rows are measured, and a list still shorter than its estimate once put a
+// link's item "at the bottom" and followed away from it. A view that opens on a link counts as
+// new only what comes after the list's length was first known: nobody was away for what was
+// there already.
+
+const AT_BOTTOM_PX = 48;
+const INTENT_MS = 800;
+
+/** `el`: the list's scroll box, once it is in the page; `known`: the list's length (null until the first answer). */
+export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, known: number | null, startFollowing: boolean) {
+  const total = known ?? 0;
+  const [following, setFollowing] = useState(startFollowing);
+  const [seenTotal, setSeenTotal] = useState<number | null>(null);
+  if (seenTotal === null && known !== null) setSeenTotal(known);
+  const intentAt = useRef(0);
+  const totalRef = useRef(total);
+  totalRef.current = total;
+
+  const stopFollowing = useCallback(() => {
+    setFollowing((was) => {
+      if (was) setSeenTotal(totalRef.current);
+      return false;
+    });
+  }, []);
+
+  const resume = useCallback(() => {
+    setFollowing(true);
+    if (el !== null && totalRef.current > 0) virtualizer.scrollToIndex(totalRef.current - 1, { align: 'end' });
+  }, [el, virtualizer]);
+
+  useEffect(() => {
+    if (el === null) return;
+    const intent = () => {
+      intentAt.current = Date.now();
+    };
+    const onWheel = (event: WheelEvent) => {
+      intent();
+      if (event.deltaY < 0) stopFollowing();
+    };
+    const onScroll = () => {
+      const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+      const byReader = Date.now() - intentAt.current < INTENT_MS;
+      if (fromBottom < AT_BOTTOM_PX) {
+        if (byReader) setFollowing(true);
+      }
+      // Measuring rows moves the list by less than a screen; a jump further away is the reader's.
+      else if (byReader || fromBottom > el.clientHeight) stopFollowing();
+    };
+    el.addEventListener('wheel', onWheel, { passive: true });
+    el.addEventListener('touchstart', intent, { passive: true });
+    el.addEventListener('pointerdown', intent);
+    el.addEventListener('keydown', intent);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      el.removeEventListener('wheel', onWheel);
+      el.removeEventListener('touchstart', intent);
+      el.removeEventListener('pointerdown', intent);
+      el.removeEventListener('keydown', intent);
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [el, stopFollowing]);
+
+  // Keep the newest item in view as items arrive and rows take their measured height; before
+  // the frame is painted, so that rows never show elsewhere first.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    if (!following || total === 0) return;
+    virtualizer.scrollToIndex(total - 1, { align: 'end' });
+  }, [following, total, totalSize, virtualizer]);
+
+  return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
+}

@@ -1,0 +1,166 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { type Indexing, type SourceRef, type SourceStatus } from '../../../shared/wire/common.ts';
+import { recordEventSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
+import { type ConversationSummary } from '../../../shared/wire/kinds.ts';
+import { applySessionChanges, sessionKey } from '../../../shared/sessionList.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+import { createLiveFeed, type LiveFeed } from './liveFeed.ts';
+import { openSharedStream, type StreamMessage } from './sharedStream.ts';
+
+// The app's one event stream (events/sharedStream.ts: one for every tab), read here for every
+// view: /api/events says what changed. A changed conversation's notice carries its summary, which
+// goes into the list as it is; what a view shows of it, and the views of its store, are fetched
+// again. Each store's status is kept by its id, so that a notice of one store never stands for
+// another's. Nothing is replayed after a disconnect, so on every reconnect everything is fetched
+// again. The app is shown once the stream has said hello: subscribed first, it can fetch once and
+// miss nothing, rather than fetch everything twice (before and after the hello).
+
+export type Connection = 'connecting' | 'open' | 'lost';
+type ConnectionState = { connection: Connection; lostSince: number | null };
+/** `sources`: the stores the stream said hello with (null before it did); `statuses`: each store's last status, by its id. */
+type Stores = { sources: readonly SourceRef[] | null; statuses: ReadonlyMap<string, SourceStatus> };
+
+const ConnectionContext = createContext<ConnectionState>({ connection: 'connecting', lostSince: null });
+const StoresContext = createContext<Stores>({ sources: null, statuses: new Map() });
+const LiveFeedContext = createContext<LiveFeed | null>(null);
+
+/** A burst of writes gathers into one refetch per conversation; a lone write is fetched at once. */
+const FIRST_FLUSH_MS = 30;
+const MIN_FLUSH_GAP_MS = 100;
+/**
+ * The list is megabytes at 10,000 conversations: when it must be fetched again (a store's state
+ * changed, or notices came while it was being fetched), at most this often.
+ */
+const MIN_LIST_GAP_MS = 1_500;
+/** A stream that has not said hello by then does not hold the app back; its hello refetches. */
+const HELLO_WAIT_MS = 1_000;
+
+export function EventStreamProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [connection, setConnection] = useState<ConnectionState>({ connection: 'connecting', lostSince: null });
+  const [stores, setStores] = useState<Stores>({ sources: null, statuses: new Map() });
+  const [subscribed, setSubscribed] = useState(false);
+  // Every item told since the page loaded, for the live view, wherever the reader is meanwhile.
+  const [feed] = useState(createLiveFeed);
+
+  useEffect(() => {
+    const helloTimer = window.setTimeout(() => setSubscribed(true), HELLO_WAIT_MS);
+    const indexing = new Map<string, Indexing['state']>();
+    let lostAt: number | null = null;
+    const changed = new Map<string, ConversationSummary>();
+
+    const conversations = createThrottle(MIN_FLUSH_GAP_MS, () => {
+      // One regrouping of the list for all the notices of a flush, however many conversations.
+      queryClient.setQueryData<SessionsResponse>(queryKeys.conversations(), (old) => (old === undefined ? old : applySessionChanges(old, changed.values())));
+      // An answer on its way may predate these notices and would put the old summaries back.
+      if (queryClient.isFetching({ queryKey: queryKeys.conversations() }) > 0) list.schedule();
+      for (const conversation of changed.values()) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.conversation(conversation.source.id, conversation.id) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.views(conversation.source.id) });
+      }
+      void queryClient.invalidateQueries({ queryKey: ['search'] });
+      changed.clear();
+    });
+    const list = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversations() }));
+
+    const onMessage = (message: StreamMessage) => {
+      if (message.type === 'open') return setConnection({ connection: 'open', lostSince: null });
+      if (message.type === 'lost') {
+        setSubscribed(true);
+        lostAt ??= message.since;
+        return setConnection((old) => ({ connection: 'lost', lostSince: old.lostSince ?? message.since }));
+      }
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      const parsed = recordEventSchema.safeParse(data);
+      if (!parsed.success) return;
+      const event = parsed.data;
+      switch (event.type) {
+        case 'hello':
+          // Nothing is replayed: what changed before this stream began (while we were away, or
+          // before a first hello that came late) is only had by fetching again.
+          window.clearTimeout(helloTimer);
+          setSubscribed(true);
+          if (lostAt !== null) feed.addBreak(lostAt, Date.now());
+          lostAt = null;
+          indexing.clear();
+          setStores({ sources: event.sources, statuses: new Map() });
+          void queryClient.invalidateQueries();
+          break;
+        case 'source': {
+          const { source } = event;
+          // What a store's first scan reads is not told conversation by conversation: when it ends, fetch it all.
+          const was = indexing.get(source.id);
+          if (was !== undefined && was !== 'ready' && source.indexing.state === 'ready') void queryClient.invalidateQueries();
+          indexing.set(source.id, source.indexing.state);
+          // The root's state and the files directly in it are in the list.
+          list.schedule();
+          setStores((old) => ({ sources: old.sources, statuses: new Map(old.statuses).set(source.id, source) }));
+          break;
+        }
+        case 'session-changed':
+          changed.set(sessionKey(event.session), event.session);
+          conversations.schedule();
+          break;
+        case 'items':
+          feed.add(event.source, event.sessionId, event.items);
+          break;
+      }
+    };
+    const close = openSharedStream(onMessage);
+    return () => {
+      close();
+      window.clearTimeout(helloTimer);
+      conversations.cancel();
+      list.cancel();
+    };
+  }, [queryClient, feed]);
+
+  return (
+    <ConnectionContext value={connection}>
+      <StoresContext value={stores}>
+        <LiveFeedContext value={feed}>{subscribed ? children : null}</LiveFeedContext>
+      </StoresContext>
+    </ConnectionContext>
+  );
+}
+
+/** Runs `run` FIRST_FLUSH_MS after the first call, then at most once per `gapMs`. */
+function createThrottle(gapMs: number, run: () => void) {
+  let timer: number | null = null;
+  let last = 0;
+  return {
+    schedule() {
+      if (timer !== null) return;
+      const wait = Math.max(FIRST_FLUSH_MS, last + gapMs - Date.now());
+      timer = window.setTimeout(() => {
+        timer = null;
+        last = Date.now();
+        run();
+      }, wait);
+    },
+    cancel() {
+      if (timer !== null) window.clearTimeout(timer);
+    },
+  };
+}
+
+export function useConnection(): ConnectionState {
+  return useContext(ConnectionContext);
+}
+
+/** The stores the stream told of, and each one's last status. */
+export function useStores(): Stores {
+  return useContext(StoresContext);
+}
+
+export function useLiveFeed(): LiveFeed {
+  const feed = useContext(LiveFeedContext);
+  if (feed === null) throw new Error('useLiveFeed outside EventStreamProvider');
+  return feed;
+}

@@ -1,0 +1,82 @@
+import type { ComponentType } from 'react';
+import type { LiveItem, SourceRef } from '../../../shared/wire/common.ts';
+import type { ConversationSummary, SearchHit } from '../../../shared/wire/kinds.ts';
+
+// What a kind of store gives the shell, in one place per kind (kinds/<kind>/<kind>Kind.tsx),
+// listed in kinds/registry.ts: its words, its rows in the lists, its search hits, its pages. The
+// shell (app, router, sidebar, overview, search, live) knows no kind: it asks the registry, as
+// Grafana's panels and VS Code's contribution points do.
+
+export type KindName = SourceRef['kind'];
+type SummaryOf<K extends KindName> = Extract<ConversationSummary, { source: { kind: K } }>;
+type HitOf<K extends KindName> = Extract<SearchHit, { source: { kind: K } }>;
+
+/** A conversation's page: the store and the conversation, opened at `item`; `query` is the page's own (a filter). */
+export type ConversationViewProps = { source: string; id: string; item: string | null; query: string };
+
+/** A view only its kind has (set-agent-comm's rooms): of the whole store, or of one `subject` of it (a room), opened at `item`. */
+export type SourceViewProps = { source: string; subject: string | null; item: string | null };
+
+/** A filter of the search form only this kind's items answer to, by the query parameter the server reads. */
+export type SearchFilter = { param: string; label: string; title?: string } & (
+  | { type: 'check' }
+  | { type: 'choice'; choices: readonly (readonly [value: string, words: string])[] }
+  | { type: 'text'; placeholder: string }
+);
+
+type SourceView = {
+  View: ComponentType<SourceViewProps>;
+  /** The top bar's link to it, one per store of the kind; several stores are told apart by their folder. */
+  link: { label: string; title: string };
+};
+
+type KindOf<C extends ConversationSummary, H extends SearchHit> = {
+  /** A store of this kind as a sentence names it, before its root: "the spex home /x does not exist". */
+  storeWords: string;
+  /** Its name after "in": "in the record", "in spex". */
+  name: string;
+  /** One of its conversations, in a table's hover: "a spex session timeline". */
+  conversationWords: string;
+  /** What one of its conversations is called where only stores of this kind are read: "session". */
+  noun: string;
+  /** How the overview speaks where only stores of this kind are read (its title, lede, and what is degraded); else it speaks of every store. */
+  alone?: { title: string; lede: string; degraded: string };
+  /** How another store's page of the same session names this one: "its record session". */
+  describeAsOther(conversation: C): string;
+  /** The Claude Code session it is, by the full id its store keeps; null where the store does not say. */
+  sessionOf(conversation: C): string | null;
+  /** Whether the sidebar's filter text (lower case) finds it, beyond its id. */
+  matches(conversation: C, needle: string): boolean;
+  /** The conversation of the same store it is listed under (a record chain's parent); null: none. */
+  parentOf?(conversation: C): string | null;
+  /** Its row in the sidebar. */
+  ListRow: ComponentType<{ conversation: C; depth: number; selected: boolean }>;
+  /** A child listed in another project, linked under its parent with that project's name. */
+  ElsewhereRow?: ComponentType<{ conversation: C; depth: number }>;
+  /** Its name in the overview's table: an id (short where the full one is long) and a label, if it has one. */
+  tableName(conversation: C): { id: string; label: string | null };
+  /** Its degraded reasons in plain words, one a line, for a hover. */
+  describeDegraded(conversation: C): string;
+  /** Its own search filters, offered where a store of this kind is read (or the address sets one), under `words`. */
+  searchFilters?: { words: string; filters: readonly SearchFilter[] };
+  /** A search hit of this kind, opening its item in its place. */
+  HitRow: ComponentType<{ hit: H }>;
+  /** The key a list of hits keeps a hit by. */
+  hitKey(hit: H): string;
+  /** What the live view says in place of the first line of an item that has none (a withheld text); null: nothing. */
+  liveNoText?(item: LiveItem): string | null;
+  /** Its conversation's page (loaded when first shown). */
+  ConversationView: ComponentType<ConversationViewProps>;
+  /** Views only this kind has, by the name in their path (`/source/<id>/<name>`). */
+  views?: Readonly<Record<string, SourceView>>;
+  /** Its own table of its conversations (a project's), with what it alone counts; else the shell's. */
+  Table?: ComponentType<{ conversations: readonly C[]; caption: string }>;
+  /** What the overview shows of this kind's conversations besides the table of all of them. */
+  OverviewSection?: ComponentType<{ conversations: readonly C[] }>;
+};
+
+/** What one kind gives, with its own summary and hit. */
+export type Kind<K extends KindName> = KindOf<SummaryOf<K>, HitOf<K>>;
+
+/** A kind with its own types forgotten, as the shell holds it: what it passes in is of that kind. */
+export type AnyKind = KindOf<ConversationSummary, SearchHit>;

@@ -1,0 +1,106 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { SessionItemWire, SessionResponse } from '../../../../shared/wire/record.ts';
+import { ConversationList } from '../../conversation/ConversationList.tsx';
+import { usePagedConversation, useItemIndex } from '../../conversation/usePages.ts';
+import { useRouter } from '../../router/Router.tsx';
+import { itemPath } from '../../router/routes.ts';
+import { useSettings } from '../../settings/Settings.tsx';
+import { RecordRow, columnOf } from './RecordRow.tsx';
+import { recordPages } from './recordApi.ts';
+import { describeFilter, isFiltered, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
+
+// The session's items in order, on the shell's one time axis: sent on the left, received on the
+// right. Its pages are fetched by position, only those on screen.
+
+type Props = {
+  source: string;
+  sessionId: string;
+  /** A file a link names: the session opens at it, selected. */
+  targetFile: string | null;
+  onLatest(response: SessionResponse): void;
+  filter: SessionFilter;
+  /** A position in the (filtered) order to bring into view, a new object for each jump. */
+  jump: { index: number } | null;
+};
+
+function keyOf(item: SessionItemWire | undefined, index: number): string {
+  return item === undefined || item.type === 'gap' ? `#${index}` : item.file;
+}
+
+export function RecordConversation({ source, sessionId, targetFile, onLatest, filter, jump }: Props) {
+  const { navigate } = useRouter();
+  const { density } = useSettings();
+  const filterQuery = sessionFilterQuery(filter);
+  const paged = useMemo(() => recordPages(source, sessionId, filterQuery), [source, sessionId, filterQuery.toString()]);
+  // A link to one entry: where it sits in the session's order (null when it is not there).
+  const target = useItemIndex(paged, targetFile);
+  const targetIndex = typeof target.data === 'number' ? target.data : target.isPending && target.failureCount === 0 ? undefined : null;
+  const [rawKeys, setRawKeys] = useState<ReadonlySet<string>>(new Set());
+  // In the compact density, the entries opened to their full form.
+  const [openKeys, setOpenKeys] = useState<ReadonlySet<string>>(new Set());
+  const conversation = usePagedConversation(paged, columnOf, {
+    target: targetFile === null ? null : { key: targetFile, index: targetIndex },
+    jump,
+    onSelectItem: (file) => {
+      if (!file.startsWith('#')) navigate(itemPath(source, sessionId, file, filterQuery), { replace: true });
+    },
+    keys: {
+      r: (selected) => {
+        if (selected !== null) setRawKeys((old) => toggled(old, keyOf(conversation.itemAt(selected), selected)));
+      },
+    },
+  });
+  const { total, latest } = conversation;
+  useEffect(() => {
+    if (latest !== null) onLatest(latest);
+  }, [latest, onLatest]);
+
+  return (
+    <ConversationList
+      list={conversation.list}
+      rowAt={conversation.rowAt}
+      busy={latest === null && conversation.error === null}
+      label="Entries in session order"
+      headings={{ sent: 'Sent by this session', received: 'Received by this session' }}
+      className={density === 'compact' ? 'density-compact' : ''}
+      renderRow={(index) => {
+        const item = conversation.itemAt(index)!;
+        const key = keyOf(item, index);
+        return (
+          <RecordRow
+            sessionId={sessionId}
+            item={item}
+            raw={rawKeys.has(key)}
+            onToggleRaw={() => setRawKeys((old) => toggled(old, key))}
+            {...(density === 'compact' ? { compact: !openKeys.has(key), onToggleOpen: () => setOpenKeys((old) => toggled(old, key)) } : {})}
+          />
+        );
+      }}
+    >
+      {conversation.error !== null && <p className="notice error">Could not load entries: {conversation.error.message}</p>}
+      {targetFile !== null && target.data === 'filtered-out' && (
+        <p className="notice warn" role="status">
+          Entry <code>{targetFile}</code> is in this session, but not among its {describeFilter(filter)}. The filtered session is shown from its start.
+        </p>
+      )}
+      {targetFile !== null && target.data === null && (
+        <p className="notice warn" role="status">
+          Entry <code>{targetFile}</code> is not in this session: its folder holds no file of that name. The session is shown from its start.
+        </p>
+      )}
+      {targetFile !== null && target.error !== null && (
+        <p className="notice error">
+          Could not look for entry <code>{targetFile}</code>: {target.error.message}
+        </p>
+      )}
+      {total === 0 && <p className="notice">{isFiltered(filter) ? `No ${describeFilter(filter)} in this session.` : "No files in this session's folder yet."}</p>}
+    </ConversationList>
+  );
+}
+
+function toggled(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
+  const next = new Set(set);
+  if (next.has(key)) next.delete(key);
+  else next.add(key);
+  return next;
+}

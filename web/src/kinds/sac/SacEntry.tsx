@@ -1,0 +1,96 @@
+import type { SacFlowItem } from '../../../../shared/wire/sac.ts';
+import { Link } from '../../router/Router.tsx';
+import { conversationPath, sourceViewPath } from '../../router/routes.ts';
+import { WrittenTime } from '../../time/WrittenTime.tsx';
+import { ROOMS } from './sacPaths.ts';
+import { TextActions, useClippedText } from '../../text/ClippedText.tsx';
+import { VerbatimText } from '../../text/VerbatimText.tsx';
+import { fetchItem, sacKeys } from './sacApi.ts';
+
+// One stretch of a seat file in a flow: an entry (writer, type as written, to or everyone, re),
+// stray text before a first header, or a write in progress or cut short. Texts verbatim.
+
+const ADDRESSING: Record<string, string> = {
+  'to-seat': 'to this seat',
+  'to-agent': 'to its agent',
+  'to-everyone': 'to everyone',
+  'to-others': 'to others',
+};
+
+/** `selected`: the entry a link opened the flow at, or the reader chose. */
+type Props = { item: SacFlowItem; source: string; seat: string; showRoom?: boolean; selected?: boolean };
+
+export function SacEntry({ item, source, seat, showRoom = false, selected = false }: Props) {
+  const kind = item.type === 'entry' ? (item.entryType ?? '') : item.type;
+  return (
+    <article
+      className={`sac-entry sac-${item.type} ev-${item.evidence}${selected ? ' sac-target' : ''}`}
+      data-item={item.item}
+      aria-label={`${kind} by ${item.seat}`}
+      aria-current={selected ? 'true' : undefined}
+    >
+      <header className="sac-entry-head">
+        <Link to={conversationPath(source, item.seat)} className="sac-writer">
+          {item.seat}
+        </Link>
+        {item.type === 'entry' && (
+          <>
+            <span className="sac-type" title={item.typeWord !== item.entryType ? `${item.typeWord}: sac's older word for ${item.entryType}` : undefined}>
+              {item.typeWord}
+              {item.typeWord !== item.entryType && <span className="sac-legacy"> ({item.entryType})</span>}
+            </span>
+            <span className="sac-to">→ {item.to.length === 0 ? 'everyone' : item.to.join(', ')}</span>
+            <WrittenTime text={item.time ?? ''} at={item.at} className="sac-time" />
+          </>
+        )}
+        {item.type === 'stray-text' && <span className="sac-type">stray text before the file’s first header</span>}
+        {item.type === 'tail' && <span className="sac-type">{item.evidence === 'pending' ? 'being written' : 'a write cut short (torn)'}</span>}
+        {showRoom && (
+          <Link to={sourceViewPath(source, ROOMS, item.room)} className="sac-room-link">
+            #{item.room}
+          </Link>
+        )}
+        {item.addressing !== null && <span className={`sac-addressing ${item.addressing}`}>{ADDRESSING[item.addressing]}</span>}
+        {item.sacCursor !== null && (
+          <span className={`sac-cursor ${item.sacCursor}`} title="what sac’s cursor for this seat marks; not what the session read">
+            sac’s cursor: {item.sacCursor}
+          </span>
+        )}
+        {item.sharesTime > 1 && <span className="sac-shares">{item.sharesTime} entries share this time</span>}
+        {item.timeGoesBack && <span className="sac-shares">written after a later time in its file</span>}
+      </header>
+      {item.re !== null && (
+        <p className="sac-re">
+          re <WrittenTime text={item.re.time} />:{' '}
+          {item.re.state === 'unresolved'
+            ? 'no entry of this room has that time'
+            : item.re.entries.map((named) => (
+                <Link key={named.item} to={sourceViewPath(source, ROOMS, item.room, named.item)} className="sac-re-link" title={`the entry of #${item.room} written at ${item.re!.time} by ${named.seat}`}>
+                  {named.seat}
+                </Link>
+              ))}
+          {item.re.state === 'ambiguous' && <span> ({item.re.entries.length} entries share this time)</span>}
+        </p>
+      )}
+      {item.evidence !== 'parsed' && item.why !== null && <p className={`sac-why ev-${item.evidence}`}>{item.why}</p>}
+      {item.text !== null && <SacText item={item} text={item.text} source={source} seat={seat} />}
+    </article>
+  );
+}
+
+/** An entry's body, or the bytes of stray text or a tail, as written; whole from the item's answer when the page cut it. */
+function SacText({ item, text, source, seat }: { item: SacFlowItem; text: string; source: string; seat: string }) {
+  const state = useClippedText({
+    text,
+    clippedBytes: item.textClipped?.bytes,
+    queryKey: sacKeys.item(source, seat, item.item),
+    fetchWhole: (signal) => fetchItem(source, seat, item.item, signal),
+    textOf: (answer) => answer.item.text,
+  });
+  return (
+    <>
+      <VerbatimText text={state.showing} />
+      <TextActions state={state} copyLabel="Copy the exact text" />
+    </>
+  );
+}

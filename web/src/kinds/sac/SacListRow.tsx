@@ -1,0 +1,35 @@
+import type { SacSeatSummary } from '../../../../shared/wire/sac.ts';
+import { Link } from '../../router/Router.tsx';
+import { conversationPath } from '../../router/routes.ts';
+import { Time } from '../../time/Time.tsx';
+
+/** A set-agent-comm seat in the sidebar: its liveness as sac derives it, its counts, sac's cursor. */
+
+export function SacListRow({ conversation: session, selected }: { conversation: SacSeatSummary; depth: number; selected: boolean }) {
+  const { counts } = session;
+  return (
+    <Link
+      to={conversationPath(session.source.id, session.id)}
+      className={`session-row${selected ? ' selected' : ''}`}
+      aria-current={selected ? 'page' : undefined}
+      aria-label={`set-agent-comm seat ${session.id}`}
+      title={session.id}
+      data-session-id={session.id}
+    >
+      <span className="session-row-top">
+        <span className="badge badge-source" title="A set-agent-comm seat">sac</span>
+        <code className="sid">{session.id}</code>
+        <span className="badge" title={`Derived as set-agent-comm derives it: ${session.liveness.why}`}>
+          {session.liveness.word} (derived)
+        </span>
+        {session.degraded.length > 0 && <span className="badge badge-degraded">degraded</span>}
+      </span>
+      <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no entry yet'}</span>
+      <span className="session-row-counts">
+        <span>{counts.sent} sent</span>
+        <span>{counts.received} received</span>
+        <span title="Received entries set-agent-comm's cursor marks unread (not what the session read)">{counts.unread} unread by sac's cursor</span>
+      </span>
+    </Link>
+  );
+}

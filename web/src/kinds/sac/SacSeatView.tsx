@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import type { SacSeatSummary } from '../../../../shared/wire/sac.ts';
+import { apiUrls } from '../../api/urls.ts';
+import { ConversationList } from '../../conversation/ConversationList.tsx';
+import { DownloadLinks } from '../../export/DownloadLinks.tsx';
+import { Link } from '../../router/Router.tsx';
+import { sourceViewPath } from '../../router/routes.ts';
+import { otherViewsOf, pathOf } from '../../sessions/conversations.ts';
+import { useConversations } from '../../sessions/useConversations.ts';
+import { WrittenTime } from '../../time/WrittenTime.tsx';
+import type { ConversationViewProps } from '../kind.ts';
+import { kindOf } from '../registry.ts';
+import { SacEntry } from './SacEntry.tsx';
+import { fetchSeat, sacKeys } from './sacApi.ts';
+import { ROOMS } from './sacPaths.ts';
+import { seatRows } from './seatRows.ts';
+import { useNewestWindow } from './useNewestWindow.ts';
+import './sac.css';
+
+// A set-agent-comm seat: what its registry and store say of it, and its Sent | Received on the
+// shell's time axis, each received entry marked as sac's cursor marks it (not what the session read).
+
+export default function SacSeatView({ source, id: seat, item }: ConversationViewProps) {
+  const [others, setOthers] = useState(false);
+  const flow = useNewestWindow({
+    queryKey: (limit) => sacKeys.seat(source, seat, others, limit),
+    fetch: (limit, signal) => fetchSeat(source, seat, others, limit, signal),
+    rowsOf: seatRows,
+    target: item,
+  });
+  const data = flow.query.data;
+  if (flow.query.error !== null && data === undefined) return <main className="view"><p className="notice warn">{flow.query.error.message}</p></main>;
+  return (
+    <main className="view sac-view conversation-view" aria-label={`Seat ${seat}`}>
+      <header className="session-header sac-header">
+        <p><Link to={sourceViewPath(source, ROOMS)}>Rooms</Link></p>
+        <h1>{seat}</h1>
+        <DownloadLinks {...apiUrls.conversationExport(source, seat)} what="this seat" />
+        {data !== undefined && (
+          <>
+            <SeatFacts summary={data.seat} source={source} />
+            {data.seat.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
+            <label className="sac-others">
+              <input type="checkbox" checked={others} onChange={(event) => setOthers(event.target.checked)} /> show entries addressed to others ({data.seat.counts.toOthers})
+            </label>
+          </>
+        )}
+        {flow.targetAbsent && (
+          <p className="notice warn">
+            Entry <code>{item}</code> is not among this seat’s entries{others ? '' : ' (entries addressed to others are not shown)'}.
+          </p>
+        )}
+        {flow.leftOut > 0 && <p className="notice">The newest entries are shown: the {flow.leftOut.toLocaleString('en')} earliest are left out.</p>}
+      </header>
+      <ConversationList
+        list={flow.list}
+        rowAt={flow.rowAt}
+        busy={data === undefined}
+        label="Entries in time order"
+        headings={
+          data === undefined
+            ? { sent: 'Sent', received: 'Received' }
+            : { sent: `Sent (${data.seat.counts.sent})`, received: `Received (${data.seat.counts.received}; ${data.seat.counts.unread} unread by sac’s cursor)` }
+        }
+        renderRow={(index, selected) => <SacEntry item={flow.itemAt(index)!} source={source} seat={seat} showRoom selected={selected} />}
+      >
+        {data !== undefined && data.sent.length + data.received.length === 0 && <p className="notice">This seat has written nothing, and nothing addressed to it is shown.</p>}
+      </ConversationList>
+    </main>
+  );
+}
+
+function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
+  const session = summary.session.state === 'known' ? summary.session.session : null;
+  const { data: list } = useConversations();
+  // The same full session id in another source is the same session: its record or spex view.
+  const views = session === null || list === undefined ? [] : otherViewsOf(session, source, list.projects.flatMap((project) => project.sessions)).filter((other) => other.source.kind !== 'sac');
+  const focus = summary.focus;
+  const presence = summary.presence;
+  return (
+    <dl className="sac-facts">
+      <dt>session</dt>
+      <dd>
+        {session === null ? (
+          `unknown (${summary.session.state === 'unknown' ? summary.session.why : ''})`
+        ) : (
+          <>
+            <code>{session}</code>
+            {views.map((other) => {
+              const where = `in ${kindOf(other).name}`;
+              return (
+                <span key={`${other.source.id}/${other.id}`}>
+                  {' · '}
+                  <Link to={pathOf(other)} aria-label={`Session ${session} ${where}`} title={other.source.id}>
+                    {where}
+                  </Link>
+                </span>
+              );
+            })}
+            {list !== undefined && views.length === 0 && <span className="muted"> · no other store read here shows this session</span>}
+          </>
+        )}
+      </dd>
+      <dt>project</dt>
+      <dd>{summary.project.project}{summary.project.from === 'agent-name' && ' (the agent name: the registry names no project)'}</dd>
+      <dt>last seen</dt>
+      <dd>{summary.lastSeen === null ? 'unknown' : <WrittenTime text={summary.lastSeen} />}</dd>
+      <dt>liveness (derived)</dt>
+      <dd title={summary.liveness.why}>{summary.liveness.word === 'unknown' ? 'unknown (?)' : summary.liveness.word} — {summary.liveness.why}</dd>
+      <dt>focus</dt>
+      <dd>
+        {focus.state === 'declared' ? (
+          <>
+            {focus.text}
+            {focus.phase !== null && ` · ${focus.phase}`} · <WrittenTime text={focus.ts} />
+            {focus.freshness === 'stale' && ' · stale (over 4 h)'}
+          </>
+        ) : focus.state === 'none' ? (
+          'none declared'
+        ) : (
+          `unknown (${focus.why})`
+        )}
+      </dd>
+      <dt>presence</dt>
+      <dd>
+        {presence.state === 'quiet' ? (
+          <>quiet{presence.until !== null && <> until <WrittenTime text={presence.until} /></>}</>
+        ) : presence.state === 'expired' ? (
+          <>was quiet until <WrittenTime text={presence.until} /></>
+        ) : presence.state === 'not-quiet' ? (
+          'not quiet'
+        ) : (
+          `unknown (${presence.why})`
+        )}
+      </dd>
+      <dt>rooms</dt>
+      <dd>
+        {summary.rooms.map((room) => (
+          <span key={room.room}>
+            <Link to={sourceViewPath(source, ROOMS, room.room)}>#{room.room}</Link>
+            {room.kind === 'pair' && ' (a room of two)'}
+            {room.left && ' (left)'}{' '}
+          </span>
+        ))}
+      </dd>
+    </dl>
+  );
+}

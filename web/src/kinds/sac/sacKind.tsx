@@ -1,0 +1,37 @@
+import { lazy } from 'react';
+import { ENTRY_TYPES } from '../../../../shared/sac/seatFile.ts';
+import type { Kind } from '../kind.ts';
+import { SacHitRow } from './SacHitRow.tsx';
+import { SacListRow } from './SacListRow.tsx';
+import { ROOMS } from './sacPaths.ts';
+
+// set-agent-comm channels: rooms of append-only seat files. A seat is a conversation; a room is a
+// view across seats, which only this kind has.
+
+export const sacKind: Kind<'sac'> = {
+  storeWords: 'the set-agent-comm store',
+  name: 'set-agent-comm',
+  conversationWords: 'a set-agent-comm seat',
+  noun: 'seat',
+  describeAsOther: (seat) => `its set-agent-comm seat ${seat.id}`,
+  sessionOf: (seat) => (seat.session.state === 'known' ? seat.session.session : null),
+  matches: (seat, needle) => seat.agent.toLowerCase().includes(needle) || (seat.session.state === 'known' && seat.session.session.toLowerCase().includes(needle)),
+  ListRow: SacListRow,
+  tableName: (seat) => ({ id: seat.id, label: null }),
+  describeDegraded: (seat) => seat.degraded.map((reason) => reason.words).join('\n'),
+  searchFilters: {
+    words: 'set-agent-comm only',
+    filters: [
+      // An older Hungarian word counts as the type it stands for.
+      { param: 'sac.type', label: 'type', type: 'choice', choices: ENTRY_TYPES.map((type) => [type, type] as const) },
+      { param: 'sac.room', label: 'room', type: 'text', placeholder: 'its name, exactly' },
+      { param: 'sac.writer', label: 'writer', type: 'text', placeholder: 'a seat, e.g. web-app#3f9c1a20' },
+    ],
+  },
+  HitRow: SacHitRow,
+  hitKey: (hit) => `${hit.source.id}/${hit.item}`,
+  ConversationView: lazy(() => import('./SacSeatView.tsx')),
+  views: {
+    [ROOMS]: { View: lazy(() => import('./SacRoomsView.tsx')), link: { label: 'Rooms', title: 'The rooms of the set-agent-comm store' } },
+  },
+};

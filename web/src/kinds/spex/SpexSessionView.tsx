@@ -1,0 +1,88 @@
+import { useMemo } from 'react';
+import { ConversationList } from '../../conversation/ConversationList.tsx';
+import { useItemIndex, usePagedConversation } from '../../conversation/usePages.ts';
+import { isNotHere } from '../../api/client.ts';
+import { useRouter } from '../../router/Router.tsx';
+import { itemPath } from '../../router/routes.ts';
+import { countOf } from '../../text/count.ts';
+import type { ConversationViewProps } from '../kind.ts';
+import { SpexDegradedBanner, SpexHeader } from './SpexHeader.tsx';
+import { SpexItemView, columnOf } from './SpexItemView.tsx';
+import { spexPages } from './spexApi.ts';
+import './spex.css';
+
+// A spex session's Sent | Received on the shell's time axis: the `sent` lines of its own log in
+// Received, the `sent` lines of other logs whose `from` is its id in Sent (each from the
+// receiver's log), its declarations and the lines that are not events across both, each in its
+// place. The header says what session.json holds now, labelled as current, never as history.
+
+export default function SpexSessionView({ source, id: sessionId, item }: ConversationViewProps) {
+  const { navigate } = useRouter();
+  const paged = useMemo(() => spexPages(source, sessionId), [source, sessionId]);
+  const target = useItemIndex(paged, item);
+  const targetIndex = typeof target.data === 'number' ? target.data : target.isPending && target.failureCount === 0 ? undefined : null;
+  const conversation = usePagedConversation(paged, columnOf, {
+    target: item === null ? null : { key: item, index: targetIndex },
+    onSelectItem: (key) => navigate(itemPath(source, sessionId, key), { replace: true }),
+  });
+  const data = conversation.latest;
+  if (data === null) {
+    return (
+      <main className="view" aria-label={`spex session ${sessionId}`}>
+        {conversation.error !== null ? (
+          <p className="notice warn">
+            {isNotHere(conversation.error) ? (
+              <>
+                No spex session <code>{sessionId}</code> in this spex home ({source}).
+              </>
+            ) : (
+              conversation.error.message
+            )}
+          </p>
+        ) : (
+          <p className="muted">loading…</p>
+        )}
+      </main>
+    );
+  }
+  const { session } = data;
+  // A reason's lines are the session's own log's: a `sent` item is a line of another log.
+  const keyOfLine = (line: number) => conversation.fetched().find((one) => one.type !== 'sent' && one.line === line)?.key;
+  return (
+    <main className="view conversation-view spex-view" aria-label={`spex session ${sessionId}`}>
+      <SpexHeader data={data} />
+      <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
+      {conversation.error !== null && <p className="notice error">Could not fetch the session again: {conversation.error.message}. What is shown is what was last fetched.</p>}
+      {item !== null && target.data === null && (
+        <p className="notice warn" role="status">
+          Item <code>{item}</code> is not in this session.
+        </p>
+      )}
+      {data.strays.length > 0 && (
+        <section className="spex-strays" aria-label="Files not read">
+          <h2>In the session's folder, not read as its log</h2>
+          <ul>
+            {data.strays.map((stray) => (
+              <li key={stray.name}>
+                <code>{stray.name}</code>: {stray.why}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <ConversationList
+        list={conversation.list}
+        rowAt={conversation.rowAt}
+        busy={false}
+        label="Lines in time order"
+        headings={{
+          sent: `Sent (${countOf(session.counts.sent, 'message')}, from the receivers' logs)`,
+          received: `Received (${countOf(session.counts.received, 'message')}: ${session.counts.fromPerson} from a person, ${session.counts.fromPeers} from sessions or other senders)`,
+        }}
+        renderRow={(index, selected) => <SpexItemView source={source} sessionId={sessionId} item={conversation.itemAt(index)!} selected={selected} />}
+      >
+        {conversation.total === 0 && <p className="notice">No line of this session's log has been read yet, and no other log names it as a sender.</p>}
+      </ConversationList>
+    </main>
+  );
+}

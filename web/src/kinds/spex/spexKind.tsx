@@ -1,0 +1,28 @@
+import { lazy } from 'react';
+import type { Kind } from '../kind.ts';
+import { shortId } from '../../sessions/names.ts';
+import { SpexHitRow } from './SpexHitRow.tsx';
+import { SpexListRow } from './SpexListRow.tsx';
+
+// spex session timelines: per session, an append-only log of what was addressed to it and of its
+// status declarations.
+
+export const spexKind: Kind<'spex'> = {
+  storeWords: 'the spex home',
+  name: 'spex',
+  conversationWords: 'a spex session timeline',
+  noun: 'session',
+  describeAsOther: () => 'its spex session',
+  sessionOf: (session) => session.id,
+  matches: (session, needle) => [session.title, session.name, session.branch].some((text) => text?.toLowerCase().includes(needle) === true),
+  ListRow: SpexListRow,
+  tableName: (session) => ({ id: shortId(session.id), label: session.title ?? session.name }),
+  describeDegraded: (session) => session.degraded.map((reason) => reason.words).join('\n'),
+  searchFilters: {
+    words: 'spex only',
+    filters: [{ param: 'spex.person', label: 'from a person only', title: 'spex messages whose from is null: a person’s words, not a peer session’s', type: 'check' }],
+  },
+  HitRow: SpexHitRow,
+  hitKey: (hit) => `${hit.source.id}/${hit.key}`,
+  ConversationView: lazy(() => import('./SpexSessionView.tsx')),
+};
