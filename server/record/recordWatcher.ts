@@ -5,7 +5,7 @@ import type { Indexing, SourceStatus } from '../../shared/api.ts';
 
 /** Whether the record directory can be read, and why not. */
 type RecordState = Pick<SourceStatus, 'state' | 'why'>;
-import type { EntryReading } from '../../shared/record/entry.ts';
+import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { nextRetryDelay } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
@@ -17,7 +17,9 @@ import { statRecordPath } from './readRecordFile.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from '../watch/retryQueue.ts';
 import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
-import { scanInWorker, type ScanInWorker, type ScanMessage } from './scanWorker.ts';
+import { countLooks, unpackLook } from './scanLooks.ts';
+import { countScanThreads, type ScanPool, type ScannedFolder } from './scanPool.ts';
+import { startScanThreads, type RecordHeadStart } from './scanStart.ts';
 
 type RecordWatcherOptions = {
   recordDir: string;
@@ -44,6 +46,8 @@ type RecordWatcherOptions = {
   /** Told of each reading of a file this thread made, after the index has what it concluded. */
   onRead?: (sessionId: string, name: string, reading: EntryReading | null) => void;
   onError?: (message: string) => void;
+  /** The first scan, when the command began it before the reader was made (scanStart.ts). */
+  headStart?: RecordHeadStart | null;
 };
 
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */
@@ -57,13 +61,10 @@ const RECONCILE_COST_SHARE = 50; // Wait 50× the CPU the last reconcile used: ~
  */
 const MAX_RECONCILE_GAP_MS = 60_000;
 /**
- * A first scan of at least this many session folders is read by a worker thread, and this thread
- * concludes what it reads. Reading entries is CPU work in JavaScript: on a second core, and off
- * the thread that answers requests and watches the record (reading half the folders here, with
- * the garbage it makes, held a write's notice back by 40–100 ms at p95). Below this, starting
- * the worker costs more than it saves.
+ * How many of a scanned folder's files are concluded between two looks at the clock: a folder of
+ * 100,000 entries is concluded in slices like any other work.
  */
-const WORKER_MIN_FOLDERS = 50;
+const CONCLUDE_BETWEEN_CLOCKS = 64;
 
 /**
  * The file system shell: watches the record (chokidar for the record directory, a watch per
@@ -79,10 +80,15 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
   let closed = false;
-  let scanWorker: ScanInWorker | null = null;
   /**
-   * Folders that stirred before the first scan had them, asked of the worker: until its look
-   * comes, whatever else stirs in them is asked of it too, so that no older look lands on a
+   * The first scan's threads, while they read. Reading entries is CPU work in JavaScript: on the
+   * other cores, and off the thread that answers requests and watches the record (reading half
+   * the folders here, with the garbage it makes, held a write's notice back by 40–100 ms at p95).
+   */
+  let scanPool: ScanPool | null = null;
+  /**
+   * Folders that stirred before the first scan had them, asked of the scan threads: until its
+   * look comes, whatever else stirs in them is asked too, so that no older look lands on a
    * newer one.
    */
   const askedOfWorker = new Set<string>();
@@ -113,7 +119,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
     const entryName = parseEntryName(name);
-    const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName);
+    const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry);
     concludeLook(sessionId, name, entryName, look.seen, look.mtimeMs);
     options.onRead?.(sessionId, name, look.reading);
     return { state: index.file(sessionId, name), reading: look.reading };
@@ -178,26 +184,33 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
   }
 
-  /** Records a session folder that the scan worker looked at. */
-  function concludeScannedFolder(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
-    concludeWorkerLook(message, countRead);
-    if (message.soon && askedOfWorker.delete(message.sessionId)) {
-      seenSinceSlice = true;
-      tellSeen(message.sessionId);
+  /**
+   * Records a session folder that a scan thread looked at, from its `from`th file for as long as
+   * the clock is before `until`. Returns where it stopped: the file count once it is done.
+   */
+  function concludeScannedFolder(folder: ScannedFolder, from: number, until: number, countRead: () => void): number {
+    const { sessionId } = folder;
+    const count = countLooks(folder.looks);
+    if (from === 0) {
+      if (folder.gone) observeFolderGone(sessionId);
+      else if (folder.problem !== null) index.setFolderProblem(sessionId, folder.problem);
+      else {
+        index.addSession(sessionId);
+        index.setFolderProblem(sessionId, null);
+        folders.watchFolder(sessionId);
+      }
     }
-  }
-
-  function concludeWorkerLook(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
-    const { sessionId } = message;
-    if (message.gone) return observeFolderGone(sessionId);
-    if (message.problem !== null) return index.setFolderProblem(sessionId, message.problem);
-    index.addSession(sessionId);
-    index.setFolderProblem(sessionId, null);
-    folders.watchFolder(sessionId);
-    for (const file of message.files) {
+    for (let at = from; at < count; at++) {
+      if (at > from && at % CONCLUDE_BETWEEN_CLOCKS === 0 && performance.now() > until) return at;
+      const file = unpackLook(folder.looks, at);
       concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
       countRead();
     }
+    if (folder.soon && askedOfWorker.delete(sessionId)) {
+      seenSinceSlice = true;
+      tellSeen(sessionId);
+    }
+    return count;
   }
 
   /** Brings the index in line with the disk. Runs in slices; one at a time. */
@@ -245,28 +258,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       };
       let sliceStart = performance.now();
       const seen = new Set<string>();
-      // Reading entries is CPU work in JavaScript: a large first scan is read by a worker thread.
-      const sessionFolders = dirents.filter((dirent) => dirent.isDirectory() && dirent.bytes === undefined).map((dirent) => dirent.name);
-      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders : []);
-      let workerDone: Promise<string[]> = Promise.resolve([]);
-      // The worker's folders wait here and are concluded in this thread's slices: they arrive
-      // together, and a hundred concluded at once held the event loop for 300 ms.
-      const fromWorker: Extract<ScanMessage, { type: 'folder' }>[] = [];
-      let workerFinished = true;
-      let wake: (() => void) | null = null;
-      if (workerShare.size > 0) {
-        workerFinished = false;
-        const onFolder = (message: Extract<ScanMessage, { type: 'folder' }>) => {
-          fromWorker.push(message);
-          wake?.();
-        };
-        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, onFolder, (message) => options.onError?.(message));
-        workerDone = scanWorker.done.finally(() => {
-          scanWorker = null;
-          workerFinished = true;
-          wake?.();
-        });
-      }
+      // The scan threads' folders wait in their pool and are concluded in this thread's slices:
+      // they arrive together, and a hundred concluded at once held the event loop for 300 ms.
+      const pool = initial ? scanPool : null;
       const pause = async (until: Promise<void> | null) => {
         if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
         endSlice();
@@ -285,30 +279,40 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           // Listed, so that it does not vanish; its name cannot be a session id on the wire.
           index.setFolderProblem(dirent.name, FOLDER_NAME_NOT_UTF8);
         } else if (dirent.isDirectory()) {
-          if (!workerShare.has(dirent.name)) reconcileSession(dirent.name, countRead);
+          if (pool === null || !pool.inLine(dirent.name)) reconcileSession(dirent.name, countRead);
         } else {
           // A file, or a link (never followed), directly in the record directory: not a session.
           index.putLooseFile(dirent.name, statRecordPath(pathIn(recordDir, dirent))?.size ?? 0);
         }
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
-      for (;;) {
+      let concluded = 0;
+      while (pool !== null) {
         if (closed) return;
-        const message = fromWorker.shift();
-        if (message !== undefined) concludeScannedFolder(message, countRead);
-        else if (workerFinished) break;
-        else await pause(new Promise<void>((resolve) => (wake = resolve)));
+        const folder = pool.arrived[0];
+        if (folder !== undefined) {
+          concluded = concludeScannedFolder(folder, concluded, sliceStart + SLICE_MS, countRead);
+          if (concluded === countLooks(folder.looks)) {
+            pool.arrived.shift();
+            concluded = 0;
+          }
+        } else if (pool.finished) {
+          break;
+        } else {
+          await pause(new Promise<void>((resolve) => (pool.wake = resolve)));
+        }
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
-      wake = null;
+      if (pool !== null) pool.wake = null;
       endSlice();
-      const unreported = await workerDone;
+      const unreported = pool === null ? [] : await pool.done;
+      scanPool = null;
       beginSlice();
       for (const sessionId of unreported) {
         if (closed) return;
         reconcileSession(sessionId, countRead);
       }
-      // Asked of a worker that ended before it answered.
+      // Asked of a scan thread that ended before it answered.
       for (const sessionId of askedOfWorker) {
         reconcileSession(sessionId, countRead);
         tellSeen(sessionId);
@@ -387,25 +391,26 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     else observeFile(sessionId, name);
   }
 
-  const folders = createFolderWatch(recordDir, {
+  const folders = options.headStart?.folders ?? createFolderWatch(recordDir);
+  const folderHandlers = {
     onEvent: onWatchEvent,
-    onError(err) {
+    onError(err: NodeJS.ErrnoException) {
       const where = err.path !== undefined ? locate(err.path) : null;
       if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
       else options.onError?.(`watcher: ${err.message}`);
     },
     onStir: onFolderStirred,
-  });
+  };
 
   function onFolderStirred(sessionId: string, name: string | null): void {
     if (closed) return;
     seenSinceSlice = true;
     // A folder the first scan has not read yet is read whole, so that what is told of it is the
-    // session, not the one file that stirred. While the worker reads, it reads that folder next
-    // (here, the reading code is cold: 200 files took 40–130 ms); its notice follows its look.
-    if (scanWorker !== null && (askedOfWorker.has(sessionId) || !index.hasSession(sessionId))) {
+    // session, not the one file that stirred. While the scan threads read, one reads that folder
+    // next (here, the reading code is cold: 200 files took 40–130 ms); its notice follows its look.
+    if (scanPool !== null && !scanPool.finished && (askedOfWorker.has(sessionId) || !index.hasSession(sessionId))) {
       askedOfWorker.add(sessionId);
-      scanWorker.askSoon(sessionId);
+      scanPool.askSoon(sessionId);
       return;
     }
     if (name === null || !index.hasSession(sessionId)) {
@@ -435,7 +440,14 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       }
       // Watched as it is now: the first reconcile must not take it for a record that came back.
       if (exists) record = { state: 'present', why: null };
-      folders.start().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
+      // Begun by the command already, or now: the folders watched, then the scan threads on them.
+      if (options.headStart !== undefined && options.headStart !== null) {
+        scanPool = options.headStart.pool;
+        scanPool?.grow(countScanThreads());
+      } else if (exists) {
+        scanPool = startScanThreads(recordDir, folders, (message) => options.onError?.(message));
+      }
+      folders.start(folderHandlers).catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
       if (closed) return;
@@ -457,7 +469,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     pendingRetries: () => retries.size,
     async close(): Promise<void> {
       closed = true;
-      await scanWorker?.terminate();
+      await scanPool?.terminate();
       retries.close();
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);
       await folders.close();

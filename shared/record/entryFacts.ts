@@ -73,7 +73,7 @@ export type EntryReading =
   | { outcome: 'invalid'; why: string; value?: unknown; source?: string };
 
 /** An entry of a known kind that is not in the plugin's form: the schemas say what it is. */
-export type UncheckedEntry = { outcome: 'unchecked'; kind: 'start' | 'message' | 'chain'; value: Record<string, unknown>; source: string };
+type UncheckedEntry = { outcome: 'unchecked'; kind: 'start' | 'message' | 'chain'; value: Record<string, unknown>; source: string };
 
 /** The fields of a known kind, as the schemas have checked them or isWrittenAsSpecified has. */
 export type CheckedEntry =

@@ -1,0 +1,163 @@
+import { availableParallelism } from 'node:os';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { PackedLooks } from './scanLooks.ts';
+
+// The first scan on every core. Reading an entry is work in JavaScript (decoding, parsing,
+// checking, fingerprinting) plus four system calls, once per file; scan threads share the
+// session folders, each taking the next one in line from a counter in shared memory, so that a
+// thread slowed by a large folder holds the others back in nothing. The thread that answers
+// requests and watches the record only concludes what they hand over (scanLooks.ts). They read,
+// and never write.
+
+/** One session folder as a scan thread looked at it; `soon` when it was asked for. */
+export type ScannedFolder = { type: 'folder'; sessionId: string; problem: string | null; gone: boolean; looks: PackedLooks; soon: boolean };
+
+export type ScanThreadMessage = ScannedFolder | { type: 'done' };
+
+/**
+ * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
+ * folder in line; at 1 + i who has folder i (0 nobody yet, else the thread's number + 1).
+ */
+export type ScanShare = { recordDir: string; sessionIds: string[]; queue: SharedArrayBuffer; thread: number; asks: MessagePort };
+
+export type ScanPool = {
+  /** The folders handed over and not yet taken, in the order they came. */
+  arrived: ScannedFolder[];
+  /** Set by whoever takes the folders: told when one arrives, and when the last thread ends. */
+  wake: (() => void) | null;
+  /** Whether every thread has ended. */
+  readonly finished: boolean;
+  /** Whether a folder is in the threads' line, as listed when they started. */
+  inLine(sessionId: string): boolean;
+  /** Adds threads up to `threads` in all, while folders are still in line. */
+  grow(threads: number): void;
+  /** Resolves with the folders no thread reported: all of them if none could run. */
+  done: Promise<string[]>;
+  /**
+   * Asks for a folder to be looked at before the next one in line (something stirred in it):
+   * its look comes with `soon`, taken after the ask, even if the folder was looked at before.
+   * Every ask for one folder goes to the thread that has it, so its looks come in order.
+   */
+  askSoon(sessionId: string): void;
+  terminate(): Promise<void>;
+};
+
+/** No more threads than this: beyond it, the disk and the thread concluding are the limit. */
+const MAX_SCAN_THREADS = 4;
+
+/** As many scan threads as the machine has cores, within the limit. */
+export function countScanThreads(): number {
+  return Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
+}
+
+type Thread = { worker: Worker; asks: MessagePort; alive: boolean; lineDone: boolean };
+
+/**
+ * Starts scan threads on these session folders. A thread that fails leaves its unreported
+ * folders for the caller to read itself: it can cost time, never files.
+ */
+export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number }, onError: (message: string) => void): ScanPool {
+  const { sessionIds } = work;
+  const unreported = new Set(sessionIds);
+  const queue = new SharedArrayBuffer(4 * (1 + sessionIds.length));
+  const claims = new Int32Array(queue, 4);
+  const positions = new Map(sessionIds.map((sessionId, at) => [sessionId, at]));
+  /** Folders asked for that are not in line (come since the listing): the thread that has each. */
+  const askedElsewhere = new Map<string, number>();
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const threads: Thread[] = [];
+  let stopped = false;
+  let finished = false;
+  let asks = 0;
+  let resolveDone: (unreported: string[]) => void = () => {};
+  const done = new Promise<string[]>((resolve) => (resolveDone = resolve));
+
+  const pool: ScanPool = {
+    arrived: [],
+    wake: null,
+    get finished() {
+      return finished;
+    },
+    done,
+    inLine: (sessionId) => positions.has(sessionId),
+    grow(count) {
+      while (!stopped && !finished && threads.length < count && !threads.every((thread) => thread.lineDone)) if (!spawn()) return;
+    },
+    askSoon(sessionId) {
+      const live = threads.filter((thread) => thread.alive);
+      if (stopped || live.length === 0) return;
+      // An idle thread answers at once; otherwise the asks take turns.
+      const chosen = threads.indexOf(live.find((thread) => thread.lineDone) ?? live[asks++ % live.length]!);
+      const at = positions.get(sessionId);
+      let thread: number;
+      if (at === undefined) {
+        thread = askedElsewhere.get(sessionId) ?? chosen;
+        askedElsewhere.set(sessionId, thread);
+      } else {
+        const claimed = Atomics.compareExchange(claims, at, 0, chosen + 1);
+        thread = claimed === 0 ? chosen : claimed - 1;
+      }
+      threads[thread]!.asks.postMessage(sessionId);
+    },
+    async terminate() {
+      stopped = true;
+      await Promise.all(threads.map((thread) => thread.worker.terminate()));
+    },
+  };
+
+  /** Once every folder in line is taken, the threads stay for asks until the last is done. */
+  const endWhenLineDone = () => {
+    if (threads.every((thread) => thread.lineDone || !thread.alive)) for (const thread of threads) void thread.worker.terminate();
+  };
+  const end = () => {
+    if (threads.some((thread) => thread.alive)) return;
+    finished = true;
+    resolveDone([...unreported]);
+    pool.wake?.();
+  };
+  const arrive = (thread: Thread, message: ScanThreadMessage) => {
+    if (stopped) return;
+    if (message.type === 'done') {
+      thread.lineDone = true;
+      endWhenLineDone();
+      return;
+    }
+    unreported.delete(message.sessionId);
+    pool.arrived.push(message);
+    pool.wake?.();
+  };
+
+  /** Starts one more thread; false when it could not be started. */
+  function spawn(): boolean {
+    const channel = new MessageChannel();
+    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, asks: channel.port2 };
+    let worker: Worker;
+    try {
+      // A scan's garbage is short-lived and small: a small young generation keeps each thread's
+      // heap from adding to the process's peak.
+      worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    } catch (error) {
+      onError(`scan thread: ${(error as Error).message}`);
+      channel.port1.close();
+      return false;
+    }
+    const thread: Thread = { worker, asks: channel.port1, alive: true, lineDone: false };
+    threads.push(thread);
+    worker.on('message', (message: ScanThreadMessage) => arrive(thread, message));
+    worker.on('error', (error) => onError(`scan thread: ${error.message}`));
+    worker.on('exit', () => {
+      thread.alive = false;
+      thread.asks.close();
+      endWhenLineDone();
+      end();
+    });
+    return true;
+  }
+
+  for (let number = 0; number < Math.max(1, work.threads); number++) spawn();
+  if (threads.length === 0) {
+    finished = true;
+    resolveDone([...unreported]);
+  }
+  return pool;
+}
