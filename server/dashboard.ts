@@ -47,6 +47,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (create === undefined) throw new Error(`this build does not read ${store.kind} stores`);
     return create({
       root: store.root,
+      ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
     });

@@ -6,6 +6,7 @@ import { GAP_SETTLE_MS, projectLiveItems, projectSettledGaps, textSeenIn, type F
 import { createRecordIndex } from './recordIndex.ts';
 import { recordSourceRef } from './recordSource.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
+import type { RecordHeadStart } from './scanStart.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
 type RecordNotice =
@@ -39,6 +40,7 @@ const NOTICE_GATHER_MS = 5;
 
 type RecordSourceOptions = {
   recordDir: string;
+  headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
 };
@@ -135,6 +137,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   );
   const watcher = createRecordWatcher({
     recordDir: options.recordDir,
+    ...(options.headStart !== undefined ? { headStart: options.headStart } : {}),
     index,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     noticeGatherMs: NOTICE_GATHER_MS,
