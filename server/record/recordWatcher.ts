@@ -50,6 +50,9 @@ type RecordWatcherOptions = {
   headStart?: RecordHeadStart | null;
 };
 
+/** The files that stirred in a folder asked of the scan threads: its names, or all for a folder new since the scan began. */
+type Stirred = Set<string> | 'all';
+
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */
 export type FreshRead = { state: KnownFile | undefined; reading: EntryReading | null };
 
@@ -89,9 +92,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   /**
    * Folders that stirred before the first scan had them, asked of the scan threads: until its
    * look comes, whatever else stirs in them is asked too, so that no older look lands on a
-   * newer one.
+   * newer one. With each, the files that stirred, which the look that brings them tells.
    */
-  const askedOfWorker = new Set<string>();
+  const askedOfWorker = new Map<string, Stirred>();
   /** Whether the first scan is reading now, as opposed to the watcher or a later reconcile. */
   let scanReading = false;
   /** Whether the watcher saw a change since the last slice of a scan or reconcile. */
@@ -200,10 +203,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         folders.watchFolder(sessionId);
       }
     }
+    const stirred = askedOfWorker.get(sessionId);
     for (let at = from; at < count; at++) {
       if (at > from && at % CONCLUDE_BETWEEN_CLOCKS === 0 && performance.now() > until) return at;
       const file = unpackLook(folder.looks, at);
-      concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
+      if (stirred !== undefined && (stirred === 'all' || stirred.has(file.name))) tellAsWatched(() => concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
+      else concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
       countRead();
     }
     if (folder.soon && askedOfWorker.delete(sessionId)) {
@@ -313,8 +318,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         reconcileSession(sessionId, countRead);
       }
       // Asked of a scan thread that ended before it answered.
-      for (const sessionId of askedOfWorker) {
-        reconcileSession(sessionId, countRead);
+      for (const sessionId of askedOfWorker.keys()) {
+        tellAsWatched(() => reconcileSession(sessionId, countRead));
         tellSeen(sessionId);
       }
       askedOfWorker.clear();
@@ -409,7 +414,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     // session, not the one file that stirred. While the scan threads read, one reads that folder
     // next (here, the reading code is cold: 200 files took 40–130 ms); its notice follows its look.
     if (scanPool !== null && !scanPool.finished && (askedOfWorker.has(sessionId) || !index.hasSession(sessionId))) {
-      askedOfWorker.add(sessionId);
+      // A folder come since the scan began is new whole; in any other, what stirred is new.
+      let stirred = askedOfWorker.get(sessionId);
+      if (stirred === undefined) askedOfWorker.set(sessionId, (stirred = scanPool.inLine(sessionId) ? new Set() : 'all'));
+      if (stirred !== 'all' && name !== null) stirred.add(name);
       scanPool.askSoon(sessionId);
       return;
     }
@@ -419,6 +427,21 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       observeFile(sessionId, name);
     }
     tellSeen(sessionId);
+  }
+
+  /**
+   * Concludes a look as the watcher's own, so that what changed is told file by file (the live
+   * view lists it), though the first scan's thread took the look and its reading is told only
+   * by its progress.
+   */
+  function tellAsWatched(conclude: () => void): void {
+    const reading = scanReading;
+    scanReading = false;
+    try {
+      conclude();
+    } finally {
+      scanReading = reading;
+    }
   }
 
   function tellSeen(sessionId: string): void {
