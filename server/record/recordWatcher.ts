@@ -17,7 +17,6 @@ import { statRecordPath } from './readRecordFile.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from '../watch/retryQueue.ts';
 import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
-import { countLooks, unpackLook } from './scanLooks.ts';
 import { countScanThreads, type ScanPool, type ScannedFolder } from './scanPool.ts';
 import { startScanThreads, type RecordHeadStart } from './scanStart.ts';
 
@@ -192,8 +191,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
    * the clock is before `until`. Returns where it stopped: the file count once it is done.
    */
   function concludeScannedFolder(folder: ScannedFolder, from: number, until: number, countRead: () => void): number {
-    const { sessionId } = folder;
-    const count = countLooks(folder.looks);
+    const { sessionId, looks, first } = folder;
+    const count = folder.files;
     if (from === 0) {
       if (folder.gone) observeFolderGone(sessionId);
       else if (folder.problem !== null) index.setFolderProblem(sessionId, folder.problem);
@@ -206,7 +205,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     const stirred = askedOfWorker.get(sessionId);
     for (let at = from; at < count; at++) {
       if (at > from && at % CONCLUDE_BETWEEN_CLOCKS === 0 && performance.now() > until) return at;
-      const file = unpackLook(folder.looks, at);
+      const file = looks.look(first + at);
       if (stirred !== undefined && (stirred === 'all' || stirred.has(file.name))) tellAsWatched(() => concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
       else concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
       countRead();
@@ -297,7 +296,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         const folder = pool.arrived[0];
         if (folder !== undefined) {
           concluded = concludeScannedFolder(folder, concluded, sliceStart + SLICE_MS, countRead);
-          if (concluded === countLooks(folder.looks)) {
+          if (concluded === folder.files) {
             pool.arrived.shift();
             concluded = 0;
           }

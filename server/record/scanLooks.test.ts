@@ -4,7 +4,7 @@ import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { EntryFacts } from '../../shared/record/entryFacts.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import { SESSION, nameAt } from '../../shared/test/recordFixtures.ts';
-import { countLooks, createLooksPacker, unpackLook, type ScannedFile } from './scanLooks.ts';
+import { createLooksPacker, openLooks, type ScannedFile } from './scanLooks.ts';
 
 // What a scan thread hands over is made again, on the thread that concludes it, exactly as the
 // scan thread saw it: every kind of look, every kind of entry, every value a field can hold.
@@ -58,10 +58,10 @@ describe('a folder handed over by a scan thread', () => {
     for (const file of files) packer.add(file);
     // As a thread hands it over: the numbers moved, the strings copied.
     const packed = packer.take();
-    const received = structuredClone(packed, { transfer: [packed.numbers.buffer as ArrayBuffer] });
-    assert.equal(countLooks(received), files.length);
+    const received = openLooks(structuredClone(packed, { transfer: [packed.numbers.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer] }));
+    assert.equal(received.count, files.length);
     assert.deepEqual(
-      files.map((_, i) => unpackLook(received, i)),
+      files.map((_, i) => received.look(i)),
       files,
     );
   });
@@ -74,9 +74,10 @@ describe('a folder handed over by a scan thread', () => {
     }
     const packed = packer.take();
     // 100 names and the 100 times they give; one session, one cwd, one peer.
-    assert.equal(packed.strings.length, 100 + 100 + 3);
-    const first = unpackLook(packed, 0);
-    const second = unpackLook(packed, 1);
+    assert.equal(packed.ends.length, 100 + 100 + 3);
+    const looks = openLooks(packed);
+    const first = looks.look(0);
+    const second = looks.look(1);
     assert.ok(first.seen.type === 'entry' && second.seen.type === 'entry');
     assert.ok(Object.is(first.seen.facts.cwd, second.seen.facts.cwd));
     assert.ok(Object.is(first.seen.facts.at, first.entryName!.at));
@@ -85,9 +86,9 @@ describe('a folder handed over by a scan thread', () => {
   it('the packer starts afresh after each folder it hands over', () => {
     const packer = createLooksPacker(1);
     packer.add({ name: 'notes.txt', entryName: null, seen: { type: 'stray', why: 'not an entry file name', size: 1 }, mtimeMs: 1 });
-    assert.equal(countLooks(packer.take()), 1);
+    assert.equal(openLooks(packer.take()).count, 1);
     const empty = packer.take();
-    assert.equal(countLooks(empty), 0);
-    assert.deepEqual(empty.strings, []);
+    assert.equal(openLooks(empty).count, 0);
+    assert.equal(empty.text, '');
   });
 });

@@ -2,18 +2,22 @@ import type { EntryFacts, Outcome } from '../../shared/record/entryFacts.ts';
 import type { EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 
-// A session folder's looks, as a scan thread hands them over: numbers in one buffer, moved to the
-// receiving thread rather than copied, and the strings once each, in one list. Passed as objects,
-// a folder of a hundred entries was five hundred objects to copy on one side and to make again
-// on the other; here it is one list and one buffer, made into the reader's objects as they are
-// concluded. The same strings come back as one string each (a session id, a cwd, a time named
-// twice), so the receiving thread holds one copy of each.
+// A session folder's looks, as a scan thread hands them over: numbers in buffers moved to the
+// receiving thread rather than copied, and the strings once each, end to end in one string.
+// Passed as objects, a folder of a hundred entries was five hundred objects to copy on one side
+// and to make again on the other; a list of its strings still cost the receiving thread as much
+// to take as to conclude the folder. Here a folder is one string and two buffers, made into the
+// reader's objects as they are concluded. A string a folder repeats (a session id, a cwd, a time
+// named twice) comes back as one string, so the receiving thread holds one copy of it.
 
 /** One file of a folder as a scan thread saw it. */
 export type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
 
-/** A folder's looks, packed: `numbers` holds STRIDE numbers a file; strings are indexes into `strings`. */
-export type PackedLooks = { strings: string[]; numbers: Float64Array };
+/**
+ * A folder's looks, packed: `numbers` holds STRIDE numbers a file; a string is an index into
+ * `ends`, where it ends in `text` (and the one before it begins).
+ */
+export type PackedLooks = { text: string; ends: Float64Array; numbers: Float64Array };
 
 const STRIDE = 17;
 // The numbers of one file, at these offsets from its start. A string is its index, -1 for null.
@@ -47,10 +51,16 @@ const OUTCOME_CODES: readonly (Outcome | null)[] = [null, 'queued', 'consumed', 
 export function createLooksPacker(expectedFiles: number) {
   let numbers = new Float64Array(Math.max(1, expectedFiles) * STRIDE);
   let strings: string[] = [];
+  let ends: number[] = [];
+  let length = 0;
   const indexes = new Map<string, number>();
   let count = 0;
 
-  const unique = (value: string): number => strings.push(value) - 1;
+  const unique = (value: string): number => {
+    length += value.length;
+    ends.push(length);
+    return strings.push(value) - 1;
+  };
   const text = (value: string | null | undefined): number => {
     if (value === null || value === undefined) return -1;
     let at = indexes.get(value);
@@ -117,10 +127,16 @@ export function createLooksPacker(expectedFiles: number) {
       }
       if (seen.type === 'entry') packFacts(at, seen.facts, nameAt, entryName);
     },
+    /** How many files are packed, not yet handed over. */
+    get count(): number {
+      return count;
+    },
     /** The looks so far, handed over: the packer starts afresh. */
     take(): PackedLooks {
-      const packed = { strings, numbers: numbers.slice(0, count * STRIDE) };
+      const packed = { text: strings.join(''), ends: Float64Array.from(ends), numbers: numbers.slice(0, count * STRIDE) };
       strings = [];
+      ends = [];
+      length = 0;
       indexes.clear();
       count = 0;
       return packed;
@@ -128,32 +144,40 @@ export function createLooksPacker(expectedFiles: number) {
   };
 }
 
-/** How many files packed looks hold. */
-export function countLooks(packed: PackedLooks): number {
-  return packed.numbers.length / STRIDE;
+/** Packed looks opened: how many files they hold, and each made again as the scan thread saw it. */
+export type OpenedLooks = { count: number; look(index: number): ScannedFile };
+
+/** Opens packed looks; each string is made once, when first asked for. */
+export function openLooks(packed: PackedLooks): OpenedLooks {
+  const unpacking: Unpacking = { numbers: packed.numbers, ends: packed.ends, text: packed.text, made: new Array(packed.ends.length) };
+  return { count: packed.numbers.length / STRIDE, look: (index) => unpackLook(unpacking, index * STRIDE) };
 }
 
-/** The `index`th file of packed looks, made again as the scan thread saw it. */
-export function unpackLook(packed: PackedLooks, index: number): ScannedFile {
-  const { numbers, strings } = packed;
-  const at = index * STRIDE;
-  const text = (offset: number): string | null => {
-    const i = numbers[at + offset]!;
-    return i < 0 ? null : strings[i]!;
-  };
-  const name = text(NAME)!;
-  const nameAt = text(NAME_AT);
+type Unpacking = { numbers: Float64Array; ends: Float64Array; text: string; made: (string | undefined)[] };
+
+/** The string a file's number at `at` names, or null. */
+function textAt(unpacking: Unpacking, at: number): string | null {
+  const i = unpacking.numbers[at]!;
+  if (i < 0) return null;
+  const { made, ends } = unpacking;
+  return (made[i] ??= unpacking.text.slice(i === 0 ? 0 : ends[i - 1], ends[i]));
+}
+
+function unpackLook(unpacking: Unpacking, at: number): ScannedFile {
+  const { numbers } = unpacking;
+  const name = textAt(unpacking, at + NAME)!;
+  const nameAt = textAt(unpacking, at + NAME_AT);
   const seq = numbers[at + SEQ]!;
-  const entryName: EntryName | null = nameAt === null ? null : { name, at: nameAt, seq: Number.isNaN(seq) ? BigInt(text(SEQ_TEXT)!) : seq };
+  const entryName: EntryName | null = nameAt === null ? null : { name, at: nameAt, seq: Number.isNaN(seq) ? BigInt(textAt(unpacking, at + SEQ_TEXT)!) : seq };
   const mtime = numbers[at + MTIME]!;
   const size = numbers[at + SIZE]!;
-  const why = text(WHY);
+  const why = textAt(unpacking, at + WHY);
   const fingerprint = numbers[at + FINGERPRINT]!;
   const changedAt = mtime;
   let seen: Observation;
   switch (SEEN_TYPES[numbers[at + SEEN]!]!) {
     case 'entry':
-      seen = { type: 'entry', facts: unpackFacts(numbers, at, text), fingerprint, size, changedAt };
+      seen = { type: 'entry', facts: unpackFacts(unpacking, at), fingerprint, size, changedAt };
       break;
     case 'unparsed':
       seen = { type: 'unparsed', why: why!, size, changedAt };
@@ -174,7 +198,9 @@ export function unpackLook(packed: PackedLooks, index: number): ScannedFile {
   return { name, entryName, seen, mtimeMs: Number.isNaN(mtime) ? null : mtime };
 }
 
-function unpackFacts(numbers: Float64Array, at: number, text: (offset: number) => string | null): EntryFacts {
+function unpackFacts(unpacking: Unpacking, at: number): EntryFacts {
+  const { numbers } = unpacking;
+  const text = (offset: number) => textAt(unpacking, at + offset);
   const sessionId = text(SESSION);
   const when = text(AT);
   const cwd = text(CWD);

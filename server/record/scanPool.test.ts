@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { makeTempRecord } from '../test/harness.ts';
-import { countLooks, unpackLook } from './scanLooks.ts';
 import { startScanPool, type ScannedFolder, type ScanPool } from './scanPool.ts';
 
 // Scan threads share one line of folders: each folder is read by one of them, once, in its turn;
@@ -46,8 +45,8 @@ describe('scan threads sharing the first scan', () => {
       assert.deepEqual(await pool.done, [], 'no folder left unread');
       assert.deepEqual(folders.map((folder) => folder.sessionId).sort(), sessionIds);
       for (const folder of folders) {
-        assert.equal(countLooks(folder.looks), ENTRIES, folder.sessionId);
-        const first = unpackLook(folder.looks, 0);
+        assert.equal(folder.files, ENTRIES, folder.sessionId);
+        const first = folder.looks.look(folder.first);
         assert.equal(first.seen.type === 'entry' && first.seen.facts.sessionId, folder.sessionId);
       }
     } finally {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { PackedLooks } from './scanLooks.ts';
+import { openLooks, type OpenedLooks, type PackedLooks } from './scanLooks.ts';
 
 // The first scan on every core. Reading an entry is work in JavaScript (decoding, parsing,
 // checking, fingerprinting) plus four system calls, once per file; scan threads share the
@@ -9,10 +9,21 @@ import type { PackedLooks } from './scanLooks.ts';
 // requests and watches the record only concludes what they hand over (scanLooks.ts). They read,
 // and never write.
 
-/** One session folder as a scan thread looked at it; `soon` when it was asked for. */
-export type ScannedFolder = { type: 'folder'; sessionId: string; problem: string | null; gone: boolean; looks: PackedLooks; soon: boolean };
+/**
+ * A session folder as a scan thread looked at it: why it could not be listed, or its files; `soon`
+ * when it was asked for.
+ */
+export type FolderLooked = { sessionId: string; problem: string | null; gone: boolean; soon: boolean; files: number };
 
-export type ScanThreadMessage = ScannedFolder | { type: 'done' };
+/**
+ * Folders a scan thread hands over together, their files packed one after the other: a message
+ * costs the receiving thread a turn of its event loop and more, and a folder a message was a
+ * third of the time it spent on a scan.
+ */
+export type ScanThreadMessage = { type: 'folders'; folders: FolderLooked[]; looks: PackedLooks } | { type: 'done' };
+
+/** A folder handed over: its files are `looks`' from `first`, `files` of them. */
+export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number };
 
 /**
  * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
@@ -122,8 +133,13 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       endWhenLineDone();
       return;
     }
-    unreported.delete(message.sessionId);
-    pool.arrived.push(message);
+    const looks = openLooks(message.looks);
+    let first = 0;
+    for (const folder of message.folders) {
+      unreported.delete(folder.sessionId);
+      pool.arrived.push({ ...folder, looks, first });
+      first += folder.files;
+    }
     pool.wake?.();
   };
 

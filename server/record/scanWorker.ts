@@ -7,7 +7,7 @@ import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { lookAtFile, lookAtRead } from './lookAtFile.ts';
 import { readRecordFile } from './readRecordFile.ts';
 import { createLooksPacker, type ScannedFile } from './scanLooks.ts';
-import type { ScanShare, ScanThreadMessage } from './scanPool.ts';
+import type { FolderLooked, ScanShare, ScanThreadMessage } from './scanPool.ts';
 
 // A scan thread (started by scanPool.ts): takes the next session folder in line until none is
 // left, looks at each of its files, and hands the folder over packed. It loads the schemas only
@@ -16,6 +16,8 @@ import type { ScanShare, ScanThreadMessage } from './scanPool.ts';
 
 /** Entries up to this size are read into one buffer kept for the purpose, not one a file. */
 const SCRATCH_BYTES = 1 << 20;
+/** Folders are handed over together once they hold this many files, or one is asked for. */
+const HAND_OVER_FILES = 1_000;
 
 type Schemas = typeof import('../../shared/record/entry.ts');
 
@@ -23,7 +25,15 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
   const next = new Int32Array(share.queue, 0, 1);
   const claims = new Int32Array(share.queue, 4);
   const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
-  const packer = createLooksPacker(256);
+  const packer = createLooksPacker(HAND_OVER_FILES * 2);
+  let folders: FolderLooked[] = [];
+
+  function handOver(): void {
+    if (folders.length === 0) return;
+    const looks = packer.take();
+    post({ type: 'folders', folders, looks }, [looks.numbers.buffer as ArrayBuffer, looks.ends.buffer as ArrayBuffer]);
+    folders = [];
+  }
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   let schemas: Schemas | null = null;
 
@@ -52,7 +62,8 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       const gone = err.code === 'ENOENT' || err.code === 'ENOTDIR';
-      post({ type: 'folder', sessionId, problem: gone ? null : describeError(err), gone, looks: packer.take(), soon }, []);
+      folders.push({ sessionId, problem: gone ? null : describeError(err), gone, soon, files: 0 });
+      if (soon) handOver();
       return;
     }
     for (const entry of listed) {
@@ -60,8 +71,9 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
       const { seen, mtimeMs } = await look(pathIn(folder, entry), entryName);
       packer.add({ name: entry.name, entryName, seen, mtimeMs });
     }
-    const looks = packer.take();
-    post({ type: 'folder', sessionId, problem: null, gone: false, looks, soon }, [looks.numbers.buffer as ArrayBuffer]);
+    folders.push({ sessionId, problem: null, gone: false, soon, files: listed.length });
+    // An asked folder's notice waits for it: it goes at once.
+    if (soon || packer.count >= HAND_OVER_FILES) handOver();
   }
 
   /** The asks that came, each answered in turn: one look at a time, with one scratch buffer. */
@@ -78,6 +90,7 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
         if (Atomics.compareExchange(claims, at, 0, share.thread + 1) !== 0) continue;
         await lookAtFolder(share.sessionIds[at]!, false);
       }
+      handOver();
       post({ type: 'done' }, []);
       // Asks are answered until the scan ends and the thread with it.
       share.asks.on('message', (sessionId: string) => void answer(sessionId));
