@@ -264,6 +264,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       const seen = new Set<string>();
       // The scan threads' folders wait in their pool and are concluded in this thread's slices:
       // they arrive together, and a hundred concluded at once held the event loop for 300 ms.
+      // Begun by the command already, or now: every folder is watched (FolderWatch.start), and
+      // reading entries is CPU work in JavaScript, on the other cores.
+      if (initial && scanPool === null) scanPool = startScanThreads(recordDir, dirents, (message) => options.onError?.(message));
       const pool = initial ? scanPool : null;
       const pause = async (until: Promise<void> | null) => {
         if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
@@ -462,13 +465,9 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       }
       // Watched as it is now: the first reconcile must not take it for a record that came back.
       if (exists) record = { state: 'present', why: null };
-      // Begun by the command already, or now: the folders watched, then the scan threads on them.
-      if (options.headStart !== undefined && options.headStart !== null) {
-        scanPool = options.headStart.pool;
-        scanPool?.grow(countScanThreads());
-      } else if (exists) {
-        scanPool = startScanThreads(recordDir, folders, (message) => options.onError?.(message));
-      }
+      // Begun by the command already: its threads read meanwhile, on all but one core.
+      scanPool = options.headStart?.pool ?? null;
+      scanPool?.grow(countScanThreads());
       folders.start(folderHandlers).catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });

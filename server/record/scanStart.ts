@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import type { FolderEntry } from '../watch/listFolder.ts';
 import { createFolderWatch, type FolderWatch } from './folderWatch.ts';
 import { countScanThreads, startScanPool, type ScanPool } from './scanPool.ts';
 
@@ -24,18 +25,20 @@ export function beginRecordScan(recordDir: string, onError: (message: string) =>
     return null;
   }
   const folders = createFolderWatch(recordDir);
+  // Every session folder is watched before a thread lists it.
+  const listing = folders.begin() ?? [];
   // One core is left to the thread loading the rest of the command, which the first answer waits
   // for; the reader adds the last thread once it takes the scan over (RecordWatcher.start).
-  return { folders, pool: startScanThreads(recordDir, folders, onError, Math.max(1, countScanThreads() - 1)) };
+  return { folders, pool: startScanThreads(recordDir, listing, onError, Math.max(1, countScanThreads() - 1)) };
 }
 
 /**
- * Watches every session folder there is now, then starts scan threads on them: a thread lists a
- * folder only once it is watched. Null when the record is read on this thread alone.
+ * Starts scan threads on the session folders of a listing of the record directory, each of them
+ * watched already. Null when the record is read on this thread alone.
  */
-export function startScanThreads(recordDir: string, folders: FolderWatch, onError: (message: string) => void, threads = countScanThreads()): ScanPool | null {
-  const listing = folders.begin();
-  const sessionIds = (listing ?? []).filter((dirent) => dirent.isDirectory()).map((dirent) => dirent.name);
+export function startScanThreads(recordDir: string, listing: FolderEntry[], onError: (message: string) => void, threads = countScanThreads()): ScanPool | null {
+  // A folder whose name is not UTF-8 names no session: it is listed, never read.
+  const sessionIds = listing.filter((dirent) => dirent.isDirectory() && dirent.bytes === undefined).map((dirent) => dirent.name);
   if (sessionIds.length < SCAN_THREADS_MIN_FOLDERS) return null;
   return startScanPool({ recordDir, sessionIds, threads }, onError);
 }
