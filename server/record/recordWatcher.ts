@@ -293,14 +293,15 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
         }
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
+      let folder: ScannedFolder | undefined;
       let concluded = 0;
       while (pool !== null) {
         if (closed) return;
-        const folder = pool.arrived[0];
+        folder ??= pool.take();
         if (folder !== undefined) {
           concluded = concludeScannedFolder(folder, concluded, sliceStart + SLICE_MS, countRead);
           if (concluded === folder.files) {
-            pool.arrived.shift();
+            folder = undefined;
             concluded = 0;
           }
         } else if (pool.finished) {

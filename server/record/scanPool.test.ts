@@ -29,7 +29,7 @@ function writeRecord(dir: string): string[] {
 async function takeAll(pool: ScanPool): Promise<ScannedFolder[]> {
   const taken: ScannedFolder[] = [];
   for (;;) {
-    taken.push(...pool.arrived.splice(0));
+    for (let folder = pool.take(); folder !== undefined; folder = pool.take()) taken.push(folder);
     if (pool.finished) return taken;
     await new Promise<void>((resolve) => (pool.wake = resolve));
   }

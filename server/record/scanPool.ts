@@ -32,8 +32,11 @@ export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number }
 export type ScanShare = { recordDir: string; sessionIds: string[]; queue: SharedArrayBuffer; thread: number; asks: MessagePort };
 
 export type ScanPool = {
-  /** The folders handed over and not yet taken, in the order they came. */
-  arrived: ScannedFolder[];
+  /**
+   * The next folder handed over, in the order they came, but one asked for first: its notice
+   * waits for it, and it holds whatever the looks of it before it held.
+   */
+  take(): ScannedFolder | undefined;
   /** Set by whoever takes the folders: told when one arrives, and when the last thread ends. */
   wake: (() => void) | null;
   /** Whether every thread has ended. */
@@ -83,8 +86,10 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   let resolveDone: (unreported: string[]) => void = () => {};
   const done = new Promise<string[]>((resolve) => (resolveDone = resolve));
 
+  const inTurn: ScannedFolder[] = [];
+  const asked: ScannedFolder[] = [];
   const pool: ScanPool = {
-    arrived: [],
+    take: () => asked.shift() ?? inTurn.shift(),
     wake: null,
     get finished() {
       return finished;
@@ -137,8 +142,15 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     let first = 0;
     for (const folder of message.folders) {
       unreported.delete(folder.sessionId);
-      pool.arrived.push({ ...folder, looks, first });
+      const scanned = { ...folder, looks, first };
       first += folder.files;
+      if (!folder.soon) {
+        inTurn.push(scanned);
+        continue;
+      }
+      // Taken after the ask, so after any look of it still waiting, which it supersedes.
+      for (let at = inTurn.findIndex((other) => other.sessionId === folder.sessionId); at !== -1; at = inTurn.findIndex((other) => other.sessionId === folder.sessionId)) inTurn.splice(at, 1);
+      asked.push(scanned);
     }
     pool.wake?.();
   };

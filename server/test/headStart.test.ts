@@ -33,9 +33,9 @@ describe('the first scan begun before the reader is made', () => {
     const writer = await startWriter(record.dir);
     const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
     assert.ok(headStart?.pool, 'scan threads began');
-    // Written once the threads have handed these folders over: only the watches can tell of it.
+    // Written once the threads have read every folder: only the watches can tell of it.
     const written = sessionIds.filter((_, at) => at % 10 === 0);
-    await eventually(() => (written.every((id) => headStart.pool!.arrived.some((folder) => folder.sessionId === id)) || headStart.pool!.finished ? true : undefined), 'the folders read', 60_000);
+    await eventually(() => (headStart.pool!.finished ? true : undefined), 'the folders read', 60_000);
     for (const sessionId of written) await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written before the reader took over'), sessionId } });
     await writer.send({ op: 'write', sessionId: 'fresh', seq: 1, entry: { ...startEntry(1), sessionId: 'fresh' } });
     const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE, headStart });
