@@ -37,19 +37,19 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   let schemas: Schemas | null = null;
 
-  /** Looks at one file; an entry not in the plugin's form waits for the schemas. */
-  async function look(path: string | Buffer, entryName: EntryName | null): Promise<Pick<ScannedFile, 'seen' | 'mtimeMs'>> {
+  /**
+   * Looks at one file; null when its entry is not in the plugin's form and the schemas are not
+   * loaded yet (then it is looked at again once they are: a look a file is not worth a wait).
+   */
+  function look(path: string | Buffer, entryName: EntryName | null): Pick<ScannedFile, 'seen' | 'mtimeMs'> | null {
     if (entryName === null) return lookAtFile(path, null, failUnread);
     const read = readRecordFile(path, scratch);
     let reading: EntryReading | null = null;
     if (read.type === 'bytes') {
       const first = readEntryFacts(read.bytes);
-      if (first.outcome === 'unchecked') {
-        schemas ??= (await import(new URL(`../../shared/record/entry${ext}`, import.meta.url).href)) as Schemas;
-        reading = schemas.checkEntry(first.kind, first.value, first.source);
-      } else {
-        reading = first;
-      }
+      if (first.outcome !== 'unchecked') reading = first;
+      else if (schemas === null) return null;
+      else reading = schemas.checkEntry(first.kind, first.value, first.source);
     }
     return lookAtRead(read, () => reading!);
   }
@@ -68,8 +68,13 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
     }
     for (const entry of listed) {
       const entryName = entry.bytes === undefined ? parseEntryName(entry.name) : null;
-      const { seen, mtimeMs } = await look(pathIn(folder, entry), entryName);
-      packer.add({ name: entry.name, entryName, seen, mtimeMs });
+      const path = pathIn(folder, entry);
+      let seen = look(path, entryName);
+      if (seen === null) {
+        schemas = (await import(new URL(`../../shared/record/entry${ext}`, import.meta.url).href)) as Schemas;
+        seen = look(path, entryName)!;
+      }
+      packer.add({ name: entry.name, entryName, seen: seen.seen, mtimeMs: seen.mtimeMs });
     }
     folders.push({ sessionId, problem: null, gone: false, soon, files: listed.length });
     // An asked folder's notice waits for it: it goes at once.
