@@ -206,8 +206,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     for (let at = from; at < count; at++) {
       if (at > from && at % CONCLUDE_BETWEEN_CLOCKS === 0 && performance.now() > until) return at;
       const file = looks.look(first + at);
-      if (stirred !== undefined && (stirred === 'all' || stirred.has(file.name))) tellAsWatched(() => concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
-      else concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
+      // An entry only the schemas can read is read again here, where they are loaded.
+      const conclude = () => (file.seen === null ? observeFile(sessionId, file.name) : concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
+      if (stirred !== undefined && (stirred === 'all' || stirred.has(file.name))) tellAsWatched(conclude);
+      else conclude();
       countRead();
     }
     if (folder.soon && askedOfWorker.delete(sessionId)) {

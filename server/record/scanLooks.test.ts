@@ -47,6 +47,9 @@ const SEEN: Observation[] = [
   { type: 'gone' },
 ];
 
+/** An entry the scan thread left to the thread that concludes, which reads it with the schemas. */
+const LEFT: ScannedFile = { name: nameAt(59, 99), entryName: parseEntryName(nameAt(59, 99)), seen: null, mtimeMs: null };
+
 describe('a folder handed over by a scan thread', () => {
   it('every kind of look at every kind of file is made again as it was seen, strings and numbers alike', () => {
     const files: ScannedFile[] = SEEN.map((seen, i) => {
@@ -54,6 +57,7 @@ describe('a folder handed over by a scan thread', () => {
       const mtimeMs = seen.type === 'gone' || (seen.type === 'unreadable' && seen.size === undefined) ? null : 'changedAt' in seen ? seen.changedAt : 1_795_000_000_123;
       return { name, entryName: parseEntryName(name), seen, mtimeMs };
     });
+    files.push(LEFT);
     const packer = createLooksPacker(2);
     for (const file of files) packer.add(file);
     // As a thread hands it over: the numbers moved, the strings copied.
@@ -78,7 +82,7 @@ describe('a folder handed over by a scan thread', () => {
     const looks = openLooks(packed);
     const first = looks.look(0);
     const second = looks.look(1);
-    assert.ok(first.seen.type === 'entry' && second.seen.type === 'entry');
+    assert.ok(first.seen?.type === 'entry' && second.seen?.type === 'entry');
     assert.ok(Object.is(first.seen.facts.cwd, second.seen.facts.cwd));
     assert.ok(Object.is(first.seen.facts.at, first.entryName!.at));
   });

@@ -10,8 +10,11 @@ import type { Observation } from '../../shared/record/observation.ts';
 // reader's objects as they are concluded. A string a folder repeats (a session id, a cwd, a time
 // named twice) comes back as one string, so the receiving thread holds one copy of it.
 
-/** One file of a folder as a scan thread saw it. */
-export type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
+/**
+ * One file of a folder as a scan thread saw it. `seen` is null for an entry only the schemas can
+ * read, which the thread left to the one concluding (it reads the file again itself).
+ */
+export type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation | null; mtimeMs: number | null };
 
 /**
  * A folder's looks, packed: `numbers` holds STRIDE numbers a file; a string is an index into
@@ -39,7 +42,7 @@ const B = 14; // start: version; message: peerSessionId; chain: brief
 const C = 15; // start: inbound; message: side, isQueued, outcome and withheld as one number; chain: a numeric part
 const PART_TEXT = 16; // chain: a part that is text
 
-const SEEN_TYPES = ['entry', 'unparsed', 'invalid', 'stray', 'unreadable', 'gone'] as const;
+const SEEN_TYPES = ['entry', 'unparsed', 'invalid', 'stray', 'unreadable', 'gone', 'left'] as const;
 const KINDS = ['start', 'message', 'chain', 'unknown'] as const;
 const OUTCOME_CODES: readonly (Outcome | null)[] = [null, 'queued', 'consumed', 'rejected', 'unknown'];
 
@@ -109,11 +112,11 @@ export function createLooksPacker(expectedFiles: number) {
       const at = count++ * STRIDE;
       const { seen, entryName } = file;
       numbers.fill(-1, at, at + STRIDE);
-      numbers[at + SEEN] = SEEN_TYPES.indexOf(seen.type);
+      numbers[at + SEEN] = SEEN_TYPES.indexOf(seen === null ? 'left' : seen.type);
       numbers[at + MTIME] = file.mtimeMs ?? Number.NaN;
-      numbers[at + SIZE] = seen.type === 'gone' || seen.size === undefined ? Number.NaN : seen.size;
-      if (seen.type === 'entry' || seen.type === 'invalid') numbers[at + FINGERPRINT] = seen.fingerprint;
-      if (seen.type !== 'entry' && seen.type !== 'gone') numbers[at + WHY] = text(seen.why);
+      numbers[at + SIZE] = seen === null || seen.type === 'gone' || seen.size === undefined ? Number.NaN : seen.size;
+      if (seen?.type === 'entry' || seen?.type === 'invalid') numbers[at + FINGERPRINT] = seen.fingerprint;
+      if (seen !== null && seen.type !== 'entry' && seen.type !== 'gone') numbers[at + WHY] = text(seen.why);
       numbers[at + NAME] = unique(file.name);
       let nameAt = -1;
       if (entryName !== null) {
@@ -125,7 +128,7 @@ export function createLooksPacker(expectedFiles: number) {
           numbers[at + SEQ_TEXT] = unique(entryName.seq.toString());
         }
       }
-      if (seen.type === 'entry') packFacts(at, seen.facts, nameAt, entryName);
+      if (seen?.type === 'entry') packFacts(at, seen.facts, nameAt, entryName);
     },
     /** How many files are packed, not yet handed over. */
     get count(): number {
@@ -174,7 +177,7 @@ function unpackLook(unpacking: Unpacking, at: number): ScannedFile {
   const why = textAt(unpacking, at + WHY);
   const fingerprint = numbers[at + FINGERPRINT]!;
   const changedAt = mtime;
-  let seen: Observation;
+  let seen: Observation | null;
   switch (SEEN_TYPES[numbers[at + SEEN]!]!) {
     case 'entry':
       seen = { type: 'entry', facts: unpackFacts(unpacking, at), fingerprint, size, changedAt };
@@ -193,6 +196,9 @@ function unpackLook(unpacking: Unpacking, at: number): ScannedFile {
       break;
     case 'gone':
       seen = { type: 'gone' };
+      break;
+    case 'left':
+      seen = null;
       break;
   }
   return { name, entryName, seen, mtimeMs: Number.isNaN(mtime) ? null : mtime };

@@ -47,7 +47,7 @@ describe('scan threads sharing the first scan', () => {
       for (const folder of folders) {
         assert.equal(folder.files, ENTRIES, folder.sessionId);
         const first = folder.looks.look(folder.first);
-        assert.equal(first.seen.type === 'entry' && first.seen.facts.sessionId, folder.sessionId);
+        assert.equal(first.seen?.type === 'entry' && first.seen.facts.sessionId, folder.sessionId);
       }
     } finally {
       record.remove();

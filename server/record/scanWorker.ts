@@ -18,6 +18,12 @@ import type { FolderLooked, ScanShare, ScanThreadMessage } from './scanPool.ts';
 const SCRATCH_BYTES = 1 << 20;
 /** Folders are handed over together once they hold this many files, or one is asked for. */
 const HAND_OVER_FILES = 1_000;
+/**
+ * Entries only the schemas can read, left to the thread that concludes (which has them loaded)
+ * before this thread loads them itself: loading zod cost a thread ~100 ms, for a record that may
+ * hold a few such entries or none; a record of nothing else is read here all the same.
+ */
+const LEFT_TO_CONCLUDE = 64;
 
 type Schemas = typeof import('../../shared/record/entry.ts');
 
@@ -36,6 +42,7 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
   }
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   let schemas: Schemas | null = null;
+  let left = 0;
 
   /**
    * Looks at one file; null when its entry is not in the plugin's form and the schemas are not
@@ -70,11 +77,11 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
       const entryName = entry.bytes === undefined ? parseEntryName(entry.name) : null;
       const path = pathIn(folder, entry);
       let seen = look(path, entryName);
-      if (seen === null) {
+      if (seen === null && left++ >= LEFT_TO_CONCLUDE) {
         schemas = (await import(new URL(`../../shared/record/entry${ext}`, import.meta.url).href)) as Schemas;
         seen = look(path, entryName)!;
       }
-      packer.add({ name: entry.name, entryName, seen: seen.seen, mtimeMs: seen.mtimeMs });
+      packer.add({ name: entry.name, entryName, seen: seen?.seen ?? null, mtimeMs: seen?.mtimeMs ?? null });
     }
     folders.push({ sessionId, problem: null, gone: false, soon, files: listed.length });
     // An asked folder's notice waits for it: it goes at once.
