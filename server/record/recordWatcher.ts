@@ -471,9 +471,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       // Begun by the command already: its threads read meanwhile, on all but one core.
       scanPool = options.headStart?.pool ?? null;
       scanPool?.grow(countScanThreads());
-      folders.start(folderHandlers).catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
+      folders.start(folderHandlers);
+      // The record directory is watched with chokidar once the first scan is done, whose CPU it
+      // would take; one that is not there yet is watched at once, and waited for.
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
+      folders.watchRecordDirectory().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (closed) return;
       if (!exists) scheduleReconcile(0);
     },
