@@ -134,12 +134,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     // The pending window is timed on the process's steady clock, never by the file's mtime.
     const known = concludeObservation(previous ?? null, { name, entryName, mtimeMs }, seen, Date.now(), performance.now());
     index.putFile(sessionId, name, known);
-    const key = `${sessionId}/${name}`;
     if (known?.evidence === 'pending') {
       const since = known.pendingSince ?? performance.now();
-      retries.schedule(key, (attempt) => nextRetryDelay(attempt, performance.now(), since));
-    } else {
-      retries.cancel(key);
+      retries.schedule(`${sessionId}/${name}`, (attempt) => nextRetryDelay(attempt, performance.now(), since));
+    } else if (previous !== undefined) {
+      // A file the index did not hold has no read due: a first scan's hundred thousand need no key.
+      retries.cancel(`${sessionId}/${name}`);
     }
   }
 
