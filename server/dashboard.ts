@@ -45,6 +45,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const sources = options.stores.map((store) =>
     SOURCE_FACTORIES[store.kind]({
       root: store.root,
+      ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
     }),

@@ -2,23 +2,37 @@
 // a number it cannot hold), for every core that reads JSON a writer wrote. Pure: text in, facts out.
 
 /**
- * Whether a JSON value nests deeper than `limit`, and how many keys its objects hold in all;
- * iterative, so any depth is safe to ask.
+ * Whether a JSON value nests deeper than `limit`, and how many keys its objects hold in all.
+ * Recursive only to `limit`, so any depth is safe to ask; it makes no array a value, since a
+ * scan asks it of a hundred thousand entries.
  */
 export function measureJson(value: unknown, limit: number): { tooDeep: boolean; keys: number } {
+  const keys = countKeys(value, 1, limit);
+  return keys < 0 ? { tooDeep: true, keys: 0 } : { tooDeep: false, keys };
+}
+
+/** The keys of a value's objects, or -1 when it nests deeper than `limit`. */
+function countKeys(value: unknown, depth: number, limit: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  if (depth > limit) return -1;
   let keys = 0;
-  if (typeof value !== 'object' || value === null) return { tooDeep: false, keys };
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > limit) return { tooDeep: true, keys };
-    const children = Object.values(node as object);
-    if (!Array.isArray(node)) keys += children.length;
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  if (Array.isArray(value)) {
+    for (let at = 0; at < value.length; at++) {
+      const inner = countKeys(value[at], depth + 1, limit);
+      if (inner < 0) return -1;
+      keys += inner;
     }
+    return keys;
   }
-  return { tooDeep: false, keys };
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    // JSON.parse makes own fields only; anything inherited is not the text's.
+    if (!Object.hasOwn(object, key)) continue;
+    const inner = countKeys(object[key], depth + 1, limit);
+    if (inner < 0) return -1;
+    keys += 1 + inner;
+  }
+  return keys;
 }
 
 /**

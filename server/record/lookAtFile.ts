@@ -1,4 +1,4 @@
-import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
+import type { EntryReading } from '../../shared/record/entryFacts.ts';
 import type { EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { FileRead } from '../watch/safeOpen.ts';
@@ -8,21 +8,27 @@ import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath } fro
 type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };
 
 /**
+ * How an entry's bytes are read: entry.ts's readEntry, which loads the schemas. A scan thread
+ * reads with the schemas only when an entry needs them, and passes its own.
+ */
+type ReadEntry = (bytes: Buffer) => EntryReading;
+
+/**
  * Looks at one file of a session folder: reads an entry's bytes, or only stats a stray, which
  * is never read (record-format: Layout). Holds no state, so a scan worker can do it too.
  */
-export function lookAtFile(path: string | Buffer, entryName: EntryName | null): Look {
+export function lookAtFile(path: string | Buffer, entryName: EntryName | null, readEntry: ReadEntry): Look {
   if (entryName === null) {
     const stat = statRecordPath(path);
     return stat === null
       ? { seen: { type: 'gone' }, mtimeMs: null, reading: null }
       : { seen: { type: 'stray', why: 'not an entry file name', size: stat.size }, mtimeMs: stat.mtimeMs, reading: null };
   }
-  return lookAtRead(readRecordFile(path));
+  return lookAtRead(readRecordFile(path), readEntry);
 }
 
 /** What a read of an entry's file found: the same conclusions, from a read already made. */
-export function lookAtRead(read: FileRead): Look {
+export function lookAtRead(read: FileRead, readEntry: ReadEntry): Look {
   switch (read.type) {
     case 'bytes': {
       const reading = readEntry(read.bytes);

@@ -42,6 +42,6 @@ export function fingerprintEntry(bytes: Uint8Array): number {
     if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) break;
     end--;
   }
-  const digest = hash('sha1', bytes.subarray(0, end), 'hex');
-  return Number.parseInt(digest.slice(0, 12), 16);
+  // The first 48 bits of the digest: read as a number, not through its hex text.
+  return hash('sha1', bytes.subarray(0, end), 'buffer').readUIntBE(0, 6);
 }

@@ -91,7 +91,7 @@ function searchSlice(request: SearchRequest): SearchReply {
 }
 
 export function readAside(request: ReadRequest): ReadReply {
-  const look = lookAtFile(request.path, parseEntryName(request.name));
+  const look = lookAtFile(request.path, parseEntryName(request.name), readEntry);
   let reading = look.reading;
   let clipped: Clipping | null = null;
   let valueJson: Uint8Array | null = null;

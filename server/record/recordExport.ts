@@ -55,7 +55,7 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
     if (bytes !== null && settled && file.fingerprint !== null && fingerprintEntry(bytes) === file.fingerprint) {
       return { state: file, bytes, reading: needReading ? readEntry(bytes) : null };
     }
-    const look = lookAtRead(read);
+    const look = lookAtRead(read, readEntry);
     const state = reader.recordLook(sessionId, file.name, { seen: look.seen, mtimeMs: look.mtimeMs }) ?? file;
     return { state, bytes, reading: look.reading };
   }

@@ -140,16 +140,12 @@ export function createRecordIndex(
     if (facts === null) return;
     if (facts.sessionId === session.sessionId) facts.sessionId = session.sessionId;
     if (file.entryName !== null && facts.at === file.entryName.at) facts.at = file.entryName.at;
-    if (facts.cwd !== null) facts.cwd = internString(facts.cwd);
-    if (facts.kind === 'message' && facts.peerAs !== null) facts.peerAs = internString(facts.peerAs);
+    if (facts.cwd !== null) facts.cwd = internCwd(facts.cwd);
+    if (facts.kind === 'message' && facts.peerAs !== null) facts.peerAs = internPeer(facts.peerAs);
   }
 
-  function internString(value: string): string {
-    const known = strings.get(value);
-    if (known !== undefined) return known;
-    strings.set(value, value);
-    return value;
-  }
+  const internCwd = createInterner(strings);
+  const internPeer = createInterner(strings);
 
   return {
     hasSession: (sessionId: string) => sessions.has(sessionId),
@@ -229,6 +225,23 @@ export function createRecordIndex(
       else looseFiles.set(name, size);
       onLooseFilesChanged();
     },
+  };
+}
+
+/**
+ * One copy of each string, kept in `strings`. The last one asked for is at hand: a folder's files
+ * name the same cwd and peer, one file after another.
+ */
+function createInterner(strings: Map<string, string>): (value: string) => string {
+  let lastValue: string | null = null;
+  let lastCopy = '';
+  return (value) => {
+    if (value === lastValue) return lastCopy;
+    let known = strings.get(value);
+    if (known === undefined) strings.set(value, (known = value));
+    lastValue = value;
+    lastCopy = known;
+    return known;
   };
 }
 

@@ -7,6 +7,7 @@ import { createRecordIndex } from './recordIndex.ts';
 import { createRecordWatcher, type FreshRead } from './recordWatcher.ts';
 import { NOTICE_GATHER_MS, createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
+import type { RecordHeadStart } from './scanStart.ts';
 
 /** What the source tells its listeners; the HTTP app adds each changed session's source and summary. */
 type RecordNotice =
@@ -38,6 +39,7 @@ export type RecordReader = {
 
 type RecordSourceOptions = {
   recordDir: string;
+  headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
 };
@@ -126,6 +128,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   );
   const watcher = createRecordWatcher({
     recordDir: options.recordDir,
+    ...(options.headStart !== undefined ? { headStart: options.headStart } : {}),
     index,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     noticeGatherMs: NOTICE_GATHER_MS,

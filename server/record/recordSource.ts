@@ -7,10 +7,12 @@ import { createRecordPages } from './recordPages.ts';
 import { createRecordReader } from './recordReader.ts';
 import { searchRecord } from './recordSearch.ts';
 import { createReaderThreads } from './readerThreads.ts';
+import type { RecordHeadStart } from './scanStart.ts';
 import { createSummaryCache } from './summaryCache.ts';
 
 type RecordSourceOptions = {
   root: string;
+  headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
 };
@@ -23,6 +25,7 @@ type RecordSourceOptions = {
 export function createRecordSource(options: RecordSourceOptions): Source<'record'> & { reader: ReturnType<typeof createRecordReader> } {
   const reader = createRecordReader({
     recordDir: options.root,
+    ...(options.headStart !== undefined ? { headStart: options.headStart } : {}),
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
   });

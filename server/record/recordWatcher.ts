@@ -5,7 +5,7 @@ import type { Indexing, SourceStatus } from '../../shared/wire/common.ts';
 
 /** Whether the record directory can be read, and why not. */
 type RecordState = Pick<SourceStatus, 'state' | 'why'>;
-import type { EntryReading } from '../../shared/record/entry.ts';
+import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { nextRetryDelay } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
@@ -17,7 +17,8 @@ import { statRecordPath } from './readRecordFile.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from '../watch/retryQueue.ts';
 import { createFolderWatch, type WatchEvent } from './folderWatch.ts';
-import { scanInWorker, type ScanInWorker, type ScanMessage } from './scanWorker.ts';
+import { countScanThreads, type ScanPool, type ScannedFolder } from './scanPool.ts';
+import { startScanThreads, type RecordHeadStart } from './scanStart.ts';
 
 type RecordWatcherOptions = {
   recordDir: string;
@@ -44,7 +45,12 @@ type RecordWatcherOptions = {
   /** Told of each reading of a file this thread made, after the index has what it concluded. */
   onRead?: (sessionId: string, name: string, reading: EntryReading | null) => void;
   onError?: (message: string) => void;
+  /** The first scan, when the command began it before the reader was made (scanStart.ts). */
+  headStart?: RecordHeadStart | null;
 };
+
+/** The files that stirred in a folder asked of the scan threads: its names, or all for a folder new since the scan began. */
+type Stirred = Set<string> | 'all';
 
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */
 export type FreshRead = { state: KnownFile | undefined; reading: EntryReading | null };
@@ -57,13 +63,10 @@ const RECONCILE_COST_SHARE = 50; // Wait 50× the CPU the last reconcile used: ~
  */
 const MAX_RECONCILE_GAP_MS = 60_000;
 /**
- * A first scan of at least this many session folders is read by a worker thread, and this thread
- * concludes what it reads. Reading entries is CPU work in JavaScript: on a second core, and off
- * the thread that answers requests and watches the record (reading half the folders here, with
- * the garbage it makes, held a write's notice back by 40–100 ms at p95). Below this, starting
- * the worker costs more than it saves.
+ * How many of a scanned folder's files are concluded between two looks at the clock: a folder of
+ * 100,000 entries is concluded in slices like any other work.
  */
-const WORKER_MIN_FOLDERS = 50;
+const CONCLUDE_BETWEEN_CLOCKS = 64;
 
 /**
  * The file system shell: watches the record (chokidar for the record directory, a watch per
@@ -79,13 +82,18 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
   let closed = false;
-  let scanWorker: ScanInWorker | null = null;
   /**
-   * Folders that stirred before the first scan had them, asked of the worker: until its look
-   * comes, whatever else stirs in them is asked of it too, so that no older look lands on a
-   * newer one.
+   * The first scan's threads, while they read. Reading entries is CPU work in JavaScript: on the
+   * other cores, and off the thread that answers requests and watches the record (reading half
+   * the folders here, with the garbage it makes, held a write's notice back by 40–100 ms at p95).
    */
-  const askedOfWorker = new Set<string>();
+  let scanPool: ScanPool | null = null;
+  /**
+   * Folders that stirred before the first scan had them, asked of the scan threads: until its
+   * look comes, whatever else stirs in them is asked too, so that no older look lands on a
+   * newer one. With each, the files that stirred, which the look that brings them tells.
+   */
+  const askedOfWorker = new Map<string, Stirred>();
   /** Whether the first scan is reading now, as opposed to the watcher or a later reconcile. */
   let scanReading = false;
   /** Whether the watcher saw a change since the last slice of a scan or reconcile. */
@@ -113,7 +121,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
     const entryName = parseEntryName(name);
-    const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName);
+    const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry);
     concludeLook(sessionId, name, entryName, look.seen, look.mtimeMs);
     options.onRead?.(sessionId, name, look.reading);
     return { state: index.file(sessionId, name), reading: look.reading };
@@ -126,12 +134,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     // The pending window is timed on the process's steady clock, never by the file's mtime.
     const known = concludeObservation(previous ?? null, { name, entryName, mtimeMs }, seen, Date.now(), performance.now());
     index.putFile(sessionId, name, known);
-    const key = `${sessionId}/${name}`;
     if (known?.evidence === 'pending') {
       const since = known.pendingSince ?? performance.now();
-      retries.schedule(key, (attempt) => nextRetryDelay(attempt, performance.now(), since));
-    } else {
-      retries.cancel(key);
+      retries.schedule(`${sessionId}/${name}`, (attempt) => nextRetryDelay(attempt, performance.now(), since));
+    } else if (previous !== undefined) {
+      // A file the index did not hold has no read due: a first scan's hundred thousand need no key.
+      retries.cancel(`${sessionId}/${name}`);
     }
   }
 
@@ -178,26 +186,37 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     }
   }
 
-  /** Records a session folder that the scan worker looked at. */
-  function concludeScannedFolder(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
-    concludeWorkerLook(message, countRead);
-    if (message.soon && askedOfWorker.delete(message.sessionId)) {
-      seenSinceSlice = true;
-      tellSeen(message.sessionId);
+  /**
+   * Records a session folder that a scan thread looked at, from its `from`th file for as long as
+   * the clock is before `until`. Returns where it stopped: the file count once it is done.
+   */
+  function concludeScannedFolder(folder: ScannedFolder, from: number, until: number, countRead: () => void): number {
+    const { sessionId, looks, first } = folder;
+    const count = folder.files;
+    if (from === 0) {
+      if (folder.gone) observeFolderGone(sessionId);
+      else if (folder.problem !== null) index.setFolderProblem(sessionId, folder.problem);
+      else {
+        index.addSession(sessionId);
+        index.setFolderProblem(sessionId, null);
+        folders.watchFolder(sessionId);
+      }
     }
-  }
-
-  function concludeWorkerLook(message: Extract<ScanMessage, { type: 'folder' }>, countRead: () => void): void {
-    const { sessionId } = message;
-    if (message.gone) return observeFolderGone(sessionId);
-    if (message.problem !== null) return index.setFolderProblem(sessionId, message.problem);
-    index.addSession(sessionId);
-    index.setFolderProblem(sessionId, null);
-    folders.watchFolder(sessionId);
-    for (const file of message.files) {
-      concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs);
+    const stirred = askedOfWorker.get(sessionId);
+    for (let at = from; at < count; at++) {
+      if (at > from && at % CONCLUDE_BETWEEN_CLOCKS === 0 && performance.now() > until) return at;
+      const file = looks.look(first + at);
+      // An entry only the schemas can read is read again here, where they are loaded.
+      const conclude = () => (file.seen === null ? observeFile(sessionId, file.name) : concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
+      if (stirred !== undefined && (stirred === 'all' || stirred.has(file.name))) tellAsWatched(conclude);
+      else conclude();
       countRead();
     }
+    if (folder.soon && askedOfWorker.delete(sessionId)) {
+      seenSinceSlice = true;
+      tellSeen(sessionId);
+    }
+    return count;
   }
 
   /** Brings the index in line with the disk. Runs in slices; one at a time. */
@@ -245,28 +264,12 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       };
       let sliceStart = performance.now();
       const seen = new Set<string>();
-      // Reading entries is CPU work in JavaScript: a large first scan is read by a worker thread.
-      const sessionFolders = dirents.filter((dirent) => dirent.isDirectory() && dirent.bytes === undefined).map((dirent) => dirent.name);
-      const workerShare = new Set(initial && sessionFolders.length >= WORKER_MIN_FOLDERS ? sessionFolders : []);
-      let workerDone: Promise<string[]> = Promise.resolve([]);
-      // The worker's folders wait here and are concluded in this thread's slices: they arrive
-      // together, and a hundred concluded at once held the event loop for 300 ms.
-      const fromWorker: Extract<ScanMessage, { type: 'folder' }>[] = [];
-      let workerFinished = true;
-      let wake: (() => void) | null = null;
-      if (workerShare.size > 0) {
-        workerFinished = false;
-        const onFolder = (message: Extract<ScanMessage, { type: 'folder' }>) => {
-          fromWorker.push(message);
-          wake?.();
-        };
-        scanWorker = scanInWorker({ recordDir, sessionIds: [...workerShare] }, onFolder, (message) => options.onError?.(message));
-        workerDone = scanWorker.done.finally(() => {
-          scanWorker = null;
-          workerFinished = true;
-          wake?.();
-        });
-      }
+      // The scan threads' folders wait in their pool and are concluded in this thread's slices:
+      // they arrive together, and a hundred concluded at once held the event loop for 300 ms.
+      // Begun by the command already, or now: every folder is watched (FolderWatch.start), and
+      // reading entries is CPU work in JavaScript, on the other cores.
+      if (initial && scanPool === null) scanPool = startScanThreads(recordDir, dirents, (message) => options.onError?.(message));
+      const pool = initial ? scanPool : null;
       const pause = async (until: Promise<void> | null) => {
         if (initial) setStatus({ indexing: { state: 'scanning', files: read } }, false);
         endSlice();
@@ -285,32 +288,43 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
           // Listed, so that it does not vanish; its name cannot be a session id on the wire.
           index.setFolderProblem(dirent.name, FOLDER_NAME_NOT_UTF8);
         } else if (dirent.isDirectory()) {
-          if (!workerShare.has(dirent.name)) reconcileSession(dirent.name, countRead);
+          if (pool === null || !pool.inLine(dirent.name)) reconcileSession(dirent.name, countRead);
         } else {
           // A file, or a link (never followed), directly in the record directory: not a session.
           index.putLooseFile(dirent.name, statRecordPath(pathIn(recordDir, dirent))?.size ?? 0);
         }
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
-      for (;;) {
+      let folder: ScannedFolder | undefined;
+      let concluded = 0;
+      while (pool !== null) {
         if (closed) return;
-        const message = fromWorker.shift();
-        if (message !== undefined) concludeScannedFolder(message, countRead);
-        else if (workerFinished) break;
-        else await pause(new Promise<void>((resolve) => (wake = resolve)));
+        folder ??= pool.take();
+        if (folder !== undefined) {
+          concluded = concludeScannedFolder(folder, concluded, sliceStart + SLICE_MS, countRead);
+          if (concluded === folder.files) {
+            folder = undefined;
+            concluded = 0;
+          }
+        } else if (pool.finished) {
+          break;
+        } else {
+          await pause(new Promise<void>((resolve) => (pool.wake = resolve)));
+        }
         if (performance.now() - sliceStart > SLICE_MS) await pause(null);
       }
-      wake = null;
+      if (pool !== null) pool.wake = null;
       endSlice();
-      const unreported = await workerDone;
+      const unreported = pool === null ? [] : await pool.done;
+      scanPool = null;
       beginSlice();
       for (const sessionId of unreported) {
         if (closed) return;
         reconcileSession(sessionId, countRead);
       }
-      // Asked of a worker that ended before it answered.
-      for (const sessionId of askedOfWorker) {
-        reconcileSession(sessionId, countRead);
+      // Asked of a scan thread that ended before it answered.
+      for (const sessionId of askedOfWorker.keys()) {
+        tellAsWatched(() => reconcileSession(sessionId, countRead));
         tellSeen(sessionId);
       }
       askedOfWorker.clear();
@@ -387,25 +401,29 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     else observeFile(sessionId, name);
   }
 
-  const folders = createFolderWatch(recordDir, {
+  const folders = options.headStart?.folders ?? createFolderWatch(recordDir);
+  const folderHandlers = {
     onEvent: onWatchEvent,
-    onError(err) {
+    onError(err: NodeJS.ErrnoException) {
       const where = err.path !== undefined ? locate(err.path) : null;
       if (where?.sessionId != null && where.name === null) index.setFolderProblem(where.sessionId, describeError(err));
       else options.onError?.(`watcher: ${err.message}`);
     },
     onStir: onFolderStirred,
-  });
+  };
 
   function onFolderStirred(sessionId: string, name: string | null): void {
     if (closed) return;
     seenSinceSlice = true;
     // A folder the first scan has not read yet is read whole, so that what is told of it is the
-    // session, not the one file that stirred. While the worker reads, it reads that folder next
-    // (here, the reading code is cold: 200 files took 40–130 ms); its notice follows its look.
-    if (scanWorker !== null && (askedOfWorker.has(sessionId) || !index.hasSession(sessionId))) {
-      askedOfWorker.add(sessionId);
-      scanWorker.askSoon(sessionId);
+    // session, not the one file that stirred. While the scan threads read, one reads that folder
+    // next (here, the reading code is cold: 200 files took 40–130 ms); its notice follows its look.
+    if (scanPool !== null && !scanPool.finished && (askedOfWorker.has(sessionId) || !index.hasSession(sessionId))) {
+      // A folder come since the scan began is new whole; in any other, what stirred is new.
+      let stirred = askedOfWorker.get(sessionId);
+      if (stirred === undefined) askedOfWorker.set(sessionId, (stirred = scanPool.inLine(sessionId) ? new Set() : 'all'));
+      if (stirred !== 'all' && name !== null) stirred.add(name);
+      scanPool.askSoon(sessionId);
       return;
     }
     if (name === null || !index.hasSession(sessionId)) {
@@ -414,6 +432,21 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       observeFile(sessionId, name);
     }
     tellSeen(sessionId);
+  }
+
+  /**
+   * Concludes a look as the watcher's own, so that what changed is told file by file (the live
+   * view lists it), though the first scan's thread took the look and its reading is told only
+   * by its progress.
+   */
+  function tellAsWatched(conclude: () => void): void {
+    const reading = scanReading;
+    scanReading = false;
+    try {
+      conclude();
+    } finally {
+      scanReading = reading;
+    }
   }
 
   function tellSeen(sessionId: string): void {
@@ -435,9 +468,15 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       }
       // Watched as it is now: the first reconcile must not take it for a record that came back.
       if (exists) record = { state: 'present', why: null };
-      folders.start().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
+      // Begun by the command already: its threads read meanwhile, on all but one core.
+      scanPool = options.headStart?.pool ?? null;
+      scanPool?.grow(countScanThreads());
+      folders.start(folderHandlers);
+      // The record directory is watched with chokidar once the first scan is done, whose CPU it
+      // would take; one that is not there yet is watched at once, and waited for.
       if (exists) await reconcile(true);
       else setStatus({ record: { state: 'missing', why: null }, indexing: { state: 'waiting', files: 0 } });
+      folders.watchRecordDirectory().catch((error: unknown) => options.onError?.(`watcher: ${(error as Error).message}`));
       if (closed) return;
       if (!exists) scheduleReconcile(0);
     },
@@ -457,7 +496,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     pendingRetries: () => retries.size,
     async close(): Promise<void> {
       closed = true;
-      await scanWorker?.terminate();
+      await scanPool?.terminate();
       retries.close();
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);
       await folders.close();

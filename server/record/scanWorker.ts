@@ -1,125 +1,145 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { sep } from 'node:path';
-import { MessageChannel, MessagePort, Worker, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
-import type { Observation } from '../../shared/record/observation.ts';
-import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
-import { lookAtFile } from './lookAtFile.ts';
+import { readEntryFacts, type EntryReading } from '../../shared/record/entryFacts.ts';
 import { describeError } from '../watch/describeError.ts';
+import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
+import { lookAtFile, lookAtRead } from './lookAtFile.ts';
+import { readRecordFile } from './readRecordFile.ts';
+import { createLooksPacker, type ScannedFile } from './scanLooks.ts';
+import type { FolderLooked, ScanShare, ScanThreadMessage } from './scanPool.ts';
 
-// A second core for the first scan. Reading an entry is mostly work in JavaScript (decoding,
-// parsing, validating, fingerprinting), done once per file on one thread; this worker looks at
-// the session folders and posts what it saw, and the watcher concludes from it as from its own
-// looks, leaving the main thread free to answer and to watch. It reads, and never writes.
-
-type ScannedFile = { name: string; entryName: EntryName | null; seen: Observation; mtimeMs: number | null };
-
-export type ScanMessage =
-  /** One session folder: its files, or why it could not be listed; `soon` when it was asked for. */
-  | { type: 'folder'; sessionId: string; problem: string | null; gone: boolean; files: ScannedFile[]; soon: boolean }
-  | { type: 'done' };
-
-type ScanWork = { recordDir: string; sessionIds: string[]; asks?: MessagePort };
-
-export type ScanInWorker = {
-  /** Resolves with the folders the worker did not report: all of them if it could not run. */
-  done: Promise<string[]>;
-  /**
-   * Asks for a folder to be looked at before the next one in line (something stirred in it):
-   * its look comes with `soon`, taken after the ask, even if the folder was looked at before.
-   */
-  askSoon(sessionId: string): void;
-  terminate(): Promise<void>;
-};
+// A scan thread (started by scanPool.ts): takes the next session folder in line until none is
+// left, looks at each of its files, and hands the folder over packed. It loads the schemas only
+// when an entry is not in the form the plugin writes (a few in a record, if any): a thread that
+// needs none of them starts in a fraction of the time. It reads, and never writes.
 
 /**
- * Starts a worker thread on these session folders; `onFolder` is called for each as it
- * arrives. A worker that fails leaves its unreported folders for the caller to read itself:
- * it can cost time, never files.
+ * A scan thread's niceness: it takes the CPU the main thread leaves. The main thread loads the
+ * command, answers requests and tells of writes; a scan thread that competed with it as an equal
+ * held the first answer and the notices back by a third (two threads where there was one).
  */
-export function scanInWorker(work: ScanWork, onFolder: (message: Extract<ScanMessage, { type: 'folder' }>) => void, onError: (message: string) => void): ScanInWorker {
-  const unreported = new Set(work.sessionIds);
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const asks = new MessageChannel();
-  let worker: Worker;
-  try {
-    // The scan's garbage is short-lived and small: a small young generation keeps the worker's
-    // heap from adding to the process's peak (bench at 100k: 376 MB peak RSS without, 345 with).
-    worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), {
-      workerData: { ...work, asks: asks.port2 },
-      transferList: [asks.port2],
-      resourceLimits: { maxYoungGenerationSizeMb: 4 },
-    });
-  } catch (error) {
-    onError(`scan worker: ${(error as Error).message}`);
-    asks.port1.close();
-    return { done: Promise.resolve([...unreported]), askSoon: () => {}, terminate: async () => {} };
+const SCAN_THREAD_NICENESS = 10;
+
+/** Entries up to this size are read into one buffer kept for the purpose, not one a file. */
+const SCRATCH_BYTES = 1 << 20;
+/** Folders are handed over together once they hold this many files, or one is asked for. */
+const HAND_OVER_FILES = 1_000;
+/**
+ * Entries only the schemas can read, left to the thread that concludes (which has them loaded)
+ * before this thread loads them itself: loading zod cost a thread ~100 ms, for a record that may
+ * hold a few such entries or none; a record of nothing else is read here all the same.
+ */
+const LEFT_TO_CONCLUDE = 64;
+
+type Schemas = typeof import('../../shared/record/entry.ts');
+
+function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, moved: ArrayBuffer[]) => void) {
+  const next = new Int32Array(share.queue, 0, 1);
+  const claims = new Int32Array(share.queue, 4);
+  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  const packer = createLooksPacker(HAND_OVER_FILES * 2);
+  let folders: FolderLooked[] = [];
+
+  function handOver(): void {
+    if (folders.length === 0) return;
+    const looks = packer.take();
+    post({ type: 'folders', folders, looks }, [looks.numbers.buffer as ArrayBuffer, looks.ends.buffer as ArrayBuffer]);
+    folders = [];
   }
-  let stopped = false;
-  const done = new Promise<string[]>((resolve) => {
-    worker.on('message', (message: ScanMessage) => {
-      if (stopped) return;
-      if (message.type === 'done') {
-        void worker.terminate();
-        return;
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  let schemas: Schemas | null = null;
+  let left = 0;
+
+  /**
+   * Looks at one file; null when its entry is not in the plugin's form and the schemas are not
+   * loaded yet (then it is looked at again once they are: a look a file is not worth a wait).
+   */
+  function look(path: string | Buffer, entryName: EntryName | null): Pick<ScannedFile, 'seen' | 'mtimeMs'> | null {
+    if (entryName === null) return lookAtFile(path, null, failUnread);
+    const read = readRecordFile(path, scratch);
+    let reading: EntryReading | null = null;
+    if (read.type === 'bytes') {
+      const first = readEntryFacts(read.bytes);
+      if (first.outcome !== 'unchecked') reading = first;
+      else if (schemas === null) return null;
+      else reading = schemas.checkEntry(first.kind, first.value, first.source);
+    }
+    return lookAtRead(read, () => reading!);
+  }
+
+  async function lookAtFolder(sessionId: string, soon: boolean): Promise<void> {
+    const folder = `${share.recordDir}${sep}${sessionId}`;
+    let listed: FolderEntry[];
+    try {
+      listed = listFolder(folder);
+    } catch (error) {
+      const err = error as NodeJS.ErrnoException;
+      const gone = err.code === 'ENOENT' || err.code === 'ENOTDIR';
+      folders.push({ sessionId, problem: gone ? null : describeError(err), gone, soon, files: 0 });
+      if (soon) handOver();
+      return;
+    }
+    for (const entry of listed) {
+      const entryName = entry.bytes === undefined ? parseEntryName(entry.name) : null;
+      const path = pathIn(folder, entry);
+      let seen = look(path, entryName);
+      if (seen === null && left++ >= LEFT_TO_CONCLUDE) {
+        schemas = (await import(new URL(`../../shared/record/entry${ext}`, import.meta.url).href)) as Schemas;
+        seen = look(path, entryName)!;
       }
-      unreported.delete(message.sessionId);
-      onFolder(message);
-    });
-    worker.on('error', (error) => onError(`scan worker: ${error.message}`));
-    worker.on('exit', () => {
-      asks.port1.close();
-      resolve([...unreported]);
-    });
-  });
+      packer.add({ name: entry.name, entryName, seen: seen?.seen ?? null, mtimeMs: seen?.mtimeMs ?? null });
+    }
+    folders.push({ sessionId, problem: null, gone: false, soon, files: listed.length });
+    // An asked folder's notice waits for it: it goes at once.
+    if (soon || packer.count >= HAND_OVER_FILES) handOver();
+  }
+
+  /** The asks that came, each answered in turn: one look at a time, with one scratch buffer. */
+  let answering = Promise.resolve();
+  const answer = (sessionId: string) => (answering = answering.then(() => lookAtFolder(sessionId, true)));
+
   return {
-    done,
-    askSoon: (sessionId) => asks.port1.postMessage(sessionId),
-    async terminate() {
-      stopped = true;
-      await worker.terminate();
+    async run(): Promise<void> {
+      yieldToMainThread();
+      for (;;) {
+        for (let ask = receiveMessageOnPort(share.asks); ask !== undefined; ask = receiveMessageOnPort(share.asks)) await answer(ask.message as string);
+        const at = Atomics.add(next, 0, 1);
+        if (at >= share.sessionIds.length) break;
+        // Taken already: asked of a thread out of turn.
+        if (Atomics.compareExchange(claims, at, 0, share.thread + 1) !== 0) continue;
+        await lookAtFolder(share.sessionIds[at]!, false);
+      }
+      handOver();
+      post({ type: 'done' }, []);
+      // Asks are answered until the scan ends and the thread with it.
+      share.asks.on('message', (sessionId: string) => void answer(sessionId));
     },
   };
 }
 
 /**
- * Looks at every file of the given session folders, posting each folder as it is done; a folder
- * asked for meanwhile is looked at first, and not again in its turn.
+ * Lowers this thread's priority, and this thread's only: Linux gives each thread its own nice
+ * value, set by its id, which /proc/thread-self names. Elsewhere the thread keeps the process's.
  */
-function scanFolders(work: ScanWork, post: (message: ScanMessage) => void): void {
-  const lookedSoon = new Set<string>();
-  for (const sessionId of work.sessionIds) {
-    for (let ask = work.asks && receiveMessageOnPort(work.asks); ask !== undefined; ask = work.asks && receiveMessageOnPort(work.asks)) {
-      const asked = ask.message as string;
-      lookedSoon.add(asked);
-      lookAtFolder(work.recordDir, asked, true, post);
-    }
-    if (!lookedSoon.has(sessionId)) lookAtFolder(work.recordDir, sessionId, false, post);
-  }
-  post({ type: 'done' });
-}
-
-function lookAtFolder(recordDir: string, sessionId: string, soon: boolean, post: (message: ScanMessage) => void): void {
-  const folder = `${recordDir}${sep}${sessionId}`;
-  let listed: FolderEntry[];
+function yieldToMainThread(): void {
   try {
-    listed = listFolder(folder);
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    const gone = err.code === 'ENOENT' || err.code === 'ENOTDIR';
-    post({ type: 'folder', sessionId, problem: gone ? null : describeError(err), gone, files: [], soon });
-    return;
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isSafeInteger(threadId) && threadId > 0) setPriority(threadId, SCAN_THREAD_NICENESS);
+  } catch {
+    // Not Linux, or not allowed: the thread runs at the process's priority.
   }
-  const files: ScannedFile[] = [];
-  for (const entry of listed) {
-    const entryName = parseEntryName(entry.name);
-    const { seen, mtimeMs } = lookAtFile(pathIn(folder, entry), entryName);
-    files.push({ name: entry.name, entryName, seen, mtimeMs });
-  }
-  post({ type: 'folder', sessionId, problem: null, gone: false, files, soon });
 }
 
-// Run as the worker: started by scanInWorker with its share of the folders.
+/** A stray is stat'ed, never read. */
+function failUnread(): never {
+  throw new Error('a stray is never read');
+}
+
+// Run as a scan thread.
 if (parentPort !== null && workerData !== undefined) {
   const port = parentPort;
-  scanFolders(workerData as ScanWork, (message) => port.postMessage(message));
+  void createScanThread(workerData as ScanShare, (message, moved) => port.postMessage(message, moved)).run();
 }

@@ -2,13 +2,18 @@ import type { SourceKind } from '../../shared/wire/common.ts';
 import { createRecordSource } from '../record/recordSource.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
 import { createSacSource } from '../sac/sacSource.ts';
+import type { RecordHeadStart } from '../record/scanStart.ts';
 import type { Source } from './source.ts';
 
-/** A store the command was given: its kind and its root directory. */
-export type StoreSpec = { kind: SourceKind; root: string };
+/**
+ * A store the command was given: its kind and its root directory, and for a record the first
+ * scan the command began before the rest of it loaded (server/record/scanStart.ts).
+ */
+export type StoreSpec = { kind: SourceKind; root: string; headStart?: RecordHeadStart | null };
 
 type SourceOptions = {
   root: string;
+  headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
 };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
+import type { RecordHeadStart } from '../record/scanStart.ts';
 
 // Tests meet real parts: a temporary record written by a real writer process, and a real
 // dashboard listening on a port. Nothing here ever points at a real record directory.
@@ -13,9 +14,12 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function startTestDashboard(recordDir: string, options: { reconcileIntervalMs?: number; token?: string | null; searchBudgetMs?: number } = {}): Promise<Dashboard> {
+export async function startTestDashboard(
+  recordDir: string,
+  options: { reconcileIntervalMs?: number; token?: string | null; searchBudgetMs?: number; headStart?: RecordHeadStart | null } = {},
+): Promise<Dashboard> {
   return startDashboard({
-    stores: [{ kind: 'record', root: recordDir }],
+    stores: [{ kind: 'record', root: recordDir, ...(options.headStart !== undefined ? { headStart: options.headStart } : {}) }],
     token: options.token ?? null,
     host: '127.0.0.1',
     port: 0,

@@ -7,12 +7,14 @@ import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
-// A first scan of 50 folders or more is shared with a worker thread. Whichever thread reads a
-// folder, the reader must conclude the same: these folders hold every kind of file.
+// A first scan of 50 folders or more is read by scan threads. Whichever thread reads a folder,
+// the reader must conclude the same: these folders hold every kind of file, entries only the
+// schemas can read among them (a scan thread leaves the first few to the thread concluding, which
+// has them loaded, and loads them itself for the rest).
 
 const FOLDERS = 120;
 
-describe('the first scan, shared with a worker thread', () => {
+describe('the first scan, read by scan threads', () => {
   it('every file of a large record is read and classified as the reader alone would', async () => {
     const record = makeTempRecord();
     const old = new Date(Date.now() - 3_600_000);
@@ -39,6 +41,9 @@ describe('the first scan, shared with a worker thread', () => {
       }
       // A link is a stray whatever its name: it has no place in the sequence.
       if (i % 7 === 0) symlinkSync('/etc/hostname', join(dir, nameAt(6, 9)));
+      // Not in the form the plugin writes: the schemas say what is wrong with them.
+      put(nameAt(7, seq++), receivedEntry(7, 'x', { outcome: 'delivered' }));
+      put(nameAt(8, seq++), sentEntry(8, 'x', { isQueued: 'yes' }));
     }
     const dashboard = await startTestDashboard(record.dir);
     try {
@@ -50,10 +55,10 @@ describe('the first scan, shared with a worker thread', () => {
         const i = Number(session.sessionId.slice(1));
         assert.deepEqual(
           session.counts,
-          { sent: 2, received: 1, refused: 1, rejected: 1, damaged: i % 3 === 0 ? 1 : 0, pending: i % 10 === 0 ? 1 : 0, invalid: 0, missing: 0, stray: 1 + (i % 7 === 0 ? 1 : 0) },
+          { sent: 2, received: 1, refused: 1, rejected: 1, damaged: i % 3 === 0 ? 1 : 0, pending: i % 10 === 0 ? 1 : 0, invalid: 2, missing: 0, stray: 1 + (i % 7 === 0 ? 1 : 0) },
           session.sessionId,
         );
-        assert.deepEqual(session.degraded.map((reason) => reason.code), i % 3 === 0 ? ['damaged-file'] : [], session.sessionId);
+        assert.deepEqual(session.degraded.map((reason) => reason.code), [...(i % 3 === 0 ? ['damaged-file'] : []), 'invalid-entry'], session.sessionId);
       }
       // A file still being written when the worker read it is read again, and parses once done.
       for (const path of halfWritten) writeFileSync(path, JSON.stringify({ ...sentEntry(5, 'done now'), sessionId: path.split('/').at(-2) }));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sessionResponseSchema, type SessionSummary } from '../../shared/wire/record.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
@@ -77,6 +77,41 @@ describe('watching while the first scan runs', () => {
       }
       const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       assert.equal(list.projects.flatMap((project) => project.sessions).length, FOLDERS + 1);
+    } finally {
+      events.close();
+      await writer.kill();
+      await dashboard.close();
+      record.remove();
+    }
+  });
+
+  it('an entry written while the first scan runs is listed live, as an item, whether the scan had read its folder or not, and so is a new folder\'s', { timeout: 120_000 }, async () => {
+    const record = makeTempRecord();
+    writeLargeRecord(record.dir);
+    const listed = readdirSync(record.dir);
+    // Late in the scan's order: read after the write, by a scan thread, out of turn.
+    const lateOnes = listed.slice(-40).filter((_, at) => at % 4 === 0);
+    const writer = await startWriter(record.dir);
+    const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE });
+    const events = await connectEventStream(dashboard.url);
+    try {
+      assert.equal((await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state, 'scanning', 'the first answer comes while the scan runs');
+      const written: [string, string][] = [];
+      for (const sessionId of lateOnes) {
+        const ack = await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written during the scan'), sessionId } });
+        written.push([sessionId, basename(String(ack.file))]);
+      }
+      const fresh = await writer.send({ op: 'write', sessionId: 'fresh-live', seq: 1, entry: { ...startEntry(1), sessionId: 'fresh-live' } });
+      written.push(['fresh-live', basename(String(fresh.file))]);
+      const untold: string[] = [];
+      for (const [sessionId, name] of written) {
+        try {
+          await events.next((n) => n.event.type === 'items' && n.event.sessionId === sessionId && n.event.items.some((item) => item.key === name), 10_000);
+        } catch {
+          untold.push(`${sessionId}/${name}`);
+        }
+      }
+      assert.deepEqual(untold, [], 'entries written during the scan and never listed live');
     } finally {
       events.close();
       await writer.kill();

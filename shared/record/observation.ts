@@ -30,36 +30,27 @@ export function concludeObservation(previous: KnownFile | null, file: FileSeen, 
   const read = fingerprint !== null;
   const pendingSince = previous?.pendingSince;
   const touched = previous?.touched;
-  // Every file is made here, fields always in one order: the index keeps a million of them.
-  const known = (evidence: EvidenceState, why: string | null, size: number, factsNow: EntryFacts | null, fingerprintNow: number | null, since: number | undefined, touchedNow: Touch | undefined): KnownFile => {
-    // The same name parses to the same entry name: one copy of it is enough.
-    const made = { name: file.name, entryName: previous?.entryName ?? file.entryName, evidence, why, size, facts: factsNow, fingerprint: fingerprintNow, mtimeMs: file.mtimeMs } as KnownFile;
-    if (since !== undefined) made.pendingSince = since;
-    if (touchedNow !== undefined) made.touched = touchedNow;
-    return made;
-  };
-  const changed = (why: string, size: number) => known('changed', why, size, facts, fingerprint, pendingSince, 'changed');
   switch (seen.type) {
     case 'gone':
       // A stray that goes is simply gone; anything that was evidence stays, marked removed
       // (the writer never deletes: rule.neverPruned).
       if (previous === null || previous.evidence === 'stray') return null;
-      return known('removed', read ? 'removed after it was read' : 'removed before it ever parsed', previous.size, facts, fingerprint, pendingSince, read ? 'removed' : touched);
+      return makeKnown(previous, file, 'removed', read ? 'removed after it was read' : 'removed before it ever parsed', previous.size, facts, fingerprint, pendingSince, read ? 'removed' : touched);
     case 'stray':
       // Whatever now holds the name of a file that was read (a link, a pipe, a folder) took the
       // place of that file: the file changed after it was read, and what it said is kept.
-      if (read) return changed(`changed after it was read: now ${seen.why}`, seen.size);
-      return known('stray', seen.why, seen.size, null, null, undefined, undefined);
+      if (read) return makeKnown(previous, file, 'changed', `changed after it was read: now ${seen.why}`, seen.size, facts, fingerprint, pendingSince, 'changed');
+      return makeKnown(previous, file, 'stray', seen.why, seen.size, null, null, undefined, undefined);
     case 'unreadable':
-      return known('unreadable', seen.why, seen.size ?? previous?.size ?? 0, facts, fingerprint, pendingSince, touched);
+      return makeKnown(previous, file, 'unreadable', seen.why, seen.size ?? previous?.size ?? 0, facts, fingerprint, pendingSince, touched);
     case 'entry':
-      if (read && fingerprint !== seen.fingerprint) return changed('changed after it was read', seen.size);
-      return known('parsed', null, seen.size, seen.facts, seen.fingerprint, undefined, touched);
+      if (read && fingerprint !== seen.fingerprint) return makeKnown(previous, file, 'changed', 'changed after it was read', seen.size, facts, fingerprint, pendingSince, 'changed');
+      return makeKnown(previous, file, 'parsed', null, seen.size, seen.facts, seen.fingerprint, undefined, touched);
     case 'invalid':
-      if (read && fingerprint !== seen.fingerprint) return changed(`changed after it was read, and now ${seen.why}`, seen.size);
-      return known('invalid', seen.why, seen.size, null, seen.fingerprint, undefined, touched);
+      if (read && fingerprint !== seen.fingerprint) return makeKnown(previous, file, 'changed', `changed after it was read, and now ${seen.why}`, seen.size, facts, fingerprint, pendingSince, 'changed');
+      return makeKnown(previous, file, 'invalid', seen.why, seen.size, null, seen.fingerprint, undefined, touched);
     case 'unparsed': {
-      if (read) return changed(`changed after it was read, and no longer parses (${seen.why})`, seen.size);
+      if (read) return makeKnown(previous, file, 'changed', `changed after it was read, and no longer parses (${seen.why})`, seen.size, facts, fingerprint, pendingSince, 'changed');
       // The first look decides whether the file was already too old to be still being written;
       // after that only the reader's clock counts, so a file dated in the future cannot stay
       // pending, and one that keeps changing without parsing is damaged all the same.
@@ -68,7 +59,29 @@ export function concludeObservation(previous: KnownFile | null, file: FileSeen, 
         pendingSince === undefined
           ? isAlreadyDamaged(now, seen.changedAt)
           : previous?.evidence === 'damaged' || readerNow - since >= PENDING_WINDOW_MS;
-      return known(damaged ? 'damaged' : 'pending', seen.why, seen.size, null, null, since, undefined);
+      return makeKnown(previous, file, damaged ? 'damaged' : 'pending', seen.why, seen.size, null, null, since, undefined);
     }
   }
+}
+
+/**
+ * Every file is made here, fields always in one order: the index keeps a million of them, and a
+ * scan makes them a hundred thousand a second (no function is made for each).
+ */
+function makeKnown(
+  previous: KnownFile | null,
+  file: FileSeen,
+  evidence: EvidenceState,
+  why: string | null,
+  size: number,
+  facts: EntryFacts | null,
+  fingerprint: number | null,
+  since: number | undefined,
+  touched: Touch | undefined,
+): KnownFile {
+  // The same name parses to the same entry name: one copy of it is enough.
+  const made = { name: file.name, entryName: previous?.entryName ?? file.entryName, evidence, why, size, facts, fingerprint, mtimeMs: file.mtimeMs } as KnownFile;
+  if (since !== undefined) made.pendingSince = since;
+  if (touched !== undefined) made.touched = touched;
+  return made;
 }

@@ -30,4 +30,5 @@ for (const session of readdirSync(recordDir, { withFileTypes: true })) {
   }
 }
 const ms = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ files, bytes, unparsed, ms, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+const cpu = process.cpuUsage();
+process.stdout.write(`${JSON.stringify({ files, bytes, unparsed, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);

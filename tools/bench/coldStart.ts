@@ -11,7 +11,8 @@ import { readCpuMs, readPeakRss } from './proc.ts';
 const run = promisify(execFile);
 const SCAN_SCRIPT = fileURLToPath(new URL('./baselineScan.ts', import.meta.url));
 
-export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; wallMs: number; maxRssBytes: number };
+/** `cpuMs` is the scan process's CPU time, start-up included. */
+export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; cpuMs: number; wallMs: number; maxRssBytes: number };
 
 /** The plain synchronous scan, in a fresh process; wallMs is from spawn to exit. */
 export async function runBaselineScan(recordDir: string, listOnly = false): Promise<BaselineScan> {
@@ -28,6 +29,8 @@ export type ColdStart = {
   firstAnswer: { state: string; files: number; sessions: number };
   readyMs: number;
   readyFiles: number;
+  /** CPU time of every thread of the command, from its start to indexing ready. */
+  cpuMsToReady: number;
   liveMs: number;
   peakRssAtReadyBytes: number;
   peakRssBytes: number;
@@ -47,6 +50,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const firstAnswerMs = performance.now() - spawnedAt;
   const events = await connectEvents(dashboard.url);
   const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
+  const cpuMsToReady = readCpuMs(dashboard.pid) ?? 0;
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
 
   // A file written once the index is ready: noticed when the watcher (or the reconcile that
@@ -73,6 +77,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
         sessions: first.body.projects.reduce((n, p) => n + p.sessions.length, 0),
       },
       readyMs: ready.at - spawnedAt,
+      cpuMsToReady,
       readyFiles: ready.event.type === 'source' ? ready.event.source.indexing.files : 0,
       liveMs: live.at - spawnedAt,
       peakRssAtReadyBytes,

@@ -23,14 +23,14 @@ export type LiveViewResult = {
   jsHeapUsedBytes: number;
 };
 
-type RowsSeen = { seen: Record<string, number> };
+export type RowsSeen = { seen: Record<string, number> };
 
 /**
  * Runs in the page before its scripts: at the first animation frame after a change to the DOM or
  * a scroll, notes each live row inside the live view's scroll box the first time it is there
  * (Date.now()). Stamped in the page, so that Playwright's polling is not in the figures.
  */
-function watchLiveRows(): void {
+export function watchLiveRows(): void {
   type Box = { top: number; bottom: number };
   type Element = { getAttribute(name: string): string | null; getBoundingClientRect(): Box };
   type Document = { querySelector(selector: string): Element | null; querySelectorAll(selector: string): Iterable<Element>; addEventListener(type: string, listener: () => void, options: object): void };
@@ -66,7 +66,7 @@ function watchLiveRows(): void {
   page.document.addEventListener('scroll', schedule, { capture: true, passive: true });
 }
 
-const LAUNCH = {
+export const LAUNCH = {
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };

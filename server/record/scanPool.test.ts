@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import { makeTempRecord } from '../test/harness.ts';
+import { startScanPool, type ScannedFolder, type ScanPool } from './scanPool.ts';
+
+// Scan threads share one line of folders: each folder is read by one of them, once, in its turn;
+// one asked for (something stirred in it) is read next by the thread that has it, and its look
+// comes after any look that thread took before.
+
+const FOLDERS = 300;
+const ENTRIES = 20;
+
+function writeRecord(dir: string): string[] {
+  const sessionIds: string[] = [];
+  for (let i = 0; i < FOLDERS; i++) {
+    const sessionId = `s${String(i).padStart(3, '0')}`;
+    sessionIds.push(sessionId);
+    mkdirSync(join(dir, sessionId));
+    writeFileSync(join(dir, sessionId, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId }));
+    for (let seq = 2; seq <= ENTRIES; seq++) writeFileSync(join(dir, sessionId, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `entry ${seq}`), sessionId }));
+  }
+  return sessionIds;
+}
+
+/** Every folder the pool hands over, until its last thread ends. */
+async function takeAll(pool: ScanPool): Promise<ScannedFolder[]> {
+  const taken: ScannedFolder[] = [];
+  for (;;) {
+    for (let folder = pool.take(); folder !== undefined; folder = pool.take()) taken.push(folder);
+    if (pool.finished) return taken;
+    await new Promise<void>((resolve) => (pool.wake = resolve));
+  }
+}
+
+describe('scan threads sharing the first scan', () => {
+  it('every folder in line is read by one thread, once, with every file of it', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 3 }, (message) => assert.fail(message));
+      const folders = await takeAll(pool);
+      assert.deepEqual(await pool.done, [], 'no folder left unread');
+      assert.deepEqual(folders.map((folder) => folder.sessionId).sort(), sessionIds);
+      for (const folder of folders) {
+        assert.equal(folder.files, ENTRIES, folder.sessionId);
+        const first = folder.looks.look(folder.first);
+        assert.equal(first.seen?.type === 'entry' && first.seen.facts.sessionId, folder.sessionId);
+      }
+    } finally {
+      record.remove();
+    }
+  });
+
+  it('a folder asked for is read out of turn by the thread that has it: its asked look is its last, and a new folder is read too', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      // Asked at once and again, some surely before their turn and some perhaps after it.
+      const asked = sessionIds.filter((_, at) => at % 7 === 3);
+      mkdirSync(join(record.dir, 'fresh'));
+      writeFileSync(join(record.dir, 'fresh', nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: 'fresh' }));
+      for (const sessionId of [...asked, 'fresh', ...asked.slice(0, 5), 'fresh']) pool.askSoon(sessionId);
+      const folders = await takeAll(pool);
+      assert.deepEqual(await pool.done, []);
+      for (const sessionId of [...asked, 'fresh']) {
+        const looks = folders.filter((folder) => folder.sessionId === sessionId);
+        assert.ok(looks.length >= 1, `${sessionId} was read`);
+        assert.equal(looks.at(-1)!.soon, true, `${sessionId}: the asked look comes last`);
+        assert.ok(looks.filter((look) => !look.soon).length <= 1, `${sessionId}: read in its turn at most once`);
+      }
+      for (const sessionId of sessionIds.filter((id) => !asked.includes(id))) {
+        assert.deepEqual(
+          folders.filter((folder) => folder.sessionId === sessionId).map((folder) => folder.soon),
+          [false],
+          sessionId,
+        );
+      }
+    } finally {
+      record.remove();
+    }
+  });
+});

@@ -1,0 +1,191 @@
+import { availableParallelism } from 'node:os';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { openLooks, type OpenedLooks, type PackedLooks } from './scanLooks.ts';
+
+// The first scan on every core. Reading an entry is work in JavaScript (decoding, parsing,
+// checking, fingerprinting) plus four system calls, once per file; scan threads share the
+// session folders, each taking the next one in line from a counter in shared memory, so that a
+// thread slowed by a large folder holds the others back in nothing. The thread that answers
+// requests and watches the record only concludes what they hand over (scanLooks.ts). They read,
+// and never write.
+
+/**
+ * A session folder as a scan thread looked at it: why it could not be listed, or its files; `soon`
+ * when it was asked for.
+ */
+export type FolderLooked = { sessionId: string; problem: string | null; gone: boolean; soon: boolean; files: number };
+
+/**
+ * Folders a scan thread hands over together, their files packed one after the other: a message
+ * costs the receiving thread a turn of its event loop and more, and a folder a message was a
+ * third of the time it spent on a scan.
+ */
+export type ScanThreadMessage = { type: 'folders'; folders: FolderLooked[]; looks: PackedLooks } | { type: 'done' };
+
+/** A folder handed over: its files are `looks`' from `first`, `files` of them. */
+export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number };
+
+/**
+ * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
+ * folder in line; at 1 + i who has folder i (0 nobody yet, else the thread's number + 1).
+ */
+export type ScanShare = { recordDir: string; sessionIds: string[]; queue: SharedArrayBuffer; thread: number; asks: MessagePort };
+
+export type ScanPool = {
+  /**
+   * The next folder handed over, in the order they came, but one asked for first: its notice
+   * waits for it, and it holds whatever the looks of it before it held.
+   */
+  take(): ScannedFolder | undefined;
+  /** Set by whoever takes the folders: told when one arrives, and when the last thread ends. */
+  wake: (() => void) | null;
+  /** Whether every thread has ended. */
+  readonly finished: boolean;
+  /** Whether a folder is in the threads' line, as listed when they started. */
+  inLine(sessionId: string): boolean;
+  /** Adds threads up to `threads` in all, while folders are still in line. */
+  grow(threads: number): void;
+  /** Resolves with the folders no thread reported: all of them if none could run. */
+  done: Promise<string[]>;
+  /**
+   * Asks for a folder to be looked at before the next one in line (something stirred in it):
+   * its look comes with `soon`, taken after the ask, even if the folder was looked at before.
+   * Every ask for one folder goes to the thread that has it, so its looks come in order.
+   */
+  askSoon(sessionId: string): void;
+  terminate(): Promise<void>;
+};
+
+/** No more threads than this: beyond it, the disk and the thread concluding are the limit. */
+const MAX_SCAN_THREADS = 4;
+
+/** As many scan threads as the machine has cores, within the limit. */
+export function countScanThreads(): number {
+  return Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
+}
+
+type Thread = { worker: Worker; asks: MessagePort; alive: boolean; lineDone: boolean };
+
+/**
+ * Starts scan threads on these session folders. A thread that fails leaves its unreported
+ * folders for the caller to read itself: it can cost time, never files.
+ */
+export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number }, onError: (message: string) => void): ScanPool {
+  const { sessionIds } = work;
+  const unreported = new Set(sessionIds);
+  const queue = new SharedArrayBuffer(4 * (1 + sessionIds.length));
+  const claims = new Int32Array(queue, 4);
+  const positions = new Map(sessionIds.map((sessionId, at) => [sessionId, at]));
+  /** Folders asked for that are not in line (come since the listing): the thread that has each. */
+  const askedElsewhere = new Map<string, number>();
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const threads: Thread[] = [];
+  let stopped = false;
+  let finished = false;
+  let asks = 0;
+  let resolveDone: (unreported: string[]) => void = () => {};
+  const done = new Promise<string[]>((resolve) => (resolveDone = resolve));
+
+  const inTurn: ScannedFolder[] = [];
+  const asked: ScannedFolder[] = [];
+  const pool: ScanPool = {
+    take: () => asked.shift() ?? inTurn.shift(),
+    wake: null,
+    get finished() {
+      return finished;
+    },
+    done,
+    inLine: (sessionId) => positions.has(sessionId),
+    grow(count) {
+      while (!stopped && !finished && threads.length < count && !threads.every((thread) => thread.lineDone)) if (!spawn()) return;
+    },
+    askSoon(sessionId) {
+      const live = threads.filter((thread) => thread.alive);
+      if (stopped || live.length === 0) return;
+      // An idle thread answers at once; otherwise the asks take turns.
+      const chosen = threads.indexOf(live.find((thread) => thread.lineDone) ?? live[asks++ % live.length]!);
+      const at = positions.get(sessionId);
+      let thread: number;
+      if (at === undefined) {
+        thread = askedElsewhere.get(sessionId) ?? chosen;
+        askedElsewhere.set(sessionId, thread);
+      } else {
+        const claimed = Atomics.compareExchange(claims, at, 0, chosen + 1);
+        thread = claimed === 0 ? chosen : claimed - 1;
+      }
+      threads[thread]!.asks.postMessage(sessionId);
+    },
+    async terminate() {
+      stopped = true;
+      await Promise.all(threads.map((thread) => thread.worker.terminate()));
+    },
+  };
+
+  /** Once every folder in line is taken, the threads stay for asks until the last is done. */
+  const endWhenLineDone = () => {
+    if (threads.every((thread) => thread.lineDone || !thread.alive)) for (const thread of threads) void thread.worker.terminate();
+  };
+  const end = () => {
+    if (threads.some((thread) => thread.alive)) return;
+    finished = true;
+    resolveDone([...unreported]);
+    pool.wake?.();
+  };
+  const arrive = (thread: Thread, message: ScanThreadMessage) => {
+    if (stopped) return;
+    if (message.type === 'done') {
+      thread.lineDone = true;
+      endWhenLineDone();
+      return;
+    }
+    const looks = openLooks(message.looks);
+    let first = 0;
+    for (const folder of message.folders) {
+      unreported.delete(folder.sessionId);
+      const scanned = { ...folder, looks, first };
+      first += folder.files;
+      if (!folder.soon) {
+        inTurn.push(scanned);
+        continue;
+      }
+      // Taken after the ask, so after any look of it still waiting, which it supersedes.
+      for (let at = inTurn.findIndex((other) => other.sessionId === folder.sessionId); at !== -1; at = inTurn.findIndex((other) => other.sessionId === folder.sessionId)) inTurn.splice(at, 1);
+      asked.push(scanned);
+    }
+    pool.wake?.();
+  };
+
+  /** Starts one more thread; false when it could not be started. */
+  function spawn(): boolean {
+    const channel = new MessageChannel();
+    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, asks: channel.port2 };
+    let worker: Worker;
+    try {
+      // A scan's garbage is short-lived and small: a small young generation keeps each thread's
+      // heap from adding to the process's peak.
+      worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    } catch (error) {
+      onError(`scan thread: ${(error as Error).message}`);
+      channel.port1.close();
+      return false;
+    }
+    const thread: Thread = { worker, asks: channel.port1, alive: true, lineDone: false };
+    threads.push(thread);
+    worker.on('message', (message: ScanThreadMessage) => arrive(thread, message));
+    worker.on('error', (error) => onError(`scan thread: ${error.message}`));
+    worker.on('exit', () => {
+      thread.alive = false;
+      thread.asks.close();
+      endWhenLineDone();
+      end();
+    });
+    return true;
+  }
+
+  for (let number = 0; number < Math.max(1, work.threads); number++) spawn();
+  if (threads.length === 0) {
+    finished = true;
+    resolveDone([...unreported]);
+  }
+  return pool;
+}
