@@ -29,7 +29,6 @@ const joinedSessionSchema = z.object({
   elsewhere: z.array(z.string().nullable()),
   conversations: z.array(heldConversationSchema),
 });
-export type JoinedSessionWire = z.infer<typeof joinedSessionSchema>;
 
 /** `GET /api/joined-sessions`: each session once per project it is in. */
 export const joinedSessionsResponseSchema = z.object({

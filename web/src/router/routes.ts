@@ -19,7 +19,8 @@ export type Route =
   | { view: 'session'; session: string; query: string }
   | { view: 'not-found'; path: string };
 
-const SESSION_PATH = /^\/session\/([^/]+)\/?$/;
+// `/sessions/`: the record's older `/session/<id>` still opens its record session (router/legacyRoutes.tsx).
+const SESSION_PATH = /^\/sessions\/([^/]+)\/?$/;
 const SOURCE_PATH = /^\/source\/([a-z]+)-([0-9a-f]{8})\/([a-z]+)(?:\/([^/]+))?(?:\/item\/([^/]+))?\/?$/;
 
 export function parseRoute(pathname: string, search: string): Route {
@@ -77,7 +78,7 @@ export function sourceViewPath(source: string, name: string, subject: string | n
 
 /** One Claude Code session across the stores, by the full id they state. */
 export function sessionPath(session: string, query: URLSearchParams | string = ''): string {
-  return withQuery(`/session/${encodeURIComponent(session)}`, query);
+  return withQuery(`/sessions/${encodeURIComponent(session)}`, query);
 }
 
 export function projectPath(cwd: string | null): string {

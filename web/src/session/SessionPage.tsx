@@ -43,7 +43,7 @@ export default function SessionPage({ session, query }: { session: string; query
             <span className="side-received">Received</span>
           </div>
           {shown.length === 0 && <p className="muted">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
-          <ol className="session-rows">
+          <ol className="joined-rows">
             {shown.map((item) => (
               <SessionRow key={`${item.item.source.id}/${item.conversation}/${keyOf(item)}`} item={item} />
             ))}
@@ -115,7 +115,7 @@ function SessionRow({ item }: { item: SessionItem }) {
   const column = item.side ?? 'both';
   const View = kind.SessionItem;
   return (
-    <li className={`session-row side-${column}`} data-store={item.kind}>
+    <li className={`joined-row side-${column}`} data-store={item.kind}>
       <div className={`cell cell-${column === 'both' ? 'span' : column}`}>
         <p className="item-store">
           <Link to={conversationPath(item.item.source.id, item.conversation)} className={`store-badge kind-${item.kind}`} title={`In ${kind.storeWords} ${item.item.source.id}: its own view`}>
