@@ -1,6 +1,7 @@
 import { SESSION_A, SESSION_B } from '../shared/session/testing/oneSessionStores.ts';
 import { sacTime } from '../server/demo/sacWrite.ts';
-import { writeOneSessionStores, type OneSessionStores } from '../server/test/oneSession.ts';
+import { writeOneSessionStores } from '../server/test/oneSession.ts';
+import type { ThreeStores } from '../server/test/threeStores.ts';
 import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { expect, test } from './support/test.ts';
 
@@ -8,7 +9,7 @@ import { expect, test } from './support/test.ts';
 // set-agent-comm store, each written by its own writer process, hold the same two sessions whose
 // ids share their first 8 characters.
 
-let stores: OneSessionStores;
+let stores: ThreeStores;
 let dashboard: RunningDashboard;
 
 test.beforeAll(async () => {

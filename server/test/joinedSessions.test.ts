@@ -9,13 +9,14 @@ import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
 import { eventually } from './harness.ts';
-import { writeOneSessionStores, type OneSessionStores } from './oneSession.ts';
+import { writeOneSessionStores } from './oneSession.ts';
+import type { ThreeStores } from './threeStores.ts';
 
 // One Claude Code session across the stores, over a record, a spex home and a set-agent-comm store
 // each written by its own writer process, holding the same two sessions whose ids share their
 // first 8 characters: joined on the full id each store states, and on nothing else.
 
-let stores: OneSessionStores;
+let stores: ThreeStores;
 let sources: Source[];
 let app: FastifyInstance;
 
