@@ -86,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
   registerConversationRoutes(app, options.sources, lookup);
   registerViewRoutes(app, lookup);
-  registerSessionRoutes(app, options.sources);
+  registerSessionRoutes(app, options.sources, lookup);
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, search);
   registerExportRoutes(app, options.sources, lookup, search);

@@ -1,5 +1,6 @@
 import { sourceRefSchema } from '../../shared/wire/common.ts';
 import { recordEventSchema } from '../../shared/wire/conversations.ts';
+import { readStatedSession } from '../sources/sessions.ts';
 import type { Source, SourceNotice } from '../sources/source.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import type { ZodApp } from './zodApp.ts';
@@ -18,7 +19,7 @@ export function registerEventRoutes(app: ZodApp, sources: readonly Source[]): vo
   const serializeItems = (source: Source, notice: Extract<SourceNotice, { type: 'items' }>): string => {
     let json = itemsJson.get(notice);
     if (json === undefined) {
-      json = JSON.stringify(recordEventSchema.parse({ type: 'items', source: source.ref, sessionId: notice.id, items: notice.items }));
+      json = JSON.stringify(recordEventSchema.parse({ type: 'items', source: source.ref, sessionId: notice.id, session: readStatedSession(source, notice.id), items: notice.items }));
       itemsJson.set(notice, json);
     }
     return json;

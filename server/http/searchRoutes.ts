@@ -3,7 +3,8 @@ import { errorResponseSchema } from '../../shared/wire/common.ts';
 import { mergeSorted } from '../../shared/mergeSorted.ts';
 import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type SearchQuery, type SearchResponse } from '../../shared/wire/search.ts';
 import { createTextMatcher } from '../../shared/textMatch.ts';
-import { SearchRefused, type Source } from '../sources/source.ts';
+import { readStatedSession } from '../sources/sessions.ts';
+import { SearchRefused, type Source, type SourceSearch } from '../sources/source.ts';
 import { BadRequest } from './errors.ts';
 import { stopWithClient } from './stopWithClient.ts';
 import type { ZodApp } from './zodApp.ts';
@@ -46,7 +47,7 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
 
   const stop = stopWithClient(reply, options.budgetMs);
   try {
-    const found = await Promise.all(asked.map((one) => one.source.search(one.query, stop.signal)));
+    const found = await Promise.all(asked.map(async ({ source, query: narrowed }) => withStatedSessions(source, await source.search(narrowed, stop.signal))));
     const merged = mergeSorted(
       found.map((one) => one.hits),
       (a, b) => a.at > b.at,
@@ -54,7 +55,7 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
     const hits = merged.take(query.limit);
     return {
       schema: 'rec.search/3',
-      hits: hits.map((one) => one.hit as SearchResponse['hits'][number]),
+      hits: hits.map((one) => one.hit),
       scanned: found.reduce((sum, one) => sum + one.scanned, 0),
       truncated: merged.hasMore() || found.some((one) => one.truncated),
     };
@@ -80,4 +81,10 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
   } finally {
     stop.dispose();
   }
+}
+
+/** Every kind's hits alike say the session the conversation they open is, as its store states it. */
+function withStatedSessions(source: Source, found: SourceSearch): { hits: { at: string; hit: SearchResponse['hits'][number] }[]; scanned: number; truncated: boolean } {
+  const hits = found.hits.map(({ at, conversation, hit }) => ({ at, hit: { ...(hit as Omit<SearchResponse['hits'][number], 'session'>), session: readStatedSession(source, conversation) } as SearchResponse['hits'][number] }));
+  return { ...found, hits };
 }

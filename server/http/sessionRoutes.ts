@@ -1,22 +1,32 @@
 import { z } from 'zod';
 import { errorResponseSchema, exportQuerySchema } from '../../shared/wire/common.ts';
-import { joinedSessionQuerySchema, joinedSessionResponseSchema, joinedSessionsResponseSchema } from '../../shared/wire/session.ts';
+import { conversationSessionResponseSchema, joinedSessionQuerySchema, joinedSessionResponseSchema, joinedSessionsResponseSchema } from '../../shared/wire/session.ts';
 import { composeSessionExport, type ExportedConversation } from '../export/sessionExport.ts';
 import { createSessionJoin, readSessionPage } from '../sources/sessions.ts';
 import { NotHere, type Source } from '../sources/source.ts';
-import { sendAnswer, sendNotFound } from './answer.ts';
+import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
+import { conversationParams } from './conversationRoutes.ts';
 import { sendExport } from './sendExport.ts';
 import type { ZodApp } from './zodApp.ts';
 
 // One Claude Code session across the stores (server/sources/sessions.ts): the list of sessions
 // (`GET /api/joined-sessions`), one session's items from every store (`…/:session`), and its
 // export through the one pipeline (`…/:session/export?format=`). A session is named by its full id.
+// Each store's conversation says which session it is, and where else it is
+// (`/api/sources/:source/conversations/:id/session`).
 
 const sessionParams = z.object({ session: z.string().min(1, 'a full session id is needed') });
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerSessionRoutes(app: ZodApp, sources: readonly Source[]): void {
+export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup): void {
   const join = createSessionJoin(sources);
+
+  app.get('/api/sources/:source/conversations/:id/session', { schema: { params: conversationParams, response: answers(conversationSessionResponseSchema) } }, async (request, reply) => {
+    const source = lookup.byId(request.params.source);
+    if (source === null) return sendNotFound(reply, lookup.unknownWords());
+    const answer = join.sessionOf(source, request.params.id);
+    return answer instanceof NotHere ? sendNotFound(reply, answer.why) : answer;
+  });
 
   app.get('/api/joined-sessions', { schema: { response: { 200: joinedSessionsResponseSchema } } }, async () => join.list());
 

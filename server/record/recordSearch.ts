@@ -48,7 +48,7 @@ export async function searchRecord(source: RecordReader, threads: ReaderThreads,
         scanned += found.scanned;
         for (const hit of found.hits) {
           const candidate = slice[hit.index]!;
-          hits.push({ at: candidate.facts.at, hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, hit)) });
+          hits.push({ at: candidate.facts.at, conversation: candidate.sessionId, hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, hit)) });
         }
         if (hits.length === query.limit) {
           truncated = found.consumed < slice.length || candidates.hasMore();

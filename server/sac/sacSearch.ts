@@ -102,7 +102,7 @@ export async function searchSac(reader: SacReader, root: string, ref: SourceRef 
       snippet,
       match,
     };
-    hits.push({ at, hit: sacSearchHitSchema.parse(hit) });
+    hits.push({ at, conversation: flow.seat, hit: sacSearchHitSchema.parse(hit) });
     if (scanned % 200 === 0) {
       await yieldToLoop();
       signal.throwIfAborted();

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { joinSessions, listSessionsByProject, type HeldConversation, type JoinedSession } from '../../shared/session/joinSessions.ts';
-import type { JoinedSessionResponse, JoinedSessionsResponse, SessionItem } from '../../shared/wire/session.ts';
+import { joinSessions, listSessionsByProject, sessionKeyOf, type HeldConversation, type JoinedSession } from '../../shared/session/joinSessions.ts';
+import type { ConversationSessionResponse, JoinedSessionResponse, JoinedSessionsResponse, SessionItem } from '../../shared/wire/session.ts';
 import type { ExportParts } from '../export/exportParts.ts';
 import { toSessionItem } from '../export/sessionExport.ts';
 import { NotHere, type Answer, type Source } from './source.ts';
@@ -12,6 +12,15 @@ import { NotHere, type Answer, type Source } from './source.ts';
 
 /** A conversation of a session, with the source that holds it. */
 type SessionPart = { source: Source; held: HeldConversation };
+
+/**
+ * The session a source's conversation is, by the full id its store states: what a notice or a hit
+ * of it says. Null where the store states none, or no longer holds the conversation.
+ */
+export function readStatedSession(source: Source, conversation: string): string | null {
+  const listed = source.conversation(conversation);
+  return listed === null ? null : sessionKeyOf(listed);
+}
 
 /** How many items read in a row before other requests get a turn. */
 const ITEMS_PER_TURN = 500;
@@ -36,6 +45,13 @@ export function createSessionJoin(sources: readonly Source[]) {
     /** Every session once per project it is in (`rec.joined-sessions/1`). */
     list(): JoinedSessionsResponse {
       return { schema: 'rec.joined-sessions/1', projects: listSessionsByProject(joined().sessions) };
+    },
+    /** The session one store's conversation is, and that session's conversations in every store (`rec.conversation-session/1`). */
+    sessionOf(source: Source, id: string): Answer<ConversationSessionResponse> {
+      if (source.conversation(id) === null) return new NotHere('no such conversation in this store');
+      const session = readStatedSession(source, id);
+      const found = session === null ? undefined : joined().byId.get(session);
+      return { schema: 'rec.conversation-session/1', session, conversations: found?.conversations ?? [] };
     },
     /** A session's conversations, each with its source; NotHere when no store states that full id. */
     partsOf(session: string): Answer<SessionPart[]> {

@@ -44,8 +44,11 @@ export type SourceNotice =
   | { type: 'conversation-changed'; id: string }
   | { type: 'items'; id: string; items: LiveItem[] };
 
-/** The hits a source found for a search, newest first, each validated in the wire's shape. */
-export type SourceSearch = { hits: { at: string; hit: unknown }[]; scanned: number; truncated: boolean };
+/**
+ * The hits a source found for a search, newest first, each validated in its kind's wire shape,
+ * with the id of the conversation it opens (the search says which session that is, for every kind).
+ */
+export type SourceSearch = { hits: { at: string; conversation: string; hit: unknown }[]; scanned: number; truncated: boolean };
 
 /** A search a source will not run now: answered 503, with when to try again. */
 export class SearchRefused extends Error {

@@ -85,7 +85,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
         snippet,
         match: inSnippet,
       };
-      hits.push({ at: candidate.at, hit: spexSearchHitSchema.parse(hit) });
+      hits.push({ at: candidate.at, conversation: candidate.sessionId, hit: spexSearchHitSchema.parse(hit) });
     }
     if (truncated) break;
     // Other requests go on between slices of a long search.

@@ -1,17 +1,18 @@
 import type { z } from 'zod';
+import { recordEventSchema } from '../../shared/wire/conversations.ts';
 import { recordOnlyEventSchema } from '../../shared/test/recordWire.ts';
+import { createArrivals } from './arrivals.ts';
 
 /** The notices of a dashboard over a record: every session a record session. */
 type RecordEvent = z.infer<typeof recordOnlyEventSchema>;
-import { createArrivals } from './arrivals.ts';
 
 /** A notice from /api/events, stamped with performance.now() when it arrived. */
-export type Notice = { at: number; event: RecordEvent };
+export type Notice<E = RecordEvent> = { at: number; event: E };
 
-export type EventStream = {
-  notices: Notice[];
+export type EventStream<E = RecordEvent> = {
+  notices: Notice<E>[];
   /** Resolves with the first notice (already arrived or to come) that matches. */
-  next(match: (notice: Notice) => boolean, timeoutMs?: number): Promise<Notice>;
+  next(match: (notice: Notice<E>) => boolean, timeoutMs?: number): Promise<Notice<E>>;
   close(): void;
 };
 
@@ -19,11 +20,21 @@ export type EventStream = {
  * Listens to a dashboard's /api/events as a client does, parsing each notice with the wire
  * schema. Used by the tests and by the bench, which times notices by their arrival.
  */
-export async function connectEventStream(origin: string, headers: Record<string, string> = {}): Promise<EventStream> {
+export function connectEventStream(origin: string, headers: Record<string, string> = {}): Promise<EventStream> {
+  return connectWith(origin, headers, recordOnlyEventSchema);
+}
+
+/** The same, over stores of every kind. */
+export function connectStoresEventStream(origin: string): Promise<EventStream<z.infer<typeof recordEventSchema>>> {
+  return connectWith(origin, {}, recordEventSchema);
+}
+
+async function connectWith<S extends z.ZodType>(origin: string, headers: Record<string, string>, schema: S): Promise<EventStream<z.infer<S>>> {
+  type Told = Notice<z.infer<S>>;
   const controller = new AbortController();
   const response = await fetch(new URL('/api/events', origin), { signal: controller.signal, headers });
   if (!response.ok || response.body === null) throw new Error(`no event stream: ${response.status}`);
-  const notices = createArrivals<Notice>('no matching notice arrived');
+  const notices = createArrivals<Told>('no matching notice arrived');
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     let buffer = '';
@@ -39,7 +50,7 @@ export async function connectEventStream(origin: string, headers: Record<string,
           buffer = buffer.slice(end + 2);
           for (const line of block.split('\n')) {
             if (!line.startsWith('data: ')) continue;
-            notices.push({ at, event: recordOnlyEventSchema.parse(JSON.parse(line.slice(6))) });
+            notices.push({ at, event: schema.parse(JSON.parse(line.slice(6))) });
           }
         }
       }

@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_A, SESSION_B } from '../../shared/session/testing/oneSessionStores.ts';
-import { joinedSessionResponseSchema, joinedSessionsResponseSchema, sessionItemSchema, type JoinedSessionResponse } from '../../shared/wire/session.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
+import { conversationSessionResponseSchema, joinedSessionResponseSchema, joinedSessionsResponseSchema, sessionItemSchema, type JoinedSessionResponse } from '../../shared/wire/session.ts';
+import { sacTime } from '../demo/sacWrite.ts';
 import { buildApp } from '../http/app.ts';
 import { createRecordSource } from '../record/recordSource.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
+import { connectStoresEventStream } from './eventStream.ts';
 import { eventually } from './harness.ts';
 import { writeOneSessionStores } from './oneSession.ts';
 import type { ThreeStores } from './threeStores.ts';
@@ -35,6 +38,7 @@ before(async () => {
   sources = [createRecordSource({ root: stores.record }), createSpexSource({ root: stores.spex }), createSacSource({ root: stores.sac })];
   for (const source of sources) await source.start();
   app = await buildApp({ sources, webRoot: null, token: null });
+  await app.listen({ host: '127.0.0.1', port: 0 });
   await eventually(() => (sources.every((source) => source.status().indexing.state === 'ready' && [...source.conversations()].length === 2) ? true : undefined), 'every first scan');
 });
 
@@ -114,5 +118,58 @@ describe('one session across the stores', () => {
     assert.match(md.body, /^# Session `9c0ffee0-1111-4111-8111-00000000000a`/);
     for (const heading of ['## The record:', '## spex:', '## set-agent-comm: `checkout#9c0ffee0`']) assert.ok(md.body.includes(heading), heading);
     assert.ok(!md.body.includes('Two comments on the retry loop'), "the other session's record text is not in this one's export");
+  });
+});
+
+describe('a session named the same way everywhere', () => {
+  const SEAT_A = 'checkout#9c0ffee0';
+  const conversationOf = (kind: string) => sources.find((source) => source.ref.kind === kind)!.ref.id;
+
+  it("each store's conversation of a session is answered with the server's join: that session's full id and its conversations in every store, none of the other's", async () => {
+    for (const [kind, id] of [['record', SESSION_A], ['spex', SESSION_A], ['sac', SEAT_A]] as const) {
+      const response = await get(`/api/sources/${conversationOf(kind)}/conversations/${encodeURIComponent(id)}/session`);
+      assert.equal(response.status, 200, response.body);
+      const answer = conversationSessionResponseSchema.parse(JSON.parse(response.body));
+      assert.equal(answer.session, SESSION_A);
+      assert.deepEqual(answer.conversations.map((one) => [one.source.kind, one.id]), [['record', SESSION_A], ['spex', SESSION_A], ['sac', SEAT_A]]);
+    }
+    const seatB = conversationSessionResponseSchema.parse(JSON.parse((await get(`/api/sources/${conversationOf('sac')}/conversations/${encodeURIComponent(`${SEAT_A}-111`)}/session`)).body));
+    assert.equal(seatB.session, SESSION_B);
+    assert.deepEqual(seatB.conversations.map((one) => one.id), [SESSION_B, SESSION_B, `${SEAT_A}-111`]);
+  });
+
+  it('a conversation no store holds, or a store not read, is answered 404, saying so', async () => {
+    const unknownConversation = await get(`/api/sources/${conversationOf('spex')}/conversations/${SESSION_A.slice(0, 8)}/session`);
+    assert.equal(unknownConversation.status, 404);
+    assert.match(JSON.parse(unknownConversation.body).message, /no such conversation/);
+    const unknownSource = await get(`/api/sources/spex-00000000/conversations/${SESSION_A}/session`);
+    assert.equal(unknownSource.status, 404);
+  });
+
+  it("a search hit of every store carries the full session id its store states for the conversation it opens", async () => {
+    const response = await get('/api/search?q=refund');
+    assert.equal(response.status, 200, response.body);
+    const hits = searchResponseSchema.parse(JSON.parse(response.body)).hits;
+    const told = hits.map((hit) => [hit.source.kind, hit.session]).sort();
+    // sac: B's seat's QUESTION, by the registry's `session` of the seat; spex: the person's line in A's log.
+    assert.deepEqual(told, [['sac', SESSION_B], ['spex', SESSION_A]]);
+    // The record's send and receive; spex's line in B's log, and the same line from its sender A's side.
+    const record = searchResponseSchema.parse(JSON.parse((await get('/api/search?q=payments%2Fclient.ts')).body)).hits;
+    assert.deepEqual(record.map((hit) => [hit.source.kind, hit.session]).sort(), [['record', SESSION_A], ['record', SESSION_B], ['spex', SESSION_A], ['spex', SESSION_B]]);
+  });
+
+  it('an items notice carries the full session id its store states: a new entry of a seat names its session', async () => {
+    const address = app.server.address();
+    assert.ok(address !== null && typeof address === 'object');
+    const events = await connectStoresEventStream(`http://127.0.0.1:${address.port}`);
+    try {
+      await events.next((notice) => notice.event.type === 'hello');
+      await stores.sacWriter.send({ op: 'send', room: 'checkout', seat: SEAT_A, ts: sacTime(), type: 'FACT', text: 'A notice that names its session.' });
+      const told = await events.next((notice) => notice.event.type === 'items' && notice.event.sessionId === SEAT_A);
+      assert.ok(told.event.type === 'items');
+      assert.equal(told.event.session, SESSION_A);
+    } finally {
+      events.close();
+    }
   });
 });

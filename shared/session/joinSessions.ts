@@ -39,7 +39,7 @@ const KIND_ORDER: Readonly<Record<SourceRef['kind'], number>> = { record: 0, spe
  * The key a conversation joins on: the full id its store states, exactly as written. An empty id
  * names no session, and nothing is trimmed, lower-cased or cut: `9c0ffee0` is not `9c0ffee0-1111…`.
  */
-function sessionKeyOf(conversation: Pick<HeldConversation, 'session'>): string | null {
+export function sessionKeyOf(conversation: Pick<HeldConversation, 'session'>): string | null {
   return conversation.session === null || conversation.session === '' ? null : conversation.session;
 }
 

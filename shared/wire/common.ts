@@ -9,6 +9,13 @@ import { EVIDENCE_STATES } from '../evidence.ts';
 
 export const evidenceStateSchema = z.enum(EVIDENCE_STATES);
 
+/**
+ * The Claude Code session a conversation, a notice or a hit is of, by the full id its store states
+ * (the record's folder, spex's session id, set-agent-comm's registry `session` of a seat); null
+ * where the store states none. The server says it, so the browser never reads a store's rule for it.
+ */
+export const statedSessionSchema = z.string().nullable();
+
 /** The kinds of store the dashboard reads: the record, spex timelines, set-agent-comm. */
 export const SOURCE_KINDS = ['record', 'spex', 'sac'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { liveItemSchema, sourceRefSchema, sourceStatusSchema } from './common.ts';
+import { liveItemSchema, sourceRefSchema, sourceStatusSchema, statedSessionSchema } from './common.ts';
 import { conversationSummarySchema } from './kinds.ts';
 
 // The list of every source's conversations, and the events that keep a client's list current.
@@ -37,7 +37,10 @@ export const recordEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('source'), source: sourceStatusSchema }),
   /** A conversation changed: `sessionId` is its id in its store (a session id, or a seat). */
   z.object({ type: z.literal('session-changed'), source: sourceRefSchema, sessionId: z.string(), session: conversationSummarySchema }),
-  /** New or changed items of one conversation, in the order the source learnt of them. */
-  z.object({ type: z.literal('items'), source: sourceRefSchema, sessionId: z.string(), items: z.array(liveItemSchema) }),
+  /**
+   * New or changed items of one conversation, in the order the source learnt of them; `session`
+   * is the full session id its store states for that conversation (null: none).
+   */
+  z.object({ type: z.literal('items'), source: sourceRefSchema, sessionId: z.string(), session: statedSessionSchema, items: z.array(liveItemSchema) }),
 ]);
 export type RecordEvent = z.infer<typeof recordEventSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { activityResponseSchema } from './activity.ts';
-import type { SourceKind } from './common.ts';
+import { statedSessionSchema, type SourceKind } from './common.ts';
 import { fileResponseSchema, recordFilterQuerySchema, recordPageQuerySchema, recordSearchFiltersSchema, recordSearchHitSchema, sessionItemSchema, sessionResponseSchema, sessionSummarySchema } from './record.ts';
 import {
   sacFlowItemSchema,
@@ -88,8 +88,13 @@ const { record, spex, sac } = WIRE_KINDS;
 export const conversationSummarySchema = z.union([record.summary, spex.summary, sac.summary]);
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
-/** A hit of any kind; `source.kind` says which. */
-export const searchHitSchema = z.union([record.searchHit, spex.searchHit, sac.searchHit]);
+/**
+ * A hit of any kind; `source.kind` says which. Each is its kind's facts and `session`: the full
+ * session id the store states for the conversation the hit opens (null: none), which the search
+ * adds to every kind's hits alike.
+ */
+const withSession = { session: statedSessionSchema };
+export const searchHitSchema = z.union([record.searchHit.extend(withSession), spex.searchHit.extend(withSession), sac.searchHit.extend(withSession)]);
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
 /** A page of any kind. */

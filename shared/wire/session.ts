@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalQuerySchema, sourceRefSchema } from './common.ts';
+import { decimalQuerySchema, sourceRefSchema, statedSessionSchema } from './common.ts';
 import { WIRE_KINDS, conversationSummarySchema } from './kinds.ts';
 
 // One Claude Code session across the stores (shared/session/joinSessions.ts): the list of them,
@@ -29,6 +29,20 @@ const joinedSessionSchema = z.object({
   elsewhere: z.array(z.string().nullable()),
   conversations: z.array(heldConversationSchema),
 });
+
+/**
+ * `GET /api/sources/:source/conversations/:id/session`: the session a store's conversation is, as
+ * the server joined it, so that each store's own page links to the others and to the session's
+ * page without the browser reading any store's rule of where a session id is.
+ */
+export const conversationSessionResponseSchema = z.object({
+  schema: z.literal('rec.conversation-session/1'),
+  /** The full id its store states; null: its store states none, and it joins nothing. */
+  session: statedSessionSchema,
+  /** That session's conversations in every store read, this one among them; none when its store states no session. */
+  conversations: z.array(heldConversationSchema),
+});
+export type ConversationSessionResponse = z.infer<typeof conversationSessionResponseSchema>;
 
 /** `GET /api/joined-sessions`: each session once per project it is in. */
 export const joinedSessionsResponseSchema = z.object({
