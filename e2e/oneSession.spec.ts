@@ -2,7 +2,7 @@ import { SESSION_A, SESSION_B } from '../shared/session/testing/oneSessionStores
 import { sacTime } from '../server/demo/sacWrite.ts';
 import { writeOneSessionStores } from '../server/test/oneSession.ts';
 import type { ThreeStores } from '../server/test/threeStores.ts';
-import { apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { expect, test } from './support/test.ts';
 
 // One Claude Code session across the stores, in the browser: the record, a spex home and a
@@ -65,4 +65,41 @@ test("a session page's filters are in its address: one store, one side", async (
   await expect(page.locator('.joined-row:not(.side-received)')).toHaveCount(0);
   await page.reload();
   await expect(page.locator('.joined-row.side-received')).toHaveCount(1);
+});
+
+test("each store's own page links to the session's page and to its other stores' views, as the server joined them, and to none of the other session's", async ({ page }) => {
+  const record = sourceIdOf('record', stores.record);
+  const spex = sourceIdOf('spex', stores.spex);
+  const sac = sourceIdOf('sac', stores.sac);
+  const pages = [
+    { path: conversationPath(record, SESSION_A), others: [['spex', conversationPath(spex, SESSION_A)], ['set-agent-comm, seat checkout#9c0ffee0', conversationPath(sac, 'checkout#9c0ffee0')]] },
+    { path: conversationPath(spex, SESSION_A), others: [['the record', conversationPath(record, SESSION_A)], ['set-agent-comm, seat checkout#9c0ffee0', conversationPath(sac, 'checkout#9c0ffee0')]] },
+    { path: conversationPath(sac, 'checkout#9c0ffee0'), others: [['the record', conversationPath(record, SESSION_A)], ['spex', conversationPath(spex, SESSION_A)]] },
+  ];
+  for (const one of pages) {
+    await page.goto(`${dashboard.url}${one.path}`);
+    const header = page.locator('.session-header');
+    await expect(header.getByRole('link', { name: `Session ${SESSION_A} across the stores` })).toHaveAttribute('href', `/sessions/${SESSION_A}`);
+    for (const [where, href] of one.others) await expect(header.getByRole('link', { name: `Session ${SESSION_A} in ${where}` })).toHaveAttribute('href', href!);
+    await expect(header.locator('.session-across a')).toHaveCount(one.others.length + 1);
+    await expect(header.locator(`a[href*="${SESSION_B}"], a[href$="9c0ffee0-111"]`)).toHaveCount(0);
+  }
+  await page.getByRole('link', { name: `Session ${SESSION_A} across the stores` }).click();
+  await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_A}`);
+});
+
+test("a live row and a search hit link to the session's page by the full id their store states", async ({ page }) => {
+  await page.goto(`${dashboard.url}/live`);
+  await expect(page.getByRole('status', { name: 'Connection' })).toContainText('live');
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat: 'checkout#9c0ffee0-111', ts: sacTime(), type: 'FACT', text: 'A live fact of the second session.' });
+  const row = page.getByRole('feed', { name: 'Live items' }).getByRole('article').filter({ hasText: 'A live fact of the second session.' });
+  await expect(row.getByRole('link', { name: `Session ${SESSION_B} across the stores` })).toHaveAttribute('href', `/sessions/${SESSION_B}`);
+
+  await page.goto(`${dashboard.url}/search?q=payments%2Fclient.ts`);
+  const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+  await expect(hits).toHaveCount(4);
+  // The record's send of A and receive of B; spex's line in B's log, and the same line from A's side.
+  expect((await hits.getByRole('link', { name: /across the stores$/ }).evaluateAll((links) => links.map((link) => link.getAttribute('href')))).sort()).toEqual(
+    [`/sessions/${SESSION_A}`, `/sessions/${SESSION_A}`, `/sessions/${SESSION_B}`, `/sessions/${SESSION_B}`],
+  );
 });

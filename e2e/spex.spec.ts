@@ -194,10 +194,11 @@ test('the header says what session.json holds now, labelled current and not hist
 
 test('a session that the record holds too links to its record view', async ({ page }) => {
   await page.goto(sessionUrl(A));
-  await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveAttribute('href', conversationPath(sourceIdOf('record', recordDir), A));
+  await expect(page.locator('.spex-header').getByRole('link', { name: `Session ${A} in the record` })).toHaveAttribute('href', conversationPath(sourceIdOf('record', recordDir), A));
+  await expect(page.locator('.spex-header').getByRole('link', { name: `Session ${A} in the record` })).toHaveText('its record session');
   await page.goto(sessionUrl(B));
   await expect(page.locator('.spex-header')).toContainText(B);
-  await expect(page.locator('.spex-header').getByRole('link', { name: 'its record session' })).toHaveCount(0);
+  await expect(page.locator('.spex-header').getByRole('link', { name: /in the record$/ })).toHaveCount(0);
 });
 
 test('lines appended to the logs appear without a reload, in both columns', async ({ page }) => {

@@ -11,6 +11,8 @@ export const queryKeys = {
   views: (source: string) => ['source', source, 'view'] as const,
   /** The list of sessions across the stores. */
   joinedSessions: () => ['joined-sessions'] as const,
+  /** The session a store's conversation is: under the list's key, so that it is fetched again with the list. */
+  conversationSession: (source: string, id: string) => ['joined-sessions', 'of', source, id] as const,
   /** One session's page across the stores; under it, every session's. */
   joinedSession: (session?: string) => (session === undefined ? (['joined-session'] as const) : (['joined-session', session] as const)),
   search: (params: string) => ['search', params] as const,

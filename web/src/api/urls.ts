@@ -32,6 +32,8 @@ export const apiUrls = {
     withQuery(`/api/${encodeURIComponent(kind)}/${encodeURIComponent(view)}${key === null ? '' : `/${encodeURIComponent(key)}`}`, { ...Object.fromEntries(new URLSearchParams(query)), source }),
   /** Every Claude Code session across the stores, joined by the server on the full id each store states. */
   joinedSessions: () => '/api/joined-sessions',
+  /** The session a store's conversation is, and that session's conversations in every store. */
+  conversationSession: (source: string, id: string) => `/api/sources/${encodeURIComponent(source)}/conversations/${encodeURIComponent(id)}/session`,
   /** One session's items from every store that holds it. */
   joinedSession: (session: string) => `/api/joined-sessions/${encodeURIComponent(session)}`,
   /** One session's export, of every store's items. */

@@ -125,7 +125,7 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
           joinedList.schedule();
           break;
         case 'items':
-          feed.add(event.source, event.sessionId, event.items);
+          feed.add(event.source, event.sessionId, event.session, event.items);
           itemsOf.add(`${event.source.id}\u0000${event.sessionId}`);
           sessionPages.schedule();
           break;

@@ -7,7 +7,7 @@ import type { LiveItem, SourceRef } from '../../../shared/wire/common.ts';
 // lost leaves a break: what was written meanwhile is not replayed, and the view says so.
 
 export type LiveRow =
-  | { type: 'item'; id: number; source: SourceRef; sessionId: string; item: LiveItem }
+  | { type: 'item'; id: number; source: SourceRef; sessionId: string; session: string | null; item: LiveItem }
   | { type: 'break'; id: number; lostAt: number; backAt: number };
 
 const RATE_WINDOW_MS = 60_000;
@@ -31,8 +31,8 @@ export function createLiveFeed() {
   };
 
   return {
-    /** Items of one conversation, in the order the source told them. */
-    add(source: SourceRef, sessionId: string, items: readonly LiveItem[], now = Date.now()): void {
+    /** Items of one conversation (`session`: the full session id its store states), in the order the source told them. */
+    add(source: SourceRef, sessionId: string, session: string | null, items: readonly LiveItem[], now = Date.now()): void {
       for (const item of items) {
         const key = `${source.id}\u0000${sessionId}\u0000${item.key}`;
         const at = pendingAt.get(key);
@@ -42,7 +42,7 @@ export function createLiveFeed() {
           if (item.evidence !== 'pending') pendingAt.delete(key);
         } else {
           if (item.evidence === 'pending') pendingAt.set(key, rows.length);
-          rows.push({ type: 'item', id: nextId++, source, sessionId, item });
+          rows.push({ type: 'item', id: nextId++, source, sessionId, session, item });
           arrivals.push(now);
         }
       }

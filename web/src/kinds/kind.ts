@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { LiveItem, SourceRef } from '../../../shared/wire/common.ts';
 import type { ConversationSummary, SearchHit } from '../../../shared/wire/kinds.ts';
 import type { SessionItem } from '../../../shared/wire/session.ts';
@@ -46,10 +46,8 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   noun: string;
   /** How the overview speaks where only stores of this kind are read (its title, lede, and what is degraded); else it speaks of every store. */
   alone?: { title: string; lede: string; degraded: string };
-  /** How another store's page of the same session names this one: "its record session". */
-  describeAsOther(conversation: C): string;
-  /** The Claude Code session it is, by the full id its store keeps; null where the store does not say. */
-  sessionOf(conversation: C): string | null;
+  /** How another store's page of the same session names this one, by its id: "its record session". */
+  describeAsOther(conversation: { id: string }): string;
   /** Whether the sidebar's filter text (lower case) finds it, beyond its id. */
   matches(conversation: C, needle: string): boolean;
   /** The conversation of the same store it is listed under (a record chain's parent); null: none. */
@@ -64,8 +62,11 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   describeDegraded(conversation: C): string;
   /** Its own search filters, offered where a store of this kind is read (or the address sets one), under `words`. */
   searchFilters?: { words: string; filters: readonly SearchFilter[] };
-  /** A search hit of this kind, opening its item in its place. */
-  HitRow: ComponentType<{ hit: H }>;
+  /**
+   * A search hit of this kind, opening its item in its place; `across` is the shell's link to the
+   * session across the stores (nothing where the store states none), for its head.
+   */
+  HitRow: ComponentType<{ hit: H; across: ReactNode }>;
   /** The key a list of hits keeps a hit by. */
   hitKey(hit: H): string;
   /** What the live view says in place of the first line of an item that has none (a withheld text); null: nothing. */

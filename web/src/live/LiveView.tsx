@@ -1,3 +1,4 @@
+import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
@@ -209,6 +210,8 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
       </span>
       <span className="live-session" title={`${sessionId}${cwd !== undefined ? ` · ${cwd ?? 'no directory named'}` : ''}`}>
         <Link to={conversationPath(source.id, sessionId)}>{shortId(sessionId)}</Link>
+        {row.session !== null && ' '}
+        <SessionLink session={row.session} />
         {cwd !== undefined && <span className="muted"> {projectName(cwd)}</span>}
       </span>
       <span className="live-side">{item.side ?? ''}</span>

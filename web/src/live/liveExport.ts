@@ -13,7 +13,7 @@ const NOTE = 'What the live view was told, in the order it arrived: each item\'s
 
 export function describeLiveSelection(format: LiveExportFormat, rows: readonly LiveRow[], filter: LiveFilter, exportedAt: string): string {
   const asked = [...liveFilterQuery(filter)].map(([name, value]) => `${name}: ${value}`);
-  const items = rows.flatMap((row) => (row.type === 'item' ? [{ source: row.source, sessionId: row.sessionId, ...row.item }] : []));
+  const items = rows.flatMap((row) => (row.type === 'item' ? [{ source: row.source, sessionId: row.sessionId, session: row.session, ...row.item }] : []));
   const breaks = rows.flatMap((row) => (row.type === 'break' ? [{ lostAt: new Date(row.lostAt).toISOString(), backAt: new Date(row.backAt).toISOString() }] : []));
   switch (format) {
     case 'json':
@@ -24,7 +24,7 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
           JSON.stringify({ type: 'live', schema: LIVE_EXPORT_SCHEMA, filter: asked, exportedAt, items: items.length, note: NOTE }),
           ...rows.map((row) =>
             row.type === 'item'
-              ? JSON.stringify({ type: 'item', source: row.source, sessionId: row.sessionId, ...row.item })
+              ? JSON.stringify({ type: 'item', source: row.source, sessionId: row.sessionId, session: row.session, ...row.item })
               : JSON.stringify({ type: 'break', lostAt: new Date(row.lostAt).toISOString(), backAt: new Date(row.backAt).toISOString(), why: 'the connection was lost: what was written meanwhile is not listed' }),
           ),
         ].join('\n') + '\n'
@@ -41,6 +41,7 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
           `### ${item.side ?? item.kind ?? item.evidence} · ${item.at ?? 'no time'}`,
           '',
           `- Store ${row.source.kind} ${inline(row.source.id)}, conversation ${inline(row.sessionId)}, item ${inline(item.key)}`,
+          ...(row.session === null ? [] : [`- Session ${inline(row.session)}, as its store states it`]),
           `- ${item.degraded ? `**${item.words}**` : item.words}`,
           ...(item.peer === null ? [] : [`- Peer: ${inline(item.peer)}`]),
           `- Opens at ${inline(item.link)}`,

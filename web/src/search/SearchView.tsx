@@ -1,3 +1,4 @@
+import { SessionLink } from '../session/SessionLink.tsx';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { searchResponseSchema, type SearchResponse } from '../../../shared/wire/search.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -128,7 +129,7 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
       <ol className="search-hits">
         {hits.map((hit) => {
           const { HitRow, hitKey } = kindOf(hit);
-          return <HitRow key={hitKey(hit)} hit={hit} />;
+          return <HitRow key={hitKey(hit)} hit={hit} across={<SessionLink session={hit.session} />} />;
         })}
       </ol>
     </section>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { joinedSessionResponseSchema, joinedSessionsResponseSchema } from '../../../shared/wire/session.ts';
+import { conversationSessionResponseSchema, joinedSessionResponseSchema, joinedSessionsResponseSchema } from '../../../shared/wire/session.ts';
 import { KEEP_ENTRIES_AS_SENT, getJson } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
@@ -16,4 +16,9 @@ export function useJoinedSession(session: string) {
     queryFn: ({ signal }) => getJson(apiUrls.joinedSession(session), joinedSessionResponseSchema, { signal, asWritten: true }),
     ...KEEP_ENTRIES_AS_SENT,
   });
+}
+
+/** The session a store's conversation is, and where else it is, as the server joined it. */
+export function useConversationSession(source: string, id: string) {
+  return useQuery({ queryKey: queryKeys.conversationSession(source, id), queryFn: ({ signal }) => getJson(apiUrls.conversationSession(source, id), conversationSessionResponseSchema, { signal }) });
 }

@@ -1,5 +1,5 @@
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
-import { kindNamed, kindOf } from '../kinds/registry.ts';
+import { kindNamed } from '../kinds/registry.ts';
 import { conversationPath, type Route } from '../router/routes.ts';
 
 // A conversation of any kind in the list: a record session, a spex session, a set-agent-comm
@@ -9,11 +9,6 @@ import { conversationPath, type Route } from '../router/routes.ts';
 /** Where a conversation's page is. */
 export function pathOf(conversation: ConversationSummary): string {
   return conversationPath(conversation.source.id, conversation.id);
-}
-
-/** The same full session id in other stores: the same Claude Code session, seen there. */
-export function otherViewsOf(sessionId: string, sourceId: string, all: readonly ConversationSummary[]): ConversationSummary[] {
-  return all.filter((conversation) => conversation.source.id !== sourceId && kindOf(conversation).sessionOf(conversation) === sessionId);
 }
 
 /** The path of the conversation a route shows, so the sidebar can mark it; null for other views. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { RecordSearchHit } from '../../../../shared/wire/record.ts';
 import { Link } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
@@ -9,7 +10,7 @@ import { OutcomeLabel } from './OutcomeLabel.tsx';
 import { receivedOutcome, sentOutcome } from './outcomeWords.ts';
 
 /** A record entry found by a search: its side, peer and outcome, opening the entry in its session. */
-export function RecordHitRow({ hit }: { hit: RecordSearchHit }) {
+export function RecordHitRow({ hit, across }: { hit: RecordSearchHit; across: ReactNode }) {
   const outcome = hit.side === 'sent' ? sentOutcome(hit) : receivedOutcome(hit);
   return (
     <li className={`search-hit hit-${hit.side} tone-${outcome.tone}`}>
@@ -26,6 +27,7 @@ export function RecordHitRow({ hit }: { hit: RecordSearchHit }) {
         <span className="muted">
           session <code title={hit.sessionId}>{shortId(hit.sessionId)}</code> · <span title={hit.cwd ?? undefined}>{projectName(hit.cwd)}</span>
         </span>
+        {across}
       </div>
       {hit.withheld ? <p className="muted">text withheld (metadata mode)</p> : hit.snippet !== null ? <Snippet snippet={hit.snippet} match={hit.match} /> : null}
     </li>

@@ -8,6 +8,7 @@ import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
 import { projectName, shortId } from '../../sessions/names.ts';
 import { countOf } from '../../text/count.ts';
+import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 
 // `session.runCount` is how many runs the summary counts; `runList` is the runs themselves, from a page.
 export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {
@@ -19,6 +20,10 @@ export function SessionHeader({ session, runList, children }: { session: Session
         <CopyButton getText={() => session.sessionId} label="Copy the full session id" children="Copy id" />
       </h1>
       <DownloadLinks {...apiUrls.conversationExport(session.source.id, session.sessionId)} what="this session" />
+      <p className="session-meta session-stores">
+        In the record
+        <SessionAcrossStores source={session.source.id} id={session.sessionId} />
+      </p>
       <p className="session-meta">
         <Link to={projectPath(session.cwd)} title={session.cwd ?? undefined}>
           {projectName(session.cwd)}

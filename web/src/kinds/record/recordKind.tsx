@@ -21,7 +21,6 @@ export const recordKind: Kind<'record'> = {
     degraded: 'recording',
   },
   describeAsOther: () => 'its record session',
-  sessionOf: (session) => session.sessionId,
   matches: (session, needle) =>
     session.cwds.some((cwd) => cwd.toLowerCase().includes(needle)) ||
     (session.chain !== null && (session.chain.brief.toLowerCase().includes(needle) || session.chain.parent.toLowerCase().includes(needle))),

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { SacSearchHit } from '../../../../shared/wire/sac.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath, sourceViewPath } from '../../router/routes.ts';
@@ -6,7 +7,7 @@ import { WrittenTime } from '../../time/WrittenTime.tsx';
 import { ROOMS } from './sacPaths.ts';
 
 /** A set-agent-comm entry found by a search, opening it highlighted in its room's flow. */
-export function SacHitRow({ hit }: { hit: SacSearchHit }) {
+export function SacHitRow({ hit, across }: { hit: SacSearchHit; across: ReactNode }) {
   return (
     <li className="search-hit hit-sent">
       <div className="search-hit-head">
@@ -19,6 +20,7 @@ export function SacHitRow({ hit }: { hit: SacSearchHit }) {
           by <Link to={conversationPath(hit.source.id, hit.seat)}>{hit.seat}</Link> in <Link to={sourceViewPath(hit.source.id, ROOMS, hit.room)}>#{hit.room}</Link>
         </span>
         <span>to {hit.to.length === 0 ? 'everyone' : hit.to.join(', ')}</span>
+        {across}
       </div>
       <Snippet snippet={hit.snippet} match={hit.match} />
     </li>

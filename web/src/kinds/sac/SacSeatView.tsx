@@ -5,11 +5,9 @@ import { ConversationList } from '../../conversation/ConversationList.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { sourceViewPath } from '../../router/routes.ts';
-import { otherViewsOf, pathOf } from '../../sessions/conversations.ts';
-import { useConversations } from '../../sessions/useConversations.ts';
+import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
-import { kindOf } from '../registry.ts';
 import { SacEntry } from './SacEntry.tsx';
 import { fetchSeat, sacKeys } from './sacApi.ts';
 import { ROOMS } from './sacPaths.ts';
@@ -72,9 +70,6 @@ export default function SacSeatView({ source, id: seat, item }: ConversationView
 
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
   const session = summary.session.state === 'known' ? summary.session.session : null;
-  const { data: list } = useConversations();
-  // The same full session id in another source is the same session: its record or spex view.
-  const views = session === null || list === undefined ? [] : otherViewsOf(session, source, list.projects.flatMap((project) => project.sessions)).filter((other) => other.source.kind !== 'sac');
   const focus = summary.focus;
   const presence = summary.presence;
   return (
@@ -86,18 +81,7 @@ function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: strin
         ) : (
           <>
             <code>{session}</code>
-            {views.map((other) => {
-              const where = `in ${kindOf(other).name}`;
-              return (
-                <span key={`${other.source.id}/${other.id}`}>
-                  {' · '}
-                  <Link to={pathOf(other)} aria-label={`Session ${session} ${where}`} title={other.source.id}>
-                    {where}
-                  </Link>
-                </span>
-              );
-            })}
-            {list !== undefined && views.length === 0 && <span className="muted"> · no other store read here shows this session</span>}
+            <SessionAcrossStores source={source} id={summary.id} />
           </>
         )}
       </dd>

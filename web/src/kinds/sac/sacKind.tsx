@@ -15,7 +15,6 @@ export const sacKind: Kind<'sac'> = {
   conversationWords: 'a set-agent-comm seat',
   noun: 'seat',
   describeAsOther: (seat) => `its set-agent-comm seat ${seat.id}`,
-  sessionOf: (seat) => (seat.session.state === 'known' ? seat.session.session : null),
   matches: (seat, needle) => seat.agent.toLowerCase().includes(needle) || (seat.session.state === 'known' && seat.session.session.toLowerCase().includes(needle)),
   ListRow: SacListRow,
   tableName: (seat) => ({ id: seat.id, label: null }),

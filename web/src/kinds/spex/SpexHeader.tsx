@@ -1,16 +1,14 @@
-import { useMemo } from 'react';
 import type { SpexSessionResponse, SpexSummary } from '../../../../shared/wire/spex.ts';
 import { apiUrls } from '../../api/urls.ts';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath, itemPath, projectPath } from '../../router/routes.ts';
-import { otherViewsOf, pathOf } from '../../sessions/conversations.ts';
 import { useConversations } from '../../sessions/useConversations.ts';
 import { CopyButton } from '../../text/CopyButton.tsx';
 import { countOf } from '../../text/count.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
+import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { Time } from '../../time/Time.tsx';
-import { kindOf } from '../registry.ts';
 
 // What a spex session's page says above its timeline: the session as session.json and its log
 // have it, what session.json says it is now (labelled current, never history), and why its
@@ -19,8 +17,6 @@ import { kindOf } from '../registry.ts';
 export function SpexHeader({ data }: { data: SpexSessionResponse }) {
   const { session } = data;
   const { data: list } = useConversations();
-  const all = useMemo(() => list?.projects.flatMap((project) => project.sessions) ?? [], [list]);
-  const others = useMemo(() => otherViewsOf(session.id, session.source.id, all), [all, session.id, session.source.id]);
   const root = list?.sources.find((listed) => listed.id === session.source.id)?.root ?? null;
   const label = session.title ?? session.name;
   return (
@@ -31,12 +27,7 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
       <p className="session-meta">
         <code className="full-id">{session.id}</code>
         <CopyButton getText={() => session.id} label="Copy the full session id" children="Copy id" />
-        {others.map((other) => (
-          <span key={`${other.source.id}/${other.id}`}>
-            {' · '}
-            <Link to={pathOf(other)}>{kindOf(other).describeAsOther(other)}</Link>
-          </span>
-        ))}
+        <SessionAcrossStores source={session.source.id} id={session.id} />
       </p>
       <DownloadLinks {...apiUrls.conversationExport(session.source.id, session.id)} what="this session" />
       <dl className="spex-facts">

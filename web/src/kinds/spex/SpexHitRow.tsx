@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { SpexSearchHit } from '../../../../shared/wire/spex.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath, itemPath } from '../../router/routes.ts';
@@ -6,7 +7,7 @@ import { projectName, shortId } from '../../sessions/names.ts';
 import { Time } from '../../time/Time.tsx';
 
 /** A spex line found by a search, seen from its session's side, opening the line in its place. */
-export function SpexHitRow({ hit }: { hit: SpexSearchHit }) {
+export function SpexHitRow({ hit, across }: { hit: SpexSearchHit; across: ReactNode }) {
   const from = hit.from === null ? null : hit.from.by === 'person' ? 'a person' : hit.from.by === 'session' ? hit.from.sessionId : hit.from.as;
   return (
     <li className={`search-hit hit-${hit.kind === 'sent' ? 'sent' : 'received'}`}>
@@ -25,6 +26,7 @@ export function SpexHitRow({ hit }: { hit: SpexSearchHit }) {
           </Link>{' '}
           · <span title={hit.project}>{projectName(hit.project)}</span>
         </span>
+        {across}
       </div>
       {hit.snippet !== null && <Snippet snippet={hit.snippet} match={hit.match} />}
     </li>

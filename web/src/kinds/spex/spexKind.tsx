@@ -14,7 +14,6 @@ export const spexKind: Kind<'spex'> = {
   conversationWords: 'a spex session timeline',
   noun: 'session',
   describeAsOther: () => 'its spex session',
-  sessionOf: (session) => session.id,
   matches: (session, needle) => [session.title, session.name, session.branch].some((text) => text?.toLowerCase().includes(needle) === true),
   ListRow: SpexListRow,
   tableName: (session) => ({ id: shortId(session.id), label: session.title ?? session.name }),
