@@ -48,6 +48,18 @@ export type ExportList = {
   markdownEmpty?: string;
 };
 
+/**
+ * A conversation's export, and its newest items as its own page gives them first: what a session's
+ * page across the stores reads, so that a session of 100,000 entries is not read whole for a screen.
+ */
+export type ConversationExport = ExportParts & {
+  /**
+   * Its newest `limit` items (by time, where its lists are several), each in its JSON form with its
+   * place, and how many it holds: only those items are read.
+   */
+  newest(limit: number): { total: number; json(signal: AbortSignal): AsyncIterable<ExportItem<'json'>> };
+};
+
 /** One conversation (or a search's hits) taken away whole: its heads, its lists, and its items in each form. */
 export type ExportParts = {
   /** The file's name, as its parts (the kind and the conversation's id); the pipeline makes it safe. */

@@ -4,7 +4,7 @@ import { seqToWire, type SessionItemWire } from '../../shared/wire/record.ts';
 import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import type { KnownFile, NamedFile } from '../../shared/record/knownFile.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
-import type { ExportItem, ExportParts, ExportText, ItemPlace } from '../export/exportParts.ts';
+import type { ConversationExport, ExportItem, ExportText, ItemPlace } from '../export/exportParts.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { lookAtRead } from './lookAtFile.ts';
 import { projectItem } from './projection.ts';
@@ -40,7 +40,7 @@ const SCRATCH_BYTES = 4 * 1024 * 1024;
  * - `json`: `rec.session/2` with every item, as the pages of the session give them.
  * - `md`: a transcript (server/record/recordMarkdown.ts).
  */
-export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads): (id: string) => Answer<ExportParts> {
+export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads): (id: string) => Answer<ConversationExport> {
   const ref = reader.ref;
 
   /**
@@ -160,6 +160,8 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
         json: (signal) => values(fold, items, signal),
         md: (signal) => transcript(fold, items, signal),
       },
+      // A session's order is its entries' (time, seq): the newest are its last.
+      newest: (limit) => ({ total: items.length, json: (signal) => values(fold, items.slice(-limit), signal) }),
     };
   };
 }

@@ -2,7 +2,7 @@ import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
 import type { SacFlowItem, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
-import type { ExportItem, ExportParts } from '../export/exportParts.ts';
+import type { ConversationExport, ExportItem } from '../export/exportParts.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { FlowProjection } from './sacProjection.ts';
@@ -36,7 +36,7 @@ type SacExporting = {
   summaryOf(seat: string): SacSeatSummary;
 };
 
-export function createSacExport(exporting: SacExporting): (seat: string) => Answer<ExportParts> {
+export function createSacExport(exporting: SacExporting): (seat: string) => Answer<ConversationExport> {
   const { ref, reader, flows } = exporting;
 
   /**
@@ -168,6 +168,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
         },
       ],
       items: { ndjson: (signal) => records(items, signal), json: (signal) => values(items, signal), md: (signal) => transcript(items, signal) },
+      newest: (limit) => ({ total: items.length, json: (signal) => values(pickNewest(items, sent, limit), signal) }),
     };
   };
 }
@@ -257,4 +258,19 @@ export function describeSacHit(hit: SacSearchHit): string {
     `- To: ${hit.to.length === 0 ? 'everyone' : hit.to.map(inlineValue).join(', ')}`,
   ];
   return `### Entry · ${hit.at}\n\n${lines.join('\n')}\n\n${fencedBlock(hit.snippet)}\n`;
+}
+
+/**
+ * The newest `limit` of a seat's items by their place in time, oldest first: its sent (the first
+ * `sent` of `items`) and its received are each in time order, so the newest are taken from their ends.
+ */
+function pickNewest(items: readonly Exported[], sent: number, limit: number): Exported[] {
+  const picked: Exported[] = [];
+  let s = sent;
+  let r = items.length;
+  while (picked.length < limit && (s > 0 || r > sent)) {
+    const fromSent = s > 0 && (r === sent || items[s - 1]!.flow.place >= items[r - 1]!.flow.place);
+    picked.push(fromSent ? items[--s]! : items[--r]!);
+  }
+  return picked.reverse();
 }

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { joinSessions, listSessionsByProject, sessionKeyOf, type HeldConversation, type JoinedSession } from '../../shared/session/joinSessions.ts';
 import type { ConversationSessionResponse, JoinedSessionResponse, JoinedSessionsResponse, SessionItem } from '../../shared/wire/session.ts';
-import type { ExportParts } from '../export/exportParts.ts';
+import type { ConversationExport } from '../export/exportParts.ts';
 import { toSessionItem } from '../export/sessionExport.ts';
 import { NotHere, type Answer, type Source } from './source.ts';
 
@@ -68,8 +68,8 @@ type Placed = { item: SessionItem; key: number };
 
 /**
  * A session's page (`rec.joined-session/1`): the newest `limit` items of each of its conversations,
- * read through the kind's export (the items its page gives), on one time axis; an item its store
- * gives no time keeps its place after the one before it in its store.
+ * read through the kind's export (the items its page gives; only those are read), on one time axis;
+ * an item its store gives no time keeps its place after the one before it in its store.
  */
 export async function readSessionPage(session: string, parts: readonly SessionPart[], limit: number, signal: AbortSignal): Promise<Answer<JoinedSessionResponse>> {
   const lists: Placed[][] = [];
@@ -89,23 +89,20 @@ export async function readSessionPage(session: string, parts: readonly SessionPa
   return { schema: 'rec.joined-session/1', session, conversations: conversations as JoinedSessionResponse['conversations'], items, cut };
 }
 
-async function readNewest(parts: ExportParts, source: Source, conversation: string, limit: number, signal: AbortSignal): Promise<{ items: Placed[]; total: number }> {
+async function readNewest(parts: ConversationExport, source: Source, conversation: string, limit: number, signal: AbortSignal): Promise<{ items: Placed[]; total: number }> {
+  const newest = parts.newest(limit);
   const kept: Placed[] = [];
-  let total = 0;
   let lastKey = -Infinity;
-  for await (const { value, place } of parts.items.json(signal)) {
+  for await (const { value, place } of newest.json(signal)) {
     const item = toSessionItem(source.ref.kind, conversation, value, place);
     // Times are compared as instants (stores write offsets differently). An item without one sorts
     // with the one before it in its store, and the merge keeps each store's order.
     const instant = item.at === null ? Number.NaN : Date.parse(item.at);
     if (!Number.isNaN(instant)) lastKey = instant;
     kept.push({ item, key: lastKey });
-    // A store's order is not always by time (set-agent-comm exports a seat's sent, then its
-    // received): the newest are kept by time, and what is dropped is older than all that is kept.
-    if (kept.length >= 4 * limit) kept.splice(0, kept.sort(byKey).length - limit);
-    if (++total % ITEMS_PER_TURN === 0) await nextTurn();
+    if (kept.length % ITEMS_PER_TURN === 0) await nextTurn();
   }
-  return { items: kept.sort(byKey).slice(-limit), total };
+  return { items: kept.sort(byKey), total: newest.total };
 }
 
 function byKey(a: Placed, b: Placed): number {

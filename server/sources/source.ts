@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { LiveItem, SourceKind, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
 import type { WireKinds } from '../../shared/wire/kinds.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
-import type { ExportParts } from '../export/exportParts.ts';
+import type { ConversationExport } from '../export/exportParts.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
 // (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
@@ -121,7 +121,7 @@ export type Source<K extends SourceKind = SourceKind> = {
    * One conversation whole, as of now, for the export pipeline (server/export/): its head, and
    * its items in each form. A kind without it has its conversations answered 404, saying so.
    */
-  export?(id: string): Answer<ExportParts>;
+  export?(id: string): Answer<ConversationExport>;
   /** Views of the store only this kind has (set-agent-comm's rooms), by the names the wire registry gives them. */
   readonly views: ViewsOf<K>;
   /**

@@ -1,7 +1,7 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
-import type { ExportItem, ExportParts, ExportRecord, ItemPlace } from '../export/exportParts.ts';
+import type { ConversationExport, ExportItem, ExportRecord, ItemPlace } from '../export/exportParts.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { readRanges, type RangeRead } from './readLine.ts';
@@ -24,7 +24,7 @@ const SPEX_EXPORT_SCHEMA = 'rec.spex-session-export/1';
 /** Items read and projected at a time: a page's worth. */
 const BATCH_ITEMS = 200;
 
-export function createSpexExport(reader: SpexReader, projection: SpexProjection, ref: { kind: 'spex'; id: string }): (id: string) => Answer<ExportParts> {
+export function createSpexExport(reader: SpexReader, projection: SpexProjection, ref: { kind: 'spex'; id: string }): (id: string) => Answer<ConversationExport> {
   async function* records(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
@@ -94,6 +94,8 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
         json: (signal) => values(session, items, signal),
         md: (signal) => transcript(session, items, signal),
       },
+      // A session's items are in its page's order, by time: the newest are its last.
+      newest: (limit) => ({ total: items.length, json: (signal) => values(session, items.slice(-limit), signal) }),
     };
   };
 }

@@ -90,6 +90,20 @@ describe('one session across the stores', () => {
     assert.deepEqual(sac, [['received', 'checkout#9c0ffee0-111'], ['sent', 'everyone']]);
   });
 
+  it("a session's page of `limit` items per store holds each store's newest by time, and says how many each holds", async () => {
+    const response = await get(`/api/joined-sessions/${encodeURIComponent(SESSION_A)}?limit=1`);
+    assert.equal(response.status, 200, response.body);
+    const page = joinedSessionResponseSchema.parse(JSON.parse(response.body));
+    // The record's receive at 09:02; spex's newest line (a declaration); the seat's FACT, written after the QUESTION it received.
+    assert.deepEqual(page.items.map((item) => [item.kind, item.at, item.side]), [
+      ['record', '2026-11-30T09:02:00.000Z', 'received'],
+      ['spex', '2026-12-01T15:16:35.340Z', null],
+      ['sac', '2026-12-01T15:16:42.787Z', 'sent'],
+    ]);
+    // spex: its log's four lines, and its line in B's log, seen from its side.
+    assert.deepEqual(page.cut.map((cut) => [cut.source.kind, cut.shown, cut.total]), [['record', 1, 3], ['spex', 1, 5], ['sac', 1, 2]]);
+  });
+
   it('a full id no store names, or a prefix of one, is answered 404, saying so', async () => {
     for (const id of ['9c0ffee0', SESSION_A.slice(0, -1), 'checkout#9c0ffee0']) {
       const response = await get(`/api/joined-sessions/${encodeURIComponent(id)}`);
