@@ -2,6 +2,7 @@ import { expect, test, type Page } from './support/test.ts';
 import path from 'node:path';
 import type { SessionSummary } from '../shared/wire/record.ts';
 import { sessionsResponseSchema } from '../shared/wire/conversations.ts';
+import { joinedSessionsResponseSchema } from '../shared/wire/session.ts';
 import { REPO, apiFetch, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 
 // Pictures of the main views for the README, made from the demo record at 1280×800. Each run
@@ -86,6 +87,14 @@ test('screenshots of the main views, light and dark', async ({ page }) => {
   await page.goto(`${dashboard.url}/sac/${sac.id}/room/team`);
   await expect(page.getByRole('region', { name: 'Flow' })).toBeVisible();
   await shoot(page, 'sac-room');
+
+  // One Claude Code session across the stores: the demo's live sessions talk in every store.
+  const joined = joinedSessionsResponseSchema.parse(await (await apiFetch(`${dashboard.url}/api/joined-sessions`)).json());
+  const everywhere = joined.projects.flatMap((project) => project.sessions).find((session) => new Set(session.conversations.map((one) => one.source.kind)).size === 3)!;
+  await page.goto(`${dashboard.url}/sessions/${encodeURIComponent(everywhere.session)}`);
+  await expect(page.locator('.joined-row[data-store="sac"]').first()).toBeVisible();
+  await expect(page.locator('.joined-row[data-store="spex"]').first()).toBeVisible();
+  await shoot(page, 'one-session');
 
   // An export: the Markdown transcript of the session with a gap, as it downloads.
   const markdown = await (await apiFetch(`${dashboard.url}/api/sessions/${gap.sessionId}/export?format=md`)).text();

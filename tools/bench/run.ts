@@ -18,6 +18,7 @@ import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
 import { formatTable, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
+import { measureSessionPage } from './sessionPage.ts';
 import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad } from './search.ts';
 import { median, spread } from './stats.ts';
 import { measureSpex } from './spex.ts';
@@ -30,7 +31,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,browser,spex,sac,profile
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,profile
                     (profile, a CPU profile of the first scan on every thread, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
@@ -41,7 +42,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'browser', 'spex', 'sac', 'profile'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'profile'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -131,7 +132,7 @@ const ratio = (value: number, baseline: number) => value / baseline;
 async function main(): Promise<void> {
   const startsMain = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('liveview') || phases.has('search');
   const mainRecord = startsMain || phases.has('early') || phases.has('liveearly') || phases.has('profile') ? prepareRecord(`main-${scale}`, MAIN) : null;
-  const wideRecord = phases.has('api') || phases.has('export') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
+  const wideRecord = phases.has('api') || phases.has('export') || phases.has('session') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
   results['records'] = {
     main: mainRecord && { dir: mainRecord.dir, ...summary(mainRecord.record) },
     wide: wideRecord && { dir: wideRecord.dir, ...summary(wideRecord.record) },
@@ -403,6 +404,19 @@ async function main(): Promise<void> {
           { measure: '           server RSS growth', value: growth, unit: 'MB', baseline: { value: mb(exported.rssBeforeBytes), what: 'RSS before' }, target: '≤ 50 MB', met: growth <= 50, note: `peak ${Math.round(mb(exported.peakRssBytes))} MB` },
           { measure: '           others meanwhile (p95)', value: exported.others.p95, unit: 'ms', target: '≤ 50 ms', met: exported.others.p95 <= 50, note: `p50 ${exported.others.p50.toFixed(1)} ms, max ${exported.others.max.toFixed(1)} ms over ${exported.others.n} (a 404)` },
         );
+      }
+      if (phases.has('session') && bigSessionId !== null) {
+        log(`session: the page across the stores of the ${record.tails[bigSessionId]!.files}-entry session`);
+        const times = await measureSessionPage(dashboard.url, bigSessionId, 30);
+        results['sessionPage'] = times;
+        rows.push({
+          measure: `session page: a ${times.total.toLocaleString('en-US')}-entry record session (p95)`,
+          value: times.page.p95,
+          unit: 'ms',
+          baseline: { value: times.ownPage.p95, what: 'its own page' },
+          ratio: ratio(times.page.p95, times.ownPage.p95),
+          note: `its newest ${times.items.toLocaleString('en-US')} items; p50 ${times.page.p50.toFixed(1)} ms, its record page of the same items p50 ${times.ownPage.p50.toFixed(1)} ms, over ${times.page.n}`,
+        });
       }
       if (phases.has('browser') && bigSessionId !== null) {
         const watcher = await startBareWatcher(dir);
