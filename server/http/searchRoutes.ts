@@ -85,6 +85,6 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
 
 /** Every kind's hits alike say the session the conversation they open is, as its store states it. */
 function withStatedSessions(source: Source, found: SourceSearch): { hits: { at: string; hit: SearchResponse['hits'][number] }[]; scanned: number; truncated: boolean } {
-  const hits = found.hits.map(({ at, conversation, hit }) => ({ at, hit: { ...(hit as Omit<SearchResponse['hits'][number], 'session'>), session: readStatedSession(source, conversation) } as SearchResponse['hits'][number] }));
+  const hits = found.hits.map(({ at, conversation, hit }) => ({ at, hit: { ...(hit as object), session: readStatedSession(source, conversation) } as SearchResponse['hits'][number] }));
   return { ...found, hits };
 }
