@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
+import { createSearchPool } from './search/searchPool.ts';
 import type { Source } from './sources/source.ts';
 
 type DashboardOptions = {
@@ -42,9 +43,12 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
+  const searchPool = createSearchPool();
   const sources = options.stores.map((store) =>
     SOURCE_FACTORIES[store.kind]({
       root: store.root,
+      searchPool,
       ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),

@@ -3,6 +3,7 @@ import { createRecordSource } from '../record/recordSource.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { RecordHeadStart } from '../record/scanStart.ts';
+import type { SearchPool } from '../search/searchPool.ts';
 import type { Source } from './source.ts';
 
 /**
@@ -16,6 +17,8 @@ type SourceOptions = {
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
+  /** The search threads every source of the dashboard shares; a source alone makes its own. */
+  searchPool?: SearchPool;
 };
 
 /**
