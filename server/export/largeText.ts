@@ -20,7 +20,7 @@ const KEPT_LOOKS = 16;
 export type PieceRead = (at: number, length: number) => Uint8Array | { failed: string };
 
 /** What the look through a text found: whether it is UTF-8, and whether the kind's look saw what it looks for. */
-export type TextLook = { utf8: boolean; seen: boolean } | { failed: string };
+type TextLook = { utf8: boolean; seen: boolean } | { failed: string };
 
 type SharedLook = { look: Promise<TextLook>; stop: AbortController; waiting: number };
 const looks = new Map<string, SharedLook>();

@@ -77,8 +77,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  // Before the server waits for requests in flight: searches and reads are ended, not waited for.
+  // Before the server waits for requests in flight: searches, reads and exports are ended, not waited for.
+  const stopping = new AbortController();
   app.addHook('preClose', (done) => {
+    stopping.abort(new Error('the dashboard is stopping'));
     for (const source of options.sources) source.stopWork();
     done();
   });
@@ -87,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerViewRoutes(app, lookup);
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, search);
-  registerExportRoutes(app, options.sources, lookup, search);
+  registerExportRoutes(app, options.sources, lookup, { ...search, stopping: stopping.signal });
 
   const webRoot = options.webRoot;
   const withWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
