@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createSharedWork } from '../sources/sharedWork.ts';
 import type { TextPieces } from './exportParts.ts';
 
 // A text too large to hold (a spex line, a set-agent-comm body of hundreds of megabytes) goes
@@ -22,8 +23,7 @@ export type PieceRead = (at: number, length: number) => Uint8Array | { failed: s
 /** What the look through a text found: whether it is UTF-8, and whether the kind's look saw what it looks for. */
 type TextLook = { utf8: boolean; seen: boolean } | { failed: string };
 
-type SharedLook = { look: Promise<TextLook>; stop: AbortController; waiting: number };
-const looks = new Map<string, SharedLook>();
+const shareLook = createSharedWork<TextLook>(KEPT_LOOKS);
 
 /**
  * Looks through a text of `size` bytes a piece at a time, yielding to other work between pieces.
@@ -31,44 +31,7 @@ const looks = new Map<string, SharedLook>();
  * progress, or kept, is shared. `lookFor` is given each piece with the end of the one before.
  */
 export function lookThrough(key: string, size: number, read: PieceRead, lookFor: ((window: Uint8Array) => boolean) | null, signal: AbortSignal): Promise<TextLook> {
-  signal.throwIfAborted();
-  let shared = looks.get(key);
-  if (shared === undefined) {
-    const stop = new AbortController();
-    const look = readThrough(size, read, lookFor, stop.signal);
-    const started: SharedLook = { look, stop, waiting: 0 };
-    looks.set(key, started);
-    look.then(
-      () => forgetOldest(),
-      () => looks.delete(key),
-    );
-    shared = started;
-  }
-  const mine = shared;
-  mine.waiting++;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      // The look stops when no export waits for it any more.
-      if (--mine.waiting === 0) mine.stop.abort(signal.reason);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    mine.look.then(
-      (found) => {
-        signal.removeEventListener('abort', onAbort);
-        mine.waiting--;
-        resolve(found);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function forgetOldest(): void {
-  while (looks.size > KEPT_LOOKS) looks.delete(looks.keys().next().value!);
+  return shareLook(key, signal, (shared) => readThrough(size, read, lookFor, shared));
 }
 
 async function readThrough(size: number, read: PieceRead, lookFor: ((window: Uint8Array) => boolean) | null, signal: AbortSignal): Promise<TextLook> {
