@@ -28,7 +28,6 @@ const partySchema = z.discriminatedUnion('type', [
   /** A peer the store does not name (the record's empty `peer.as`), of one conversation. */
   z.object({ type: z.literal('unnamed'), source: z.string(), conversation: z.string() }),
 ]);
-export type MapParty = z.infer<typeof partySchema>;
 
 const heldSchema = z.object({ source: sourceRefSchema, conversation: z.string() });
 

@@ -10,4 +10,7 @@ export const queryKeys = {
   /** A kind's own views of a store (set-agent-comm's rooms): a change to any of its conversations changes them. */
   views: (source: string) => ['source', source, 'view'] as const,
   search: (params: string) => ['search', params] as const,
+  /** The map, and one edge's messages, by their query. */
+  map: (params: string) => ['map', params] as const,
+  mapMessages: (params: string) => ['map', 'messages', params] as const,
 };

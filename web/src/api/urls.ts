@@ -31,5 +31,9 @@ export const apiUrls = {
   view: (kind: string, source: string, view: string, key: string | null, query: Query = {}) =>
     withQuery(`/api/${encodeURIComponent(kind)}/${encodeURIComponent(view)}${key === null ? '' : `/${encodeURIComponent(key)}`}`, { ...Object.fromEntries(new URLSearchParams(query)), source }),
   search: (params: URLSearchParams) => withQuery('/api/search', params),
+  /** Who talks to whom, within a window, of the stores named. */
+  map: (query: Query) => withQuery('/api/map', query),
+  /** One edge of the map: its messages. */
+  mapMessages: (query: Query) => withQuery('/api/map/messages', query),
   searchExport: () => '/api/search/export',
 };

@@ -19,6 +19,7 @@ import { TopBar } from './TopBar.tsx';
 
 const SearchView = lazy(() => import('../search/SearchView.tsx'));
 const LiveView = lazy(() => import('../live/LiveView.tsx'));
+const MapView = lazy(() => import('../map/MapView.tsx'));
 
 export function App() {
   const { route, path, navigate } = useRouter();
@@ -39,6 +40,7 @@ export function App() {
     {
       '/': () => navigate('/search'),
       l: () => navigate('/live'),
+      g: () => navigate('/map'),
       '?': () => setShowKeys(true),
       ']': () => stepConversation(1),
       '[': () => stepConversation(-1),
@@ -82,6 +84,8 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       return <SearchView query={route.query} />;
     case 'live':
       return <LiveView query={route.query} />;
+    case 'map':
+      return <MapView query={route.query} />;
     case 'conversation': {
       const View = kindNamed(route.kind)?.ConversationView;
       if (View === undefined) return <UnknownStore source={route.source} />;
