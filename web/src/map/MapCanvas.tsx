@@ -31,7 +31,7 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
     setView({ x: px - (px - shown.x) * scale, y: py - (py - shown.y) * scale, width: shown.width * scale, height: shown.height * scale });
   };
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
-    if (event.target !== event.currentTarget && !(event.target instanceof SVGRectElement)) return;
+    if (event.target !== event.currentTarget) return;
     drag.current = { x: event.clientX, y: event.clientY, view: shown };
     event.currentTarget.setPointerCapture(event.pointerId);
   };
