@@ -67,6 +67,8 @@ function watchMap(expectedEdges: number): void {
   new page.MutationObserver((records) => {
     const now = Date.now();
     for (const record of records) {
+      // Text nodes change too (a count in the header): only an edge's attribute is an edge's count.
+      if (typeof record.target.getAttribute !== 'function') continue;
       const key = record.target.getAttribute('data-edge');
       const messages = Number(record.target.getAttribute('data-messages'));
       if (key !== null) seen.changes[key] = { messages, at: now };
@@ -114,6 +116,7 @@ export async function measureMap(bin: string, dir: string, log: (message: string
       const at = await page.waitForFunction(() => (globalThis as unknown as { __map: MapSeen }).__map.renderedAt, null, { timeout: 60_000, polling: 50 });
       renders.push((await at.jsonValue())! - started);
     }
+    log(`map: first renders ${renders.map((ms) => Math.round(ms)).join(', ')} ms`);
     await sleep(500);
 
     log(`map: ${WRITES} writes, each timed to its edge's count on screen`);
@@ -127,7 +130,12 @@ export async function measureMap(bin: string, dir: string, log: (message: string
       const from = idOf(s);
       const to = idOf((s + p) % SESSIONS);
       const key = `session:${from}\nsession:${to}`;
-      const before = (await page.locator(`[data-edge="${key.replace('\n', '\\a ')}"]`).getAttribute('data-messages').then(Number).catch(() => 0)) || 0;
+      const before = await page.evaluate((edge) => {
+        type Found = { getAttribute(name: string): string | null };
+        const all = (globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<Found> } }).document.querySelectorAll('.map-edge');
+        for (const found of all) if (found.getAttribute('data-edge') === edge) return Number(found.getAttribute('data-messages'));
+        return 0;
+      }, key);
       time += 1_000;
       const name = entryFileName(new Date(time), nextSeq[s]!++);
       const entry = { kind: 'message', sessionId: from, at: new Date(time).toISOString(), cwd: cwdOf(s), side: 'sent', peer: { as: 'uds:/tmp/cc-socks/x.sock', sessionId: to }, text: `live ${i}`, isQueued: true };
@@ -144,6 +152,7 @@ export async function measureMap(bin: string, dir: string, log: (message: string
       if (notice.status === 'fulfilled') notices.push(notice.value.at - writtenAt);
       if (change.status === 'fulfilled' && change.value !== null) updates.push(change.value - writtenAtClock);
       else missed++;
+      if (i % 10 === 9) log(`map: ${i + 1} writes, ${missed} missed`);
       await sleep(100 + Math.random() * 100);
     }
     const render = median(renders);
