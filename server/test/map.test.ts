@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { edgeMessagesResponseSchema, mapResponseSchema, type MapResponse } from '../../shared/wire/map.ts';
 import { SAC_ROOM, SEAT_A, SEAT_B, SESSION_A, SESSION_B, writeTwoSessions, type TwoSessions } from '../../tools/writer/twoSessions.ts';
-import { startDashboard, type Dashboard } from '../dashboard.ts';
-import { eventually, getJson, makeTempRecord } from './harness.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { eventually, getJson, makeTempRecord, startThreeStoreDashboard } from './harness.ts';
 
 // The map of who talks to whom, from a record, a spex home and a set-agent-comm store, each
 // written by its own writer, holding two sessions whose ids share their first 8 characters.
@@ -16,20 +16,7 @@ let dashboard: Dashboard;
 
 before(async () => {
   stores = await writeTwoSessions(folder.dir);
-  dashboard = await startDashboard({
-    stores: [
-      { kind: 'record', root: stores.record },
-      { kind: 'spex', root: stores.spex },
-      { kind: 'sac', root: stores.sac },
-    ],
-    token: null,
-    host: '127.0.0.1',
-    port: 0,
-    portFallback: false,
-    webRoot: null,
-    reconcileIntervalMs: 30_000,
-  });
-  await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'first reads');
+  dashboard = await startThreeStoreDashboard(stores);
 });
 
 after(async () => {
