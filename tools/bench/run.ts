@@ -14,6 +14,7 @@ import { measureExport } from './export.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { measureLiveEarly } from './liveEarly.ts';
 import { measureLiveView } from './liveView.ts';
+import { measureMap } from './map.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
 import { formatTable, type Row } from './report.ts';
@@ -30,7 +31,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,browser,spex,sac,profile
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,browser,spex,sac,map,profile
                     (profile, a CPU profile of the first scan on every thread, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
@@ -41,7 +42,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'browser', 'spex', 'sac', 'profile'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'browser', 'spex', 'sac', 'map', 'profile'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -69,7 +70,7 @@ if (values.scale !== '100k' && values.scale !== '1m') {
 const scale = values.scale;
 // The profile is asked for by name: the profiler slows what it watches.
 const phases = new Set<Phase>(
-  values.only === undefined ? PHASES.filter((p) => p !== 'profile' && ((p !== 'browser' && p !== 'liveview' && p !== 'liveearly') || existsSync(join(ROOT, 'dist/web/index.html')))) : (values.only.split(',') as Phase[]),
+  values.only === undefined ? PHASES.filter((p) => p !== 'profile' && ((p !== 'browser' && p !== 'liveview' && p !== 'liveearly' && p !== 'map') || existsSync(join(ROOT, 'dist/web/index.html')))) : (values.only.split(',') as Phase[]),
 );
 const repeat = Number(values.repeat ?? (scale === '1m' ? 1 : 3));
 const writes = Number(values.writes);
@@ -439,6 +440,8 @@ async function main(): Promise<void> {
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
     if (phases.has('spex')) rows.push(...(await measureSpex(workDir, log)));
+    // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
+    if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     if (phases.has('sac')) {
       const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;

@@ -11,6 +11,8 @@ export type Route =
   | { view: 'search'; query: string }
   /** Every new item of every source as it lands; the filters are in the query. */
   | { view: 'live'; query: string }
+  /** Who talks to whom; the window, the stores and the edge shown are in the query. */
+  | { view: 'map'; query: string }
   /** A conversation of a store, opened at one item when `item` is given; `query`: its kind's own (a filter). */
   | { view: 'conversation'; kind: string; source: string; id: string; item: string | null; query: string }
   /** A view only its kind has, of the whole store or of one `subject` of it (a room), opened at one item. */
@@ -29,6 +31,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
   if (pathname === '/live') return { view: 'live', query: params.toString() };
+  if (pathname === '/map') return { view: 'map', query: params.toString() };
   const session = SESSION_PATH.exec(pathname);
   if (session !== null) {
     try {
@@ -91,4 +94,8 @@ export function searchPath(query: URLSearchParams | string): string {
 
 export function livePath(query: URLSearchParams | string): string {
   return withQuery('/live', query);
+}
+
+export function mapPath(query: URLSearchParams | string): string {
+  return withQuery('/map', query);
 }
