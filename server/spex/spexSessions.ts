@@ -56,19 +56,20 @@ export function createSessionReads(context: SessionReadsContext): SessionReads {
       return;
     }
     const listedSession = listing.entries.map(listedName);
-    const timelineDir = join(session.folder, SEGMENT_FOLDER);
-    let listedTimeline: ListedName[] | null = null;
-    if (listedSession.some((entry) => entry.name === SEGMENT_FOLDER && entry.type === 'folder')) {
-      context.watch(timelineDir);
-      const timeline = listStoreFolder(timelineDir, context.rules.root);
-      if (timeline.type === 'listed') listedTimeline = timeline.entries.map(listedName);
-    }
+    // session.json is read before the timeline is listed: the folder just listed is still open for it.
     let sessionJsonChanged = false;
     if (listedSession.some((entry) => entry.name === SESSION_JSON)) sessionJsonChanged = readSessionJsonIfChanged(session);
     else if (session.sessionJsonStamp !== null) {
       session.sessionJson = null;
       session.sessionJsonStamp = null;
       sessionJsonChanged = true;
+    }
+    const timelineDir = join(session.folder, SEGMENT_FOLDER);
+    let listedTimeline: ListedName[] | null = null;
+    if (listedSession.some((entry) => entry.name === SEGMENT_FOLDER && entry.type === 'folder')) {
+      context.watch(timelineDir);
+      const timeline = listStoreFolder(timelineDir, context.rules.root);
+      if (timeline.type === 'listed') listedTimeline = timeline.entries.map(listedName);
     }
     const layout = listSegments(listedSession, listedTimeline);
     session.strays = layout.strays;
