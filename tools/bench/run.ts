@@ -87,7 +87,10 @@ const log = (message: string) => process.stderr.write(`· ${message}\n`);
 
 const MAIN: RecordShape = scale === '1m' ? { sessions: 5_000, entriesPerSession: 200, seed: 1 } : { sessions: 1_000, entriesPerSession: 100, seed: 1 };
 const WIDE: RecordShape = { sessions: 9_999, entriesPerSession: 5, bigSessions: 1, bigSessionEntries: 100_000, seed: 2 };
-const RSS_LIMIT_MB = scale === '1m' ? 1536 : 400;
+// The targets the bench judges by: ready beside the plain scan, the first answer, peak RSS.
+const READY_RATIO = scale === '1m' ? 1.5 : 1.3;
+const FIRST_ANSWER_MS = 500;
+const RSS_LIMIT_MB = scale === '1m' ? 1024 : 300;
 
 /** A generated record, reused from --dir when it was generated with the same shape. */
 function prepareRecord(name: string, shape: RecordShape): { dir: string; record: GeneratedRecord } {
@@ -169,8 +172,8 @@ async function main(): Promise<void> {
       if (phases.has('cold')) {
         const expected = last.baseline.files;
         rows.push(
-          { measure: `cold ${label}: API answers (from spawn)`, value: median(pairs.map((p) => p.cold.firstAnswerMs)), unit: 'ms', target: '≤ 1 s, with progress', met: pairs.every((p) => p.cold.firstAnswerMs <= 1000), note: `first answer: indexing ${last.cold.firstAnswer.state}, ${last.cold.firstAnswer.files} files, ${last.cold.firstAnswer.sessions} sessions so far` },
-          { measure: `cold ${label}: indexed (ready)`, value: median(pairs.map((p) => p.cold.readyMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(best), target: '≤ 2×', met: median(best) <= 2 },
+          { measure: `cold ${label}: API answers (from spawn)`, value: median(pairs.map((p) => p.cold.firstAnswerMs)), unit: 'ms', target: `≤ ${FIRST_ANSWER_MS} ms, with progress`, met: pairs.every((p) => p.cold.firstAnswerMs <= FIRST_ANSWER_MS), note: `first answer: indexing ${last.cold.firstAnswer.state}, ${last.cold.firstAnswer.files} files, ${last.cold.firstAnswer.sessions} sessions so far` },
+          { measure: `cold ${label}: indexed (ready)`, value: median(pairs.map((p) => p.cold.readyMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(best), target: `≤ ${READY_RATIO}×`, met: median(best) <= READY_RATIO },
           { measure: `cold ${label}: CPU to ready, every thread`, value: median(pairs.map((p) => p.cold.cpuMsToReady)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(p.cold.cpuMsToReady, p.baseline.cpuMs))), note: 'the work done, whatever the machine\'s load: start-up, reading, concluding, watching' },
           { measure: `cold ${label}: watching (new file seen)`, value: median(pairs.map((p) => p.cold.liveMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(pairs.map((p) => ratio(p.cold.liveMs, p.baseline.wallMs))) },
           { measure: `cold ${label}: files indexed`, value: last.cold.readyFiles, unit: 'files', baseline: { value: expected, what: 'listed' }, target: 'none missed', met: pairs.every((p) => p.cold.readyFiles === p.baseline.files) },
