@@ -60,12 +60,13 @@ test.beforeAll(async () => {
   await writer.send({ op: 'send', room: 'ops', seat: WEB, ts: at('03:00'), type: 'ANSWER', re: at('01:00'), text: 'A1: yes, v2 since Tuesday.' });
   await writer.send({ op: 'send', room: 'ops', seat: API, ts: at('04:00'), type: 'QUESTION', text: 'Q2: who holds the tax table?' });
   await writer.send({ op: 'send', room: 'ops', seat: API, ts: at('05:00'), type: 'REQUEST', to: [DB], text: 'R1: please rebuild the tax table.' });
-  // Written on macmini first of all, pulled from the relay last.
-  await writer.send({ op: 'relay', room: 'ops', seat: REMOTE, ts: at('00:30'), type: 'FACT', text: 'M0: written on macmini before everything here.' });
+  // Pulled from the relay: one written on macmini after everything here, then one written there first of all.
+  await writer.send({ op: 'relay', room: 'ops', seat: REMOTE, ts: at('06:00'), type: 'FACT', text: 'M9: written on macmini after everything here.' });
+  await writer.send({ op: 'relay', room: 'ops', seat: REMOTE, ts: at('00:30'), type: 'FACT', text: 'M0: written on macmini before everything here, relayed late.' });
   await writer.send({
     op: 'json',
     name: 'cursors.json',
-    value: { [`ops::${WEB}`]: { [API]: at('01:00') }, [`ops::${DB}`]: { [API]: at('05:00'), [WEB]: at('03:00'), [REMOTE]: at('00:30') }, [`ops::${API}`]: {} },
+    value: { [`ops::${WEB}`]: { [API]: at('01:00') }, [`ops::${DB}`]: { [API]: at('05:00'), [WEB]: at('03:00'), [REMOTE]: at('06:00') }, [`ops::${API}`]: {} },
   });
   dashboard = await startDashboard([store]);
   url = dashboard.url;
@@ -103,7 +104,7 @@ test('a room’s roster lists every member, one that never wrote included, and a
 
 test('each member says how far sac’s cursor has it read: unread, caught up, or gone with its backlog not counted', async ({ page }) => {
   await page.goto(`${url}/source/${source}/rooms/ops`);
-  await expect(memberRow(page, WEB)).toContainText('4 unread by sac’s cursor');
+  await expect(memberRow(page, WEB)).toContainText('5 unread by sac’s cursor');
   await expect(memberRow(page, WEB)).toContainText('live (derived)');
   await expect(memberRow(page, DB)).toContainText('caught up by sac’s cursor');
   await expect(memberRow(page, API)).toContainText('gone (derived)');
@@ -131,14 +132,14 @@ test('each entry says whom it wakes by sac’s rule, labelled as derived, and th
 test('a room’s flow is in sac history’s order: an entry relayed late but dated first comes first, says where its file order differs, and the rooms list names the room’s latest entry', async ({ page }) => {
   await page.goto(`${url}/source/${source}/rooms/ops`);
   const entries = flowOf(page).getByRole('article');
-  await expect(entries).toHaveCount(6);
+  await expect(entries).toHaveCount(7);
   const firsts = (await entries.locator('.verbatim').allTextContents()).map((text) => text.slice(0, 2));
-  expect(firsts).toEqual(['M0', 'Q1', 'F1', 'A1', 'Q2', 'R1']);
+  expect(firsts).toEqual(['M0', 'Q1', 'F1', 'A1', 'Q2', 'R1', 'M9']);
   await expect(entries.first().locator('.sac-file-order')).toContainText('placed by its time');
   await expect(entries.nth(1).locator('.sac-file-order')).toHaveCount(0);
   await page.goto(`${url}/source/${source}/rooms`);
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: '#ops', exact: true }) });
-  await expect(row).toContainText(`${API} · REQUEST`);
+  await expect(row).toContainText(`2026-11-30 16:06:00.000 UTC · ${REMOTE} · FACT`);
 });
 
 test('a seat’s focus shows its files, and a quiet seat is quiet on its room’s roster and in the list', async ({ page }) => {
@@ -157,14 +158,14 @@ test('a seat’s focus shows its files, and a quiet seat is quiet on its room’
 test('a seat’s Received counts what the page shows, with entries to others counted apart, and showing them is part of the address', async ({ page }) => {
   await page.goto(`${url}${conversationPath(source, WEB)}`);
   const received = page.locator('[data-column="received"]').getByRole('article');
-  await expect(received).toHaveCount(4);
-  await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (4');
+  await expect(received).toHaveCount(5);
+  await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (5');
   await expect(page.locator('.conversation-columns .side-received')).toContainText('1 to others not shown');
   await page.getByLabel(/show entries addressed to others/).check();
   await expect(page).toHaveURL(/others=1/);
-  await expect(received).toHaveCount(5);
-  await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (5');
+  await expect(received).toHaveCount(6);
+  await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (6');
   await page.goto(`${url}${conversationPath(source, WEB, 'others=1')}`);
   await expect(page.getByLabel(/show entries addressed to others/)).toBeChecked();
-  await expect(received).toHaveCount(5);
+  await expect(received).toHaveCount(6);
 });
