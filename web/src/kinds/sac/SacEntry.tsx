@@ -57,7 +57,11 @@ export function SacEntry({ item, source, seat, showRoom = false, selected = fals
           </span>
         )}
         {item.sharesTime > 1 && <span className="sac-shares">{item.sharesTime} entries share this time</span>}
-        {item.timeGoesBack && <span className="sac-shares">written after a later time in its file</span>}
+        {item.timeGoesBack && (
+          <span className="sac-shares sac-file-order" title="sac history orders a room by each entry’s time; its file holds it after an entry dated later (relayed late, or a clock set back)">
+            in its file after an entry dated later: placed by its time, as sac history orders it
+          </span>
+        )}
       </header>
       {item.re !== null && (
         <p className="sac-re">
