@@ -118,7 +118,7 @@ test('each entry says whom it wakes by sac’s rule, labelled as derived, and th
   await expect(wakes('Q1:')).toHaveText(`wakes ${WEB} (derived by sac’s rule: addressed)`);
   await expect(wakes('F1:')).toHaveText('wakes nobody (derived by sac’s rule)');
   await expect(wakes('A1:')).toHaveText(`wakes ${API} (derived by sac’s rule: re: its entry)`);
-  await expect(wakes('Q2:')).toContainText(`wakes ${WEB}`);
+  await expect(wakes('Q2:')).toContainText(`wakes ${REMOTE}, ${WEB} (derived by sac’s rule: a broadcast question or request)`);
   await expect(wakes('Q2:')).toContainText(`not ${DB}: quiet`);
   await expect(wakes('R1:')).toContainText(`wakes nobody`);
   await page.getByLabel('Flow shows').selectOption('waking');
@@ -165,7 +165,7 @@ test('a seat’s Received counts what the page shows, with entries to others cou
   await expect(page).toHaveURL(/others=1/);
   await expect(received).toHaveCount(6);
   await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (6');
-  await page.goto(`${url}${conversationPath(source, WEB, 'others=1')}`);
+  await page.goto(`${url}${conversationPath(source, WEB)}?others=1`);
   await expect(page.getByLabel(/show entries addressed to others/)).toBeChecked();
   await expect(received).toHaveCount(6);
 });
