@@ -53,6 +53,8 @@ test.beforeAll(async () => {
   });
   await writer.send({ op: 'json', name: 'members.json', value: { [WEB]: { rooms: ['ops', PAIR], left: [] }, [API]: { rooms: ['ops', PAIR], left: [] }, [DB]: { rooms: ['ops'], left: [] } } });
   await writer.send({ op: 'json', name: 'rooms.json', value: { ops: { by: API, at: at('00:00') }, [PAIR]: { by: WEB, at: at('00:10'), pair: [API, WEB] } } });
+  // `sac dm`: a room of two, joined by the one who opened it, before either writes.
+  await writer.send({ op: 'join', room: PAIR, seat: WEB });
   await writer.send({ op: 'focus', seat: WEB, text: 'reworking the invoice totals', files: ['src/invoice/', 'src/lib/tax.ts'], phase: 'apply', ts: now });
   await writer.send({ op: 'quiet', seat: DB, since: at('00:00') });
   await writer.send({ op: 'send', room: 'ops', seat: API, ts: at('01:00'), type: 'QUESTION', to: ['web-app'], text: 'Q1: is the invoice endpoint on v2?' });

@@ -1,6 +1,6 @@
 import type { ProcessState } from '../../shared/sac/liveness.ts';
 import { classifyRoom, foldRoom, type RoomFold } from '../../shared/sac/room.ts';
-import { findRoomSeats, listDeclaredRooms } from '../../shared/sac/roster.ts';
+import { findRoomSeats } from '../../shared/sac/roster.ts';
 import { createRoomIndex, updateRoomIndex, type RoomIndex } from '../../shared/sac/roomIndex.ts';
 import { foldSeat, listSeats, type RoomFiles, type SeatView } from '../../shared/sac/seat.ts';
 import type { SeatFileReading } from '../../shared/sac/seatFile.ts';
@@ -130,12 +130,10 @@ export function createSacFolds(reader: SacReader) {
     currentSeats,
     indexes,
     foldRoomCached,
-    /** A room's fold as its flow and its row show it: a room only declared (no folder yet) has none of its files; null when there is no such room. */
+    /** A room's fold as its flow and its row show it; null when there is no such room. */
     foldRoomNow(room: string): RoomFold | null {
       const files = reader.room(room);
-      if (files !== null) return foldRoomCached(room, files.files, reader.store().rooms);
-      const store = reader.store();
-      return listDeclaredRooms(store).includes(room) ? foldRoom(room, [], store.rooms) : null;
+      return files === null ? null : foldRoomCached(room, files.files, reader.store().rooms);
     },
     wakeRoomOf,
     /** Whether a room's fold is kept: its row is then made from it rather than folded again. */

@@ -1,6 +1,6 @@
 import type { SourceRef } from '../../shared/wire/common.ts';
 import { foldRoom } from '../../shared/sac/room.ts';
-import { listDeclaredRooms, listRoomMembers } from '../../shared/sac/roster.ts';
+import { listRoomMembers } from '../../shared/sac/roster.ts';
 import { deriveWakes } from '../../shared/sac/wakes.ts';
 import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
@@ -68,20 +68,16 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
   function roomSummaries(): SacRoomSummary[] {
     const store = reader.store();
     const rooms = reader.rooms();
+    const rows = rooms.map((files) => {
+      const members = membersOf(files.room);
+      const kept = roomRows.get(files.room);
+      if (kept !== undefined && kept.files === files && kept.rooms === store.rooms) return { ...kept.row, members: projectMembers(members) };
+      // A room's row is made from its fold once per change of the room, and the fold is not kept for it.
+      const row = projectRoomSummary(ref, folds.isKept(files) ? folds.foldRoomCached(files.room, files.files, store.rooms) : foldRoom(files.room, files.files, store.rooms), members);
+      roomRows.set(files.room, { files, rooms: store.rooms, row });
+      return row;
+    });
     const known = new Set(rooms.map((files) => files.room));
-    // A room declared (rooms.json, members.json) and not yet written in has no folder: it is a room all the same.
-    const declared = listDeclaredRooms(store).filter((room) => !known.has(room)).map((room): RoomFiles => ({ room, files: [] }));
-    const rows = [...rooms, ...declared]
-      .sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0))
-      .map((files) => {
-        const members = membersOf(files.room);
-        const kept = roomRows.get(files.room);
-        if (kept !== undefined && kept.files === files && kept.rooms === store.rooms) return { ...kept.row, members: projectMembers(members) };
-        // A room's row is made from its fold once per change of the room, and the fold is not kept for it.
-        const row = projectRoomSummary(ref, folds.isKept(files) ? folds.foldRoomCached(files.room, files.files, store.rooms) : foldRoom(files.room, files.files, store.rooms), members);
-        if (known.has(files.room)) roomRows.set(files.room, { files, rooms: store.rooms, row });
-        return row;
-      });
     for (const room of roomRows.keys()) if (!known.has(room)) roomRows.delete(room);
     return rows;
   }

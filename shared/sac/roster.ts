@@ -101,13 +101,3 @@ function countUnread(room: string, seat: string, index: RoomIndex | null, store:
   return unread;
 }
 
-/**
- * Rooms declared in rooms.json or in a seat's members.json record, in name order: a room of two
- * opened by `sac dm` is a room before anyone writes in it, folder or not.
- */
-export function listDeclaredRooms(store: Pick<StoreFacts, 'members' | 'rooms'>): string[] {
-  const rooms = new Set<string>();
-  if (store.rooms.state === 'read') for (const record of store.rooms.facts.rooms) rooms.add(record.room);
-  if (store.members.state === 'read') for (const record of store.members.facts.seats) for (const room of record.rooms) rooms.add(room);
-  return [...rooms].sort();
-}

@@ -14,7 +14,7 @@ import { parseInstant } from './time.ts';
 
 type WakeRule = 'addressed' | 're' | 'broadcast' | 'pair';
 
-export type Wakes = {
+type Wakes = {
   /** The seats it wakes, by name, each with the first rule that wakes it. */
   seats: { seat: string; rule: WakeRule }[];
   /** Seats a rule names that were declared quiet at the entry's time: not woken. */
