@@ -13,6 +13,7 @@ import { registerExportRoutes } from './exportRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
 import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
+import { registerSessionRoutes } from './sessionRoutes.ts';
 import { registerViewRoutes } from './viewRoutes.ts';
 
 type AppOptions = {
@@ -85,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
   registerConversationRoutes(app, options.sources, lookup);
   registerViewRoutes(app, lookup);
+  registerSessionRoutes(app, options.sources);
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, search);
   registerExportRoutes(app, options.sources, lookup, search);

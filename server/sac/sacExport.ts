@@ -128,7 +128,10 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
   async function* values(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'json'>> {
     for (const item of items) {
       signal.throwIfAborted();
-      yield { list: item.column, value: flows.projectFlow(item.room, item.flow, item.received, true) };
+      const value = flows.projectFlow(item.room, item.flow, item.received, true);
+      // Sent: to whom it was addressed (no one named: everyone); received: the seat that wrote it.
+      const peer = item.column === 'received' ? value.seat : value.to.length === 0 ? 'everyone' : value.to.join(', ');
+      yield { list: item.column, value, place: { at: value.at, side: item.column, peer } };
     }
   }
 

@@ -133,7 +133,16 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     const registry = store.registry;
     const lastSeen = registry.state === 'read' ? (findFirst(registry.facts.seats, 'seat', seat)?.lastSeen ?? null) : null;
     const summary = sacSeatSummarySchema.parse(projectSummary(ref, seatSummary, lastSeen));
-    const listed: ListedConversation = { id: seat, cwd: summary.project.project, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) };
+    const listed: ListedConversation = {
+      id: seat,
+      cwd: summary.project.project,
+      lastAt: summary.lastAt,
+      session: summary.session.state === 'known' ? summary.session.session : null,
+      sent: summary.counts.sent,
+      received: summary.counts.received,
+      degraded: summary.degraded.length > 0,
+      json: JSON.stringify(summary),
+    };
     summaries.set(seat, { listed, at: Date.now() });
     return listed;
   }

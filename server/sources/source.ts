@@ -21,6 +21,14 @@ export type ListedConversation = {
   cwd: string | null;
   /** Its latest item's time (ISO 8601), for the list's order. */
   lastAt: string | null;
+  /**
+   * The Claude Code session it is, by the full id its store states (the record's folder, spex's
+   * session id, set-agent-comm's registry `session` of the seat); null where the store states none.
+   */
+  session: string | null;
+  /** Messages it sent and received, as its store counts them. */
+  sent: number;
+  received: number;
   /** Whether it has a reason to doubt its evidence: the list counts those. */
   degraded: boolean;
   /** Its wire summary, serialized once per change (a list of 10,000 is not serialized again). */

@@ -19,6 +19,7 @@ import { TopBar } from './TopBar.tsx';
 
 const SearchView = lazy(() => import('../search/SearchView.tsx'));
 const LiveView = lazy(() => import('../live/LiveView.tsx'));
+const SessionPage = lazy(() => import('../session/SessionPage.tsx'));
 
 export function App() {
   const { route, path, navigate } = useRouter();
@@ -82,6 +83,8 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       return <SearchView query={route.query} />;
     case 'live':
       return <LiveView query={route.query} />;
+    case 'session':
+      return <SessionPage key={route.session} session={route.session} query={route.query} />;
     case 'conversation': {
       const View = kindNamed(route.kind)?.ConversationView;
       if (View === undefined) return <UnknownStore source={route.source} />;

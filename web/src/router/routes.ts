@@ -15,8 +15,12 @@ export type Route =
   | { view: 'conversation'; kind: string; source: string; id: string; item: string | null; query: string }
   /** A view only its kind has, of the whole store or of one `subject` of it (a room), opened at one item; `query`: its own (a filter). */
   | { view: 'source-view'; kind: string; source: string; name: string; subject: string | null; item: string | null; query: string }
+  /** One Claude Code session across the stores, by its full id; its filters (store, side, peer) are in the query. */
+  | { view: 'session'; session: string; query: string }
   | { view: 'not-found'; path: string };
 
+// `/sessions/`: the record's older `/session/<id>` still opens its record session (router/legacyRoutes.tsx).
+const SESSION_PATH = /^\/sessions\/([^/]+)\/?$/;
 const SOURCE_PATH = /^\/source\/([a-z]+)-([0-9a-f]{8})\/([a-z]+)(?:\/([^/]+))?(?:\/item\/([^/]+))?\/?$/;
 
 export function parseRoute(pathname: string, search: string): Route {
@@ -25,6 +29,14 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
   if (pathname === '/live') return { view: 'live', query: params.toString() };
+  const session = SESSION_PATH.exec(pathname);
+  if (session !== null) {
+    try {
+      return { view: 'session', session: decodeURIComponent(session[1]!), query: params.toString() };
+    } catch {
+      return { view: 'not-found', path: pathname };
+    }
+  }
   const match = SOURCE_PATH.exec(pathname);
   if (match !== null) {
     const [, kind, digits, name, key, item] = match as unknown as [string, string, string, string, string | undefined, string | undefined];
@@ -62,6 +74,11 @@ export function sourceViewPath(source: string, name: string, subject: string | n
   const base = `/source/${source}/${name}`;
   if (subject === null) return withQuery(base, query);
   return withQuery(`${base}/${encodeURIComponent(subject)}${item === null ? '' : `/item/${encodeURIComponent(item)}`}`, query);
+}
+
+/** One Claude Code session across the stores, by the full id they state. */
+export function sessionPath(session: string, query: URLSearchParams | string = ''): string {
+  return withQuery(`/sessions/${encodeURIComponent(session)}`, query);
 }
 
 export function projectPath(cwd: string | null): string {
