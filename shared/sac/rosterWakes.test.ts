@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StoreFileName } from './layout.ts';
 import type { ProcessState } from './liveness.ts';
 import { foldRoom } from './room.ts';
 import { createRoomIndex, updateRoomIndex } from './roomIndex.ts';
 import { findRoomSeats, listRoomMembers } from './roster.ts';
 import { createSeatFileReading, readSeatFile } from './seatFile.ts';
-import { readStoreFiles, type StoreFacts, type StoreFileInput } from './storeFiles.ts';
+import type { StoreFacts } from './storeFiles.ts';
+import { readExampleFacts } from './testing/exampleFacts.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf, writtenFile, type AppendedEntry } from './testing/sacWriter.ts';
 import { deriveWakes, type WakeRoom } from './wakes.ts';
@@ -17,20 +17,7 @@ const SIBLING = 'web-app#7b02e5d1';
 const PAIR = 'dm-api-service-c4e10000-web-app-3f9c1a20';
 const NOW = Date.parse('2026-11-30T17:20:00.000+00:00');
 
-function store(overrides: Partial<Record<StoreFileName, string | null>> = {}): StoreFacts {
-  const input = (name: StoreFileName): StoreFileInput => {
-    const text = name in overrides ? overrides[name] : EXAMPLE_STORE[name];
-    return text === null || text === undefined ? { state: 'absent' } : { state: 'read', bytes: bytesOf(text) };
-  };
-  return readStoreFiles({
-    'registry.json': input('registry.json'),
-    'members.json': input('members.json'),
-    'rooms.json': input('rooms.json'),
-    'focus.json': input('focus.json'),
-    'presence.json': input('presence.json'),
-    'cursors.json': input('cursors.json'),
-  });
-}
+const store = readExampleFacts;
 
 const teamFiles = () => [API, WEB].map((seat) => readSeatFile(createSeatFileReading('team', seat), bytesOf(EXAMPLE_STORE[`channels/team/${seat}.md`]!), 0));
 
