@@ -96,7 +96,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   });
 
   const folds = createSacFolds(reader);
-  const flows = createFlowProjection(reader, root, ref);
+  const flows = createFlowProjection(reader, root, ref, folds.wakeRoomOf);
   const liveItems = createLiveItems({
     ref,
     firstLineOf(room, seat, entry) {

@@ -98,7 +98,7 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       const views = kindNamed(route.kind)?.views ?? {};
       const View = Object.hasOwn(views, route.name) ? views[route.name]!.View : undefined;
       if (View === undefined) return <NotFoundOrMoved path={path} />;
-      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} />;
+      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} query={route.query} />;
     }
     case 'not-found':
       return <NotFoundOrMoved path={path} />;
