@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
-import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
+import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { createSearchPool } from './search/searchPool.ts';
 import type { Source } from './sources/source.ts';
 
@@ -45,8 +45,10 @@ const CLOSE_GRACE_MS = 1_000;
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
   const searchPool = createSearchPool();
-  const sources = options.stores.map((store) =>
-    SOURCE_FACTORIES[store.kind]({
+  // Each kind's source is loaded once a store of it is read (server/sources/kinds.ts).
+  const factories = await Promise.all(options.stores.map((store) => storeKindOf(store.kind).loadSource()));
+  const sources = options.stores.map((store, index) =>
+    factories[index]!({
       root: store.root,
       searchPool,
       ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
