@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import type { SpexItem, SpexSender } from '../../../../shared/wire/spex.ts';
 import type { Column } from '../../conversation/useConversationList.ts';
 import { Link } from '../../router/Router.tsx';
-import { conversationPath, itemPath } from '../../router/routes.ts';
+import { itemPath } from '../../router/routes.ts';
 import { CopyButton } from '../../text/CopyButton.tsx';
 import { countOf } from '../../text/count.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
+import { SpexSessionRef, describeNamed } from './SpexSessionRef.tsx';
 import { SpexText, messageTextOf, noteOf, rawOf } from './SpexText.tsx';
 
 // One item of a spex session in its column: what it received (its own log's `sent` lines) on the
@@ -21,7 +22,7 @@ export function columnOf(item: SpexItem): Column {
 
 /** Who sent a received message, in words: a person, a session of this home, or the name as spex wrote it. */
 function senderLabel(from: SpexSender): string {
-  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${from.sessionId}` : from.as;
+  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${describeNamed(from.sessionId, from.named)}` : from.as;
 }
 
 export function SpexItemView(props: ItemProps) {
@@ -48,11 +49,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
       <header className="entry-head">
         <span className="peer-dir">from</span>{' '}
         {from.by === 'person' && <strong className="spex-person" title="from: null — a person, not a session">a person</strong>}
-        {from.by === 'session' && (
-          <Link to={conversationPath(source, from.sessionId)} className="peer-as" title="A session of this spex home: its view">
-            {from.sessionId}
-          </Link>
-        )}
+        {from.by === 'session' && <SpexSessionRef source={source} sessionId={from.sessionId} named={from.named} title="A session of this spex home: its view" />}
         {from.by === 'other' && (
           <span className="peer-as" title="from, exactly as spex wrote it: neither a person nor a session of this home">
             <VerbatimText text={from.as} inline />
@@ -79,12 +76,9 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
 
 function SentItem({ source, sessionId, item, selected }: Of<'sent'>) {
   return (
-    <Article item={item} selected={selected} className="entry entry-sent" label={`Sent to session ${item.receiver}`}>
+    <Article item={item} selected={selected} className="entry entry-sent" label={`Sent to session ${describeNamed(item.receiver, item.receiverNamed)}`}>
       <header className="entry-head">
-        <span className="peer-dir">to</span>{' '}
-        <Link to={conversationPath(source, item.receiver)} className="peer-as" title="The session whose log holds this line">
-          {item.receiver}
-        </Link>
+        <span className="peer-dir">to</span> <SpexSessionRef source={source} sessionId={item.receiver} named={item.receiverNamed} title="The session whose log holds this line" />
         {' '}
         {item.replyVia !== null && (
           <span className="badge" title="replyVia, as spex stored it: how this session asked to be answered">
