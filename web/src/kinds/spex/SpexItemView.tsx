@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { SpexItem, SpexSender } from '../../../../shared/wire/spex.ts';
 import type { Column } from '../../conversation/useConversationList.ts';
+import { Mark } from '../../conversation/marks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { CopyButton } from '../../text/CopyButton.tsx';
@@ -66,7 +67,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
       </header>
       {from.by === 'session' && (
         <p className="correlation">
-          The same event is in that session's Sent column: joined by the id spex stored in <code>from</code>, not by text or time.
+          The same event is in that session's Sent column <Mark name="two-sides" />
         </p>
       )}
       <MessageBody source={source} sessionId={sessionId} item={item} />
@@ -89,8 +90,7 @@ function SentItem({ source, sessionId, item, selected }: Of<'sent'>) {
         <ItemPlace source={source} sessionId={sessionId} item={item} where="the receiver's log" />
       </header>
       <p className="correlation">
-        From the receiver's log: the line there whose <code>from</code> is this session's id. One event seen from two sides, joined by the id spex stored, not by text or
-        time.
+        From the receiver's log: the line there whose <code>from</code> is this session's id <Mark name="two-sides" />
       </p>
       <MessageBody source={source} sessionId={sessionId} item={item} />
     </Article>
@@ -175,9 +175,9 @@ function UnknownKindItem({ source, sessionId, item, selected }: Of<'unknown-kind
 }
 
 const EVIDENCE_WORDS: Record<Extract<SpexItem, { type: 'evidence' }>['evidence'], string> = {
-  damaged: 'is damaged: it does not parse. Unknown evidence, not nothing.',
-  invalid: 'is invalid: JSON that is not an event. Unknown evidence, not nothing.',
-  torn: 'is torn: it stopped before its end and never completed, a write cut short. Unknown evidence, not nothing.',
+  damaged: 'is damaged: it does not parse.',
+  invalid: 'is invalid: JSON that is not an event.',
+  torn: 'is torn: it stopped before its end and never completed, a write cut short.',
   pending: 'is being written: it is shown once its end is.',
 };
 
@@ -187,7 +187,8 @@ function EvidenceItem({ source, sessionId, item, selected }: Of<'evidence'>) {
       <header className="entry-head">
         <strong>
           Line {item.line} {EVIDENCE_WORDS[item.evidence]}
-        </strong>
+        </strong>{' '}
+        {item.evidence !== 'pending' && <Mark name="unknown" />}
         {' '}
         <span className="muted">{countOf(item.bytes, 'byte')}</span>
         {' '}
