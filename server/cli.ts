@@ -1,14 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { USAGE, parseCliArgs } from './cliArgs.ts';
 import type { Dashboard } from './dashboard.ts';
 import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
-import { beginRecordScan } from './record/scanStart.ts';
-import type { StoreSpec } from './sources/kinds.ts';
+import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { recognizeStore } from './sources/recognize.ts';
 
 /**
@@ -68,10 +66,11 @@ export async function main(argv: string[]): Promise<void> {
   const onError = (message: string) => console.error(`rec-dashboard: ${message}`);
   // A record's first scan begins before the rest of the command loads (the HTTP server, the other
   // kinds, the schemas), which takes a third of a second: its threads read meanwhile.
-  stores = stores.map((store) => (store.kind === 'record' ? { ...store, headStart: beginRecordScan(store.root, onError) } : store));
-  const [{ startDashboard }, { SOURCE_FACTORIES }] = await Promise.all([import('./dashboard.ts'), import('./sources/kinds.ts')]);
-  const unreadable = stores.find((store) => SOURCE_FACTORIES[store.kind] === undefined);
-  if (unreadable !== undefined) fail(`${unreadable.root} is ${KIND_WORDS[unreadable.kind]}, which this version cannot read yet`, 1);
+  stores = stores.map((store) => {
+    const begin = storeKindOf(store.kind).begin;
+    return begin === undefined ? store : { ...store, headStart: begin(store.root, onError) };
+  });
+  const { startDashboard } = await import('./dashboard.ts');
 
   const token = command.token === 'generate' ? createAccessToken() : command.token;
   try {
@@ -97,7 +96,7 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`rec-dashboard ${readVersion()}`);
   if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
   for (const store of stores) {
-    console.log(`Reading ${KIND_WORDS[store.kind]} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
+    console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
   }
   if (dashboard.portTakenInstead !== null) console.log(`Port ${dashboard.portTakenInstead} is in use; using ${dashboard.port} instead.`);
   const readable = stores.length === 1 && stores[0]!.kind === 'record' ? 'the record' : 'these stores';
@@ -111,13 +110,11 @@ export async function main(argv: string[]): Promise<void> {
   if (command.open ?? (process.stdout.isTTY === true && !process.env['CI'])) openBrowser(dashboard.url);
 }
 
-const KIND_WORDS = { record: 'the record', spex: 'the spex home', sac: 'the set-agent-comm store' } as const;
-
 /**
- * The stores the command line names: each directory of the kind it holds, and `--spex` / `--sac`
- * at the place given or their default. A directory given twice is read once.
+ * The stores the command line names: each directory of the kind it holds, and a kind's option
+ * (`--spex`, `--sac`) at the place given or the kind's default. A directory given twice is read once.
  */
-function findStores(dirs: string[], named: { kind: 'spex' | 'sac'; dir: string | null }[]): { stores: StoreSpec[] } | { problem: string } {
+function findStores(dirs: string[], named: { kind: StoreSpec['kind']; dir: string | null }[]): { stores: StoreSpec[] } | { problem: string } {
   const stores: StoreSpec[] = [];
   for (const dir of dirs) {
     const root = resolve(dir);
@@ -126,23 +123,17 @@ function findStores(dirs: string[], named: { kind: 'spex' | 'sac'; dir: string |
     stores.push({ kind: recognized.kind, root });
   }
   for (const { kind, dir } of named) {
-    const root = resolve(dir ?? defaultPlace(kind));
+    const place = storeKindOf(kind).option?.defaultPlace();
+    const root = resolve(dir ?? place ?? '.');
     const recognized = recognizeStore(root);
     if (recognized.kind !== null && recognized.kind !== kind && !(recognized.kind === 'record' && isEmptyOrMissing(root))) {
-      return { problem: `${root} holds ${KIND_WORDS[recognized.kind]}, not ${KIND_WORDS[kind]}` };
+      return { problem: `${root} holds ${storeKindOf(recognized.kind).words}, not ${storeKindOf(kind).words}` };
     }
     if (recognized.kind === null && !recognized.why.includes('holds none of')) return { problem: recognized.why };
     stores.push({ kind, root });
   }
   const seen = new Set<string>();
   return { stores: stores.filter((store) => !seen.has(store.root) && seen.add(store.root)) };
-}
-
-function defaultPlace(kind: 'spex' | 'sac'): string {
-  if (kind === 'spex') return process.env['SPEXCODE_HOME'] || join(homedir(), '.spexcode');
-  const configured = process.env['SET_AGENT_COMM_DIR'];
-  if (configured) return configured;
-  return join(process.env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share'), 'set-agent-comm');
 }
 
 function isEmptyOrMissing(dir: string): boolean {

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import type { SourceKind } from '../shared/wire/common.ts';
+import { STORE_KINDS } from './sources/kinds.ts';
 
 export const DEFAULT_PORT = 4800;
 
@@ -10,7 +12,7 @@ export type CliCommand =
       /** Directories given as they are, each of a kind recognised by what it holds. */
       dirs: string[];
       /** Stores named by kind (`--spex [DIR]`, `--sac [DIR]`); dir null: the kind's default place. */
-      named: { kind: 'spex' | 'sac'; dir: string | null }[];
+      named: NamedStore[];
       port: number;
       /** The port was not asked for, so a busy one may be replaced by the next free one. */
       portIsDefault: boolean;
@@ -21,20 +23,41 @@ export type CliCommand =
     }
   | { type: 'error'; message: string };
 
+type NamedStore = { kind: SourceKind; dir: string | null };
+
+/** The usage's lines for the kinds: what each holds, and the option that names a store of it. */
+const KIND_LINES = [...STORE_KINDS].reverse().map((kind) => `  ${kind.holds.name.padEnd(25)} ${kind.holds.what}${kind.kind === 'record' ? ' (or nothing yet)' : ''}`).join('\n');
+const OPTION_LINES = STORE_KINDS.flatMap((kind) => (kind.option === undefined ? [] : [kind.option]))
+  .reverse()
+  .map((option) => wrapOption(`--${option.name} [DIR]`, option.help))
+  .join('\n');
+
+/** An option's line of the usage, its help wrapped under itself at 100 columns. */
+function wrapOption(name: string, help: string): string {
+  const indent = ' '.repeat(17);
+  const lines: string[] = [];
+  let line = `  ${name.padEnd(14)} `;
+  for (const word of help.split(' ')) {
+    if (line.length + word.length > 100 && line.trim() !== '') {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join('\n');
+}
+
 export const USAGE = `Usage: rec-dashboard [DIR...] [options]
 
 A local, read-only dashboard over the messages Claude Code sessions send each other, as three
 stores keep them: the record, spex session timelines and set-agent-comm channels. Each DIR is
 recognised by what it holds:
-  a record                  session folders of <time>-<seq>.json files (or nothing yet)
-  a spex home               projects/*/sessions/
-  a set-agent-comm store    channels/ and registry.json
+${KIND_LINES}
 With no directory it runs a demo that fills one store of each kind with live traffic.
 
 Options:
-  --spex [DIR]   read a spex home (default $SPEXCODE_HOME, else ~/.spexcode)
-  --sac [DIR]    read a set-agent-comm store (default $SET_AGENT_COMM_DIR, else
-                 \${XDG_DATA_HOME:-~/.local/share}/set-agent-comm)
+${OPTION_LINES}
   --port <n>     port to listen on (default ${DEFAULT_PORT}, or the next free one; 0 picks any)
   --host <h>     address to bind (default 127.0.0.1; anything else serves other machines too)
   --open         open the dashboard in a browser (the default when run in a terminal)
@@ -93,25 +116,25 @@ export function parseCliArgs(argv: string[]): CliCommand {
 }
 
 /**
- * `--spex` and `--sac` take a directory or none (the kind's default place), which parseArgs
- * cannot say: they are taken out first. The next argument is theirs unless it is an option.
- * After `--` everything is a directory.
+ * A kind's option (`--spex`, `--sac`: server/sources/kinds.ts) takes a directory or none (the
+ * kind's default place), which parseArgs cannot say: they are taken out first. The next argument
+ * is theirs unless it is an option. After `--` everything is a directory.
  */
-function takeNamedStores(argv: string[]): { rest: string[]; named: { kind: 'spex' | 'sac'; dir: string | null }[] } {
+function takeNamedStores(argv: string[]): { rest: string[]; named: NamedStore[] } {
   const rest: string[] = [];
-  const named: { kind: 'spex' | 'sac'; dir: string | null }[] = [];
+  const named: NamedStore[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
       rest.push(...argv.slice(i));
       break;
     }
-    const match = /^--(spex|sac)(?:=(.*))?$/.exec(arg);
-    if (match === null) {
+    const match = /^--([a-z]+)(?:=(.*))?$/.exec(arg);
+    const kind = match === null ? undefined : STORE_KINDS.find((candidate) => candidate.option?.name === match[1])?.kind;
+    if (match === null || kind === undefined) {
       rest.push(arg);
       continue;
     }
-    const kind = match[1] as 'spex' | 'sac';
     if (match[2] !== undefined) {
       named.push({ kind, dir: match[2] });
     } else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
-import { SOURCE_FACTORIES, type StoreSpec } from './sources/kinds.ts';
+import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import type { Source } from './sources/source.ts';
 
 type DashboardOptions = {
@@ -42,8 +42,10 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
-  const sources = options.stores.map((store) =>
-    SOURCE_FACTORIES[store.kind]({
+  // Each kind's source is loaded once a store of it is read (server/sources/kinds.ts).
+  const factories = await Promise.all(options.stores.map((store) => storeKindOf(store.kind).loadSource()));
+  const sources = options.stores.map((store, index) =>
+    factories[index]!({
       root: store.root,
       ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),

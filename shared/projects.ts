@@ -39,7 +39,8 @@ function byLatestFirst(a: ProjectMember, b: ProjectMember): number {
   return a.source.id < b.source.id ? -1 : a.source.id > b.source.id ? 1 : 0;
 }
 
-function compareCwd(a: string | null, b: string | null): number {
+/** Directories in order, those named by no store last. */
+export function compareCwd(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;

@@ -22,8 +22,18 @@ export type ExportRecord = ({ fields: Readonly<Record<string, unknown>> } | { fi
   text?: { name: string; base64Name: string; value: ExportText };
 };
 
-/** The forms of an item, one per format: the NDJSON record, the JSON value (a page's item), the Markdown section. */
-type ItemForms = { ndjson: { record: ExportRecord }; json: { value: unknown }; md: { markdown: string } };
+/**
+ * Where an item stands among a session's items across the stores, as its kind states it: its
+ * time (null: its store gives none, and it keeps its place after the item before it), its side
+ * seen from the conversation, and its peer as the store names it.
+ */
+export type ItemPlace = { at: string | null; side: 'sent' | 'received' | null; peer: string | null };
+
+/**
+ * The forms of an item, one per format: the NDJSON record, the JSON value (a page's item, with
+ * its place where it is a conversation's), the Markdown section.
+ */
+type ItemForms = { ndjson: { record: ExportRecord }; json: { value: unknown; place?: ItemPlace }; md: { markdown: string } };
 
 /** An item in one form, and the list it belongs in (the export's first list when it names none). */
 export type ExportItem<F extends ExportFormat> = { list?: string } & ItemForms[F];

@@ -10,9 +10,11 @@ import { registerConversationRoutes } from './conversationRoutes.ts';
 import { answerError } from './errors.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { registerExportRoutes } from './exportRoutes.ts';
+import { registerMapRoutes } from './mapRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
 import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
+import { registerSessionRoutes } from './sessionRoutes.ts';
 import { registerViewRoutes } from './viewRoutes.ts';
 
 type AppOptions = {
@@ -85,9 +87,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
   registerConversationRoutes(app, options.sources, lookup);
   registerViewRoutes(app, lookup);
+  registerSessionRoutes(app, options.sources);
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, search);
   registerExportRoutes(app, options.sources, lookup, search);
+  registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;
   const withWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));

@@ -27,7 +27,7 @@ function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } 
     const fold = folds.get(id);
     if (fold === undefined) return null;
     const { summary, json } = summaryOf(fold);
-    return { id, cwd: summary.cwd, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json };
+    return { id, cwd: summary.cwd, lastAt: summary.lastAt, session: summary.sessionId, sent: summary.counts.sent, received: summary.counts.received, degraded: summary.degraded.length > 0, json };
   };
   const unused = () => {
     throw new Error('the list asks for no page, item or search');

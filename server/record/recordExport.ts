@@ -4,7 +4,7 @@ import { seqToWire, type SessionItemWire } from '../../shared/wire/record.ts';
 import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import type { KnownFile, NamedFile } from '../../shared/record/knownFile.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
-import type { ExportItem, ExportParts, ExportText } from '../export/exportParts.ts';
+import type { ExportItem, ExportParts, ExportText, ItemPlace } from '../export/exportParts.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { lookAtRead } from './lookAtFile.ts';
 import { projectItem } from './projection.ts';
@@ -112,7 +112,10 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
       signal.throwIfAborted();
       const batch = items.slice(offset, offset + BATCH_ITEMS);
       const reads = await readItems(reader, threads, fold.sessionId, batch, PAGE_TEXT_LIMIT_BYTES, signal);
-      for (const item of batch) yield { value: projectItem(item, ref, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES) };
+      for (const item of batch) {
+        const value = projectItem(item, ref, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES);
+        yield { value, place: placeItem(value) };
+      }
     }
   }
 
@@ -159,4 +162,11 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
       },
     };
   };
+}
+
+/** A file at the time in its name, on its side, with the peer the host named; a gap or a stray file in its place in the session. */
+function placeItem(item: SessionItemWire): ItemPlace {
+  if (item.type !== 'file') return { at: null, side: null, peer: null };
+  const facts = item.facts?.kind === 'message' ? item.facts : null;
+  return { at: item.at, side: item.side, peer: facts?.peer?.as ?? facts?.peer?.sessionId ?? null };
 }

@@ -128,7 +128,10 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
   async function* values(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'json'>> {
     for (const item of items) {
       signal.throwIfAborted();
-      yield { list: item.column, value: flows.projectFlow(item.room, item.flow, item.received, true) };
+      const value = flows.projectFlow(item.room, item.flow, item.received, true);
+      // Sent: to whom it was addressed (no one named: everyone); received: the seat that wrote it.
+      const peer = item.column === 'received' ? value.seat : value.to.length === 0 ? 'everyone' : value.to.join(', ');
+      yield { list: item.column, value, place: { at: value.at, side: item.column, peer } };
     }
   }
 
@@ -226,7 +229,7 @@ function describeStretchMarkdown(item: SacFlowItem): string {
   if (item.addressing !== null) lines.push(`- ${ADDRESSING_WORDS[item.addressing]}${item.sibling ? ', written by another seat of the same agent' : ''}`);
   if (item.sacCursor !== null) lines.push(`- sac’s cursor: ${item.sacCursor} (as sac’s cursor says; not what the session read)`);
   if (item.sharesTime > 1) lines.push(`- ${item.sharesTime} entries of the room share this time; their order between them is the files' order`);
-  if (item.timeGoesBack) lines.push('- Written after a later time in its file');
+  if (item.timeGoesBack) lines.push('- In its file after an entry dated later: placed by its time, as sac history orders it');
   const at = item.time ?? 'no time';
   switch (item.evidence) {
     case 'parsed':

@@ -149,7 +149,10 @@ describe('the sac reader', () => {
     const original = fs.openSync;
     fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
       // Folders are opened to be listed (never a file's bytes): the allowlist judges files.
-      if (typeof rest[0] !== 'number' || (rest[0] & fs.constants.O_DIRECTORY) === 0) opened.push(String(path));
+      // A file is opened by its name in its folder's descriptor (/proc/self/fd/<folder>/<name>): said as its path.
+      const through = /^\/proc\/self\/fd\/(\d+)(\/.*)$/.exec(String(path));
+      const named = through === null ? String(path) : fs.readlinkSync(`/proc/self/fd/${through[1]}`) + through[2];
+      if (typeof rest[0] !== 'number' || (rest[0] & fs.constants.O_DIRECTORY) === 0) opened.push(named);
       return (original as (...args: unknown[]) => number)(path, ...rest);
     }) as typeof fs.openSync;
     syncBuiltinESMExports();
@@ -164,9 +167,39 @@ describe('the sac reader', () => {
       syncBuiltinESMExports();
       await reader?.close();
     }
-    const mine = opened.filter((path) => path.startsWith(root)).map((path) => path.slice(root.length + 1));
+    const real = fs.realpathSync(root);
+    const mine = opened.filter((path) => path.startsWith(real)).map((path) => path.slice(real.length + 1));
     assert.ok(mine.length > 0, 'the reader opened the store’s files');
     for (const path of mine) assert.ok(mayOpen(path), `opened ${path}`);
     assert.ok(!mine.some((path) => path.includes('relays') || path.includes('http-tokens')));
+  });
+
+  it('keeps each seat file’s entries as it read them when the next file is read into the same buffer', async () => {
+    const root = writeExampleStore();
+    // Headers of every form the core reads from its bytes: addressees, a reply, a time not in the writer's form.
+    const seats = ['alpha#00000001', 'beta#00000002', 'gamma#00000003'];
+    seats.forEach((seat, i) => {
+      const entries = [
+        { ts: `2026-11-0${i + 1}T10:00:00.000+02:00`, type: 'FACT', text: `first of ${seat}`, to: [`to-${seat}`] },
+        { ts: `2026-11-0${i + 1}T11:00`, type: ['QUESTION', 'KÉRDÉS', 'TÉNY'][i]!, text: `second of ${seat}`, re: `re-${seat}` },
+      ];
+      let text = '';
+      for (const entry of entries) text += appendedBytes(Buffer.byteLength(text), entry);
+      mkdirSync(join(root, 'channels', 'scratch'), { recursive: true });
+      writeFileSync(join(root, 'channels', 'scratch', `${seat}.md`), text);
+    });
+    const { reader } = await startReader(root);
+    try {
+      for (const [i, seat] of seats.entries()) {
+        const entries = listEntries(reader.seatFile('scratch', seat)!.reading);
+        assert.equal(entries.length, 2, seat);
+        assert.deepEqual(entries[0]!.facts.to, [`to-${seat}`], seat);
+        assert.equal(entries[1]!.facts.typeWord, ['QUESTION', 'KÉRDÉS', 'TÉNY'][i], seat);
+        assert.equal(entries[1]!.facts.re, `re-${seat}`, seat);
+        assert.equal(entries[1]!.facts.time, `2026-11-0${i + 1}T11:00`, seat);
+      }
+    } finally {
+      await reader.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { LiveItem, SourceStatus } from '../../shared/wire/common.ts';
 import { firstLineOf } from '../../shared/firstLine.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
+import { stateSacMessages } from '../../shared/sac/mapStatements.ts';
 import { summarizeSeat, type RoomFiles } from '../../shared/sac/seat.ts';
 import { sacSeatSummarySchema, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
@@ -95,7 +96,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   });
 
   const folds = createSacFolds(reader);
-  const flows = createFlowProjection(reader, root, ref);
+  const flows = createFlowProjection(reader, root, ref, folds.wakeRoomOf);
   const liveItems = createLiveItems({
     ref,
     firstLineOf(room, seat, entry) {
@@ -133,7 +134,16 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     const registry = store.registry;
     const lastSeen = registry.state === 'read' ? (findFirst(registry.facts.seats, 'seat', seat)?.lastSeen ?? null) : null;
     const summary = sacSeatSummarySchema.parse(projectSummary(ref, seatSummary, lastSeen));
-    const listed: ListedConversation = { id: seat, cwd: summary.project.project, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) };
+    const listed: ListedConversation = {
+      id: seat,
+      cwd: summary.project.project,
+      lastAt: summary.lastAt,
+      session: summary.session.state === 'known' ? summary.session.session : null,
+      sent: summary.counts.sent,
+      received: summary.counts.received,
+      degraded: summary.degraded.length > 0,
+      json: JSON.stringify(summary),
+    };
     summaries.set(seat, { listed, at: Date.now() });
     return listed;
   }
@@ -173,6 +183,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     item: pages.itemOf,
     export: exportOf,
     views: { rooms: pages.rooms },
+    mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),
     search: (query, signal) => searchSac(reader, root, ref, query, signal),
     describeSearchHit: (hit) => describeSacHit(hit as SacSearchHit),
     // Its work is done on the event loop, a request at a time: nothing runs on after a stop.

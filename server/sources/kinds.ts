@@ -1,9 +1,15 @@
 import type { SourceKind } from '../../shared/wire/common.ts';
-import { createRecordSource } from '../record/recordSource.ts';
-import { createSpexSource } from '../spex/spexSource.ts';
-import { createSacSource } from '../sac/sacSource.ts';
 import type { RecordHeadStart } from '../record/scanStart.ts';
+import { recordStore } from '../record/recordStore.ts';
+import { sacStore } from '../sac/sacStore.ts';
+import { spexStore } from '../spex/spexStore.ts';
 import type { Source } from './source.ts';
+
+// The server's registry of store kinds: how the command finds a store of each kind, names it, and
+// makes its source. A kind's entry is one module of its own folder (`server/<kind>/<kind>Store.ts`),
+// light enough to load before the rest of the command: its source is loaded only when a store of
+// the kind is read. A new kind adds its folder and a line here; the command line, the usage, the
+// recognition of a directory and the dashboard take it from this list.
 
 /**
  * A store the command was given: its kind and its root directory, and for a record the first
@@ -18,12 +24,30 @@ type SourceOptions = {
   onError?: (message: string) => void;
 };
 
-/**
- * Each kind's source, made from a root. A new kind adds a line here (and its wire, a line in
- * shared/wire/kinds.ts) and touches no other shell.
- */
-export const SOURCE_FACTORIES: Record<SourceKind, (options: SourceOptions) => Source> = {
-  record: createRecordSource,
-  spex: createSpexSource,
-  sac: createSacSource,
+type SourceFactory = (options: SourceOptions) => Source;
+
+export type StoreKind<K extends SourceKind = SourceKind> = {
+  kind: K;
+  /** The command's words for a store of the kind: "the spex home". */
+  words: string;
+  /** What a directory of the kind holds, as the usage and a refusal say it. */
+  holds: { name: string; what: string };
+  /** Whether a directory (its names listed) holds a store of the kind, by what it holds and nothing else. */
+  recognize(dir: string, names: readonly string[]): boolean;
+  /** `--<name> [DIR]`: a store of the kind at the place given, or else at its default place. */
+  option?: { name: string; help: string; defaultPlace(): string };
+  /** Begins reading before the rest of the command loads (the record's first scan). */
+  begin?(root: string, onError: (message: string) => void): RecordHeadStart | null;
+  /** The kind's source: loaded when a store of the kind is read. */
+  loadSource(): Promise<SourceFactory>;
 };
+
+/** Each kind's entry: the type demands one for every kind the wire names (SOURCE_KINDS). */
+const BY_KIND: { [K in SourceKind]: StoreKind<K> } = { record: recordStore, spex: spexStore, sac: sacStore };
+
+/** Every kind, in the order a directory is recognised: the most particular first, the record last. */
+export const STORE_KINDS: readonly StoreKind[] = [BY_KIND.sac, BY_KIND.spex, BY_KIND.record];
+
+export function storeKindOf(kind: SourceKind): StoreKind {
+  return BY_KIND[kind];
+}

@@ -1,7 +1,7 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
-import type { ExportItem, ExportParts, ExportRecord } from '../export/exportParts.ts';
+import type { ExportItem, ExportParts, ExportRecord, ItemPlace } from '../export/exportParts.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { readRanges, type RangeRead } from './readLine.ts';
@@ -61,7 +61,7 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
   async function* values(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'json'>> {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
-      for (const value of projection.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), PAGE_TEXT_LIMIT_BYTES)) yield { value };
+      for (const value of projection.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), PAGE_TEXT_LIMIT_BYTES)) yield { value, place: placeItem(value) };
     }
   }
 
@@ -197,4 +197,14 @@ export function describeSpexHit(hit: SpexSearchHit): string {
   if (hit.kind === 'sent' && hit.receiver !== null) lines.push(`- From the receiver's log: session ${inlineValue(hit.receiver)} (one event, seen from the sender's side; joined by the id spex stored)`);
   const head = `### ${hit.kind === 'declaration' ? 'Declaration' : hit.kind === 'sent' ? 'Sent' : 'Received'} · ${hit.at}\n\n${lines.join('\n')}\n`;
   return hit.snippet === null ? `${head}\n` : `${head}\n${fencedBlock(hit.snippet)}\n`;
+}
+
+/**
+ * A line at its `ts`: a `sent` line of its own log was received (from the person or the session
+ * it names), one in another's log whose `from` is this session was sent to that log's session.
+ */
+function placeItem(item: SpexItem): ItemPlace {
+  if (item.type === 'received') return { at: item.at, side: 'received', peer: item.from.by === 'person' ? 'a person' : item.from.by === 'session' ? item.from.sessionId : item.from.as };
+  if (item.type === 'sent') return { at: item.at, side: 'sent', peer: item.receiver };
+  return { at: item.at, side: null, peer: null };
 }

@@ -42,7 +42,7 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     const entry: Listed = {
       key,
       summary,
-      listed: { id: session.sessionId, cwd: summary.project.key, lastAt: summary.lastAt, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
+      listed: { id: session.sessionId, cwd: summary.project.key, lastAt: summary.lastAt, session: summary.sessionId, sent: summary.counts.sent, received: summary.counts.received, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
     };
     summaries.set(session.sessionId, entry);
     return entry;

@@ -84,7 +84,7 @@ before(async () => {
   for (let seq = 2; seq <= 150; seq++) await write('large', seq, sentEntry(seq % 60, `${seq} ${chunk}`));
 
   dashboard = await startTestDashboard(record.dir);
-  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
+  await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan', 60_000);
 });
 
 after(async () => {

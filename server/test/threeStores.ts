@@ -20,14 +20,20 @@ export type ThreeStores = {
 };
 
 export async function writeThreeStores(prefix: string, sessionId: string, entries: readonly Record<string, unknown>[]): Promise<ThreeStores> {
+  const stores = await startThreeWriters(prefix);
+  for (const [index, entry] of entries.entries()) await stores.recordWriter.send({ op: 'write', sessionId, seq: index + 1, entry });
+  await stores.spexWriter.send({ op: 'session', project: PROJECT, sessionId: A, value: sessionJson(A) });
+  await stores.spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: sentEvent('please look at the cart', null) });
+  await writeExampleStore(stores.sacWriter);
+  return stores;
+}
+
+/** Three empty temporary stores, each with its own writer process started over it. */
+export async function startThreeWriters(prefix: string): Promise<ThreeStores> {
   const [record, spex, sac] = ['record', 'spex', 'sac'].map((kind) => makeTempRecord(`${prefix}-${kind}-`)) as [ReturnType<typeof makeTempRecord>, ReturnType<typeof makeTempRecord>, ReturnType<typeof makeTempRecord>];
   const recordWriter = await startWriter(record.dir);
-  for (const [index, entry] of entries.entries()) await recordWriter.send({ op: 'write', sessionId, seq: index + 1, entry });
   const spexWriter = await startSpexWriter(spex.dir);
-  await spexWriter.send({ op: 'session', project: PROJECT, sessionId: A, value: sessionJson(A) });
-  await spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: sentEvent('please look at the cart', null) });
   const sacWriter = await startSacWriter(sac.dir);
-  await writeExampleStore(sacWriter);
   return {
     record: record.dir,
     spex: spex.dir,

@@ -9,5 +9,12 @@ export const queryKeys = {
   conversation: (source: string, id: string) => ['source', source, 'conversation', id] as const,
   /** A kind's own views of a store (set-agent-comm's rooms): a change to any of its conversations changes them. */
   views: (source: string) => ['source', source, 'view'] as const,
+  /** The list of sessions across the stores. */
+  joinedSessions: () => ['joined-sessions'] as const,
+  /** One session's page across the stores; under it, every session's. */
+  joinedSession: (session?: string) => (session === undefined ? (['joined-session'] as const) : (['joined-session', session] as const)),
   search: (params: string) => ['search', params] as const,
+  /** The map, and one edge's messages, by their query. */
+  map: (params: string) => ['map', params] as const,
+  mapMessages: (params: string) => ['map', 'messages', params] as const,
 };

@@ -30,6 +30,16 @@ export const apiUrls = {
   /** A view only one kind of store has (`kind`'s `view`), of all of it or of one `key`. */
   view: (kind: string, source: string, view: string, key: string | null, query: Query = {}) =>
     withQuery(`/api/${encodeURIComponent(kind)}/${encodeURIComponent(view)}${key === null ? '' : `/${encodeURIComponent(key)}`}`, { ...Object.fromEntries(new URLSearchParams(query)), source }),
+  /** Every Claude Code session across the stores, joined by the server on the full id each store states. */
+  joinedSessions: () => '/api/joined-sessions',
+  /** One session's items from every store that holds it. */
+  joinedSession: (session: string) => `/api/joined-sessions/${encodeURIComponent(session)}`,
+  /** One session's export, of every store's items. */
+  joinedSessionExport: (session: string) => `/api/joined-sessions/${encodeURIComponent(session)}/export`,
   search: (params: URLSearchParams) => withQuery('/api/search', params),
+  /** Who talks to whom, within a window, of the stores named. */
+  map: (query: Query) => withQuery('/api/map', query),
+  /** One edge of the map: its messages. */
+  mapMessages: (query: Query) => withQuery('/api/map/messages', query),
   searchExport: () => '/api/search/export',
 };

@@ -63,6 +63,22 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
       changed.clear();
     });
     const list = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversations() }));
+    // The sessions across the stores are joined by the server: its list is fetched again, at most this often.
+    const joinedList = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.joinedSessions() }));
+    // A session's page across the stores is fetched again when one of its conversations has new
+    // items; the server's answer names them, so nothing here joins anything.
+    const itemsOf = new Set<string>();
+    const sessionPages = createThrottle(MIN_FLUSH_GAP_MS, () => {
+      const told = new Set(itemsOf);
+      itemsOf.clear();
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.joinedSession(),
+        predicate: (query) => {
+          const data = query.state.data as { conversations?: readonly { source: SourceRef; id: string }[] } | undefined;
+          return data?.conversations === undefined || data.conversations.some((one) => told.has(`${one.source.id}\u0000${one.id}`));
+        },
+      });
+    });
 
     const onMessage = (message: StreamMessage) => {
       if (message.type === 'open') return setConnection({ connection: 'open', lostSince: null });
@@ -106,9 +122,12 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
         case 'session-changed':
           changed.set(sessionKey(event.session), event.session);
           conversations.schedule();
+          joinedList.schedule();
           break;
         case 'items':
           feed.add(event.source, event.sessionId, event.items);
+          itemsOf.add(`${event.source.id}\u0000${event.sessionId}`);
+          sessionPages.schedule();
           break;
       }
     };
@@ -118,6 +137,8 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
       window.clearTimeout(helloTimer);
       conversations.cancel();
       list.cancel();
+      sessionPages.cancel();
+      joinedList.cancel();
     };
   }, [queryClient, feed]);
 

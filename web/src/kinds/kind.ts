@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { LiveItem, SourceRef } from '../../../shared/wire/common.ts';
 import type { ConversationSummary, SearchHit } from '../../../shared/wire/kinds.ts';
+import type { SessionItem } from '../../../shared/wire/session.ts';
 
 // What a kind of store gives the shell, in one place per kind (kinds/<kind>/<kind>Kind.tsx),
 // listed in kinds/registry.ts: its words, its rows in the lists, its search hits, its pages. The
@@ -10,12 +11,16 @@ import type { ConversationSummary, SearchHit } from '../../../shared/wire/kinds.
 export type KindName = SourceRef['kind'];
 type SummaryOf<K extends KindName> = Extract<ConversationSummary, { source: { kind: K } }>;
 type HitOf<K extends KindName> = Extract<SearchHit, { source: { kind: K } }>;
+type PageItemOf<K extends KindName> = Extract<SessionItem, { kind: K }>['item'];
+
+/** An item of one of its conversations on a session's page across the stores: `conversation` is its id in its store. */
+export type SessionItemProps<I> = { item: I; source: string; conversation: string };
 
 /** A conversation's page: the store and the conversation, opened at `item`; `query` is the page's own (a filter). */
 export type ConversationViewProps = { source: string; id: string; item: string | null; query: string };
 
 /** A view only its kind has (set-agent-comm's rooms): of the whole store, or of one `subject` of it (a room), opened at `item`. */
-export type SourceViewProps = { source: string; subject: string | null; item: string | null };
+export type SourceViewProps = { source: string; subject: string | null; item: string | null; query: string };
 
 /** A filter of the search form only this kind's items answer to, by the query parameter the server reads. */
 export type SearchFilter = { param: string; label: string; title?: string } & (
@@ -30,7 +35,7 @@ type SourceView = {
   link: { label: string; title: string };
 };
 
-type KindOf<C extends ConversationSummary, H extends SearchHit> = {
+type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   /** A store of this kind as a sentence names it, before its root: "the spex home /x does not exist". */
   storeWords: string;
   /** Its name after "in": "in the record", "in spex". */
@@ -65,6 +70,8 @@ type KindOf<C extends ConversationSummary, H extends SearchHit> = {
   hitKey(hit: H): string;
   /** What the live view says in place of the first line of an item that has none (a withheld text); null: nothing. */
   liveNoText?(item: LiveItem): string | null;
+  /** One of its items among a session's items of every store, as its own page shows it (its words, its notes). */
+  SessionItem: ComponentType<SessionItemProps<I>>;
   /** Its conversation's page (loaded when first shown). */
   ConversationView: ComponentType<ConversationViewProps>;
   /** Views only this kind has, by the name in their path (`/source/<id>/<name>`). */
@@ -76,7 +83,7 @@ type KindOf<C extends ConversationSummary, H extends SearchHit> = {
 };
 
 /** What one kind gives, with its own summary and hit. */
-export type Kind<K extends KindName> = KindOf<SummaryOf<K>, HitOf<K>>;
+export type Kind<K extends KindName> = KindOf<SummaryOf<K>, HitOf<K>, PageItemOf<K>>;
 
 /** A kind with its own types forgotten, as the shell holds it: what it passes in is of that kind. */
-export type AnyKind = KindOf<ConversationSummary, SearchHit>;
+export type AnyKind = KindOf<ConversationSummary, SearchHit, SessionItem['item']>;

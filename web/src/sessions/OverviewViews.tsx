@@ -2,6 +2,8 @@ import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { kindNamed, listKinds } from '../kinds/registry.ts';
 import { useRouter } from '../router/Router.tsx';
 import { countOf } from '../text/count.ts';
+import { SessionsTable } from '../session/SessionsTable.tsx';
+import { useJoinedSessions } from '../session/useJoinedSessions.ts';
 import { ConversationsTable, readConversationSort, type ConversationSort } from './ConversationsTable.tsx';
 import { conversationWord } from './conversations.ts';
 import { useConversations } from './useConversations.ts';
@@ -25,6 +27,7 @@ export function ProjectView({ cwd }: { cwd: string | null }) {
         Project <code>{cwd ?? '(no directory named)'}</code>
       </h1>
       {data !== undefined && project === undefined && <p className="notice">No {word} of the stores read names this directory.</p>}
+      <JoinedSessions cwd={cwd} />
       {project !== undefined && (
         <ProjectTables
           conversations={project.sessions}
@@ -60,6 +63,7 @@ export function HomeView() {
           {countOf(data.projects.length, 'project')}, {countOf(all.length, word)}, {data.degradedSessions.toLocaleString('en')} with degraded {words.degraded}.
         </p>
       )}
+      <JoinedSessions cwd={undefined} />
       {data !== undefined && all.length > 0 && (
         <ConversationsTable conversations={all} counted={`All ${countOf(all.length, 'conversation')}`} sort={sort} onSort={(next) => navigate(next === 'last' ? '/' : `/?sort=${next}`, { replace: true })} />
       )}
@@ -80,4 +84,17 @@ function ProjectTables({ conversations, sort, onSort }: { conversations: readonl
     const Table = kind.Table;
     return Table === undefined ? <ConversationsTable key={name} conversations={mine} counted={counted} sort={sort} onSort={onSort} /> : <Table key={name} conversations={mine} caption={`${counted}, latest activity first`} />;
   });
+}
+
+/**
+ * Claude Code sessions across the stores (the server's join on the full id each store states): a
+ * project's, or on the overview every project's, each session once per project it is in.
+ */
+function JoinedSessions({ cwd }: { cwd: string | null | undefined }) {
+  const { data } = useJoinedSessions();
+  if (data === undefined) return null;
+  const projects = cwd === undefined ? data.projects : data.projects.filter((project) => project.cwd === cwd);
+  return projects.map((project) => (
+    <SessionsTable key={project.cwd ?? ''} sessions={project.sessions} caption={`${countOf(project.sessions.length, 'session')} across the stores${cwd === undefined ? ` in ${project.cwd ?? '(no directory named)'}` : ''}, latest first`} />
+  ));
 }

@@ -6,6 +6,7 @@ import { ChainElsewhereRow, RecordListRow } from './RecordListRow.tsx';
 import { SessionTable } from './SessionTable.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { shortId } from '../../sessions/names.ts';
+import { RecordSessionItem } from './RecordSessionItem.tsx';
 
 // The record: one JSON file per entry, a folder per session. What the shell shows of it.
 
@@ -46,6 +47,7 @@ export const recordKind: Kind<'record'> = {
   hitKey: (hit) => `${hit.source.id}/${hit.sessionId}/${hit.file}`,
   // A message parsed with no text to show: the plugin recorded it in metadata mode.
   liveNoText: (item) => (item.kind === 'message' && item.evidence === 'parsed' ? 'text withheld' : null),
+  SessionItem: RecordSessionItem,
   ConversationView: lazy(() => import('./RecordSessionView.tsx')),
   Table: ({ conversations, caption }) => <SessionTable sessions={conversations} caption={caption} />,
   OverviewSection: ({ conversations }) => {

@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { ENTRY_TYPES } from '../../../../shared/sac/seatFile.ts';
 import type { Kind } from '../kind.ts';
+import { SacEntry } from './SacEntry.tsx';
 import { SacHitRow } from './SacHitRow.tsx';
 import { SacListRow } from './SacListRow.tsx';
 import { ROOMS } from './sacPaths.ts';
@@ -30,6 +31,7 @@ export const sacKind: Kind<'sac'> = {
   },
   HitRow: SacHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.item}`,
+  SessionItem: ({ item, source, conversation }) => <SacEntry item={item} source={source} seat={conversation} showRoom />,
   ConversationView: lazy(() => import('./SacSeatView.tsx')),
   views: {
     [ROOMS]: { View: lazy(() => import('./SacRoomsView.tsx')), link: { label: 'Rooms', title: 'The rooms of the set-agent-comm store' } },

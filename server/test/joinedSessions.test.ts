@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { SESSION_A, SESSION_B } from '../../shared/session/testing/oneSessionStores.ts';
+import { joinedSessionResponseSchema, joinedSessionsResponseSchema, sessionItemSchema, type JoinedSessionResponse } from '../../shared/wire/session.ts';
+import { buildApp } from '../http/app.ts';
+import { createRecordSource } from '../record/recordSource.ts';
+import { createSacSource } from '../sac/sacSource.ts';
+import type { Source } from '../sources/source.ts';
+import { createSpexSource } from '../spex/spexSource.ts';
+import { eventually } from './harness.ts';
+import { writeOneSessionStores } from './oneSession.ts';
+import type { ThreeStores } from './threeStores.ts';
+
+// One Claude Code session across the stores, over a record, a spex home and a set-agent-comm store
+// each written by its own writer process, holding the same two sessions whose ids share their
+// first 8 characters: joined on the full id each store states, and on nothing else.
+
+let stores: ThreeStores;
+let sources: Source[];
+let app: FastifyInstance;
+
+const get = async (url: string) => {
+  const response = await app.inject({ method: 'GET', url });
+  return { status: response.statusCode, body: response.body, headers: response.headers };
+};
+const pageOf = async (session: string): Promise<JoinedSessionResponse> => {
+  const response = await get(`/api/joined-sessions/${encodeURIComponent(session)}`);
+  assert.equal(response.status, 200, response.body);
+  return joinedSessionResponseSchema.parse(JSON.parse(response.body));
+};
+
+before(async () => {
+  stores = await writeOneSessionStores('joined');
+  sources = [createRecordSource({ root: stores.record }), createSpexSource({ root: stores.spex }), createSacSource({ root: stores.sac })];
+  for (const source of sources) await source.start();
+  app = await buildApp({ sources, webRoot: null, token: null });
+  await eventually(() => (sources.every((source) => source.status().indexing.state === 'ready' && [...source.conversations()].length === 2) ? true : undefined), 'every first scan');
+});
+
+after(async () => {
+  await app.close();
+  for (const source of sources) await source.close();
+  await stores.remove();
+});
+
+describe('one session across the stores', () => {
+  it('two sessions whose ids share their first 8 characters are two rows, each with its record session, spex session and seat, and counts per store', async () => {
+    const list = joinedSessionsResponseSchema.parse(JSON.parse((await get('/api/joined-sessions')).body));
+    assert.deepEqual(list.projects.map((project) => project.cwd), ['/home/dev/projects/checkout']);
+    const rows = list.projects[0]!.sessions;
+    assert.deepEqual(rows.map((row) => row.session).sort(), [SESSION_A, SESSION_B]);
+    const a = rows.find((row) => row.session === SESSION_A)!;
+    assert.deepEqual(a.conversations.map((one) => [one.source.kind, one.id]), [['record', SESSION_A], ['spex', SESSION_A], ['sac', 'checkout#9c0ffee0']]);
+    const b = rows.find((row) => row.session === SESSION_B)!;
+    assert.deepEqual(b.conversations.map((one) => [one.source.kind, one.id]), [['record', SESSION_B], ['spex', SESSION_B], ['sac', 'checkout#9c0ffee0-111']]);
+    // The record's counts of A: one sent, one received (its example's three entries: a start, a send, a receive).
+    assert.deepEqual(a.conversations.map((one) => [one.sent, one.received]), [[1, 1], [1, 2], [1, 1]]);
+    assert.deepEqual(a.elsewhere, []);
+  });
+
+  it("a session's page holds the items of all three stores, each labelled with its store and conversation, and none of the other session's", async () => {
+    for (const [session, other, seat] of [[SESSION_A, SESSION_B, 'checkout#9c0ffee0'], [SESSION_B, SESSION_A, 'checkout#9c0ffee0-111']] as const) {
+      const page = await pageOf(session);
+      assert.deepEqual(new Set(page.items.map((item) => item.kind)), new Set(['record', 'spex', 'sac']));
+      for (const item of page.items) assert.equal(item.conversation, item.kind === 'sac' ? seat : session, JSON.stringify(item));
+      assert.ok(!page.items.some((item) => item.conversation === other || item.conversation === (seat === 'checkout#9c0ffee0' ? 'checkout#9c0ffee0-111' : 'checkout#9c0ffee0')));
+      assert.deepEqual(page.conversations.map((one) => one.id), [session, session, seat]);
+      assert.deepEqual(page.cut, []);
+    }
+  });
+
+  it("a session's items are on one time axis, each with its side and its peer as its store names it", async () => {
+    const page = await pageOf(SESSION_A);
+    const instants = page.items.map((item) => item.at).filter((at) => at !== null).map((at) => Date.parse(at));
+    assert.deepEqual(instants, [...instants].sort((x, y) => x - y));
+    const record = page.items.find((item) => item.kind === 'record' && item.side === 'sent')!;
+    assert.equal(record.peer, 'uds:/tmp/cc-socks/4242.sock');
+    const spexReceived = page.items.filter((item) => item.kind === 'spex' && item.side === 'received').map((item) => item.peer);
+    assert.deepEqual(spexReceived, ['a person', SESSION_B]);
+    // A spex line seen from the sender's side still says where it comes from: the receiver's log.
+    const spexSent = page.items.find((item) => item.kind === 'spex' && item.side === 'sent')!;
+    assert.ok(spexSent.kind === 'spex' && spexSent.item.type === 'sent' && spexSent.item.fromLog === 'receiver');
+    assert.equal(spexSent.peer, SESSION_B);
+    const sac = page.items.filter((item) => item.kind === 'sac').map((item) => [item.side, item.peer]);
+    assert.deepEqual(sac, [['received', 'checkout#9c0ffee0-111'], ['sent', 'everyone']]);
+  });
+
+  it('a full id no store names, or a prefix of one, is answered 404, saying so', async () => {
+    for (const id of ['9c0ffee0', SESSION_A.slice(0, -1), 'checkout#9c0ffee0']) {
+      const response = await get(`/api/joined-sessions/${encodeURIComponent(id)}`);
+      assert.equal(response.status, 404);
+      assert.match(JSON.parse(response.body).message, /no store read names this full session id/);
+    }
+  });
+
+  it("a session's export holds every store's items, each naming its store, through the one export pipeline", async () => {
+    const json = await get(`/api/joined-sessions/${encodeURIComponent(SESSION_A)}/export?format=json`);
+    assert.equal(json.status, 200);
+    assert.match(String(json.headers['content-disposition']), /filename="session-9c0ffee0-1111-4111-8111-00000000000a\.json"/);
+    const document = JSON.parse(json.body) as { session: string; items: unknown[]; conversations: { source: { kind: string } }[] };
+    assert.equal(document.session, SESSION_A);
+    const items = document.items.map((item) => sessionItemSchema.parse(item));
+    assert.deepEqual(new Set(items.map((item) => item.kind)), new Set(['record', 'spex', 'sac']));
+    assert.ok(items.every((item) => item.conversation === (item.kind === 'sac' ? 'checkout#9c0ffee0' : SESSION_A)));
+
+    const ndjson = await get(`/api/joined-sessions/${encodeURIComponent(SESSION_A)}/export?format=ndjson`);
+    const lines = ndjson.body.trim().split('\n').map((line) => JSON.parse(line) as { type?: string; source?: { kind: string }; conversation?: string });
+    assert.equal(lines[0]!.type, 'session');
+    assert.ok(lines.slice(1).every((line) => line.source !== undefined && line.conversation !== undefined));
+    assert.deepEqual([...new Set(lines.slice(1).map((line) => line.source!.kind))], ['record', 'spex', 'sac']);
+
+    const md = await get(`/api/joined-sessions/${encodeURIComponent(SESSION_A)}/export?format=md`);
+    assert.match(md.body, /^# Session `9c0ffee0-1111-4111-8111-00000000000a`/);
+    for (const heading of ['## The record:', '## spex:', '## set-agent-comm: `checkout#9c0ffee0`']) assert.ok(md.body.includes(heading), heading);
+    assert.ok(!md.body.includes('Two comments on the retry loop'), "the other session's record text is not in this one's export");
+  });
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { decimalQuerySchema, sourceRefSchema } from './common.ts';
+import { WIRE_KINDS, conversationSummarySchema } from './kinds.ts';
+
+// One Claude Code session across the stores (shared/session/joinSessions.ts): the list of them,
+// and one session's page. The join is the server's, on the full id each store states; the browser
+// derives none of it. Every item still says its store and is said in that store's words: nothing
+// here pairs a received message with a sent one, across stores or within one.
+
+/** One of a session's conversations: a store's session, or a set-agent-comm seat. */
+const heldConversationSchema = z.object({
+  source: sourceRefSchema,
+  /** Its id in its store: the session id, or the seat. */
+  id: z.string(),
+  cwd: z.string().nullable(),
+  lastAt: z.string().nullable(),
+  degraded: z.boolean(),
+  sent: z.number().int(),
+  received: z.number().int(),
+});
+
+const joinedSessionSchema = z.object({
+  /** The full id its stores state. */
+  session: z.string(),
+  lastAt: z.string().nullable(),
+  /** Every working directory its stores name. */
+  cwds: z.array(z.string().nullable()),
+  /** The other directories it is listed under: its stores name several. */
+  elsewhere: z.array(z.string().nullable()),
+  conversations: z.array(heldConversationSchema),
+});
+
+/** `GET /api/joined-sessions`: each session once per project it is in. */
+export const joinedSessionsResponseSchema = z.object({
+  schema: z.literal('rec.joined-sessions/1'),
+  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(joinedSessionSchema) })),
+});
+export type JoinedSessionsResponse = z.infer<typeof joinedSessionsResponseSchema>;
+
+const placeFields = {
+  /** The conversation of its store it is in (a session id, or a seat). */
+  conversation: z.string(),
+  /** Its time as its store gives it; null: none, and it keeps its place after the item before it in its store. */
+  at: z.string().nullable(),
+  side: z.enum(['sent', 'received']).nullable(),
+  /** The peer as its store names it; null where it names none. */
+  peer: z.string().nullable(),
+};
+
+/** An item of one of the session's stores, as that store's page gives it, and its place on the session's time axis. */
+export const sessionItemSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('record'), ...placeFields, item: WIRE_KINDS.record.pageItem }),
+  z.object({ kind: z.literal('spex'), ...placeFields, item: WIRE_KINDS.spex.pageItem }),
+  z.object({ kind: z.literal('sac'), ...placeFields, item: WIRE_KINDS.sac.pageItem }),
+]);
+export type SessionItem = z.infer<typeof sessionItemSchema>;
+
+/** `GET /api/joined-sessions/:session?limit=`: the newest items of every store, at most `limit` of each conversation. */
+export const joinedSessionQuerySchema = z.object({ limit: decimalQuerySchema(1, 5_000).default(1_000) });
+
+export const joinedSessionResponseSchema = z.object({
+  schema: z.literal('rec.joined-session/1'),
+  session: z.string(),
+  /** Each conversation's summary as its store lists it. */
+  conversations: z.array(conversationSummarySchema),
+  /** Every store's items on one time axis, oldest first. */
+  items: z.array(sessionItemSchema),
+  /** Conversations whose oldest items were left out: the store's own page has them all. */
+  cut: z.array(z.object({ source: sourceRefSchema, conversation: z.string(), shown: z.number().int(), total: z.number().int() })),
+});
+export type JoinedSessionResponse = z.infer<typeof joinedSessionResponseSchema>;

@@ -1,0 +1,142 @@
+import { useMemo } from 'react';
+import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
+import type { JoinedSessionResponse, SessionItem } from '../../../shared/wire/session.ts';
+import { isNotHere } from '../api/client.ts';
+import { apiUrls } from '../api/urls.ts';
+import { DownloadLinks } from '../export/DownloadLinks.tsx';
+import { kindNamed, kindOf } from '../kinds/registry.ts';
+import { Link, useRouter } from '../router/Router.tsx';
+import { conversationPath, sessionPath } from '../router/routes.ts';
+import { countOf } from '../text/count.ts';
+import { isShown, readSessionFilter, writeSessionFilter, type SessionFilter } from './sessionFilter.ts';
+import { useJoinedSession } from './useJoinedSessions.ts';
+import './session.css';
+
+// One Claude Code session across the stores: every item of every store that states its full id,
+// Sent | Received on one time axis, each labelled with its store and shown as its store's own page
+// shows it. Nothing pairs two items: a received record entry still says the record does not show
+// which sent entry it corresponds to, and a spex line seen from the sender's side says it comes
+// from the receiver's log. It stays current from the event stream's notices (events/).
+
+export default function SessionPage({ session, query }: { session: string; query: string }) {
+  const { data, error } = useJoinedSession(session);
+  const { navigate } = useRouter();
+  const filter = useMemo(() => readSessionFilter(query), [query]);
+  const setFilter = (next: SessionFilter) => navigate(sessionPath(session, writeSessionFilter(next)), { replace: true });
+  const shown = useMemo(() => data?.items.filter((item) => isShown(item, filter)) ?? [], [data, filter]);
+
+  return (
+    <main className="view session-view" aria-label="Session across the stores">
+      <header className="session-header">
+        <h1>
+          Session <code className="full-id">{session}</code>
+        </h1>
+        {error !== null && <p className={`notice ${isNotHere(error) ? '' : 'error'}`}>{isNotHere(error) ? 'No store read names this full session id.' : `Could not load the session: ${error.message}`}</p>}
+        {data !== undefined && <StoreViews data={data} />}
+        {data !== undefined && <Filters data={data} filter={filter} onFilter={setFilter} />}
+        <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />
+      </header>
+      {data !== undefined && (
+        <section className="session-items" aria-label="Sent and received, every store">
+          <div className="session-columns" aria-hidden="true">
+            <span className="side-sent">Sent</span>
+            <span className="side-received">Received</span>
+          </div>
+          {shown.length === 0 && <p className="muted">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
+          <ol className="joined-rows">
+            {shown.map((item) => (
+              <SessionRow key={`${item.item.source.id}/${item.conversation}/${keyOf(item)}`} item={item} />
+            ))}
+          </ol>
+        </section>
+      )}
+    </main>
+  );
+}
+
+/** Each store's own view of the session, one click away: its degraded evidence, spex's declarations, sac's rooms. */
+function StoreViews({ data }: { data: JoinedSessionResponse }) {
+  return (
+    <>
+      <ul className="store-views" aria-label="Its stores">
+        {data.conversations.map((conversation: ConversationSummary) => {
+          const kind = kindOf(conversation);
+          return (
+            <li key={`${conversation.source.id}/${conversation.id}`}>
+              <Link to={conversationPath(conversation.source.id, conversation.id)} className={`store-badge kind-${conversation.source.kind}${conversation.degraded.length > 0 ? ' degraded' : ''}`}>
+                <span className="store-name">{kind.name}</span> {kind.describeAsOther(conversation).replace(/^its /, '')}
+              </Link>
+              {conversation.degraded.length > 0 && <span className="degraded-count" title={kind.describeDegraded(conversation)}> degraded evidence: open its own view</span>}
+            </li>
+          );
+        })}
+      </ul>
+      {data.cut.map((cut) => (
+        <p key={`${cut.source.id}/${cut.conversation}`} className="notice">
+          {kindNamed(cut.source.kind)?.name}: the newest {countOf(cut.shown, 'item')} of {cut.total.toLocaleString('en')} are shown;{' '}
+          <Link to={conversationPath(cut.source.id, cut.conversation)}>its own view</Link> has them all.
+        </p>
+      ))}
+    </>
+  );
+}
+
+function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filter: SessionFilter; onFilter(filter: SessionFilter): void }) {
+  const stores = [...new Map(data.conversations.map((conversation) => [conversation.source.id, conversation.source])).values()];
+  const toggleStore = (id: string) => onFilter({ ...filter, stores: filter.stores.includes(id) ? filter.stores.filter((one) => one !== id) : [...filter.stores, id] });
+  return (
+    <form className="session-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+      <fieldset>
+        <legend>Store</legend>
+        {stores.map((source) => (
+          <label key={source.id} className="check">
+            <input type="checkbox" checked={filter.stores.includes(source.id)} onChange={() => toggleStore(source.id)} />
+            {kindNamed(source.kind)?.name ?? source.kind} <span className="muted">{source.id}</span>
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Side{' '}
+        <select value={filter.side ?? ''} onChange={(event) => onFilter({ ...filter, side: event.target.value === 'sent' || event.target.value === 'received' ? event.target.value : null })}>
+          <option value="">both</option>
+          <option value="sent">sent</option>
+          <option value="received">received</option>
+        </select>
+      </label>
+      <label>
+        Peer <input type="search" value={filter.peer} placeholder="as its store names it" onChange={(event) => onFilter({ ...filter, peer: event.target.value })} />
+      </label>
+    </form>
+  );
+}
+
+function SessionRow({ item }: { item: SessionItem }) {
+  const kind = kindNamed(item.kind)!;
+  const column = item.side ?? 'both';
+  const View = kind.SessionItem;
+  return (
+    <li className={`joined-row side-${column}`} data-store={item.kind}>
+      <div className={`cell cell-${column === 'both' ? 'span' : column}`}>
+        <p className="item-store">
+          <Link to={conversationPath(item.item.source.id, item.conversation)} className={`store-badge kind-${item.kind}`} title={`In ${kind.storeWords} ${item.item.source.id}: its own view`}>
+            <span className="store-name">{kind.name}</span>
+            {item.kind === 'sac' && ` ${item.conversation}`}
+          </Link>
+        </p>
+        <View item={item.item} source={item.item.source.id} conversation={item.conversation} />
+      </div>
+    </li>
+  );
+}
+
+/** An item's name in its conversation, as its store names it. */
+function keyOf(item: SessionItem): string {
+  switch (item.kind) {
+    case 'record':
+      return item.item.type === 'gap' ? `gap-${String(item.item.from)}` : item.item.file;
+    case 'spex':
+      return item.item.key;
+    case 'sac':
+      return item.item.item;
+  }
+}

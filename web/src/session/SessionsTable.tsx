@@ -1,0 +1,80 @@
+import type { JoinedSessionsResponse } from '../../../shared/wire/session.ts';
+import { kindNamed } from '../kinds/registry.ts';
+import { Link } from '../router/Router.tsx';
+import { conversationPath, projectPath, sessionPath } from '../router/routes.ts';
+import { countOf } from '../text/count.ts';
+import { Time } from '../time/Time.tsx';
+import { projectName } from '../sessions/names.ts';
+import './session.css';
+
+type ListedSession = JoinedSessionsResponse['projects'][number]['sessions'][number];
+
+// Claude Code sessions across the stores, as the server joined them on the full id each store
+// states: a session once per project, with a badge for each store (and seat) that holds it and
+// what that store counts. Each badge opens that store's own view.
+
+export function SessionsTable({ sessions, caption }: { sessions: readonly ListedSession[]; caption: string }) {
+  if (sessions.length === 0) return null;
+  return (
+    <table className="sessions-table joined-sessions">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Session</th>
+          <th scope="col">In the stores</th>
+          <th scope="col">Last</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sessions.map((session) => (
+          <tr key={session.session} data-session={session.session}>
+            <th scope="row">
+              <Link to={sessionPath(session.session)} className="full-id" aria-label={`Session ${session.session} across the stores`}>
+                {session.session}
+              </Link>
+              {session.elsewhere.length > 0 && (
+                <p className="session-elsewhere">
+                  Its stores name other directories too; also listed under{' '}
+                  {session.elsewhere.map((cwd, index) => (
+                    <span key={cwd ?? ''}>
+                      {index > 0 && ', '}
+                      <Link to={projectPath(cwd)}>{cwd === null ? '(no directory named)' : projectName(cwd)}</Link>
+                    </span>
+                  ))}
+                </p>
+              )}
+            </th>
+            <td>
+              <StoreBadges session={session} />
+            </td>
+            <td>{session.lastAt === null ? '—' : <Time at={session.lastAt} />}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function StoreBadges({ session }: { session: ListedSession }) {
+  return (
+    <ul className="store-badges">
+      {session.conversations.map((conversation) => {
+        const kind = kindNamed(conversation.source.kind);
+        const seat = conversation.id === session.session ? '' : ` ${conversation.id}`;
+        return (
+          <li key={`${conversation.source.id}/${conversation.id}`}>
+            <Link
+              to={conversationPath(conversation.source.id, conversation.id)}
+              className={`store-badge kind-${conversation.source.kind}${conversation.degraded ? ' degraded' : ''}`}
+              title={`${kind?.conversationWords ?? conversation.source.kind} in ${conversation.source.id}${conversation.degraded ? ', with degraded evidence' : ''}`}
+            >
+              <span className="store-name">{kind?.name ?? conversation.source.kind}</span>
+              {seat}: {countOf(conversation.sent, 'sent', 'sent')}, {countOf(conversation.received, 'received', 'received')}
+              {conversation.degraded && ' · degraded'}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
