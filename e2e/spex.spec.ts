@@ -145,7 +145,9 @@ test("a spex session shows what it received from a person and from a peer, and w
   const mine = column(page, 'sent').locator('article', { hasText: SENT_TEXT });
   await expect(mine).toHaveAttribute('aria-label', `Sent to session ${B} · currency · node/currency`);
   await expect(mine).toContainText("From the receiver's log");
-  await expect(mine).toContainText('joined by the id spex stored, not by text or time');
+  // Joined by the stored id, never by text or time: said on the card's mark, and once for the page.
+  await expect(mine.locator('.page-mark-two-sides')).toHaveAttribute('title', /joined by the id the store wrote in it, never by text or time/);
+  await expect(page.getByRole('complementary', { name: 'What the marks on the cards mean' })).toContainText('joined by the id the store wrote in it, never by text or time');
   await expect(mine.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/source/${source}/conversation/${B}`);
   await expect(column(page, 'sent').locator('article')).toHaveCount(1);
 });
