@@ -13,7 +13,7 @@ import { listFolder, type FolderEntry } from '../watch/listFolder.ts';
 
 export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
 
-type FolderWatchHandlers = {
+export type FolderWatchHandlers = {
   /** Something came, changed or went directly in the record directory. */
   onEvent(event: WatchEvent, path: string): void;
   onError(error: NodeJS.ErrnoException): void;
