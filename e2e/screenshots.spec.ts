@@ -87,6 +87,11 @@ test('screenshots of the main views, light and dark', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Flow' })).toBeVisible();
   await shoot(page, 'sac-room');
 
+  // The map of who talks to whom, over every store of the demo.
+  await page.goto(`${dashboard.url}/map`);
+  await expect(page.getByRole('group', { name: 'Map of who talks to whom' }).getByRole('button').first()).toBeVisible();
+  await shoot(page, 'map');
+
   // An export: the Markdown transcript of the session with a gap, as it downloads.
   const markdown = await (await apiFetch(`${dashboard.url}/api/sessions/${gap.sessionId}/export?format=md`)).text();
   const escaped = markdown.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -10,6 +10,7 @@ import { registerConversationRoutes } from './conversationRoutes.ts';
 import { answerError } from './errors.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { registerExportRoutes } from './exportRoutes.ts';
+import { registerMapRoutes } from './mapRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
 import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, search);
   registerExportRoutes(app, options.sources, lookup, search);
+  registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;
   const withWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));

@@ -1,3 +1,5 @@
+import { stateRecordMessages } from '../../shared/record/mapStatements.ts';
+import type { SessionFold } from '../../shared/record/session.ts';
 import type { RecordSearchHit } from '../../shared/wire/record.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 import { describeRecordActivity } from './recordActivity.ts';
@@ -64,6 +66,7 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     page: pages.page,
     item: pages.item,
     export: exportOf,
+    mapFacts: () => stateRecordMessages(reader.ref.id, foldsOf(reader)),
     activity: async (id, query) => describeRecordActivity(reader, id, query),
     views: {},
     search: (query, signal) => searchRecord(reader, threads, query, signal),
@@ -75,4 +78,11 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
       await reader.close();
     },
   };
+}
+
+function* foldsOf(reader: ReturnType<typeof createRecordReader>): Generator<SessionFold> {
+  for (const sessionId of reader.sessionIds()) {
+    const fold = reader.fold(sessionId);
+    if (fold !== null) yield fold;
+  }
 }

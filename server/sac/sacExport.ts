@@ -229,7 +229,7 @@ function describeStretchMarkdown(item: SacFlowItem): string {
   if (item.addressing !== null) lines.push(`- ${ADDRESSING_WORDS[item.addressing]}${item.sibling ? ', written by another seat of the same agent' : ''}`);
   if (item.sacCursor !== null) lines.push(`- sac’s cursor: ${item.sacCursor} (as sac’s cursor says; not what the session read)`);
   if (item.sharesTime > 1) lines.push(`- ${item.sharesTime} entries of the room share this time; their order between them is the files' order`);
-  if (item.timeGoesBack) lines.push('- Written after a later time in its file');
+  if (item.timeGoesBack) lines.push('- In its file after an entry dated later: placed by its time, as sac history orders it');
   const at = item.time ?? 'no time';
   switch (item.evidence) {
     case 'parsed':

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { LiveItem, SourceStatus } from '../../shared/wire/common.ts';
 import { firstLineOf } from '../../shared/firstLine.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
+import { stateSacMessages } from '../../shared/sac/mapStatements.ts';
 import { summarizeSeat, type RoomFiles } from '../../shared/sac/seat.ts';
 import { sacSeatSummarySchema, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
@@ -95,7 +96,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   });
 
   const folds = createSacFolds(reader);
-  const flows = createFlowProjection(reader, root, ref);
+  const flows = createFlowProjection(reader, root, ref, folds.wakeRoomOf);
   const liveItems = createLiveItems({
     ref,
     firstLineOf(room, seat, entry) {
@@ -182,6 +183,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     item: pages.itemOf,
     export: exportOf,
     views: { rooms: pages.rooms },
+    mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),
     search: (query, signal) => searchSac(reader, root, ref, query, signal),
     describeSearchHit: (hit) => describeSacHit(hit as SacSearchHit),
     // Its work is done on the event loop, a request at a time: nothing runs on after a stop.

@@ -1,3 +1,4 @@
+import { stateSpexMessages } from '../../shared/spex/mapStatements.ts';
 import { PAGE_TEXT_LIMIT_BYTES, type SourceStatus } from '../../shared/wire/common.ts';
 import type { SpexItemResponse, SpexSearchHit, SpexSessionResponse } from '../../shared/wire/spex.ts';
 import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
@@ -102,6 +103,12 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     item,
     export: exportOf,
     views: {},
+    mapFacts: () =>
+      stateSpexMessages(
+        ref.id,
+        [...reader.sessions()].map((session) => ({ sessionId: session.sessionId, items: reader.items(session) })),
+        (id) => reader.session(id) !== null,
+      ),
     search: (query, signal) => searchSpex(reader, projection, ref, query, signal),
     describeSearchHit: (hit) => describeSpexHit(hit as SpexSearchHit),
     // Nothing of a spex page runs beside the event loop: there is no other work to stop.

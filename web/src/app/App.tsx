@@ -20,6 +20,7 @@ import { TopBar } from './TopBar.tsx';
 const SearchView = lazy(() => import('../search/SearchView.tsx'));
 const LiveView = lazy(() => import('../live/LiveView.tsx'));
 const SessionPage = lazy(() => import('../session/SessionPage.tsx'));
+const MapView = lazy(() => import('../map/MapView.tsx'));
 
 export function App() {
   const { route, path, navigate } = useRouter();
@@ -40,6 +41,7 @@ export function App() {
     {
       '/': () => navigate('/search'),
       l: () => navigate('/live'),
+      g: () => navigate('/map'),
       '?': () => setShowKeys(true),
       ']': () => stepConversation(1),
       '[': () => stepConversation(-1),
@@ -85,6 +87,8 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       return <LiveView query={route.query} />;
     case 'session':
       return <SessionPage key={route.session} session={route.session} query={route.query} />;
+    case 'map':
+      return <MapView query={route.query} />;
     case 'conversation': {
       const View = kindNamed(route.kind)?.ConversationView;
       if (View === undefined) return <UnknownStore source={route.source} />;
@@ -94,7 +98,7 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       const views = kindNamed(route.kind)?.views ?? {};
       const View = Object.hasOwn(views, route.name) ? views[route.name]!.View : undefined;
       if (View === undefined) return <NotFoundOrMoved path={path} />;
-      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} />;
+      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} query={route.query} />;
     }
     case 'not-found':
       return <NotFoundOrMoved path={path} />;
