@@ -88,6 +88,11 @@ test('screenshots of the main views, light and dark', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Flow' })).toBeVisible();
   await shoot(page, 'sac-room');
 
+  // The map of who talks to whom, over every store of the demo.
+  await page.goto(`${dashboard.url}/map`);
+  await expect(page.getByRole('group', { name: 'Map of who talks to whom' }).getByRole('button').first()).toBeVisible();
+  await shoot(page, 'map');
+
   // One Claude Code session across the stores: the demo's live sessions talk in every store.
   const joined = joinedSessionsResponseSchema.parse(await (await apiFetch(`${dashboard.url}/api/joined-sessions`)).json());
   const everywhere = joined.projects.flatMap((project) => project.sessions).find((session) => new Set(session.conversations.map((one) => one.source.kind)).size === 3)!;

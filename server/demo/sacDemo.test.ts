@@ -46,7 +46,7 @@ describe('the demo’s set-agent-comm store', () => {
     const controller = new AbortController();
     const running = runSacDemo(root, sessions, controller.signal, { intervalMs: 20 });
     const entriesIn = async (source: SacSource) => {
-      const team = await source.views.rooms.one(SAC_TEAM, { limit: 5_000 }, signal);
+      const team = await source.views.rooms.one(SAC_TEAM, { flow: 'all', limit: 5_000 }, signal);
       return team instanceof NotHere ? 0 : team.items.filter((item) => item.type === 'entry').length;
     };
     await readUntil(root, 'live entries', async (source) => ((await entriesIn(source)) > 6 ? true : undefined));
@@ -55,7 +55,7 @@ describe('the demo’s set-agent-comm store', () => {
     const source = createSacSource({ root });
     await source.start();
     try {
-      const team = found(await source.views.rooms.one(SAC_TEAM, { limit: 5_000 }, signal));
+      const team = found(await source.views.rooms.one(SAC_TEAM, { flow: 'all', limit: 5_000 }, signal));
       const entries = team.items.filter((item) => item.type === 'entry');
       assert.deepEqual(new Set(entries.map((entry) => entry.entryType)), new Set(['QUESTION', 'ANSWER', 'FACT', 'REQUEST']));
       assert.ok(entries.some((entry) => entry.typeWord === 'TÉNY'));
@@ -91,7 +91,7 @@ describe('the demo’s live set-agent-comm traffic', () => {
         const replies = await readUntil(live, 'a live reply to a live question', async (source) => {
           const replies = [];
           for (const room of found(await source.views.rooms.list({}, signal)).rooms) {
-            const items = found(await source.views.rooms.one(room.room, { limit: 5_000 }, signal)).items.filter((item) => item.type === 'entry');
+            const items = found(await source.views.rooms.one(room.room, { flow: 'all', limit: 5_000 }, signal)).items.filter((item) => item.type === 'entry');
             replies.push(...items.filter((item) => isLive(item.at) && item.re?.state === 'resolved' && item.re.entries.every((target) => items.some((other) => other.item === target.item && isLive(other.at) && other.entryType === 'QUESTION'))));
           }
           return replies.length > 0 ? replies : undefined;

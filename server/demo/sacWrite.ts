@@ -1,4 +1,4 @@
-import { mkdir, open, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 // What sac's `send` appends is the core's account of it, so the demo writes what the reader reads.
@@ -73,4 +73,28 @@ export async function joinSacRoom(root: string, room: string, seat: string): Pro
   await mkdir(folder, { recursive: true });
   const handle = await open(path.join(folder, `${seat}.md`), 'a');
   await handle.close();
+}
+
+/** Reads a store JSON file as sac's `readJson` does: a file that is missing or does not parse is empty. */
+async function readSacJson(root: string, name: string): Promise<Record<string, unknown>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path.join(root, name), 'utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** sac's `focus "<text>" --files a,b [--phase p]`: the seat's record in focus.json, replaced whole. */
+export async function declareSacFocus(root: string, seat: string, focus: { text: string; files?: readonly string[] | undefined; phase?: string | undefined; ts: string }): Promise<void> {
+  const all = await readSacJson(root, 'focus.json');
+  all[seat] = { text: focus.text, files: [...(focus.files ?? [])], ...(focus.phase !== undefined ? { phase: focus.phase } : {}), ts: focus.ts };
+  await writeSacJson(root, 'focus.json', all);
+}
+
+/** sac's `quiet [--for 2h]`: the seat declared quiet in presence.json from `since`, until `until` or until it says otherwise. */
+export async function declareSacQuiet(root: string, seat: string, quiet: { since: string; until?: string | undefined }): Promise<void> {
+  const all = await readSacJson(root, 'presence.json');
+  all[seat] = { quiet: true, since: quiet.since, ...(quiet.until !== undefined ? { until: quiet.until } : {}) };
+  await writeSacJson(root, 'presence.json', all);
 }

@@ -1,3 +1,5 @@
+import { stateRecordMessages } from '../../shared/record/mapStatements.ts';
+import type { SessionFold } from '../../shared/record/session.ts';
 import type { RecordSearchHit } from '../../shared/wire/record.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 import { describeRecordActivity } from './recordActivity.ts';
@@ -7,6 +9,7 @@ import { createRecordPages } from './recordPages.ts';
 import { createRecordReader } from './recordReader.ts';
 import { searchRecord } from './recordSearch.ts';
 import { createReaderThreads } from './readerThreads.ts';
+import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 import type { RecordHeadStart } from './scanStart.ts';
 import { createSummaryCache } from './summaryCache.ts';
 
@@ -15,11 +18,12 @@ type RecordSourceOptions = {
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
+  searchPool?: SearchPool;
 };
 
 /**
  * The record as a source: its reader (index, watcher, notices), its pages, its export and its
- * search. Searches and large entries are read on reader threads of its own, off the event loop,
+ * search. Searches (server/search/) and large entries are read on threads, off the event loop,
  * so that one request never holds up the others.
  */
 export function createRecordSource(options: RecordSourceOptions): Source<'record'> & { reader: ReturnType<typeof createRecordReader> } {
@@ -30,6 +34,7 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
   });
   const threads = createReaderThreads();
+  const pool = options.searchPool ?? createSearchPool();
   // Shared: the list, the session pages and the event stream all send the same summaries.
   const summaryOf = createSummaryCache(reader.ref);
   const pages = createRecordPages(reader, summaryOf, threads);
@@ -64,15 +69,26 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     page: pages.page,
     item: pages.item,
     export: exportOf,
+    mapFacts: () => stateRecordMessages(reader.ref.id, foldsOf(reader)),
     activity: async (id, query) => describeRecordActivity(reader, id, query),
     views: {},
-    search: (query, signal) => searchRecord(reader, threads, query, signal),
+    search: (query, signal) => searchRecord(reader, pool, query, signal),
     describeSearchHit: (hit) => describeRecordHit(hit as RecordSearchHit),
-    stopWork: () => void threads.close(),
+    stopWork() {
+      void threads.close();
+      void pool.close();
+    },
     start: () => reader.start(),
     async close() {
-      await threads.close();
+      await Promise.all([threads.close(), pool.close()]);
       await reader.close();
     },
   };
+}
+
+function* foldsOf(reader: ReturnType<typeof createRecordReader>): Generator<SessionFold> {
+  for (const sessionId of reader.sessionIds()) {
+    const fold = reader.fold(sessionId);
+    if (fold !== null) yield fold;
+  }
 }

@@ -1,9 +1,11 @@
 import type { ProcessState } from '../../shared/sac/liveness.ts';
-import { foldRoom, type RoomFold } from '../../shared/sac/room.ts';
+import { classifyRoom, foldRoom, type RoomFold } from '../../shared/sac/room.ts';
+import { findRoomSeats } from '../../shared/sac/roster.ts';
 import { createRoomIndex, updateRoomIndex, type RoomIndex } from '../../shared/sac/roomIndex.ts';
 import { foldSeat, listSeats, type RoomFiles, type SeatView } from '../../shared/sac/seat.ts';
 import type { SeatFileReading } from '../../shared/sac/seatFile.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
+import type { WakeRoom } from '../../shared/sac/wakes.ts';
 import type { SacReader } from './sacReader.ts';
 
 // What the set-agent-comm source folds from what its reader read, kept while what it rests on is
@@ -98,6 +100,20 @@ export function createSacFolds(reader: SacReader) {
     return foldSeat(seat, roomsNow.rooms, store, Date.now(), processStates(store), foldRoomCached);
   }
 
+  const wakeRooms = new Map<string, { files: RoomFiles | null; store: StoreFacts; at: number; wakeRoom: WakeRoom }>();
+  /** What a room's entries are woken against, kept while its files and the store files are unchanged (and a second, for quiet's end). */
+  function wakeRoomOf(room: string): WakeRoom {
+    const store = reader.store();
+    const files = reader.room(room);
+    const kept = wakeRooms.get(room);
+    if (kept !== undefined && kept.files === files && kept.store === store && Date.now() - kept.at < 1_000) return kept.wakeRoom;
+    const seats = files?.files.map((file) => file.seat) ?? [];
+    const wakeRoom: WakeRoom = { members: findRoomSeats(room, seats, store), kind: classifyRoom(room, store.rooms), presence: store.presence, now: Date.now() };
+    if (wakeRooms.size > ROOM_FOLDS_KEPT * 4) wakeRooms.clear();
+    wakeRooms.set(room, { files, store, at: Date.now(), wakeRoom });
+    return wakeRoom;
+  }
+
   let processes: { at: number; registry: StoreFacts['registry']; states: Map<number, ProcessState> } | null = null;
   /** Whether a pid runs is asked again after a second, not once per seat of a list of thousands. */
   function processStates(store: StoreFacts): Map<number, ProcessState> {
@@ -119,6 +135,7 @@ export function createSacFolds(reader: SacReader) {
       const files = reader.room(room);
       return files === null ? null : foldRoomCached(room, files.files, reader.store().rooms);
     },
+    wakeRoomOf,
     /** Whether a room's fold is kept: its row is then made from it rather than folded again. */
     isKept: (files: RoomFiles) => roomFolds.get(files.room)?.files === files,
     foldSeatNow,

@@ -1,11 +1,13 @@
 import type { SourceRef } from '../../shared/wire/common.ts';
 import { foldRoom } from '../../shared/sac/room.ts';
+import { listRoomMembers } from '../../shared/sac/roster.ts';
+import { deriveWakes } from '../../shared/sac/wakes.ts';
 import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 import type { SacItemResponse, SacRoomResponse, SacRoomsResponse, SacRoomSummary, SacSeatResponse, SacSeatSummary } from '../../shared/wire/sac.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { SacFolds } from './sacFolds.ts';
-import { projectRoomSummary, type FlowProjection } from './sacProjection.ts';
+import { projectMembers, projectRoomSummary, type FlowProjection } from './sacProjection.ts';
 import type { SacReader } from './sacReader.ts';
 
 // What a set-agent-comm store answers: a seat's Sent | Received (its conversation's page), one
@@ -57,14 +59,21 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
     return { schema: 'rec.sac-item/1', item: flows.projectFlow(room, flow, received, false) };
   }
 
+  /** A room's members as they are now: liveness and quiet move with time, so they are not kept with its row. */
+  function membersOf(room: string) {
+    const store = reader.store();
+    return listRoomMembers(room, folds.indexes.indexOf(room), store, Date.now(), folds.processStates(store));
+  }
+
   function roomSummaries(): SacRoomSummary[] {
     const store = reader.store();
     const rooms = reader.rooms();
     const rows = rooms.map((files) => {
+      const members = membersOf(files.room);
       const kept = roomRows.get(files.room);
-      if (kept !== undefined && kept.files === files && kept.rooms === store.rooms) return kept.row;
+      if (kept !== undefined && kept.files === files && kept.rooms === store.rooms) return { ...kept.row, members: projectMembers(members) };
       // A room's row is made from its fold once per change of the room, and the fold is not kept for it.
-      const row = projectRoomSummary(ref, folds.isKept(files) ? folds.foldRoomCached(files.room, files.files, store.rooms) : foldRoom(files.room, files.files, store.rooms));
+      const row = projectRoomSummary(ref, folds.isKept(files) ? folds.foldRoomCached(files.room, files.files, store.rooms) : foldRoom(files.room, files.files, store.rooms), members);
       roomRows.set(files.room, { files, rooms: store.rooms, row });
       return row;
     });
@@ -76,15 +85,19 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
   /** The rooms view: every room, and one room's flow, its newest `limit` items. */
   const rooms = {
     list: async (): Promise<Answer<SacRoomsResponse>> => ({ schema: 'rec.sac-rooms/1', source: ref, rooms: roomSummaries() }),
-    async one(room: string, query: { limit: number }): Promise<Answer<SacRoomResponse>> {
+    async one(room: string, query: { flow: 'all' | 'waking'; limit: number }): Promise<Answer<SacRoomResponse>> {
       const fold = folds.foldRoomNow(room);
       if (fold === null) return new NotHere(`no room ${JSON.stringify(room)} in this set-agent-comm store`);
+      const wakeRoom = folds.wakeRoomOf(room);
+      // sac admin's flow filter: the entries that wake a seat, as sac's rule derives it.
+      const items = query.flow === 'waking' ? fold.items.filter((flow) => (deriveWakes(flow, wakeRoom)?.seats.length ?? 0) > 0) : fold.items;
       return {
         schema: 'rec.sac-room/1',
-        room: projectRoomSummary(ref, fold),
-        items: fold.items.slice(-query.limit).map((flow) => flows.projectFlow(room, flow, null, true)),
+        room: projectRoomSummary(ref, fold, membersOf(room)),
+        items: items.slice(-query.limit).map((flow) => flows.projectFlow(room, flow, null, true)),
+        flow: query.flow,
         limit: query.limit,
-        total: fold.items.length,
+        total: items.length,
       };
     },
   };

@@ -3,7 +3,9 @@ import { describeReason, type DegradedReason } from '../../shared/sac/degraded.t
 import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
 import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
 import { readBodyText, readHeader, readRawText, type SeatFileItem } from '../../shared/sac/seatFile.ts';
-import type { SacDegradedReason, SacFlowItem, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { RoomMember } from '../../shared/sac/roster.ts';
+import { deriveWakes, type WakeRoom } from '../../shared/sac/wakes.ts';
+import type { SacDegradedReason, SacFlowItem, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { SacReader } from './sacReader.ts';
 import { readSeatRange } from './storeOpen.ts';
 
@@ -16,7 +18,7 @@ const REASON_FILES_SHOWN = 20;
 export type FlowProjection = ReturnType<typeof createFlowProjection>;
 
 /** Stretches of seat files said in the wire's words, their texts read again from disk. */
-export function createFlowProjection(reader: SacReader, root: string, ref: SourceRef & { kind: 'sac' }) {
+export function createFlowProjection(reader: SacReader, root: string, ref: SourceRef & { kind: 'sac' }, wakeRoomOf: (room: string) => WakeRoom) {
   function readText(item: SeatFileItem, room: string, seat: string, clip: boolean): { text: string | null; clipped?: { bytes: number } } {
     const file = reader.seatFile(room, seat);
     if (file === null) return { text: null };
@@ -52,6 +54,7 @@ export function createFlowProjection(reader: SacReader, root: string, ref: Sourc
     const { text, clipped } = readText(item, room, flow.seat, clip);
     const file = `channels/${room}/${flow.seat}.md`;
     const entry = item.type === 'entry' ? item : null;
+    const wakes = deriveWakes(flow, wakeRoomOf(room));
     return {
       source: { kind: 'sac', id: ref.id },
       item: `${file}:${item.start}`,
@@ -84,6 +87,7 @@ export function createFlowProjection(reader: SacReader, root: string, ref: Sourc
       addressing: received?.addressing ?? null,
       sacCursor: received?.sacCursor ?? null,
       sibling: received?.sibling ?? false,
+      wakes: wakes === null ? null : { basis: 'derived', seats: wakes.seats.map((seat) => ({ seat: seat.seat, rule: seat.rule })), quiet: [...wakes.quiet], quietUnknown: wakes.quietUnknown },
     };
   }
   return { readText, projectFlow };
@@ -99,9 +103,46 @@ function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[]
   }));
 }
 
+function projectFocus(focus: SeatSummary['focus']): SacSeatSummary['focus'] {
+  return focus.state === 'declared'
+    ? { state: 'declared', text: focus.text, files: [...focus.files], phase: focus.phase, ts: focus.ts, freshness: focus.freshness }
+    : focus.state === 'none'
+      ? { state: 'none' }
+      : { state: 'unknown', why: focus.why };
+}
+
+function projectPresence(presence: SeatSummary['presence']): SacSeatSummary['presence'] {
+  return presence.state === 'quiet'
+    ? { state: 'quiet', since: presence.since, until: presence.until }
+    : presence.state === 'expired'
+      ? { state: 'expired', until: presence.until }
+      : presence.state === 'not-quiet'
+        ? { state: 'not-quiet' }
+        : { state: 'unknown', why: presence.why };
+}
+
+/** A room's members, said in the wire's words. */
+export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] {
+  return members.map((member) => ({
+    seat: member.seat,
+    because: [...member.because],
+    left: member.left,
+    file: member.file,
+    liveness: { word: member.liveness.word, basis: 'derived', why: member.liveness.why },
+    presence: projectPresence(member.presence),
+    focus: projectFocus(member.focus),
+    reading:
+      member.reading.state === 'behind'
+        ? { state: 'behind', unread: member.reading.unread }
+        : member.reading.state === 'gone'
+          ? { state: 'gone', backlog: member.reading.backlog }
+          : member.reading.state === 'unknown'
+            ? { state: 'unknown', why: member.reading.why }
+            : { state: 'caught-up' },
+  }));
+}
+
 export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: string | null): SacSeatSummary {
-  const focus = view.focus;
-  const presence = view.presence;
   const c = view.counts;
   return {
     source: { kind: 'sac', id: ref.id },
@@ -115,20 +156,8 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
     lastSeen,
     lastAt: view.lastInstant === null ? null : new Date(view.lastInstant).toISOString(),
     rooms: view.rooms.map((room) => ({ room: room.room, kind: room.kind.kind, left: room.left, because: [...room.because] })),
-    focus:
-      focus.state === 'declared'
-        ? { state: 'declared', text: focus.text, files: [...focus.files], phase: focus.phase, ts: focus.ts, freshness: focus.freshness }
-        : focus.state === 'none'
-          ? { state: 'none' }
-          : { state: 'unknown', why: focus.why },
-    presence:
-      presence.state === 'quiet'
-        ? { state: 'quiet', since: presence.since, until: presence.until }
-        : presence.state === 'expired'
-          ? { state: 'expired', until: presence.until }
-          : presence.state === 'not-quiet'
-            ? { state: 'not-quiet' }
-            : { state: 'unknown', why: presence.why },
+    focus: projectFocus(view.focus),
+    presence: projectPresence(view.presence),
     liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
     neverWrote: view.neverWrote,
     counts: { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread, pending: c.pending, torn: c.torn },
@@ -136,7 +165,7 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
   };
 }
 
-export function projectRoomSummary(ref: SourceRef, fold: RoomFold): SacRoomSummary {
+export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[]): SacRoomSummary {
   let last: SacRoomSummary['last'] = null;
   for (let i = fold.items.length - 1; i >= 0; i--) {
     const item = fold.items[i]!.item;
@@ -152,6 +181,7 @@ export function projectRoomSummary(ref: SourceRef, fold: RoomFold): SacRoomSumma
     pair: fold.kind.kind === 'pair' ? [fold.kind.pair[0], fold.kind.pair[1]] : null,
     kindWhy: fold.kind.kind === 'unknown' ? fold.kind.why : null,
     seats: [...fold.seats],
+    members: projectMembers(members),
     entries: c.entries,
     neverWrote: c.neverWrote,
     pending: c.pending,

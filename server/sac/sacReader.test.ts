@@ -173,4 +173,33 @@ describe('the sac reader', () => {
     for (const path of mine) assert.ok(mayOpen(path), `opened ${path}`);
     assert.ok(!mine.some((path) => path.includes('relays') || path.includes('http-tokens')));
   });
+
+  it('keeps each seat file’s entries as it read them when the next file is read into the same buffer', async () => {
+    const root = writeExampleStore();
+    // Headers of every form the core reads from its bytes: addressees, a reply, a time not in the writer's form.
+    const seats = ['alpha#00000001', 'beta#00000002', 'gamma#00000003'];
+    seats.forEach((seat, i) => {
+      const entries = [
+        { ts: `2026-11-0${i + 1}T10:00:00.000+02:00`, type: 'FACT', text: `first of ${seat}`, to: [`to-${seat}`] },
+        { ts: `2026-11-0${i + 1}T11:00`, type: ['QUESTION', 'KÉRDÉS', 'TÉNY'][i]!, text: `second of ${seat}`, re: `re-${seat}` },
+      ];
+      let text = '';
+      for (const entry of entries) text += appendedBytes(Buffer.byteLength(text), entry);
+      mkdirSync(join(root, 'channels', 'scratch'), { recursive: true });
+      writeFileSync(join(root, 'channels', 'scratch', `${seat}.md`), text);
+    });
+    const { reader } = await startReader(root);
+    try {
+      for (const [i, seat] of seats.entries()) {
+        const entries = listEntries(reader.seatFile('scratch', seat)!.reading);
+        assert.equal(entries.length, 2, seat);
+        assert.deepEqual(entries[0]!.facts.to, [`to-${seat}`], seat);
+        assert.equal(entries[1]!.facts.typeWord, ['QUESTION', 'KÉRDÉS', 'TÉNY'][i], seat);
+        assert.equal(entries[1]!.facts.re, `re-${seat}`, seat);
+        assert.equal(entries[1]!.facts.time, `2026-11-0${i + 1}T11:00`, seat);
+      }
+    } finally {
+      await reader.close();
+    }
+  });
 });

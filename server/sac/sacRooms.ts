@@ -2,7 +2,7 @@ import { join, sep } from 'node:path';
 import { classifyRoomFolder, classifySeatFile, isSecretName, mayOpen, seatFilePath, type NameKind } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, noteSeatFileWithheld, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';
-import { readAppended, type AppendMark } from '../watch/appendRead.ts';
+import { createReadScratch, readAppended, type AppendMark } from '../watch/appendRead.ts';
 import { listStoreFolder, type FolderEntry } from '../watch/listFolder.ts';
 import type { PendingTails } from '../watch/pendingTails.ts';
 import { statPath, type OpenRules } from '../watch/safeOpen.ts';
@@ -54,6 +54,7 @@ export function createSacRooms(context: RoomsContext) {
   const { root } = context;
   const channels = join(root, 'channels');
   const rooms = new Map<string, RoomState>();
+  const scratch = createReadScratch();
   /** Names under channels/ that are listed and never read. */
   let strays: string[] = [];
 
@@ -75,7 +76,7 @@ export function createSacRooms(context: RoomsContext) {
     } else if (room.lost !== null) {
       file.reading = file.mark === null ? noteSeatFileWithheld(before, room.lost) : noteSeatFileChanged(before, room.lost);
     } else {
-      readAppendedBytes(file, before, context);
+      readAppendedBytes(file, before, context, scratch);
     }
     if (!awaitsWriter(file.reading)) context.pending.settle(relative);
     if (file.reading === before) return false;
@@ -206,8 +207,8 @@ export function createSacRooms(context: RoomsContext) {
 }
 
 /** Reads what was appended to a seat file into its reading: bytes, or what kept them from being read. */
-function readAppendedBytes(file: SeatFileState, before: SeatFileReading, context: RoomsContext): void {
-  const read = readAppended(allowedPath(context.root, file.relative), context.rules, before.offset, file.mark, Number.MAX_SAFE_INTEGER);
+function readAppendedBytes(file: SeatFileState, before: SeatFileReading, context: RoomsContext, scratch: Buffer): void {
+  const read = readAppended(allowedPath(context.root, file.relative), context.rules, before.offset, file.mark, Number.MAX_SAFE_INTEGER, scratch);
   switch (read.type) {
     case 'bytes': {
       file.mtimeMs = read.mtimeMs;

@@ -1,26 +1,25 @@
 import { resolve } from 'node:path';
-import type { LiveItem, SourceStatus } from '../../shared/wire/common.ts';
-import { firstLineOf } from '../../shared/firstLine.ts';
+import type { SourceStatus } from '../../shared/wire/common.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
-import { summarizeSeat, type RoomFiles } from '../../shared/sac/seat.ts';
+import { stateSacMessages } from '../../shared/sac/mapStatements.ts';
+import { summarizeSeat } from '../../shared/sac/seat.ts';
 import { sacSeatSummarySchema, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
-import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
 import type { ListedConversation, Source, SourceNotice } from '../sources/source.ts';
 import { createSacExport, describeSacHit } from './sacExport.ts';
 import { createSacFolds } from './sacFolds.ts';
-import { createLiveItems } from './sacLiveItems.ts';
+import { createSacNotices } from './sacNotices.ts';
 import { createSacPages } from './sacPages.ts';
 import { createFlowProjection, projectSummary } from './sacProjection.ts';
 import { createSacReader } from './sacReader.ts';
 import { searchSac } from './sacSearch.ts';
-import { readSeatRange } from './storeOpen.ts';
+import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 
 // A set-agent-comm store as a source: seats are its conversations (grouped by the registry's
 // project), rooms a view of their own. Its reader reads the files; sacFolds.ts keeps what is
 // folded from them, sacProjection.ts says it in the wire's words, sacPages.ts answers with it.
 
-type SacSourceOptions = { root: string; onError?: (message: string) => void };
+type SacSourceOptions = { root: string; onError?: (message: string) => void; searchPool?: SearchPool };
 
 /** A summary older than this is folded again: a focus turns stale and a quiet presence ends with time. */
 const SUMMARY_MAX_AGE_MS = 60_000;
@@ -28,11 +27,8 @@ const SUMMARY_MAX_AGE_MS = 60_000;
 export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   const root = resolve(options.root);
   const ref = sourceRefOf('sac', root);
+  const pool = options.searchPool ?? createSearchPool();
   const listeners = new Set<(notice: SourceNotice) => void>();
-  /** Seats whose summary changed since the last notice. */
-  const dirty = new Set<string>();
-  /** Rooms whose files changed since the last notice: their new and changed items are told with it. */
-  const roomsChanged = new Set<string>();
   let allDirty = true;
   const summaries = new Map<string, { listed: ListedConversation; at: number }>();
 
@@ -43,26 +39,12 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     const status = reader.status();
     return { ...ref, root, state: status.state, why: status.why, indexing: status.indexing };
   };
-  const notices = createNoticeGatherer<never>(() => {
-    const ids = [...dirty];
-    dirty.clear();
-    const items = collectLiveItems();
-    for (const id of ids) {
-      publish({ type: 'conversation-changed', id });
-      const told = items.get(id);
-      items.delete(id);
-      if (told !== undefined) publish({ type: 'items', id, items: told });
-    }
-    // A seat told of no change (its summary was not asked for again) still has its items told.
-    for (const [id, told] of items) publish({ type: 'items', id, items: told });
-  });
-
   const reader = createSacReader({
     root,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: () => {
       // What the first scan read is not told item by item: it is what the files held when reading began.
-      if (reader.status().indexing.state === 'ready') liveItems.takeAsTold(reader.rooms());
+      if (reader.status().indexing.state === 'ready') notices.takeAsTold();
       publish({ type: 'source', source: statusNow() });
     },
     onChange(change) {
@@ -88,46 +70,17 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
         for (const seat of touched) summaries.delete(seat);
       }
       if (reader.status().indexing.state !== 'ready') return;
-      for (const room of change.rooms) roomsChanged.add(room);
-      for (const seat of touched) dirty.add(seat);
-      if (dirty.size > 0 || roomsChanged.size > 0) notices.gather();
+      notices.gather(change.rooms, touched);
     },
   });
 
   const folds = createSacFolds(reader);
-  const flows = createFlowProjection(reader, root, ref);
-  const liveItems = createLiveItems({
-    ref,
-    firstLineOf(room, seat, entry) {
-      const { text } = flows.readText(entry, room, seat, true);
-      return text === null ? null : firstLineOf(text);
-    },
-    beginsHeader(room, seat, start) {
-      const file = reader.seatFile(room, seat);
-      if (file === null) return false;
-      const length = Math.min(3, file.reading.size - start);
-      const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, start, length, start + length);
-      return read.type === 'bytes' && read.bytes.length > 0 && '## '.startsWith(read.bytes.toString('latin1'));
-    },
-  });
-
-  function collectLiveItems(): Map<string, LiveItem[]> {
-    if (roomsChanged.size === 0) return new Map();
-    const rooms: RoomFiles[] = [];
-    let gone = false;
-    for (const room of roomsChanged) {
-      const files = reader.room(room);
-      if (files === null) gone = true;
-      else rooms.push(files);
-    }
-    roomsChanged.clear();
-    if (gone) liveItems.forgetRoomsBut(new Set(reader.rooms().map((files) => files.room)));
-    return liveItems.collect(rooms);
-  }
+  const flows = createFlowProjection(reader, root, ref, folds.wakeRoomOf);
+  const notices = createSacNotices({ ref, root, reader, flows, publish });
 
   function listedOf(seat: string): ListedConversation {
     const cached = summaries.get(seat);
-    if (cached !== undefined && !allDirty && !dirty.has(seat) && Date.now() - cached.at < SUMMARY_MAX_AGE_MS) return cached.listed;
+    if (cached !== undefined && !allDirty && !notices.isDirty(seat) && Date.now() - cached.at < SUMMARY_MAX_AGE_MS) return cached.listed;
     const store = reader.store();
     const seatSummary = summarizeSeat(seat, folds.indexes, store, Date.now(), folds.processStates(store));
     const registry = store.registry;
@@ -182,15 +135,16 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     item: pages.itemOf,
     export: exportOf,
     views: { rooms: pages.rooms },
-    search: (query, signal) => searchSac(reader, root, ref, query, signal),
+    mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),
+    search: (query, signal) => searchSac(reader, pool, root, ref, query, signal),
     describeSearchHit: (hit) => describeSacHit(hit as SacSearchHit),
-    // Its work is done on the event loop, a request at a time: nothing runs on after a stop.
-    stopWork() {},
+    // Its searches run on the search threads: they are ended, not waited for.
+    stopWork: () => void pool.close(),
     start: () => reader.start(),
     async close() {
       notices.close();
       listeners.clear();
-      await reader.close();
+      await Promise.all([pool.close(), reader.close()]);
     },
   };
 }

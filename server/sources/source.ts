@@ -3,6 +3,7 @@ import type { LiveItem, SourceKind, SourceRef, SourceStatus } from '../../shared
 import type { WireKinds } from '../../shared/wire/kinds.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import type { ConversationExport } from '../export/exportParts.ts';
+import type { MapFacts } from '../../shared/map/party.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
 // (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
@@ -130,6 +131,11 @@ export type Source<K extends SourceKind = SourceKind> = {
    * its conversations answered 404, saying so.
    */
   activity?(id: string, query: ActivityQuery<K>, signal: AbortSignal): Promise<Answer<ActivityAnswer<K>>>;
+  /**
+   * Who its messages go from and to, as its store states them (shared/map/party.ts), from what
+   * its reader holds: no text is read. A kind without it is left off the map.
+   */
+  mapFacts?(): MapFacts;
   /** Searches its items for the common filters and its kind's own; stops when `signal` aborts. */
   search(query: KindSearchQuery<K>, signal: AbortSignal): Promise<SourceSearch>;
   /** One of its search hits in a Markdown export of a search, in its store's words. */

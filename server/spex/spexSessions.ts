@@ -7,7 +7,7 @@ import type { SentIndex } from '../../shared/spex/sentBy.ts';
 import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
 import { readSessionJson } from '../../shared/spex/sessionJson.ts';
 import { foldTimelineFacts, orderReadings } from '../../shared/spex/timeline.ts';
-import { readAppended } from '../watch/appendRead.ts';
+import { createReadScratch, readAppended } from '../watch/appendRead.ts';
 import { listStoreFolder, type FolderEntry } from '../watch/listFolder.ts';
 import type { PendingTails } from '../watch/pendingTails.ts';
 import { readWhole, statPath, type OpenRules } from '../watch/safeOpen.ts';
@@ -22,8 +22,6 @@ import type { SegmentState, SpexSession } from './spexReader.ts';
 const SESSION_JSON_MAX_BYTES = 1024 * 1024;
 /** A line is read whole to be parsed; a segment's unread bytes beyond this are not read at once. */
 const READ_MAX_BYTES = 512 * 1024 * 1024;
-/** Reads of up to this many bytes (a segment spex bounds at 4 MiB) go through one buffer, read again and again. */
-const SCRATCH_BYTES = 8 * 1024 * 1024;
 
 type SessionReadsContext = {
   rules: OpenRules;
@@ -46,7 +44,7 @@ export type SessionReads = {
 
 export function createSessionReads(context: SessionReadsContext): SessionReads {
   // Nothing read into it outlives one segment's read: the core keeps numbers, and the mark is taken at once.
-  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  const scratch = createReadScratch();
 
   function refresh(session: SpexSession, changed: Set<string>, fresh = false): void {
     if (session.notRead !== null) return;
@@ -58,19 +56,20 @@ export function createSessionReads(context: SessionReadsContext): SessionReads {
       return;
     }
     const listedSession = listing.entries.map(listedName);
-    const timelineDir = join(session.folder, SEGMENT_FOLDER);
-    let listedTimeline: ListedName[] | null = null;
-    if (listedSession.some((entry) => entry.name === SEGMENT_FOLDER && entry.type === 'folder')) {
-      context.watch(timelineDir);
-      const timeline = listStoreFolder(timelineDir, context.rules.root);
-      if (timeline.type === 'listed') listedTimeline = timeline.entries.map(listedName);
-    }
+    // session.json is read before the timeline is listed: the folder just listed is still open for it.
     let sessionJsonChanged = false;
     if (listedSession.some((entry) => entry.name === SESSION_JSON)) sessionJsonChanged = readSessionJsonIfChanged(session);
     else if (session.sessionJsonStamp !== null) {
       session.sessionJson = null;
       session.sessionJsonStamp = null;
       sessionJsonChanged = true;
+    }
+    const timelineDir = join(session.folder, SEGMENT_FOLDER);
+    let listedTimeline: ListedName[] | null = null;
+    if (listedSession.some((entry) => entry.name === SEGMENT_FOLDER && entry.type === 'folder')) {
+      context.watch(timelineDir);
+      const timeline = listStoreFolder(timelineDir, context.rules.root);
+      if (timeline.type === 'listed') listedTimeline = timeline.entries.map(listedName);
     }
     const layout = listSegments(listedSession, listedTimeline);
     session.strays = layout.strays;

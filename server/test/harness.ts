@@ -30,6 +30,25 @@ export async function startTestDashboard(
   });
 }
 
+/** A dashboard on a port over a store of each kind, once every store's first read is done. */
+export async function startThreeStoreDashboard(roots: { record: string; spex: string; sac: string }): Promise<Dashboard> {
+  const dashboard = await startDashboard({
+    stores: [
+      { kind: 'record', root: roots.record },
+      { kind: 'spex', root: roots.spex },
+      { kind: 'sac', root: roots.sac },
+    ],
+    token: null,
+    host: '127.0.0.1',
+    port: 0,
+    portFallback: false,
+    webRoot: null,
+    reconcileIntervalMs: 30_000,
+  });
+  await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'every first scan');
+  return dashboard;
+}
+
 /** GETs a path and parses the body with the wire schema, as the browser does. */
 export async function getJson<S extends z.ZodType>(dashboard: Dashboard, path: string, schema: S): Promise<z.infer<S>> {
   const response = await fetch(new URL(path, dashboard.url));

@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema, sacSeatSummarySchema } from '../../shared/wire/sac.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { eventually, makeTempRecord } from './harness.ts';
 import { getBody, seatUrl, startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
@@ -48,12 +49,12 @@ async function take(app: SacTestApp, url: string) {
 }
 
 async function seatsOf(app: SacTestApp) {
-  const list = await take(app, '/api/sessions');
-  return (list.json as { conversations: unknown[] }).conversations.map((json) => sacSeatSummarySchema.parse(json));
+  const list = sessionsResponseSchema.parse((await take(app, '/api/sessions')).json);
+  return list.projects.flatMap((project) => project.sessions.map((json) => sacSeatSummarySchema.parse(json)));
 }
 
 async function strays(app: SacTestApp): Promise<string[]> {
-  return ((await take(app, '/api/sessions')).json as { strays: string[] }).strays;
+  return sessionsResponseSchema.parse((await take(app, '/api/sessions')).json).sources.flatMap((source) => source.strays);
 }
 
 /** Every seat's page and items, every room, and a search: what a client can be served. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { sentEntry, startEntry, receivedEntry } from '../../shared/test/recordFixtures.ts';
-import { startDashboard, type Dashboard } from '../dashboard.ts';
-import { eventually, getJson } from './harness.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { eventually, getJson, startThreeStoreDashboard } from './harness.ts';
 import { writeThreeStores, type ThreeStores } from './threeStores.ts';
 
 // Search across a record, a spex home and a set-agent-comm store, each written by its own writer
@@ -22,20 +22,7 @@ before(async () => {
     sentEntry(2, 'the cart was refused', { isQueued: false, reason: 'recipient refuses inbound messages' }),
     receivedEntry(3, 'a cart for you', { outcome: 'queued' }),
   ]);
-  dashboard = await startDashboard({
-    stores: [
-      { kind: 'record', root: stores.record },
-      { kind: 'spex', root: stores.spex },
-      { kind: 'sac', root: stores.sac },
-    ],
-    token: null,
-    host: '127.0.0.1',
-    port: 0,
-    portFallback: false,
-    webRoot: null,
-    reconcileIntervalMs: 30_000,
-  });
-  await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'every first scan');
+  dashboard = await startThreeStoreDashboard(stores);
   await eventually(async () => {
     const kinds = await kindsOf('q=cart');
     return kinds.includes('record') && kinds.includes('spex') && kinds.includes('sac') ? true : undefined;

@@ -25,6 +25,17 @@ export type AppendMark = {
 type AppendedRead = Exclude<FileRead, { type: 'bytes' }> | (Extract<FileRead, { type: 'bytes' }> & { mark: (offset: number) => AppendMark });
 
 const CHECK_BYTES = 256;
+/** Reads of up to this many bytes (a spex segment is bounded at 4 MiB) go through a reader's one scratch buffer. */
+const SCRATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A buffer a reader reads appends into, again and again, where each read would otherwise take a
+ * buffer of its own: a first scan of thousands of files then leaves the collector no buffer a
+ * file, and touches no fresh memory a file. One per reader; its bytes are valid until its next read.
+ */
+export function createReadScratch(): Buffer {
+  return Buffer.allocUnsafe(SCRATCH_BYTES);
+}
 
 /**
  * Reads `path` from `from` on (at most `maxBytes`), after checking that what `known` says was

@@ -2,7 +2,7 @@ import { closeSync, constants, existsSync, openSync, readdirSync } from 'node:fs
 import { sep } from 'node:path';
 import { decodeName, escapeNameBytes } from '../../shared/record/nameBytes.ts';
 import { describeError } from './describeError.ts';
-import { isFolderInside } from './safeOpen.ts';
+import { isFolderInside, pinListedFolder } from './safeOpen.ts';
 
 /** One name in a folder's listing. */
 export type FolderEntry = {
@@ -68,11 +68,16 @@ export function listStoreFolder(path: string, root: string): FolderListing {
     if (code === 'ENOTDIR') return { type: 'refused', why: 'not a folder' };
     return { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
   }
+  let pinnedFd = false;
   try {
     if (!isFolderInside(fd, path, root)) return { type: 'refused', why: 'outside the store: a folder on its way is a link out of it, not followed' };
     if (procUsable) {
       try {
-        return { type: 'listed', entries: listFolder(`${PROC_FD}${fd}`) };
+        const entries = listFolder(`${PROC_FD}${fd}`);
+        // The files a reader opens next are in this folder: it stays open for them.
+        pinListedFolder(path, root, fd);
+        pinnedFd = true;
+        return { type: 'listed', entries };
       } catch (error) {
         // Without /proc (not Linux), the folder is listed by its path.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(PROC_FD)) throw error;
@@ -84,6 +89,6 @@ export function listStoreFolder(path: string, root: string): FolderListing {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? { type: 'missing' } : { type: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
   } finally {
-    closeSync(fd);
+    if (!pinnedFd) closeSync(fd);
   }
 }

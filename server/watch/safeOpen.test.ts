@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import fs, { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { listStoreFolder } from './listFolder.ts';
@@ -103,5 +104,37 @@ describe('the one safe open', () => {
     assert.equal(readRanges([{ path, start: 0, end: 500 }], rules)[0]!.type, 'changed', 'shorter than the range');
     rmSync(path);
     assert.equal(readRanges([{ path, start: 0, end: 5 }], rules)[0]!.type, 'changed', 'gone: the writer never removes one');
+  });
+
+  it('opens a folder once to list it and read a file in it in the same turn: the listing checked it, and stays open for the file', () => {
+    mkdirSync(join(root, 'listed'));
+    writeFileSync(join(root, 'listed', 'a.txt'), 'listed then read');
+    const folderOpens: string[] = [];
+    const original = fs.openSync;
+    fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+      if (typeof rest[0] === 'number' && (rest[0] & fs.constants.O_DIRECTORY) !== 0) folderOpens.push(String(path));
+      return (original as (...args: unknown[]) => number)(path, ...rest);
+    }) as typeof fs.openSync;
+    syncBuiltinESMExports();
+    try {
+      assert.equal(listStoreFolder(join(root, 'listed'), root).type, 'listed');
+      const read = readWhole(join(root, 'listed', 'a.txt'), rules);
+      assert.equal(read.type === 'bytes' && read.bytes.toString(), 'listed then read');
+    } finally {
+      fs.openSync = original;
+      syncBuiltinESMExports();
+    }
+    assert.deepEqual(folderOpens, [join(root, 'listed')]);
+  });
+
+  it('keeps a listed folder open no longer than the turn: swapped for a link out of the store after it, a file in it is refused', async () => {
+    mkdirSync(join(root, 'turned'));
+    writeFileSync(join(root, 'turned', 'secret.txt'), 'inside');
+    assert.equal(listStoreFolder(join(root, 'turned'), root).type, 'listed');
+    await new Promise((resolve) => setImmediate(resolve));
+    renameSync(join(root, 'turned'), join(base, 'turned-away'));
+    symlinkSync(outside, join(root, 'turned'));
+    const read = readWhole(join(root, 'turned', 'secret.txt'), rules);
+    assert.equal(read.type === 'refused' && read.refusal, 'outside');
   });
 });

@@ -213,6 +213,18 @@ function pinFolder(folder: string | Buffer, root: string): number | { type: 'mis
   return pinned.inside ? fd : -1;
 }
 
+/**
+ * Keeps a folder just listed open as the pinned folder (the listing opened it without following
+ * a link and checked its real path, more than a pin asks): a reader lists a folder and then opens
+ * its files, and the first of them then costs no open of the folder and no look at its real path.
+ * Takes `fd` over: the caller does not close it.
+ */
+export function pinListedFolder(folder: string, root: string, fd: number): void {
+  unpin();
+  pinned = { key: folder, root, fd, inside: true };
+  setImmediate(unpin).unref();
+}
+
 function unpin(): void {
   if (pinned !== null) closeSync(pinned.fd);
   pinned = null;

@@ -106,16 +106,25 @@ describe('a room’s flow', () => {
     assert.deepEqual(order(fold), ['a#1 2026-10-25T02:30:00.000+02:00', 'b#1 2026-10-25T02:10:00.000+01:00']);
   });
 
-  it('within a file the order written stands, even where its times go back, and that is said', () => {
+  it('an entry written after a later one of its file (relayed late) is placed by its own time, as sac history orders a room, and that its file order differs is said', () => {
     const fold = foldRoom(
       'team',
-      [seatFile('a#1', writtenFile([entry('2026-11-30T17:00:00.000+00:00'), entry('2026-11-30T16:00:00.000+00:00')])), seatFile('b#1', writtenFile([entry('2026-11-30T16:30:00.000+00:00')]))],
+      [seatFile('a@mac#1', writtenFile([entry('2026-11-30T17:00:00.000+00:00'), entry('2026-11-30T16:00:00.000+00:00')])), seatFile('b#1', writtenFile([entry('2026-11-30T16:30:00.000+00:00')]))],
       noRooms,
     );
-    assert.deepEqual(order(fold), ['b#1 2026-11-30T16:30:00.000+00:00', 'a#1 2026-11-30T17:00:00.000+00:00', 'a#1 2026-11-30T16:00:00.000+00:00']);
+    assert.deepEqual(order(fold), ['a@mac#1 2026-11-30T16:00:00.000+00:00', 'b#1 2026-11-30T16:30:00.000+00:00', 'a@mac#1 2026-11-30T17:00:00.000+00:00']);
     assert.deepEqual(
       fold.items.map((flow) => flow.timeGoesBack),
-      [false, false, true],
+      [true, false, false],
+    );
+  });
+
+  it('a tail after an entry relayed late stays right after that entry', () => {
+    const bytes = new Uint8Array([...writtenFile([entry('2026-11-30T17:00:00.000+00:00'), entry('2026-11-30T16:00:00.000+00:00')]), ...bytesOf('\n## 2026-11-30T17:4')]);
+    const fold = foldRoom('team', [seatFile('a#1', bytes), seatFile('b#1', writtenFile([entry('2026-11-30T16:30:00.000+00:00')]))], noRooms);
+    assert.deepEqual(
+      fold.items.map((flow) => `${flow.seat} ${flow.item.type}`),
+      ['a#1 entry', 'a#1 tail', 'b#1 entry', 'a#1 entry'],
     );
   });
 

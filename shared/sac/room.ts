@@ -4,9 +4,10 @@ import type { RoomsFacts, StoreFileReading } from './storeFiles.ts';
 import { mergeSorted } from '../mergeSorted.ts';
 
 // A room as a view of its own (sac-channels-format: What a reader must do): every stretch of
-// every seat file in the room, in time order. Within a file, the order written; across files, by
-// the instant a header names; equal instants keep file order and are said to be equal, never
-// guessed apart.
+// every seat file in the room, in time order as `sac history` orders it: by the instant each
+// entry's header names, so an entry relayed late but dated first comes first, and where that
+// differs from the order of its file it is said in place. Equal instants keep file order and are
+// said to be equal, never guessed apart.
 
 /** An entry's identity: its seat's file in the room, and where its header begins. */
 type EntryRef = { seat: string; start: number };
@@ -31,7 +32,10 @@ export type FlowItem = {
   placedBy: 'time' | 'file-order';
   /** For an entry with an instant: how many entries of the room name the same instant (1: only it). */
   sharesTime: number;
-  /** For an entry: written after an entry of its own file whose time is later. */
+  /**
+   * For an entry: written after an entry of its own file whose time is later (relayed late, or a
+   * clock set back). It is placed by its own time all the same, so the flow's order differs from its file's.
+   */
   timeGoesBack: boolean;
   re: ReLink | null;
 };
@@ -87,8 +91,7 @@ export function classifyRoom(room: string, rooms: StoreFileReading<RoomsFacts>):
 /** Folds a room's seat files (all of them, any order) into its flow. */
 export function foldRoom(room: string, readings: readonly SeatFileReading[], rooms: StoreFileReading<RoomsFacts>): RoomFold {
   const files = sortSeatFiles(readings);
-  const sequences = files.map((reading) => placeItems(reading));
-  const items = mergeByPlace(sequences, (flow) => flow.place);
+  const items = sortByPlace(files.map((reading) => placeItems(reading)));
 
   const byInstant = new Map<number, number>();
   const byTime = new Map<string, EntryRef[]>();
@@ -151,6 +154,18 @@ function placeItems(reading: SeatFileReading): FlowItem[] {
   const first = flows[0];
   if (first?.item.type === 'stray-text') first.place = flows.find((flow) => flow.item.type === 'entry')?.place ?? -Infinity;
   return flows;
+}
+
+/** Every file's items by place, as `sac history` sorts a room: equal places keep the order of the files, then of each file. */
+function sortByPlace(sequences: readonly (readonly FlowItem[])[]): FlowItem[] {
+  // Most files are in time order: those are merged, and only a file whose times go back is sorted first.
+  const sorted = sequences.map((sequence) => (isInOrder(sequence) ? sequence : sequence.slice().sort((a, b) => (a.place < b.place ? -1 : a.place > b.place ? 1 : 0))));
+  return mergeByPlace(sorted, (flow) => flow.place);
+}
+
+function isInOrder(sequence: readonly FlowItem[]): boolean {
+  for (let i = 1; i < sequence.length; i++) if (sequence[i]!.place < sequence[i - 1]!.place) return false;
+  return true;
 }
 
 /**

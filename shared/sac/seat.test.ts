@@ -4,8 +4,7 @@ import type { ProcessState } from './liveness.ts';
 import { foldRoom } from './room.ts';
 import { foldSeat, groupSeatsByProject, listSeats, resolveProject, findSeatRooms, resolveSession, type RoomFiles, type SeatView } from './seat.ts';
 import { createSeatFileReading, readSeatFile } from './seatFile.ts';
-import { readStoreFiles, type StoreFacts, type StoreFileInput } from './storeFiles.ts';
-import type { StoreFileName } from './layout.ts';
+import { readExampleFacts } from './testing/exampleFacts.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf, writtenFile, type AppendedEntry } from './testing/sacWriter.ts';
 
@@ -15,20 +14,7 @@ const SIBLING = 'web-app#7b02e5d1';
 const NOW = Date.parse('2026-11-30T17:20:00.000+00:00');
 const none = new Map<number, ProcessState>();
 
-function store(overrides: Partial<Record<StoreFileName, string | null>> = {}): StoreFacts {
-  const input = (name: StoreFileName): StoreFileInput => {
-    const text = name in overrides ? overrides[name] : EXAMPLE_STORE[name];
-    return text === null || text === undefined ? { state: 'absent' } : { state: 'read', bytes: bytesOf(text) };
-  };
-  return readStoreFiles({
-    'registry.json': input('registry.json'),
-    'members.json': input('members.json'),
-    'rooms.json': input('rooms.json'),
-    'focus.json': input('focus.json'),
-    'presence.json': input('presence.json'),
-    'cursors.json': input('cursors.json'),
-  });
-}
+const store = readExampleFacts;
 
 function file(room: string, seat: string, bytes: Uint8Array) {
   return readSeatFile(createSeatFileReading(room, seat), bytes, 0);

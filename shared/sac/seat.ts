@@ -17,7 +17,7 @@ import { parseInstant } from './time.ts';
 export type RoomFiles = { room: string; files: readonly SeatFileReading[] };
 
 /** Why a seat is in a room: members.json says so, the registry's seat record does, or it has a file there. */
-type Membership = 'members' | 'registry' | 'file';
+export type Membership = 'members' | 'registry' | 'file';
 
 type SeatRoom = {
   room: string;
@@ -165,7 +165,7 @@ function hasInvalidUnder(invalid: readonly { key: string }[], key: string): bool
  * What sac's cursor for a seat in a room has read of each writer (sac's `inbox`): the seat's own
  * cursor, else (for a seat with an id) its agent's bare one, else nothing read. null: unknown.
  */
-function findSacCursor(room: string, seat: string, cursors: StoreFileReading<CursorsFacts>): Map<string, string> | null {
+export function findSacCursor(room: string, seat: string, cursors: StoreFileReading<CursorsFacts>): Map<string, string> | null {
   if (cursors.state === 'unknown') return null;
   if (cursors.state === 'absent') return new Map();
   const base = parseSeatName(seat).base;

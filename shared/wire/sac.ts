@@ -137,6 +137,16 @@ export const sacFlowItemSchema = z.object({
   sacCursor: z.enum(['read', 'unread', 'unknown']).nullable(),
   /** Received side only: written by another seat of the same agent. */
   sibling: z.boolean(),
+  /** Entries only: whom it wakes, derived by sac's rule from the room's roster and declared quiet (never a fact of the files). */
+  wakes: z
+    .object({
+      basis: z.literal('derived'),
+      seats: z.array(z.object({ seat: z.string(), rule: z.enum(['addressed', 're', 'broadcast', 'pair']) })),
+      /** Seats a rule names that were declared quiet at its time: not woken. */
+      quiet: z.array(z.string()),
+      quietUnknown: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type SacFlowItem = z.infer<typeof sacFlowItemSchema>;
 
@@ -157,6 +167,25 @@ export type SacSeatResponse = z.infer<typeof sacSeatResponseSchema>;
 export const sacItemResponseSchema = z.object({ schema: z.literal('rec.sac-item/1'), item: sacFlowItemSchema });
 export type SacItemResponse = z.infer<typeof sacItemResponseSchema>;
 
+/** A member of a room, as `sac admin` lists who is subscribed to it and whether they are reading. */
+const sacRoomMemberSchema = z.object({
+  seat: z.string(),
+  because: z.array(z.enum(['members', 'registry', 'file', 'pair'])),
+  left: z.boolean(),
+  file: z.enum(['none', 'empty', 'written']),
+  liveness: sacLivenessSchema,
+  presence: sacPresenceSchema,
+  focus: sacFocusSchema,
+  /** How far sac's cursor has it read of the others' entries; a gone seat's backlog is not unread. */
+  reading: z.discriminatedUnion('state', [
+    z.object({ state: z.literal('caught-up') }),
+    z.object({ state: z.literal('behind'), unread: z.number().int() }),
+    z.object({ state: z.literal('gone'), backlog: z.number().int() }),
+    z.object({ state: z.literal('unknown'), why: z.string() }),
+  ]),
+});
+export type SacRoomMember = z.infer<typeof sacRoomMemberSchema>;
+
 const sacRoomSummarySchema = z.object({
   source: sacSourceRefSchema,
   room: z.string(),
@@ -166,6 +195,8 @@ const sacRoomSummarySchema = z.object({
   kindWhy: z.string().nullable(),
   /** Seats with a file in the room, in sac's order. */
   seats: z.array(z.string()),
+  /** Every member: declared in members.json, the registry or rooms.json's pair, or with a file there. */
+  members: z.array(sacRoomMemberSchema),
   entries: z.number().int(),
   neverWrote: z.number().int(),
   pending: z.number().int(),
@@ -187,6 +218,8 @@ export const sacRoomResponseSchema = z.object({
   room: sacRoomSummarySchema,
   /** The newest `limit` items of the flow, in time order. */
   items: z.array(sacFlowItemSchema),
+  /** waking: only the entries that wake a seat (as `sac admin`'s flow filter). */
+  flow: z.enum(['all', 'waking']),
   limit: z.number().int(),
   total: z.number().int(),
 });
@@ -221,7 +254,7 @@ export const sacSeatQuerySchema = z.object({
 /** The rooms view (`GET …/views/rooms`): every room of the store. */
 export const sacRoomsQuerySchema = z.object({});
 /** One room's flow (`GET …/views/rooms/:room`): its newest `limit` items. */
-export const sacRoomQuerySchema = z.object({ limit: decimalQuerySchema(1, MAX_FLOW_LIMIT).default(DEFAULT_FLOW_LIMIT) });
+export const sacRoomQuerySchema = z.object({ flow: z.enum(['all', 'waking']).default('all'), limit: decimalQuerySchema(1, MAX_FLOW_LIMIT).default(DEFAULT_FLOW_LIMIT) });
 
 /** set-agent-comm's own search filters (`sac.type=`, `sac.room=`, `sac.writer=`): no record entry or spex line has them. */
 export const sacSearchFiltersSchema = z.object({

@@ -11,9 +11,11 @@ import type { DashboardProcess } from './dashboardProcess.ts';
 import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
 import { measureEarly } from './early.ts';
 import { measureExport } from './export.ts';
+import { measureHeavyKinds } from './heavyKinds.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { measureLiveEarly } from './liveEarly.ts';
 import { measureLiveView } from './liveView.ts';
+import { measureMap } from './map.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
 import { formatTable, type Row } from './report.ts';
@@ -31,7 +33,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,profile
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,profile
                     (profile, a CPU profile of the first scan on every thread, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
@@ -42,7 +44,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'profile'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'profile'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -70,7 +72,7 @@ if (values.scale !== '100k' && values.scale !== '1m') {
 const scale = values.scale;
 // The profile is asked for by name: the profiler slows what it watches.
 const phases = new Set<Phase>(
-  values.only === undefined ? PHASES.filter((p) => p !== 'profile' && ((p !== 'browser' && p !== 'liveview' && p !== 'liveearly') || existsSync(join(ROOT, 'dist/web/index.html')))) : (values.only.split(',') as Phase[]),
+  values.only === undefined ? PHASES.filter((p) => p !== 'profile' && ((p !== 'browser' && p !== 'liveview' && p !== 'liveearly' && p !== 'map') || existsSync(join(ROOT, 'dist/web/index.html')))) : (values.only.split(',') as Phase[]),
 );
 const repeat = Number(values.repeat ?? (scale === '1m' ? 1 : 3));
 const writes = Number(values.writes);
@@ -87,7 +89,10 @@ const log = (message: string) => process.stderr.write(`· ${message}\n`);
 
 const MAIN: RecordShape = scale === '1m' ? { sessions: 5_000, entriesPerSession: 200, seed: 1 } : { sessions: 1_000, entriesPerSession: 100, seed: 1 };
 const WIDE: RecordShape = { sessions: 9_999, entriesPerSession: 5, bigSessions: 1, bigSessionEntries: 100_000, seed: 2 };
-const RSS_LIMIT_MB = scale === '1m' ? 1536 : 400;
+// The targets the bench judges by: ready beside the plain scan, the first answer, peak RSS.
+const READY_RATIO = scale === '1m' ? 1.5 : 1.3;
+const FIRST_ANSWER_MS = 500;
+const RSS_LIMIT_MB = scale === '1m' ? 1024 : 300;
 
 /** A generated record, reused from --dir when it was generated with the same shape. */
 function prepareRecord(name: string, shape: RecordShape): { dir: string; record: GeneratedRecord } {
@@ -169,8 +174,8 @@ async function main(): Promise<void> {
       if (phases.has('cold')) {
         const expected = last.baseline.files;
         rows.push(
-          { measure: `cold ${label}: API answers (from spawn)`, value: median(pairs.map((p) => p.cold.firstAnswerMs)), unit: 'ms', target: '≤ 1 s, with progress', met: pairs.every((p) => p.cold.firstAnswerMs <= 1000), note: `first answer: indexing ${last.cold.firstAnswer.state}, ${last.cold.firstAnswer.files} files, ${last.cold.firstAnswer.sessions} sessions so far` },
-          { measure: `cold ${label}: indexed (ready)`, value: median(pairs.map((p) => p.cold.readyMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(best), target: '≤ 2×', met: median(best) <= 2 },
+          { measure: `cold ${label}: API answers (from spawn)`, value: median(pairs.map((p) => p.cold.firstAnswerMs)), unit: 'ms', target: `≤ ${FIRST_ANSWER_MS} ms, with progress`, met: pairs.every((p) => p.cold.firstAnswerMs <= FIRST_ANSWER_MS), note: `first answer: indexing ${last.cold.firstAnswer.state}, ${last.cold.firstAnswer.files} files, ${last.cold.firstAnswer.sessions} sessions so far` },
+          { measure: `cold ${label}: indexed (ready)`, value: median(pairs.map((p) => p.cold.readyMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(best), target: `≤ ${READY_RATIO}×`, met: median(best) <= READY_RATIO },
           { measure: `cold ${label}: CPU to ready, every thread`, value: median(pairs.map((p) => p.cold.cpuMsToReady)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(p.cold.cpuMsToReady, p.baseline.cpuMs))), note: 'the work done, whatever the machine\'s load: start-up, reading, concluding, watching' },
           { measure: `cold ${label}: watching (new file seen)`, value: median(pairs.map((p) => p.cold.liveMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(pairs.map((p) => ratio(p.cold.liveMs, p.baseline.wallMs))) },
           { measure: `cold ${label}: files indexed`, value: last.cold.readyFiles, unit: 'files', baseline: { value: expected, what: 'listed' }, target: 'none missed', met: pairs.every((p) => p.cold.readyFiles === p.baseline.files) },
@@ -453,6 +458,10 @@ async function main(): Promise<void> {
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
     if (phases.has('spex')) rows.push(...(await measureSpex(workDir, log)));
+    // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
+    if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
+    // spex and sac searches and exports under load: a store of each of its own.
+    if (phases.has('heavy')) rows.push(...(await measureHeavyKinds(bin, workDir, log)));
     if (phases.has('sac')) {
       const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;

@@ -11,6 +11,7 @@ if (home === undefined) {
   process.exit(2);
 }
 const started = performance.now();
+const cpu = process.cpuUsage();
 let lines = 0;
 let files = 0;
 const projects = join(home, 'projects');
@@ -30,4 +31,5 @@ for (const project of readdirSync(projects)) {
   }
 }
 const ms = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ files, lines, ms, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+const used = process.cpuUsage(cpu);
+process.stdout.write(`${JSON.stringify({ files, lines, ms, cpuMs: (used.user + used.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);

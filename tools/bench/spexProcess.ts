@@ -17,12 +17,14 @@ source.subscribe((notice) => {
   process.stdout.write(`${JSON.stringify({ notice: notice.id, at: performance.timeOrigin + performance.now(), bytes: json.length })}\n`);
 });
 const started = performance.now();
+const cpu = process.cpuUsage();
 await source.start();
 const ms = performance.now() - started;
+const used = process.cpuUsage(cpu);
 let conversations = 0;
 for (const conversation of source.conversations()) conversations += conversation.json.length > 0 ? 1 : 0;
 const listedMs = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ ready: ms, listedMs, conversations, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: ms, cpuMs: (used.user + used.system) / 1000, listedMs, conversations, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss })}\n`);
 process.stdin.on('data', (chunk) => {
   if (chunk.toString().includes('rss')) process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
 });

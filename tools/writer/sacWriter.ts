@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { appendSacEntry, joinSacRoom, writeSacJson } from '../../server/demo/sacWrite.ts';
+import { appendSacEntry, declareSacFocus, declareSacQuiet, joinSacRoom, writeSacJson } from '../../server/demo/sacWrite.ts';
 
 // A real writer process for tests of the sac reader: it writes a set-agent-comm store the way
 // sac's CLI does (appends to seat files, JSON renamed into place), from another process, so the
@@ -30,6 +30,15 @@ const sendCommand = z.object({
 });
 /** An entry whose body is `bodyBytes` of text made here: a 100 MB body never crosses the pipe. */
 const bigCommand = z.object({ op: z.literal('big'), id, room: segment, seat: segment, ts: z.string(), type: z.string(), bodyBytes: z.number().int().positive(), marker: z.string() });
+/** sac's `focus`: what the seat says it is on, and the files it holds. */
+const focusCommand = z.object({ op: z.literal('focus'), id, seat: segment, text: z.string(), files: z.array(z.string()).optional(), phase: z.string().optional(), ts: z.string() });
+/** sac's `quiet [--for …]`: not to be woken; delivery is unaffected. */
+const quietCommand = z.object({ op: z.literal('quiet'), id, seat: segment, since: z.string(), until: z.string().optional() });
+/**
+ * What sac's bridge does with an entry pulled from a relay: appended to the remote writer's file
+ * (`<agent>@<host>#<id>`) in the local room, when it arrives, with the time it was written there.
+ */
+const relayCommand = z.object({ op: z.literal('relay'), id, room: segment, seat: segment.refine((seat) => seat.includes('@'), 'a remote seat: <agent>@<host>#<id>'), ts: z.string(), type: z.string(), text: z.string(), to: z.array(z.string()).optional(), re: z.string().optional() });
 const joinCommand = z.object({ op: z.literal('join'), id, room: segment, seat: segment });
 const jsonCommand = z.object({ op: z.literal('json'), id, name: segment, value: z.unknown() });
 /** Any bytes at a path under the root, whole or appended; optionally dated back. */
@@ -38,7 +47,7 @@ const rawCommand = z.object({ op: z.literal('raw'), id, path: z.string().min(1),
 const archiveCommand = z.object({ op: z.literal('archive'), id, room: segment });
 const exitCommand = z.object({ op: z.literal('exit'), id: id.optional() });
 
-export const sacWriterCommandSchema = z.discriminatedUnion('op', [sendCommand, bigCommand, joinCommand, jsonCommand, rawCommand, archiveCommand, exitCommand]);
+export const sacWriterCommandSchema = z.discriminatedUnion('op', [sendCommand, relayCommand, focusCommand, quietCommand, bigCommand, joinCommand, jsonCommand, rawCommand, archiveCommand, exitCommand]);
 export type SacWriterCommand = z.infer<typeof sacWriterCommandSchema>;
 type Ack = { ok: true; id: string | number | null } | { ok: false; id: string | number | null; error: string };
 
@@ -47,6 +56,13 @@ async function run(root: string, command: Exclude<SacWriterCommand, { op: 'exit'
     case 'send':
       await appendSacEntry(root, command.room, command.seat, { ts: command.ts, type: command.type, text: command.text, to: command.to, re: command.re }, command);
       return;
+    case 'relay':
+      await appendSacEntry(root, command.room, command.seat, { ts: command.ts, type: command.type, text: command.text, to: command.to, re: command.re });
+      return;
+    case 'focus':
+      return declareSacFocus(root, command.seat, command);
+    case 'quiet':
+      return declareSacQuiet(root, command.seat, command);
     case 'big': {
       const line = `${command.marker} ${'x'.repeat(1000)}\n`;
       const lines = Math.ceil(command.bodyBytes / line.length);

@@ -16,4 +16,7 @@ export const queryKeys = {
   /** One session's page across the stores; under it, every session's. */
   joinedSession: (session?: string) => (session === undefined ? (['joined-session'] as const) : (['joined-session', session] as const)),
   search: (params: string) => ['search', params] as const,
+  /** The map, and one edge's messages, by their query. */
+  map: (params: string) => ['map', params] as const,
+  mapMessages: (params: string) => ['map', 'messages', params] as const,
 };

@@ -39,5 +39,9 @@ export const apiUrls = {
   /** One session's export, of every store's items. */
   joinedSessionExport: (session: string) => `/api/joined-sessions/${encodeURIComponent(session)}/export`,
   search: (params: URLSearchParams) => withQuery('/api/search', params),
+  /** Who talks to whom, within a window, of the stores named. */
+  map: (query: Query) => withQuery('/api/map', query),
+  /** One edge of the map: its messages. */
+  mapMessages: (query: Query) => withQuery('/api/map/messages', query),
   searchExport: () => '/api/search/export',
 };

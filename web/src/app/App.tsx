@@ -17,9 +17,13 @@ import { TopBar } from './TopBar.tsx';
 // knows no kind of store: a conversation's page and a kind's own views come from the registry
 // (kinds/registry.ts), each loaded when first shown.
 
+/** Narrower than this, the sidebar starts closed: open, it would leave the view too little room. */
+const SIDEBAR_FROM = '(min-width: 1000px)';
+
 const SearchView = lazy(() => import('../search/SearchView.tsx'));
 const LiveView = lazy(() => import('../live/LiveView.tsx'));
 const SessionPage = lazy(() => import('../session/SessionPage.tsx'));
+const MapView = lazy(() => import('../map/MapView.tsx'));
 
 export function App() {
   const { route, path, navigate } = useRouter();
@@ -27,7 +31,7 @@ export function App() {
   const settings = useSettings();
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
-  const [sidebarOpen, setSidebarOpen] = useState(true);
+  const [sidebarOpen, setSidebarOpen] = useState(() => window.matchMedia(SIDEBAR_FROM).matches);
   const order = useMemo(() => (sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : []), [sessions, filter]);
 
   const stepConversation = (delta: number) => {
@@ -40,6 +44,7 @@ export function App() {
     {
       '/': () => navigate('/search'),
       l: () => navigate('/live'),
+      g: () => navigate('/map'),
       '?': () => setShowKeys(true),
       ']': () => stepConversation(1),
       '[': () => stepConversation(-1),
@@ -85,6 +90,8 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       return <LiveView query={route.query} />;
     case 'session':
       return <SessionPage key={route.session} session={route.session} query={route.query} />;
+    case 'map':
+      return <MapView query={route.query} />;
     case 'conversation': {
       const View = kindNamed(route.kind)?.ConversationView;
       if (View === undefined) return <UnknownStore source={route.source} />;
@@ -94,7 +101,7 @@ function RouteView({ route, path }: { route: Route; path: string }) {
       const views = kindNamed(route.kind)?.views ?? {};
       const View = Object.hasOwn(views, route.name) ? views[route.name]!.View : undefined;
       if (View === undefined) return <NotFoundOrMoved path={path} />;
-      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} />;
+      return <View key={`${route.source}/${route.subject ?? ''}`} source={route.source} subject={route.subject} item={route.item} query={route.query} />;
     }
     case 'not-found':
       return <NotFoundOrMoved path={path} />;

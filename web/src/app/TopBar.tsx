@@ -38,6 +38,9 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
         <Link to="/live" className="button" aria-label="Live: every new item (l)">
           Live
         </Link>
+        <Link to="/map" className="button" aria-label="Map: who talks to whom (g)">
+          Map
+        </Link>
         <span className="segmented" role="group" aria-label="Time zone for all times">
           <button type="button" aria-pressed={timeZone === 'utc'} onClick={() => setTimeZone('utc')}>
             UTC

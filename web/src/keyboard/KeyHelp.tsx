@@ -10,6 +10,7 @@ export const KEYS: [string, string][] = [
   ['[', 'previous session in the list'],
   ['/', 'search all sessions'],
   ['l', 'live: every new item of every source'],
+  ['g', 'map: who talks to whom'],
   ['t', 'switch times between UTC and local'],
   ['m', 'monospace text on or off'],
   ['?', 'this list'],

@@ -20,7 +20,7 @@ export type SessionItemProps<I> = { item: I; source: string; conversation: strin
 export type ConversationViewProps = { source: string; id: string; item: string | null; query: string };
 
 /** A view only its kind has (set-agent-comm's rooms): of the whole store, or of one `subject` of it (a room), opened at `item`. */
-export type SourceViewProps = { source: string; subject: string | null; item: string | null };
+export type SourceViewProps = { source: string; subject: string | null; item: string | null; query: string };
 
 /** A filter of the search form only this kind's items answer to, by the query parameter the server reads. */
 export type SearchFilter = { param: string; label: string; title?: string } & (

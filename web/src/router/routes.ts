@@ -11,10 +11,12 @@ export type Route =
   | { view: 'search'; query: string }
   /** Every new item of every source as it lands; the filters are in the query. */
   | { view: 'live'; query: string }
+  /** Who talks to whom; the window, the stores and the edge shown are in the query. */
+  | { view: 'map'; query: string }
   /** A conversation of a store, opened at one item when `item` is given; `query`: its kind's own (a filter). */
   | { view: 'conversation'; kind: string; source: string; id: string; item: string | null; query: string }
-  /** A view only its kind has, of the whole store or of one `subject` of it (a room), opened at one item. */
-  | { view: 'source-view'; kind: string; source: string; name: string; subject: string | null; item: string | null }
+  /** A view only its kind has, of the whole store or of one `subject` of it (a room), opened at one item; `query`: its own (a filter). */
+  | { view: 'source-view'; kind: string; source: string; name: string; subject: string | null; item: string | null; query: string }
   /** One Claude Code session across the stores, by its full id; its filters (store, side, peer) are in the query. */
   | { view: 'session'; session: string; query: string }
   | { view: 'not-found'; path: string };
@@ -29,6 +31,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/project') return { view: 'project', cwd: params.get('cwd') };
   if (pathname === '/search') return { view: 'search', query: params.toString() };
   if (pathname === '/live') return { view: 'live', query: params.toString() };
+  if (pathname === '/map') return { view: 'map', query: params.toString() };
   const session = SESSION_PATH.exec(pathname);
   if (session !== null) {
     try {
@@ -45,7 +48,7 @@ export function parseRoute(pathname: string, search: string): Route {
       const subject = key === undefined ? null : decodeURIComponent(key);
       const at = item === undefined ? null : decodeURIComponent(item);
       if (name === 'conversation') return subject === null ? { view: 'not-found', path: pathname } : { view: 'conversation', kind, source, id: subject, item: at, query: params.toString() };
-      if (subject !== null || at === null) return { view: 'source-view', kind, source, name, subject, item: at };
+      if (subject !== null || at === null) return { view: 'source-view', kind, source, name, subject, item: at, query: params.toString() };
     } catch {
       // A malformed escape names nothing.
     }
@@ -69,11 +72,11 @@ export function itemPath(source: string, id: string, key: string, query: URLSear
   return withQuery(`/source/${source}/conversation/${encodeURIComponent(id)}/item/${encodeURIComponent(key)}`, query);
 }
 
-/** A view only one kind has: of the whole store, of one `subject` of it, or opened at one of its items. */
-export function sourceViewPath(source: string, name: string, subject: string | null = null, item: string | null = null): string {
+/** A view only one kind has: of the whole store, of one `subject` of it, or opened at one of its items; `query`: its own. */
+export function sourceViewPath(source: string, name: string, subject: string | null = null, item: string | null = null, query: URLSearchParams | string = ''): string {
   const base = `/source/${source}/${name}`;
-  if (subject === null) return base;
-  return `${base}/${encodeURIComponent(subject)}${item === null ? '' : `/item/${encodeURIComponent(item)}`}`;
+  if (subject === null) return withQuery(base, query);
+  return withQuery(`${base}/${encodeURIComponent(subject)}${item === null ? '' : `/item/${encodeURIComponent(item)}`}`, query);
 }
 
 /** One Claude Code session across the stores, by the full id they state. */
@@ -91,4 +94,8 @@ export function searchPath(query: URLSearchParams | string): string {
 
 export function livePath(query: URLSearchParams | string): string {
   return withQuery('/live', query);
+}
+
+export function mapPath(query: URLSearchParams | string): string {
+  return withQuery('/map', query);
 }

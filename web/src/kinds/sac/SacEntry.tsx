@@ -17,6 +17,26 @@ const ADDRESSING: Record<string, string> = {
   'to-others': 'to others',
 };
 
+const WAKE_RULE: Record<NonNullable<SacFlowItem['wakes']>['seats'][number]['rule'], string> = {
+  addressed: 'addressed',
+  re: 're: its entry',
+  broadcast: 'a broadcast question or request',
+  pair: 'a room of two',
+};
+
+/** Whom an entry wakes, as the core derived it by sac's rule: said as derived, "nobody" for a broadcast fact. */
+function describeWakes(wakes: NonNullable<SacFlowItem['wakes']>): string {
+  const rules = [...new Set(wakes.seats.map((seat) => seat.rule))];
+  const woken =
+    wakes.seats.length === 0
+      ? 'wakes nobody (derived by sac’s rule)'
+      : rules.length === 1
+        ? `wakes ${wakes.seats.map((seat) => seat.seat).join(', ')} (derived by sac’s rule: ${WAKE_RULE[rules[0]!]})`
+        : `wakes ${wakes.seats.map((seat) => `${seat.seat} (${WAKE_RULE[seat.rule]})`).join(', ')} (derived by sac’s rule)`;
+  const quiet = wakes.quiet.map((seat) => `; not ${seat}: quiet`).join('');
+  return `${woken}${quiet}${wakes.quietUnknown === null ? '' : '; whether a seat was quiet is unknown'}`;
+}
+
 /** `selected`: the entry a link opened the flow at, or the reader chose. */
 type Props = { item: SacFlowItem; source: string; seat: string; showRoom?: boolean; selected?: boolean };
 
@@ -56,8 +76,17 @@ export function SacEntry({ item, source, seat, showRoom = false, selected = fals
             sac’s cursor: {item.sacCursor}
           </span>
         )}
+        {item.wakes !== null && (
+          <span className="sac-wakes" title={`Who wakes whom is not in the files: derived by sac’s rule from the room’s members and declared quiet as read now${item.wakes.quietUnknown === null ? '' : ` (${item.wakes.quietUnknown})`}`}>
+            {describeWakes(item.wakes)}
+          </span>
+        )}
         {item.sharesTime > 1 && <span className="sac-shares">{item.sharesTime} entries share this time</span>}
-        {item.timeGoesBack && <span className="sac-shares">written after a later time in its file</span>}
+        {item.timeGoesBack && (
+          <span className="sac-shares sac-file-order" title="sac history orders a room by each entry’s time; its file holds it after an entry dated later (relayed late, or a clock set back)">
+            in its file after an entry dated later: placed by its time, as sac history orders it
+          </span>
+        )}
       </header>
       {item.re !== null && (
         <p className="sac-re">

@@ -22,6 +22,11 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
         <span className="badge" title={`Derived as set-agent-comm derives it: ${session.liveness.why}`}>
           {session.liveness.word} (derived)
         </span>
+        {session.presence.state === 'quiet' && (
+          <span className="badge sac-quiet" title="Declared quiet (sac quiet): not woken; it still reads everything">
+            quiet
+          </span>
+        )}
         {session.degraded.length > 0 && <span className="badge badge-degraded">degraded</span>}
       </span>
       <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no entry yet'}</span>

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
-import { Link } from '../../router/Router.tsx';
+import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { SourceViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
-import { fetchRoom, fetchRooms, sacKeys } from './sacApi.ts';
+import { fetchRoom, fetchRooms, sacKeys, type RoomFlowFilter } from './sacApi.ts';
+import { RoomMembers } from './RoomMembers.tsx';
 import { ROOMS } from './sacPaths.ts';
 import { useNewestWindow } from './useNewestWindow.ts';
 import './sac.css';
@@ -14,8 +15,9 @@ import './sac.css';
 // set-agent-comm's rooms: the rooms of a store, and one room's flow, every seat's entries in time
 // order, on the shell's list in one column.
 
-export default function SacRoomsView({ source, subject: room, item }: SourceViewProps) {
-  return room === null ? <RoomsTable source={source} /> : <RoomFlow key={room} source={source} room={room} entry={item} />;
+export default function SacRoomsView({ source, subject: room, item, query }: SourceViewProps) {
+  const flow: RoomFlowFilter = new URLSearchParams(query).get('flow') === 'waking' ? 'waking' : 'all';
+  return room === null ? <RoomsTable source={source} /> : <RoomFlow key={`${room}/${flow}`} source={source} room={room} entry={item} flow={flow} />;
 }
 
 function RoomsTable({ source }: { source: string }) {
@@ -26,7 +28,7 @@ function RoomsTable({ source }: { source: string }) {
       <h1>Rooms</h1>
       <table className="sac-rooms">
         <thead>
-          <tr><th>room</th><th>seats</th><th>entries</th><th>last entry</th><th></th></tr>
+          <tr><th>room</th><th>members</th><th>entries</th><th>last entry</th><th></th></tr>
         </thead>
         <tbody>
           {rooms.data?.rooms.map((one) => (
@@ -37,7 +39,13 @@ function RoomsTable({ source }: { source: string }) {
                 {one.kind === 'unknown' && <span className="sac-pair" title={one.kindWhy ?? ''}> room of two: unknown</span>}
               </td>
               <td>
-                <SeatLinks source={source} seats={one.seats} />
+                {one.members.map((member, index) => (
+                  <span key={member.seat}>
+                    {index > 0 && ', '}
+                    <Link to={conversationPath(source, member.seat)}>{member.seat}</Link>
+                    {member.presence.state === 'quiet' && <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything"> quiet</span>}
+                  </span>
+                ))}
               </td>
               <td>{one.entries}</td>
               <td>{one.last === null ? '—' : <>{<WrittenTime text={one.last.time} at={one.last.at} />} · {one.last.seat} · {one.last.entryType}</>}</td>
@@ -50,10 +58,11 @@ function RoomsTable({ source }: { source: string }) {
   );
 }
 
-function RoomFlow({ source, room, entry }: { source: string; room: string; entry: string | null }) {
+function RoomFlow({ source, room, entry, flow: filter }: { source: string; room: string; entry: string | null; flow: RoomFlowFilter }) {
+  const { navigate } = useRouter();
   const flow = useNewestWindow({
-    queryKey: (limit) => sacKeys.room(source, room, limit),
-    fetch: (limit, signal) => fetchRoom(source, room, limit, signal),
+    queryKey: (limit) => sacKeys.room(source, room, filter, limit),
+    fetch: (limit, signal) => fetchRoom(source, room, filter, limit, signal),
     rowsOf: (page) => ({ rows: page.items.map((item) => ({ item, column: 'both' as const })), total: page.total }),
     target: entry,
   });
@@ -69,10 +78,22 @@ function RoomFlow({ source, room, entry }: { source: string; room: string; entry
         </h1>
         {data !== undefined && (
           <p className="sac-meta">
-            {countOf(data.room.seats.length, 'seat')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
+            {countOf(data.room.members.length, 'member')}, {countOf(data.room.seats.length, 'seat file')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
             {data.room.neverWrote > 0 && ` · ${data.room.neverWrote} joined and never wrote`}
           </p>
         )}
+        {data !== undefined && <RoomMembers source={source} members={data.room.members} />}
+        <label className="sac-flow-filter">
+          Flow shows{' '}
+          <select
+            aria-label="Flow shows"
+            value={filter}
+            onChange={(event) => navigate(sourceViewPath(source, ROOMS, room, null, event.target.value === 'waking' ? 'flow=waking' : ''))}
+          >
+            <option value="all">every entry</option>
+            <option value="waking">waking entries only (who wakes whom, derived by sac’s rule)</option>
+          </select>
+        </label>
         {data?.room.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
         {flow.targetAbsent && (
           <p className="notice warn">

@@ -1,10 +1,9 @@
-import { useState } from 'react';
 import type { SacSeatSummary } from '../../../../shared/wire/sac.ts';
 import { apiUrls } from '../../api/urls.ts';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
-import { Link } from '../../router/Router.tsx';
-import { sourceViewPath } from '../../router/routes.ts';
+import { Link, useRouter } from '../../router/Router.tsx';
+import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
@@ -18,8 +17,11 @@ import './sac.css';
 // A set-agent-comm seat: what its registry and store say of it, and its Sent | Received on the
 // shell's time axis, each received entry marked as sac's cursor marks it (not what the session read).
 
-export default function SacSeatView({ source, id: seat, item }: ConversationViewProps) {
-  const [others, setOthers] = useState(false);
+export default function SacSeatView({ source, id: seat, item, query }: ConversationViewProps) {
+  const { navigate } = useRouter();
+  // Showing the entries addressed to others is part of the address (`?others=1`).
+  const others = new URLSearchParams(query).get('others') === '1';
+  const setOthers = (show: boolean) => navigate(conversationPath(source, seat, show ? 'others=1' : ''), { replace: true });
   const flow = useNewestWindow({
     queryKey: (limit) => sacKeys.seat(source, seat, others, limit),
     fetch: (limit, signal) => fetchSeat(source, seat, others, limit, signal),
@@ -58,7 +60,7 @@ export default function SacSeatView({ source, id: seat, item }: ConversationView
         headings={
           data === undefined
             ? { sent: 'Sent', received: 'Received' }
-            : { sent: `Sent (${data.seat.counts.sent})`, received: `Received (${data.seat.counts.received}; ${data.seat.counts.unread} unread by sac’s cursor)` }
+            : { sent: `Sent (${data.seat.counts.sent})`, received: describeReceived(data.seat.counts, others) }
         }
         renderRow={(index, selected) => <SacEntry item={flow.itemAt(index)!} source={source} seat={seat} showRoom selected={selected} />}
       >
@@ -66,6 +68,13 @@ export default function SacSeatView({ source, id: seat, item }: ConversationView
       </ConversationList>
     </main>
   );
+}
+
+/** The Received heading: what the page shows, with the entries addressed to others counted apart. */
+function describeReceived(counts: SacSeatSummary['counts'], others: boolean): string {
+  const shown = others ? counts.received : counts.received - counts.toOthers;
+  const apart = others ? `${counts.toOthers} of them to others` : `${counts.toOthers} to others not shown`;
+  return `Received (${shown}; ${apart}; ${counts.unread} unread by sac’s cursor)`;
 }
 
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
@@ -96,6 +105,17 @@ function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: strin
         {focus.state === 'declared' ? (
           <>
             {focus.text}
+            {focus.files.length > 0 && (
+              <>
+                {' · files: '}
+                {focus.files.map((file, index) => (
+                  <span key={file}>
+                    {index > 0 && ', '}
+                    <code>{file}</code>
+                  </span>
+                ))}
+              </>
+            )}
             {focus.phase !== null && ` · ${focus.phase}`} · <WrittenTime text={focus.ts} />
             {focus.freshness === 'stale' && ' · stale (over 4 h)'}
           </>

@@ -9,15 +9,18 @@ import { ROOMS } from './sacPaths.ts';
 
 export const sacKeys = {
   rooms: (source: string) => [...queryKeys.views(source), ROOMS] as const,
-  room: (source: string, room: string, limit: number) => [...queryKeys.views(source), ROOMS, room, limit] as const,
+  room: (source: string, room: string, flow: RoomFlowFilter, limit: number) => [...queryKeys.views(source), ROOMS, room, flow, limit] as const,
   seat: (source: string, seat: string, others: boolean, limit: number) => [...queryKeys.conversation(source, seat), others, limit] as const,
   item: (source: string, seat: string, item: string) => [...queryKeys.conversation(source, seat), 'item', item] as const,
 };
 
 export const fetchRooms = (source: string, signal?: AbortSignal) => getJson(apiUrls.view('sac', source, ROOMS, null), sacRoomsResponseSchema, { signal });
 
-export const fetchRoom = (source: string, room: string, limit: number, signal?: AbortSignal) =>
-  getJson(apiUrls.view('sac', source, ROOMS, room, { limit: String(limit) }), sacRoomResponseSchema, { signal });
+/** sac admin's flow filter: every entry, or only those that wake a seat. */
+export type RoomFlowFilter = 'all' | 'waking';
+
+export const fetchRoom = (source: string, room: string, flow: RoomFlowFilter, limit: number, signal?: AbortSignal) =>
+  getJson(apiUrls.view('sac', source, ROOMS, room, { flow, limit: String(limit) }), sacRoomResponseSchema, { signal });
 
 export const fetchSeat = (source: string, seat: string, others: boolean, limit: number, signal?: AbortSignal) =>
   getJson(apiUrls.conversation(source, seat, { others: others ? '1' : '0', limit: String(limit) }), sacSeatResponseSchema, { signal });

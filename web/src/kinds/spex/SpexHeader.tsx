@@ -18,7 +18,7 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
   const { session } = data;
   const { data: list } = useConversations();
   const root = list?.sources.find((listed) => listed.id === session.source.id)?.root ?? null;
-  const label = session.title ?? session.name;
+  const label = session.named.title;
   return (
     <header className="session-header spex-header">
       <h1>

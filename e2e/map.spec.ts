@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SAC_ROOM, SEAT_A, SEAT_B, SESSION_A, SESSION_B, writeTwoSessions, type TwoSessions } from '../tools/writer/twoSessions.ts';
+import { apiFetch, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { expect, test } from './support/test.ts';
+
+// The map of who talks to whom, in Chromium, over a record, a spex home and a set-agent-comm
+// store each written by its own writer, holding two sessions whose ids share their first 8
+// characters: two nodes named by their full ids, an edge between them named with its counts,
+// updated live as a message lands.
+
+let parent = '';
+let stores: TwoSessions;
+let dashboard: RunningDashboard;
+let url = '';
+
+test.beforeAll(async () => {
+  parent = await mkdtemp(path.join(tmpdir(), 'rec-e2e-map-'));
+  stores = await writeTwoSessions(parent);
+  dashboard = await startDashboard([stores.record, stores.spex, stores.sac]);
+  url = dashboard.url;
+  for (let i = 0; i < 400; i++) {
+    const list = (await (await apiFetch(`${url}/api/sessions`)).json()) as { sources: { indexing: { state: string } }[] };
+    if (list.sources.length === 3 && list.sources.every((source) => source.indexing.state === 'ready')) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the three stores were not read');
+});
+
+test.afterAll(async () => {
+  await dashboard?.stop();
+  await stores?.close();
+  if (parent !== '') await rm(parent, { recursive: true, force: true });
+});
+
+const mapOf = (page: import('./support/test.ts').Page) => page.getByRole('group', { name: 'Map of who talks to whom' });
+
+test('the map names both sessions by their full ids, with an edge between them named with its counts by store and side', async ({ page }) => {
+  await page.goto(url);
+  await page.getByRole('banner').getByRole('link', { name: /^Map/ }).click();
+  await expect(page).toHaveURL(`${url}/map`);
+  const map = mapOf(page);
+  await expect(map.getByRole('link', { name: new RegExp(`^session ${SESSION_A} \\(${SEAT_A}\\)`) })).toBeVisible();
+  await expect(map.getByRole('link', { name: new RegExp(`^session ${SESSION_B} \\(${SEAT_B}\\)`) })).toBeVisible();
+  await expect(map.getByRole('button', { name: `${SESSION_A} → ${SESSION_B}`, exact: false })).toHaveAccessibleName(
+    `${SESSION_A} → ${SESSION_B}: 2 messages, 1 not queued (the record, the sender's side); 1 message (the record, the receiver's side); 1 message (spex, the receiver's side); 1 message (set-agent-comm, the sender's side)`,
+  );
+  await expect(map.getByRole('button', { name: `${SESSION_B} → ${SESSION_A}:` })).toHaveAccessibleName(`${SESSION_B} → ${SESSION_A}: 1 message, 1 to everyone in the room (set-agent-comm, the sender's side)`);
+  await expect(map.getByRole('button', { name: `a person → ${SESSION_A}:` })).toBeVisible();
+});
+
+test('an edge lists its messages, each linking into its store’s page; a node opens its session', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const map = mapOf(page);
+  // An edge is a curve, and its box's middle is off it: it is chosen as a keyboard chooses it.
+  await map.getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/map\\?from=session%3A${SESSION_A}&to=session%3A${SESSION_B}$`));
+  const panel = page.getByRole('complementary', { name: 'Messages of the edge' });
+  await expect(panel.getByRole('listitem')).toHaveCount(5);
+  await expect(panel.getByRole('listitem').filter({ hasText: 'not queued' })).toHaveCount(1);
+  await panel.getByRole('link', { name: /set-agent-comm, as its sender wrote it/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/source/${sourceIdOf('sac', stores.sac)}/conversation/${encodeURIComponent(SEAT_A)}/item/`));
+  await page.goBack();
+  await mapOf(page).getByRole('link', { name: new RegExp(`^session ${SESSION_B}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
+});
+
+test('the store filter and the time window are in the address and narrow the map', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  await page.getByRole('group', { name: 'Stores on the map' }).getByRole('checkbox', { name: /^the record/ }).uncheck();
+  await expect(page).toHaveURL(new RegExp(`stores=${sourceIdOf('spex', stores.spex)}%2C${sourceIdOf('sac', stores.sac)}|stores=${sourceIdOf('sac', stores.sac)}%2C${sourceIdOf('spex', stores.spex)}`));
+  await expect(mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` })).toHaveAccessibleName(
+    `${SESSION_A} → ${SESSION_B}: 1 message (spex, the receiver's side); 1 message (set-agent-comm, the sender's side)`,
+  );
+  await page.goto(`${url}/map?until=2026-11-30T09:01:30.000Z`);
+  await expect(mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` })).toHaveAccessibleName(
+    `${SESSION_A} → ${SESSION_B}: 1 message (the record, the sender's side); 1 message (the record, the receiver's side)`,
+  );
+  await expect(mapOf(page).getByRole('button', { name: `${SESSION_B} → ${SESSION_A}:` })).toHaveCount(0);
+});
+
+test('a message that lands updates its edge live, and the edge pulses', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const edge = mapOf(page).getByRole('button', { name: `${SESSION_B} → ${SESSION_A}:` });
+  await expect(edge).toHaveAccessibleName(`${SESSION_B} → ${SESSION_A}: 1 message, 1 to everyone in the room (set-agent-comm, the sender's side)`);
+  await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_B, ts: '2026-11-30T09:08:00.000+00:00', type: 'ANSWER', text: 'Yes, frozen.', to: [SEAT_A] });
+  await expect(edge).toHaveAccessibleName(`${SESSION_B} → ${SESSION_A}: 2 messages, 1 to everyone in the room (set-agent-comm, the sender's side)`);
+  await expect(edge).toHaveClass(/pulse/);
+});

@@ -1,0 +1,70 @@
+import { foldMap, listEdgeMessages, type MapWindow, type StoreFacts } from '../../shared/map/foldMap.ts';
+import { EDGE_MESSAGES_LIMIT, type EdgeMessagesResponse, type MapQuery, type MapResponse } from '../../shared/wire/map.ts';
+import type { SourceRef } from '../../shared/wire/common.ts';
+import type { Source } from './source.ts';
+
+// The map of every store (`rec.map/1`): each source states its messages (Source.mapFacts), and
+// the one fold (shared/map/foldMap.ts) makes nodes and edges of them. No kind is known here: a
+// conversation's project is what the source lists it under.
+
+function gatherFacts(sources: readonly Source[]): StoreFacts[] {
+  const stores: StoreFacts[] = [];
+  for (const source of sources) {
+    if (source.mapFacts === undefined) continue;
+    stores.push({ source: source.ref.id, facts: source.mapFacts(), projectOf: (conversation) => source.conversation(conversation)?.cwd ?? null });
+  }
+  return stores;
+}
+
+function windowOf(query: MapQuery): MapWindow {
+  return {
+    stores: query.stores === undefined ? null : query.stores.split(','),
+    since: query.since === undefined ? null : Date.parse(query.since),
+    until: query.until === undefined ? null : Date.parse(query.until),
+  };
+}
+
+const isoOf = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
+
+/** Who talks to whom in every store, within the query's window. */
+export function describeMap(sources: readonly Source[], query: MapQuery): MapResponse {
+  const window = windowOf(query);
+  const refs = new Map<string, SourceRef>(sources.map((source) => [source.ref.id, { kind: source.ref.kind, id: source.ref.id }]));
+  const fold = foldMap(gatherFacts(sources), window);
+  return {
+    schema: 'rec.map/1',
+    since: query.since ?? null,
+    until: query.until ?? null,
+    sources: [...refs.values()].filter((ref) => window.stores === null || window.stores.includes(ref.id)),
+    nodes: fold.nodes.map((node) => ({ key: node.key, party: wirePartyOf(node.party), project: node.project, held: node.held.map((held) => ({ source: refs.get(held.source)!, conversation: held.conversation })) })),
+    edges: fold.edges.map((edge) => ({ key: edge.key, from: edge.from, to: edge.to, latestAt: isoOf(edge.latest), counts: edge.counts.map((count) => ({ ...count, source: refs.get(count.source)! })) })),
+    messages: fold.messages,
+    undated: fold.undated,
+  };
+}
+
+/** One edge's messages, newest first: where each is in its store. */
+export function describeEdgeMessages(sources: readonly Source[], query: MapQuery & { from: string; to: string }): EdgeMessagesResponse {
+  const refs = new Map<string, SourceRef>(sources.map((source) => [source.ref.id, { kind: source.ref.kind, id: source.ref.id }]));
+  const { messages, total } = listEdgeMessages(gatherFacts(sources), windowOf(query), query.from, query.to, EDGE_MESSAGES_LIMIT);
+  return {
+    schema: 'rec.map-messages/1',
+    from: query.from,
+    to: query.to,
+    messages: messages.map((message) => ({
+      source: refs.get(message.source)!,
+      seenFrom: message.seenFrom,
+      at: isoOf(message.instant),
+      refused: message.refused,
+      broadcast: message.broadcast,
+      conversation: message.conversation,
+      key: message.key,
+    })),
+    total,
+  };
+}
+
+/** The wire's party: the core's, without what only the fold needs (whether an id was claimed). */
+function wirePartyOf(party: StoreFacts['facts']['parties'][number]['party']) {
+  return party.type === 'as-written' ? { type: party.type, source: party.source, as: party.as } : party;
+}

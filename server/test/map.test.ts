@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { edgeMessagesResponseSchema, mapResponseSchema, type MapResponse } from '../../shared/wire/map.ts';
+import { SAC_ROOM, SEAT_A, SEAT_B, SESSION_A, SESSION_B, writeTwoSessions, type TwoSessions } from '../../tools/writer/twoSessions.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { eventually, getJson, makeTempRecord, startThreeStoreDashboard } from './harness.ts';
+
+// The map of who talks to whom, from a record, a spex home and a set-agent-comm store, each
+// written by its own writer, holding two sessions whose ids share their first 8 characters.
+
+const A = `session:${SESSION_A}`;
+const B = `session:${SESSION_B}`;
+const folder = makeTempRecord('rec-map-');
+let stores: TwoSessions;
+let dashboard: Dashboard;
+
+before(async () => {
+  stores = await writeTwoSessions(folder.dir);
+  dashboard = await startThreeStoreDashboard(stores);
+});
+
+after(async () => {
+  await dashboard.close();
+  await stores.close();
+  folder.remove();
+});
+
+const idOf = (kind: string) => dashboard.sources.find((source) => source.ref.kind === kind)!.ref.id;
+const edgeOf = (map: MapResponse, from: string, to: string) => map.edges.find((edge) => edge.from === from && edge.to === to);
+const countsOf = (map: MapResponse, from: string, to: string) =>
+  (edgeOf(map, from, to)?.counts ?? []).map(({ source, ...count }) => ({ kind: source.kind, ...count })).sort((a, b) => `${a.kind}${a.seenFrom}`.localeCompare(`${b.kind}${b.seenFrom}`));
+
+describe('the map of who talks to whom', () => {
+  it('two sessions whose ids share their first 8 characters are two nodes, each held by all three stores, and nothing is a node by a prefix', async () => {
+    const map = await getJson(dashboard, '/api/map', mapResponseSchema);
+    const sessions = map.nodes.filter((node) => node.party.type === 'session');
+    assert.deepEqual(sessions.map((node) => node.key).sort(), [A, B]);
+    const heldBy = (key: string) => map.nodes.find((node) => node.key === key)!.held.map((held) => `${held.source.kind}:${held.conversation}`).sort();
+    assert.deepEqual(heldBy(A), [`record:${SESSION_A}`, `sac:${SEAT_A}`, `spex:${SESSION_A}`]);
+    assert.deepEqual(heldBy(B), [`record:${SESSION_B}`, `sac:${SEAT_B}`, `spex:${SESSION_B}`]);
+    assert.equal(map.nodes.find((node) => node.key === A)!.project, '/home/dev/projects/checkout');
+    assert.ok(!map.nodes.some((node) => node.key.includes('9c0ffee0') && node.party.type !== 'session'), 'no node is named by a seat or a prefix of an id');
+  });
+
+  it('an edge from A to B counts each store’s messages apart, by the side that states them, with the refused one apart', async () => {
+    const map = await getJson(dashboard, '/api/map', mapResponseSchema);
+    assert.deepEqual(countsOf(map, A, B), [
+      { kind: 'record', seenFrom: 'receiver', messages: 1, notQueued: 0, rejected: 0, broadcast: 0 },
+      { kind: 'record', seenFrom: 'sender', messages: 2, notQueued: 1, rejected: 0, broadcast: 0 },
+      { kind: 'sac', seenFrom: 'sender', messages: 1, notQueued: 0, rejected: 0, broadcast: 0 },
+      { kind: 'spex', seenFrom: 'receiver', messages: 1, notQueued: 0, rejected: 0, broadcast: 0 },
+    ]);
+  });
+
+  it('a sac entry to everyone in the room is an edge to each other member, counted as a broadcast', async () => {
+    const map = await getJson(dashboard, '/api/map', mapResponseSchema);
+    assert.deepEqual(countsOf(map, B, A), [{ kind: 'sac', seenFrom: 'sender', messages: 1, notQueued: 0, rejected: 0, broadcast: 1 }]);
+  });
+
+  it('a person is one node, and a peer named only by its socket is a node as written, its rejected message counted apart', async () => {
+    const map = await getJson(dashboard, '/api/map', mapResponseSchema);
+    assert.deepEqual(countsOf(map, 'person', A), [{ kind: 'spex', seenFrom: 'receiver', messages: 1, notQueued: 0, rejected: 0, broadcast: 0 }]);
+    const socket = `as-written:${idOf('record')}:uds:/tmp/cc-socks/9999.sock`;
+    assert.deepEqual(map.nodes.find((node) => node.key === socket)?.party, { type: 'as-written', source: idOf('record'), as: 'uds:/tmp/cc-socks/9999.sock' });
+    assert.deepEqual(countsOf(map, socket, B), [{ kind: 'record', seenFrom: 'receiver', messages: 1, notQueued: 0, rejected: 1, broadcast: 0 }]);
+  });
+
+  it('the time window and the store filter narrow the messages counted', async () => {
+    const early = await getJson(dashboard, `/api/map?until=${encodeURIComponent('2026-11-30T09:01:30.000Z')}`, mapResponseSchema);
+    assert.deepEqual(countsOf(early, A, B), [
+      { kind: 'record', seenFrom: 'receiver', messages: 1, notQueued: 0, rejected: 0, broadcast: 0 },
+      { kind: 'record', seenFrom: 'sender', messages: 1, notQueued: 0, rejected: 0, broadcast: 0 },
+    ]);
+    assert.equal(edgeOf(early, B, A), undefined);
+    const sacOnly = await getJson(dashboard, `/api/map?stores=${idOf('sac')}`, mapResponseSchema);
+    assert.deepEqual(sacOnly.sources.map((source) => source.kind), ['sac']);
+    assert.deepEqual(countsOf(sacOnly, A, B).map((count) => count.kind), ['sac']);
+    assert.deepEqual(sacOnly.nodes.map((node) => node.key).sort(), [A, B]);
+  });
+
+  it('an edge lists its messages, newest first, each an item of a conversation of its store', async () => {
+    const answer = await getJson(dashboard, `/api/map/messages?from=${encodeURIComponent(A)}&to=${encodeURIComponent(B)}`, edgeMessagesResponseSchema);
+    assert.equal(answer.total, 5);
+    assert.deepEqual(
+      answer.messages.map((message) => `${message.source.kind} ${message.conversation} ${message.key}`),
+      [`sac ${SEAT_A} channels/${SAC_ROOM}/${SEAT_A}.md:0`, `spex ${SESSION_B} line-1`, `record ${SESSION_A} 2026-11-30T090200.000Z-3.json`, `record ${SESSION_A} 2026-11-30T090100.000Z-2.json`, `record ${SESSION_B} 2026-11-30T090100.000Z-2.json`],
+    );
+    assert.equal(answer.messages.find((message) => message.key.endsWith('-3.json'))!.refused, 'not-queued');
+  });
+
+  it('a bad window is a 400 that says what is wrong', async () => {
+    const response = await fetch(new URL('/api/map?since=yesterday', dashboard.url));
+    assert.equal(response.status, 400);
+    assert.match(((await response.json()) as { message: string }).message, /since/);
+  });
+
+  it('a message written after the map was drawn is counted on its edge', async () => {
+    await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_B, ts: '2026-11-30T09:07:00.000+00:00', type: 'ANSWER', text: 'Yes.', to: [SEAT_A] });
+    await eventually(async () => {
+      const map = await getJson(dashboard, '/api/map', mapResponseSchema);
+      const sac = edgeOf(map, B, A)?.counts.find((count) => count.source.kind === 'sac');
+      return sac?.messages === 2 && sac.broadcast === 1 ? true : undefined;
+    }, 'the new entry on the edge from B to A');
+  });
+});

@@ -1,0 +1,67 @@
+import type { SacRoomMember } from '../../../../shared/wire/sac.ts';
+import { Link } from '../../router/Router.tsx';
+import { conversationPath } from '../../router/routes.ts';
+import { WrittenTime } from '../../time/WrittenTime.tsx';
+
+// A room's roster, as `sac admin` shows who is subscribed to a room and whether they are reading:
+// every member, each with its liveness (derived), a declared quiet and focus, and how far sac's
+// cursor has it read. A gone seat is drawn as gone, its backlog said apart and never as unread.
+
+const BECAUSE: Record<SacRoomMember['because'][number], string> = {
+  members: 'members.json',
+  registry: 'the registry',
+  pair: 'rooms.json’s pair',
+  file: 'has a file here',
+};
+
+export function RoomMembers({ source, members }: { source: string; members: readonly SacRoomMember[] }) {
+  return (
+    <section className="sac-members" aria-label="Members">
+      <ul>
+        {members.map((member) => (
+          <li key={member.seat} aria-label={member.seat} className={`sac-member live-${member.liveness.word}`}>
+            <Link to={conversationPath(source, member.seat)}>{member.seat}</Link>{' '}
+            <span className="badge" title={`Derived as set-agent-comm derives it: ${member.liveness.why}`}>
+              {member.liveness.word === 'unknown' ? '? unknown' : member.liveness.word} (derived)
+            </span>{' '}
+            <MemberReading reading={member.reading} />
+            {member.presence.state === 'quiet' && (
+              <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything">
+                {' '}quiet{member.presence.until !== null && <> until <WrittenTime text={member.presence.until} /></>}
+              </span>
+            )}
+            {member.left && <span className="muted"> · left (sac part)</span>}
+            {member.file === 'none' && <span className="muted"> · no file here: never wrote</span>}
+            {member.file === 'empty' && <span className="muted"> · joined and never wrote</span>}
+            {member.focus.state === 'declared' && (
+              <span className="sac-focus">
+                {' · '}on: {member.focus.text}
+                {member.focus.files.length > 0 && <> [{member.focus.files.join(', ')}]</>}
+                {member.focus.freshness === 'stale' && ' (stale)'}
+              </span>
+            )}
+            <span className="muted"> · a member by {member.because.map((why) => BECAUSE[why]).join(', ')}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function MemberReading({ reading }: { reading: SacRoomMember['reading'] }) {
+  const title = 'what set-agent-comm’s cursor for this seat marks read; not what the session read';
+  switch (reading.state) {
+    case 'caught-up':
+      return <span className="sac-cursor" title={title}>caught up by sac’s cursor</span>;
+    case 'behind':
+      return <span className="sac-cursor unread" title={title}>{reading.unread.toLocaleString('en')} unread by sac’s cursor</span>;
+    case 'gone':
+      return (
+        <span className="sac-cursor" title="A closed session is not behind, it is gone (sac admin’s rule)">
+          its session is gone: its backlog is not counted as unread ({reading.backlog.toLocaleString('en')} past its cursor)
+        </span>
+      );
+    case 'unknown':
+      return <span className="sac-cursor" title={reading.why}>sac’s cursor: unknown</span>;
+  }
+}

@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import { edgeMessagesResponseSchema, type MapResponse } from '../../../shared/wire/map.ts';
+import { getJson } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+import { apiUrls } from '../api/urls.ts';
+import { kindNamed } from '../kinds/registry.ts';
+import { Link } from '../router/Router.tsx';
+import { itemPath } from '../router/routes.ts';
+import { countOf } from '../text/count.ts';
+import { Time } from '../time/Time.tsx';
+import { nameEdge } from './mapWords.ts';
+
+// One edge's messages, newest first: each an item of a conversation of its store, linked into
+// that store's page at that item, with the side that states it. The text is on the item's page.
+
+type Props = { map: MapResponse; from: string; to: string; query: Record<string, string>; onClose(): void };
+
+export function EdgeMessages({ map, from, to, query, onClose }: Props) {
+  const edge = map.edges.find((one) => one.from === from && one.to === to);
+  const params = { ...query, from, to };
+  // Fetched again whenever the edge's count changes.
+  const tally = edge?.counts.map((count) => `${count.source.id}:${count.seenFrom}:${count.messages}`).join(',') ?? '';
+  const messages = useQuery({
+    queryKey: queryKeys.mapMessages(`${new URLSearchParams(params).toString()}#${tally}`),
+    queryFn: ({ signal }) => getJson(apiUrls.mapMessages(params), edgeMessagesResponseSchema, { signal }),
+  });
+  const nodes = new Map(map.nodes.map((node) => [node.key, node]));
+  return (
+    <aside className="map-edge-panel" aria-label="Messages of the edge">
+      <header>
+        <h2>{edge === undefined ? `${from} → ${to}: no message in this window` : nameEdge(edge, nodes)}</h2>
+        <button type="button" onClick={onClose} aria-label="Close the list of messages">
+          ×
+        </button>
+      </header>
+      {messages.isError && <p className="notice warn">{messages.error.message}</p>}
+      {messages.data !== undefined && (
+        <>
+          <p className="muted">
+            {countOf(messages.data.total, 'message')}
+            {messages.data.total > messages.data.messages.length ? `, the newest ${messages.data.messages.length} listed` : ''}
+          </p>
+          <ol className="map-messages">
+            {messages.data.messages.map((message) => (
+              <li key={`${message.source.id}\n${message.conversation}\n${message.key}\n${message.seenFrom}`}>
+                <Link to={itemPath(message.source.id, message.conversation, message.key)}>
+                  {message.at === null ? <span className="muted">no time</span> : <Time at={message.at} />} · {kindNamed(message.source.kind)?.name ?? message.source.kind},{' '}
+                  {message.seenFrom === 'sender' ? 'as its sender wrote it' : 'as its receiver wrote it'} in <code>{message.conversation}</code>
+                </Link>
+                {message.refused === 'not-queued' && <span className="map-refused"> not queued</span>}
+                {message.refused === 'rejected' && <span className="map-refused"> rejected</span>}
+                {message.broadcast && <span className="muted"> to everyone in the room</span>}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </aside>
+  );
+}

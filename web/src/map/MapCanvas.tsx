@@ -1,0 +1,184 @@
+import { useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
+import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
+import { useRouter } from '../router/Router.tsx';
+import { projectName } from '../sessions/names.ts';
+import { layOut, type LaidNode, type Layout } from './layout.ts';
+import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNode, tallyEdge, weighEdge } from './mapWords.ts';
+
+// The map drawn as SVG: a box per project, a dot and a label per node, an arrow per edge (curved,
+// so that a → b and b → a are both seen). Every node is a link to its session, every edge a button
+// that lists its messages; each has an accessible name with the full ids and the counts. The wheel
+// zooms, a drag pans, and "Fit" shows it all again.
+
+type Props = { map: MapResponse; pulsing: ReadonlySet<string>; selected: string | null; onSelectEdge(from: string, to: string): void };
+type ViewBox = { x: number; y: number; width: number; height: number };
+
+export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
+  const { navigate } = useRouter();
+  const byKey = useMemo(() => new Map(map.nodes.map((node) => [node.key, node])), [map.nodes]);
+  const layout = useStableLayout(map);
+  const [view, setView] = useState<ViewBox | null>(null);
+  const shown = view ?? layout.bounds;
+  const drag = useRef<{ x: number; y: number; view: ViewBox } | null>(null);
+  const svg = useRef<SVGSVGElement>(null);
+
+  const onWheel = (event: WheelEvent<SVGSVGElement>) => {
+    const box = svg.current?.getBoundingClientRect();
+    if (box === undefined || box.width === 0) return;
+    const scale = event.deltaY > 0 ? 1.15 : 1 / 1.15;
+    const px = shown.x + ((event.clientX - box.left) / box.width) * shown.width;
+    const py = shown.y + ((event.clientY - box.top) / box.height) * shown.height;
+    setView({ x: px - (px - shown.x) * scale, y: py - (py - shown.y) * scale, width: shown.width * scale, height: shown.height * scale });
+  };
+  const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
+    if (event.target !== event.currentTarget) return;
+    drag.current = { x: event.clientX, y: event.clientY, view: shown };
+    event.currentTarget.setPointerCapture(event.pointerId);
+  };
+  const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
+    const start = drag.current;
+    const box = svg.current?.getBoundingClientRect();
+    if (start === null || box === undefined || box.width === 0) return;
+    const perPx = Math.max(start.view.width / box.width, start.view.height / box.height);
+    setView({ ...start.view, x: start.view.x - (event.clientX - start.x) * perPx, y: start.view.y - (event.clientY - start.y) * perPx });
+  };
+  const onPointerUp = () => {
+    drag.current = null;
+  };
+
+  return (
+    <div className="map-canvas">
+      <div className="map-zoom">
+        <button type="button" onClick={() => setView(null)}>
+          Fit
+        </button>
+        <button type="button" aria-label="Zoom in" onClick={() => setView({ x: shown.x + shown.width / 6, y: shown.y + shown.height / 6, width: (shown.width * 2) / 3, height: (shown.height * 2) / 3 })}>
+          +
+        </button>
+        <button type="button" aria-label="Zoom out" onClick={() => setView({ x: shown.x - shown.width / 4, y: shown.y - shown.height / 4, width: shown.width * 1.5, height: shown.height * 1.5 })}>
+          −
+        </button>
+      </div>
+      <svg
+        ref={svg}
+        className="map-svg"
+        role="group"
+        aria-label="Map of who talks to whom"
+        viewBox={`${shown.x} ${shown.y} ${shown.width} ${shown.height}`}
+        onWheel={onWheel}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+      >
+        <defs>
+          <marker id="map-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0,0 L10,5 L0,10 z" className="map-arrow" />
+          </marker>
+        </defs>
+        {layout.boxes.map((box) => (
+          <g key={box.project ?? ''} className="map-project">
+            <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={10} />
+            <text x={box.x + 10} y={box.y + 16}>
+              <title>{box.project ?? 'no project named'}</title>
+              {box.project === null ? 'no project named' : projectName(box.project)}
+            </text>
+          </g>
+        ))}
+        <g className="map-edges">
+          {map.edges.map((edge) => (
+            <EdgeArrow key={edge.key} edge={edge} layout={layout} name={nameEdge(edge, byKey)} pulsing={pulsing.has(edge.key)} selected={selected === edge.key} onSelect={() => onSelectEdge(edge.from, edge.to)} />
+          ))}
+        </g>
+        <g className="map-nodes">
+          {map.nodes.map((node) => {
+            const laid = layout.nodes.get(node.key);
+            return laid === undefined ? null : <NodeDot key={node.key} node={node} laid={laid} onOpen={(path) => navigate(path)} />;
+          })}
+        </g>
+      </svg>
+    </div>
+  );
+}
+
+/** The layout of the nodes shown; laid out again only when the set of nodes changes, and from the places they had. */
+function useStableLayout(map: MapResponse): Layout {
+  const last = useRef<{ keys: string; layout: Layout } | null>(null);
+  return useMemo(() => {
+    const keys = map.nodes.map((node) => node.key).join('\n');
+    if (last.current !== null && last.current.keys === keys) return last.current.layout;
+    const layout = layOut(
+      map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
+      map.edges,
+      last.current?.layout.nodes ?? null,
+    );
+    last.current = { keys, layout };
+    return layout;
+  }, [map]);
+}
+
+function NodeDot({ node, laid, onOpen }: { node: MapNode; laid: LaidNode; onOpen(path: string): void }) {
+  const path = pathOfNode(node);
+  const name = nameNode(node);
+  const dot = (
+    <>
+      <title>{name}</title>
+      <circle cx={laid.x} cy={laid.y} r={7} className={`map-dot map-dot-${node.party.type}`} />
+      <text x={laid.x} y={laid.y + 20} textAnchor="middle" className="map-label">
+        {labelNode(node)}
+      </text>
+    </>
+  );
+  if (path === null) {
+    return (
+      <g className="map-node" role="img" aria-label={name} data-node={node.key}>
+        {dot}
+      </g>
+    );
+  }
+  const open = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onOpen(path);
+  };
+  return (
+    <a href={path} className="map-node" aria-label={name} data-node={node.key} onClick={open}>
+      {dot}
+    </a>
+  );
+}
+
+function EdgeArrow({ edge, layout, name, pulsing, selected, onSelect }: { edge: MapEdge; layout: Layout; name: string; pulsing: boolean; selected: boolean; onSelect(): void }) {
+  const from = layout.nodes.get(edge.from);
+  const to = layout.nodes.get(edge.to);
+  if (from === undefined || to === undefined) return null;
+  const d = curveBetween(from, to);
+  const width = 1 + Math.log2(1 + weighEdge(edge));
+  const onKey = (event: KeyboardEvent<SVGGElement>) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onSelect();
+    }
+  };
+  const classes = ['map-edge', isRefusedEdge(edge) ? 'refused' : '', isBroadcastEdge(edge) ? 'broadcast' : '', pulsing ? 'pulse' : '', selected ? 'selected' : ''].filter((one) => one !== '').join(' ');
+  return (
+    <g className={classes} role="button" tabIndex={0} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={onSelect} onKeyDown={onKey}>
+      <title>{name}</title>
+      <path d={d} className="map-edge-hit" />
+      <path d={d} className="map-edge-line" strokeWidth={width} markerEnd="url(#map-arrow)" />
+    </g>
+  );
+}
+
+/** A curve from one dot's edge to the other's, bent to its left: a → b and b → a do not lie on each other. */
+function curveBetween(from: LaidNode, to: LaidNode): string {
+  if (from.key === to.key) return `M${from.x},${from.y - 7} c 30,-40 -30,-40 0,0`;
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const length = Math.hypot(dx, dy) || 1;
+  const [ux, uy] = [dx / length, dy / length];
+  const start = { x: from.x + ux * 9, y: from.y + uy * 9 };
+  const end = { x: to.x - ux * 9, y: to.y - uy * 9 };
+  const bend = Math.min(40, length / 6);
+  const control = { x: (start.x + end.x) / 2 + uy * bend, y: (start.y + end.y) / 2 - ux * bend };
+  return `M${start.x},${start.y} Q${control.x},${control.y} ${end.x},${end.y}`;
+}

@@ -1,0 +1,197 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { mapResponseSchema, type MapResponse } from '../../../shared/wire/map.ts';
+import { getJson } from '../api/client.ts';
+import { queryKeys } from '../api/queryKeys.ts';
+import { apiUrls } from '../api/urls.ts';
+import { useLiveFeed, useStores } from '../events/EventStream.tsx';
+import { kindNamed } from '../kinds/registry.ts';
+import { useRouter } from '../router/Router.tsx';
+import { mapPath } from '../router/routes.ts';
+import { countOf } from '../text/count.ts';
+import { EdgeMessages } from './EdgeMessages.tsx';
+import { MapCanvas } from './MapCanvas.tsx';
+import { tallyEdge } from './mapWords.ts';
+import './map.css';
+
+// The map of who talks to whom (top bar): every session and peer the stores name, grouped by
+// project, an edge wherever a store states a message from one to another. The window, the stores
+// and the edge whose messages are listed are in the address. Live: a notice of new items fetches
+// the map again, and an edge whose count changed pulses.
+
+const WINDOWS = [
+  ['', 'all time'],
+  ['15m', 'the last 15 minutes'],
+  ['1h', 'the last hour'],
+  ['24h', 'the last day'],
+  ['7d', 'the last week'],
+] as const;
+const WINDOW_MS: Readonly<Record<string, number>> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
+/** How long an edge pulses after its count changed. */
+const PULSE_MS = 2_000;
+
+type MapFilter = { last: string; since: string | null; until: string | null; stores: string[] | null; from: string | null; to: string | null };
+
+function parseMapFilter(query: string): MapFilter {
+  const params = new URLSearchParams(query);
+  const stores = params.get('stores');
+  return {
+    last: params.get('last') ?? '',
+    since: params.get('since'),
+    until: params.get('until'),
+    stores: stores === null ? null : stores.split(',').filter((id) => id !== ''),
+    from: params.get('from'),
+    to: params.get('to'),
+  };
+}
+
+function mapQueryOf(filter: MapFilter, now: number): Record<string, string> {
+  const query: Record<string, string> = {};
+  const window = WINDOW_MS[filter.last];
+  if (window !== undefined) query['since'] = new Date(now - window).toISOString();
+  else if (filter.since !== null) query['since'] = filter.since;
+  if (filter.until !== null) query['until'] = filter.until;
+  if (filter.stores !== null) query['stores'] = filter.stores.join(',');
+  return query;
+}
+
+function addressOf(filter: MapFilter): string {
+  const params = new URLSearchParams();
+  if (filter.last !== '') params.set('last', filter.last);
+  if (filter.since !== null) params.set('since', filter.since);
+  if (filter.until !== null) params.set('until', filter.until);
+  if (filter.stores !== null) params.set('stores', filter.stores.join(','));
+  if (filter.from !== null && filter.to !== null) {
+    params.set('from', filter.from);
+    params.set('to', filter.to);
+  }
+  return mapPath(params);
+}
+
+export default function MapView({ query }: { query: string }) {
+  const { navigate } = useRouter();
+  const filter = useMemo(() => parseMapFilter(query), [query]);
+  const set = (change: Partial<MapFilter>) => navigate(addressOf({ ...filter, ...change }), { replace: true });
+  const { sources } = useStores();
+  const keyParams = new URLSearchParams({ last: filter.last, since: filter.since ?? '', until: filter.until ?? '', stores: filter.stores?.join(',') ?? '' }).toString();
+  const map = useQuery({
+    queryKey: queryKeys.map(keyParams),
+    // A window of "the last hour" is the last hour as of each fetch.
+    queryFn: ({ signal }) => getJson(apiUrls.map(mapQueryOf(filter, Date.now())), mapResponseSchema, { signal }),
+    placeholderData: (previous) => previous,
+  });
+  useLiveRefetch(map.refetch, map.isFetching);
+  const pulsing = usePulses(map.data);
+
+  const chosen = (id: string) => filter.stores === null || filter.stores.includes(id);
+  const toggleStore = (id: string) => {
+    const all = (sources ?? []).map((source) => source.id);
+    const next = chosen(id) ? all.filter((one) => one !== id && chosen(one)) : all.filter((one) => one === id || chosen(one));
+    set({ stores: next.length === all.length ? null : next });
+  };
+
+  return (
+    <main className="view map-view" aria-labelledby="map-title">
+      <header className="map-head">
+        <h1 id="map-title">Who talks to whom</h1>
+        <label>
+          Window{' '}
+          <select value={filter.last} onChange={(event) => set({ last: event.target.value, since: null, until: null })} aria-label="Time window">
+            {WINDOWS.map(([value, words]) => (
+              <option key={value} value={value}>
+                {words}
+              </option>
+            ))}
+          </select>
+        </label>
+        {filter.last === '' && (filter.since !== null || filter.until !== null) && (
+          <span className="muted">
+            from {filter.since ?? 'the start'} to {filter.until ?? 'now'}
+          </span>
+        )}
+        <span className="map-stores" role="group" aria-label="Stores on the map">
+          {(sources ?? []).map((source) => (
+            <label key={source.id} className="check">
+              <input type="checkbox" checked={chosen(source.id)} onChange={() => toggleStore(source.id)} />
+              {kindNamed(source.kind)?.name ?? source.kind} <code className="muted">{source.id}</code>
+            </label>
+          ))}
+        </span>
+        {map.data !== undefined && (
+          <span className="muted" role="status">
+            {countOf(map.data.nodes.length, 'node')} · {countOf(map.data.edges.length, 'edge')} · {countOf(map.data.messages, 'statement')}
+            {map.data.undated > 0 ? ` (${map.data.undated} with no time)` : ''}
+          </span>
+        )}
+      </header>
+      <p className="muted map-lede">
+        An edge is drawn wherever a store states who a message went from and to. Counts are kept apart by store and by the side that states them: the record holds a message on both sides when
+        both sessions are recorded, and never says which sent entry a received one is, so nothing is added up or paired.
+      </p>
+      {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
+      <div className="map-body">
+        {map.data === undefined ? (
+          <p className="muted">loading…</p>
+        ) : map.data.nodes.length === 0 ? (
+          <p className="notice">No store states a message in this window.</p>
+        ) : (
+          <MapCanvas map={map.data} pulsing={pulsing} selected={filter.from !== null && filter.to !== null ? `${filter.from}\n${filter.to}` : null} onSelectEdge={(from, to) => set({ from, to })} />
+        )}
+        {filter.from !== null && filter.to !== null && map.data !== undefined && (
+          <EdgeMessages map={map.data} from={filter.from} to={filter.to} query={mapQueryOf(filter, Date.now())} onClose={() => set({ from: null, to: null })} />
+        )}
+      </div>
+    </main>
+  );
+}
+
+/** Fetches the map again when the stores tell of new items: at once, or when the fetch in flight ends. */
+function useLiveRefetch(refetch: () => Promise<unknown>, fetching: boolean): void {
+  const feed = useLiveFeed();
+  const dirty = useRef(false);
+  const inFlight = useRef(fetching);
+  inFlight.current = fetching;
+  useEffect(
+    () =>
+      feed.subscribe(() => {
+        if (inFlight.current) dirty.current = true;
+        else void refetch();
+      }),
+    [feed, refetch],
+  );
+  useEffect(() => {
+    if (!fetching && dirty.current) {
+      dirty.current = false;
+      void refetch();
+    }
+  }, [fetching, refetch]);
+}
+
+/** The edges whose count changed with the last answer, for PULSE_MS. */
+function usePulses(map: MapResponse | undefined): ReadonlySet<string> {
+  const last = useRef<Map<string, number> | null>(null);
+  const timer = useRef<number | null>(null);
+  const [pulsing, setPulsing] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    if (map === undefined) return;
+    const now = new Map(map.edges.map((edge) => [edge.key, tallyEdge(edge)]));
+    const before = last.current;
+    last.current = now;
+    if (before === null) return;
+    const changed = [...now].filter(([key, tally]) => before.get(key) !== tally).map(([key]) => key);
+    if (changed.length === 0) return;
+    setPulsing(new Set(changed));
+    if (timer.current !== null) window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      timer.current = null;
+      setPulsing(new Set());
+    }, PULSE_MS);
+  }, [map]);
+  useEffect(
+    () => () => {
+      if (timer.current !== null) window.clearTimeout(timer.current);
+    },
+    [],
+  );
+  return pulsing;
+}
