@@ -11,6 +11,8 @@ import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNo
 // zooms, a drag pans, and "Fit" shows it all again. At 200 sessions × 20 peers there are 4,000
 // edges: each is a memoized row, drawn again only when its own counts, place, pulse or selection
 // change (the query keeps an unchanged edge the same object), so a new message redraws one edge.
+// An edge's name is said once, in its aria-label; the edge under the pointer or focus is named in
+// one line below the map rather than by 4,000 tooltips.
 
 type Props = { map: MapResponse; pulsing: ReadonlySet<string>; selected: string | null; onSelectEdge(from: string, to: string): void };
 type ViewBox = { x: number; y: number; width: number; height: number };
@@ -27,6 +29,8 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const layout = useStableLayout(map);
   const [view, setView] = useState<ViewBox | null>(null);
   const shown = view ?? layout.bounds;
+  const [pointed, setPointed] = useState<string | null>(null);
+  const onPoint = (event: { target: EventTarget }) => setPointed(edgeKeyAt(event.target));
   const drag = useRef<{ x: number; y: number; view: ViewBox } | null>(null);
   const svg = useRef<SVGSVGElement>(null);
 
@@ -92,7 +96,7 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
             </text>
           </g>
         ))}
-        <g className="map-edges">
+        <g className="map-edges" onPointerOver={onPoint} onFocus={onPoint} onPointerLeave={() => setPointed(null)} onBlur={() => setPointed(null)}>
           {map.edges.map((edge) => (
             <EdgeArrow key={edge.key} edge={edge} from={layout.nodes.get(edge.from)} to={layout.nodes.get(edge.to)} nodes={byKey} pulsing={pulsing.has(edge.key)} selected={selected === edge.key} onSelect={onSelect} />
           ))}
@@ -104,6 +108,7 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
           })}
         </g>
       </svg>
+      {pointed !== null && <PointedEdge map={map} edgeKey={pointed} nodes={byKey} />}
     </div>
   );
 }
@@ -170,12 +175,26 @@ const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, sele
   const classes = ['map-edge', isRefusedEdge(edge) ? 'refused' : '', isBroadcastEdge(edge) ? 'broadcast' : '', pulsing ? 'pulse' : '', selected ? 'selected' : ''].filter((one) => one !== '').join(' ');
   return (
     <g className={classes} role="button" tabIndex={0} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={() => onSelect(edge.from, edge.to)} onKeyDown={onKey}>
-      <title>{name}</title>
       <path d={d} className="map-edge-hit" />
       <path d={d} className="map-edge-line" strokeWidth={width} markerEnd="url(#map-arrow)" />
     </g>
   );
 });
+
+/** The key of the edge an event's target is part of, if any. */
+function edgeKeyAt(target: EventTarget): string | null {
+  return target instanceof Element ? (target.closest('[data-edge]')?.getAttribute('data-edge') ?? null) : null;
+}
+
+/** The edge under the pointer or focus, named in words (what its aria-label says). */
+function PointedEdge({ map, edgeKey, nodes }: { map: MapResponse; edgeKey: string; nodes: ReadonlyMap<string, MapNode> }) {
+  const edge = map.edges.find((one) => one.key === edgeKey);
+  return edge === undefined ? null : (
+    <p className="map-pointed" aria-hidden="true">
+      {nameEdge(edge, nodes)}
+    </p>
+  );
+}
 
 /** A curve from one dot's edge to the other's, bent to its left: a → b and b → a do not lie on each other. */
 function curveBetween(from: LaidNode, to: LaidNode): string {
