@@ -75,7 +75,9 @@ test('items of two stores arrive in the order written, each row saying its sourc
   await expect(rowOf(page, rejected)).toBeVisible();
   const refusedRow = rowOf(page, refused);
   await expect(refusedRow).toContainText('not queued: inbox full');
-  await expect(refusedRow).toContainText('uds:/tmp/cc-socks/4242.sock');
+  // A peer longer than the column holds is cut in its middle, and whole on hover.
+  await expect(refusedRow.locator('.live-peer')).toHaveAttribute('title', 'uds:/tmp/cc-socks/4242.sock');
+  await expect(refusedRow.locator('.live-peer')).toHaveText('uds:/tmp/…4242.sock');
   await expect(refusedRow).toContainText('Can you look at the cart?');
   await expect(refusedRow).not.toContainText('Second line');
   await expect(refusedRow.locator('.live-side')).toHaveText('sent');
@@ -110,7 +112,9 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await expect(person.locator('.live-session')).toContainText(SPEX_RECEIVER.slice(0, 8));
   const peer = page.locator('.live-item', { hasText: 'from one spex session to another' });
   await expect(peer).toHaveCount(2);
-  await expect(peer.filter({ has: page.locator('.live-side', { hasText: 'received' }) }).locator('.live-peer')).toHaveText(SPEX_SENDER);
+  const peerCell = peer.filter({ has: page.locator('.live-side', { hasText: 'received' }) }).locator('.live-peer');
+  await expect(peerCell).toHaveAttribute('title', new RegExp(`^${SPEX_SENDER} · `));
+  await expect(peerCell.locator('.live-name')).toHaveText(`${SPEX_SENDER.slice(0, 9)}…${SPEX_SENDER.slice(-9)}`);
   const sent = peer.filter({ has: page.locator('.live-side', { hasText: 'sent' }) });
   await expect(sent.locator('.live-session')).toContainText(SPEX_SENDER.slice(0, 8));
   await expect(sent).toContainText("from the receiver's log");

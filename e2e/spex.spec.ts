@@ -132,7 +132,7 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(person.locator('.entry-text')).toHaveText(PERSON_TEXT);
 
   const peer = column(page, 'received').locator('article', { hasText: PEER_TEXT });
-  await expect(peer).toHaveAttribute('aria-label', `Received from session ${B}`);
+  await expect(peer).toHaveAttribute('aria-label', `Received from session ${B} · currency · node/currency`);
   await expect(peer.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/source/${source}/conversation/${B}`);
   // The text is whole, hint included, and the hint is marked as spex's.
   await expect(peer.locator('.entry-text')).toHaveText(`${PEER_TEXT}${HINT}`);
@@ -143,9 +143,11 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(issues).toHaveAttribute('aria-label', 'Received from issues');
 
   const mine = column(page, 'sent').locator('article', { hasText: SENT_TEXT });
-  await expect(mine).toHaveAttribute('aria-label', `Sent to session ${B}`);
+  await expect(mine).toHaveAttribute('aria-label', `Sent to session ${B} · currency · node/currency`);
   await expect(mine).toContainText("From the receiver's log");
-  await expect(mine).toContainText('joined by the id spex stored, not by text or time');
+  // Joined by the stored id, never by text or time: said on the card's mark, and once for the page.
+  await expect(mine.locator('.page-mark-two-sides')).toHaveAttribute('title', /joined by the id the store wrote in it, never by text or time/);
+  await expect(page.getByRole('complementary', { name: 'What the marks on the cards mean' })).toContainText('joined by the id the store wrote in it, never by text or time');
   await expect(mine.getByRole('link', { name: B, exact: true })).toHaveAttribute('href', `/source/${source}/conversation/${B}`);
   await expect(column(page, 'sent').locator('article')).toHaveCount(1);
 });
@@ -159,8 +161,8 @@ test('declarations span both columns in their place, with spex’s word, the raw
     'both: Declaration: working',
     'received: Received from a person',
     'received: Received from issues',
-    `received: Received from session ${B}`,
-    `sent: Sent to session ${B}`,
+    `received: Received from session ${B} · currency · node/currency`,
+    `sent: Sent to session ${B} · currency · node/currency`,
     'both: Declaration: asking',
     'both: Line 6: damaged',
     'both: Declaration: review',

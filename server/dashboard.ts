@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
+import { createSearchPool } from './search/searchPool.ts';
 import type { Source } from './sources/source.ts';
 
 type DashboardOptions = {
@@ -42,11 +43,14 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
+  const searchPool = createSearchPool();
   // Each kind's source is loaded once a store of it is read (server/sources/kinds.ts).
   const factories = await Promise.all(options.stores.map((store) => storeKindOf(store.kind).loadSource()));
   const sources = options.stores.map((store, index) =>
     factories[index]!({
       root: store.root,
+      searchPool,
       ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),

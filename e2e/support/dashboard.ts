@@ -52,7 +52,7 @@ export async function startDashboard(recordDir: string | readonly string[] | nul
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const printed = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 15 s: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`rec-dashboard printed no address within 60 s: ${stderr}`)), 60_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith('http://')) {
         clearTimeout(timer);

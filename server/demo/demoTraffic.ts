@@ -194,8 +194,8 @@ async function runDemoScript(args: string[]): Promise<void> {
     ...(Number.isInteger(seed) && process.env['DEMO_SEED'] !== '' ? { seed } : {}),
     onBacklog: (backlog) => {
       // The same sessions talk in every store, so a session is seen in each of them.
-      const ids = backlog.live.map((session) => session.id);
-      if (spex !== undefined) others.push(runSpexDemo(path.resolve(spex), controller.signal, { sessionIds: ids, onError }).catch(onError));
+      const places = backlog.live.map((session) => ({ id: session.id, cwd: session.cwd }));
+      if (spex !== undefined) others.push(runSpexDemo(path.resolve(spex), controller.signal, { sessions: places, onError }).catch(onError));
       if (sac !== undefined) {
         const sessions = backlog.live.map((session) => ({ id: session.id, cwd: session.cwd, name: path.posix.basename(session.cwd) }));
         others.push(runSacDemo(path.resolve(sac), sessions, controller.signal, { onError }).catch(onError));

@@ -62,10 +62,11 @@ export async function runSacDemo(root: string, sessions: readonly SacDemoSession
   seats[web]!.push(dm.room);
   seats[api]!.push(dm.room);
   const agents: Record<string, unknown> = {};
-  for (const session of all) {
+  for (const [index, session] of all.entries()) {
     const seat = seatOf(session);
     const agent = (agents[session.name] ??= { agent: session.name, project: session.cwd, session: session.id, host: 'demo', rooms: [SAC_TEAM], seats: {} }) as { seats: Record<string, unknown>; lastSeen?: string };
-    const now = sacTime();
+    // Each seat checked in at its own time, as seats of real sessions do: the first just now, the others minutes apart.
+    const now = sacTime(new Date(Date.now() - index * 7 * 60_000));
     agent.seats[seat] = { session: session.id, owner: process.pid, writers: { [String(process.pid)]: now }, rooms: seats[seat], firstSeen: now, lastSeen: now };
     agent.lastSeen = now;
   }

@@ -11,10 +11,14 @@ import { appendEvent, appendToTimeline, spexSessionFolder, writeSessionJson } fr
 const DEMO_SEGMENT_BOUND = 1024;
 
 type SpexDemoSession = { id: string; project: string; title: string; branch: string; worktree: string };
+type DemoSpexPlace = { id: string; cwd: string };
 
 type SpexDemoOptions = {
-  /** Session ids to use first (the record's, so that a session is seen in both stores). */
-  sessionIds?: readonly string[];
+  /**
+   * Sessions to use first: the record's, so that a session is seen in every store, under the same
+   * project (its working directory, which spex keeps as the session's worktree path).
+   */
+  sessions?: readonly DemoSpexPlace[];
   intervalMs?: number;
   onError?: (error: Error) => void;
 };
@@ -26,14 +30,13 @@ const PERSON_TEXTS = ['how is the merge going?', 'please rebase on main before y
 const AGENT_TEXTS = ['can you take the lint fix?', 'the currency tests pass on my side now', 'which port does the mock server listen on?', 'I pushed the migration; your branch needs it'];
 
 /** Writes the backlog of a spex home; returns its sessions. */
-export function writeSpexBacklog(home: string, sessionIds: readonly string[] = []): SpexDemoSession[] {
-  const sessions: SpexDemoSession[] = ['checkout', 'currency', 'docs'].map((title, index) => ({
-    id: sessionIds[index] ?? randomUUID(),
-    project: PROJECT,
-    title,
-    branch: `node/${title}`,
-    worktree: index === 0 ? PROJECT_PATH : `${PROJECT_PATH}/.worktrees/${title}`,
-  }));
+export function writeSpexBacklog(home: string, places: readonly DemoSpexPlace[] = []): SpexDemoSession[] {
+  const sessions: SpexDemoSession[] = ['checkout', 'currency', 'docs'].map((title, index) => {
+    const place = places[index];
+    // spex's project folder is the repository's path encoded; the demo's sessions each work in their repository's root.
+    const worktree = place?.cwd ?? (index === 0 ? PROJECT_PATH : `${PROJECT_PATH}/.worktrees/${title}`);
+    return { id: place?.id ?? randomUUID(), project: place === undefined ? PROJECT : place.cwd.replace(/[/.]/g, '-'), title, branch: `node/${title}`, worktree };
+  });
   const [a, b, c] = sessions as [SpexDemoSession, SpexDemoSession, SpexDemoSession];
   for (const session of sessions) writeSession(home, session, 'active', null, null);
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -62,7 +65,7 @@ export function writeSpexBacklog(home: string, sessionIds: readonly string[] = [
 
 /** The backlog, then live traffic until `signal` aborts. */
 export async function runSpexDemo(home: string, signal: AbortSignal, options: SpexDemoOptions = {}): Promise<void> {
-  const sessions = writeSpexBacklog(home, options.sessionIds);
+  const sessions = writeSpexBacklog(home, options.sessions);
   const live = sessions.slice(0, 2);
   const interval = options.intervalMs ?? 1500;
   let turn = 0;

@@ -44,20 +44,47 @@ export function createChunkWriter() {
      */
     *writeJsonString(bytes: Uint8Array): Generator<Buffer> {
       writer.writeText('"');
+      yield* writer.writeJsonPiece(bytes);
+      writer.writeText('"');
+    },
+    /**
+     * A piece of a JSON string's UTF-8 bytes, escaped, without its quotes: a text read in pieces
+     * is written one piece after another (a piece may end inside a character: only ASCII is escaped).
+     */
+    *writeJsonPiece(bytes: Uint8Array): Generator<Buffer> {
       for (let start = 0; start < bytes.length; start += SLICE_BYTES) {
         escapeSlice(bytes.subarray(start, Math.min(bytes.length, start + SLICE_BYTES)));
         if (writer.isFull()) yield* writer.take();
       }
+    },
+    /**
+     * Pieces of bytes in base64, as one JSON string: each piece's bytes past a multiple of 3 wait
+     * for the next, so the pieces' base64 joins into the base64 of them all.
+     */
+    async *writeBase64Pieces(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+      writer.writeText('"');
+      let carry: Uint8Array = new Uint8Array(0);
+      for await (const piece of pieces) {
+        const bytes = carry.length === 0 ? piece : Buffer.concat([carry, piece]);
+        const whole = bytes.length - (bytes.length % 3);
+        yield* writer.writeBase64(bytes.subarray(0, whole));
+        carry = bytes.slice(whole);
+      }
+      yield* writer.writeBase64(carry);
       writer.writeText('"');
     },
-    /** `bytes` in base64, as a JSON string; yields between slices, when a chunk is full. */
-    *writeBase64String(bytes: Uint8Array): Generator<Buffer> {
-      writer.writeText('"');
+    /** `bytes` in base64, whose length is a multiple of 3 unless they are the last; yields when a chunk is full. */
+    *writeBase64(bytes: Uint8Array): Generator<Buffer> {
       for (let start = 0; start < bytes.length; start += BASE64_SLICE_BYTES) {
         const slice = bytes.subarray(start, Math.min(bytes.length, start + BASE64_SLICE_BYTES));
         writer.writeText(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength).toString('base64'));
         if (writer.isFull()) yield* writer.take();
       }
+    },
+    /** `bytes` in base64, as a JSON string; yields between slices, when a chunk is full. */
+    *writeBase64String(bytes: Uint8Array): Generator<Buffer> {
+      writer.writeText('"');
+      yield* writer.writeBase64(bytes);
       writer.writeText('"');
     },
     isFull: () => at >= CHUNK_BYTES / 2 || taken.length > 0,

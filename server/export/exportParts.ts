@@ -10,7 +10,13 @@ import type { ExportFormat } from '../../shared/wire/common.ts';
  * when there are none to give. A value of its own, so that a text can become chunks read as they
  * are sent without its kind or the framing changing.
  */
-export type ExportText = { bytes: Uint8Array } | { json: Uint8Array } | null;
+export type ExportText = { bytes: Uint8Array } | { json: Uint8Array } | { pieces: TextPieces } | null;
+
+/**
+ * A text too large to hold, read a piece at a time as it is sent (largeText.ts): whether it is
+ * UTF-8 is known before its first piece is.
+ */
+export type TextPieces = { utf8: boolean; read(signal: AbortSignal): AsyncIterable<Uint8Array> };
 
 /**
  * An item's NDJSON record: the item as its store holds it. Its fields, in order (or their JSON

@@ -75,14 +75,14 @@ async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal }: Ex
   out.writeText(JSON.stringify(parts.ndjsonHead) + '\n');
   for await (const item of parts.items.ndjson(signal)) {
     signal.throwIfAborted();
-    yield* writeRecord(out, item.record);
+    yield* writeRecord(out, item.record, signal);
     out.writeText('\n');
     if (out.isFull()) yield* out.take();
   }
 }
 
 /** One NDJSON record: its fields, then its text, which may be hundreds of megabytes, a slice at a time. */
-function* writeRecord(out: ChunkWriter, record: ExportRecord): Generator<Buffer> {
+async function* writeRecord(out: ChunkWriter, record: ExportRecord, signal: AbortSignal): AsyncGenerator<Buffer> {
   const fields = 'fieldsJson' in record ? record.fieldsJson : JSON.stringify(record.fields);
   if (record.text === undefined) {
     out.writeText(fields);
@@ -92,7 +92,17 @@ function* writeRecord(out: ChunkWriter, record: ExportRecord): Generator<Buffer>
   const { name, base64Name, value } = record.text;
   out.writeText(`${JSON.stringify(name)}:`);
   if (value === null) out.writeText('null');
-  else if ('json' in value) {
+  else if ('pieces' in value) {
+    const pieces = value.pieces.read(signal);
+    if (value.pieces.utf8) {
+      out.writeText('"');
+      for await (const piece of pieces) yield* out.writeJsonPiece(piece);
+      out.writeText('"');
+    } else {
+      out.writeText(`null,${JSON.stringify(base64Name)}:`);
+      yield* out.writeBase64Pieces(pieces);
+    }
+  } else if ('json' in value) {
     yield* out.take();
     out.writeBytes(value.json);
   } else if (isUtf8(value.bytes)) yield* out.writeJsonString(value.bytes);

@@ -79,18 +79,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  // Before the server waits for requests in flight: searches and reads are ended, not waited for.
+  // Before the server waits for requests in flight: searches, reads and exports are ended, not waited for.
+  const stopping = new AbortController();
   app.addHook('preClose', (done) => {
+    stopping.abort(new Error('the dashboard is stopping'));
     for (const source of options.sources) source.stopWork();
     done();
   });
   const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
   registerConversationRoutes(app, options.sources, lookup);
   registerViewRoutes(app, lookup);
-  registerSessionRoutes(app, options.sources);
+  registerSessionRoutes(app, options.sources, stopping.signal);
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, search);
-  registerExportRoutes(app, options.sources, lookup, search);
+  registerExportRoutes(app, options.sources, lookup, { ...search, stopping: stopping.signal });
   registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;

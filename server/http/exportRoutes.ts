@@ -19,12 +19,12 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
  * `/api/sessions/:id/export`), from the parts the source that holds it supplies, and a search's
  * hits (`GET /api/search/export?format=&…` with the search's own query).
  */
-export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: SearchOptions): void {
+export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: SearchOptions & { stopping: AbortSignal }): void {
   const answerExport = (source: Source, id: string, format: ExportFormat, reply: FastifyReply) => {
     if (source.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation cannot be exported yet`);
     const parts = source.export(id);
     if (parts instanceof NotHere) return sendNotFound(reply, parts.why);
-    return sendExport(reply, parts, format, WIRE_KINDS[source.ref.kind].pageItem);
+    return sendExport(reply, parts, format, WIRE_KINDS[source.ref.kind].pageItem, options.stopping);
   };
 
   app.get('/api/sources/:source/conversations/:id/export', { schema: { params: conversationParams, querystring: exportQuerySchema, response: errors } }, async (request, reply) => {
@@ -47,6 +47,6 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     const exportedAt = new Date().toISOString();
     // The query as it was asked, without the defaults its schema filled in.
     const asked = Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
-    return sendExport(reply, describeSearchExport(response, asked, exportedAt, sources), format, searchHitSchema, exportedAt);
+    return sendExport(reply, describeSearchExport(response, asked, exportedAt, sources), format, searchHitSchema, options.stopping, exportedAt);
   });
 }

@@ -13,18 +13,26 @@ const MEDIA_TYPES: Record<ExportFormat, string> = {
 
 /**
  * Sends an export as a download, made as it is sent (server/export/pipeline.ts): more is made
- * only when the client has taken what was sent, and the making stops when the client goes away.
+ * only when the client has taken what was sent, and the making stops when the client goes away,
+ * or when the dashboard stops (`stopping`): an export in flight never holds the close up.
  */
-export function sendExport(reply: FastifyReply, parts: ExportParts, format: ExportFormat, itemSchema: z.ZodType, exportedAt = new Date().toISOString()): FastifyReply {
+export function sendExport(reply: FastifyReply, parts: ExportParts, format: ExportFormat, itemSchema: z.ZodType, stopping: AbortSignal, exportedAt = new Date().toISOString()): FastifyReply {
   const stop = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableEnded) stop.abort(new Error('the client went away'));
   };
   reply.raw.once('close', onClose);
-  const body = Readable.from(exportBytes(parts, format, { exportedAt, itemSchema, signal: stop.signal }), { objectMode: false });
-  body.once('close', () => reply.raw.off('close', onClose));
+  const signal = AbortSignal.any([stop.signal, stopping]);
+  const body = Readable.from(exportBytes(parts, format, { exportedAt, itemSchema, signal }), { objectMode: false });
+  // A body waiting for its client to take more runs nothing that would see the signal: it is ended.
+  const onAbort = () => body.destroy(signal.reason as Error);
+  signal.addEventListener('abort', onAbort, { once: true });
+  body.once('close', () => {
+    reply.raw.off('close', onClose);
+    signal.removeEventListener('abort', onAbort);
+  });
   body.on('error', (error) => {
-    if (!stop.signal.aborted) reply.log.error({ err: error }, 'export failed midway');
+    if (!signal.aborted) reply.log.error({ err: error }, 'export failed midway');
   });
   return reply
     .type(MEDIA_TYPES[format])

@@ -15,7 +15,7 @@ import type { ZodApp } from './zodApp.ts';
 const sessionParams = z.object({ session: z.string().min(1, 'a full session id is needed') });
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerSessionRoutes(app: ZodApp, sources: readonly Source[]): void {
+export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], stopping: AbortSignal): void {
   const join = createSessionJoin(sources);
 
   app.get('/api/joined-sessions', { schema: { response: { 200: joinedSessionsResponseSchema } } }, async () => join.list());
@@ -34,6 +34,6 @@ export function registerSessionRoutes(app: ZodApp, sources: readonly Source[]): 
       const one = source.export?.(held.id);
       if (one !== undefined && !(one instanceof NotHere)) exported.push({ source: source.ref, conversation: held.id, parts: one });
     }
-    return sendExport(reply, composeSessionExport(request.params.session, exported), request.query.format, joinedSessionResponseSchema.shape.items.element);
+    return sendExport(reply, composeSessionExport(request.params.session, exported), request.query.format, joinedSessionResponseSchema.shape.items.element, stopping);
   });
 }

@@ -4,6 +4,7 @@ import type { RecordReader } from './recordReader.ts';
 import { isReadForItem, type ItemRead } from './projection.ts';
 import type { ReadReply } from './readerThread.ts';
 import type { ReaderThreads } from './readerThreads.ts';
+import { createSharedWork } from '../sources/sharedWork.ts';
 
 /**
  * Entries larger than this are read and parsed on a reader thread rather than on the event loop:
@@ -66,44 +67,13 @@ export async function readItemAside(source: RecordReader, threads: ReaderThreads
   return { state, reading: found.reading, ...(textLimit === null ? {} : { clipped: found.clipped }), asWritten: true, valueJson: found.valueJson, sourceJson: found.sourceJson };
 }
 
-type SharedRead = { reply: Promise<ReadReply>; stop: AbortController; waiting: number };
-const sharedReads = new WeakMap<ReaderThreads, Map<string, SharedRead>>();
+const sharedReads = new WeakMap<ReaderThreads, ReturnType<typeof createSharedWork<ReadReply>>>();
 
-/**
- * One read for every request that wants the same file the same way at the same time: three
- * clients asking for a page of 60 MB entries read each entry once. The read stops when every
- * request that waits for it has gone.
- */
+/** One read for every request that wants the same file the same way at the same time. */
 function shareRead(threads: ReaderThreads, key: string, signal: AbortSignal, read: (signal: AbortSignal) => Promise<ReadReply>): Promise<ReadReply> {
-  signal.throwIfAborted();
-  let reads = sharedReads.get(threads);
-  if (reads === undefined) sharedReads.set(threads, (reads = new Map()));
-  let shared = reads.get(key);
-  if (shared === undefined) {
-    const stop = new AbortController();
-    const started: SharedRead = { reply: read(stop.signal).finally(() => reads.delete(key)), stop, waiting: 0 };
-    reads.set(key, started);
-    shared = started;
-  }
-  const mine = shared;
-  mine.waiting++;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      if (--mine.waiting === 0) mine.stop.abort(signal.reason);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    mine.reply.then(
-      (reply) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(reply);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  let share = sharedReads.get(threads);
+  if (share === undefined) sharedReads.set(threads, (share = createSharedWork<ReadReply>()));
+  return share(key, signal, read);
 }
 
 /**

@@ -5,24 +5,25 @@ import { recordSearchHitSchema, type RecordSearchHit } from '../../shared/wire/r
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst, passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
 import type { RecordReader } from './recordReader.ts';
-import type { TextQuery } from './readerThread.ts';
-import { ThreadsBusy, ThreadsClosed, type ReaderThreads } from './readerThreads.ts';
-import { SearchRefused, type SourceSearch } from '../sources/source.ts';
+import type { SearchPool } from '../search/searchPool.ts';
+import { threadScript } from '../search/threadLane.ts';
+import type { TextQuery } from '../search/searchThread.ts';
+import type { SourceSearch } from '../sources/source.ts';
 
 type Candidate = { sessionId: string; name: string; facts: MessageFacts };
 
-/** Candidates handed to the search's thread at a time: a few milliseconds of reading. */
-const SLICE_CANDIDATES = 500;
+/** The module a search thread reads and matches the record's candidates with. */
+const RECORD_SEARCHER = threadScript('recordTexts', import.meta.url);
 /** The event loop gathers candidates from the index for this long, then answers others. */
 const GATHER_SLICE_MS = 8;
 
 /**
  * Searches the record, newest entries first. Filters run on the index; texts are read from disk
  * only for what passes them, and reading stops at `limit` hits. The reading and matching run on a
- * reader thread, so that other requests and live notices go on meanwhile; the search stops when
- * `signal` aborts (its client went away, or its time is up).
+ * search thread (server/search/searchPool.ts), so that other requests and live notices go on
+ * meanwhile; the search stops when `signal` aborts (its client went away, or its time is up).
  */
-export async function searchRecord(source: RecordReader, threads: ReaderThreads, query: KindSearchQuery<'record'>, signal: AbortSignal): Promise<SourceSearch> {
+export async function searchRecord(source: RecordReader, pool: SearchPool, query: KindSearchQuery<'record'>, signal: AbortSignal): Promise<SourceSearch> {
   const textQuery: TextQuery | null = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   const filters: SearchFilters = {
     side: query.side,
@@ -35,35 +36,14 @@ export async function searchRecord(source: RecordReader, threads: ReaderThreads,
   };
   const lists = await gatherCandidates(source, filters, signal);
   const candidates = mergeNewestFirst(lists, (candidate) => candidate.facts.at);
-  const hits: SourceSearch['hits'] = [];
-  let scanned = 0;
-  let truncated = false;
-  try {
-    await threads.search.use(signal, async (ask) => {
-      while (candidates.hasMore()) {
-        const slice = candidates.take(SLICE_CANDIDATES);
-        // A withheld text cannot match a text query: the record holds only its hash.
-        const paths = slice.map((c) => (c.facts.withheld && textQuery !== null ? null : `${source.recordDir}${sep}${c.sessionId}${sep}${c.name}`));
-        const found = await ask({ type: 'search', paths, query: textQuery, wanted: query.limit - hits.length });
-        scanned += found.scanned;
-        for (const hit of found.hits) {
-          const candidate = slice[hit.index]!;
-          hits.push({ at: candidate.facts.at, hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, hit)) });
-        }
-        if (hits.length === query.limit) {
-          truncated = found.consumed < slice.length || candidates.hasMore();
-          return;
-        }
-      }
-    });
-  } catch (error) {
-    if (error instanceof ThreadsBusy) {
-      throw new SearchRefused('busy', `too many searches at once (${error.running} running, ${error.waiting} waiting); try again when one has finished`, 2);
-    }
-    if (error instanceof ThreadsClosed) throw new SearchRefused('stopping', error.message, null);
-    throw error;
-  }
-  return { hits, scanned, truncated };
+  // A withheld text cannot match a text query: the record holds only its hash.
+  const pathOf = (candidate: Candidate) => (candidate.facts.withheld && textQuery !== null ? null : `${source.recordDir}${sep}${candidate.sessionId}${sep}${candidate.name}`);
+  const found = await pool.search(RECORD_SEARCHER, candidates, pathOf, textQuery, query.limit, signal);
+  const hits = found.hits.map(({ candidate, found: hit }) => ({
+    at: candidate.facts.at,
+    hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, { ...hit, reason: (hit.extra as string | null | undefined) ?? null })),
+  }));
+  return { hits, scanned: found.scanned, truncated: found.truncated };
 }
 
 function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): RecordSearchHit {

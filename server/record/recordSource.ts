@@ -9,6 +9,7 @@ import { createRecordPages } from './recordPages.ts';
 import { createRecordReader } from './recordReader.ts';
 import { searchRecord } from './recordSearch.ts';
 import { createReaderThreads } from './readerThreads.ts';
+import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 import type { RecordHeadStart } from './scanStart.ts';
 import { createSummaryCache } from './summaryCache.ts';
 
@@ -17,11 +18,12 @@ type RecordSourceOptions = {
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
+  searchPool?: SearchPool;
 };
 
 /**
  * The record as a source: its reader (index, watcher, notices), its pages, its export and its
- * search. Searches and large entries are read on reader threads of its own, off the event loop,
+ * search. Searches (server/search/) and large entries are read on threads, off the event loop,
  * so that one request never holds up the others.
  */
 export function createRecordSource(options: RecordSourceOptions): Source<'record'> & { reader: ReturnType<typeof createRecordReader> } {
@@ -32,6 +34,7 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
   });
   const threads = createReaderThreads();
+  const pool = options.searchPool ?? createSearchPool();
   // Shared: the list, the session pages and the event stream all send the same summaries.
   const summaryOf = createSummaryCache(reader.ref);
   const pages = createRecordPages(reader, summaryOf, threads);
@@ -69,12 +72,15 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     mapFacts: () => stateRecordMessages(reader.ref.id, foldsOf(reader)),
     activity: async (id, query) => describeRecordActivity(reader, id, query),
     views: {},
-    search: (query, signal) => searchRecord(reader, threads, query, signal),
+    search: (query, signal) => searchRecord(reader, pool, query, signal),
     describeSearchHit: (hit) => describeRecordHit(hit as RecordSearchHit),
-    stopWork: () => void threads.close(),
+    stopWork() {
+      void threads.close();
+      void pool.close();
+    },
     start: () => reader.start(),
     async close() {
-      await threads.close();
+      await Promise.all([threads.close(), pool.close()]);
       await reader.close();
     },
   };

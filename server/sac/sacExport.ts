@@ -2,7 +2,8 @@ import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
 import type { SacFlowItem, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
-import type { ExportItem, ExportParts } from '../export/exportParts.ts';
+import type { ExportItem, ExportParts, TextPieces } from '../export/exportParts.ts';
+import { lookThrough, PIECE_BYTES, readPieces, type PieceRead } from '../export/largeText.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { FlowProjection } from './sacProjection.ts';
@@ -19,9 +20,8 @@ import { readSeatRange } from './storeOpen.ts';
 // - `md`: a transcript in sac's words.
 
 const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
-/** Stretches up to this size are read whole; larger ones (a 100 MB body) a piece at a time. */
+/** Stretches up to this size are read whole; larger ones (a 100 MB body) a piece at a time as they are sent. */
 const WHOLE_BYTES = 4 * 1024 * 1024;
-const PIECE_BYTES = 1024 * 1024;
 
 type Column = 'sent' | 'received';
 type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
@@ -109,9 +109,44 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
     };
   }
 
+  /**
+   * A stretch too large to hold, a piece at a time: looked through once (its header checked
+   * first, and whether it is UTF-8), then read again piece by piece as it is sent.
+   */
+  async function readLargeStretch(room: string, flow: FlowItem, signal: AbortSignal): Promise<{ pieces: TextPieces } | { changed: string } | { unreadable: string }> {
+    const file: SeatFileState | null = reader.seatFile(room, flow.seat);
+    if (file === null) return { changed: 'the file is no longer listed' };
+    const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
+    const { start, end } = flow.item;
+    let changed: string | null = null;
+    const read: PieceRead = (at, length) => {
+      const piece = readSeatRange(exporting.root, file.relative, identity, start + at, length, end);
+      if (piece.type === 'changed') changed ??= piece.why;
+      return piece.type === 'bytes' ? piece.bytes : { failed: piece.why };
+    };
+    for (const piece of readStretch(room, { ...flow, item: { ...flow.item, end: Math.min(end, start + PIECE_BYTES) } } as FlowItem)) {
+      if (!Buffer.isBuffer(piece)) return piece;
+    }
+    const key = `sac:${exporting.root}:${file.relative}:${identity?.dev}:${identity?.ino}:${start}:${end}`;
+    const look = await lookThrough(key, end - start, read, null, signal);
+    if ('failed' in look) {
+      if (changed === null) return { unreadable: look.failed };
+      reader.noteChanged(room, flow.seat, changed);
+      return { changed };
+    }
+    return { pieces: readPieces(end - start, read, look.utf8) };
+  }
+
   async function* records(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     for (const item of items) {
       signal.throwIfAborted();
+      if (item.flow.item.end - item.flow.item.start > WHOLE_BYTES) {
+        const large = await readLargeStretch(item.room, item.flow, signal);
+        const problem = 'pieces' in large ? null : 'changed' in large ? { evidence: 'changed', why: `changed after it was read: ${large.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${large.unreadable}` };
+        const fields = problem === null ? describePlace(item, item.flow.item.evidence, item.flow.item.why) : describePlace(item, problem.evidence, problem.why);
+        yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: 'pieces' in large ? large : null } } };
+        continue;
+      }
       const pieces: Buffer[] = [];
       let problem: { evidence: string; why: string } | null = null;
       for (const piece of readStretch(item.room, item.flow)) {

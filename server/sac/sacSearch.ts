@@ -2,35 +2,40 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { SourceRef } from '../../shared/wire/common.ts';
 import { sortSeatFiles } from '../../shared/sac/room.ts';
 import { resolveProject } from '../../shared/sac/seat.ts';
-import { ENTRY_TYPES, readBodyText, readEntry, readEntryEvidence, type SeatFileReading } from '../../shared/sac/seatFile.ts';
-import { createTextMatcher, snippetAround } from '../../shared/textMatch.ts';
+import { ENTRY_TYPES, readEntry, readEntryEvidence, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { createTextMatcher } from '../../shared/textMatch.ts';
 import { sacSearchHitSchema, type SacSearchHit } from '../../shared/wire/sac.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
+import { listCandidates, type SearchPool } from '../search/searchPool.ts';
+import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
-import { cutAtCharacter } from './sacProjection.ts';
 import type { SacReader } from './sacReader.ts';
-import { readSeatRange } from './storeOpen.ts';
+import type { SacCandidate } from './sacTexts.ts';
+
+/** The module a search thread reads and matches set-agent-comm's candidates with. */
+const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
 
 /** A body searched past this many bytes is searched in its first ones (a 100 MB body is not matched whole). */
 const SEARCH_TEXT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Searches a set-agent-comm store's entries, newest first: filters on what the reader's columns
- * hold, then each candidate's body read again from its file for its text.
+ * hold, then each candidate's body read again from its file for its text, on a search thread
+ * (server/search/).
  */
-export async function searchSac(reader: SacReader, root: string, ref: SourceRef & { kind: 'sac' }, query: KindSearchQuery<'sac'>, signal: AbortSignal): Promise<SourceSearch> {
+export async function searchSac(reader: SacReader, pool: SearchPool, root: string, ref: SourceRef & { kind: 'sac' }, query: KindSearchQuery<'sac'>, signal: AbortSignal): Promise<SourceSearch> {
   const extra = query;
   // A message's side and peer are the record's and spex's facts: an entry is written by its
   // seat, to whoever `to` names, and is neither sent nor received by the store.
   if (query.side !== undefined || (query.peer !== undefined && query.peer !== '')) {
     return { hits: [], scanned: 0, truncated: false };
   }
-  const matcher = query.q === '' ? null : createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
-  if (matcher !== null && 'error' in matcher) return { hits: [], scanned: 0, truncated: false };
+  if (query.q !== '' && 'error' in createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' })) return { hits: [], scanned: 0, truncated: false };
   const from = query.from === undefined ? -Infinity : Date.parse(query.from);
   const to = query.to === undefined ? Infinity : Date.parse(query.to);
   const store = reader.store();
-  const candidates: { room: string; reading: SeatFileReading; index: number; place: number; project: string }[] = [];
+  type Candidate = { room: string; reading: SeatFileReading; index: number; place: number; project: string };
+  const candidates: Candidate[] = [];
   const projects = new Map<string, string>();
   const projectOf = (seat: string) => {
     let project = projects.get(seat);
@@ -66,47 +71,34 @@ export async function searchSac(reader: SacReader, root: string, ref: SourceRef 
   }
   // Newest first; equal places keep the rooms' order, as a stable sort does.
   candidates.sort((a, b) => b.place - a.place);
-  const hits: SourceSearch['hits'] = [];
-  let scanned = 0;
-  for (const candidate of candidates) {
-    if (hits.length === query.limit) return { hits, scanned, truncated: true };
-    const { room } = candidate;
-    const flow = { seat: candidate.reading.seat, place: candidate.place };
-    const file = reader.seatFile(room, flow.seat);
-    if (file === null) continue;
+  const toThread = (candidate: Candidate): SacCandidate | null => {
+    const file = reader.seatFile(candidate.room, candidate.reading.seat);
+    if (file === null) return null;
     const item = readEntry(candidate.reading, candidate.index);
-    const length = Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES);
-    const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, item.bodyStart, length, item.end);
-    scanned++;
-    if (read.type !== 'bytes') continue;
-    const text = readBodyText(cutAtCharacter(read.bytes));
-    let snippet = text.slice(0, 200);
-    let match: { start: number; end: number } | null = null;
-    if (matcher !== null) {
-      const found = matcher(text);
-      if (found === null) continue;
-      ({ snippet, match } = snippetAround(text, found) as { snippet: string; match: { start: number; end: number } });
-    }
-    const at = new Date(flow.place).toISOString();
+    return { root, relative: file.relative, identity: file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, bodyStart: item.bodyStart, length: Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES), end: item.end };
+  };
+  const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
+  const found = await pool.search(SAC_SEARCHER, listCandidates(candidates), toThread, textQuery, query.limit, signal);
+  const hits = found.hits.map(({ candidate, found: { snippet, match } }) => {
+    const { room } = candidate;
+    const seat = candidate.reading.seat;
+    const item = readEntry(candidate.reading, candidate.index);
+    const at = new Date(candidate.place).toISOString();
     const hit: SacSearchHit = {
       source: { kind: 'sac', id: ref.id },
-      seat: flow.seat,
+      seat,
       room,
-      item: `channels/${room}/${flow.seat}.md:${item.start}`,
+      item: `channels/${room}/${seat}.md:${item.start}`,
       time: item.facts.time,
       at,
       entryType: item.facts.type,
       typeWord: item.facts.typeWord,
       to: [...item.facts.to],
       project: candidate.project,
-      snippet,
+      snippet: snippet ?? '',
       match,
     };
-    hits.push({ at, hit: sacSearchHitSchema.parse(hit) });
-    if (scanned % 200 === 0) {
-      await yieldToLoop();
-      signal.throwIfAborted();
-    }
-  }
-  return { hits, scanned, truncated: false };
+    return { at, hit: sacSearchHitSchema.parse(hit) };
+  });
+  return { hits, scanned: found.scanned, truncated: found.truncated };
 }

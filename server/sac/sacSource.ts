@@ -15,13 +15,14 @@ import { createSacPages } from './sacPages.ts';
 import { createFlowProjection, projectSummary } from './sacProjection.ts';
 import { createSacReader } from './sacReader.ts';
 import { searchSac } from './sacSearch.ts';
+import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 import { readSeatRange } from './storeOpen.ts';
 
 // A set-agent-comm store as a source: seats are its conversations (grouped by the registry's
 // project), rooms a view of their own. Its reader reads the files; sacFolds.ts keeps what is
 // folded from them, sacProjection.ts says it in the wire's words, sacPages.ts answers with it.
 
-type SacSourceOptions = { root: string; onError?: (message: string) => void };
+type SacSourceOptions = { root: string; onError?: (message: string) => void; searchPool?: SearchPool };
 
 /** A summary older than this is folded again: a focus turns stale and a quiet presence ends with time. */
 const SUMMARY_MAX_AGE_MS = 60_000;
@@ -29,6 +30,7 @@ const SUMMARY_MAX_AGE_MS = 60_000;
 export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   const root = resolve(options.root);
   const ref = sourceRefOf('sac', root);
+  const pool = options.searchPool ?? createSearchPool();
   const listeners = new Set<(notice: SourceNotice) => void>();
   /** Seats whose summary changed since the last notice. */
   const dirty = new Set<string>();
@@ -184,15 +186,15 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     export: exportOf,
     views: { rooms: pages.rooms },
     mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),
-    search: (query, signal) => searchSac(reader, root, ref, query, signal),
+    search: (query, signal) => searchSac(reader, pool, root, ref, query, signal),
     describeSearchHit: (hit) => describeSacHit(hit as SacSearchHit),
-    // Its work is done on the event loop, a request at a time: nothing runs on after a stop.
-    stopWork() {},
+    // Its searches run on the search threads: they are ended, not waited for.
+    stopWork: () => void pool.close(),
     start: () => reader.start(),
     async close() {
       notices.close();
       listeners.clear();
-      await reader.close();
+      await Promise.all([pool.close(), reader.close()]);
     },
   };
 }

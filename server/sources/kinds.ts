@@ -2,6 +2,7 @@ import type { SourceKind } from '../../shared/wire/common.ts';
 import type { RecordHeadStart } from '../record/scanStart.ts';
 import { recordStore } from '../record/recordStore.ts';
 import { sacStore } from '../sac/sacStore.ts';
+import type { SearchPool } from '../search/searchPool.ts';
 import { spexStore } from '../spex/spexStore.ts';
 import type { Source } from './source.ts';
 
@@ -22,6 +23,8 @@ type SourceOptions = {
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
+  /** The search threads every source of the dashboard shares; a source alone makes its own. */
+  searchPool?: SearchPool;
 };
 
 type SourceFactory = (options: SourceOptions) => Source;

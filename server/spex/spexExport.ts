@@ -4,6 +4,7 @@ import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spe
 import type { ExportItem, ExportParts, ExportRecord, ItemPlace } from '../export/exportParts.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
+import { readLargeLine, LARGE_LINE_BYTES, type LargeLine } from './largeLine.ts';
 import { readRanges, type RangeRead } from './readLine.ts';
 import { keyOf, ownerOf, type PlacedItem, type SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
@@ -29,12 +30,19 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
       const batch = items.slice(offset, offset + BATCH_ITEMS);
-      const reads = readRanges(batch.map((placed) => ({ path: reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '', start: placed.item.start, end: placed.item.end })), reader.root);
-      for (let index = 0; index < batch.length; index++) yield { record: describeLine(session.sessionId, batch[index]!, reads[index]!) };
+      const pathOf = (placed: PlacedItem) => reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '';
+      // A large line is not read with the others: it is read a piece at a time as it is sent.
+      const isLarge = (placed: PlacedItem) => placed.item.end - placed.item.start > LARGE_LINE_BYTES;
+      const reads = readRanges(batch.map((placed) => ({ path: pathOf(placed), start: placed.item.start, end: isLarge(placed) ? placed.item.start : placed.item.end })), reader.root);
+      for (let index = 0; index < batch.length; index++) {
+        const placed = batch[index]!;
+        if (!isLarge(placed)) yield { record: describeLine(session.sessionId, placed, reads[index]!) };
+        else yield { record: describeLine(session.sessionId, placed, await readLargeLine(pathOf(placed), placed.item.start, placed.item.end, reader.root, signal)) };
+      }
     }
   }
 
-  function describeLine(sessionId: string, placed: PlacedItem, read: RangeRead): ExportRecord {
+  function describeLine(sessionId: string, placed: PlacedItem, read: RangeRead | LargeLine): ExportRecord {
     const { item } = placed;
     const facts = item.evidence === 'parsed' ? item.facts : null;
     const line = {
@@ -53,6 +61,7 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
     };
     if (read.type === 'gone') return { fields: { ...line, bytes: null, lineText: null, now: read.why } };
     if (read.type === 'withheld') return { fields: { ...line, bytes: null, lineText: null, withheld: read.why } };
+    if (read.type === 'pieces') return { fields: { ...line, bytes: read.size }, text: { name: 'lineText', base64Name: 'lineBase64', value: { pieces: read.pieces } } };
     // The bytes as the segment holds them, or without spex's receipt, which says so.
     const stripped = read.stripped ? { withheld: STRIPPED_WORDS } : {};
     return { fields: { ...line, bytes: read.bytes.length, ...stripped }, text: { name: 'lineText', base64Name: 'lineBase64', value: { bytes: read.bytes } } };

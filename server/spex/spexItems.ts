@@ -1,5 +1,6 @@
 import type { LiveItem } from '../../shared/wire/common.ts';
 import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts';
+import { describeSessionNamed, nameSession } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import type { LogItem } from '../../shared/spex/timeline.ts';
 import { readLineView } from '../../shared/spex/view.ts';
@@ -89,6 +90,12 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
     return out;
   }
 
+  /** A session of this home's name, as the live view shows it beside its id. */
+  function peerNamedOf(sessionId: string): { peerNamed?: string } {
+    const named = describeSessionNamed(nameSession(reader.session(sessionId)?.sessionJson ?? null));
+    return named === null ? {} : { peerNamed: named };
+  }
+
   function link(sessionId: string, key: string): string {
     return `/spex/${sourceId}/session/${encodeURIComponent(sessionId)}/item/${encodeURIComponent(key)}`;
   }
@@ -104,9 +111,10 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
     switch (facts.kind) {
       case 'sent': {
         const peer = facts.from === null ? 'a person' : facts.from;
-        const sender = facts.from === null ? 'a person' : reader.session(facts.from) !== null ? `session ${facts.from}` : facts.from;
+        const fromSession = facts.from !== null && reader.session(facts.from) !== null ? facts.from : null;
+        const sender = facts.from === null ? 'a person' : fromSession !== null ? `session ${facts.from}` : facts.from;
         const via = facts.replyVia === null ? '' : `; reply via ${facts.replyVia}`;
-        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer, words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
+        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer, ...(fromSession !== null ? peerNamedOf(fromSession) : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
       }
       case 'status': {
         const proposal = facts.proposal === null ? '' : `, proposal ${facts.proposal}`;
@@ -126,6 +134,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
       kind: 'sent',
       side: 'sent',
       peer: receiver,
+      ...peerNamedOf(receiver),
       words: `sent to session ${receiver}: from the receiver's log${via}`,
       refused: false,
       evidence: 'parsed',

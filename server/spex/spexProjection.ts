@@ -1,10 +1,10 @@
 import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.ts';
 import { describeReason } from '../../shared/spex/degraded.ts';
-import { readSessionJson } from '../../shared/spex/sessionJson.ts';
+import { nameSession, readSessionJson } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import { describeSender } from '../../shared/spex/sentBy.ts';
 import { readLineView } from '../../shared/spex/view.ts';
-import { spexSummarySchema, type SpexItem, type SpexSender, type SpexSummary } from '../../shared/wire/spex.ts';
+import { spexSummarySchema, type SpexItem, type SpexNamed, type SpexSender, type SpexSummary } from '../../shared/wire/spex.ts';
 import type { ListedConversation } from '../sources/source.ts';
 import { readRanges, readSmallFile } from './readLine.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
@@ -74,16 +74,21 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     return { has: (id: string) => reader.session(id) !== null } as ReadonlySet<string>;
   }
 
+  /** How spex users know a session of this home, as its session.json says now. */
+  function namedOf(sessionId: string): SpexNamed {
+    return nameSession(reader.session(sessionId)?.sessionJson ?? null);
+  }
+
   function senderOf(from: string | null): SpexSender {
     const sender = describeSender(from, sessionIds());
-    return sender.by === 'person' ? { by: 'person' } : sender.by === 'session' ? { by: 'session', sessionId: sender.sessionId } : { by: 'other', as: sender.as };
+    return sender.by === 'person' ? { by: 'person' } : sender.by === 'session' ? { by: 'session', sessionId: sender.sessionId, named: namedOf(sender.sessionId) } : { by: 'other', as: sender.as };
   }
 
   /** Projects items, reading their lines again from disk; `limit` clips texts for a page. */
   function projectItems(session: SpexSession, items: readonly PlacedItem[], limit: number | null): SpexItem[] {
     const requests = items.map((placedItem) => ({ path: reader.segmentPath(ownerOf(session, placedItem), placedItem.item.segment) ?? '', start: placedItem.item.start, end: placedItem.item.end }));
     const reads = readRanges(requests, reader.root);
-    return items.map((placedItem, index) => projectItem(ref, placedItem, reads[index]!, limit, senderOf));
+    return items.map((placedItem, index) => projectItem(ref, placedItem, reads[index]!, limit, senderOf, namedOf));
   }
 
   /** What session.json's note says now, clipped as on a page. */
@@ -103,6 +108,7 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     placeItems,
     projectItems,
     senderOf,
+    namedOf,
     currentNoteOf,
   };
 }
@@ -130,6 +136,7 @@ function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, s
     title: meta?.title ?? null,
     name: meta?.name ?? null,
     branch: meta?.branch ?? null,
+    named: nameSession(session.sessionJson),
     parent: meta?.parent ?? null,
     current:
       current.state === 'known'
@@ -163,7 +170,7 @@ function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, s
 
 
 /** One item as a page (`limit`: its texts clipped) or its own answer gives it, from its line read again now. */
-function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender): SpexItem {
+function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender, namedOf: (sessionId: string) => SpexNamed): SpexItem {
   const { item, line } = placedItem;
   const base = { source: ref, key: keyOf(placedItem), line, segment: item.segment, at: placedItem.at };
   const view = read.type === 'bytes' ? readLineView(read.bytes) : read.type === 'withheld' ? ({ view: 'withheld', why: read.why } as const) : null;
@@ -213,7 +220,7 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
       hintAt,
     };
     if (placedItem.own) return { type: 'received', ...message, from: senderOf(facts.from) };
-    return { type: 'sent', ...message, receiver: placedItem.receiver, fromLog: 'receiver' };
+    return { type: 'sent', ...message, receiver: placedItem.receiver, receiverNamed: namedOf(placedItem.receiver), fromLog: 'receiver' };
   }
   const raw = read.type === 'bytes' && view?.view !== 'withheld' ? read.bytes.toString('utf8') : null;
   const clipped = raw === null ? null : clipText(raw, limit);

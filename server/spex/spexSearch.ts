@@ -1,27 +1,38 @@
 import type { SourceRef } from '../../shared/wire/common.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { spexSearchHitSchema, type SpexSearchHit } from '../../shared/wire/spex.ts';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
-import { readLineView } from '../../shared/spex/view.ts';
-import { createTextMatcher, snippetAround } from '../../shared/textMatch.ts';
+import { listCandidates, type SearchPool } from '../search/searchPool.ts';
+import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
-import { readRanges } from './readLine.ts';
 import type { SpexProjection } from './spexProjection.ts';
 import type { SpexReader } from './spexReader.ts';
+import type { SpexCandidate } from './spexTexts.ts';
+
+/** The module a search thread reads and matches spex's candidates with. */
+const SPEX_SEARCHER = threadScript('spexTexts', import.meta.url);
+/** The event loop gathers candidates from the index for this long, then answers others. */
+const GATHER_SLICE_MS = 8;
 
 /**
  * Searches a spex home's messages and declarations' notes, newest first: filters on what the
  * index holds, then each candidate's line read again for its text. A message is found from both
  * its sides: received in its receiver's log, and sent, from that log, when its sender is a
- * session of this home.
+ * session of this home. The lines are read and matched on a search thread (server/search/).
  */
-export async function searchSpex(reader: SpexReader, projection: SpexProjection, ref: SourceRef & { kind: 'spex' }, query: KindSearchQuery<'spex'>, signal: AbortSignal): Promise<SourceSearch> {
-  const matcher = query.q === '' ? null : createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
-  if (matcher !== null && 'error' in matcher) throw new Error(matcher.error);
+export async function searchSpex(reader: SpexReader, projection: SpexProjection, pool: SearchPool, ref: SourceRef & { kind: 'spex' }, query: KindSearchQuery<'spex'>, signal: AbortSignal): Promise<SourceSearch> {
+  const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   type Candidate = { sessionId: string; project: string; kind: 'received' | 'sent' | 'declaration'; at: string; owner: string; line: number; item: TimelineItem; from: string | null };
   const candidates: Candidate[] = [];
   const peer = query.peer?.toLowerCase();
+  let sliceStart = performance.now();
   for (const session of reader.sessions()) {
+    if (performance.now() - sliceStart > GATHER_SLICE_MS) {
+      await yieldToLoop();
+      signal.throwIfAborted();
+      sliceStart = performance.now();
+    }
     const project = projection.listed(session).summary.project.key;
     for (const { line, item } of reader.items(session)) {
       if (item.evidence !== 'parsed') continue;
@@ -50,46 +61,30 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     (candidate) => (query.project === undefined || candidate.project === query.project) && (query.from === undefined || candidate.at >= query.from) && (query.to === undefined || candidate.at <= query.to),
   );
   inRange.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  const hits: SourceSearch['hits'] = [];
-  let scanned = 0;
-  let truncated = false;
-  for (let at = 0; at < inRange.length; at += 200) {
-    if (signal.aborted) break;
-    const slice = inRange.slice(at, at + 200);
-    const reads = readRanges(slice.map((candidate) => ({ path: reader.segmentPath(candidate.owner, candidate.item.segment) ?? '', start: candidate.item.start, end: candidate.item.end })), reader.root);
-    for (let index = 0; index < slice.length; index++) {
-      const candidate = slice[index]!;
-      const read = reads[index]!;
-      if (read.type !== 'bytes') continue;
-      scanned++;
-      const view = readLineView(read.bytes);
-      if (view.view !== 'fields') continue;
-      const text = candidate.kind === 'declaration' ? view.note : view.text;
-      if (text === null) continue;
-      const match = matcher === null ? null : matcher(text);
-      if (matcher !== null && match === null) continue;
-      if (hits.length >= query.limit) {
-        truncated = true;
-        break;
-      }
-      const { snippet, match: inSnippet } = snippetAround(text, match);
-      const hit: SpexSearchHit = {
-        source: ref,
-        sessionId: candidate.sessionId,
-        key: candidate.kind === 'sent' ? `sent-${candidate.line}-${candidate.owner}` : `line-${candidate.line}`,
-        at: candidate.at,
-        project: candidate.project,
-        kind: candidate.kind,
-        from: candidate.kind === 'declaration' ? null : projection.senderOf(candidate.from),
-        receiver: candidate.kind === 'sent' ? candidate.owner : null,
-        snippet,
-        match: inSnippet,
-      };
-      hits.push({ at: candidate.at, hit: spexSearchHitSchema.parse(hit) });
-    }
-    if (truncated) break;
-    // Other requests go on between slices of a long search.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return { hits, scanned, truncated };
+  const toThread = (candidate: Candidate): SpexCandidate => ({
+    root: reader.root,
+    path: reader.segmentPath(candidate.owner, candidate.item.segment) ?? '',
+    start: candidate.item.start,
+    end: candidate.item.end,
+    note: candidate.kind === 'declaration',
+  });
+  const found = await pool.search(SPEX_SEARCHER, listCandidates(inRange), toThread, textQuery, query.limit, signal);
+  const hits = found.hits.map(({ candidate, found: { snippet, match } }) => {
+    const hit: SpexSearchHit = {
+      source: ref,
+      sessionId: candidate.sessionId,
+      sessionNamed: projection.namedOf(candidate.sessionId),
+      key: candidate.kind === 'sent' ? `sent-${candidate.line}-${candidate.owner}` : `line-${candidate.line}`,
+      at: candidate.at,
+      project: candidate.project,
+      kind: candidate.kind,
+      from: candidate.kind === 'declaration' ? null : projection.senderOf(candidate.from),
+      receiver: candidate.kind === 'sent' ? candidate.owner : null,
+      receiverNamed: candidate.kind === 'sent' ? projection.namedOf(candidate.owner) : null,
+      snippet,
+      match,
+    };
+    return { at: candidate.at, hit: spexSearchHitSchema.parse(hit) };
+  });
+  return { hits, scanned: found.scanned, truncated: found.truncated };
 }

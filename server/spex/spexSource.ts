@@ -9,14 +9,16 @@ import { createSpexLiveItems } from './spexItems.ts';
 import { createSpexProjection, keyOf } from './spexProjection.ts';
 import { createSpexReader, type SpexReader } from './spexReader.ts';
 import { searchSpex } from './spexSearch.ts';
+import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 
 // A spex home as a source: its reader (index, watcher), its projection (spexProjection.ts), its
 // export and its search, and the notices its changes make.
 
-type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number };
+type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number; searchPool?: SearchPool };
 
 export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
   const ref = sourceRefOf('spex', options.root);
+  const pool = options.searchPool ?? createSearchPool();
   const listeners = new Set<(notice: SourceNotice) => void>();
   /** Sessions told as changed: those listed now or before, and not a `from` that names no session of this home. */
   const listedChanged = new Set<string>();
@@ -109,10 +111,10 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
         [...reader.sessions()].map((session) => ({ sessionId: session.sessionId, items: reader.items(session) })),
         (id) => reader.session(id) !== null,
       ),
-    search: (query, signal) => searchSpex(reader, projection, ref, query, signal),
+    search: (query, signal) => searchSpex(reader, projection, pool, ref, query, signal),
     describeSearchHit: (hit) => describeSpexHit(hit as SpexSearchHit),
     // Nothing of a spex page runs beside the event loop: there is no other work to stop.
-    stopWork() {},
+    stopWork: () => void pool.close(),
     async start() {
       await reader.start();
       liveItems.takeAllAsTold();
@@ -120,7 +122,7 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     async close() {
       notices.close();
       listeners.clear();
-      await reader.close();
+      await Promise.all([pool.close(), reader.close()]);
     },
   };
 }

@@ -50,10 +50,12 @@ describe('the rec-dashboard command', () => {
     record.remove();
   });
 
-  it('an older Node is refused with a one-line message before anything else runs', async () => {
+  it('an older Node is refused with one line, before anything else runs, that says where to get a newer one', async () => {
     const result = await runCommand(['--version'], { nodeArgs: ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.19.0"})'] });
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^rec-dashboard: needs Node\.js 22\.22 or newer, and this is v\d/);
+    assert.match(result.stderr, /^rec-dashboard: needs Node\.js 22\.22 or newer, and this is v\d[^\n]*\n$/);
+    assert.match(result.stderr, /https:\/\/nodejs\.org\/en\/download/);
+    assert.match(result.stderr, /nvm install 24/);
   });
 
   it('prints the address on a line of its own, serves the record, and exits cleanly on SIGTERM', async () => {

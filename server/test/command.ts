@@ -52,10 +52,11 @@ export function startCommand(args: string[], bin = BIN, prefix: string[] = []): 
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     void exited.then((code) => reject(new Error(`the command exited (${code}) before printing its address: ${stderr}`)));
+    // Only a bound on a command that hangs: a loaded two-core runner has taken 13 s to start it.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no address printed: ${stdout.join('\n')} ${stderr}`));
-    }, 15_000);
+    }, 60_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       stdout.push(line);
       if (/^http:\/\/\S+$/.test(line)) {

@@ -95,6 +95,7 @@ describe('spex item notices', () => {
       kind: 'sent',
       side: 'sent',
       peer: A,
+      peerNamed: 'session aaaa · main',
       words: `sent to session ${A}: from the receiver's log`,
       refused: false,
       evidence: 'parsed',

@@ -201,7 +201,7 @@ describe('what a session shows', () => {
     });
     const body = await page(r, A);
     const senders = body.items.map((item) => (item.type === 'received' ? item.from : null));
-    assert.deepEqual(senders, [{ by: 'person' }, { by: 'session', sessionId: B }, { by: 'other', as: 'issues' }, { by: 'other', as: 'peer:box:1234' }]);
+    assert.deepEqual(senders, [{ by: 'person' }, { by: 'session', sessionId: B, named: { title: 'session bbbb', branch: 'main' } }, { by: 'other', as: 'issues' }, { by: 'other', as: 'peer:box:1234' }]);
     assert.equal(body.items[0]!.type === 'received' && body.items[0]!.replyVia, 'note');
     assert.equal(body.session.counts.fromPerson, 1);
     assert.equal(body.session.counts.fromPeers, 3);
@@ -225,7 +225,7 @@ describe('what a session shows', () => {
     assert.equal(sent.type === 'sent' && sent.fromLog, 'receiver');
     assert.equal(body.session.counts.sent, 2);
     const fromB = await page(r, B);
-    assert.equal(fromB.items[0]!.type === 'received' && JSON.stringify(fromB.items[0]!.from), JSON.stringify({ by: 'session', sessionId: A }));
+    assert.equal(fromB.items[0]!.type === 'received' && JSON.stringify(fromB.items[0]!.from), JSON.stringify({ by: 'session', sessionId: A, named: { title: 'session aaaa', branch: 'main' } }));
   });
 
   test('declarations carry the word, the raw status, the proposal and the note, in place; the current status is labelled apart', async () => {

@@ -91,7 +91,7 @@ const RECEIPT_REST = encoder.encode(PRIVATE_FIELD.slice(DISPATCH.length));
 const SETTLED_REST = encoder.encode(PRIVATE_KIND.slice(DISPATCH.length));
 
 /** Whether bytes name a private name, or escape a printable char (which may spell one). */
-function mayHoldPrivateBytes(bytes: Uint8Array): boolean {
+export function mayHoldPrivateBytes(bytes: Uint8Array): boolean {
   for (let at = findDispatch(bytes, 0); at !== -1; at = findDispatch(bytes, at + 1)) {
     if (startsWith(bytes, RECEIPT_REST, at + DISPATCH.length) || startsWith(bytes, SETTLED_REST, at + DISPATCH.length)) return true;
   }

@@ -123,3 +123,20 @@ export function readCurrentStatus(reading: SessionJsonReading): CurrentStatus {
 function emptyAsNull(value: string | null | undefined): string | null {
   return value === undefined || value === '' ? null : value;
 }
+
+/**
+ * How spex users know a session: the title spex shows for it (its `name` where it has no title)
+ * and its branch, from session.json. Both null where session.json names none or is unknown.
+ */
+type SessionNamed = { title: string | null; branch: string | null };
+
+export function nameSession(reading: SessionJsonReading | null): SessionNamed {
+  if (reading?.state !== 'known') return { title: null, branch: null };
+  return { title: reading.meta.title ?? reading.meta.name, branch: reading.meta.branch };
+}
+
+/** A session's name in one line (`title · branch`), where one string is shown; null where it has none. */
+export function describeSessionNamed(named: SessionNamed): string | null {
+  const parts = [named.title, named.branch].filter((part) => part !== null);
+  return parts.length === 0 ? null : parts.join(' · ');
+}

@@ -66,6 +66,8 @@ export const liveItemSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /** The peer as written (the host's `peer.as`, a spex `from`, a sac `to`), or null. */
   peer: z.string().nullable(),
+  /** What the peer's store calls it, beside `peer` (a spex session's title and branch); absent where it names none. */
+  peerNamed: z.string().optional(),
   /** What came of it, or what it is, in the words the conversation's page uses. */
   words: z.string(),
   /** A send the host did not queue, or a receive that was rejected. */

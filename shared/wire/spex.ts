@@ -8,10 +8,17 @@ import { kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema 
 
 const spexSourceRefSchema = kindRefSchema('spex');
 
+/**
+ * How spex users know a session, from its session.json: the title spex shows (its `name` where it
+ * has no title) and its branch; null where it names none. Shown beside the id, never instead of it.
+ */
+const spexNamedSchema = z.object({ title: z.string().nullable(), branch: z.string().nullable() });
+export type SpexNamed = z.infer<typeof spexNamedSchema>;
+
 /** Who a `sent` line's `from` names: a person (null), a session of this home, or anything else as written. */
 const spexSenderSchema = z.discriminatedUnion('by', [
   z.object({ by: z.literal('person') }),
-  z.object({ by: z.literal('session'), sessionId: z.string() }),
+  z.object({ by: z.literal('session'), sessionId: z.string(), named: spexNamedSchema }),
   z.object({ by: z.literal('other'), as: z.string() }),
 ]);
 export type SpexSender = z.infer<typeof spexSenderSchema>;
@@ -60,6 +67,8 @@ export const spexSummarySchema = z.object({
   title: z.string().nullable(),
   name: z.string().nullable(),
   branch: z.string().nullable(),
+  /** Its name as every place shows it: see `spexNamedSchema`. */
+  named: spexNamedSchema,
   parent: z.string().nullable(),
   current: spexCurrentSchema,
   firstAt: z.string().nullable(),
@@ -127,7 +136,7 @@ export const spexItemSchema = z.discriminatedUnion('type', [
   /** A `sent` line of its own log: a message addressed to this session. */
   z.object({ type: z.literal('received'), ...lineBase, from: spexSenderSchema, ...messageFields }),
   /** A `sent` line in another session's log whose `from` is this session's id: it comes from the receiver's log. */
-  z.object({ type: z.literal('sent'), ...lineBase, receiver: z.string(), fromLog: z.literal('receiver'), ...messageFields }),
+  z.object({ type: z.literal('sent'), ...lineBase, receiver: z.string(), receiverNamed: spexNamedSchema, fromLog: z.literal('receiver'), ...messageFields }),
   /** A line of a kind spex's reader does not know: its text as written. */
   z.object({ type: z.literal('unknown-kind'), ...lineBase, kindName: z.string(), raw: z.string().nullable(), rawClipped: clippedSchema }),
   /** A line that is not an event: damaged, invalid, torn, or still being written. */
@@ -165,7 +174,9 @@ export type SpexItemResponse = z.infer<typeof spexItemResponseSchema>;
 
 export const spexSearchHitSchema = z.object({
   source: spexSourceRefSchema,
+  /** The session the hit is seen from: the receiver of a received message, the sender of a sent one. */
   sessionId: z.string(),
+  sessionNamed: spexNamedSchema,
   key: z.string(),
   at: z.string(),
   project: z.string(),
@@ -174,6 +185,7 @@ export const spexSearchHitSchema = z.object({
   from: spexSenderSchema.nullable(),
   /** For a sent hit: the session whose log holds the line. */
   receiver: z.string().nullable(),
+  receiverNamed: spexNamedSchema.nullable(),
   snippet: z.string().nullable(),
   match: snippetMatchSchema,
 });

@@ -24,9 +24,10 @@ export type DashboardProcess = {
 export const BENCH_TOKEN = 'bench-access-token-0123456789';
 export const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
 
-export async function startDashboardProcess(bin: string, recordDir: string, nodeArgs: string[] = []): Promise<DashboardProcess> {
+/** `stores`: a record's directory, or the command's arguments that name its stores (`--spex=…`, `--sac=…`). */
+export async function startDashboardProcess(bin: string, stores: string | readonly string[], nodeArgs: string[] = []): Promise<DashboardProcess> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, bin, recordDir, '--port', '0', '--no-open', '--token', BENCH_TOKEN], {
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...(typeof stores === 'string' ? [stores] : stores), '--port', '0', '--no-open', '--token', BENCH_TOKEN], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CI: '1' },
   });

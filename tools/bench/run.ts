@@ -11,6 +11,7 @@ import type { DashboardProcess } from './dashboardProcess.ts';
 import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
 import { measureEarly } from './early.ts';
 import { measureExport } from './export.ts';
+import { measureHeavyKinds } from './heavyKinds.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { measureLiveEarly } from './liveEarly.ts';
 import { measureLiveView } from './liveView.ts';
@@ -31,7 +32,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,browser,spex,sac,map,profile
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,browser,spex,sac,map,heavy,profile
                     (profile, a CPU profile of the first scan on every thread, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
@@ -42,7 +43,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'browser', 'spex', 'sac', 'map', 'profile'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'browser', 'spex', 'sac', 'map', 'heavy', 'profile'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -445,6 +446,8 @@ async function main(): Promise<void> {
     if (phases.has('spex')) rows.push(...(await measureSpex(workDir, log)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
+    // spex and sac searches and exports under load: a store of each of its own.
+    if (phases.has('heavy')) rows.push(...(await measureHeavyKinds(bin, workDir, log)));
     if (phases.has('sac')) {
       const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;

@@ -51,7 +51,7 @@ export type SearchTimes = {
  * The list and a session's first page, taken in turn, one at a time, as a browser tab asks: at
  * least `samples` of them, and on until `until` says so.
  */
-async function sampleOthers(url: string, sessionIds: readonly string[], samples: number, until: () => boolean = () => true): Promise<number[]> {
+export async function sampleOthers(url: string, sessionIds: readonly string[], samples: number, until: () => boolean = () => true): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < samples || !until(); i++) {
     const path = i % 2 === 0 ? '/api/sessions' : `/api/sessions/${encodeURIComponent(sessionIds[(i * 7919) % sessionIds.length]!)}`;
@@ -75,7 +75,7 @@ async function timedDrain(url: string, path: string): Promise<number> {
 }
 
 /** Samples the process's resident memory until stopped; resolves with the highest. */
-function samplePeakRss(pid: number): { stop(): number } {
+export function samplePeakRss(pid: number): { stop(): number } {
   let peak = readRss(pid) ?? 0;
   const timer = setInterval(() => (peak = Math.max(peak, readRss(pid) ?? 0)), 20);
   return {
@@ -86,7 +86,7 @@ function samplePeakRss(pid: number): { stop(): number } {
   };
 }
 
-async function underSearches(url: string, pid: number, searchPath: string, sessionIds: readonly string[], samples: number): Promise<SearchLoad> {
+export async function underSearches(url: string, pid: number, searchPath: string, sessionIds: readonly string[], samples: number, searchesAtLeast = 2 * SEARCHES_AT_ONCE): Promise<SearchLoad> {
   let running = true;
   const searchMs: number[] = [];
   const statuses: Record<string, number> = {};
@@ -107,7 +107,7 @@ async function underSearches(url: string, pid: number, searchPath: string, sessi
   const searching = Array.from({ length: SEARCHES_AT_ONCE }, searchOnAndOn);
   await sleep(200);
   // Sample for as long as at least two searches took, so that the samples fall on searches.
-  const others = await sampleOthers(url, sessionIds, samples, () => searchMs.length >= 2 * SEARCHES_AT_ONCE);
+  const others = await sampleOthers(url, sessionIds, samples, () => searchMs.length >= searchesAtLeast);
   running = false;
   await Promise.all(searching);
   return { others: spread(others), searches: spread(searchMs), statuses, scanned, hits, peakRssBytes: rss.stop() };

@@ -17,6 +17,9 @@ import { TopBar } from './TopBar.tsx';
 // knows no kind of store: a conversation's page and a kind's own views come from the registry
 // (kinds/registry.ts), each loaded when first shown.
 
+/** Narrower than this, the sidebar starts closed: open, it would leave the view too little room. */
+const SIDEBAR_FROM = '(min-width: 1000px)';
+
 const SearchView = lazy(() => import('../search/SearchView.tsx'));
 const LiveView = lazy(() => import('../live/LiveView.tsx'));
 const SessionPage = lazy(() => import('../session/SessionPage.tsx'));
@@ -28,7 +31,7 @@ export function App() {
   const settings = useSettings();
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
-  const [sidebarOpen, setSidebarOpen] = useState(true);
+  const [sidebarOpen, setSidebarOpen] = useState(() => window.matchMedia(SIDEBAR_FROM).matches);
   const order = useMemo(() => (sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : []), [sessions, filter]);
 
   const stepConversation = (delta: number) => {

@@ -3,9 +3,10 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
-import { kindNamed } from '../kinds/registry.ts';
+import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { conversationPath, livePath } from '../router/routes.ts';
-import { projectName, shortId } from '../sessions/names.ts';
+import { projectName } from '../sessions/names.ts';
+import { clipApart } from '../text/clipApart.ts';
 import { useConversations } from '../sessions/useConversations.ts';
 import { countOf } from '../text/count.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
@@ -20,6 +21,8 @@ import './live.css';
 // 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
 
 const ROW_PX = 30;
+/** The most characters of an id or a peer a row shows; a longer one is cut in its middle, apart from the others. */
+const NAME_CHARS = 19;
 /** A stream lost for longer than this is said to have stopped (it is still tried again). */
 const STOPPED_AFTER_MS = 30_000;
 
@@ -67,10 +70,18 @@ export default function LiveView({ query }: { query: string }) {
   const filter = useMemo(() => parseLiveFilter(query), [query]);
   const setFilter = (next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true });
 
-  const projects = useMemo(() => {
+  const { projects, labels } = useMemo(() => {
     const byConversation = new Map<string, string | null>();
-    for (const project of sessions?.projects ?? []) for (const session of project.sessions) byConversation.set(`${session.source.id}\u0000${session.id}`, session.cwd);
-    return byConversation;
+    const labelOf = new Map<string, string>();
+    for (const project of sessions?.projects ?? []) {
+      for (const session of project.sessions) {
+        const key = `${session.source.id}\u0000${session.id}`;
+        byConversation.set(key, session.cwd);
+        const { label } = kindOf(session).tableName(session);
+        if (label !== null) labelOf.set(key, label);
+      }
+    }
+    return { projects: byConversation, labels: labelOf };
   }, [sessions]);
   const all = feed.rows();
   // Filtered again whenever the feed or the filter changes: a row being written may turn into an entry.
@@ -78,6 +89,15 @@ export default function LiveView({ query }: { query: string }) {
     const projectOf = (sourceId: string, id: string) => projects.get(`${sourceId}\u0000${id}`);
     return isFiltered(filter) ? all.filter((row) => matchesLive(row, filter, projectOf)) : all.slice();
   }, [all, version, filter, projects]);
+  const names = useMemo(() => {
+    const seen = new Set<string>();
+    for (const row of all) {
+      if (row.type !== 'item') continue;
+      seen.add(row.sessionId);
+      if (row.item.peer !== null) seen.add(row.item.peer);
+    }
+    return clipApart(seen, NAME_CHARS);
+  }, [all, version]);
   const itemCount = useMemo(() => all.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0), [all, version]);
   const shownCount = isFiltered(filter) ? shown.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0) : itemCount;
   const kinds = useMemo(() => {
@@ -163,7 +183,7 @@ export default function LiveView({ query }: { query: string }) {
         <div ref={scrollRef} className="live-scroll" tabIndex={0} role="feed" aria-label="Live items">
           <div className="live-inner" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((virtual) => (
-              <LiveRowView key={virtual.key} row={shown[virtual.index]!} index={virtual.index} start={virtual.start} projectOf={projects} onOpen={navigate} />
+              <LiveRowView key={virtual.key} row={shown[virtual.index]!} index={virtual.index} start={virtual.start} projectOf={projects} labels={labels} names={names} onOpen={navigate} />
             ))}
           </div>
         </div>
@@ -177,7 +197,19 @@ export default function LiveView({ query }: { query: string }) {
   );
 }
 
-function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; index: number; start: number; projectOf: Map<string, string | null>; onOpen(path: string): void }) {
+type RowProps = {
+  row: LiveRow;
+  index: number;
+  start: number;
+  projectOf: Map<string, string | null>;
+  /** Each conversation's label (a spex session's title), by source and id. */
+  labels: Map<string, string>;
+  /** How each id and peer is shown: see clipApart. */
+  names: Map<string, string>;
+  onOpen(path: string): void;
+};
+
+function LiveRowView({ row, index, start, projectOf, labels, names, onOpen }: RowProps) {
   const style = { transform: `translateY(${start}px)`, height: ROW_PX };
   if (row.type === 'break') {
     return (
@@ -188,6 +220,7 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
   }
   const { item, source, sessionId } = row;
   const cwd = projectOf.get(`${source.id}\u0000${sessionId}`);
+  const label = labels.get(`${source.id}\u0000${sessionId}`);
   const classes = ['live-row', 'live-item', item.refused ? 'live-refused' : '', item.degraded ? 'live-degraded' : '', item.side !== null ? `live-${item.side}` : ''].join(' ');
   return (
     <div
@@ -207,13 +240,17 @@ function LiveRowView({ row, index, start, projectOf, onOpen }: { row: LiveRow; i
       <span className="live-source" title={source.id}>
         {source.kind}
       </span>
-      <span className="live-session" title={`${sessionId}${cwd !== undefined ? ` · ${cwd ?? 'no directory named'}` : ''}`}>
-        <Link to={conversationPath(source.id, sessionId)}>{shortId(sessionId)}</Link>
+      <span className="live-session" title={[sessionId, label, cwd === undefined ? undefined : (cwd ?? 'no directory named')].filter((part) => part !== undefined).join(' · ')}>
+        <Link to={conversationPath(source.id, sessionId)} className="live-name">
+          {names.get(sessionId) ?? sessionId}
+        </Link>
+        {label !== undefined && <span className="live-label"> {label}</span>}
         {cwd !== undefined && <span className="muted"> {projectName(cwd)}</span>}
       </span>
       <span className="live-side">{item.side ?? ''}</span>
-      <span className="live-peer" title={item.peer ?? undefined}>
-        {item.peer ?? ''}
+      <span className="live-peer" title={[item.peer, item.peerNamed].filter((part) => part != null).join(' · ') || undefined}>
+        {item.peer !== null && <span className="live-name">{names.get(item.peer) ?? item.peer}</span>}
+        {item.peerNamed !== undefined && <span className="live-label"> {item.peerNamed}</span>}
       </span>
       <span className="live-words" title={item.words}>
         <Link to={item.link}>{item.words}</Link>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { missingRangeFromWire, type FileItem, type GapItem, type StrayItem } from '../../../../shared/wire/record.ts';
 import { describeMissing, describeMissingNumbers, isSequenceJump } from '../../../../shared/record/degraded.ts';
 import { numberText } from '../../../../shared/jsonText.ts';
+import { Mark } from '../../conversation/marks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { shortId } from '../../sessions/names.ts';
@@ -91,9 +92,7 @@ export function GapRow({ gap }: { gap: GapItem }) {
         <strong>
           {words.charAt(0).toUpperCase() + words.slice(1)}: entries may be missing here, or the writer's numbering jumped; how many, the record cannot say.
         </strong>{' '}
-        <span className="muted">
-          Unknown, not nothing: between {gap.after ?? 'the start of the run'} and {gap.before}.
-        </span>
+        <Mark name="unknown" /> <span className="muted">between {gap.after ?? 'the start of the run'} and {gap.before}.</span>
       </article>
     );
   }
@@ -103,9 +102,7 @@ export function GapRow({ gap }: { gap: GapItem }) {
       <strong>
         {numbers} missing: a write may have failed or the file was removed.
       </strong>{' '}
-      <span className="muted">
-        Unknown, not nothing: between {gap.after ?? 'the start of the run'} and {gap.before}.
-      </span>
+      <Mark name="unknown" /> <span className="muted">between {gap.after ?? 'the start of the run'} and {gap.before}.</span>
     </article>
   );
 }

@@ -4,6 +4,7 @@ import { useRouter } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { useConversations } from '../../sessions/useConversations.ts';
 import type { ConversationViewProps } from '../kind.ts';
+import { MarksLegend } from '../../conversation/marks.tsx';
 import { DegradedBanner } from './DegradedBanner.tsx';
 import { RecordConversation } from './RecordConversation.tsx';
 import { SessionActivity } from './SessionActivity.tsx';
@@ -47,6 +48,7 @@ export default function RecordSessionView({ source, id: sessionId, item: file, q
     <main className="view conversation-view" aria-label={`Session ${sessionId}`}>
       {session !== null && <SessionHeader session={session} runList={latest?.runs ?? null} children={children} />}
       {session !== null && <DegradedBanner session={session} />}
+      {session !== null && <MarksLegend names={session.degraded.length > 0 ? ['unknown'] : []} />}
       <SessionActivity key={`${source}/${sessionId}`} source={source} sessionId={sessionId} filter={filter} onFilter={onFilter} onJump={onJump} />
       <FilterQueryContext value={filterText}>
         {/* A filter is another order: the list starts again, with its own length and positions. */}

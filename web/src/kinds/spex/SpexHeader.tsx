@@ -22,7 +22,7 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
   const all = useMemo(() => list?.projects.flatMap((project) => project.sessions) ?? [], [list]);
   const others = useMemo(() => otherViewsOf(session.id, session.source.id, all), [all, session.id, session.source.id]);
   const root = list?.sources.find((listed) => listed.id === session.source.id)?.root ?? null;
-  const label = session.title ?? session.name;
+  const label = session.named.title;
   return (
     <header className="session-header spex-header">
       <h1>

@@ -1,29 +1,42 @@
 import type { SpexSearchHit } from '../../../../shared/wire/spex.ts';
 import { Link } from '../../router/Router.tsx';
-import { conversationPath, itemPath } from '../../router/routes.ts';
+import { itemPath } from '../../router/routes.ts';
 import { Snippet } from '../../search/Snippet.tsx';
-import { projectName, shortId } from '../../sessions/names.ts';
+import { projectName } from '../../sessions/names.ts';
+import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
+import { SpexSessionRef } from './SpexSessionRef.tsx';
 
-/** A spex line found by a search, seen from its session's side, opening the line in its place. */
+/**
+ * A spex line found by a search, seen from its session's side, opening the line in its place: a
+ * received message from its sender, a sent one from this session to its receiver (from the
+ * receiver's log), each session named as spex names it.
+ */
 export function SpexHitRow({ hit }: { hit: SpexSearchHit }) {
-  const from = hit.from === null ? null : hit.from.by === 'person' ? 'a person' : hit.from.by === 'session' ? hit.from.sessionId : hit.from.as;
+  const source = hit.source.id;
   return (
     <li className={`search-hit hit-${hit.kind === 'sent' ? 'sent' : 'received'}`}>
       <div className="search-hit-head">
-        <Link to={itemPath(hit.source.id, hit.sessionId, hit.key)} className="entry-time" aria-label={`Open line ${hit.key} in spex session ${hit.sessionId}`}>
+        <Link to={itemPath(source, hit.sessionId, hit.key)} className="entry-time" aria-label={`Open line ${hit.key} in spex session ${hit.sessionId}`}>
           <Time at={hit.at} />
         </Link>
         <span className="badge badge-source">spex</span>
         <span className={`side side-${hit.kind}`}>{hit.kind}</span>
-        {from !== null && <span>from {from}</span>}
-        {hit.kind === 'sent' && hit.receiver !== null && <span className="muted">from the receiver's log ({shortId(hit.receiver)})</span>}
-        <span className="muted">
-          session{' '}
-          <Link to={conversationPath(hit.source.id, hit.sessionId)}>
-            <code title={hit.sessionId}>{shortId(hit.sessionId)}</code>
-          </Link>{' '}
-          · <span title={hit.project}>{projectName(hit.project)}</span>
+        <span className="muted">session</span> <SpexSessionRef source={source} sessionId={hit.sessionId} named={hit.sessionNamed} />
+        {hit.kind === 'sent' && hit.receiver !== null && hit.receiverNamed !== null && (
+          <span className="hit-peer">
+            <span className="peer-dir">to</span> <SpexSessionRef source={source} sessionId={hit.receiver} named={hit.receiverNamed} />{' '}
+            <span className="muted">from the receiver's log</span>
+          </span>
+        )}
+        {hit.kind === 'received' && hit.from !== null && (
+          <span className="hit-peer">
+            <span className="peer-dir">from</span>{' '}
+            {hit.from.by === 'person' ? <strong>a person</strong> : hit.from.by === 'session' ? <SpexSessionRef source={source} sessionId={hit.from.sessionId} named={hit.from.named} /> : <VerbatimText text={hit.from.as} inline />}
+          </span>
+        )}
+        <span className="muted" title={hit.project}>
+          · {projectName(hit.project)}
         </span>
       </div>
       {hit.snippet !== null && <Snippet snippet={hit.snippet} match={hit.match} />}

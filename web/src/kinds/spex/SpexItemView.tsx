@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import type { SpexItem, SpexSender } from '../../../../shared/wire/spex.ts';
 import type { Column } from '../../conversation/useConversationList.ts';
+import { Mark } from '../../conversation/marks.tsx';
 import { Link } from '../../router/Router.tsx';
-import { conversationPath, itemPath } from '../../router/routes.ts';
+import { itemPath } from '../../router/routes.ts';
 import { CopyButton } from '../../text/CopyButton.tsx';
 import { countOf } from '../../text/count.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
+import { SpexSessionRef, describeNamed } from './SpexSessionRef.tsx';
 import { SpexText, messageTextOf, noteOf, rawOf } from './SpexText.tsx';
 
 // One item of a spex session in its column: what it received (its own log's `sent` lines) on the
@@ -21,7 +23,7 @@ export function columnOf(item: SpexItem): Column {
 
 /** Who sent a received message, in words: a person, a session of this home, or the name as spex wrote it. */
 function senderLabel(from: SpexSender): string {
-  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${from.sessionId}` : from.as;
+  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${describeNamed(from.sessionId, from.named)}` : from.as;
 }
 
 export function SpexItemView(props: ItemProps) {
@@ -48,11 +50,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
       <header className="entry-head">
         <span className="peer-dir">from</span>{' '}
         {from.by === 'person' && <strong className="spex-person" title="from: null — a person, not a session">a person</strong>}
-        {from.by === 'session' && (
-          <Link to={conversationPath(source, from.sessionId)} className="peer-as" title="A session of this spex home: its view">
-            {from.sessionId}
-          </Link>
-        )}
+        {from.by === 'session' && <SpexSessionRef source={source} sessionId={from.sessionId} named={from.named} title="A session of this spex home: its view" />}
         {from.by === 'other' && (
           <span className="peer-as" title="from, exactly as spex wrote it: neither a person nor a session of this home">
             <VerbatimText text={from.as} inline />
@@ -69,7 +67,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
       </header>
       {from.by === 'session' && (
         <p className="correlation">
-          The same event is in that session's Sent column: joined by the id spex stored in <code>from</code>, not by text or time.
+          The same event is in that session's Sent column <Mark name="two-sides" />
         </p>
       )}
       <MessageBody source={source} sessionId={sessionId} item={item} />
@@ -79,12 +77,9 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
 
 function SentItem({ source, sessionId, item, selected }: Of<'sent'>) {
   return (
-    <Article item={item} selected={selected} className="entry entry-sent" label={`Sent to session ${item.receiver}`}>
+    <Article item={item} selected={selected} className="entry entry-sent" label={`Sent to session ${describeNamed(item.receiver, item.receiverNamed)}`}>
       <header className="entry-head">
-        <span className="peer-dir">to</span>{' '}
-        <Link to={conversationPath(source, item.receiver)} className="peer-as" title="The session whose log holds this line">
-          {item.receiver}
-        </Link>
+        <span className="peer-dir">to</span> <SpexSessionRef source={source} sessionId={item.receiver} named={item.receiverNamed} title="The session whose log holds this line" />
         {' '}
         {item.replyVia !== null && (
           <span className="badge" title="replyVia, as spex stored it: how this session asked to be answered">
@@ -95,8 +90,7 @@ function SentItem({ source, sessionId, item, selected }: Of<'sent'>) {
         <ItemPlace source={source} sessionId={sessionId} item={item} where="the receiver's log" />
       </header>
       <p className="correlation">
-        From the receiver's log: the line there whose <code>from</code> is this session's id. One event seen from two sides, joined by the id spex stored, not by text or
-        time.
+        From the receiver's log: the line there whose <code>from</code> is this session's id <Mark name="two-sides" />
       </p>
       <MessageBody source={source} sessionId={sessionId} item={item} />
     </Article>
@@ -181,9 +175,9 @@ function UnknownKindItem({ source, sessionId, item, selected }: Of<'unknown-kind
 }
 
 const EVIDENCE_WORDS: Record<Extract<SpexItem, { type: 'evidence' }>['evidence'], string> = {
-  damaged: 'is damaged: it does not parse. Unknown evidence, not nothing.',
-  invalid: 'is invalid: JSON that is not an event. Unknown evidence, not nothing.',
-  torn: 'is torn: it stopped before its end and never completed, a write cut short. Unknown evidence, not nothing.',
+  damaged: 'is damaged: it does not parse.',
+  invalid: 'is invalid: JSON that is not an event.',
+  torn: 'is torn: it stopped before its end and never completed, a write cut short.',
   pending: 'is being written: it is shown once its end is.',
 };
 
@@ -193,7 +187,8 @@ function EvidenceItem({ source, sessionId, item, selected }: Of<'evidence'>) {
       <header className="entry-head">
         <strong>
           Line {item.line} {EVIDENCE_WORDS[item.evidence]}
-        </strong>
+        </strong>{' '}
+        {item.evidence !== 'pending' && <Mark name="unknown" />}
         {' '}
         <span className="muted">{countOf(item.bytes, 'byte')}</span>
         {' '}

@@ -7,7 +7,7 @@ import { Time } from '../../time/Time.tsx';
 /** A spex session in the sidebar: its title, its status now (current, not history), its counts. */
 export function SpexListRow({ conversation: session, selected }: { conversation: SpexSummary; depth: number; selected: boolean }) {
   const { counts, current } = session;
-  const label = session.title ?? session.name;
+  const label = session.named.title;
   return (
     <Link
       to={conversationPath(session.source.id, session.id)}

@@ -6,6 +6,7 @@ import { useRouter } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
 import type { ConversationViewProps } from '../kind.ts';
+import { MarksLegend } from '../../conversation/marks.tsx';
 import { SpexDegradedBanner, SpexHeader } from './SpexHeader.tsx';
 import { SpexItemView, columnOf } from './SpexItemView.tsx';
 import { spexPages } from './spexApi.ts';
@@ -52,6 +53,12 @@ export default function SpexSessionView({ source, id: sessionId, item }: Convers
     <main className="view conversation-view spex-view" aria-label={`spex session ${sessionId}`}>
       <SpexHeader data={data} />
       <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
+      <MarksLegend
+        names={[
+          ...(session.counts.sent + session.counts.fromPeers > 0 ? (['two-sides'] as const) : []),
+          ...(session.counts.damaged + session.counts.invalid + session.counts.torn > 0 ? (['unknown'] as const) : []),
+        ]}
+      />
       {conversation.error !== null && <p className="notice error">Could not fetch the session again: {conversation.error.message}. What is shown is what was last fetched.</p>}
       {item !== null && target.data === null && (
         <p className="notice warn" role="status">

@@ -17,7 +17,7 @@ export const spexKind: Kind<'spex'> = {
   sessionOf: (session) => session.id,
   matches: (session, needle) => [session.title, session.name, session.branch].some((text) => text?.toLowerCase().includes(needle) === true),
   ListRow: SpexListRow,
-  tableName: (session) => ({ id: shortId(session.id), label: session.title ?? session.name }),
+  tableName: (session) => ({ id: shortId(session.id), label: [session.named.title, session.named.branch].filter((part) => part !== null).join(' · ') || null }),
   describeDegraded: (session) => session.degraded.map((reason) => reason.words).join('\n'),
   searchFilters: {
     words: 'spex only',

@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ThreadsBusy, ThreadsClosed, createLane } from './readerThreads.ts';
+import type { SearchReply, SearchRequest, TextQuery } from './searchThread.ts';
+import { ThreadsBusy, ThreadsClosed, createLane, threadScript } from './threadLane.ts';
 
 // A lane of reader threads: so many at work, so many waiting, the rest refused; a request that
-// goes away leaves its place, and closing ends the work in progress.
+// goes away leaves its place, and closing ends the work in progress. Its threads here are search
+// threads, searching the record's candidates (entries' paths).
+
+const RECORD_SEARCHER = threadScript('recordTexts', new URL('../record/x.ts', import.meta.url).href).href;
+
+function createSearchLane(threads: number, maxWaiting: number) {
+  return createLane<SearchRequest, SearchReply>({ script: threadScript('searchThread', import.meta.url), threads, maxWaiting, idleMs: 1_000 });
+}
+
+function searchOf(paths: (string | null)[], query: TextQuery | null): SearchRequest {
+  return { type: 'search', searcher: RECORD_SEARCHER, candidates: paths, query, wanted: 1 };
+}
 
 function gate(): { open(): void; opened: Promise<void> } {
   let open!: () => void;
@@ -13,7 +25,7 @@ function gate(): { open(): void; opened: Promise<void> } {
 
 describe('a lane of reader threads', () => {
   it('takes so many at work and so many waiting, refuses the rest, and serves the waiting in order', async () => {
-    const lane = createLane({ threads: 1, maxWaiting: 2, idleMs: 1_000 });
+    const lane = createSearchLane(1, 2);
     try {
       const first = gate();
       const order: string[] = [];
@@ -23,7 +35,7 @@ describe('a lane of reader threads', () => {
       });
       const second = lane.use(undefined, async () => void order.push('second'));
       const third = lane.use(undefined, async (ask) => {
-        const found = await ask({ type: 'search', paths: [null], query: null, wanted: 1 });
+        const found = await ask(searchOf([null], null));
         order.push(`third: ${found.scanned} read`);
       });
       await assert.rejects(lane.use(undefined, async () => {}), (error) => error instanceof ThreadsBusy && error.running === 1 && error.waiting === 2);
@@ -36,7 +48,7 @@ describe('a lane of reader threads', () => {
   });
 
   it('a request that goes away while waiting leaves its place to the next', async () => {
-    const lane = createLane({ threads: 1, maxWaiting: 1, idleMs: 1_000 });
+    const lane = createSearchLane(1, 1);
     try {
       const first = gate();
       const working = lane.use(undefined, () => first.opened);
@@ -54,19 +66,19 @@ describe('a lane of reader threads', () => {
   });
 
   it('a request that goes away while its thread works ends that thread, and the next gets a new one', async () => {
-    const lane = createLane({ threads: 1, maxWaiting: 1, idleMs: 1_000 });
+    const lane = createSearchLane(1, 1);
     try {
       const client = new AbortController();
       const started = gate();
       const abandoned = lane.use(client.signal, async (ask) => {
         started.open();
         // Never answered in time: the thread is ended under it.
-        for (;;) await ask({ type: 'search', paths: [], query: { q: '(a+)+$', regex: true, matchCase: false }, wanted: 1 });
+        for (;;) await ask(searchOf([], { q: '(a+)+$', regex: true, matchCase: false }));
       });
       await started.opened;
       client.abort(new Error('the client went away'));
       await assert.rejects(abandoned, /the client went away/);
-      const found = await lane.use(undefined, (ask) => ask({ type: 'search', paths: [], query: null, wanted: 1 }));
+      const found = await lane.use(undefined, (ask) => ask(searchOf([], null)));
       assert.deepEqual(found, { type: 'searched', hits: [], consumed: 0, scanned: 0 });
     } finally {
       await lane.close();
@@ -74,9 +86,9 @@ describe('a lane of reader threads', () => {
   });
 
   it('closing ends the work in progress and refuses what waits and what comes', async () => {
-    const lane = createLane({ threads: 1, maxWaiting: 1, idleMs: 1_000 });
+    const lane = createSearchLane(1, 1);
     const working = lane.use(undefined, async (ask) => {
-      for (;;) await ask({ type: 'search', paths: [], query: null, wanted: 1 });
+      for (;;) await ask(searchOf([], null));
     });
     const waiting = lane.use(undefined, async () => {});
     const refused = [assert.rejects(working, ThreadsClosed), assert.rejects(waiting, ThreadsClosed)];

@@ -1,0 +1,79 @@
+import { apiFetch, conversationPath, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { expect, test, type Page } from './support/test.ts';
+
+// A narrow window (a laptop split in two, 800 px): the sidebar starts closed below 1,000 px, the
+// top bar keeps every tool on screen, tables and banners keep to their view, and no view makes the
+// page scroll sideways, with the sidebar closed or opened. On the demo's stores, written live by
+// each store's own writer (a record, a spex home, a set-agent-comm store, degraded evidence in each).
+
+type Listed = { source: { kind: string; id: string }; id: string; degraded: unknown };
+
+let dashboard: RunningDashboard;
+let paths: string[] = [];
+
+test.beforeAll(async () => {
+  dashboard = await startDashboard(null);
+  let sessions: Listed[] = [];
+  for (let i = 0; i < 400; i++) {
+    const list = (await (await apiFetch(`${dashboard.url}/api/sessions`)).json()) as { projects: { sessions: Listed[] }[] };
+    sessions = list.projects.flatMap((project) => project.sessions);
+    if (['record', 'spex', 'sac'].every((kind) => sessions.some((session) => session.source.kind === kind))) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const degradedFirst = [...sessions].sort((a, b) => Number(isDegraded(b)) - Number(isDegraded(a)));
+  const one = (kind: string) => degradedFirst.find((session) => session.source.kind === kind)!;
+  paths = ['/', '/live', '/search?q=the', `/source/${one('sac').source.id}/rooms`, ...['record', 'spex', 'sac'].map((kind) => conversationPath(one(kind).source.id, one(kind).id))];
+});
+
+test.afterAll(async () => {
+  await dashboard?.stop();
+});
+
+function isDegraded(session: Listed): boolean {
+  return Array.isArray(session.degraded) ? session.degraded.length > 0 : session.degraded === true;
+}
+
+/** What sticks out: the page's sideways scroll, tools off screen, tables or banners wider than their view. */
+function measure(page: Page) {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > window.innerWidth) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+    for (const tool of document.querySelectorAll('.topbar summary, .topbar button, .topbar a')) {
+      const box = tool.getBoundingClientRect();
+      if (box.right > window.innerWidth + 0.5) out.push(`top bar: "${tool.textContent}" off screen at ${Math.round(box.right)}`);
+    }
+    const view = document.querySelector('main.view');
+    const edge = view?.getBoundingClientRect();
+    for (const wide of document.querySelectorAll('main.view table, main.view .banner, main.view .live-row')) {
+      const box = wide.getBoundingClientRect();
+      if (edge !== undefined && box.right > edge.right + 0.5) out.push(`${wide.tagName.toLowerCase()}.${wide.className} ends at ${Math.round(box.right)}, its view at ${Math.round(edge.right)}`);
+      if (wide.classList.contains('banner') && edge !== undefined && box.width < edge.width / 2) out.push(`a banner squeezed to ${Math.round(box.width)} px`);
+    }
+    return out;
+  });
+}
+
+async function openAndSettle(page: Page, path: string) {
+  await page.goto(`${dashboard.url}${path}`);
+  await expect(page.locator('main.view')).toBeVisible();
+  await expect(page.locator('main.view').getByText(/loading…/)).toHaveCount(0);
+  if (path === '/') await expect(page.locator('main.view table').first()).toBeVisible();
+}
+
+test('at 800 px the sidebar starts closed and nothing makes the page scroll sideways, the sidebar closed or opened', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 800 });
+  for (const path of paths) {
+    await openAndSettle(page, path);
+    await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'false');
+    expect(await measure(page), `${path}, sidebar closed`).toEqual([]);
+    await page.getByRole('button', { name: 'Sessions list' }).click();
+    await expect(page.locator('.sidebar')).toBeVisible();
+    expect(await measure(page), `${path}, sidebar open`).toEqual([]);
+  }
+});
+
+test('at 1,280 px the sidebar starts open', async ({ page }) => {
+  await page.goto(dashboard.url);
+  await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('.sidebar')).toBeVisible();
+});

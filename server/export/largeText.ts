@@ -1,0 +1,87 @@
+import { isUtf8 } from 'node:buffer';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createSharedWork } from '../sources/sharedWork.ts';
+import type { TextPieces } from './exportParts.ts';
+
+// A text too large to hold (a spex line, a set-agent-comm body of hundreds of megabytes) goes
+// out of an export a piece at a time. Before its first byte is sent, it is looked through once, a
+// piece at a time, for what must be known first: whether it is UTF-8 (a JSON string, or base64),
+// and whatever its kind looks for in it (spex: a name of its private data). That look is shared
+// by every export of the same text that wants it at the same time, and kept a little while after:
+// ten clients exporting one session read the text once for it, then each reads what it sends.
+
+/** How much of a large text is read at a time. */
+export const PIECE_BYTES = 1024 * 1024;
+/** A kind's look sees each piece with this many bytes of the one before it: a name cut across pieces is still seen. */
+const OVERLAP_BYTES = 64;
+/** Looks kept after they end, for the next export of the same text. */
+const KEPT_LOOKS = 16;
+
+/** Reads `length` bytes at `at` of the text (from its start); a failure says why, in the kind's words. */
+export type PieceRead = (at: number, length: number) => Uint8Array | { failed: string };
+
+/** What the look through a text found: whether it is UTF-8, and whether the kind's look saw what it looks for. */
+type TextLook = { utf8: boolean; seen: boolean } | { failed: string };
+
+const shareLook = createSharedWork<TextLook>(KEPT_LOOKS);
+
+/**
+ * Looks through a text of `size` bytes a piece at a time, yielding to other work between pieces.
+ * `key` names the text and its state (its file's identity and range): a look of the same key in
+ * progress, or kept, is shared. `lookFor` is given each piece with the end of the one before.
+ */
+export function lookThrough(key: string, size: number, read: PieceRead, lookFor: ((window: Uint8Array) => boolean) | null, signal: AbortSignal): Promise<TextLook> {
+  return shareLook(key, signal, (shared) => readThrough(size, read, lookFor, shared));
+}
+
+async function readThrough(size: number, read: PieceRead, lookFor: ((window: Uint8Array) => boolean) | null, signal: AbortSignal): Promise<TextLook> {
+  let carry: Uint8Array = new Uint8Array(0);
+  let before: Uint8Array = new Uint8Array(0);
+  let utf8 = true;
+  let seen = false;
+  for (let at = 0; at < size; at += PIECE_BYTES) {
+    await nextTurn();
+    signal.throwIfAborted();
+    const piece = read(at, Math.min(PIECE_BYTES, size - at));
+    if (!(piece instanceof Uint8Array)) return piece;
+    if (lookFor !== null && !seen) {
+      seen = lookFor(before.length === 0 ? piece : Buffer.concat([before, piece]));
+      before = piece.slice(Math.max(0, piece.length - OVERLAP_BYTES));
+    }
+    if (utf8) {
+      // A character cut at the piece's end is checked with the next piece.
+      const bytes = carry.length === 0 ? piece : Buffer.concat([carry, piece]);
+      const whole = at + piece.length >= size ? bytes.length : completeCharacters(bytes);
+      utf8 = isUtf8(bytes.subarray(0, whole));
+      carry = bytes.slice(whole);
+    }
+    if (!utf8 && (seen || lookFor === null)) break;
+  }
+  return { utf8, seen };
+}
+
+/** How many of the bytes end with a whole character: a lead byte in the last three whose sequence is cut is left for later. */
+function completeCharacters(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
+
+/** The text's pieces as it is sent, read one at a time; a piece that cannot be read ends the export with an error. */
+export function readPieces(size: number, read: PieceRead, utf8: boolean): TextPieces {
+  return {
+    utf8,
+    async *read(signal) {
+      for (let at = 0; at < size; at += PIECE_BYTES) {
+        signal.throwIfAborted();
+        const piece = read(at, Math.min(PIECE_BYTES, size - at));
+        if (!(piece instanceof Uint8Array)) throw new Error(`the text could not be read again as it was sent: ${piece.failed}`);
+        yield piece;
+      }
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { parentPort } from 'node:worker_threads';
+import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/textMatch.ts';
+
+// A search thread: reads the texts of a search's candidates and matches them, which the event
+// loop would otherwise do while every other request waited. It knows no kind: each request names
+// the module of the kind whose candidates it carries (its searcher), which says how to read one
+// candidate's text. It reads, and never writes.
+
+export type TextQuery = { q: string; regex: boolean; matchCase: boolean };
+
+/** What a search found in one candidate: the text around the match, and what else its kind wants back. */
+export type FoundText = { snippet: string | null; match: { start: number; end: number } | null; extra?: unknown };
+
+/**
+ * One candidate's text as read now. `read`: whether anything was read, for the search's count.
+ * A null text matches no query; with no query it is a hit (with no snippet) only when `bare`.
+ * `extra` is given back with a hit: what else its kind read of it.
+ */
+type CandidateText = { read: boolean; text: string | null; bare?: boolean; extra?: unknown };
+
+/**
+ * What a kind's searcher module exports as `readTexts`: each candidate's text, in order, read
+ * from the store through the one safe open. Lazily: the search stops taking them at its last hit.
+ */
+export type TextReader<C> = (candidates: readonly C[]) => Iterable<CandidateText>;
+
+/** A slice of a search's candidates, newest first: read and match them until `wanted` hits. */
+export type SearchRequest = { type: 'search'; searcher: string; candidates: readonly unknown[]; query: TextQuery | null; wanted: number };
+
+/** `consumed`: candidates gone through, up to and including the last hit. */
+export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number };
+
+let matcherFor: { key: string; matcher: TextMatcher } | null = null;
+const searchers = new Map<string, TextReader<unknown>>();
+
+function matcherOf(query: TextQuery): TextMatcher {
+  const key = JSON.stringify(query);
+  if (matcherFor?.key !== key) {
+    const matcher = createTextMatcher(query.q, { regex: query.regex, matchCase: query.matchCase });
+    if ('error' in matcher) throw new Error(matcher.error);
+    matcherFor = { key, matcher };
+  }
+  return matcherFor.matcher;
+}
+
+async function searcherOf(url: string): Promise<TextReader<unknown>> {
+  let searcher = searchers.get(url);
+  if (searcher === undefined) {
+    const module = (await import(url)) as { readTexts?: TextReader<unknown> };
+    if (typeof module.readTexts !== 'function') throw new Error(`${url} is no searcher: it exports no readTexts`);
+    searchers.set(url, (searcher = module.readTexts));
+  }
+  return searcher;
+}
+
+async function searchSlice(request: SearchRequest): Promise<SearchReply> {
+  const searcher = await searcherOf(request.searcher);
+  const matcher = request.query === null ? null : matcherOf(request.query);
+  const hits: SearchReply['hits'] = [];
+  let scanned = 0;
+  let consumed = 0;
+  const texts = searcher(request.candidates)[Symbol.iterator]();
+  for (let index = 0; hits.length < request.wanted; index++) {
+    const next = texts.next();
+    if (next.done === true) break;
+    const { read, text, bare, extra } = next.value;
+    consumed = index + 1;
+    if (read) scanned++;
+    if (text === null) {
+      if (matcher === null && bare === true) hits.push({ index, snippet: null, match: null, extra });
+    } else {
+      const match = matcher === null ? null : matcher(text);
+      if (matcher === null || match !== null) hits.push({ index, ...snippetAround(text, match), extra });
+    }
+  }
+  return { type: 'searched', hits, consumed, scanned };
+}
+
+// Run as the thread: started by a lane (threadLane.ts), one request at a time.
+if (parentPort !== null) {
+  const port = parentPort;
+  port.on('message', (request: SearchRequest) => {
+    searchSlice(request).then(
+      (reply) => port.postMessage(reply),
+      (error: unknown) => port.postMessage({ type: 'failed', message: (error as Error).message }),
+    );
+  });
+}

@@ -1,0 +1,31 @@
+import { readLineView } from '../../shared/spex/view.ts';
+import type { TextReader } from '../search/searchThread.ts';
+import { readRanges } from './readLine.ts';
+
+// spex's searcher, run on a search thread (server/search/searchThread.ts): a candidate is a line's
+// range in its segment, read again now, its private data taken out as it is read (readLine.ts),
+// for a message's text or a declaration's note.
+
+export type SpexCandidate = { root: string; path: string; start: number; end: number; note: boolean };
+
+/** Lines read at a time, each file opened once: up to this many, or this many bytes. */
+const BATCH_LINES = 100;
+const BATCH_BYTES = 4 * 1024 * 1024;
+
+export const readTexts: TextReader<SpexCandidate> = function* (candidates) {
+  for (let at = 0; at < candidates.length; ) {
+    let end = at;
+    for (let bytes = 0; end < candidates.length && end - at < BATCH_LINES && (end === at || bytes < BATCH_BYTES); end++) bytes += candidates[end]!.end - candidates[end]!.start;
+    const batch = candidates.slice(at, end);
+    const reads = readRanges(batch, batch[0]!.root);
+    for (const [index, read] of reads.entries()) {
+      if (read.type !== 'bytes') {
+        yield { read: false, text: null };
+        continue;
+      }
+      const view = readLineView(read.bytes);
+      yield { read: true, text: view.view !== 'fields' ? null : batch[index]!.note ? view.note : view.text };
+    }
+    at = end;
+  }
+};

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startCommand } from './command.ts';
+import { eventually } from './harness.ts';
+
+// The demo's three stores are one machine's: each session sits under the same project in the
+// record, in spex and in set-agent-comm, and sac's seats did not all check in at one instant.
+
+type Listed = { source: { kind: string }; id: string; cwd: string | null; session?: { state: string; session?: string }; lastSeen?: string | null };
+
+test('in the demo each session sits under the same project in every store, and the sac seats do not all share one last activity', { timeout: 60_000 }, async () => {
+  const running = await startCommand(['--demo', '--port', '0']);
+  try {
+    const listed = await eventually(async () => {
+      const body = (await (await running.get('/api/sessions')).json()) as { projects: { sessions: Listed[] }[] };
+      const all = body.projects.flatMap((project) => project.sessions);
+      return ['record', 'spex', 'sac'].every((kind) => all.some((one) => one.source.kind === kind)) ? all : undefined;
+    }, 'every store of the demo listed');
+    const claudeSession = (one: Listed) => (one.source.kind === 'sac' ? (one.session?.state === 'known' ? (one.session.session ?? null) : null) : one.id);
+    const projects = new Map<string, Set<string>>();
+    for (const one of listed) {
+      const id = claudeSession(one);
+      if (id === null) continue;
+      projects.set(id, (projects.get(id) ?? new Set()).add(`${one.cwd}`));
+    }
+    const shared = listed.filter((one) => one.source.kind !== 'record').map(claudeSession);
+    assert.ok(shared.length >= 3);
+    for (const id of shared) assert.deepEqual([...projects.get(id!)!], [[...projects.get(id!)!][0]], `session ${id} is under one project in every store: ${[...projects.get(id!)!].join(', ')}`);
+    const seen = listed.filter((one) => one.source.kind === 'sac').map((one) => one.lastSeen);
+    assert.ok(new Set(seen).size > 1, `the seats' last activity: ${seen.join(', ')}`);
+  } finally {
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { makeTempRecord } from './harness.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** npm as it runs on Node 20: npm checks `engines` against `process.version`. */
+const ON_NODE_20 = "--import=data:text/javascript,Object.defineProperty(process,'version',{value:'v20.19.0'})";
+
+function runNpm(args: string[], cwd: string, nodeOptions: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, NODE_OPTIONS: nodeOptions, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    execFile('npm', args, { cwd, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), output: `${stdout}${stderr}` }));
+  });
+}
+
+describe('installing the project', () => {
+  it('npm ci on a Node older than 22.22 stops at once with a short error naming the Node it needs, not a wall of warnings', async () => {
+    const work = makeTempRecord('rec-install-');
+    try {
+      for (const file of ['package.json', 'package-lock.json', '.npmrc']) if (existsSync(join(ROOT, file))) copyFileSync(join(ROOT, file), join(work.dir, file));
+      // --dry-run: the engine check comes first, and nothing is fetched or written if it passes.
+      const result = await runNpm(['ci', '--dry-run'], work.dir, ON_NODE_20);
+      assert.notEqual(result.code, 0, `npm ci went on under Node 20:\n${result.output}`);
+      assert.match(result.output, /Required: \{"node":">=22\.22"\}/);
+      assert.doesNotMatch(result.output, /npm warn EBADENGINE/);
+      assert.ok(result.output.trim().split('\n').length <= 10, result.output);
+    } finally {
+      work.remove();
+    }
+  });
+});
