@@ -396,7 +396,7 @@ describe('what a reading holds of an entry: numbers and shared names', () => {
     for (const each of [reading, grown]) {
       const { start, instant, headerLength, to, zone, word, state } = each.entries;
       for (const column of [instant, headerLength, to, zone, word, state]) assert.equal(column.buffer, start.buffer);
-      const perEntry = Object.values(each.entries).filter((value) => (Array.isArray(value) || value instanceof Map) && (value as unknown[] | Map<unknown, unknown>)[Array.isArray(value) ? 'length' : 'size'] >= 50);
+      const perEntry = Object.values(each.entries).filter((value) => (Array.isArray(value) ? value.length : value instanceof Map ? value.size : 0) >= 50);
       assert.deepEqual(perEntry, []);
     }
     const last = listEntries(grown).at(-1)!;
