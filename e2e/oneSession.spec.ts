@@ -39,7 +39,7 @@ test('two sessions whose ids share a prefix are two rows, each with a badge and 
 
 test("a session's page shows every store's items labelled with their store, none of the other session's, and a new sac entry without a reload", async ({ page }) => {
   await page.goto(dashboard.url);
-  await page.getByRole('link', { name: `Session ${SESSION_A} across the stores` }).click();
+  await page.getByRole('link', { name: `Across the stores: ${SESSION_A}` }).click();
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_A}`);
   const rows = page.locator('.joined-row');
   await expect(rows.first()).toBeVisible();

@@ -2,6 +2,7 @@ import { lstatSync, watch as watchEntries, type FSWatcher as EntriesWatcher } fr
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { listFolder, type FolderEntry } from '../watch/listFolder.ts';
+import { createSessionFolderWatches, type SessionFolderWatches } from './sessionFolderWatches.ts';
 
 // The record directory is watched with chokidar: session folders and strays come and go there,
 // and the directory itself may go and come back (a watch of its own only hastens new session
@@ -13,7 +14,7 @@ import { listFolder, type FolderEntry } from '../watch/listFolder.ts';
 
 export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
 
-type FolderWatchHandlers = {
+export type FolderWatchHandlers = {
   /** Something came, changed or went directly in the record directory. */
   onEvent(event: WatchEvent, path: string): void;
   onError(error: NodeJS.ErrnoException): void;
@@ -52,127 +53,24 @@ export function createFolderWatch(recordDir: string) {
    * which changes nothing.
    */
   let rootEntries: EntriesWatcher | null = null;
-  /** Session folders watched, each on its own; null until watching begins. */
-  let folderWatchers: Map<string, EntriesWatcher> | null = null;
-  /** Listings of folders just watched, due at the next turn of the event loop. */
-  const listings = new Set<NodeJS.Immediate>();
-  /** Why a folder could not be watched, told once per reason rather than once per folder. */
-  const failuresTold = new Set<string>();
+  const folders = createSessionFolderWatches(recordDir, handlers);
   let closed = false;
-
-  function createRootWatcher(): FSWatcher {
-    const created = watch(recordDir, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // The record directory lists session folders; their files are watched folder by folder.
-      depth: 0,
-      // The writer never renames; an unlink and an add are two real events, not one save.
-      atomic: false,
-      persistent: true,
-    });
-    for (const event of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
-      created.on(event, (path: string) => handlers.onEvent(event, path));
-    }
-    created.on('error', (error: unknown) => handlers.onError(error as NodeJS.ErrnoException));
-    // chokidar says nothing of what came while it walked the directory: a listing once it is
-    // ready tells of folders and strays that came after the folders were watched.
-    created.once('ready', () => {
-      if (closed || created !== rootWatcher) return;
-      for (const dirent of listRecordDirectory()) {
-        if (dirent.isDirectory() && folderWatchers?.has(dirent.name) !== true) handlers.onEvent('addDir', join(recordDir, dirent.name));
-        else if (!dirent.isDirectory()) handlers.onEvent('add', join(recordDir, dirent.name));
-      }
-    });
-    return created;
-  }
-
-  function watchRecordEntries(): EntriesWatcher | null {
-    try {
-      const watcher = watchEntries(recordDir, { persistent: true }, (_event, name) => {
-        if (closed || typeof name !== 'string' || folderWatchers === null || folderWatchers.has(name)) return;
-        const path = join(recordDir, name);
-        try {
-          // lstat: a link to a folder is a stray, never followed.
-          if (lstatSync(path).isDirectory()) handlers.onEvent('addDir', path);
-        } catch {
-          // Gone again, or unreadable: chokidar and the reconciles say so.
-        }
-      });
-      watcher.on('error', () => watcher.close());
-      return watcher;
-    } catch {
-      // Missing or unreadable: chokidar waits for it, and a reconcile watches it afresh.
-      return null;
-    }
-  }
-
-  function listRecordDirectory(): FolderEntry[] {
-    try {
-      // A folder whose name is not UTF-8 names no session: it is listed, never watched or read.
-      return listFolder(recordDir).filter((dirent) => dirent.bytes === undefined);
-    } catch {
-      // Missing or unreadable: a reconcile says so, and finds the folders once it is back.
-      return [];
-    }
-  }
-
-  /** Watches one session folder; the watch is set up when this returns. */
-  function watchOne(sessionId: string): boolean {
-    if (folderWatchers === null || folderWatchers.has(sessionId)) return false;
-    try {
-      const watcher = watchEntries(join(recordDir, sessionId), { persistent: true }, (_event, name) => stir(sessionId, name));
-      watcher.on('error', (error) => {
-        forget(sessionId);
-        tellFailure(sessionId, error as NodeJS.ErrnoException);
-      });
-      folderWatchers.set(sessionId, watcher);
-      return true;
-    } catch (error) {
-      // Gone already (a reconcile says so), or the kernel's limit of watches is reached: the
-      // folder is then read by reconciles alone.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') tellFailure(sessionId, error as NodeJS.ErrnoException);
-      return false;
-    }
-  }
-
-  function tellFailure(sessionId: string, error: NodeJS.ErrnoException): void {
-    const reason = error.code ?? error.message;
-    if (failuresTold.has(reason)) return;
-    failuresTold.add(reason);
-    // Without the folder's path: a folder that cannot be watched is not therefore unreadable.
-    handlers.onError(Object.assign(new Error(`cannot watch session folder ${sessionId} (${error.message}); it is read again at each reconcile`), { code: error.code }));
-  }
-
-  function stir(sessionId: string, name: string | Buffer | null): void {
-    if (closed) return;
-    // inotify tells a watched folder's own removal as its own name; the watch is dead then, so
-    // it is dropped, and a listing says whether the folder is gone or was made again.
-    if (name === sessionId) forget(sessionId);
-    const listing = typeof name !== 'string' || name === sessionId || name.includes('\uFFFD');
-    handlers.onStir(sessionId, listing ? null : name);
-  }
-
-  function forget(sessionId: string): void {
-    const watcher = folderWatchers?.get(sessionId);
-    if (watcher === undefined) return;
-    folderWatchers!.delete(sessionId);
-    watcher.close();
-  }
+  const root: RecordRoot = { recordDir, folders, handlers, isClosed: () => closed };
+  const isCurrent = (watcher: FSWatcher) => watcher === rootWatcher;
 
   function begin(): FolderEntry[] | null {
-    if (folderWatchers !== null) return null;
-    folderWatchers = new Map();
-    rootEntries = watchRecordEntries();
-    const listing = listRecordDirectory();
-    for (const dirent of listing) if (dirent.isDirectory()) watchOne(dirent.name);
+    if (folders.begun) return null;
+    folders.begin();
+    rootEntries = watchRecordEntries(root);
+    const listing = listRecordDirectory(recordDir);
+    for (const dirent of listing) if (dirent.isDirectory()) folders.watchOne(dirent.name);
     return listing;
   }
 
   function closeAll(): void {
     rootEntries?.close();
     rootEntries = null;
-    for (const watcher of folderWatchers?.values() ?? []) watcher.close();
-    folderWatchers?.clear();
+    folders.closeAll();
   }
 
   return {
@@ -207,27 +105,14 @@ export function createFolderWatch(recordDir: string) {
      */
     async watchRecordDirectory(): Promise<void> {
       if (closed || rootWatcher !== null) return;
-      rootWatcher = createRootWatcher();
+      rootWatcher = watchRecordRoot(root, isCurrent);
       const watching = rootWatcher;
       await new Promise<void>((resolve) => watching.once('ready', () => resolve()));
     },
 
-    /** Watches a session folder found after the start (new, or back after it was removed). */
-    watchFolder(sessionId: string): void {
-      if (closed || !watchOne(sessionId)) return;
-      // Found by a listing made just before its watch was set up: what was written in between
-      // is found by listing it once more.
-      const listing = setImmediate(() => {
-        listings.delete(listing);
-        if (!closed) handlers.onStir(sessionId, null);
-      });
-      listings.add(listing);
-    },
+    watchFolder: folders.watchFolder,
 
-    /** Forgets a folder that is gone; if it comes back, it is watched again from scratch. */
-    forgetFolder(sessionId: string): void {
-      forget(sessionId);
-    },
+    forgetFolder: folders.forget,
 
     /**
      * Watches the record directory afresh, when it appeared after the command started or came
@@ -236,17 +121,79 @@ export function createFolderWatch(recordDir: string) {
     rewatch(): void {
       const old = rootWatcher;
       closeAll();
-      folderWatchers = new Map();
-      rootEntries = watchRecordEntries();
-      rootWatcher = createRootWatcher();
+      folders.begin();
+      rootEntries = watchRecordEntries(root);
+      rootWatcher = watchRecordRoot(root, isCurrent);
       void old?.close();
     },
 
     async close(): Promise<void> {
       closed = true;
-      for (const listing of listings) clearImmediate(listing);
-      closeAll();
+      folders.close();
+      rootEntries?.close();
+      rootEntries = null;
       await rootWatcher?.close();
     },
   };
+}
+
+/** What the record directory's two watches share: where they tell, and which folders are watched. */
+type RecordRoot = { recordDir: string; folders: SessionFolderWatches; handlers: FolderWatchHandlers; isClosed: () => boolean };
+
+/** The record directory, watched with chokidar; `isCurrent` is false once a rewatch replaced it. */
+function watchRecordRoot({ recordDir, folders, handlers, isClosed }: RecordRoot, isCurrent: (watcher: FSWatcher) => boolean): FSWatcher {
+  const created = watch(recordDir, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    // The record directory lists session folders; their files are watched folder by folder.
+    depth: 0,
+    // The writer never renames; an unlink and an add are two real events, not one save.
+    atomic: false,
+    persistent: true,
+  });
+  for (const event of ['add', 'addDir', 'change', 'unlink', 'unlinkDir'] as const) {
+    created.on(event, (path: string) => handlers.onEvent(event, path));
+  }
+  created.on('error', (error: unknown) => handlers.onError(error as NodeJS.ErrnoException));
+  // chokidar says nothing of what came while it walked the directory: a listing once it is
+  // ready tells of folders and strays that came after the folders were watched.
+  created.once('ready', () => {
+    if (isClosed() || !isCurrent(created)) return;
+    for (const dirent of listRecordDirectory(recordDir)) {
+      if (dirent.isDirectory() && !folders.isWatched(dirent.name)) handlers.onEvent('addDir', join(recordDir, dirent.name));
+      else if (!dirent.isDirectory()) handlers.onEvent('add', join(recordDir, dirent.name));
+    }
+  });
+  return created;
+}
+
+/** The record directory's own entries, watched for new session folders only (rootEntries). */
+function watchRecordEntries({ recordDir, folders, handlers, isClosed }: RecordRoot): EntriesWatcher | null {
+  try {
+    const watcher = watchEntries(recordDir, { persistent: true }, (_event, name) => {
+      if (isClosed() || typeof name !== 'string' || !folders.begun || folders.isWatched(name)) return;
+      const path = join(recordDir, name);
+      try {
+        // lstat: a link to a folder is a stray, never followed.
+        if (lstatSync(path).isDirectory()) handlers.onEvent('addDir', path);
+      } catch {
+        // Gone again, or unreadable: chokidar and the reconciles say so.
+      }
+    });
+    watcher.on('error', () => watcher.close());
+    return watcher;
+  } catch {
+    // Missing or unreadable: chokidar waits for it, and a reconcile watches it afresh.
+    return null;
+  }
+}
+
+function listRecordDirectory(recordDir: string): FolderEntry[] {
+  try {
+    // A folder whose name is not UTF-8 names no session: it is listed, never watched or read.
+    return listFolder(recordDir).filter((dirent) => dirent.bytes === undefined);
+  } catch {
+    // Missing or unreadable: a reconcile says so, and finds the folders once it is back.
+    return [];
+  }
 }

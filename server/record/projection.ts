@@ -6,7 +6,7 @@ import { valueAsWritten } from '../../shared/jsonText.ts';
 import type { EntryFacts, MessageDetails } from '../../shared/record/entry.ts';
 import type { EvidenceState } from '../../shared/evidence.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
-import type { FreshRead } from './recordWatcher.ts';
+import type { FreshRead } from './recordLooks.ts';
 
 // Hand-written projections from the core's state to the wire: a field reaches a client only
 // when it is named here.

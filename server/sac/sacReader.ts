@@ -10,6 +10,7 @@ import type { Stirred } from '../watch/stirBatch.ts';
 import { createStoreWatch, type StoreWalker } from '../watch/storeWatch.ts';
 import { createSacRooms, filesOf, type SeatFileState } from './sacRooms.ts';
 import { storeRules } from './storeOpen.ts';
+import type { OpenRules } from '../watch/safeOpen.ts';
 
 // The file-system shell of a set-agent-comm store: the shared watch loop (server/watch/
 // storeWatch.ts) over the root, `channels/` and each room (sacRooms.ts); seat files read from the
@@ -115,6 +116,8 @@ export function createSacReader(options: ReaderOptions): SacReader {
     return changed;
   }
 
+  const taking: TakeContext = { root, channels, rules, rooms, storeFiles, listRoot, tell };
+
   const walker: StoreWalker = {
     *walk() {
       rules.secrets?.look();
@@ -133,7 +136,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
       for (const room of [...rooms.rooms.values()]) if (!touched.has(room.room) && (yield* rooms.listRoom(room, false))) touched.add(room.room);
       if (strays || touched.size > 0) tell({ rooms: [...touched], store: false });
     },
-    take: (stirred, scanning) => take(stirred, scanning),
+    take: (stirred, scanning) => takeStirred(taking, stirred, scanning),
     forget() {
       facts = readStoreFiles(allAbsent);
       rootStrays = [];
@@ -147,43 +150,6 @@ export function createSacReader(options: ReaderOptions): SacReader {
       options.onChange({ rooms: [...rooms.rooms.keys()], store: true });
     },
   };
-
-  /** What the watches saw: store files, `channels/`, a room, and the root's own names. */
-  function take(stirred: Stirred, scanning: boolean): Stirred | void {
-    const left: Stirred = new Map();
-    const touched = new Set<string>();
-    let store = false;
-    for (const [folder, names] of stirred) {
-      const room = rooms.roomOf(folder);
-      if (room !== null) {
-        let list = false;
-        for (const name of names) {
-          const seat = name !== null && name.endsWith('.md') && !name.includes(sep) ? name.slice(0, -'.md'.length) : null;
-          if (seat === null || !room.files.has(seat)) list = true;
-          else if (rooms.readSeat(room, seat)) touched.add(room.room);
-        }
-        if (list && drain(rooms.listRoom(room, false))) touched.add(room.room);
-      } else if (scanning) {
-        left.set(folder, names);
-      } else if (folder === channels) {
-        for (const name of drain(rooms.listChannels(true))) touched.add(name);
-      } else if (folder === root) {
-        for (const name of names) {
-          const file = STORE_FILES.find((candidate) => candidate === name);
-          // A writer's temporary, written in pieces: its rename into place is what is read.
-          if (name !== null && TEMPORARY.test(name)) continue;
-          if (name !== null && isSecretName(name)) rules.secrets?.look();
-          else if (file !== undefined) storeFiles.touch(join(root, file), file);
-          else if (name !== 'channels') store = listRoot() || store;
-          // The root's names are told only by a listing: every store file may have changed.
-          if (name === null) for (const each of STORE_FILES) storeFiles.touch(join(root, each), each);
-          if (name === null || name === 'channels') for (const touchedRoom of drain(rooms.listChannels(true))) touched.add(touchedRoom);
-        }
-      }
-    }
-    if (touched.size > 0 || store) tell({ rooms: [...touched], store: false });
-    return left.size > 0 ? left : undefined;
-  }
 
   const watch = createStoreWatch({
     root,
@@ -218,6 +184,56 @@ export function createSacReader(options: ReaderOptions): SacReader {
       await watch.close();
     },
   };
+}
+
+/** What taking the watches' news works with: the reader's parts, and how it tells a change. */
+type TakeContext = {
+  root: string;
+  channels: string;
+  rules: OpenRules;
+  rooms: ReturnType<typeof createSacRooms>;
+  storeFiles: ReturnType<typeof createSettledReads>;
+  /** Lists the root again; whether what is in it and not read changed. */
+  listRoot: () => boolean;
+  tell: (change: SacChange) => void;
+};
+
+/** What the watches saw: store files, `channels/`, a room, and the root's own names; what waits for the scan. */
+function takeStirred(context: TakeContext, stirred: Stirred, scanning: boolean): Stirred | void {
+  const { root, channels, rules, rooms, storeFiles, listRoot, tell } = context;
+  const left: Stirred = new Map();
+  const touched = new Set<string>();
+  let store = false;
+  for (const [folder, names] of stirred) {
+    const room = rooms.roomOf(folder);
+    if (room !== null) {
+      let list = false;
+      for (const name of names) {
+        const seat = name !== null && name.endsWith('.md') && !name.includes(sep) ? name.slice(0, -'.md'.length) : null;
+        if (seat === null || !room.files.has(seat)) list = true;
+        else if (rooms.readSeat(room, seat)) touched.add(room.room);
+      }
+      if (list && drain(rooms.listRoom(room, false))) touched.add(room.room);
+    } else if (scanning) {
+      left.set(folder, names);
+    } else if (folder === channels) {
+      for (const name of drain(rooms.listChannels(true))) touched.add(name);
+    } else if (folder === root) {
+      for (const name of names) {
+        const file = STORE_FILES.find((candidate) => candidate === name);
+        // A writer's temporary, written in pieces: its rename into place is what is read.
+        if (name !== null && TEMPORARY.test(name)) continue;
+        if (name !== null && isSecretName(name)) rules.secrets?.look();
+        else if (file !== undefined) storeFiles.touch(join(root, file), file);
+        else if (name !== 'channels') store = listRoot() || store;
+        // The root's names are told only by a listing: every store file may have changed.
+        if (name === null) for (const each of STORE_FILES) storeFiles.touch(join(root, each), each);
+        if (name === null || name === 'channels') for (const touchedRoom of drain(rooms.listChannels(true))) touched.add(touchedRoom);
+      }
+    }
+  }
+  if (touched.size > 0 || store) tell({ rooms: [...touched], store: false });
+  return left.size > 0 ? left : undefined;
 }
 
 /** Runs a walk of the rooms in one go (an event's listing); its result. */

@@ -1,22 +1,19 @@
 import { resolve } from 'node:path';
-import type { LiveItem, SourceStatus } from '../../shared/wire/common.ts';
-import { firstLineOf } from '../../shared/firstLine.ts';
+import type { SourceStatus } from '../../shared/wire/common.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
 import { stateSacMessages } from '../../shared/sac/mapStatements.ts';
-import { summarizeSeat, type RoomFiles } from '../../shared/sac/seat.ts';
+import { summarizeSeat } from '../../shared/sac/seat.ts';
 import { sacSeatSummarySchema, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
-import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
 import type { ListedConversation, Source, SourceNotice } from '../sources/source.ts';
 import { createSacExport, describeSacHit } from './sacExport.ts';
 import { createSacFolds } from './sacFolds.ts';
-import { createLiveItems } from './sacLiveItems.ts';
+import { createSacNotices } from './sacNotices.ts';
 import { createSacPages } from './sacPages.ts';
 import { createFlowProjection, projectSummary } from './sacProjection.ts';
 import { createSacReader } from './sacReader.ts';
 import { searchSac } from './sacSearch.ts';
 import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
-import { readSeatRange } from './storeOpen.ts';
 
 // A set-agent-comm store as a source: seats are its conversations (grouped by the registry's
 // project), rooms a view of their own. Its reader reads the files; sacFolds.ts keeps what is
@@ -32,10 +29,6 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   const ref = sourceRefOf('sac', root);
   const pool = options.searchPool ?? createSearchPool();
   const listeners = new Set<(notice: SourceNotice) => void>();
-  /** Seats whose summary changed since the last notice. */
-  const dirty = new Set<string>();
-  /** Rooms whose files changed since the last notice: their new and changed items are told with it. */
-  const roomsChanged = new Set<string>();
   let allDirty = true;
   const summaries = new Map<string, { listed: ListedConversation; at: number }>();
 
@@ -46,26 +39,12 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     const status = reader.status();
     return { ...ref, root, state: status.state, why: status.why, indexing: status.indexing };
   };
-  const notices = createNoticeGatherer<never>(() => {
-    const ids = [...dirty];
-    dirty.clear();
-    const items = collectLiveItems();
-    for (const id of ids) {
-      publish({ type: 'conversation-changed', id });
-      const told = items.get(id);
-      items.delete(id);
-      if (told !== undefined) publish({ type: 'items', id, items: told });
-    }
-    // A seat told of no change (its summary was not asked for again) still has its items told.
-    for (const [id, told] of items) publish({ type: 'items', id, items: told });
-  });
-
   const reader = createSacReader({
     root,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: () => {
       // What the first scan read is not told item by item: it is what the files held when reading began.
-      if (reader.status().indexing.state === 'ready') liveItems.takeAsTold(reader.rooms());
+      if (reader.status().indexing.state === 'ready') notices.takeAsTold();
       publish({ type: 'source', source: statusNow() });
     },
     onChange(change) {
@@ -91,46 +70,17 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
         for (const seat of touched) summaries.delete(seat);
       }
       if (reader.status().indexing.state !== 'ready') return;
-      for (const room of change.rooms) roomsChanged.add(room);
-      for (const seat of touched) dirty.add(seat);
-      if (dirty.size > 0 || roomsChanged.size > 0) notices.gather();
+      notices.gather(change.rooms, touched);
     },
   });
 
   const folds = createSacFolds(reader);
   const flows = createFlowProjection(reader, root, ref, folds.wakeRoomOf);
-  const liveItems = createLiveItems({
-    ref,
-    firstLineOf(room, seat, entry) {
-      const { text } = flows.readText(entry, room, seat, true);
-      return text === null ? null : firstLineOf(text);
-    },
-    beginsHeader(room, seat, start) {
-      const file = reader.seatFile(room, seat);
-      if (file === null) return false;
-      const length = Math.min(3, file.reading.size - start);
-      const read = readSeatRange(root, file.relative, file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, start, length, start + length);
-      return read.type === 'bytes' && read.bytes.length > 0 && '## '.startsWith(read.bytes.toString('latin1'));
-    },
-  });
-
-  function collectLiveItems(): Map<string, LiveItem[]> {
-    if (roomsChanged.size === 0) return new Map();
-    const rooms: RoomFiles[] = [];
-    let gone = false;
-    for (const room of roomsChanged) {
-      const files = reader.room(room);
-      if (files === null) gone = true;
-      else rooms.push(files);
-    }
-    roomsChanged.clear();
-    if (gone) liveItems.forgetRoomsBut(new Set(reader.rooms().map((files) => files.room)));
-    return liveItems.collect(rooms);
-  }
+  const notices = createSacNotices({ ref, root, reader, flows, publish });
 
   function listedOf(seat: string): ListedConversation {
     const cached = summaries.get(seat);
-    if (cached !== undefined && !allDirty && !dirty.has(seat) && Date.now() - cached.at < SUMMARY_MAX_AGE_MS) return cached.listed;
+    if (cached !== undefined && !allDirty && !notices.isDirty(seat) && Date.now() - cached.at < SUMMARY_MAX_AGE_MS) return cached.listed;
     const store = reader.store();
     const seatSummary = summarizeSeat(seat, folds.indexes, store, Date.now(), folds.processStates(store));
     const registry = store.registry;

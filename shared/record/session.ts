@@ -1,5 +1,6 @@
-import type { DegradedCode, DegradedReason, MissingRange } from './degraded.ts';
-import { DEGRADED_CODES, isSequenceJump } from './degraded.ts';
+import type { DegradedReason, MissingRange } from './degraded.ts';
+import { isSequenceJump } from './degraded.ts';
+import { createDegradedNotes, type DegradedNotes, type NotesMark } from './degradedNotes.ts';
 import { compareEntryNames, missingBetween } from './entryName.ts';
 import type { KnownFile, NamedFile } from './knownFile.ts';
 import { isInOrder } from './knownFile.ts';
@@ -89,8 +90,7 @@ export function createSessionFold(sessionId: string) {
   const runs: Run[] = [];
   const cwds: string[] = [];
   const cwdSet = new Set<string>();
-  const missing: MissingRange[] = [];
-  const reasonFiles = new Map<DegradedCode, string[]>();
+  const notes = createDegradedNotes();
   let counts: Omit<SessionCounts, 'stray'> = { sent: 0, received: 0, refused: 0, rejected: 0, damaged: 0, pending: 0, invalid: 0, missing: 0 };
   let scalars = {
     /** How many files (in session order, named or not) have been added. */
@@ -109,20 +109,12 @@ export function createSessionFold(sessionId: string) {
     items: number;
     runs: number;
     cwds: number;
-    missing: number;
-    reasonFiles: Map<DegradedCode, number>;
+    notes: NotesMark;
   };
   const checkpoints: Checkpoint[] = [];
 
-  const note = (code: DegradedCode, file: string) => {
-    const list = reasonFiles.get(code);
-    if (list === undefined) reasonFiles.set(code, [file]);
-    else list.push(file);
-  };
   const checkpoint = () => {
-    const lengths = new Map<DegradedCode, number>();
-    for (const [code, files] of reasonFiles) lengths.set(code, files.length);
-    checkpoints.push({ scalars: { ...scalars }, counts: { ...counts }, items: items.length, runs: runs.length, cwds: cwds.length, missing: missing.length, reasonFiles: lengths });
+    checkpoints.push({ scalars: { ...scalars }, counts: { ...counts }, items: items.length, runs: runs.length, cwds: cwds.length, notes: notes.mark() });
   };
   checkpoint();
 
@@ -148,49 +140,19 @@ export function createSessionFold(sessionId: string) {
       const skipped = missingBetween(previous.entryName.seq, name.seq);
       if (skipped !== null) {
         const range = { from: skipped.from, to: skipped.to, after: previous.name, before: file.name };
-        missing.push(range);
+        notes.noteGap(range);
         items.push({ type: 'gap', run: scalars.run, missing: range });
         // A gap that is not a jump holds at most WIDEST_COUNTED_GAP numbers: a plain number.
         if (!isSequenceJump(range)) counts.missing += Number(skipped.count);
-        note('sequence-gap', previous.name);
-        note('sequence-gap', file.name);
       }
     }
     scalars.previous = file;
     items.push({ type: 'file', file, run: scalars.run });
 
-    switch (file.evidence) {
-      case 'damaged':
-        counts.damaged++;
-        note('damaged-file', file.name);
-        break;
-      case 'pending':
-        counts.pending++;
-        break;
-      case 'invalid':
-        counts.invalid++;
-        note('invalid-entry', file.name);
-        break;
-      case 'unreadable':
-        note('unreadable', file.name);
-        break;
-      case 'changed':
-        note('changed-after-read', file.name);
-        break;
-      case 'removed':
-        note('removed-after-read', file.name);
-        break;
-      case 'parsed':
-      case 'stray':
-        break;
-    }
-    // Back as it was read, but something touched it meanwhile: the record was touched all the same.
-    if ((file.evidence === 'parsed' || file.evidence === 'invalid') && file.touched !== undefined) {
-      note(file.touched === 'changed' ? 'changed-after-read' : 'removed-after-read', file.name);
-    }
+    noteEvidence(file, counts, notes);
 
     if (facts === null) return;
-    if (facts.sessionId !== null && facts.sessionId !== sessionId) note('session-mismatch', file.name);
+    if (facts.sessionId !== null && facts.sessionId !== sessionId) notes.note('session-mismatch', file.name);
     if (facts.cwd !== null) {
       if (!cwdSet.has(facts.cwd)) {
         cwdSet.add(facts.cwd);
@@ -223,29 +185,14 @@ export function createSessionFold(sessionId: string) {
     counts = { ...back.counts };
     items.length = back.items;
     runs.length = back.runs;
-    missing.length = back.missing;
     for (const cwd of cwds.splice(back.cwds)) cwdSet.delete(cwd);
-    for (const [code, files] of reasonFiles) {
-      const length = back.reasonFiles.get(code);
-      if (length === undefined) reasonFiles.delete(code);
-      else files.length = length;
-    }
+    notes.rewind(back.notes);
     return scalars.position;
   }
 
   /** The session as folded so far, with its strays (files with no place in the order). */
   function fold(strays: readonly KnownFile[], folderProblem: string | null): SessionFold {
-    const degraded: DegradedReason[] = [];
-    for (const code of DEGRADED_CODES) {
-      let reasonOf = reasonFiles.get(code);
-      // No start entry, and a folder that could not be read, are reasons with no files of their own.
-      if (reasonOf === undefined && ((code === 'no-start' && runs.length === 0) || (code === 'unreadable' && folderProblem !== null))) reasonOf = [];
-      if (reasonOf === undefined) continue;
-      const reason: DegradedReason = { code, files: code === 'sequence-gap' ? [...new Set(reasonOf)] : reasonOf.slice() };
-      if (code === 'sequence-gap') reason.missing = missing.slice();
-      if (code === 'unreadable' && folderProblem !== null) reason.folder = folderProblem;
-      degraded.push(reason);
-    }
+    const degraded = notes.reasons(runs.length === 0, folderProblem);
     return {
       sessionId,
       items: strays.length === 0 ? items : [...items, ...strays.map((file): SessionItem => ({ type: 'stray', file }))],
@@ -262,4 +209,37 @@ export function createSessionFold(sessionId: string) {
   }
 
   return { add, rewind, fold };
+}
+
+/** Counts a file by its evidence, and notes it where it is a reason the record is incomplete. */
+function noteEvidence(file: NamedFile, counts: Omit<SessionCounts, 'stray'>, notes: DegradedNotes): void {
+  switch (file.evidence) {
+    case 'damaged':
+      counts.damaged++;
+      notes.note('damaged-file', file.name);
+      break;
+    case 'pending':
+      counts.pending++;
+      break;
+    case 'invalid':
+      counts.invalid++;
+      notes.note('invalid-entry', file.name);
+      break;
+    case 'unreadable':
+      notes.note('unreadable', file.name);
+      break;
+    case 'changed':
+      notes.note('changed-after-read', file.name);
+      break;
+    case 'removed':
+      notes.note('removed-after-read', file.name);
+      break;
+    case 'parsed':
+    case 'stray':
+      break;
+  }
+  // Back as it was read, but something touched it meanwhile: the record was touched all the same.
+  if ((file.evidence === 'parsed' || file.evidence === 'invalid') && file.touched !== undefined) {
+    notes.note(file.touched === 'changed' ? 'changed-after-read' : 'removed-after-read', file.name);
+  }
 }

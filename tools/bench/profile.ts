@@ -16,9 +16,9 @@ const CATEGORIES: { name: string; matches: (fn: string, url: string) => boolean 
   { name: 'parse & check', matches: (fn, url) => /jsonText|entry\.[jt]s|leanEntry|entryName/.test(url) || url.includes('/zod/') || /^(parse|JSON\.parse)$/.test(fn) },
   { name: 'fingerprint', matches: (fn) => /^(hash|digest|fingerprintEntry|fingerprintOf)$/.test(fn) },
   { name: 'post', matches: (fn, url) => /^(postMessage|serialize|deserialize|structuredClone)$/.test(fn) || /messageport|serializer|scanLooks|js_transferable/.test(url) },
-  { name: 'index', matches: (_fn, url) => /recordIndex|observation|recordWatcher|recordReader|knownFile|retryQueue|session\.[jt]s/.test(url) },
+  { name: 'index', matches: (_fn, url) => /recordIndex|observation|recordWatcher|recordLooks|recordEvents|recordReconcile|reconcileSlices|scanHandOver|recordStatus|recordReader|knownFile|retryQueue|session\.[jt]s/.test(url) },
   { name: 'scan loop', matches: (_fn, url) => /scanWorker|scanPool|scanFolder|headStart|lookAtFile/.test(url) },
-  { name: 'watch', matches: (fn, url) => /chokidar|readdirp|fs\/watchers|folderWatch/.test(url) || fn === 'FSWatcher.<computed>' },
+  { name: 'watch', matches: (fn, url) => /chokidar|readdirp|fs\/watchers|folderWatch|sessionFolderWatches/.test(url) || fn === 'FSWatcher.<computed>' },
   { name: 'modules', matches: (fn, url) => /esm\/|cjs\/loader|bootstrap\/realm|modules\/|compileSourceTextModule|wrapSafe/.test(`${url} ${fn}`) || fn === 'internalModuleStat' },
   { name: 'http', matches: (_fn, url) => /fastify|avvio|light-my-request|find-my-way|pino|http|net/.test(url) },
 ];

@@ -29,7 +29,7 @@ export function SessionsTable({ sessions, caption }: { sessions: readonly Listed
         {sessions.map((session) => (
           <tr key={session.session} data-session={session.session}>
             <th scope="row">
-              <Link to={sessionPath(session.session)} className="full-id" aria-label={`Session ${session.session} across the stores`}>
+              <Link to={sessionPath(session.session)} className="full-id" aria-label={`Across the stores: ${session.session}`}>
                 {session.session}
               </Link>
               {session.elsewhere.length > 0 && (

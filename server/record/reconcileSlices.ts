@@ -1,0 +1,88 @@
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
+import type { RecordStatus } from './recordStatus.ts';
+
+const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
+
+/** Whether the watcher saw a change since the last slice of a scan or reconcile. */
+export type SeenSinceSlice = { seen: boolean };
+
+type SlicesOptions = {
+  /** Whether this is the first scan, whose reading is told by its progress. */
+  initial: boolean;
+  status: RecordStatus;
+  /** Told whether the first scan is reading now: in its slices, not between them. */
+  setScanReading: (reading: boolean) => void;
+  seenSinceSlice: SeenSinceSlice;
+  noticeGatherMs: number;
+};
+
+export type Slices = ReturnType<typeof createSlices>;
+
+/**
+ * A reconcile's slices and the pauses between them: each slice runs for SLICE_MS, then the
+ * event loop has a turn. It counts the CPU this thread spends in the slices, not the time
+ * between them, which other work (a burst of searches) can stretch to minutes.
+ */
+export function createSlices(options: SlicesOptions) {
+  const { initial, status, setScanReading, seenSinceSlice } = options;
+  let spentUs = 0;
+  let sliceCpu = threadCpuUs();
+  let sliceStart = 0;
+  let read = 0;
+
+  function end(): void {
+    spentUs += threadCpuUs() - sliceCpu;
+    setScanReading(false);
+  }
+
+  function begin(): void {
+    sliceCpu = threadCpuUs();
+    setScanReading(initial);
+  }
+
+  return {
+    end,
+    begin,
+    /** Starts the first slice's clock: the reconcile's work begins. */
+    startClock(): void {
+      sliceStart = performance.now();
+    },
+    /** A change the watcher saw, or an asked folder's look: the next slice leaves its notice room. */
+    noteSeen(): void {
+      seenSinceSlice.seen = true;
+    },
+    /** Counts a file read; the first scan tells its progress by it. */
+    countRead(): void {
+      read++;
+      if (initial && read % 256 === 0) status.set({ indexing: { state: 'scanning', files: read } }, false);
+    },
+    /** Whether this slice has had its time. */
+    due: (): boolean => performance.now() - sliceStart > SLICE_MS,
+    /** When this slice's time is up, on the steady clock. */
+    until: (): number => sliceStart + SLICE_MS,
+    /**
+     * Ends this slice and begins the next once `until` resolves (the next turn of the event loop
+     * without one). After a change the watcher saw, the next slice waits the notice's gathering
+     * time, so that the notice is not held behind it.
+     */
+    async pause(until: Promise<void> | null): Promise<void> {
+      if (initial) status.set({ indexing: { state: 'scanning', files: read } }, false);
+      end();
+      await (until ?? yieldToLoop());
+      if (seenSinceSlice.seen) {
+        seenSinceSlice.seen = false;
+        await sleep(options.noticeGatherMs + 1);
+      }
+      begin();
+      sliceStart = performance.now();
+    },
+    /** The CPU spent in the slices so far, in ms. */
+    spentMs: (): number => spentUs / 1000,
+  };
+}
+
+/** CPU time this thread has used, in µs; the whole process's where Node cannot tell a thread's. */
+function threadCpuUs(): number {
+  const usage = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
+  return usage.user + usage.system;
+}
