@@ -81,34 +81,6 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
     } while (at < end);
   }
 
-  function describePlace(item: Exported, evidence: string, why: string | null): Record<string, unknown> {
-    const { flow, room, column, received } = item;
-    const stretch = flow.item;
-    const entry = stretch.type === 'entry' ? stretch : null;
-    const at = entry === null ? null : entry.facts.instant === null ? null : new Date(entry.facts.instant).toISOString();
-    return {
-      type: stretch.type,
-      column,
-      source: ref,
-      seat: flow.seat,
-      room,
-      file: `channels/${room}/${flow.seat}.md`,
-      item: `channels/${room}/${flow.seat}.md:${stretch.start}`,
-      start: stretch.start,
-      end: stretch.end,
-      evidence,
-      why,
-      time: entry?.facts.time ?? null,
-      at,
-      entryType: entry?.facts.type ?? null,
-      typeWord: entry?.facts.typeWord ?? null,
-      to: entry === null ? [] : [...entry.facts.to],
-      re: entry?.facts.re ?? null,
-      addressing: received?.addressing ?? null,
-      sacCursor: received?.sacCursor ?? null,
-    };
-  }
-
   /**
    * A stretch too large to hold, a piece at a time: looked through once (its header checked
    * first, and whether it is UTF-8), then read again piece by piece as it is sent.
@@ -143,7 +115,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
       if (item.flow.item.end - item.flow.item.start > WHOLE_BYTES) {
         const large = await readLargeStretch(item.room, item.flow, signal);
         const problem = 'pieces' in large ? null : 'changed' in large ? { evidence: 'changed', why: `changed after it was read: ${large.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${large.unreadable}` };
-        const fields = problem === null ? describePlace(item, item.flow.item.evidence, item.flow.item.why) : describePlace(item, problem.evidence, problem.why);
+        const fields = problem === null ? describePlace(ref, item, item.flow.item.evidence, item.flow.item.why) : describePlace(ref, item, problem.evidence, problem.why);
         yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: 'pieces' in large ? large : null } } };
         continue;
       }
@@ -154,7 +126,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
         else problem = 'changed' in piece ? { evidence: 'changed', why: `changed after it was read: ${piece.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${piece.unreadable}` };
       }
       // The evidence sent is that of the bytes sent: none, and why, when they are not those read.
-      const fields = problem === null ? describePlace(item, item.flow.item.evidence, item.flow.item.why) : describePlace(item, problem.evidence, problem.why);
+      const fields = problem === null ? describePlace(ref, item, item.flow.item.evidence, item.flow.item.why) : describePlace(ref, item, problem.evidence, problem.why);
       const bytes = problem === null ? (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)) : null;
       yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: bytes === null ? null : { bytes } } } };
     }
@@ -205,6 +177,35 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
       items: { ndjson: (signal) => records(items, signal), json: (signal) => values(items, signal), md: (signal) => transcript(items, signal) },
       newest: (limit) => ({ total: items.length, json: (signal) => values(pickNewest(items, sent, limit), signal) }),
     };
+  };
+}
+
+/** A stretch's place, evidence and header facts: what an NDJSON record says beside its bytes. */
+function describePlace(ref: SacExporting['ref'], item: Exported, evidence: string, why: string | null): Record<string, unknown> {
+  const { flow, room, column, received } = item;
+  const stretch = flow.item;
+  const entry = stretch.type === 'entry' ? stretch : null;
+  const at = entry === null ? null : entry.facts.instant === null ? null : new Date(entry.facts.instant).toISOString();
+  return {
+    type: stretch.type,
+    column,
+    source: ref,
+    seat: flow.seat,
+    room,
+    file: `channels/${room}/${flow.seat}.md`,
+    item: `channels/${room}/${flow.seat}.md:${stretch.start}`,
+    start: stretch.start,
+    end: stretch.end,
+    evidence,
+    why,
+    time: entry?.facts.time ?? null,
+    at,
+    entryType: entry?.facts.type ?? null,
+    typeWord: entry?.facts.typeWord ?? null,
+    to: entry === null ? [] : [...entry.facts.to],
+    re: entry?.facts.re ?? null,
+    addressing: received?.addressing ?? null,
+    sacCursor: received?.sacCursor ?? null,
   };
 }
 

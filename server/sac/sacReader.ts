@@ -132,7 +132,8 @@ export function createSacReader(options: ReaderOptions): SacReader {
       }
       const strays = listRoot();
       const touched = new Set(yield* rooms.listChannels(true));
-      for (const room of [...rooms.rooms.values()]) if (yield* rooms.listRoom(room, false)) touched.add(room.room);
+      // A room listChannels found new it has just listed and read whole: it is not listed twice.
+      for (const room of [...rooms.rooms.values()]) if (!touched.has(room.room) && (yield* rooms.listRoom(room, false))) touched.add(room.room);
       if (strays || touched.size > 0) tell({ rooms: [...touched], store: false });
     },
     take: (stirred, scanning) => takeStirred(taking, stirred, scanning),

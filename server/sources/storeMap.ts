@@ -1,19 +1,44 @@
 import { foldMap, listEdgeMessages, type MapWindow, type StoreFacts } from '../../shared/map/foldMap.ts';
+import type { MapFacts } from '../../shared/map/party.ts';
 import { EDGE_MESSAGES_LIMIT, type EdgeMessagesResponse, type MapQuery, type MapResponse } from '../../shared/wire/map.ts';
 import type { SourceRef } from '../../shared/wire/common.ts';
 import type { Source } from './source.ts';
 
 // The map of every store (`rec.map/1`): each source states its messages (Source.mapFacts), and
 // the one fold (shared/map/foldMap.ts) makes nodes and edges of them. No kind is known here: a
-// conversation's project is what the source lists it under.
+// conversation's project is what the source lists it under. A source's facts are stated again
+// only when its version changed (a notice of anything a reader can see), and an answer is folded
+// and serialized once per query and versions: at 200 sessions × 20 peers every open map asks
+// again on each notice, and most notices are of other stores or of nothing the map shows.
 
-function gatherFacts(sources: readonly Source[]): StoreFacts[] {
-  const stores: StoreFacts[] = [];
-  for (const source of sources) {
-    if (source.mapFacts === undefined) continue;
-    stores.push({ source: source.ref.id, facts: source.mapFacts(), projectOf: (conversation) => source.conversation(conversation)?.cwd ?? null });
-  }
-  return stores;
+type Kept<T> = { version: string; value: T };
+
+/** The map of a set of sources: their facts, folded and serialized answers, kept until a source's version changes. */
+export function createStoreMap(sources: readonly Source[]) {
+  const facts = new Map<string, Kept<MapFacts>>();
+  let answer: { key: string; json: string } | null = null;
+
+  const gatherFacts = (): StoreFacts[] => {
+    const stores: StoreFacts[] = [];
+    for (const source of sources) {
+      if (source.mapFacts === undefined) continue;
+      const version = source.version();
+      let kept = facts.get(source.ref.id);
+      if (kept === undefined || kept.version !== version) facts.set(source.ref.id, (kept = { version, value: source.mapFacts() }));
+      stores.push({ source: source.ref.id, facts: kept.value, projectOf: (conversation) => source.conversation(conversation)?.cwd ?? null });
+    }
+    return stores;
+  };
+
+  return {
+    /** `rec.map/1` as JSON: made by the core and shared/wire's types, so not checked again per answer. */
+    serializeMap(query: MapQuery): string {
+      const key = JSON.stringify([query.since ?? null, query.until ?? null, query.stores ?? null, sources.map((source) => source.version())]);
+      if (answer?.key !== key) answer = { key, json: JSON.stringify(describeMap(sources, gatherFacts(), query)) };
+      return answer.json;
+    },
+    describeEdgeMessages: (query: MapQuery & { from: string; to: string }) => describeEdgeMessages(sources, gatherFacts(), query),
+  };
 }
 
 function windowOf(query: MapQuery): MapWindow {
@@ -27,10 +52,10 @@ function windowOf(query: MapQuery): MapWindow {
 const isoOf = (instant: number | null) => (instant === null ? null : new Date(instant).toISOString());
 
 /** Who talks to whom in every store, within the query's window. */
-export function describeMap(sources: readonly Source[], query: MapQuery): MapResponse {
+function describeMap(sources: readonly Source[], facts: StoreFacts[], query: MapQuery): MapResponse {
   const window = windowOf(query);
   const refs = new Map<string, SourceRef>(sources.map((source) => [source.ref.id, { kind: source.ref.kind, id: source.ref.id }]));
-  const fold = foldMap(gatherFacts(sources), window);
+  const fold = foldMap(facts, window);
   return {
     schema: 'rec.map/1',
     since: query.since ?? null,
@@ -44,9 +69,9 @@ export function describeMap(sources: readonly Source[], query: MapQuery): MapRes
 }
 
 /** One edge's messages, newest first: where each is in its store. */
-export function describeEdgeMessages(sources: readonly Source[], query: MapQuery & { from: string; to: string }): EdgeMessagesResponse {
+function describeEdgeMessages(sources: readonly Source[], facts: StoreFacts[], query: MapQuery & { from: string; to: string }): EdgeMessagesResponse {
   const refs = new Map<string, SourceRef>(sources.map((source) => [source.ref.id, { kind: source.ref.kind, id: source.ref.id }]));
-  const { messages, total } = listEdgeMessages(gatherFacts(sources), windowOf(query), query.from, query.to, EDGE_MESSAGES_LIMIT);
+  const { messages, total } = listEdgeMessages(facts, windowOf(query), query.from, query.to, EDGE_MESSAGES_LIMIT);
   return {
     schema: 'rec.map-messages/1',
     from: query.from,

@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { edgeMessagesResponseSchema, mapResponseSchema, type MapResponse } from '../../shared/wire/map.ts';
 import { SAC_ROOM, SEAT_A, SEAT_B, SESSION_A, SESSION_B, writeTwoSessions, type TwoSessions } from '../../tools/writer/twoSessions.ts';
 import type { Dashboard } from '../dashboard.ts';
+import type { Source } from '../sources/source.ts';
+import { createStoreMap } from '../sources/storeMap.ts';
 import { eventually, getJson, makeTempRecord, startThreeStoreDashboard } from './harness.ts';
 
 // The map of who talks to whom, from a record, a spex home and a set-agent-comm store, each
@@ -101,5 +103,29 @@ describe('the map of who talks to whom', () => {
       const sac = edgeOf(map, B, A)?.counts.find((count) => count.source.kind === 'sac');
       return sac?.messages === 2 && sac.broadcast === 1 ? true : undefined;
     }, 'the new entry on the edge from B to A');
+  });
+
+  it('a store’s messages are stated again only after it changed, and an answer asked again with nothing changed is the same JSON', async () => {
+    const stated = new Map<string, number>();
+    const counting = dashboard.sources.map((source): Source => ({
+      ...source,
+      mapFacts: () => {
+        stated.set(source.ref.kind, (stated.get(source.ref.kind) ?? 0) + 1);
+        return source.mapFacts!();
+      },
+    }));
+    const storeMap = createStoreMap(counting);
+    const first = storeMap.serializeMap({});
+    assert.equal(storeMap.serializeMap({}), first);
+    assert.deepEqual(storeMap.describeEdgeMessages({ from: A, to: B }).total > 0, true);
+    assert.deepEqual(Object.fromEntries(stated), { record: 1, spex: 1, sac: 1 });
+    await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_A, ts: '2026-11-30T09:08:00.000+00:00', type: 'ANSWER', text: 'Noted.', to: [SEAT_B] });
+    const after = await eventually(async () => {
+      const json = storeMap.serializeMap({});
+      return json !== first ? json : undefined;
+    }, 'the map after a sac entry');
+    const sac = edgeOf(mapResponseSchema.parse(JSON.parse(after)), A, B)?.counts.find((count) => count.source.kind === 'sac');
+    assert.equal(sac?.messages, 2);
+    assert.deepEqual(Object.fromEntries(stated), { record: 1, spex: 1, sac: 2 }, 'only the store that changed is asked again');
   });
 });

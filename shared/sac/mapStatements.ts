@@ -1,6 +1,6 @@
 import type { MapFacts, MapStatement, Party } from '../map/party.ts';
 import { findSeatRooms, listSeats, resolveSession, type RoomFiles } from './seat.ts';
-import { countEntries } from './seatFile.ts';
+import { countEntries, readEntryTo } from './seatFile.ts';
 import { classifyAddressing } from './seatName.ts';
 import type { StoreFacts } from './storeFiles.ts';
 
@@ -37,7 +37,7 @@ export function stateSacMessages(source: string, rooms: readonly RoomFiles[], st
       const from = partyOf.get(writer)!;
       const columns = file.entries;
       for (let index = 0; index < countEntries(file); index++) {
-        const to = columns.to[index]!;
+        const to = readEntryTo(columns, index);
         const instant = columns.instant[index]!;
         const base = { from, instant: Number.isNaN(instant) ? null : instant, seenFrom: 'sender' as const, refused: null, conversation: writer, key: `channels/${room}/${writer}.md:${columns.start[index]!}` };
         if (to.length === 0) {

@@ -1,5 +1,5 @@
 import { collectDegraded, type DegradedReason } from './degraded.ts';
-import { CLOSED_PARSED, countEntries, type SeatFileReading } from './seatFile.ts';
+import { CLOSED_PARSED, countEntries, readEntryTo, type SeatFileReading } from './seatFile.ts';
 
 // A room's index: what every seat's summary needs of the room, counted once for the room and
 // kept up to date as its files grow (sac-channels-format: What a reader must do). A seat's
@@ -113,7 +113,7 @@ function followsOn(file: FileIndex, reading: SeatFileReading): boolean {
   if (had === 0) return true;
   const before = file.reading.entries;
   const now = reading.entries;
-  return before === now || (now.start[had - 1] === before.start[had - 1] && Object.is(now.instant[had - 1], before.instant[had - 1]) && now.to[had - 1] === before.to[had - 1]);
+  return before === now || (now.start[had - 1] === before.start[had - 1] && Object.is(now.instant[had - 1], before.instant[had - 1]) && readEntryTo(now, had - 1) === readEntryTo(before, had - 1));
 }
 
 /** The file index taken on to `reading`: the entries it did not hold yet are added; the last one held is closed now, perhaps. */
@@ -126,7 +126,7 @@ function extendFile(file: FileIndex, reading: SeatFileReading): FileIndex {
   let sorted = file.sorted;
   let sortedCount = file.sortedCount;
   for (let i = had; i < n; i++) {
-    const to = columns.to[i]!;
+    const to = readEntryTo(columns, i);
     file.byTo.set(to, (file.byTo.get(to) ?? 0) + 1);
     const instant = columns.instant[i]!;
     if (instant > file.maxInstant) file.maxInstant = instant;

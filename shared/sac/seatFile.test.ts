@@ -390,6 +390,19 @@ describe('what a reading holds of an entry: numbers and shared names', () => {
     assert.ok(Object.isFrozen(lists[0]));
     assert.equal(listEntries(reading)[1]!.facts.to, listEntries(readWhole(writtenFile([{ ts: '2026-11-30T17:18:53.482+00:00', type: 'FACT', text: 'x' }])))[0]!.facts.to);
   });
+
+  it('a read keeps its entries in one buffer of numbers, with no object, list slot or text of its own an entry', () => {
+    const grown = readSeatFile(reading, bytesOf(`${new TextDecoder().decode(bytes)}\n## 2026-11-30T18:00:00.000+00:00 — ANSWER → ops (re: x)\nmore\n`), 0);
+    for (const each of [reading, grown]) {
+      const { start, instant, headerLength, to, zone, word, state } = each.entries;
+      for (const column of [instant, headerLength, to, zone, word, state]) assert.equal(column.buffer, start.buffer);
+      const perEntry = Object.values(each.entries).filter((value) => (Array.isArray(value) ? value.length : value instanceof Map ? value.size : 0) >= 50);
+      assert.deepEqual(perEntry, []);
+    }
+    const last = listEntries(grown).at(-1)!;
+    assert.deepEqual([last.facts.to, last.facts.re], [['ops'], 'x']);
+    assert.deepEqual(listEntries(grown).slice(0, 50).map((entry) => entry.facts), listEntries(reading).map((entry) => entry.facts));
+  });
 });
 
 describe('the byte scan agrees with reading line by line', () => {

@@ -116,8 +116,10 @@ const CLOSED_NO_BODY = 1;
 const CLOSED_NOT_SEPARATED = 2;
 
 /**
- * A file's entries as columns: entry i's facts are the i-th of each, in file order. Numbers, and
- * names shared by every entry that gives them; a time sac's writer wrote is its instant and zone.
+ * A file's entries as columns: entry i's facts are the i-th of each, in file order. Numbers only,
+ * all in one buffer a read (a first scan keeps thousands of files' columns: one allocation a file,
+ * and no object or pointer an entry, leave the collector and the allocator next to nothing to do);
+ * names are the file's few distinct lists, and the rarer texts are kept by entry.
  */
 type EntryColumns = {
   /** Where each header begins. */
@@ -132,8 +134,12 @@ type EntryColumns = {
   word: Uint8Array;
   /** CLOSED_PARSED, CLOSED_NO_BODY or CLOSED_NOT_SEPARATED; the last entry's is CLOSED_PARSED until it closes. */
   state: Uint8Array;
-  to: (readonly string[])[];
-  re: (string | null)[];
+  /** Its addressees, as their place in `lists`. */
+  to: Uint32Array;
+  /** The file's distinct lists of addressees, each shared and frozen; the first is everyone's (empty). */
+  lists: readonly (readonly string[])[];
+  /** The time each answer answers, as written, by entry: an entry not here answers none. */
+  re: Map<number, string>;
   /** The time as written, by entry, for each zone of TIME_AS_WRITTEN. */
   written: Map<number, string>;
 };
@@ -176,17 +182,26 @@ export class SeatFileReading {
   }
 }
 
-const NO_ENTRIES: EntryColumns = {
-  start: new Float64Array(0),
-  headerLength: new Uint32Array(0),
-  instant: new Float64Array(0),
-  zone: new Int16Array(0),
-  word: new Uint8Array(0),
-  state: new Uint8Array(0),
-  to: [],
-  re: [],
-  written: new Map(),
-};
+const NO_ENTRIES: EntryColumns = { ...allocateColumns(0), lists: [EVERYONE], re: new Map(), written: new Map() };
+
+/** The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned). */
+function allocateColumns(n: number): Pick<EntryColumns, 'start' | 'instant' | 'headerLength' | 'to' | 'zone' | 'word' | 'state'> {
+  const buffer = new ArrayBuffer(n * 28);
+  return {
+    start: new Float64Array(buffer, 0, n),
+    instant: new Float64Array(buffer, n * 8, n),
+    headerLength: new Uint32Array(buffer, n * 16, n),
+    to: new Uint32Array(buffer, n * 20, n),
+    zone: new Int16Array(buffer, n * 24, n),
+    word: new Uint8Array(buffer, n * 26, n),
+    state: new Uint8Array(buffer, n * 27, n),
+  };
+}
+
+/** Entry i's addressees: empty when it is to everyone. Shared and frozen. */
+export function readEntryTo(columns: EntryColumns, index: number): readonly string[] {
+  return columns.lists[columns.to[index]!]!;
+}
 
 export function createSeatFileReading(room: string, seat: string): SeatFileReading {
   return new SeatFileReading(room, seat, 0, 0, NO_ENTRIES, null, { lastLineEmpty: false, bodyHasText: false, tornAt: null });
@@ -215,8 +230,8 @@ type ReadOptions = {
   pendingWindowPassed?: boolean;
 };
 
-/** Entries found by one read, before they join the columns. */
-type Added = { start: number[]; headerLength: number[]; instant: number[]; zone: number[]; word: number[]; state: number[]; to: (readonly string[])[]; re: (string | null)[]; written: [number, string][] };
+/** Entries found by one read, before they join the columns; `to` holds lists, placed in the file's at the end. */
+type Added = { start: number[]; headerLength: number[]; instant: number[]; zone: number[]; word: number[]; state: number[]; to: (readonly string[])[]; re: [number, string][]; written: [number, string][] };
 /** One for every read: a read runs to its end before another begins. */
 const scratch: Added = { start: [], headerLength: [], instant: [], zone: [], word: [], state: [], to: [], re: [], written: [] };
 
@@ -273,7 +288,7 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
       added.word.push(header.word);
       added.state.push(CLOSED_PARSED);
       added.to.push(header.to);
-      added.re.push(header.re);
+      if (header.re !== null) added.re.push([index, header.re]);
       if (header.zone === TIME_AS_WRITTEN) added.written.push([index, header.written!]);
       open = true;
       bodyHasText = false;
@@ -296,30 +311,45 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
 }
 
 function appendEntries(columns: EntryColumns, added: Added, closedState: number): EntryColumns {
-  const grow = <T extends Float64Array | Uint32Array | Int16Array | Uint8Array>(old: T, more: number[], make: (length: number) => T): T => {
-    const next = make(old.length + more.length);
-    next.set(old);
-    next.set(more, old.length);
-    return next;
+  const had = columns.start.length;
+  const next = allocateColumns(had + added.start.length);
+  const grow = (into: Float64Array | Uint32Array | Int16Array | Uint8Array, old: Float64Array | Uint32Array | Int16Array | Uint8Array, more: number[]) => {
+    into.set(old);
+    into.set(more, had);
   };
-  const state = grow(columns.state, added.state, (n) => new Uint8Array(n));
-  if (closedState !== -1) state[columns.state.length - 1] = closedState;
-  let written = columns.written;
-  if (added.written.length > 0) {
-    written = new Map(written);
-    for (const [index, time] of added.written) written.set(index, time);
+  grow(next.start, columns.start, added.start);
+  grow(next.instant, columns.instant, added.instant);
+  grow(next.headerLength, columns.headerLength, added.headerLength);
+  grow(next.zone, columns.zone, added.zone);
+  grow(next.word, columns.word, added.word);
+  grow(next.state, columns.state, added.state);
+  if (closedState !== -1) next.state[had - 1] = closedState;
+  next.to.set(columns.to);
+  let lists = columns.lists;
+  let placeOf: Map<readonly string[], number> | null = null;
+  for (let i = 0; i < added.to.length; i++) {
+    const list = added.to[i]!;
+    let place = list === EVERYONE ? 0 : list === lists[lists.length - 1] ? lists.length - 1 : -1;
+    if (place === -1) {
+      placeOf ??= new Map(lists.map((known, at) => [known, at]));
+      place = placeOf.get(list) ?? -1;
+      if (place === -1) {
+        if (lists === columns.lists) lists = [...lists];
+        place = (lists as (readonly string[])[]).push(list) - 1;
+        placeOf.set(list, place);
+      }
+    }
+    next.to[had + i] = place;
   }
-  return {
-    start: grow(columns.start, added.start, (n) => new Float64Array(n)),
-    headerLength: grow(columns.headerLength, added.headerLength, (n) => new Uint32Array(n)),
-    instant: grow(columns.instant, added.instant, (n) => new Float64Array(n)),
-    zone: grow(columns.zone, added.zone, (n) => new Int16Array(n)),
-    word: grow(columns.word, added.word, (n) => new Uint8Array(n)),
-    state,
-    to: columns.to.concat(added.to),
-    re: columns.re.concat(added.re),
-    written,
-  };
+  return { ...next, lists, re: extendByEntry(columns.re, added.re), written: extendByEntry(columns.written, added.written) };
+}
+
+/** A by-entry map with more entries; the same map when there are none (a reading never changes once made). */
+function extendByEntry(known: Map<number, string>, more: [number, string][]): Map<number, string> {
+  if (more.length === 0) return known;
+  const next = new Map(known);
+  for (const [index, value] of more) next.set(index, value);
+  return next;
 }
 
 /**
@@ -524,8 +554,8 @@ function readEntryFacts(reading: SeatFileReading, index: number): EntryFacts {
     instant: Number.isNaN(instant) ? null : instant,
     type: ENTRY_TYPES[word % 4]!,
     typeWord: TYPE_WORDS[word]!,
-    to: columns.to[index]!,
-    re: columns.re[index]!,
+    to: readEntryTo(columns, index),
+    re: columns.re.get(index) ?? null,
   };
 }
 

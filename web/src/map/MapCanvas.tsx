@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
 import { useRouter } from '../router/Router.tsx';
 import { projectName } from '../sessions/names.ts';
@@ -8,17 +8,29 @@ import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNo
 // The map drawn as SVG: a box per project, a dot and a label per node, an arrow per edge (curved,
 // so that a → b and b → a are both seen). Every node is a link to its session, every edge a button
 // that lists its messages; each has an accessible name with the full ids and the counts. The wheel
-// zooms, a drag pans, and "Fit" shows it all again.
+// zooms, a drag pans, and "Fit" shows it all again. At 200 sessions × 20 peers there are 4,000
+// edges: each is a memoized row, drawn again only when its own counts, place, pulse or selection
+// change (the query keeps an unchanged edge the same object), so a new message redraws one edge.
+// An edge's name is said once, in its aria-label; the edge under the pointer or focus is named in
+// one line below the map rather than by 4,000 tooltips.
 
 type Props = { map: MapResponse; pulsing: ReadonlySet<string>; selected: string | null; onSelectEdge(from: string, to: string): void };
 type ViewBox = { x: number; y: number; width: number; height: number };
 
 export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const { navigate } = useRouter();
+  const navigateTo = useRef(navigate);
+  navigateTo.current = navigate;
+  const openNode = useCallback((path: string) => navigateTo.current(path), []);
+  const selectEdge = useRef(onSelectEdge);
+  selectEdge.current = onSelectEdge;
+  const onSelect = useCallback((from: string, to: string) => selectEdge.current(from, to), []);
   const byKey = useMemo(() => new Map(map.nodes.map((node) => [node.key, node])), [map.nodes]);
   const layout = useStableLayout(map);
   const [view, setView] = useState<ViewBox | null>(null);
   const shown = view ?? layout.bounds;
+  const [pointed, setPointed] = useState<string | null>(null);
+  const onPoint = (event: { target: EventTarget }) => setPointed(edgeKeyAt(event.target));
   const drag = useRef<{ x: number; y: number; view: ViewBox } | null>(null);
   const svg = useRef<SVGSVGElement>(null);
 
@@ -84,39 +96,39 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
             </text>
           </g>
         ))}
-        <g className="map-edges">
+        <g className="map-edges" onPointerOver={onPoint} onFocus={onPoint} onPointerLeave={() => setPointed(null)} onBlur={() => setPointed(null)}>
           {map.edges.map((edge) => (
-            <EdgeArrow key={edge.key} edge={edge} layout={layout} name={nameEdge(edge, byKey)} pulsing={pulsing.has(edge.key)} selected={selected === edge.key} onSelect={() => onSelectEdge(edge.from, edge.to)} />
+            <EdgeArrow key={edge.key} edge={edge} from={layout.nodes.get(edge.from)} to={layout.nodes.get(edge.to)} nodes={byKey} pulsing={pulsing.has(edge.key)} selected={selected === edge.key} onSelect={onSelect} />
           ))}
         </g>
         <g className="map-nodes">
           {map.nodes.map((node) => {
             const laid = layout.nodes.get(node.key);
-            return laid === undefined ? null : <NodeDot key={node.key} node={node} laid={laid} onOpen={(path) => navigate(path)} />;
+            return laid === undefined ? null : <NodeDot key={node.key} node={node} laid={laid} onOpen={openNode} />;
           })}
         </g>
       </svg>
+      {pointed !== null && <PointedEdge map={map} edgeKey={pointed} nodes={byKey} />}
     </div>
   );
 }
 
-/** The layout of the nodes shown; laid out again only when the set of nodes changes, and from the places they had. */
+/** The layout of the nodes shown: laid out again only when the set of nodes changes, never for a count. */
 function useStableLayout(map: MapResponse): Layout {
   const last = useRef<{ keys: string; layout: Layout } | null>(null);
   return useMemo(() => {
-    const keys = map.nodes.map((node) => node.key).join('\n');
+    const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
     if (last.current !== null && last.current.keys === keys) return last.current.layout;
     const layout = layOut(
       map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
       map.edges,
-      last.current?.layout.nodes ?? null,
     );
     last.current = { keys, layout };
     return layout;
   }, [map]);
 }
 
-function NodeDot({ node, laid, onOpen }: { node: MapNode; laid: LaidNode; onOpen(path: string): void }) {
+const NodeDot = memo(function NodeDot({ node, laid, onOpen }: { node: MapNode; laid: LaidNode; onOpen(path: string): void }) {
   const path = pathOfNode(node);
   const name = nameNode(node);
   const dot = (
@@ -145,27 +157,42 @@ function NodeDot({ node, laid, onOpen }: { node: MapNode; laid: LaidNode; onOpen
       {dot}
     </a>
   );
-}
+});
 
-function EdgeArrow({ edge, layout, name, pulsing, selected, onSelect }: { edge: MapEdge; layout: Layout; name: string; pulsing: boolean; selected: boolean; onSelect(): void }) {
-  const from = layout.nodes.get(edge.from);
-  const to = layout.nodes.get(edge.to);
+type EdgeProps = { edge: MapEdge; from: LaidNode | undefined; to: LaidNode | undefined; nodes: ReadonlyMap<string, MapNode>; pulsing: boolean; selected: boolean; onSelect(from: string, to: string): void };
+
+const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, selected, onSelect }: EdgeProps) {
   if (from === undefined || to === undefined) return null;
+  const name = nameEdge(edge, nodes);
   const d = curveBetween(from, to);
   const width = 1 + Math.log2(1 + weighEdge(edge));
   const onKey = (event: KeyboardEvent<SVGGElement>) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      onSelect();
+      onSelect(edge.from, edge.to);
     }
   };
   const classes = ['map-edge', isRefusedEdge(edge) ? 'refused' : '', isBroadcastEdge(edge) ? 'broadcast' : '', pulsing ? 'pulse' : '', selected ? 'selected' : ''].filter((one) => one !== '').join(' ');
   return (
-    <g className={classes} role="button" tabIndex={0} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={onSelect} onKeyDown={onKey}>
-      <title>{name}</title>
+    <g className={classes} role="button" tabIndex={0} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={() => onSelect(edge.from, edge.to)} onKeyDown={onKey}>
       <path d={d} className="map-edge-hit" />
       <path d={d} className="map-edge-line" strokeWidth={width} markerEnd="url(#map-arrow)" />
     </g>
+  );
+});
+
+/** The key of the edge an event's target is part of, if any. */
+function edgeKeyAt(target: EventTarget): string | null {
+  return target instanceof Element ? (target.closest('[data-edge]')?.getAttribute('data-edge') ?? null) : null;
+}
+
+/** The edge under the pointer or focus, named in words (what its aria-label says). */
+function PointedEdge({ map, edgeKey, nodes }: { map: MapResponse; edgeKey: string; nodes: ReadonlyMap<string, MapNode> }) {
+  const edge = map.edges.find((one) => one.key === edgeKey);
+  return edge === undefined ? null : (
+    <p className="map-pointed" aria-hidden="true">
+      {nameEdge(edge, nodes)}
+    </p>
   );
 }
 

@@ -1,78 +1,109 @@
-import { forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY, type SimulationNodeDatum } from 'd3-force';
+import { forceLink, forceManyBody, forceSimulation, forceX, forceY, type SimulationNodeDatum } from 'd3-force';
 
-// Where the map puts its nodes: d3-force (a well-kept layout library, not physics of our own),
-// each node pulled to its project's place on a grid, pushed apart by its label's width so that no
-// two labels overlap, and drawn to the nodes it talks to. Run to rest before the first paint (a
-// few hundred ticks for 200 sessions); a node the map held before keeps its place, so an update
-// that adds an edge moves nothing.
+// Where the map puts its nodes. d3-force (a well-kept layout library, not physics of our own)
+// finds which nodes belong near which: each pulled to its project's center and drawn to the nodes
+// it talks to, for a few dozen ticks. Its places are then read as an order and set on rows inside
+// the project's box, each node as wide as its label: no two labels overlap whatever the force
+// left, and the work is the same at any count of edges. Deterministic (d3-force's own seeded
+// jiggle, starting places by index), so the same nodes are always laid out the same way; the map
+// lays out again only when its nodes change.
 
 export type LaidNode = { key: string; x: number; y: number; radius: number };
 type ProjectBox = { project: string | null; x: number; y: number; width: number; height: number };
 export type Layout = { nodes: Map<string, LaidNode>; boxes: ProjectBox[]; bounds: { x: number; y: number; width: number; height: number } };
 
 type Input = { key: string; project: string | null; labelChars: number };
-type Datum = SimulationNodeDatum & { key: string; radius: number };
+type Datum = SimulationNodeDatum & { key: string; project: string | null; radius: number };
 
 const CHAR_PX = 6.6;
 const DOT_PX = 7;
-const TICKS = 300;
+/** Enough for the order: the rows, not the force, keep labels apart. */
+const TICKS = 40;
 const BOX_PAD = 26;
+const ROW_PX = 46;
+const GAP_PX = 10;
+const BOX_GAP = 40;
+const TITLE_PX = 14;
+/** The width for a height the map is fitted into, about a laptop's map pane. */
+const ASPECT = 1.8;
 
-/** A node's room: its dot, and half its label's width (the label is centered under the dot). */
+/** A node's room: half its label's width (the label is centered under the dot), never less than its dot's. */
 function radiusOf(labelChars: number): number {
-  return Math.max(DOT_PX + 14, (labelChars * CHAR_PX) / 2 + 8);
+  return Math.max(DOT_PX + 14, (labelChars * CHAR_PX) / 2 + 4);
 }
 
-/** Lays the nodes out, grouped by project; `before` holds the places of nodes already shown. */
-export function layOut(nodes: readonly Input[], edges: readonly { from: string; to: string }[], before: ReadonlyMap<string, LaidNode> | null): Layout {
+function groupByProject(nodes: readonly Input[]): [string | null, Input[]][] {
   const groups = new Map<string | null, Input[]>();
   for (const node of nodes) {
     const group = groups.get(node.project);
     if (group === undefined) groups.set(node.project, [node]);
     else group.push(node);
   }
-  // Projects on a grid, the largest first, each cell as wide as the largest group needs.
-  const ordered = [...groups.entries()].sort((a, b) => b[1].length - a[1].length || String(a[0]).localeCompare(String(b[0])));
-  const cell = Math.sqrt(Math.max(1, ...ordered.map(([, group]) => group.reduce((sum, node) => sum + (2 * radiusOf(node.labelChars)) ** 2, 0)))) * 1.2 + 120;
-  const columns = Math.max(1, Math.ceil(Math.sqrt(ordered.length)));
-  const centerOf = new Map<string | null, { x: number; y: number }>(ordered.map(([project], index) => [project, { x: (index % columns) * cell, y: Math.floor(index / columns) * cell }]));
+  // The largest projects first, then by name: the same projects always in the same places.
+  return [...groups.entries()].sort((a, b) => b[1].length - a[1].length || String(a[0]).localeCompare(String(b[0])));
+}
 
-  const data: Datum[] = nodes.map((node, index) => {
-    const center = centerOf.get(node.project)!;
-    const kept = before?.get(node.key);
-    // A new node starts near its project's place, spread by its index so that none start on another.
+/** The force's places for one project's nodes: an order, those that talk to each other near. */
+function runForce(project: string | null, group: readonly Input[], edges: readonly { from: string; to: string }[]): Datum[] {
+  const data: Datum[] = group.map((node, index) => {
+    // Spread on a sunflower by index: none starts on another, and the same nodes start the same.
     const angle = index * 2.399963;
-    return { key: node.key, radius: radiusOf(node.labelChars), x: kept?.x ?? center.x + Math.cos(angle) * 20 * Math.sqrt(index % 97), y: kept?.y ?? center.y + Math.sin(angle) * 20 * Math.sqrt(index % 97) };
+    return { key: node.key, project, radius: radiusOf(node.labelChars), x: Math.cos(angle) * 12 * Math.sqrt(index + 1), y: Math.sin(angle) * 12 * Math.sqrt(index + 1) };
   });
-  const projectOf = new Map(nodes.map((node) => [node.key, node.project]));
-  const known = new Set(nodes.map((node) => node.key));
-  // Same-project links pull harder: a project's sessions sit together, talking ones nearest.
-  const links = edges
-    .filter((edge) => edge.from !== edge.to && known.has(edge.from) && known.has(edge.to))
-    .map((edge) => ({ source: edge.from, target: edge.to, strength: projectOf.get(edge.from) === projectOf.get(edge.to) ? 0.05 : 0.005 }));
-  const simulation = forceSimulation<Datum>(data)
-    .force('x', forceX<Datum>((datum) => centerOf.get(projectOf.get(datum.key) ?? null)!.x).strength(0.12))
-    .force('y', forceY<Datum>((datum) => centerOf.get(projectOf.get(datum.key) ?? null)!.y).strength(0.12))
-    .force('charge', forceManyBody<Datum>().strength(-30).distanceMax(cell / 2))
-    .force('link', forceLink<Datum, { source: string; target: string; strength: number }>(links).id((datum) => datum.key).strength((link) => link.strength))
-    .force('collide', forceCollide<Datum>((datum) => datum.radius).strength(1).iterations(3))
-    .stop();
-  // Nodes that were placed before stay near their places: fewer ticks when nothing is new.
-  const fresh = before === null ? data.length : data.filter((datum) => !before.has(datum.key)).length;
-  if (fresh > 0) simulation.tick(TICKS);
+  const here = new Set(group.map((node) => node.key));
+  // Only links within the project move a node: its place in its own box is all that is chosen.
+  const links = edges.filter((edge) => edge.from !== edge.to && here.has(edge.from) && here.has(edge.to)).map((edge) => ({ source: edge.from, target: edge.to }));
+  forceSimulation<Datum>(data)
+    .force('x', forceX<Datum>(0).strength(0.1))
+    .force('y', forceY<Datum>(0).strength(0.1))
+    .force('charge', forceManyBody<Datum>().strength(-40))
+    .force('link', forceLink<Datum, { source: string; target: string }>(links).id((datum) => datum.key).strength(0.03))
+    .stop()
+    .tick(TICKS);
+  return data;
+}
 
-  const laid = new Map<string, LaidNode>(data.map((datum) => [datum.key, { key: datum.key, x: datum.x ?? 0, y: datum.y ?? 0, radius: datum.radius }]));
-  const boxes: ProjectBox[] = ordered.map(([project, group]) => {
-    const xs = group.map((node) => laid.get(node.key)!);
-    const left = Math.min(...xs.map((node) => node.x - node.radius)) - BOX_PAD;
-    const right = Math.max(...xs.map((node) => node.x + node.radius)) + BOX_PAD;
-    const top = Math.min(...xs.map((node) => node.y - DOT_PX)) - BOX_PAD - 14;
-    const bottom = Math.max(...xs.map((node) => node.y + DOT_PX + 16)) + BOX_PAD;
-    return { project, x: left, y: top, width: right - left, height: bottom - top };
-  });
-  const left = Math.min(0, ...boxes.map((box) => box.x));
-  const top = Math.min(0, ...boxes.map((box) => box.y));
+/** A project's nodes on rows, in the force's order (top to bottom, then left to right), from (0, 0). */
+function setOnRows(group: readonly Datum[]): { laid: LaidNode[]; width: number; height: number } {
+  const perRow = Math.max(1, Math.ceil(Math.sqrt(group.length * 1.6)));
+  const byY = [...group].sort((a, b) => a.y! - b.y! || a.key.localeCompare(b.key));
+  const laid: LaidNode[] = [];
+  let width = 0;
+  for (let row = 0; row * perRow < byY.length; row++) {
+    const members = byY.slice(row * perRow, (row + 1) * perRow).sort((a, b) => a.x! - b.x! || a.key.localeCompare(b.key));
+    let x = 0;
+    for (const datum of members) {
+      laid.push({ key: datum.key, x: x + datum.radius, y: row * ROW_PX + DOT_PX, radius: datum.radius });
+      x += 2 * datum.radius + GAP_PX;
+    }
+    width = Math.max(width, x - GAP_PX);
+  }
+  return { laid, width, height: Math.ceil(byY.length / perRow) * ROW_PX };
+}
+
+/** Lays the nodes out, grouped by project, each project a box of rows, the boxes on a grid. */
+export function layOut(nodes: readonly Input[], edges: readonly { from: string; to: string }[]): Layout {
+  const groups = groupByProject(nodes);
+  const rowsOf = groups.map(([project, group]) => ({ project, ...setOnRows(runForce(project, group, edges)) }));
+  const cellWidth = Math.max(...rowsOf.map((rows) => rows.width)) + 2 * BOX_PAD + BOX_GAP;
+  const cellHeight = Math.max(...rowsOf.map((rows) => rows.height)) + 2 * BOX_PAD + TITLE_PX + BOX_GAP;
+  // As many columns as make the whole about as wide as a screen is for its height: fit shows it large.
+  const columns = Math.max(1, Math.min(rowsOf.length, Math.round(Math.sqrt((rowsOf.length * cellHeight * ASPECT) / cellWidth))));
+  const laid = new Map<string, LaidNode>();
+  const boxes: ProjectBox[] = [];
+  let top = 0;
+  for (let start = 0; start < rowsOf.length; start += columns) {
+    const line = rowsOf.slice(start, start + columns);
+    const lineHeight = Math.max(...line.map((rows) => rows.height)) + 2 * BOX_PAD + TITLE_PX;
+    line.forEach((rows, column) => {
+      const left = column * cellWidth;
+      const origin = { x: left + BOX_PAD, y: top + BOX_PAD + TITLE_PX };
+      for (const node of rows.laid) laid.set(node.key, { ...node, x: node.x + origin.x, y: node.y + origin.y });
+      boxes.push({ project: rows.project, x: left, y: top, width: rows.width + 2 * BOX_PAD, height: rows.height + 2 * BOX_PAD + TITLE_PX });
+    });
+    top += lineHeight + BOX_GAP;
+  }
   const right = Math.max(0, ...boxes.map((box) => box.x + box.width));
   const bottom = Math.max(0, ...boxes.map((box) => box.y + box.height));
-  return { nodes: laid, boxes, bounds: { x: left - 20, y: top - 20, width: right - left + 40, height: bottom - top + 40 } };
+  return { nodes: laid, boxes, bounds: { x: -20, y: -20, width: right + 40, height: bottom + 40 } };
 }

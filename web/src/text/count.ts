@@ -7,5 +7,13 @@ export function noun(count: number, one: string, many = `${one}s`): string {
 
 /** A count and its noun, the count written as the page writes numbers: "1 session", "1,024 bytes". */
 export function countOf(count: number, one: string, many?: string): string {
-  return `${count.toLocaleString('en')} ${noun(count, one, many)}`;
+  return `${writeCount(count)} ${noun(count, one, many)}`;
+}
+
+/**
+ * A count with its thousands marked ("1,024"). A whole number under a thousand is written as is:
+ * toLocaleString asks Intl each time, and the map names 4,000 edges with several counts each.
+ */
+function writeCount(count: number): string {
+  return Number.isInteger(count) && Math.abs(count) < 1000 ? String(count) : count.toLocaleString('en');
 }
