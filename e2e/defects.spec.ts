@@ -122,18 +122,20 @@ test('every count agrees with its number: 1 project, 1 session, 1 file changed a
 test.describe('at 800 px wide', () => {
   test.use({ viewport: { width: 800, height: 800 } });
 
-  test('the sidebar collapses and opens again from the top bar', async ({ page }) => {
+  test('the sidebar starts closed, opens from the top bar, and collapses again', async ({ page }) => {
     await page.goto(live.url);
     const sidebar = page.getByRole('navigation', { name: 'Projects and sessions' });
-    await expect(sidebar).toBeVisible();
     const toggle = page.getByRole('button', { name: 'Sessions list' });
+    // Below 1,000 px the view gets the width first (docs/usage.md).
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(sidebar).toBeHidden();
+    expect((await page.getByRole('main').boundingBox())!.width).toBeGreaterThan(760);
+    await toggle.click();
+    await expect(sidebar).toBeVisible();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
     await toggle.click();
     await expect(sidebar).toBeHidden();
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    expect((await page.getByRole('main').boundingBox())!.width).toBeGreaterThan(760);
-    await toggle.click();
-    await expect(sidebar).toBeVisible();
   });
 
   test('a project\'s table scrolls in its own box: the page never scrolls sideways, and every column can be read in full', async ({ page }) => {
