@@ -15,7 +15,7 @@ export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARC
  */
 export const EXPORT_QUEUE: AdmissionOptions = { work: 'exports', running: 2, waiting: 2, retryAfterSeconds: RETRY_AFTER_S };
 
-export type AdmissionOptions = {
+type AdmissionOptions = {
   /** What is queued, in words for a refusal: "searches", "exports". */
   work: string;
   /** How many run at once. */
@@ -27,7 +27,7 @@ export type AdmissionOptions = {
 };
 
 /** A place in the queue, taken at once. */
-export type Ticket = {
+type Ticket = {
   /** Resolves when the work may start; rejects with the signal's reason when it aborts while waiting. */
   start(signal: AbortSignal): Promise<void>;
   /** Gives the place back (to the next in line). Once; later calls do nothing. */
