@@ -11,7 +11,8 @@ import { spread, type Spread } from './stats.ts';
 // each waiting for its answer before its next, as tabs and scripts do: pages and items (what a
 // person waits for), searches (one in five a slow regular expression) and exports of long
 // sessions read in full. Per kind of request: its round trips, how many were refused, and how
-// long a refusal took to arrive.
+// long a refusal took to arrive; beside each, the same requests asked one at a time with nothing
+// else running, in the same run (a 404 for a refusal: an answer that does no work).
 
 const CLIENTS = 20;
 const REQUESTS = 500;
@@ -29,7 +30,9 @@ type Kind = (typeof MIX)[number]['kind'];
 type Answer = { kind: Kind; status: number; ms: number; bytes: number; retryAfter: string | null };
 
 export type MixedKind = { answered: Spread; statuses: Record<string, number>; refused: Spread | null; refusedWithoutRetryAfter: number; bytes: number };
-export type MixedLoad = { clients: number; requests: number; wallMs: number; all: Spread; kinds: Record<string, MixedKind>; peakRssBytes: number };
+/** Round trips with nothing else running: pages, items, and a 404 (an answer that does no work). */
+type Quiet = { page: Spread; item: Spread; trivial: Spread };
+export type MixedLoad = { clients: number; requests: number; wallMs: number; quiet: Quiet; all: Spread; kinds: Record<string, MixedKind>; peakRssBytes: number };
 
 /** The kinds of the 500 requests, in the order the clients take them: the same every run. */
 function planRequests(): Kind[] {
@@ -103,6 +106,12 @@ export async function measureMixed(bin: string, workDir: string, log: (line: str
           return `/api/sessions/${encodeURIComponent(record.bigSessionIds[i % record.bigSessionIds.length]!)}/export?format=ndjson`;
       }
     };
+    const quietly = async (kind: Kind, path: (i: number) => string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 40; i++) times.push((await ask(url, kind, path(i))).ms);
+      return spread(times);
+    };
+    const quiet: Quiet = { page: await quietly('page', (i) => pathOf('page', i)), item: await quietly('item', (i) => pathOf('item', i)), trivial: await quietly('page', () => '/api/sessions/no-such-session') };
     log(`mixed: ${CLIENTS} clients send ${REQUESTS} requests (${MIX.map(({ kind }) => `${plan.filter((k) => k === kind).length} ${kind}`).join(', ')})`);
     const answers: Answer[] = [];
     let next = 0;
@@ -113,7 +122,7 @@ export async function measureMixed(bin: string, workDir: string, log: (line: str
     await Promise.all(Array.from({ length: CLIENTS }, client));
     const wallMs = performance.now() - started;
     const kinds = Object.fromEntries(MIX.map(({ kind }) => [kind, describeKind(answers.filter((answer) => answer.kind === kind))]));
-    const results: MixedLoad = { clients: CLIENTS, requests: REQUESTS, wallMs, all: spread(answers.map((answer) => answer.ms)), kinds, peakRssBytes: readPeakRss(dashboard.pid) ?? 0 };
+    const results: MixedLoad = { clients: CLIENTS, requests: REQUESTS, wallMs, quiet, all: spread(answers.map((answer) => answer.ms)), kinds, peakRssBytes: readPeakRss(dashboard.pid) ?? 0 };
     return { rows: describeRows(results), results };
   } finally {
     await dashboard.stop();
@@ -135,12 +144,14 @@ function describeRows(load: MixedLoad): Row[] {
   ];
   for (const { kind, plural } of MIX) {
     const figures = load.kinds[kind]!;
+    const alone = kind === 'page' ? load.quiet.page : kind === 'item' ? load.quiet.item : null;
     const statuses = Object.entries(figures.statuses).map(([status, n]) => `${n}× ${status}`).join(', ');
     const refused = figures.refused;
     rows.push({
       measure: `           ${plural} (p95)`,
       value: figures.answered.p95,
       unit: 'ms',
+      ...(alone === null ? {} : { baseline: { value: alone.p95, what: 'alone' }, ratio: figures.answered.p95 / alone.p95 }),
       note: `p50 ${Math.round(figures.answered.p50)} ms, max ${Math.round(figures.answered.max)} ms over ${figures.answered.n} (${statuses})${kind === 'export' ? `, ${Math.round(figures.bytes / 2 ** 20)} MB read` : ''}`,
     });
     if (refused !== null) {
@@ -148,6 +159,8 @@ function describeRows(load: MixedLoad): Row[] {
         measure: `           a refused ${kind}, answered in (max)`,
         value: refused.max,
         unit: 'ms',
+        baseline: { value: load.quiet.trivial.p95, what: 'a 404 alone' },
+        ratio: refused.max / load.quiet.trivial.p95,
         target: '≤ 50 ms, with retry-after',
         met: refused.max <= 50 && figures.refusedWithoutRetryAfter === 0,
         note: `p50 ${refused.p50.toFixed(1)} ms over ${refused.n}; ${figures.refusedWithoutRetryAfter} without retry-after`,
