@@ -9,9 +9,9 @@ import { RETRY_AFTER_S, SEARCH_THREADS, SEARCH_WAITING } from '../search/searchP
 /** Searches: as many run as there are search threads; while they gather candidates, the event loop is theirs in slices. */
 export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARCH_THREADS, waiting: SEARCH_WAITING, retryAfterSeconds: RETRY_AFTER_S };
 /**
- * Exports: each is made on the event loop in turns (server/export/pipeline.ts), so each one more
- * at once is one more turn a page waits behind. Two at once keep a page's wait to two turns; a
- * third gets its bytes no sooner than after one of them.
+ * Exports: they are made on the event loop, sharing its turns (server/export/pipeline.ts), and
+ * hold their buffers and sockets while their clients take the bytes: two at once, each with half
+ * of a turn; a third gets its bytes no sooner than after one of them.
  */
 export const EXPORT_QUEUE: AdmissionOptions = { work: 'exports', running: 2, waiting: 2, retryAfterSeconds: RETRY_AFTER_S };
 
@@ -90,7 +90,8 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return {
       async start(signal) {
         signal.throwIfAborted();
-        if (state !== 'queued') return turn;
+        if (state === 'left') throw new Error('the place was given back before its work started');
+        if (state === 'placed') return;
         await new Promise<void>((resolve, reject) => {
           const onAbort = () => {
             leave();
