@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createSharedWork } from '../sources/sharedWork.ts';
+import { PAGE_TEXT_LIMIT_BYTES, type LargeText } from '../../shared/wire/common.ts';
 import type { TextPieces } from './exportParts.ts';
 
 // A text too large to hold (a spex line, a set-agent-comm body of hundreds of megabytes) goes
@@ -10,6 +11,13 @@ import type { TextPieces } from './exportParts.ts';
 // by every export of the same text that wants it at the same time, and kept a little while after:
 // ten clients exporting one session read the text once for it, then each reads what it sends.
 
+/** Texts over this size (a spex line, a set-agent-comm body) are large: never read whole, nor held. */
+export const LARGE_TEXT_BYTES = 4 * 1024 * 1024;
+/**
+ * How much of a large text a page or an item reads: its head, up to a page's limit of text, after
+ * what comes before the text in its holder (the members of a spex line before its `text`).
+ */
+export const LARGE_HEAD_READ_BYTES = PAGE_TEXT_LIMIT_BYTES * 2;
 /** How much of a large text is read at a time. */
 export const PIECE_BYTES = 1024 * 1024;
 /** A kind's look sees each piece with this many bytes of the one before it: a name cut across pieces is still seen. */
@@ -84,4 +92,9 @@ export function readPieces(size: number, read: PieceRead, utf8: boolean): TextPi
       }
     },
   };
+}
+
+/** The mark of a large text whose head a page or an item shows: `shown` is that head. */
+export function markLargeText(holder: LargeText['holder'], bytes: number, shown: string | null): LargeText {
+  return { holder, bytes, shownBytes: shown === null ? 0 : Buffer.byteLength(shown, 'utf8') };
 }

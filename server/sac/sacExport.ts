@@ -3,7 +3,7 @@ import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
 import type { SacFlowItem, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { ConversationExport, ExportItem, TextPieces } from '../export/exportParts.ts';
-import { lookThrough, PIECE_BYTES, readPieces, type PieceRead } from '../export/largeText.ts';
+import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, type PieceRead } from '../export/largeText.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { FlowProjection } from './sacProjection.ts';
@@ -20,8 +20,6 @@ import { readSeatRange } from './storeOpen.ts';
 // - `md`: a transcript in sac's words.
 
 const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
-/** Stretches up to this size are read whole; larger ones (a 100 MB body) a piece at a time as they are sent. */
-const WHOLE_BYTES = 4 * 1024 * 1024;
 
 type Column = 'sent' | 'received';
 type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
@@ -52,7 +50,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
     const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
     const { start, end } = flow.item;
     // A body of 100 MB is read a piece at a time.
-    const step = end - start <= WHOLE_BYTES ? end - start : PIECE_BYTES;
+    const step = end - start <= LARGE_TEXT_BYTES ? end - start : PIECE_BYTES;
     let at = start;
     do {
       const length = Math.min(step, end - at);
@@ -112,7 +110,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
   async function* records(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     for (const item of items) {
       signal.throwIfAborted();
-      if (item.flow.item.end - item.flow.item.start > WHOLE_BYTES) {
+      if (item.flow.item.end - item.flow.item.start > LARGE_TEXT_BYTES) {
         const large = await readLargeStretch(item.room, item.flow, signal);
         const problem = 'pieces' in large ? null : 'changed' in large ? { evidence: 'changed', why: `changed after it was read: ${large.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${large.unreadable}` };
         const fields = problem === null ? describePlace(ref, item, item.flow.item.evidence, item.flow.item.why) : describePlace(ref, item, problem.evidence, problem.why);

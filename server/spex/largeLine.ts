@@ -8,9 +8,6 @@ import { readRanges as readFileRanges, type FileIdentity } from '../watch/safeOp
 // private name (or escapes a printable character, which may spell one) is not given at all; any
 // other is given as its segment holds it, each piece looked at again as it is sent.
 
-/** Lines over this size are exported a piece at a time; smaller ones are read whole, as a page reads them. */
-export const LARGE_LINE_BYTES = 4 * 1024 * 1024;
-
 /** Said of a large line withheld: its private data could not be taken out of it. */
 const WITHHELD_WORDS = "a line this large that may hold spex's private delivery data is not exported: its private data cannot be taken out of it piece by piece";
 

@@ -4,7 +4,8 @@ import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spe
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace } from '../export/exportParts.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
-import { readLargeLine, LARGE_LINE_BYTES, type LargeLine } from './largeLine.ts';
+import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
+import { readLargeLine, type LargeLine } from './largeLine.ts';
 import { readRanges, type RangeRead } from './readLine.ts';
 import { keyOf, ownerOf, type PlacedItem, type SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
@@ -32,7 +33,7 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
       const batch = items.slice(offset, offset + BATCH_ITEMS);
       const pathOf = (placed: PlacedItem) => reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '';
       // A large line is not read with the others: it is read a piece at a time as it is sent.
-      const isLarge = (placed: PlacedItem) => placed.item.end - placed.item.start > LARGE_LINE_BYTES;
+      const isLarge = (placed: PlacedItem) => placed.item.end - placed.item.start > LARGE_TEXT_BYTES;
       const reads = readRanges(batch.map((placed) => ({ path: pathOf(placed), start: placed.item.start, end: isLarge(placed) ? placed.item.start : placed.item.end })), reader.root);
       for (let index = 0; index < batch.length; index++) {
         const placed = batch[index]!;

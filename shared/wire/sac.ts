@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/seatFile.ts';
-import { decimalQuerySchema, kindRefSchema, snippetMatchSchema } from './common.ts';
+import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
 // rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
@@ -131,6 +131,8 @@ export const sacFlowItemSchema = z.object({
   text: z.string().nullable(),
   /** The text's full size in UTF-8 bytes, when it was cut (the item route has it whole). */
   textClipped: z.object({ bytes: z.number().int() }).optional(),
+  /** The body is too large to read here: `text` is its head. */
+  large: largeTextSchema.optional(),
   /** Received side only: whom it was addressed to, seen from the seat. */
   addressing: z.enum(['to-seat', 'to-agent', 'to-everyone', 'to-others']).nullable(),
   /** Received side only: what sac's cursor says of it; not what the session read. */
