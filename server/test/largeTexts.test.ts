@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { LargeText } from '../../shared/wire/common.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { sacItemResponseSchema, sacSeatResponseSchema, type SacFlowItem } from '../../shared/wire/sac.ts';
 import { spexItemResponseSchema, spexSessionResponseSchema, type SpexItem } from '../../shared/wire/spex.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
@@ -132,6 +133,16 @@ describe('a large text is read as far as its head for a page, an item and a JSON
     const sac = await getReading(`${conversation(sacId(), WEB)}/export?format=json`);
     assertHead((JSON.parse(sac.body) as { sent: SacFlowItem[] }).sent.find((item) => item.time === BIG_TIME)!, 'body');
     assert.ok(sac.read < TEXT_BYTES / 4, `read ${sac.read} bytes for a sac JSON export`);
+  });
+});
+
+describe('a large text is searched as far as its first 4 MiB', () => {
+  it('a search finds a word at the start of a 32 MB spex line and none at its end, and never reads the line whole', async () => {
+    const start = await getReading(`/api/search?q=${encodeURIComponent('fences')}&source=${encodeURIComponent(spexId())}`);
+    assert.ok((searchResponseSchema.parse(JSON.parse(start.body)).hits.length) > 0, 'a word of its head is found');
+    const { body, read } = await getReading(`/api/search?q=${encodeURIComponent('THE END')}&source=${encodeURIComponent(spexId())}`);
+    assert.equal(searchResponseSchema.parse(JSON.parse(body)).hits.length, 0, 'what lies past its first 4 MiB is not searched');
+    assert.ok(read < TEXT_BYTES / 4, `read ${read} bytes for a search`);
   });
 });
 
