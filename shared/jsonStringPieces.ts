@@ -7,7 +7,7 @@ const SIMPLE_ESCAPES: Readonly<Record<number, number>> = { 0x22: 0x22, 0x5c: 0x5
 /** What a half of a pair without its other half becomes in UTF-8, as TextEncoder writes it. */
 const REPLACEMENT = [0xef, 0xbf, 0xbd];
 
-export type JsonStringDecoder = {
+type JsonStringDecoder = {
   /** The UTF-8 of the next piece of the string; nothing once its closing quote was read. */
   decode(piece: Uint8Array): Uint8Array;
   /** Whether the closing quote was read. */
