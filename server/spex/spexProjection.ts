@@ -178,13 +178,14 @@ function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, s
 function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender, namedOf: (sessionId: string) => SpexNamed): SpexItem {
   const { item, line } = placedItem;
   const large = isLargeLine(item);
-  if (large) limit = Math.min(limit ?? PAGE_TEXT_LIMIT_BYTES, PAGE_TEXT_LIMIT_BYTES);
+  // A large line's texts are clipped as on a page, for its own answer too: it has only its head.
+  const textLimit = large ? PAGE_TEXT_LIMIT_BYTES : limit;
   const base = { source: ref, key: keyOf(placedItem), line, segment: item.segment, at: placedItem.at };
   const asFields = item.evidence === 'parsed' && item.facts.kind !== 'unknown';
   const view =
     read.type === 'bytes'
       ? large
-        ? readLineHeadView(read.bytes, asFields ? 'fields' : 'raw', limit!)
+        ? readLineHeadView(read.bytes, asFields ? 'fields' : 'raw', PAGE_TEXT_LIMIT_BYTES)
         : readLineView(read.bytes)
       : read.type === 'withheld'
         ? ({ view: 'withheld', why: read.why } as const)
@@ -195,7 +196,7 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
   if (item.evidence !== 'parsed') {
     // A line still being written is not shown until it is one.
     const raw = item.evidence === 'pending' ? null : view?.view === 'raw' ? view.raw : view?.view === 'fields' && read.type === 'bytes' && !large ? read.bytes.toString('utf8') : null;
-    const clipped = raw === null ? null : clipText(raw, limit);
+    const clipped = raw === null ? null : clipText(raw, textLimit);
     return {
       type: 'evidence',
       ...base,
@@ -213,7 +214,7 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
   const facts = item.facts;
   const fields = view?.view === 'fields' ? view : null;
   if (facts.kind === 'status') {
-    const note = fields === null ? null : clipText(fields.note, limit);
+    const note = fields === null ? null : clipText(fields.note, textLimit);
     return {
       type: 'declaration',
       ...base,
@@ -227,7 +228,7 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
     };
   }
   if (facts.kind === 'sent') {
-    const text = fields === null ? null : clipText(fields.text, limit);
+    const text = fields === null ? null : clipText(fields.text, textLimit);
     const hintAt = fields === null || text === null || fields.hintAt === null || fields.hintAt > (text.text ?? '').length ? null : fields.hintAt;
     const message = {
       ...base,
@@ -243,7 +244,7 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
     return { type: 'sent', ...message, receiver: placedItem.receiver, receiverNamed: namedOf(placedItem.receiver), fromLog: 'receiver' };
   }
   const raw = read.type !== 'bytes' || view?.view === 'withheld' ? null : view?.view === 'raw' && large ? view.raw : read.bytes.toString('utf8');
-  const clipped = raw === null ? null : clipText(raw, limit);
+  const clipped = raw === null ? null : clipText(raw, textLimit);
   return {
     type: 'unknown-kind',
     ...base,

@@ -150,15 +150,19 @@ describe('sac writes as the reader meets them', () => {
     assert.ok(notes.degraded.some((reason) => reason.code === 'stray-text'));
   });
 
-  it('a body of 100 MB is clipped on a page and whole as an item, and other requests are answered', async () => {
+  it('a body of 100 MB is read as far as its head on a page and as an item, each saying it is a large body; it is whole in the Markdown export, and other requests are answered', async () => {
     await writer.send({ op: 'big', room: 'team', seat: WEB, ts: '2026-11-30T17:20:00.000+00:00', type: 'FACT', bodyBytes: 100 * 1024 * 1024, marker: 'BIG' });
     const app = await serve();
     const flow = await teamFlow(app);
     const big = flow.items.find((item) => item.time === '2026-11-30T17:20:00.000+00:00')!;
-    assert.ok(big.textClipped !== undefined && big.textClipped.bytes > 100 * 1024 * 1024);
+    assert.ok(big.large !== undefined && big.large.holder === 'body' && big.large.bytes > 100 * 1024 * 1024 && big.textClipped === undefined);
     assert.ok(big.text!.length <= 64 * 1024 && big.text!.startsWith('BIG x'));
-    const whole = sacItemResponseSchema.parse((await getBody(app.app, `${seatUrl(WEB)}/items/${encodeURIComponent(big.item)}`)).json).item;
-    assert.ok(whole.textClipped === undefined && whole.text!.length > 100 * 1024 * 1024 - 2000);
+    const head = sacItemResponseSchema.parse((await getBody(app.app, `${seatUrl(WEB)}/items/${encodeURIComponent(big.item)}`)).json).item;
+    assert.ok(head.textClipped === undefined && head.text === big.text);
+    assert.deepEqual(head.large, big.large);
+    const markdown = (await getBody(app.app, `${seatUrl(WEB)}/export?format=md`)).text;
+    const block = markdown.slice(markdown.indexOf('```text\nBIG x'));
+    assert.ok(block.indexOf('\n```\n') > 100 * 1024 * 1024 - 2000, 'the whole body, in the Markdown export');
     assert.ok((await listSeats(app.app)).length >= 3);
   });
 
