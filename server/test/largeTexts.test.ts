@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { LargeText } from '../../shared/wire/common.ts';
 import { searchResponseSchema } from '../../shared/wire/search.ts';
@@ -8,9 +6,9 @@ import { sacItemResponseSchema, sacSeatResponseSchema, type SacFlowItem } from '
 import { spexItemResponseSchema, spexSessionResponseSchema, type SpexItem } from '../../shared/wire/spex.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
-import { startDashboard, type Dashboard } from '../dashboard.ts';
-import { describeExportActivity } from '../export/pipeline.ts';
-import { eventually, makeTempRecord } from './harness.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { makeTempRecord } from './harness.ts';
+import { readBytes, readForDroppedExports, startSpexAndSac } from './largeTextRig.ts';
 import { writeExampleStore } from './sacApp.ts';
 import { A, PROJECT, sentEvent, sessionJson } from './spexHarness.ts';
 
@@ -42,19 +40,7 @@ before(async () => {
   sacWriter = await startSacWriter(sacStore.dir);
   await writeExampleStore(sacWriter);
   await sacWriter.send({ op: 'send', room: 'team', seat: WEB, ts: BIG_TIME, type: 'FACT', text: largeText });
-  dashboard = await startDashboard({
-    stores: [
-      { kind: 'spex', root: spexHome.dir },
-      { kind: 'sac', root: sacStore.dir },
-    ],
-    token: null,
-    host: '127.0.0.1',
-    port: 0,
-    portFallback: false,
-    webRoot: null,
-    reconcileIntervalMs: 60_000,
-  });
-  await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'the first scans', 60_000);
+  dashboard = await startSpexAndSac(spexHome.dir, sacStore.dir);
 });
 
 after(async () => {
@@ -64,11 +50,6 @@ after(async () => {
   spexHome.remove();
   sacStore.remove();
 });
-
-/** The bytes this process has read so far (`rchar`): the server's reads, and the clients'. */
-function readBytes(): number {
-  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
-}
 
 const spexId = () => dashboard.sources.find((source) => source.ref.kind === 'spex')!.ref.id;
 const sacId = () => dashboard.sources.find((source) => source.ref.kind === 'sac')!.ref.id;
@@ -146,32 +127,9 @@ describe('a large text is searched as far as its first 4 MiB', () => {
   });
 });
 
-/** GETs a path, takes `dropAfter` bytes of its body and goes away. */
-function takeAndDrop(path: string, dropAfter: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, dashboard.origin), (response) => {
-      let got = 0;
-      response.on('data', (chunk: Buffer) => {
-        got += chunk.length;
-        if (got >= dropAfter) {
-          req.destroy();
-          resolve(got);
-        }
-      });
-      response.on('end', () => resolve(got));
-      response.on('error', () => resolve(got));
-    });
-    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.end();
-  });
-}
-
 /** What ten clients that each drop the export after 256 KiB make the server read. */
-async function readForDroppedExports(path: string): Promise<number> {
-  const from = readBytes();
-  await Promise.all(Array.from({ length: 10 }, () => takeAndDrop(path, 256 * 1024)));
-  await eventually(() => (describeExportActivity().running === 0 ? true : undefined), 'the exports to stop', 60_000);
-  return readBytes() - from;
+async function readForDropped(path: string): Promise<number> {
+  return (await readForDroppedExports(dashboard.origin, path, 10, 256 * 1024)).read;
 }
 
 /** The fenced block that holds `text` in a Markdown document, and its fence. */
@@ -194,9 +152,9 @@ describe('a large text goes into a Markdown export whole, a piece at a time', ()
   });
 
   it('ten Markdown exports of a spex session and of a sac seat, each dropped early, read the text about once each, not ten times', async () => {
-    const spex = await readForDroppedExports(`${conversation(spexId(), A)}/export?format=md`);
+    const spex = await readForDropped(`${conversation(spexId(), A)}/export?format=md`);
     assert.ok(spex < 4 * TEXT_BYTES, `read ${spex} bytes for ten spex exports of an ${TEXT_BYTES}-byte text`);
-    const sac = await readForDroppedExports(`${conversation(sacId(), WEB)}/export?format=md`);
+    const sac = await readForDropped(`${conversation(sacId(), WEB)}/export?format=md`);
     assert.ok(sac < 4 * TEXT_BYTES, `read ${sac} bytes for ten sac exports of an ${TEXT_BYTES}-byte text`);
   });
 });
