@@ -34,18 +34,24 @@ export function createJsonStringDecoder(): JsonStringDecoder {
         at += 3;
         high = -1;
       };
+      // Most bytes are neither a quote nor a backslash: the next of each is found natively, and the run before it copied.
+      let quote = -1;
+      let slash = -1;
       for (let i = 0; i < bytes.length; ) {
-        const byte = bytes[i]!;
-        if (byte === 0x22) {
+        if (quote < i) quote = bytes.indexOf(0x22, i) >>> 0;
+        if (slash < i) slash = bytes.indexOf(0x5c, i) >>> 0;
+        const next = Math.min(quote, slash, bytes.length);
+        if (next > i) {
+          flushHigh();
+          out.set(bytes.subarray(i, next), at);
+          at += next - i;
+          i = next;
+          continue;
+        }
+        if (i === quote) {
           flushHigh();
           ended = true;
           break;
-        }
-        if (byte !== 0x5c) {
-          flushHigh();
-          out[at++] = byte;
-          i++;
-          continue;
         }
         const kind = bytes[i + 1];
         if (kind === undefined || (kind === 0x75 && i + 6 > bytes.length)) {
