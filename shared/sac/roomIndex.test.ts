@@ -100,6 +100,9 @@ function summaryByFold(seat: string, rooms: readonly RoomFiles[], store: StoreFa
   let torn = 0;
   for (const { flow } of [...view.sent, ...view.received]) {
     if (flow.item.type === 'entry' && flow.placedBy === 'time' && flow.place > last) last = flow.place;
+  }
+  // What is pending or torn is the seat's own: another seat's torn write degrades that seat.
+  for (const { flow } of view.sent) {
     if (flow.item.evidence === 'pending') pending++;
     else if (flow.item.evidence === 'damaged') torn++;
   }
@@ -127,6 +130,19 @@ describe('a seat’s summary from its rooms’ indexes', () => {
       const indexes = indexAll(rooms);
       for (const seat of listSeats(rooms, store)) assert.deepEqual(summarize(seat, rooms, indexes, store), summaryByFold(seat, rooms, store), `seed ${seed}, ${seat}`);
     }
+  });
+
+  it('one torn write degrades the seat whose file it is, counted once; the other seats of the room are not degraded', () => {
+    const store = randomStore(createSeededRandom(3));
+    const cut = bytesOf(appendedBytes(0, { ts: TIMES[0]!, type: 'FACT', text: 'entry 0' }) + appendedBytes(1, { ts: TIMES[2]!, type: 'FACT', text: 'Rolling back because p95 went up' }).slice(0, -12));
+    const rooms = [{ room: 'team', files: [readSeatFile(createSeatFileReading('team', 'api#3'), cut, 0, { pendingWindowPassed: true }), readSeatFile(createSeatFileReading('team', 'web-app#1'), bytesOf(appendedBytes(0, { ts: TIMES[4]!, type: 'FACT', text: 'fine' })), 0)] }];
+    const indexes = indexAll(rooms);
+    const writer = summarize('api#3', rooms, indexes, store);
+    assert.equal(writer.counts.torn, 1);
+    assert.deepEqual(writer.degraded.filter((reason) => reason.code === 'torn-entry').map((reason) => reason.ranges?.length), [1]);
+    const other = summarize('web-app#1', rooms, indexes, store);
+    assert.equal(other.counts.torn, 0);
+    assert.deepEqual(other.degraded.filter((reason) => reason.code === 'torn-entry'), []);
   });
 
   it('an index kept up to date as its files grow, append by append, is the index of the files read at once', () => {

@@ -1,9 +1,10 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
-import { collectDegraded, mergeDegraded, type DegradedReason } from './degraded.ts';
+import { collectDegraded, mergeDegraded, selectSeatReasons, type DegradedReason } from './degraded.ts';
 import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
 import { findFirst } from './lookup.ts';
 import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomFold, type RoomKind } from './room.ts';
 import { countLater, type RoomIndex } from './roomIndex.ts';
+import { seatFilePath } from './layout.ts';
 import type { SeatFileReading } from './seatFile.ts';
 import { classifyAddressing, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
 import type { CursorsFacts, RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
@@ -255,6 +256,7 @@ export function foldSeat(
   }
 
   const own = considered.filter((file) => file.seat === seat);
+  const ownFiles = new Set(own.map((file) => seatFilePath(file.room, seat)));
   return {
     name,
     session: resolveSession(seat, store.registry),
@@ -267,7 +269,7 @@ export function foldSeat(
     presence: resolvePresence(seat, store.presence, now),
     liveness: deriveLiveness(seat, store.registry, now, processes),
     counts,
-    degraded: collectDegraded(considered, store),
+    degraded: selectSeatReasons(collectDegraded(considered, store), ownFiles),
   };
 }
 
@@ -281,7 +283,7 @@ export type SeatSummary = {
   focus: Focus;
   presence: Presence;
   liveness: Liveness;
-  /** As the fold counts them, and the stretches of its rooms that are pending or torn. */
+  /** As the fold counts them, and the stretches of its own files that are pending or torn. */
   counts: SeatCounts & { pending: number; torn: number };
   /** The latest instant an entry of its rooms names; null when none does. */
   lastInstant: number | null;
@@ -306,6 +308,7 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
   let ownFiles = 0;
   let ownWrote = false;
   const degraded: DegradedReason[][] = [];
+  const ownPaths = new Set<string>();
   for (const { room } of seatRooms) {
     const index = indexes.indexOf(room);
     if (index === null) continue;
@@ -313,6 +316,9 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
     if (own !== undefined) {
       ownFiles++;
       ownWrote ||= own.reading.size !== 0;
+      ownPaths.add(seatFilePath(room, seat));
+      counts.pending += own.pending;
+      counts.torn += own.torn;
     }
     const sent = own?.entries ?? 0;
     counts.sent += sent;
@@ -339,8 +345,6 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
         if (instant !== null) counts.unread += countLater(file, instant);
       }
     }
-    counts.pending += index.pending;
-    counts.torn += index.torn;
     if (index.maxInstant > last) last = index.maxInstant;
     degraded.push(index.degraded);
   }
@@ -355,6 +359,6 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
     liveness: deriveLiveness(seat, store.registry, now, processes),
     counts,
     lastInstant: Number.isFinite(last) ? last : null,
-    degraded: mergeDegraded(degraded, store),
+    degraded: selectSeatReasons(mergeDegraded(degraded, store), ownPaths),
   };
 }
