@@ -1,5 +1,6 @@
 import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.ts';
 import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import { readSeatFilePath } from '../../shared/sac/layout.ts';
 import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
 import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
 import { readBodyText, readHeader, readRawText, type SeatFileItem } from '../../shared/sac/seatFile.ts';
@@ -99,8 +100,14 @@ function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[]
     words: describeReason(reason),
     files: reason.files.slice(0, REASON_FILES_SHOWN),
     filesTotal: reason.files.length,
-    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).map((range) => ({ file: range.file, start: range.start, end: range.end })) } : {}),
+    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).flatMap((range) => projectRange(range)) } : {}),
   }));
+}
+
+/** A stretch a reason rests on, with the seat whose file it is and the flow item it is, so the browser links to both. */
+function projectRange(range: { file: string; start: number; end: number }): NonNullable<SacDegradedReason['ranges']> {
+  const of = readSeatFilePath(range.file);
+  return of === null ? [] : [{ file: range.file, start: range.start, end: range.end, room: of.room, seat: of.seat, item: `${range.file}:${range.start}` }];
 }
 
 function projectFocus(focus: SeatSummary['focus']): SacSeatSummary['focus'] {

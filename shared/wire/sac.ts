@@ -19,7 +19,8 @@ const sacDegradedReasonSchema = z.object({
   /** Files relative to the store's root; at most 20 listed, `filesTotal` says how many. */
   files: z.array(z.string()),
   filesTotal: z.number().int(),
-  ranges: z.array(z.object({ file: z.string(), start: z.number().int(), end: z.number().int() })).optional(),
+  /** Where in those files (torn writes, stray text): each with the seat whose file it is and its flow item, to link to. */
+  ranges: z.array(z.object({ file: z.string(), start: z.number().int(), end: z.number().int(), room: z.string(), seat: z.string(), item: z.string() })).optional(),
 });
 export type SacDegradedReason = z.infer<typeof sacDegradedReasonSchema>;
 

@@ -6,6 +6,7 @@ import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { SourceViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
+import { SacReasons } from './SacReasons.tsx';
 import { fetchRoom, fetchRooms, sacKeys, type RoomFlowFilter } from './sacApi.ts';
 import { RoomMembers } from './RoomMembers.tsx';
 import { ROOMS } from './sacPaths.ts';
@@ -94,7 +95,7 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
             <option value="waking">waking entries only (who wakes whom, derived by sac’s rule)</option>
           </select>
         </label>
-        {data?.room.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
+        {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
         {flow.targetAbsent && (
           <p className="notice warn">
             Entry <code>{entry}</code> is not in this room’s flow. The flow is shown from its newest entries.
