@@ -4,9 +4,9 @@ import { readSeatFilePath } from '../../shared/sac/layout.ts';
 import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
 import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
 import { readBodyText, readHeader, readRawText, type SeatFileItem } from '../../shared/sac/seatFile.ts';
-import type { RoomMember } from '../../shared/sac/roster.ts';
+import type { MemberReading, RoomMember } from '../../shared/sac/roster.ts';
 import { deriveWakes, type WakeRoom } from '../../shared/sac/wakes.ts';
-import type { SacDegradedReason, SacFlowItem, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { SacDegradedReason, SacFlowItem, SacReading, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { SacReader } from './sacReader.ts';
 import { readSeatRange } from './storeOpen.ts';
 
@@ -128,6 +128,20 @@ function projectPresence(presence: SeatSummary['presence']): SacSeatSummary['pre
         : { state: 'unknown', why: presence.why };
 }
 
+/** How far sac's cursor has a seat read, in the wire's words. */
+function projectReading(reading: MemberReading): SacReading {
+  switch (reading.state) {
+    case 'behind':
+      return { state: 'behind', unread: reading.unread };
+    case 'gone':
+      return { state: 'gone', backlog: reading.backlog };
+    case 'unknown':
+      return { state: 'unknown', why: reading.why };
+    case 'caught-up':
+      return { state: 'caught-up' };
+  }
+}
+
 /** A room's members, said in the wire's words. */
 export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] {
   return members.map((member) => ({
@@ -138,14 +152,7 @@ export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] 
     liveness: { word: member.liveness.word, basis: 'derived', why: member.liveness.why },
     presence: projectPresence(member.presence),
     focus: projectFocus(member.focus),
-    reading:
-      member.reading.state === 'behind'
-        ? { state: 'behind', unread: member.reading.unread }
-        : member.reading.state === 'gone'
-          ? { state: 'gone', backlog: member.reading.backlog }
-          : member.reading.state === 'unknown'
-            ? { state: 'unknown', why: member.reading.why }
-            : { state: 'caught-up' },
+    reading: projectReading(member.reading),
   }));
 }
 
@@ -168,6 +175,7 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
     liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
     neverWrote: view.neverWrote,
     counts: { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread, pending: c.pending, torn: c.torn },
+    reading: projectReading(view.reading),
     degraded: projectReasons(view.degraded),
   };
 }

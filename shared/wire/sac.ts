@@ -56,6 +56,15 @@ const sacSessionSchema = z.discriminatedUnion('state', [
 
 const sacRoomKindSchema = z.enum(['room', 'pair', 'unknown']);
 
+/** How far sac's cursor has a seat read of the others' entries, as the core words it: "a closed session is not behind, it is gone". */
+const sacReadingSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('caught-up') }),
+  z.object({ state: z.literal('behind'), unread: z.number().int() }),
+  z.object({ state: z.literal('gone'), backlog: z.number().int() }),
+  z.object({ state: z.literal('unknown'), why: z.string() }),
+]);
+export type SacReading = z.infer<typeof sacReadingSchema>;
+
 const sacSeatCountsSchema = z.object({
   sent: z.number().int(),
   received: z.number().int(),
@@ -92,6 +101,8 @@ export const sacSeatSummarySchema = z.object({
   /** It has files and wrote nothing in any. */
   neverWrote: z.boolean(),
   counts: sacSeatCountsSchema,
+  /** How far sac's cursor has it read across its rooms: the sidebar shows this, never counts.unread of a gone seat. */
+  reading: sacReadingSchema,
   degraded: z.array(sacDegradedReasonSchema),
 });
 export type SacSeatSummary = z.infer<typeof sacSeatSummarySchema>;
@@ -177,13 +188,8 @@ const sacRoomMemberSchema = z.object({
   liveness: sacLivenessSchema,
   presence: sacPresenceSchema,
   focus: sacFocusSchema,
-  /** How far sac's cursor has it read of the others' entries; a gone seat's backlog is not unread. */
-  reading: z.discriminatedUnion('state', [
-    z.object({ state: z.literal('caught-up') }),
-    z.object({ state: z.literal('behind'), unread: z.number().int() }),
-    z.object({ state: z.literal('gone'), backlog: z.number().int() }),
-    z.object({ state: z.literal('unknown'), why: z.string() }),
-  ]),
+  /** How far sac's cursor has it read of the others' entries in the room; a gone seat's backlog is not unread. */
+  reading: sacReadingSchema,
 });
 export type SacRoomMember = z.infer<typeof sacRoomMemberSchema>;
 
