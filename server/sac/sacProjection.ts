@@ -1,5 +1,6 @@
 import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.ts';
 import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import type { RoomFolder } from '../../shared/sac/knownRooms.ts';
 import { readSeatFilePath } from '../../shared/sac/layout.ts';
 import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
 import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
@@ -180,7 +181,7 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
   };
 }
 
-export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[]): SacRoomSummary {
+export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[], folder: RoomFolder = { state: 'present' }): SacRoomSummary {
   let last: SacRoomSummary['last'] = null;
   for (let i = fold.items.length - 1; i >= 0; i--) {
     const item = fold.items[i]!.item;
@@ -195,6 +196,7 @@ export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: read
     kind: fold.kind.kind,
     pair: fold.kind.kind === 'pair' ? [fold.kind.pair[0], fold.kind.pair[1]] : null,
     kindWhy: fold.kind.kind === 'unknown' ? fold.kind.why : null,
+    folder: folder.state === 'archived' ? { state: 'archived', path: folder.path } : { state: folder.state },
     seats: [...fold.seats],
     members: projectMembers(members),
     entries: c.entries,

@@ -200,6 +200,11 @@ const sacRoomSummarySchema = z.object({
   /** For a room of two: its two seats, as rooms.json names them. */
   pair: z.tuple([z.string(), z.string()]).nullable(),
   kindWhy: z.string().nullable(),
+  /**
+   * Where its folder is: read here; not made yet (a room sac's records name that nobody wrote or
+   * joined, as a room of two before its first entry); or retired to the archive and never read.
+   */
+  folder: z.discriminatedUnion('state', [z.object({ state: z.literal('present') }), z.object({ state: z.literal('absent') }), z.object({ state: z.literal('archived'), path: z.string() })]),
   /** Seats with a file in the room, in sac's order. */
   seats: z.array(z.string()),
   /** Every member: declared in members.json, the registry or rooms.json's pair, or with a file there. */
