@@ -68,9 +68,10 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
 
   /** A room sac's records name with no folder read here: its members, and no entries. */
   function unreadRoomOf(room: string): { fold: RoomFold; folder: RoomFolder } | null {
-    const known = listKnownRooms([], reader.archived(), reader.store()).find((candidate) => candidate.room === room);
-    if (known === undefined || reader.room(room) !== null) return null;
-    return { fold: foldRoom(room, [], reader.store().rooms), folder: known.folder };
+    if (reader.room(room) !== null) return null;
+    const store = reader.store();
+    const known = listKnownRooms([], reader.archived(), store).find((candidate) => candidate.room === room);
+    return known === undefined ? null : { fold: foldRoom(room, [], store.rooms), folder: known.folder };
   }
 
   function roomSummaries(): SacRoomSummary[] {
