@@ -1,12 +1,14 @@
 import { PAGE_TEXT_LIMIT_BYTES, type LargeText, type SourceRef } from '../../shared/wire/common.ts';
 import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import type { RoomFolder } from '../../shared/sac/knownRooms.ts';
+import { readSeatFilePath } from '../../shared/sac/layout.ts';
 import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
 import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
 import { readBodyText, readHeader, readRawText, type SeatFileItem } from '../../shared/sac/seatFile.ts';
-import type { RoomMember } from '../../shared/sac/roster.ts';
+import type { MemberReading, RoomMember } from '../../shared/sac/roster.ts';
 import { deriveWakes, type WakeRoom } from '../../shared/sac/wakes.ts';
 import { cutAtCharacter } from '../../shared/textHead.ts';
-import type { SacDegradedReason, SacFlowItem, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { SacDegradedReason, SacFlowItem, SacReading, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
 import { LARGE_TEXT_BYTES, markLargeText } from '../export/largeText.ts';
 import type { SacReader } from './sacReader.ts';
 import { readSeatRange } from './storeOpen.ts';
@@ -104,8 +106,14 @@ function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[]
     words: describeReason(reason),
     files: reason.files.slice(0, REASON_FILES_SHOWN),
     filesTotal: reason.files.length,
-    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).map((range) => ({ file: range.file, start: range.start, end: range.end })) } : {}),
+    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).flatMap((range) => projectRange(range)) } : {}),
   }));
+}
+
+/** A stretch a reason rests on, with the seat whose file it is and the flow item it is, so the browser links to both. */
+function projectRange(range: { file: string; start: number; end: number }): NonNullable<SacDegradedReason['ranges']> {
+  const of = readSeatFilePath(range.file);
+  return of === null ? [] : [{ file: range.file, start: range.start, end: range.end, room: of.room, seat: of.seat, item: `${range.file}:${range.start}` }];
 }
 
 function projectFocus(focus: SeatSummary['focus']): SacSeatSummary['focus'] {
@@ -126,6 +134,20 @@ function projectPresence(presence: SeatSummary['presence']): SacSeatSummary['pre
         : { state: 'unknown', why: presence.why };
 }
 
+/** How far sac's cursor has a seat read, in the wire's words. */
+function projectReading(reading: MemberReading): SacReading {
+  switch (reading.state) {
+    case 'behind':
+      return { state: 'behind', unread: reading.unread };
+    case 'gone':
+      return { state: 'gone', backlog: reading.backlog };
+    case 'unknown':
+      return { state: 'unknown', why: reading.why };
+    case 'caught-up':
+      return { state: 'caught-up' };
+  }
+}
+
 /** A room's members, said in the wire's words. */
 export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] {
   return members.map((member) => ({
@@ -136,14 +158,7 @@ export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] 
     liveness: { word: member.liveness.word, basis: 'derived', why: member.liveness.why },
     presence: projectPresence(member.presence),
     focus: projectFocus(member.focus),
-    reading:
-      member.reading.state === 'behind'
-        ? { state: 'behind', unread: member.reading.unread }
-        : member.reading.state === 'gone'
-          ? { state: 'gone', backlog: member.reading.backlog }
-          : member.reading.state === 'unknown'
-            ? { state: 'unknown', why: member.reading.why }
-            : { state: 'caught-up' },
+    reading: projectReading(member.reading),
   }));
 }
 
@@ -166,11 +181,12 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
     liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
     neverWrote: view.neverWrote,
     counts: { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread, pending: c.pending, torn: c.torn },
+    reading: projectReading(view.reading),
     degraded: projectReasons(view.degraded),
   };
 }
 
-export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[]): SacRoomSummary {
+export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[], folder: RoomFolder = { state: 'present' }): SacRoomSummary {
   let last: SacRoomSummary['last'] = null;
   for (let i = fold.items.length - 1; i >= 0; i--) {
     const item = fold.items[i]!.item;
@@ -185,6 +201,7 @@ export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: read
     kind: fold.kind.kind,
     pair: fold.kind.kind === 'pair' ? [fold.kind.pair[0], fold.kind.pair[1]] : null,
     kindWhy: fold.kind.kind === 'unknown' ? fold.kind.why : null,
+    folder: folder.state === 'archived' ? { state: 'archived', path: folder.path } : { state: folder.state },
     seats: [...fold.seats],
     members: projectMembers(members),
     entries: c.entries,

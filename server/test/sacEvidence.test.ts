@@ -106,16 +106,33 @@ describe('sac writes as the reader meets them', () => {
     await eventually(async () => ((await summaryOf(app, WEB)).session.state === 'known' ? true : undefined), 'the registry read again');
   });
 
-  it('an archived room leaves the rooms and the seats’ views, as it leaves sac’s', async () => {
+  it('an archived room leaves the seats’ views, as it leaves sac’s, and is listed where sac’s records still name it: archived, its members kept, nothing of it read', async () => {
     const app = await serve();
     await writer.send({ op: 'archive', room: 'team' });
-    await eventually(async () => {
+    const team = await eventually(async () => {
       const rooms = sacRoomsResponseSchema.parse((await getBody(app.app, `/api/sac/rooms?source=${app.source.ref.id}`)).json).rooms;
-      return rooms.length === 0 ? true : undefined;
+      const found = rooms.find((room) => room.room === 'team');
+      return found?.folder.state === 'archived' ? found : undefined;
     }, 'the room archived');
+    assert.deepEqual(team.folder, { state: 'archived', path: 'channels/.archive/team' });
+    assert.deepEqual([team.entries, team.seats], [0, []]);
+    assert.ok(team.members.some((member) => member.seat === WEB && member.because.includes('members')));
     const web = await summaryOf(app, WEB);
     assert.equal(web.counts.sent, 0);
-    assert.equal((await getBody(app.app, `/api/sac/rooms/team?source=${app.source.ref.id}`)).status, 404);
+    const page = await getBody(app.app, `/api/sac/rooms/team?source=${app.source.ref.id}`);
+    const room = sacRoomResponseSchema.parse(page.json);
+    assert.deepEqual([room.room.folder.state, room.items, room.total], ['archived', [], 0]);
+    assert.equal((await getBody(app.app, `/api/sac/rooms/nowhere?source=${app.source.ref.id}`)).status, 404);
+  });
+
+  it('a room of two sac opened and nobody wrote or joined has no folder yet: listed with both its seats and no entries', async () => {
+    const app = await serve();
+    const rooms = sacRoomsResponseSchema.parse((await getBody(app.app, `/api/sac/rooms?source=${app.source.ref.id}`)).json).rooms;
+    const dm = rooms.find((room) => room.kind === 'pair')!;
+    assert.deepEqual(dm.folder, { state: 'absent' });
+    assert.equal(dm.entries, 0);
+    assert.deepEqual(dm.members.map((member) => member.seat).sort(), [API, WEB].sort());
+    assert.deepEqual(rooms.map((room) => room.room), [dm.room, 'team'].sort());
   });
 
   it('a seat file that shrinks was changed after it was read: what was read is kept, and the seat says so', async () => {

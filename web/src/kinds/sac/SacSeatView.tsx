@@ -8,6 +8,7 @@ import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
+import { SacReasons } from './SacReasons.tsx';
 import { fetchSeat, sacKeys } from './sacApi.ts';
 import { ROOMS } from './sacPaths.ts';
 import { seatRows } from './seatRows.ts';
@@ -39,7 +40,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         {data !== undefined && (
           <>
             <SeatFacts summary={data.seat} source={source} />
-            {data.seat.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
+            <SacReasons source={source} reasons={data.seat.degraded} />
             <label className="sac-others">
               <input type="checkbox" checked={others} onChange={(event) => setOthers(event.target.checked)} /> show entries addressed to others ({data.seat.counts.toOthers})
             </label>
