@@ -61,7 +61,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         headings={
           data === undefined
             ? { sent: 'Sent', received: 'Received' }
-            : { sent: `Sent (${data.seat.counts.sent})`, received: describeReceived(data.seat.counts, others) }
+            : { sent: `Sent (${data.seat.counts.sent})`, received: describeReceived(data.seat, others) }
         }
         renderRow={(index, selected) => <SacEntry item={flow.itemAt(index)!} source={source} seat={seat} showRoom selected={selected} />}
       >
@@ -71,11 +71,12 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
   );
 }
 
-/** The Received heading: what the page shows, with the entries addressed to others counted apart. */
-function describeReceived(counts: SacSeatSummary['counts'], others: boolean): string {
+/** The Received heading: what the page shows, with the entries addressed to others counted apart; a gone seat's backlog never as unread (sac's rule). */
+function describeReceived({ counts, reading }: SacSeatSummary, others: boolean): string {
   const shown = others ? counts.received : counts.received - counts.toOthers;
   const apart = others ? `${counts.toOthers} of them to others` : `${counts.toOthers} to others not shown`;
-  return `Received (${shown}; ${apart}; ${counts.unread} unread by sac’s cursor)`;
+  const cursor = reading.state === 'gone' ? `gone: backlog of ${reading.backlog} not counted as unread` : `${counts.unread} unread by sac’s cursor`;
+  return `Received (${shown}; ${apart}; ${cursor})`;
 }
 
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
