@@ -31,7 +31,9 @@ export default defineConfig({
     // A failure leaves its trace (the page's DOM, network and console at each step) in outputDir:
     // `npx playwright show-trace <outputDir>/<test>/trace.zip`. Without the screencast, which cost
     // more than the DOM snapshots and failed long tests on a loaded two-core runner.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // REC_E2E_TRACE=off records none: CI keeps a failure's output, never its files, and recording
+    // cost the suite about a seventh of its CPU.
+    trace: process.env['REC_E2E_TRACE'] === 'off' ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     // Every dashboard started by these tests requires this token (see support/dashboard.ts).
     extraHTTPHeaders: { authorization: `Bearer ${E2E_TOKEN}` },
     launchOptions: {

@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sacTime } from '../server/demo/sacWrite.ts';
-import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
-import { apiFetch, conversationPath, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import type { SacWriter } from '../tools/writer/sacWriter.ts';
+import { conversationPath, startDashboard, type RunningDashboard } from './support/dashboard.ts';
+import { exitedPid, makeEmptySacStore, makeStoresFolder, readSources, registrySeat } from './support/stores.ts';
 import { expect, test, type Page } from './support/test.ts';
 
 // What `sac admin` shows of a room, shown here: every member of a room and whether sac's cursor
@@ -19,26 +16,19 @@ const REMOTE = 'api-service@macmini#99990000';
 const PAIR = 'dm-api-service-c4e10000-web-app-3f9c1a20';
 const at = (minute: string) => `2026-11-30T16:${minute}.000+00:00`;
 
-let parent = '';
+let folder: { dir: string; remove(): Promise<void> } | undefined;
 let writer: SacWriter;
 let dashboard: RunningDashboard;
 let url = '';
 let source = '';
 
-/** The pid of a process that ran and exited: a writer whose session is over. */
-async function exitedPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '']);
-  await new Promise((resolve) => child.once('exit', resolve));
-  return child.pid!;
-}
-
 test.beforeAll(async () => {
-  parent = await mkdtemp(path.join(tmpdir(), 'rec-e2e-sacadmin-'));
-  const store = path.join(parent, 'sac');
-  await mkdir(store);
-  writer = await startSacWriter(store);
+  folder = await makeStoresFolder('sacadmin');
+  const made = await makeEmptySacStore(folder.dir);
+  const store = made.dir;
+  writer = made.writer;
   const now = sacTime();
-  const seat = (session: string, pid: number, lastSeen: string, rooms: string[]) => ({ session, owner: 1, writers: { [pid]: lastSeen }, rooms, firstSeen: at('00:00'), lastSeen });
+  const seat = (session: string, pid: number, lastSeen: string, rooms: string[]) => registrySeat(session, pid, lastSeen, rooms, at('00:00'));
   const gonePid = await exitedPid();
   await writer.send({
     op: 'json',
@@ -72,19 +62,13 @@ test.beforeAll(async () => {
   });
   dashboard = await startDashboard([store]);
   url = dashboard.url;
-  for (let i = 0; i < 200 && source === ''; i++) {
-    const list = (await (await apiFetch(`${url}/api/sessions`)).json()) as { sources: { kind: string; id: string; indexing: { state: string } }[] };
-    const sac = list.sources.find((candidate) => candidate.kind === 'sac');
-    if (sac !== undefined && sac.indexing.state === 'ready') source = sac.id;
-    else await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  if (source === '') throw new Error('the set-agent-comm store was not read');
+  source = (await readSources(url)).get('sac')!;
 });
 
 test.afterAll(async () => {
   await dashboard?.stop();
   await writer?.close();
-  if (parent !== '') await rm(parent, { recursive: true, force: true });
+  await folder?.remove();
 });
 
 const flowOf = (page: Page) => page.getByRole('region', { name: 'Flow' });

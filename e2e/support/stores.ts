@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,13 +31,30 @@ export function spexSessionJson(sessionId: string, title: string, fields: Record
   return { session_id: sessionId, worktree_path: '/e2e/shop', branch: `node/${title}`, title, name: '', parent: '', status: 'active', proposal: '', note: '', harness: 'claude', stopped: false, archived: false, ...fields };
 }
 
-/** A set-agent-comm store under `parent` holding the example store sac's own CLI wrote, with its writer. */
-export async function makeSacStore(parent: string): Promise<SacStore> {
+/** An empty set-agent-comm store under `parent`, with its writer. */
+export async function makeEmptySacStore(parent: string): Promise<SacStore> {
   const dir = path.join(parent, 'sac');
   await mkdir(dir);
-  const writer = await startSacWriter(dir);
-  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
-  return { dir, writer };
+  return { dir, writer: await startSacWriter(dir) };
+}
+
+/** A set-agent-comm store under `parent` holding the example store sac's own CLI wrote, with its writer. */
+export async function makeSacStore(parent: string): Promise<SacStore> {
+  const store = await makeEmptySacStore(parent);
+  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await store.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
+  return store;
+}
+
+/** A seat's record in registry.json as sac's hooks write it: its session, its writer's pid and when it last checked in. */
+export function registrySeat(session: string, pid: number, lastSeen: string, rooms: string[], firstSeen: string) {
+  return { session, owner: 1, writers: { [pid]: lastSeen }, rooms, firstSeen, lastSeen };
+}
+
+/** The pid of a process that ran and exited: a writer whose session is over. */
+export async function exitedPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid!;
 }
 
 /** The ids of the stores a dashboard reads, by kind, once every one of them has been read. */

@@ -39,7 +39,14 @@ export type ItemPlace = { at: string | null; side: 'sent' | 'received' | null; p
  * The forms of an item, one per format: the NDJSON record, the JSON value (a page's item, with
  * its place where it is a conversation's), the Markdown section.
  */
-type ItemForms = { ndjson: { record: ExportRecord }; json: { value: unknown; place?: ItemPlace }; md: { markdown: string } };
+type ItemForms = { ndjson: { record: ExportRecord }; json: { value: unknown; place?: ItemPlace }; md: { markdown: string; block?: MarkdownBlock } };
+
+/**
+ * A text too large to hold, as a fenced block after an item's Markdown, read a piece at a time as
+ * it is sent: its fence is longer than `backticks`, the longest run of them in it (found by the
+ * look through it), so nothing in it closes the block; `after` follows the block.
+ */
+export type MarkdownBlock = { info: string; pieces: TextPieces; backticks: number; after: string };
 
 /** An item in one form, and the list it belongs in (the export's first list when it names none). */
 export type ExportItem<F extends ExportFormat> = { list?: string } & ItemForms[F];

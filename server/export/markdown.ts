@@ -1,3 +1,5 @@
+import type { LargeText } from '../../shared/wire/common.ts';
+
 // Markdown for exported transcripts, of any kind. A text from a store is never Markdown: it goes
 // in a fenced block (or inline code) that nothing in the text can close, so it reads verbatim.
 
@@ -49,4 +51,13 @@ function codeSpan(content: string): string {
   // is padded so that what is stripped is the padding.
   const padded = content.startsWith('`') || content.endsWith('`') || (content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '');
   return padded ? `${ticks} ${content} ${ticks}` : `${ticks}${content}${ticks}`;
+}
+
+/**
+ * What a transcript says of a large text (only its head is read for a page or an item): that its block was
+ * read a piece at a time as it was exported, or, when it could not be, that only its head is shown.
+ */
+export function describeLargeMarkdown(large: LargeText, streamed: boolean): string {
+  const size = `This ${large.holder} is ${large.bytes} bytes`;
+  return streamed ? `- ${size}: its text is given whole, read a piece at a time as it was exported.` : `- ${size}, too large to read whole here: its text is shown up to its first ${large.shownBytes} bytes.`;
 }

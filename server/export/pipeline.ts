@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { ExportFormat } from '../../shared/wire/common.ts';
 import { createChunkWriter, type ChunkWriter } from './chunkWriter.ts';
-import type { ExportList, ExportParts, ExportRecord } from './exportParts.ts';
+import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exportParts.ts';
 
 // The one export pipeline, for every kind and for a search's hits: it frames what a kind supplies
 // (exportParts.ts) as NDJSON lines, one JSON document or one Markdown document, and makes it as
@@ -163,12 +163,29 @@ async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt
     signal.throwIfAborted();
     openUpTo(listIndex(parts.lists, item.list));
     out.writeText(item.markdown);
+    if (item.block !== undefined) yield* writeBlock(out, item.block, signal);
     items++;
     if (out.isFull()) yield* out.take();
   }
   openUpTo(parts.lists.length - 1);
   const last = parts.lists[open];
   if (last !== undefined && items === 0 && last.markdownEmpty !== undefined) out.writeText(last.markdownEmpty);
+}
+
+/**
+ * A large text's fenced block: its pieces as they are, when they are UTF-8; else as text, each
+ * byte that is not UTF-8 a U+FFFD, as a page shows it.
+ */
+async function* writeBlock(out: ChunkWriter, block: MarkdownBlock, signal: AbortSignal): AsyncGenerator<Buffer> {
+  const fence = '`'.repeat(Math.max(3, block.backticks + 1));
+  out.writeText(`${fence}${block.info}\n`);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  for await (const piece of block.pieces.read(signal)) {
+    if (block.pieces.utf8) out.writeBytes(piece);
+    else out.writeText(decoder.decode(piece, { stream: true }));
+    yield* out.take();
+  }
+  out.writeText(`${decoder.decode()}\n${fence}\n${block.after}`);
 }
 
 function listIndex(lists: readonly ExportList[], name: string | undefined): number {

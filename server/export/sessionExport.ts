@@ -45,7 +45,7 @@ export function composeSessionExport(session: string, conversations: readonly Ex
     for (const one of conversations) {
       // Each store's own head, its coverage and its reasons to doubt it, before its items.
       yield { markdown: `---\n\n## ${STORE_NAMES[one.source.kind]}: ${inlineValue(one.conversation)}\n\n${one.parts.markdownHead(exportedAt)}` };
-      for await (const { markdown } of one.parts.items.md(signal)) yield { markdown };
+      for await (const { markdown, block } of one.parts.items.md(signal)) yield block === undefined ? { markdown } : { markdown, block };
     }
   }
   return {

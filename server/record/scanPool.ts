@@ -41,6 +41,8 @@ export type ScanPool = {
   wake: (() => void) | null;
   /** Whether every thread has ended. */
   readonly finished: boolean;
+  /** How many threads were started, ended or not. */
+  readonly started: number;
   /** Whether a folder is in the threads' line, as listed when they started. */
   inLine(sessionId: string): boolean;
   /** Adds threads up to `threads` in all, while folders are still in line. */
@@ -93,6 +95,9 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     wake: null,
     get finished() {
       return finished;
+    },
+    get started() {
+      return threads.length;
     },
     done,
     inLine: (sessionId) => positions.has(sessionId),

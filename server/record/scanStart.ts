@@ -27,9 +27,10 @@ export function beginRecordScan(recordDir: string, onError: (message: string) =>
   const folders = createFolderWatch(recordDir);
   // Every session folder is watched before a thread lists it.
   const listing = folders.begin() ?? [];
-  // One core is left to the thread loading the rest of the command, which the first answer waits
-  // for; the reader adds the last thread once it takes the scan over (RecordWatcher.start).
-  return { folders, pool: startScanThreads(recordDir, listing, onError, Math.max(1, countScanThreads() - 1)) };
+  // A thread on every core from the start: the thread loading the rest of the command (which the
+  // first answer waits for) keeps its share, since the scan threads yield to it (scanWorker.ts).
+  // Holding one back until the reader took the scan over left a core idle for a second or more.
+  return { folders, pool: startScanThreads(recordDir, listing, onError) };
 }
 
 /**

@@ -3,8 +3,8 @@ import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
 import type { SacFlowItem, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { ConversationExport, ExportItem, TextPieces } from '../export/exportParts.ts';
-import { lookThrough, PIECE_BYTES, readPieces, type PieceRead } from '../export/largeText.ts';
-import { fencedBlock, inlineValue } from '../export/markdown.ts';
+import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, trimPieces, type PieceRead } from '../export/largeText.ts';
+import { describeLargeMarkdown, fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { FlowProjection } from './sacProjection.ts';
 import type { SacReader, SeatFileState } from './sacReader.ts';
@@ -20,8 +20,6 @@ import { readSeatRange } from './storeOpen.ts';
 // - `md`: a transcript in sac's words.
 
 const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
-/** Stretches up to this size are read whole; larger ones (a 100 MB body) a piece at a time as they are sent. */
-const WHOLE_BYTES = 4 * 1024 * 1024;
 
 type Column = 'sent' | 'received';
 type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
@@ -52,7 +50,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
     const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
     const { start, end } = flow.item;
     // A body of 100 MB is read a piece at a time.
-    const step = end - start <= WHOLE_BYTES ? end - start : PIECE_BYTES;
+    const step = end - start <= LARGE_TEXT_BYTES ? end - start : PIECE_BYTES;
     let at = start;
     do {
       const length = Math.min(step, end - at);
@@ -85,7 +83,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
    * A stretch too large to hold, a piece at a time: looked through once (its header checked
    * first, and whether it is UTF-8), then read again piece by piece as it is sent.
    */
-  async function readLargeStretch(room: string, flow: FlowItem, signal: AbortSignal): Promise<{ pieces: TextPieces } | { changed: string } | { unreadable: string }> {
+  async function readLargeStretch(room: string, flow: FlowItem, signal: AbortSignal): Promise<{ pieces: TextPieces; shown: TextPieces; backticks: number } | { changed: string } | { unreadable: string }> {
     const file: SeatFileState | null = reader.seatFile(room, flow.seat);
     if (file === null) return { changed: 'the file is no longer listed' };
     const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
@@ -106,17 +104,20 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
       reader.noteChanged(room, flow.seat, changed);
       return { changed };
     }
-    return { pieces: readPieces(end - start, read, look.utf8) };
+    // What a transcript shows: an entry's body without the white space around it (readBodyText), any other stretch as written.
+    const from = flow.item.type === 'entry' ? flow.item.bodyStart - start : 0;
+    const shown = readPieces(end - start - from, (at, length) => read(from + at, length), look.utf8);
+    return { pieces: readPieces(end - start, read, look.utf8), shown: flow.item.type === 'entry' ? trimPieces(shown) : shown, backticks: look.backticks };
   }
 
   async function* records(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     for (const item of items) {
       signal.throwIfAborted();
-      if (item.flow.item.end - item.flow.item.start > WHOLE_BYTES) {
+      if (item.flow.item.end - item.flow.item.start > LARGE_TEXT_BYTES) {
         const large = await readLargeStretch(item.room, item.flow, signal);
         const problem = 'pieces' in large ? null : 'changed' in large ? { evidence: 'changed', why: `changed after it was read: ${large.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${large.unreadable}` };
         const fields = problem === null ? describePlace(ref, item, item.flow.item.evidence, item.flow.item.why) : describePlace(ref, item, problem.evidence, problem.why);
-        yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: 'pieces' in large ? large : null } } };
+        yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: 'pieces' in large ? { pieces: large.pieces } : null } } };
         continue;
       }
       const pieces: Buffer[] = [];
@@ -145,7 +146,12 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
   async function* transcript(items: readonly Exported[], signal: AbortSignal): AsyncGenerator<ExportItem<'md'>> {
     for (const item of items) {
       signal.throwIfAborted();
-      yield { list: item.column, markdown: describeStretchMarkdown(flows.projectFlow(item.room, item.flow, item.received, false)) };
+      const value = flows.projectFlow(item.room, item.flow, item.received, false);
+      // A large body is given whole in its block, read a piece at a time as it is sent; when it
+      // cannot be read again, the transcript shows the head its page shows, and says so.
+      const large = value.large === undefined || value.text === null ? null : await readLargeStretch(item.room, item.flow, signal);
+      if (large === null || !('pieces' in large)) yield { list: item.column, markdown: describeStretchMarkdown(value, false) };
+      else yield { list: item.column, markdown: describeStretchMarkdown(value, true), block: { info: 'text', pieces: large.shown, backticks: large.backticks, after: '\n' } };
     }
   }
 
@@ -242,11 +248,15 @@ const ADDRESSING_WORDS: Record<string, string> = {
   'to-others': 'addressed to others, not this seat',
 };
 
-/** One stretch in its place: an entry in sac's words, or the degraded evidence it is. `item` is whole. */
-function describeStretchMarkdown(item: SacFlowItem): string {
-  const place = `- Room ${inlineValue(item.room)}, written by seat ${inlineValue(item.seat)}, file ${inlineValue(item.file)}, bytes ${item.start}–${item.end}`;
+/**
+ * One stretch in its place: an entry in sac's words, or the degraded evidence it is. `item` is
+ * whole; `streamed`: a large body is not written here, but in the fenced block that follows.
+ */
+function describeStretchMarkdown(item: SacFlowItem, streamed: boolean): string {
+  const large = item.large === undefined ? '' : `\n${describeLargeMarkdown(item.large, streamed)}`;
+  const place = `- Room ${inlineValue(item.room)}, written by seat ${inlineValue(item.seat)}, file ${inlineValue(item.file)}, bytes ${item.start}–${item.end}${large}`;
   const why = item.why === null ? [] : [`- Why: ${item.why}`];
-  const text = item.text === null ? '' : fencedBlock(item.text);
+  const text = item.text === null || streamed ? '' : fencedBlock(item.text);
   if (item.type === 'stray-text') {
     return section(`Stray text before the file’s first header`, [place, '- Not an entry: sac reads no entry from it.', ...why], text);
   }

@@ -52,13 +52,18 @@ export function createLiveItems(reading: Reading): LiveItemsOf {
     return `/sac/${reading.ref.id}/room/${encodeURIComponent(room)}/entry/${encodeURIComponent(item)}`;
   }
 
+  function tailOf(file: SeatFileReading): Told['tail'] {
+    const stretch = readTail(file);
+    return stretch === null ? null : { start: stretch.start, evidence: stretch.evidence };
+  }
+
   function noteTold(file: SeatFileReading): Told {
     const n = file.entries.start.length;
     return {
       reading: file,
       entries: n,
       lastEvidence: n === 0 ? null : readEntryEvidence(file, n - 1).evidence,
-      tail: file.size > file.offset ? { start: file.offset, evidence: readTail(file)!.evidence } : null,
+      tail: tailOf(file),
       strayTold: strayTextEnd(file) > 0,
       changedTold: file.problem?.code === 'changed-after-read',
     };

@@ -1,5 +1,6 @@
 import type { SourceRef } from '../../shared/wire/common.ts';
-import { foldRoom } from '../../shared/sac/room.ts';
+import { listKnownRooms, type RoomFolder } from '../../shared/sac/knownRooms.ts';
+import { foldRoom, type RoomFold } from '../../shared/sac/room.ts';
 import { listRoomMembers } from '../../shared/sac/roster.ts';
 import { deriveWakes } from '../../shared/sac/wakes.ts';
 import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
@@ -65,9 +66,18 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
     return listRoomMembers(room, folds.indexes.indexOf(room), store, Date.now(), folds.processStates(store));
   }
 
+  /** A room sac's records name with no folder read here: its members, and no entries. */
+  function unreadRoomOf(room: string): { fold: RoomFold; folder: RoomFolder } | null {
+    if (reader.room(room) !== null) return null;
+    const store = reader.store();
+    const known = listKnownRooms([], reader.archived(), store).find((candidate) => candidate.room === room);
+    return known === undefined ? null : { fold: foldRoom(room, [], store.rooms), folder: known.folder };
+  }
+
   function roomSummaries(): SacRoomSummary[] {
     const store = reader.store();
     const rooms = reader.rooms();
+    const unread = listKnownRooms(rooms.map((files) => files.room), reader.archived(), store).filter((known) => known.folder.state !== 'present');
     const rows = rooms.map((files) => {
       const members = membersOf(files.room);
       const kept = roomRows.get(files.room);
@@ -79,7 +89,8 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
     });
     const known = new Set(rooms.map((files) => files.room));
     for (const room of roomRows.keys()) if (!known.has(room)) roomRows.delete(room);
-    return rows;
+    for (const { room, folder } of unread) rows.push(projectRoomSummary(ref, foldRoom(room, [], store.rooms), membersOf(room), folder));
+    return rows.sort((a, b) => (a.room < b.room ? -1 : a.room > b.room ? 1 : 0));
   }
 
   /** The rooms view: every room, and one room's flow, its newest `limit` items. */
@@ -87,7 +98,11 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
     list: async (): Promise<Answer<SacRoomsResponse>> => ({ schema: 'rec.sac-rooms/1', source: ref, rooms: roomSummaries() }),
     async one(room: string, query: { flow: 'all' | 'waking'; limit: number }): Promise<Answer<SacRoomResponse>> {
       const fold = folds.foldRoomNow(room);
-      if (fold === null) return new NotHere(`no room ${JSON.stringify(room)} in this set-agent-comm store`);
+      if (fold === null) {
+        const unread = unreadRoomOf(room);
+        if (unread === null) return new NotHere(`no room ${JSON.stringify(room)} in this set-agent-comm store`);
+        return { schema: 'rec.sac-room/1', room: projectRoomSummary(ref, unread.fold, membersOf(room), unread.folder), items: [], flow: query.flow, limit: query.limit, total: 0 };
+      }
       const wakeRoom = folds.wakeRoomOf(room);
       // sac admin's flow filter: the entries that wake a seat, as sac's rule derives it.
       const items = query.flow === 'waking' ? fold.items.filter((flow) => (deriveWakes(flow, wakeRoom)?.seats.length ?? 0) > 0) : fold.items;

@@ -1,11 +1,15 @@
-import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.ts';
+import { PAGE_TEXT_LIMIT_BYTES, type LargeText, type SourceRef } from '../../shared/wire/common.ts';
 import { describeReason, type DegradedReason } from '../../shared/sac/degraded.ts';
+import type { RoomFolder } from '../../shared/sac/knownRooms.ts';
+import { readSeatFilePath } from '../../shared/sac/layout.ts';
 import type { FlowItem, RoomFold } from '../../shared/sac/room.ts';
 import type { ReceivedItem, SeatSummary } from '../../shared/sac/seat.ts';
 import { readBodyText, readHeader, readRawText, type SeatFileItem } from '../../shared/sac/seatFile.ts';
-import type { RoomMember } from '../../shared/sac/roster.ts';
+import type { MemberReading, RoomMember } from '../../shared/sac/roster.ts';
 import { deriveWakes, type WakeRoom } from '../../shared/sac/wakes.ts';
-import type { SacDegradedReason, SacFlowItem, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
+import { cutAtCharacter } from '../../shared/textHead.ts';
+import type { SacDegradedReason, SacFlowItem, SacReading, SacRoomMember, SacRoomSummary, SacSeatSummary } from '../../shared/wire/sac.ts';
+import { LARGE_TEXT_BYTES, markLargeText } from '../export/largeText.ts';
 import type { SacReader } from './sacReader.ts';
 import { readSeatRange } from './storeOpen.ts';
 
@@ -19,12 +23,14 @@ export type FlowProjection = ReturnType<typeof createFlowProjection>;
 
 /** Stretches of seat files said in the wire's words, their texts read again from disk. */
 export function createFlowProjection(reader: SacReader, root: string, ref: SourceRef & { kind: 'sac' }, wakeRoomOf: (room: string) => WakeRoom) {
-  function readText(item: SeatFileItem, room: string, seat: string, clip: boolean): { text: string | null; clipped?: { bytes: number } } {
+  function readText(item: SeatFileItem, room: string, seat: string, clip: boolean): { text: string | null; clipped?: { bytes: number }; large?: LargeText } {
     const file = reader.seatFile(room, seat);
     if (file === null) return { text: null };
     const from = item.type === 'entry' ? item.bodyStart : item.start;
     const wanted = item.end - from;
-    const limit = clip ? Math.min(wanted, PAGE_TEXT_LIMIT_BYTES) : wanted;
+    // A body too large to read whole is read as far as a page's limit, for an item too.
+    const large = wanted > LARGE_TEXT_BYTES;
+    const limit = clip || large ? Math.min(wanted, PAGE_TEXT_LIMIT_BYTES) : wanted;
     const identity = file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino };
     // An entry's header is read again with its body: a header that no longer reads the same is a file rewritten.
     const start = item.type === 'entry' ? item.start : from;
@@ -44,14 +50,14 @@ export function createFlowProjection(reader: SacReader, root: string, ref: Sourc
     const body = read.bytes.subarray(from - start);
     if (limit < wanted) {
       const decoded = readRawText(cutAtCharacter(body)).replace(/^\s+/, '');
-      return { text: decoded, clipped: { bytes: wanted } };
+      return large ? { text: decoded, large: markLargeText('body', wanted, decoded) } : { text: decoded, clipped: { bytes: wanted } };
     }
     return { text: item.type === 'entry' ? readBodyText(body) : readRawText(body) };
   }
 
   function projectFlow(room: string, flow: FlowItem, received: ReceivedItem | null, clip: boolean): SacFlowItem {
     const item = flow.item;
-    const { text, clipped } = readText(item, room, flow.seat, clip);
+    const { text, clipped, large } = readText(item, room, flow.seat, clip);
     const file = `channels/${room}/${flow.seat}.md`;
     const entry = item.type === 'entry' ? item : null;
     const wakes = deriveWakes(flow, wakeRoomOf(room));
@@ -84,6 +90,7 @@ export function createFlowProjection(reader: SacReader, root: string, ref: Sourc
       timeGoesBack: flow.timeGoesBack,
       text,
       ...(clipped !== undefined ? { textClipped: clipped } : {}),
+      ...(large !== undefined ? { large } : {}),
       addressing: received?.addressing ?? null,
       sacCursor: received?.sacCursor ?? null,
       sibling: received?.sibling ?? false,
@@ -99,8 +106,14 @@ function projectReasons(reasons: readonly DegradedReason[]): SacDegradedReason[]
     words: describeReason(reason),
     files: reason.files.slice(0, REASON_FILES_SHOWN),
     filesTotal: reason.files.length,
-    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).map((range) => ({ file: range.file, start: range.start, end: range.end })) } : {}),
+    ...(reason.ranges !== undefined ? { ranges: reason.ranges.slice(0, REASON_FILES_SHOWN).flatMap((range) => projectRange(range)) } : {}),
   }));
+}
+
+/** A stretch a reason rests on, with the seat whose file it is and the flow item it is, so the browser links to both. */
+function projectRange(range: { file: string; start: number; end: number }): NonNullable<SacDegradedReason['ranges']> {
+  const of = readSeatFilePath(range.file);
+  return of === null ? [] : [{ file: range.file, start: range.start, end: range.end, room: of.room, seat: of.seat, item: `${range.file}:${range.start}` }];
 }
 
 function projectFocus(focus: SeatSummary['focus']): SacSeatSummary['focus'] {
@@ -121,6 +134,20 @@ function projectPresence(presence: SeatSummary['presence']): SacSeatSummary['pre
         : { state: 'unknown', why: presence.why };
 }
 
+/** How far sac's cursor has a seat read, in the wire's words. */
+function projectReading(reading: MemberReading): SacReading {
+  switch (reading.state) {
+    case 'behind':
+      return { state: 'behind', unread: reading.unread };
+    case 'gone':
+      return { state: 'gone', backlog: reading.backlog };
+    case 'unknown':
+      return { state: 'unknown', why: reading.why };
+    case 'caught-up':
+      return { state: 'caught-up' };
+  }
+}
+
 /** A room's members, said in the wire's words. */
 export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] {
   return members.map((member) => ({
@@ -131,14 +158,7 @@ export function projectMembers(members: readonly RoomMember[]): SacRoomMember[] 
     liveness: { word: member.liveness.word, basis: 'derived', why: member.liveness.why },
     presence: projectPresence(member.presence),
     focus: projectFocus(member.focus),
-    reading:
-      member.reading.state === 'behind'
-        ? { state: 'behind', unread: member.reading.unread }
-        : member.reading.state === 'gone'
-          ? { state: 'gone', backlog: member.reading.backlog }
-          : member.reading.state === 'unknown'
-            ? { state: 'unknown', why: member.reading.why }
-            : { state: 'caught-up' },
+    reading: projectReading(member.reading),
   }));
 }
 
@@ -161,11 +181,12 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
     liveness: { word: view.liveness.word, basis: 'derived', why: view.liveness.why },
     neverWrote: view.neverWrote,
     counts: { sent: c.sent, received: c.received, toSeat: c.toSeat, toAgent: c.toAgent, toEveryone: c.toEveryone, toOthers: c.toOthers, unread: c.unread, pending: c.pending, torn: c.torn },
+    reading: projectReading(view.reading),
     degraded: projectReasons(view.degraded),
   };
 }
 
-export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[]): SacRoomSummary {
+export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: readonly RoomMember[], folder: RoomFolder = { state: 'present' }): SacRoomSummary {
   let last: SacRoomSummary['last'] = null;
   for (let i = fold.items.length - 1; i >= 0; i--) {
     const item = fold.items[i]!.item;
@@ -180,6 +201,7 @@ export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: read
     kind: fold.kind.kind,
     pair: fold.kind.kind === 'pair' ? [fold.kind.pair[0], fold.kind.pair[1]] : null,
     kindWhy: fold.kind.kind === 'unknown' ? fold.kind.why : null,
+    folder: folder.state === 'archived' ? { state: 'archived', path: folder.path } : { state: folder.state },
     seats: [...fold.seats],
     members: projectMembers(members),
     entries: c.entries,
@@ -192,20 +214,4 @@ export function projectRoomSummary(ref: SourceRef, fold: RoomFold, members: read
     last,
     degraded: projectReasons(fold.degraded),
   };
-}
-
-/** Bytes cut at a limit end on a whole UTF-8 character: a cut inside one is not the writer's bad byte. */
-export function cutAtCharacter(bytes: Uint8Array): Uint8Array {
-  let end = bytes.length;
-  let back = 0;
-  while (end > 0 && back < 3 && (bytes[end - 1]! & 0xc0) === 0x80) {
-    end--;
-    back++;
-  }
-  if (end > 0 && bytes[end - 1]! >= 0xc0) {
-    const lead = bytes[end - 1]!;
-    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-    if (back + 1 < need) return bytes.subarray(0, end - 1);
-  }
-  return bytes;
 }

@@ -36,6 +36,8 @@ export type SacReader = {
   seatFile(room: string, seat: string): SeatFileState | null;
   /** Names that are neither store files nor rooms nor secrets, directly in the root or in `channels/`: listed, never read. */
   strays(): string[];
+  /** The names of the rooms retired to `channels/.archive/`: listed, never read. */
+  archived(): ReadonlySet<string>;
   version(): number;
   /** Bumped when a room or a seat file comes or goes (not when one grows): what is listed of the store is kept while it holds. */
   layout(): number;
@@ -170,6 +172,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
     },
     seatFile: (room, seat) => rooms.rooms.get(room)?.files.get(seat) ?? null,
     strays: () => [...rootStrays, ...rooms.strays()],
+    archived: () => rooms.archived(),
     version: () => version,
     layout: () => layout,
     noteChanged(roomName, seat, why) {

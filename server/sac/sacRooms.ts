@@ -57,6 +57,8 @@ export function createSacRooms(context: RoomsContext) {
   const scratch = createReadScratch();
   /** Names under channels/ that are listed and never read. */
   let strays: string[] = [];
+  /** The names of retired rooms (`channels/.archive/<room>`): listed, never read. */
+  let archived: ReadonlySet<string> = new Set();
 
   /** Reads what was appended to a seat file; says whether anything a reader sees changed. */
   function readSeat(room: RoomState, seat: string, entry?: FolderEntry): boolean {
@@ -147,6 +149,8 @@ export function createSacRooms(context: RoomsContext) {
       }
     }
     strays = notRead.sort();
+    const archive = listing.type === 'listed' ? listing.entries.find((entry) => entry.name === '.archive') : undefined;
+    archived = archive !== undefined && kindOf(archive, join(channels, archive.name)) === 'folder' ? listArchived(join(channels, archive.name)) : new Set();
     const touched: string[] = [];
     for (const room of [...rooms.values()]) {
       if (found.has(room.room) || room.lost !== null) continue;
@@ -167,6 +171,17 @@ export function createSacRooms(context: RoomsContext) {
     return touched;
   }
 
+  /**
+   * The rooms retired to the archive, by their folders' names only, as `sac rooms --archived` lists
+   * them: what a room sac's records still name became. Nothing in them is read. The archive changes
+   * only as a room leaves `channels/` or comes back to it, so it is listed with `channels/`.
+   */
+  function listArchived(folder: string): ReadonlySet<string> {
+    const listing = listStoreFolder(folder, root);
+    if (listing.type !== 'listed') return new Set();
+    return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, join(folder, entry.name)) === 'folder').map((entry) => entry.name));
+  }
+
   function dropRoom(room: RoomState): void {
     context.unwatchUnder(room.folder);
     for (const file of room.files.values()) context.pending.settle(file.relative);
@@ -177,6 +192,7 @@ export function createSacRooms(context: RoomsContext) {
   return {
     rooms,
     strays: () => strays,
+    archived: () => archived,
     listChannels,
     listRoom,
     readSeat,
@@ -196,6 +212,7 @@ export function createSacRooms(context: RoomsContext) {
       const gone = [...rooms.keys()];
       for (const room of [...rooms.values()]) dropRoom(room);
       strays = [];
+      archived = new Set();
       return gone;
     },
     count(): number {

@@ -9,14 +9,13 @@ import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { listCandidates, type SearchPool } from '../search/searchPool.ts';
 import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
+import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
 import type { SacReader } from './sacReader.ts';
 import type { SacCandidate } from './sacTexts.ts';
 
 /** The module a search thread reads and matches set-agent-comm's candidates with. */
 const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
 
-/** A body searched past this many bytes is searched in its first ones (a 100 MB body is not matched whole). */
-const SEARCH_TEXT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Searches a set-agent-comm store's entries, newest first: filters on what the reader's columns
@@ -75,7 +74,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
     const file = reader.seatFile(candidate.room, candidate.reading.seat);
     if (file === null) return null;
     const item = readEntry(candidate.reading, candidate.index);
-    return { root, relative: file.relative, identity: file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, bodyStart: item.bodyStart, length: Math.min(item.end - item.bodyStart, SEARCH_TEXT_BYTES), end: item.end };
+    return { root, relative: file.relative, identity: file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, bodyStart: item.bodyStart, length: Math.min(item.end - item.bodyStart, LARGE_TEXT_BYTES), end: item.end };
   };
   const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   const found = await pool.search(SAC_SEARCHER, listCandidates(candidates), toThread, textQuery, query.limit, signal);

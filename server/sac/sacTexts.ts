@@ -1,7 +1,7 @@
 import { readBodyText } from '../../shared/sac/seatFile.ts';
+import { cutAtCharacter } from '../../shared/textHead.ts';
 import type { TextReader } from '../search/searchThread.ts';
 import type { FileIdentity } from '../watch/safeOpen.ts';
-import { cutAtCharacter } from './sacProjection.ts';
 import { readSeatRange } from './storeOpen.ts';
 
 // set-agent-comm's searcher, run on a search thread (server/search/searchThread.ts): a candidate

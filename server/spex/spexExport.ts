@@ -1,10 +1,11 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
-import type { ConversationExport, ExportItem, ExportRecord, ItemPlace } from '../export/exportParts.ts';
-import { fencedBlock, inlineValue } from '../export/markdown.ts';
+import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
+import { describeLargeMarkdown, fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
-import { readLargeLine, LARGE_LINE_BYTES, type LargeLine } from './largeLine.ts';
+import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
+import { readLargeLine, readLinePieces, readMemberPieces, type LargeLine } from './largeLine.ts';
 import { readRanges, type RangeRead } from './readLine.ts';
 import { keyOf, ownerOf, type PlacedItem, type SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
@@ -32,7 +33,7 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
       const batch = items.slice(offset, offset + BATCH_ITEMS);
       const pathOf = (placed: PlacedItem) => reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '';
       // A large line is not read with the others: it is read a piece at a time as it is sent.
-      const isLarge = (placed: PlacedItem) => placed.item.end - placed.item.start > LARGE_LINE_BYTES;
+      const isLarge = (placed: PlacedItem) => placed.item.end - placed.item.start > LARGE_TEXT_BYTES;
       const reads = readRanges(batch.map((placed) => ({ path: pathOf(placed), start: placed.item.start, end: isLarge(placed) ? placed.item.start : placed.item.end })), reader.root);
       for (let index = 0; index < batch.length; index++) {
         const placed = batch[index]!;
@@ -61,7 +62,7 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
     };
     if (read.type === 'gone') return { fields: { ...line, bytes: null, lineText: null, now: read.why } };
     if (read.type === 'withheld') return { fields: { ...line, bytes: null, lineText: null, withheld: read.why } };
-    if (read.type === 'pieces') return { fields: { ...line, bytes: read.size }, text: { name: 'lineText', base64Name: 'lineBase64', value: { pieces: read.pieces } } };
+    if (read.type === 'pieces') return { fields: { ...line, bytes: read.size }, text: { name: 'lineText', base64Name: 'lineBase64', value: { pieces: readLinePieces(read) } } };
     // The bytes as the segment holds them, or without spex's receipt, which says so.
     const stripped = read.stripped ? { withheld: STRIPPED_WORDS } : {};
     return { fields: { ...line, bytes: read.bytes.length, ...stripped }, text: { name: 'lineText', base64Name: 'lineBase64', value: { bytes: read.bytes } } };
@@ -77,8 +78,32 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
   async function* transcript(session: SpexSession, items: readonly PlacedItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'md'>> {
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
-      for (const item of projection.projectItems(session, items.slice(offset, offset + BATCH_ITEMS), null)) yield { markdown: describeItemMarkdown(item) };
+      const batch = items.slice(offset, offset + BATCH_ITEMS);
+      const projected = projection.projectItems(session, batch, null);
+      for (let index = 0; index < batch.length; index++) {
+        const item = projected[index]!;
+        const whole = item.large === undefined ? null : await readWholeText(session, batch[index]!, item, signal);
+        if (whole === null) yield { markdown: describeItemMarkdown(item, false) };
+        else yield { markdown: describeItemMarkdown(item, true), block: whole };
+      }
     }
+  }
+
+  /**
+   * A large line's text, whole, for its fenced block: read a piece at a time as it is sent (a
+   * message's text or a note decoded from its JSON string, else the line as written). Null when it
+   * cannot be: the transcript shows the head its page shows, and says why.
+   */
+  async function readWholeText(session: SpexSession, placed: PlacedItem, item: SpexItem, signal: AbortSignal): Promise<MarkdownBlock | null> {
+    const head = item.type === 'sent' || item.type === 'received' ? item.text : item.type === 'declaration' ? item.note : item.raw;
+    if (head === null) return null;
+    const path = reader.segmentPath(ownerOf(session, placed), placed.item.segment) ?? '';
+    const line = await readLargeLine(path, placed.item.start, placed.item.end, reader.root, signal);
+    if (line.type !== 'pieces') return null;
+    const member = item.type === 'sent' || item.type === 'received' ? 'text' : item.type === 'declaration' ? 'note' : null;
+    const pieces = member === null ? readLinePieces(line) : readMemberPieces(line, member);
+    if (pieces === null) return null;
+    return { info: item.type === 'unknown-kind' ? 'json' : 'text', pieces, backticks: line.backticks, after: '\n' };
   }
 
   return (id) => {
@@ -152,34 +177,39 @@ const EVIDENCE_TITLES: Record<Extract<SpexItem, { type: 'evidence' }>['evidence'
   pending: 'is being written',
 };
 
-/** One item of the session in its place, its text whole. */
-function describeItemMarkdown(item: SpexItem): string {
+/**
+ * One item of the session in its place, its text whole; `streamed`: a large line's text is not
+ * written here, but in the fenced block that follows, a piece at a time.
+ */
+function describeItemMarkdown(item: SpexItem, streamed: boolean): string {
+  const block = (text: string, info?: string) => (streamed ? '' : fencedBlock(text, info));
   const place = `- Line ${item.line} of ${item.type === 'sent' ? "the receiver's" : 'its'} log, segment ${inlineValue(item.segment)}`;
   const now = item.now === null ? [] : [`- **Changed after it was read** (${item.now}): shown as it was read.`];
+  if (item.large !== undefined) now.push(describeLargeMarkdown(item.large, streamed));
   switch (item.type) {
     case 'received': {
       const from = item.from.by === 'person' ? 'a person' : item.from.by === 'session' ? `session ${inlineValue(item.from.sessionId)}` : inlineValue(item.from.as);
       const lines = [place];
       if (item.replyVia !== null) lines.push(`- Reply via ${inlineValue(item.replyVia)}`);
       if (item.from.by === 'session') lines.push("- The same event is in that session's Sent column: joined by the id spex stored in `from`, not by text or time.");
-      return section(`Received from ${from} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item));
+      return section(`Received from ${from} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item, block));
     }
     case 'sent': {
       const lines = [`- From the receiver's log: line ${item.line} of that session's log.`, `- In its segment ${inlineValue(item.segment)}; one event seen from two sides, joined by the id spex stored in \`from\`, not by text or time.`];
       if (item.replyVia !== null) lines.push(`- Reply via ${inlineValue(item.replyVia)}`);
-      return section(`Sent to session ${inlineValue(item.receiver)} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item));
+      return section(`Sent to session ${inlineValue(item.receiver)} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item, block));
     }
     case 'declaration': {
       const lines = [place, `- Status ${inlineValue(item.status)}, ${item.proposal === null ? 'no proposal' : `proposal ${inlineValue(item.proposal)}`}`, ...now];
       if (item.note === null) return section(`Declared ${item.word} · ${item.at ?? 'no time'}`, [...lines, '- No note']);
-      return section(`Declared ${item.word} · ${item.at ?? 'no time'}`, [...lines, '- Note:'], fencedBlock(item.note));
+      return section(`Declared ${item.word} · ${item.at ?? 'no time'}`, [...lines, '- Note:'], block(item.note));
     }
     case 'unknown-kind':
-      return section(`A line of a kind spex's reader does not know: ${inlineValue(item.kindName)} · ${item.at ?? 'no time'}`, [place, ...now, ...rawLines(item.raw)], item.raw === null ? '' : fencedBlock(item.raw, 'json'));
+      return section(`A line of a kind spex's reader does not know: ${inlineValue(item.kindName)} · ${item.at ?? 'no time'}`, [place, ...now, ...rawLines(item.raw)], item.raw === null ? '' : block(item.raw, 'json'));
     case 'evidence': {
       const lines = [place, `- ${item.bytes} bytes${item.at === null ? '' : `, in place after ${item.at}`}`, `- Why: ${item.why}`, ...now];
       if (item.evidence === 'pending') return section(`Line ${item.line} ${EVIDENCE_TITLES.pending}`, [...lines, '- It is shown once its end is written.']);
-      return section(`Line ${item.line} ${EVIDENCE_TITLES[item.evidence]}`, [...lines, ...rawLines(item.raw)], item.raw === null ? '' : fencedBlock(item.raw));
+      return section(`Line ${item.line} ${EVIDENCE_TITLES[item.evidence]}`, [...lines, ...rawLines(item.raw)], item.raw === null ? '' : block(item.raw));
     }
   }
 }
@@ -192,8 +222,9 @@ function hintOf(item: Extract<SpexItem, { type: 'sent' | 'received' }>): string[
   return item.hintAt === null ? [] : [`- The text ends with spex's reply hint (from character ${item.hintAt}), which spex stored with it.`];
 }
 
-function messageBody(item: Extract<SpexItem, { type: 'sent' | 'received' }>): string {
-  return item.text === null ? "Its text is not shown: the line no longer holds it.\n" : fencedBlock(item.text);
+function messageBody(item: Extract<SpexItem, { type: 'sent' | 'received' }>, block: (text: string) => string): string {
+  if (item.text !== null) return block(item.text);
+  return item.large === undefined ? "Its text is not shown: the line no longer holds it.\n" : 'Its text is not shown: it does not begin within the head of the line read.\n';
 }
 
 function section(title: string, lines: readonly string[], block = ''): string {

@@ -3,9 +3,11 @@ import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts
 import { describeSessionNamed, nameSession } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import type { LogItem } from '../../shared/spex/timeline.ts';
-import { readLineView } from '../../shared/spex/view.ts';
+import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
 import { firstLineOf } from '../../shared/firstLine.ts';
+import { LARGE_HEAD_READ_BYTES } from '../export/largeText.ts';
 import { readRanges } from './readLine.ts';
+import { isLargeLine } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 
 // A spex home's lines as the live view lists them (`items` notices): each line of a log that is
@@ -79,7 +81,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
           segmentTold.next = item.end + 1;
           segmentTold.tail = null;
         }
-        const text = bytes === null || item.evidence !== 'parsed' ? null : textOf(bytes);
+        const text = bytes === null || item.evidence !== 'parsed' ? null : textOf(bytes, isLargeLine(item));
         add(sessionId, projectOwn(sessionId, line, item, text));
         if (item.evidence === 'parsed' && item.facts.kind === 'sent') {
           const from = item.facts.from;
@@ -173,14 +175,16 @@ function newLines(items: readonly LogItem[], segments: Map<string, SegmentTold>)
   return fresh;
 }
 
-/** A line is read whole for its text; a tail only as far as its kind. */
+/** A line is read whole for its text (a large one as far as its head); a tail only as far as its kind. */
 function toRead(item: TimelineItem): number {
-  return item.evidence === 'pending' ? Math.min(item.end, item.start + TAIL_KIND_BYTES) : item.evidence === 'parsed' ? item.end : item.start;
+  if (item.evidence === 'pending') return Math.min(item.end, item.start + TAIL_KIND_BYTES);
+  if (item.evidence !== 'parsed') return item.start;
+  return isLargeLine(item) ? item.start + LARGE_HEAD_READ_BYTES : item.end;
 }
 
 /** The text a line shows in a row: a message's text, a declaration's note. */
-function textOf(bytes: PublicBytes): string | null {
-  const view = readLineView(bytes);
+function textOf(bytes: PublicBytes, large: boolean): string | null {
+  const view = large ? readLineHeadView(bytes, 'fields', LARGE_HEAD_READ_BYTES) : readLineView(bytes);
   if (view.view !== 'fields') return null;
   return view.text ?? view.note;
 }

@@ -3,8 +3,9 @@ import { describeReason } from '../../shared/spex/degraded.ts';
 import { nameSession, readSessionJson } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import { describeSender } from '../../shared/spex/sentBy.ts';
-import { readLineView } from '../../shared/spex/view.ts';
+import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
 import { spexSummarySchema, type SpexItem, type SpexNamed, type SpexSender, type SpexSummary } from '../../shared/wire/spex.ts';
+import { LARGE_HEAD_READ_BYTES, LARGE_TEXT_BYTES, markLargeText } from '../export/largeText.ts';
 import type { ListedConversation } from '../sources/source.ts';
 import { readRanges, readSmallFile } from './readLine.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
@@ -86,7 +87,11 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
 
   /** Projects items, reading their lines again from disk; `limit` clips texts for a page. */
   function projectItems(session: SpexSession, items: readonly PlacedItem[], limit: number | null): SpexItem[] {
-    const requests = items.map((placedItem) => ({ path: reader.segmentPath(ownerOf(session, placedItem), placedItem.item.segment) ?? '', start: placedItem.item.start, end: placedItem.item.end }));
+    // A line too large to read whole is read as far as its head: its text is shown up to a page's limit.
+    const requests = items.map((placedItem) => {
+      const { item } = placedItem;
+      return { path: reader.segmentPath(ownerOf(session, placedItem), item.segment) ?? '', start: item.start, end: isLargeLine(item) ? item.start + LARGE_HEAD_READ_BYTES : item.end };
+    });
     const reads = readRanges(requests, reader.root);
     return items.map((placedItem, index) => projectItem(ref, placedItem, reads[index]!, limit, senderOf, namedOf));
   }
@@ -172,13 +177,26 @@ function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, s
 /** One item as a page (`limit`: its texts clipped) or its own answer gives it, from its line read again now. */
 function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender, namedOf: (sessionId: string) => SpexNamed): SpexItem {
   const { item, line } = placedItem;
+  const large = isLargeLine(item);
+  // A large line's texts are clipped as on a page, for its own answer too: it has only its head.
+  const textLimit = large ? PAGE_TEXT_LIMIT_BYTES : limit;
   const base = { source: ref, key: keyOf(placedItem), line, segment: item.segment, at: placedItem.at };
-  const view = read.type === 'bytes' ? readLineView(read.bytes) : read.type === 'withheld' ? ({ view: 'withheld', why: read.why } as const) : null;
+  const asFields = item.evidence === 'parsed' && item.facts.kind !== 'unknown';
+  const view =
+    read.type === 'bytes'
+      ? large
+        ? readLineHeadView(read.bytes, asFields ? 'fields' : 'raw', PAGE_TEXT_LIMIT_BYTES)
+        : readLineView(read.bytes)
+      : read.type === 'withheld'
+        ? ({ view: 'withheld', why: read.why } as const)
+        : null;
+  /** The mark of a large line, with the head of its text that is shown. */
+  const markOf = (shown: string | null) => (large ? { large: markLargeText('line', item.end - item.start, shown) } : {});
   const now = read.type === 'gone' ? read.why : view?.view === 'withheld' ? view.why : null;
   if (item.evidence !== 'parsed') {
     // A line still being written is not shown until it is one.
-    const raw = item.evidence === 'pending' ? null : view?.view === 'raw' ? view.raw : view?.view === 'fields' && read.type === 'bytes' ? read.bytes.toString('utf8') : null;
-    const clipped = raw === null ? null : clipText(raw, limit);
+    const raw = item.evidence === 'pending' ? null : view?.view === 'raw' ? view.raw : view?.view === 'fields' && read.type === 'bytes' && !large ? read.bytes.toString('utf8') : null;
+    const clipped = raw === null ? null : clipText(raw, textLimit);
     return {
       type: 'evidence',
       ...base,
@@ -187,15 +205,16 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
       evidence: item.evidence,
       why: view?.view === 'withheld' && item.evidence !== 'pending' ? `${item.why}; ${view.why}` : item.why,
       // The size of the line shown: without spex's receipt, when it held one.
-      bytes: read.type === 'bytes' ? read.bytes.length : item.end - item.start,
+      bytes: read.type === 'bytes' && !large ? read.bytes.length : item.end - item.start,
       raw: clipped?.text ?? null,
       ...(clipped?.bytes !== undefined ? { rawClipped: { bytes: clipped.bytes } } : {}),
+      ...markOf(clipped?.text ?? null),
     };
   }
   const facts = item.facts;
   const fields = view?.view === 'fields' ? view : null;
   if (facts.kind === 'status') {
-    const note = fields === null ? null : clipText(fields.note, limit);
+    const note = fields === null ? null : clipText(fields.note, textLimit);
     return {
       type: 'declaration',
       ...base,
@@ -205,10 +224,11 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
       proposal: facts.proposal,
       note: note?.text ?? null,
       ...(note?.bytes !== undefined ? { noteClipped: { bytes: note.bytes } } : {}),
+      ...markOf(note?.text ?? null),
     };
   }
   if (facts.kind === 'sent') {
-    const text = fields === null ? null : clipText(fields.text, limit);
+    const text = fields === null ? null : clipText(fields.text, textLimit);
     const hintAt = fields === null || text === null || fields.hintAt === null || fields.hintAt > (text.text ?? '').length ? null : fields.hintAt;
     const message = {
       ...base,
@@ -218,12 +238,13 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
       text: text?.text ?? null,
       ...(text?.bytes !== undefined ? { textClipped: { bytes: text.bytes } } : {}),
       hintAt,
+      ...markOf(text?.text ?? null),
     };
     if (placedItem.own) return { type: 'received', ...message, from: senderOf(facts.from) };
     return { type: 'sent', ...message, receiver: placedItem.receiver, receiverNamed: namedOf(placedItem.receiver), fromLog: 'receiver' };
   }
-  const raw = read.type === 'bytes' && view?.view !== 'withheld' ? read.bytes.toString('utf8') : null;
-  const clipped = raw === null ? null : clipText(raw, limit);
+  const raw = read.type !== 'bytes' || view?.view === 'withheld' ? null : view?.view === 'raw' && large ? view.raw : read.bytes.toString('utf8');
+  const clipped = raw === null ? null : clipText(raw, textLimit);
   return {
     type: 'unknown-kind',
     ...base,
@@ -231,7 +252,13 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
     kindName: facts.kindName,
     raw: clipped?.text ?? null,
     ...(clipped?.bytes !== undefined ? { rawClipped: { bytes: clipped.bytes } } : {}),
+    ...markOf(clipped?.text ?? null),
   };
+}
+
+/** A line too large to read whole for a page or an item: only its head is read. */
+export function isLargeLine(item: TimelineItem): boolean {
+  return item.end - item.start > LARGE_TEXT_BYTES;
 }
 
 /** The item's name in its conversation: its own log's line, or the receiver's line it was sent as. */

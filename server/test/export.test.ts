@@ -68,7 +68,8 @@ before(async () => {
   damagedFile = nameOf(6);
   await writeRaw('degraded', damagedFile, Buffer.from('{"kind":"message","te'), OLD);
   await write('degraded', 7, sentEntry(7, 'refused words', { isQueued: false, reason: 'recipient refuses inbound messages' }));
-  pendingFile = await write('degraded', 8, sentEntry(8, 'still being written'), { stallAfterBytes: 40 });
+  // Its pending file is written by the test that exports it: a file is pending for a while from
+  // when it is first seen, and the writes below can take longer than that on a loaded machine.
 
   // Long enough for three pages, with a text a page clips and an invalid entry.
   await write('paged', 1, startEntry(0));
@@ -136,6 +137,11 @@ describe('exporting a session', () => {
   });
 
   it('as Markdown keeps the gap, the damaged and the pending file in place, and claims no correlation', async () => {
+    pendingFile = await write('degraded', 8, sentEntry(8, 'still being written'), { stallAfterBytes: 40 });
+    await eventually(async () => {
+      const page = await getJson(dashboard, '/api/sessions/degraded', sessionResponseSchema);
+      return page.items.some((item) => item.type === 'file' && item.file === pendingFile && item.evidence === 'pending') ? true : undefined;
+    }, 'the file being written is seen as pending', 30_000);
     const got = await download('/api/sessions/degraded/export?format=md');
     assert.equal(got.status, 200);
     assert.equal(got.type, 'text/markdown; charset=utf-8');

@@ -6,6 +6,7 @@ import { sessionResponseSchema } from '../../shared/wire/record.ts';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
+import { countScanThreads } from '../record/scanPool.ts';
 import { beginRecordScan } from '../record/scanStart.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
@@ -20,6 +21,25 @@ const ENTRIES = 20;
 const NO_RECONCILE = 600_000;
 
 describe('the first scan begun before the reader is made', () => {
+  it('reads on every core from its start: as many scan threads as the machine has cores (up to the pool\'s limit), before the rest of the command loads', async () => {
+    const record = makeTempRecord();
+    try {
+      for (let i = 0; i < FOLDERS; i++) {
+        mkdirSync(join(record.dir, `s${i}`));
+        writeFileSync(join(record.dir, `s${i}`, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: `s${i}` }));
+      }
+      const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
+      try {
+        assert.equal(headStart?.pool?.started, countScanThreads());
+      } finally {
+        await headStart?.pool?.terminate();
+        await headStart?.folders.close();
+      }
+    } finally {
+      record.remove();
+    }
+  });
+
   it('writes made after the scan began and before the reader took it over, into folders already read and into new ones, are all the reader\'s', { timeout: 120_000 }, async () => {
     const record = makeTempRecord();
     const sessionIds: string[] = [];

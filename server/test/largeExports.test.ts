@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
-import { startDashboard, type Dashboard } from '../dashboard.ts';
-import { describeExportActivity } from '../export/pipeline.ts';
-import { eventually, makeTempRecord } from './harness.ts';
+import type { Dashboard } from '../dashboard.ts';
+import { makeTempRecord } from './harness.ts';
+import { readForDroppedExports, startSpexAndSac } from './largeTextRig.ts';
 import { writeExampleStore } from './sacApp.ts';
 import { A, PROJECT, sentEvent, sessionJson } from './spexHarness.ts';
 
@@ -41,19 +40,7 @@ before(async () => {
   sacWriter = await startSacWriter(sacStore.dir);
   await writeExampleStore(sacWriter);
   await sacWriter.send({ op: 'big', room: 'team', seat: WEB, ts: BIG_TIME, type: 'FACT', bodyBytes: TEXT_BYTES, marker: 'BIG' });
-  dashboard = await startDashboard({
-    stores: [
-      { kind: 'spex', root: spexHome.dir },
-      { kind: 'sac', root: sacStore.dir },
-    ],
-    token: null,
-    host: '127.0.0.1',
-    port: 0,
-    portFallback: false,
-    webRoot: null,
-    reconcileIntervalMs: 60_000,
-  });
-  await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'the first scans', 60_000);
+  dashboard = await startSpexAndSac(spexHome.dir, sacStore.dir);
 });
 
 after(async () => {
@@ -64,33 +51,8 @@ after(async () => {
   sacStore.remove();
 });
 
-/** The bytes this process has read so far (`rchar`): the server's reads, and the clients'. */
-function readBytes(): number {
-  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
-}
-
 function exportPath(source: string, id: string, format: string): string {
   return `/api/sources/${encodeURIComponent(source)}/conversations/${encodeURIComponent(id)}/export?format=${format}`;
-}
-
-/** GETs a path, takes `dropAfter` bytes of its body and goes away; resolves with how many came. */
-function takeAndDrop(path: string, dropAfter: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, dashboard.origin), (response) => {
-      let got = 0;
-      response.on('data', (chunk: Buffer) => {
-        got += chunk.length;
-        if (got >= dropAfter) {
-          req.destroy();
-          resolve(got);
-        }
-      });
-      response.on('end', () => resolve(got));
-      response.on('error', () => resolve(got));
-    });
-    req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.end();
-  });
 }
 
 async function exportWhole(path: string): Promise<string> {
@@ -100,12 +62,10 @@ async function exportWhole(path: string): Promise<string> {
 }
 
 /** What ten clients that each drop the export after a megabyte make the server read. */
-async function readForDroppedExports(path: string): Promise<number> {
-  const from = readBytes();
-  const got = await Promise.all(Array.from({ length: CLIENTS }, () => takeAndDrop(path, DROP_AFTER)));
+async function readForDropped(path: string): Promise<number> {
+  const { read, got } = await readForDroppedExports(dashboard.origin, path, CLIENTS, DROP_AFTER);
   assert.ok(got.every((bytes) => bytes >= DROP_AFTER), 'each client got its first megabyte');
-  await eventually(() => (describeExportActivity().running === 0 ? true : undefined), 'the exports to stop', 60_000);
-  return readBytes() - from;
+  return read;
 }
 
 const spexId = () => dashboard.sources.find((source) => source.ref.kind === 'spex')!.ref.id;
@@ -113,12 +73,12 @@ const sacId = () => dashboard.sources.find((source) => source.ref.kind === 'sac'
 
 describe('a large text is exported a piece at a time', () => {
   it('ten NDJSON exports of a spex session with a 32 MB line, each dropped after a megabyte, read the line about once, not ten times', async () => {
-    const read = await readForDroppedExports(exportPath(spexId(), A, 'ndjson'));
+    const read = await readForDropped(exportPath(spexId(), A, 'ndjson'));
     assert.ok(read < 3 * TEXT_BYTES, `read ${read} bytes for ten exports of a ${TEXT_BYTES}-byte line`);
   });
 
   it('ten NDJSON exports of a sac seat with a 32 MB body, each dropped after a megabyte, read the body about once, not ten times', async () => {
-    const read = await readForDroppedExports(exportPath(sacId(), WEB, 'ndjson'));
+    const read = await readForDropped(exportPath(sacId(), WEB, 'ndjson'));
     assert.ok(read < 3 * TEXT_BYTES, `read ${read} bytes for ten exports of a ${TEXT_BYTES}-byte body`);
   });
 

@@ -106,16 +106,33 @@ describe('sac writes as the reader meets them', () => {
     await eventually(async () => ((await summaryOf(app, WEB)).session.state === 'known' ? true : undefined), 'the registry read again');
   });
 
-  it('an archived room leaves the rooms and the seats’ views, as it leaves sac’s', async () => {
+  it('an archived room leaves the seats’ views, as it leaves sac’s, and is listed where sac’s records still name it: archived, its members kept, nothing of it read', async () => {
     const app = await serve();
     await writer.send({ op: 'archive', room: 'team' });
-    await eventually(async () => {
+    const team = await eventually(async () => {
       const rooms = sacRoomsResponseSchema.parse((await getBody(app.app, `/api/sac/rooms?source=${app.source.ref.id}`)).json).rooms;
-      return rooms.length === 0 ? true : undefined;
+      const found = rooms.find((room) => room.room === 'team');
+      return found?.folder.state === 'archived' ? found : undefined;
     }, 'the room archived');
+    assert.deepEqual(team.folder, { state: 'archived', path: 'channels/.archive/team' });
+    assert.deepEqual([team.entries, team.seats], [0, []]);
+    assert.ok(team.members.some((member) => member.seat === WEB && member.because.includes('members')));
     const web = await summaryOf(app, WEB);
     assert.equal(web.counts.sent, 0);
-    assert.equal((await getBody(app.app, `/api/sac/rooms/team?source=${app.source.ref.id}`)).status, 404);
+    const page = await getBody(app.app, `/api/sac/rooms/team?source=${app.source.ref.id}`);
+    const room = sacRoomResponseSchema.parse(page.json);
+    assert.deepEqual([room.room.folder.state, room.items, room.total], ['archived', [], 0]);
+    assert.equal((await getBody(app.app, `/api/sac/rooms/nowhere?source=${app.source.ref.id}`)).status, 404);
+  });
+
+  it('a room of two sac opened and nobody wrote or joined has no folder yet: listed with both its seats and no entries', async () => {
+    const app = await serve();
+    const rooms = sacRoomsResponseSchema.parse((await getBody(app.app, `/api/sac/rooms?source=${app.source.ref.id}`)).json).rooms;
+    const dm = rooms.find((room) => room.kind === 'pair')!;
+    assert.deepEqual(dm.folder, { state: 'absent' });
+    assert.equal(dm.entries, 0);
+    assert.deepEqual(dm.members.map((member) => member.seat).sort(), [API, WEB].sort());
+    assert.deepEqual(rooms.map((room) => room.room), [dm.room, 'team'].sort());
   });
 
   it('a seat file that shrinks was changed after it was read: what was read is kept, and the seat says so', async () => {
@@ -150,15 +167,19 @@ describe('sac writes as the reader meets them', () => {
     assert.ok(notes.degraded.some((reason) => reason.code === 'stray-text'));
   });
 
-  it('a body of 100 MB is clipped on a page and whole as an item, and other requests are answered', async () => {
+  it('a body of 100 MB is read as far as its head on a page and as an item, each saying it is a large body; it is whole in the Markdown export, and other requests are answered', async () => {
     await writer.send({ op: 'big', room: 'team', seat: WEB, ts: '2026-11-30T17:20:00.000+00:00', type: 'FACT', bodyBytes: 100 * 1024 * 1024, marker: 'BIG' });
     const app = await serve();
     const flow = await teamFlow(app);
     const big = flow.items.find((item) => item.time === '2026-11-30T17:20:00.000+00:00')!;
-    assert.ok(big.textClipped !== undefined && big.textClipped.bytes > 100 * 1024 * 1024);
+    assert.ok(big.large !== undefined && big.large.holder === 'body' && big.large.bytes > 100 * 1024 * 1024 && big.textClipped === undefined);
     assert.ok(big.text!.length <= 64 * 1024 && big.text!.startsWith('BIG x'));
-    const whole = sacItemResponseSchema.parse((await getBody(app.app, `${seatUrl(WEB)}/items/${encodeURIComponent(big.item)}`)).json).item;
-    assert.ok(whole.textClipped === undefined && whole.text!.length > 100 * 1024 * 1024 - 2000);
+    const head = sacItemResponseSchema.parse((await getBody(app.app, `${seatUrl(WEB)}/items/${encodeURIComponent(big.item)}`)).json).item;
+    assert.ok(head.textClipped === undefined && head.text === big.text);
+    assert.deepEqual(head.large, big.large);
+    const markdown = (await getBody(app.app, `${seatUrl(WEB)}/export?format=md`)).text;
+    const block = markdown.slice(markdown.indexOf('```text\nBIG x'));
+    assert.ok(block.indexOf('\n```\n') > 100 * 1024 * 1024 - 2000, 'the whole body, in the Markdown export');
     assert.ok((await listSeats(app.app)).length >= 3);
   });
 

@@ -146,7 +146,7 @@ describe('evidence', () => {
     assert.deepEqual(body.session.degraded[0]!.lines, [2, 4]);
   });
 
-  test('a 100 MB line is read: clipped on a page, whole as its item', async () => {
+  test('a 100 MB line is read as far as its head: its text clipped on a page and on its item, each saying it is a large line; whole in the Markdown export', async () => {
     const text = 'x'.repeat(100 * 1024 * 1024);
     const r = await rig(async (writer) => {
       await writer.send({ op: 'session', ...where(A), value: sessionJson(A) });
@@ -156,11 +156,15 @@ describe('evidence', () => {
     const body = await page(r, A);
     const big = body.items[0]!;
     assert.equal(big.type, 'received');
-    assert.equal(big.type === 'received' && big.textClipped?.bytes, text.length);
+    assert.ok(big.large !== undefined && big.large.holder === 'line' && big.large.bytes > text.length && big.large.shownBytes === 64 * 1024);
+    assert.equal(big.type === 'received' && big.textClipped, undefined);
     assert.equal(big.type === 'received' && big.text?.length, 64 * 1024);
-    const whole = await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/items/${big.key}` });
-    const item = spexItemResponseSchema.parse(JSON.parse(whole.body)).item;
-    assert.equal(item.type === 'received' && item.text?.length, text.length);
+    const head = await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/items/${big.key}` });
+    const item = spexItemResponseSchema.parse(JSON.parse(head.body)).item;
+    assert.equal(item.type === 'received' && item.text?.length, 64 * 1024);
+    assert.deepEqual(item.large, big.large);
+    const markdown = await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=md` });
+    assert.ok(markdown.body.includes(`\n${text}\n`), 'the whole text, in the Markdown export');
     assert.equal(body.items[1]!.type === 'received' && body.items[1]!.text, 'small');
   });
 

@@ -36,12 +36,12 @@ describe('degraded reasons of the channels', () => {
       [
         ['entry', 'parsed'],
         ['entry', 'damaged'],
-        ['tail', 'damaged'],
       ],
     );
+    assert.equal(torn.items.at(-1)!.end, torn.size);
     const [reason] = collectDegraded([torn]);
     assert.deepEqual(reason!.ranges, [{ file: 'channels/team/a#1.md', start: 48, end: torn.size }]);
-    assert.match(describeReason(reason!), /^1 write in 1 seat file/);
+    assert.match(describeReason(reason!), /^1 torn write in channels\/team\/a#1\.md:/);
   });
 
   it('a pending write is not a reason: it is being written', () => {
@@ -60,6 +60,8 @@ describe('degraded reasons of the channels', () => {
       assert.doesNotMatch(words, /nothing (was )?(said|sent|happened)\b(?!,)/i, reason.code);
     }
     assert.match(describeReason({ code: 'corrupt-store-file', files: ['registry.json'] }), /unknown, not empty.*liveness: unknown/);
-    assert.match(describeReason({ code: 'torn-entry', files: ['channels/team/a#1.md'], ranges: [{ file: 'channels/team/a#1.md', start: 0, end: 3 }] }), /^1 write in 1 seat file stopped part way/);
+    assert.match(describeReason({ code: 'torn-entry', files: ['channels/team/a#1.md'], ranges: [{ file: 'channels/team/a#1.md', start: 0, end: 3 }] }), /^1 torn write in channels\/team\/a#1\.md: a write stopped part way/);
+    const two = { code: 'torn-entry' as const, files: ['channels/team/a#1.md', 'channels/team/b#1.md'], ranges: [{ file: 'channels/team/a#1.md', start: 0, end: 3 }, { file: 'channels/team/a#1.md', start: 9, end: 12 }, { file: 'channels/team/b#1.md', start: 0, end: 3 }] };
+    assert.match(describeReason(two), /^3 torn writes in 2 seat files \(channels\/team\/a#1\.md, channels\/team\/b#1\.md\)/);
   });
 });

@@ -84,6 +84,30 @@ export function mergeDegraded(rooms: readonly (readonly DegradedReason[])[], sto
   return listReasons(collected);
 }
 
+/** Codes that rest on stretches shown in place in the flow, each in the file of the seat that wrote it. */
+const IN_PLACE_CODES: ReadonlySet<DegradedCode> = new Set(['torn-entry', 'stray-text']);
+
+/**
+ * The reasons a seat's view carries, of those of its rooms: a torn write or stray text degrades
+ * the seat whose file holds it (another seat receives it in place, as the evidence it is); a file
+ * changed, unreadable or withheld leaves unknown what every seat received from it, and stays.
+ * `own` are the seat's files, relative to the sac root.
+ */
+export function selectSeatReasons(reasons: readonly DegradedReason[], own: ReadonlySet<string>): DegradedReason[] {
+  const kept: DegradedReason[] = [];
+  for (const reason of reasons) {
+    if (!IN_PLACE_CODES.has(reason.code)) {
+      kept.push(reason);
+      continue;
+    }
+    const files = reason.files.filter((file) => own.has(file));
+    if (files.length === 0) continue;
+    const ranges = reason.ranges?.filter((range) => own.has(range.file));
+    kept.push(ranges === undefined ? { code: reason.code, files } : { code: reason.code, files, ranges });
+  }
+  return kept;
+}
+
 function noteStoreFiles(collected: Collected, store: Partial<StoreFacts>): void {
   for (const key of Object.keys(STORE_FILE_OF) as (keyof StoreFacts)[]) {
     const reading = store[key];
@@ -125,7 +149,8 @@ export function describeReason(reason: DegradedReason): string {
   switch (reason.code) {
     case 'torn-entry': {
       const count = reason.ranges?.length ?? n;
-      return `${count} ${count === 1 ? 'write' : 'writes'} in ${n} seat ${files} stopped part way (torn): unknown evidence, not nothing. Whatever was being said there may be lost.`;
+      const where = n === 1 ? names : `${n} seat files (${names})`;
+      return `${count} torn ${count === 1 ? 'write' : 'writes'} in ${where}: ${count === 1 ? 'a write' : 'writes'} stopped part way, unknown evidence, not nothing. Whatever was being said there may be lost.`;
     }
     case 'changed-after-read':
       return `${n} seat ${files} changed after ${n === 1 ? 'it was' : 'they were'} read (shrank, or bytes already read are different). sac only appends, so something else rewrote ${n === 1 ? 'it' : 'them'}: what was read is kept, and nothing more is read from ${n === 1 ? 'it' : 'them'}.`;

@@ -102,3 +102,10 @@ export function mayOpen(path: string): boolean {
 export function seatFilePath(room: string, seat: string): string {
   return `channels/${room}/${seat}.md`;
 }
+
+/** The room and seat of a seat file's path (seatFilePath's), or null for any other path. */
+export function readSeatFilePath(file: string): { room: string; seat: string } | null {
+  const parts = file.split('/');
+  if (parts.length !== 3 || parts[0] !== 'channels' || !parts[2]!.endsWith('.md')) return null;
+  return { room: parts[1]!, seat: parts[2]!.slice(0, -3) };
+}

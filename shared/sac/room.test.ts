@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSeededRandom } from '../seededRandom.ts';
 import { findEntry, foldRoom, mergeByPlace, type RoomFold } from './room.ts';
+import { createRoomIndex, updateRoomIndex } from './roomIndex.ts';
 import { createSeatFileReading, readSeatFile, type SeatFileReading } from './seatFile.ts';
 import { readRooms, type StoreFileInput } from './storeFiles.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
@@ -162,6 +163,21 @@ describe('a room’s flow', () => {
       fold.degraded.map((reason) => reason.code),
       ['torn-entry', 'stray-text'],
     );
+  });
+
+  it('one send cut after its header and part of its body is one torn write in the room: counted once, one item, one range', () => {
+    const cutSend = new Uint8Array([...writtenFile([entry('2026-11-30T17:00:00.000+00:00')]), ...bytesOf('\n## 2026-11-30T17:40:00.000+00:00 — FACT\nRolling back bec')]);
+    const files = [seatFile('b#1', cutSend, 'team', true), seatFile('c#1', writtenFile([entry('2026-11-30T17:10:00.000+00:00')]))];
+    const fold = foldRoom('team', files, noRooms);
+    assert.deepEqual(order(fold), ['b#1 2026-11-30T17:00:00.000+00:00', 'c#1 2026-11-30T17:10:00.000+00:00', 'b#1 2026-11-30T17:40:00.000+00:00']);
+    assert.equal(fold.counts.torn, 1);
+    assert.equal(fold.counts.pending, 0);
+    assert.deepEqual(fold.degraded, [{ code: 'torn-entry', files: ['channels/team/b#1.md'], ranges: [{ file: 'channels/team/b#1.md', start: fold.items[2]!.item.start, end: cutSend.length }] }]);
+    const index = createRoomIndex('team');
+    updateRoomIndex(index, files);
+    assert.deepEqual([index.torn, index.pending], [1, 0]);
+    const being = foldRoom('team', [seatFile('b#1', cutSend)], noRooms);
+    assert.deepEqual([being.counts.pending, being.counts.torn, being.items.length], [1, 0, 2]);
   });
 
   it('a seat’s first write, still being written, stands at the end of the room', () => {

@@ -93,13 +93,16 @@ function summarize(seat: string, rooms: readonly RoomFiles[], indexes: ReadonlyM
 }
 
 /** The summary as the seat's fold gives it: what the sidebar showed before there were indexes. */
-function summaryByFold(seat: string, rooms: readonly RoomFiles[], store: StoreFacts): SeatSummary {
+function summaryByFold(seat: string, rooms: readonly RoomFiles[], store: StoreFacts): Omit<SeatSummary, 'reading'> {
   const view = foldSeat(seat, rooms, store, NOW, processes);
   let last = -Infinity;
   let pending = 0;
   let torn = 0;
   for (const { flow } of [...view.sent, ...view.received]) {
     if (flow.item.type === 'entry' && flow.placedBy === 'time' && flow.place > last) last = flow.place;
+  }
+  // What is pending or torn is the seat's own: another seat's torn write degrades that seat.
+  for (const { flow } of view.sent) {
     if (flow.item.evidence === 'pending') pending++;
     else if (flow.item.evidence === 'damaged') torn++;
   }
@@ -125,8 +128,45 @@ describe('a seat’s summary from its rooms’ indexes', () => {
       const store = randomStore(random);
       const rooms = randomRooms(random);
       const indexes = indexAll(rooms);
-      for (const seat of listSeats(rooms, store)) assert.deepEqual(summarize(seat, rooms, indexes, store), summaryByFold(seat, rooms, store), `seed ${seed}, ${seat}`);
+      for (const seat of listSeats(rooms, store)) {
+        // How far sac's cursor has the seat read, as a word, is the roster's: claimed apart.
+        const { reading: _, ...summary } = summarize(seat, rooms, indexes, store);
+        assert.deepEqual(summary, summaryByFold(seat, rooms, store), `seed ${seed}, ${seat}`);
+      }
     }
+  });
+
+  it('one torn write degrades the seat whose file it is, counted once; the other seats of the room are not degraded', () => {
+    const store = randomStore(createSeededRandom(3));
+    const cut = bytesOf(appendedBytes(0, { ts: TIMES[0]!, type: 'FACT', text: 'entry 0' }) + appendedBytes(1, { ts: TIMES[2]!, type: 'FACT', text: 'Rolling back because p95 went up' }).slice(0, -12));
+    const rooms = [{ room: 'team', files: [readSeatFile(createSeatFileReading('team', 'api#3'), cut, 0, { pendingWindowPassed: true }), readSeatFile(createSeatFileReading('team', 'web-app#1'), bytesOf(appendedBytes(0, { ts: TIMES[4]!, type: 'FACT', text: 'fine' })), 0)] }];
+    const indexes = indexAll(rooms);
+    const writer = summarize('api#3', rooms, indexes, store);
+    assert.equal(writer.counts.torn, 1);
+    assert.deepEqual(writer.degraded.filter((reason) => reason.code === 'torn-entry').map((reason) => reason.ranges?.length), [1]);
+    const other = summarize('web-app#1', rooms, indexes, store);
+    assert.equal(other.counts.torn, 0);
+    assert.deepEqual(other.degraded.filter((reason) => reason.code === 'torn-entry'), []);
+  });
+
+  it('a seat whose session is gone is not behind: its summary says its backlog apart, as the room’s roster does, and a live one’s unread is unread', () => {
+    const json = (value: unknown) => ({ state: 'read' as const, bytes: bytesOf(JSON.stringify(value)) });
+    const seat = (pid: number) => ({ session: `s${pid}`, rooms: ['team'], writers: { [String(pid)]: '2026-11-30T17:00:00.000+00:00' }, lastSeen: '2026-11-30T17:00:00.000+00:00' });
+    const store = readStoreFiles({
+      'registry.json': json({ agents: { api: { seats: { 'api#3': seat(2) } }, 'web-app': { seats: { 'web-app#1': seat(1) } } } }),
+      'members.json': { state: 'absent' },
+      'rooms.json': { state: 'absent' },
+      'focus.json': { state: 'absent' },
+      'presence.json': { state: 'absent' },
+      'cursors.json': json({ 'team::web-app#1': {} }),
+    });
+    const entries = (...texts: string[]) => bytesOf(texts.map((text, i) => appendedBytes(i, { ts: TIMES[i]!, type: 'FACT', text })).join(''));
+    const rooms = [{ room: 'team', files: [readSeatFile(createSeatFileReading('team', 'api#3'), entries('a', 'b'), 0), readSeatFile(createSeatFileReading('team', 'web-app#1'), entries('c', 'd', 'e'), 0)] }];
+    const indexes = indexAll(rooms);
+    const gone = summarize('api#3', rooms, indexes, store);
+    assert.equal(gone.liveness.word, 'gone');
+    assert.deepEqual(gone.reading, { state: 'gone', backlog: 3 });
+    assert.deepEqual(summarize('web-app#1', rooms, indexes, store).reading, { state: 'behind', unread: 2 });
   });
 
   it('an index kept up to date as its files grow, append by append, is the index of the files read at once', () => {

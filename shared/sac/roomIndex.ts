@@ -169,7 +169,8 @@ function countStretches(file: FileIndex): void {
     file.changed = strayText + n + tail;
     return;
   }
-  const waits = (n > 0 && !reading.scan.bodyHasText ? 1 : 0) + tail;
+  // A last entry with no body and the tail after it are one write (seatFile's takesTail): one stretch.
+  const waits = n > 0 && !reading.scan.bodyHasText ? 1 : tail;
   const torn = reading.scan.tornAt !== null;
   file.changed = 0;
   file.pending = torn ? 0 : waits;

@@ -1,7 +1,8 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
 import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
 import { countLater, type RoomIndex } from './roomIndex.ts';
-import { findSacCursor, type Membership } from './seat.ts';
+import { findSacCursor } from './sacCursor.ts';
+import type { Membership } from './seat.ts';
 import type { StoreFacts } from './storeFiles.ts';
 import { parseInstant } from './time.ts';
 
@@ -68,9 +69,7 @@ export function listRoomMembers(room: string, index: RoomIndex | null, store: St
   return findRoomSeats(room, files.keys(), store).map((member) => {
     const own = files.get(member.seat);
     const liveness = deriveLiveness(member.seat, store.registry, now, processes);
-    const count = countUnread(room, member.seat, index, store);
-    const reading: MemberReading =
-      typeof count === 'string' ? { state: 'unknown', why: count } : liveness.word === 'gone' ? { state: 'gone', backlog: count } : count === 0 ? { state: 'caught-up' } : { state: 'behind', unread: count };
+    const reading = readMemberReading(countUnread(room, member.seat, index, store), liveness);
     return {
       ...member,
       file: own === undefined ? 'none' : own.reading.size === 0 ? 'empty' : 'written',
@@ -82,8 +81,19 @@ export function listRoomMembers(room: string, index: RoomIndex | null, store: St
   });
 }
 
+/**
+ * How far sac's cursor has a seat read, as a word, from what it has not reached (a string: why
+ * that cannot be told) and the seat's liveness: "a closed session is not behind, it is gone".
+ * The roster and the seat's summary both say it so, and the browser only shows it.
+ */
+export function readMemberReading(count: number | string, liveness: Liveness): MemberReading {
+  if (typeof count === 'string') return { state: 'unknown', why: count };
+  if (liveness.word === 'gone') return { state: 'gone', backlog: count };
+  return count === 0 ? { state: 'caught-up' } : { state: 'behind', unread: count };
+}
+
 /** The others' entries of the room that sac's cursor for the seat has not reached (sac's `inbox`); a string says why it cannot be told. */
-function countUnread(room: string, seat: string, index: RoomIndex | null, store: StoreFacts): number | string {
+export function countUnread(room: string, seat: string, index: RoomIndex | null, store: StoreFacts): number | string {
   const seen = findSacCursor(room, seat, store.cursors);
   if (seen === null) return 'cursors.json cannot say what sac’s cursor for it has read';
   let unread = 0;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { ProcessState } from './liveness.ts';
 import { foldRoom } from './room.ts';
 import { foldSeat, groupSeatsByProject, listSeats, resolveProject, findSeatRooms, resolveSession, type RoomFiles, type SeatView } from './seat.ts';
-import { createSeatFileReading, readSeatFile } from './seatFile.ts';
+import { createSeatFileReading, noteSeatFileUnreadable, readSeatFile } from './seatFile.ts';
 import { readExampleFacts } from './testing/exampleFacts.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf, writtenFile, type AppendedEntry } from './testing/sacWriter.ts';
@@ -115,16 +115,25 @@ describe('a seat’s Sent | Received', () => {
     assert.equal(foldSeat(WEB, [team()], store(), NOW, none).neverWrote, false);
   });
 
-  it('another seat’s torn write in the room is received in place, as unknown evidence with no addressing', () => {
+  it('another seat’s torn write in the room is received in place, as unknown evidence with no addressing; it degrades the seat whose file it is, not this one', () => {
     const torn = readSeatFile(createSeatFileReading('team', 'ops#1'), bytesOf('## 2026-11-30T17:18:53.9'), 0, { pendingWindowPassed: true });
     const view = foldSeat(WEB, [team(torn)], store(), NOW, none);
     const last = view.received.at(-1)!;
     assert.equal(last.flow.item.type, 'tail');
     assert.equal(last.flow.item.evidence, 'damaged');
     assert.equal(last.addressing, null);
+    assert.deepEqual(view.degraded, []);
     assert.deepEqual(
-      view.degraded.map((reason) => reason.code),
-      ['torn-entry'],
+      foldSeat('ops#1', [team(torn)], store(), NOW, none).degraded.map((reason) => [reason.code, reason.files]),
+      [['torn-entry', ['channels/team/ops#1.md']]],
+    );
+  });
+
+  it('a file another seat’s page cannot read in full still degrades every seat that receives from it: what it holds is unknown', () => {
+    const unreadable = noteSeatFileUnreadable(readSeatFile(createSeatFileReading('team', 'ops#1'), bytesOf(''), 0), 'EACCES');
+    assert.deepEqual(
+      foldSeat(WEB, [team(unreadable)], store(), NOW, none).degraded.map((reason) => [reason.code, reason.files]),
+      [['unreadable', ['channels/team/ops#1.md']]],
     );
   });
 });

@@ -1,12 +1,15 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
-import { collectDegraded, mergeDegraded, type DegradedReason } from './degraded.ts';
+import { collectDegraded, mergeDegraded, selectSeatReasons, type DegradedReason } from './degraded.ts';
 import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
 import { findFirst } from './lookup.ts';
 import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomFold, type RoomKind } from './room.ts';
 import { countLater, type RoomIndex } from './roomIndex.ts';
+import { seatFilePath } from './layout.ts';
+import { countUnread, readMemberReading, type MemberReading } from './roster.ts';
+import { compareWithSacCursor, findSacCursor, type SacCursor } from './sacCursor.ts';
 import type { SeatFileReading } from './seatFile.ts';
 import { classifyAddressing, parseSeatName, type Addressing, type SeatName } from './seatName.ts';
-import type { CursorsFacts, RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
+import type { RegistryFacts, StoreFacts, StoreFileReading } from './storeFiles.ts';
 import { parseInstant } from './time.ts';
 
 // A seat as a conversation (sac-channels-format: What a reader must do): what it sent, what it
@@ -29,13 +32,6 @@ type SeatRoom = {
 
 type SeatSession = { state: 'known'; session: string } | { state: 'unknown'; why: string };
 type SeatProject = { project: string; from: 'registry' | 'agent-name' };
-
-/**
- * Whether sac's cursor for this seat marks an entry read (`cursors.json`): labelled as sac's
- * cursor, never as "read by the session". unknown: no cursors could be read, or a time names no
- * instant, so sac's own comparison cannot be repeated.
- */
-type SacCursor = 'read' | 'unread' | 'unknown';
 
 export type SentItem = { room: string; flow: FlowItem };
 
@@ -148,49 +144,6 @@ function findSeatRoomsWith(seat: string, withFile: readonly string[], store: Pic
     .map(([room, because]) => ({ room, because, left: members?.left.includes(room) ?? false, kind: classifyRoom(room, store.rooms) }));
 }
 
-/** Every key of cursors.json that an invalid record's key continues (`<key>.<writer>`), once per list. */
-const invalidPrefixes = new WeakMap<readonly { key: string }[], Set<string>>();
-
-function hasInvalidUnder(invalid: readonly { key: string }[], key: string): boolean {
-  let prefixes = invalidPrefixes.get(invalid);
-  if (prefixes === undefined) {
-    prefixes = new Set();
-    for (const record of invalid) for (let at = record.key.indexOf('.'); at !== -1; at = record.key.indexOf('.', at + 1)) prefixes.add(record.key.slice(0, at));
-    invalidPrefixes.set(invalid, prefixes);
-  }
-  return prefixes.has(key);
-}
-
-/**
- * What sac's cursor for a seat in a room has read of each writer (sac's `inbox`): the seat's own
- * cursor, else (for a seat with an id) its agent's bare one, else nothing read. null: unknown.
- */
-export function findSacCursor(room: string, seat: string, cursors: StoreFileReading<CursorsFacts>): Map<string, string> | null {
-  if (cursors.state === 'unknown') return null;
-  if (cursors.state === 'absent') return new Map();
-  const base = parseSeatName(seat).base;
-  const find = (key: string) => findFirst(cursors.facts.cursors, 'key', key);
-  const cursor = find(`${room}::${seat}`) ?? (seat === base ? undefined : find(`${room}::${base}`));
-  if (cursor === undefined) {
-    // A record sac would have read but this reader could not: unknown rather than unread.
-    if (findFirst(cursors.invalid, 'key', `${room}::${seat}`) !== undefined) return null;
-    return new Map();
-  }
-  if (hasInvalidUnder(cursors.invalid, cursor.key)) return null;
-  return new Map(cursor.read.map((read) => [read.writer, read.time]));
-}
-
-/** sac's rule: unread when nothing of the writer was read, or the entry is later than what was. */
-function compareWithSacCursor(seen: Map<string, string> | null, writer: string, time: string): SacCursor {
-  if (seen === null) return 'unknown';
-  const last = seen.get(writer);
-  if (last === undefined) return 'unread';
-  const entry = parseInstant(time);
-  const read = parseInstant(last);
-  if (entry === null || read === null) return 'unknown';
-  return entry > read ? 'unread' : 'read';
-}
-
 /** A room's fold, as foldRoom gives it; a shell passes one that keeps each room's fold while it is unchanged. */
 type FoldRoomOf = (room: string, files: readonly SeatFileReading[], rooms: StoreFacts['rooms']) => RoomFold;
 
@@ -255,6 +208,7 @@ export function foldSeat(
   }
 
   const own = considered.filter((file) => file.seat === seat);
+  const ownFiles = new Set(own.map((file) => seatFilePath(file.room, seat)));
   return {
     name,
     session: resolveSession(seat, store.registry),
@@ -267,7 +221,7 @@ export function foldSeat(
     presence: resolvePresence(seat, store.presence, now),
     liveness: deriveLiveness(seat, store.registry, now, processes),
     counts,
-    degraded: collectDegraded(considered, store),
+    degraded: selectSeatReasons(collectDegraded(considered, store), ownFiles),
   };
 }
 
@@ -281,8 +235,10 @@ export type SeatSummary = {
   focus: Focus;
   presence: Presence;
   liveness: Liveness;
-  /** As the fold counts them, and the stretches of its rooms that are pending or torn. */
+  /** As the fold counts them, and the stretches of its own files that are pending or torn. */
   counts: SeatCounts & { pending: number; torn: number };
+  /** How far sac's cursor has it read of its rooms, in the roster's words: a gone seat's backlog is not unread. */
+  reading: MemberReading;
   /** The latest instant an entry of its rooms names; null when none does. */
   lastInstant: number | null;
   degraded: DegradedReason[];
@@ -306,13 +262,22 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
   let ownFiles = 0;
   let ownWrote = false;
   const degraded: DegradedReason[][] = [];
+  const ownPaths = new Set<string>();
+  let behind: number | string = 0;
   for (const { room } of seatRooms) {
     const index = indexes.indexOf(room);
+    if (typeof behind === 'number') {
+      const count = countUnread(room, seat, index, store);
+      behind = typeof count === 'string' ? count : behind + count;
+    }
     if (index === null) continue;
     const own = index.files.get(seat);
     if (own !== undefined) {
       ownFiles++;
       ownWrote ||= own.reading.size !== 0;
+      ownPaths.add(seatFilePath(room, seat));
+      counts.pending += own.pending;
+      counts.torn += own.torn;
     }
     const sent = own?.entries ?? 0;
     counts.sent += sent;
@@ -339,11 +304,10 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
         if (instant !== null) counts.unread += countLater(file, instant);
       }
     }
-    counts.pending += index.pending;
-    counts.torn += index.torn;
     if (index.maxInstant > last) last = index.maxInstant;
     degraded.push(index.degraded);
   }
+  const liveness = deriveLiveness(seat, store.registry, now, processes);
   return {
     name,
     session: resolveSession(seat, store.registry),
@@ -352,9 +316,10 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
     neverWrote: ownFiles > 0 && !ownWrote,
     focus: resolveFocus(seat, store.focus, now),
     presence: resolvePresence(seat, store.presence, now),
-    liveness: deriveLiveness(seat, store.registry, now, processes),
+    liveness,
     counts,
+    reading: readMemberReading(behind, liveness),
     lastInstant: Number.isFinite(last) ? last : null,
-    degraded: mergeDegraded(degraded, store),
+    degraded: selectSeatReasons(mergeDegraded(degraded, store), ownPaths),
   };
 }

@@ -5,6 +5,7 @@ import {
   ENTRY_HEADER,
   awaitsWriter,
   createSeatFileReading,
+  listDegradedRanges,
   listEntries,
   noteSeatFileChanged,
   noteSeatFileUnreadable,
@@ -227,6 +228,17 @@ describe('a write in progress: pending, then torn', () => {
     const bytes = writtenFile([first]);
     const later = readSeatFile(torn, bytes.subarray(torn.offset), torn.offset);
     assert.equal(listEntries(later)[0]!.evidence, 'parsed');
+  });
+
+  it('a send cut after its header and part of its body is one write: one entry to the end of the file, pending, then torn, and no tail of its own', () => {
+    const cut = firstEnd + 1 + appendedBytes(firstEnd, second).indexOf('Deployed') + 4;
+    const pending = readWhole(whole.subarray(0, cut));
+    assert.deepEqual(pending.items.slice(1).map((item) => [item.type, item.start, item.end, item.evidence]), [['entry', firstEnd + 1, cut, 'pending']]);
+    const torn = readSeatFile(pending, whole.subarray(pending.offset, cut), pending.offset, { pendingWindowPassed: true });
+    assert.deepEqual(torn.items.slice(1).map((item) => [item.type, item.start, item.end, item.evidence]), [['entry', firstEnd + 1, cut, 'damaged']]);
+    assert.deepEqual(listDegradedRanges(torn), [{ code: 'torn-entry', start: firstEnd + 1, end: cut }]);
+    const done = readSeatFile(torn, whole.subarray(torn.offset), torn.offset);
+    assert.deepEqual(done.items.slice(1).map((item) => [item.type, item.evidence]), [['entry', 'parsed']]);
   });
 
   it('a header with no body and a later entry after it is a torn write at once', () => {

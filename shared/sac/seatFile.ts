@@ -93,7 +93,7 @@ export type SeatFileItem =
       /** The file's last entry: its body may still grow until the next header begins. */
       open: boolean;
     }
-  /** Bytes after the last `\n`: a line still being written (pending), or a torn write (damaged). */
+  /** Bytes after the last `\n` that are not the last entry's (see takesTail): a line still being written (pending), or a torn write (damaged). */
   | { type: 'tail'; start: number; end: number; evidence: EvidenceState; why: string | null };
 
 export type SeatFileEntry = Extract<SeatFileItem, { type: 'entry' }>;
@@ -559,9 +559,22 @@ function readEntryFacts(reading: SeatFileReading, index: number): EntryFacts {
   };
 }
 
-/** Where entry i ends: where the next header begins, or, for the last, where the parsed bytes end. */
+/**
+ * Where entry i ends: where the next header begins, or, for the last, where the parsed bytes end;
+ * for a last entry that takes the tail (takesTail), where the file ends.
+ */
 function readEntryEnd(reading: SeatFileReading, index: number): number {
-  return index + 1 < reading.entries.start.length ? reading.entries.start[index + 1]! : reading.offset;
+  if (index + 1 < reading.entries.start.length) return reading.entries.start[index + 1]!;
+  return takesTail(reading) ? reading.size : reading.offset;
+}
+
+/**
+ * Whether the bytes after the last `\n` belong to the last entry: it has no body yet, so they are
+ * what its one write (header and body together) has put down so far. One write, one stretch: it
+ * is pending, or torn, once, never as an entry and a tail of its own.
+ */
+function takesTail(reading: SeatFileReading): boolean {
+  return reading.size > reading.offset && reading.entries.start.length > 0 && !reading.scan.bodyHasText;
 }
 
 /** Entry i's evidence, and why when it is not plainly parsed. */
@@ -612,7 +625,7 @@ function listItems(reading: SeatFileReading): SeatFileItem[] {
 
 /** The bytes after the last `\n` as an item, without making the others; null when there are none. */
 export function readTail(reading: SeatFileReading): Extract<SeatFileItem, { type: 'tail' }> | null {
-  if (reading.size <= reading.offset) return null;
+  if (reading.size <= reading.offset || takesTail(reading)) return null;
   const changedWhy = reading.problem?.code === 'changed-after-read' ? `changed after it was read: ${reading.problem.why}` : null;
   const torn = reading.scan.tornAt !== null;
   return {
@@ -636,9 +649,9 @@ export function listDegradedRanges(reading: SeatFileReading): { code: 'stray-tex
   const n = reading.entries.start.length;
   const state = reading.entries.state;
   for (let i = 0; i < n - 1; i++) if (state[i] !== CLOSED_PARSED) ranges.push({ code: 'torn-entry', start: reading.entries.start[i]!, end: reading.entries.start[i + 1]! });
-  const torn = reading.scan.tornAt !== null;
-  if (torn && n > 0 && !reading.scan.bodyHasText) ranges.push({ code: 'torn-entry', start: reading.entries.start[n - 1]!, end: reading.offset });
-  if (torn && reading.size > reading.offset) ranges.push({ code: 'torn-entry', start: reading.offset, end: reading.size });
+  if (reading.scan.tornAt === null) return ranges;
+  if (n > 0 && !reading.scan.bodyHasText) ranges.push({ code: 'torn-entry', start: reading.entries.start[n - 1]!, end: readEntryEnd(reading, n - 1) });
+  else if (reading.size > reading.offset) ranges.push({ code: 'torn-entry', start: reading.offset, end: reading.size });
   return ranges;
 }
 

@@ -1,4 +1,5 @@
 import { keepNumberText } from '../jsonText.ts';
+import { readMemberHead, readTextHead } from '../textHead.ts';
 import { isObject, parseLineJson } from './line.ts';
 import type { PublicBytes } from './privateData.ts';
 import { findReplyHint } from './replyHint.ts';
@@ -36,4 +37,20 @@ export function readLineView(bytes: PublicBytes): LineView {
   const text = typeof value['text'] === 'string' ? value['text'] : null;
   const note = typeof value['note'] === 'string' ? value['note'] : null;
   return { view: 'fields', fields: value, text, note, hintAt: text === null ? null : findReplyHint(text) };
+}
+
+/**
+ * Reads the first bytes of a line too large to read whole: an event's `text` and `note` as far as
+ * `limitBytes` of each (`as: 'fields'`), or the line as written as far as that (`as: 'raw'`: a
+ * line that is no event, or of a kind spex's reader does not know). Where the reply hint begins is
+ * not known: it ends a text whose end is not read.
+ */
+export function readLineHeadView(head: PublicBytes, as: 'fields' | 'raw', limitBytes: number): LineView {
+  if (as === 'raw') {
+    const raw = readTextHead(head, limitBytes);
+    return raw === null ? { view: 'withheld', why: 'not valid UTF-8' } : { view: 'raw', raw };
+  }
+  const text = readMemberHead(head, 'text', limitBytes)?.text ?? null;
+  const note = readMemberHead(head, 'note', limitBytes)?.text ?? null;
+  return { view: 'fields', fields: {}, text, note, hintAt: null };
 }

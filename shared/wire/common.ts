@@ -94,6 +94,15 @@ export const LIVE_FIRST_LINE_CHARS = 200;
 
 /** Texts longer than this are cut in a page; an item's own answer gives them whole. */
 export const PAGE_TEXT_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * A text too large to read for a page or an item (a spex line, a set-agent-comm body of more than
+ * 4 MiB): only its head is read, and `shownBytes` of it are shown, verbatim; `bytes` is the size
+ * of what holds it in its store (`holder`: spex's line, sac's body). No answer but the
+ * conversation's NDJSON and Markdown exports, read a piece at a time, holds it whole.
+ */
+export const largeTextSchema = z.object({ holder: z.enum(['line', 'body']), bytes: z.number().int(), shownBytes: z.number().int() });
+export type LargeText = z.infer<typeof largeTextSchema>;
 /** A screenful or three; the UI asks for pages of this size. */
 const DEFAULT_PAGE_LIMIT = 200;
 export const MAX_PAGE_LIMIT = 5_000;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/seatFile.ts';
-import { decimalQuerySchema, kindRefSchema, snippetMatchSchema } from './common.ts';
+import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
 // rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
@@ -19,7 +19,8 @@ const sacDegradedReasonSchema = z.object({
   /** Files relative to the store's root; at most 20 listed, `filesTotal` says how many. */
   files: z.array(z.string()),
   filesTotal: z.number().int(),
-  ranges: z.array(z.object({ file: z.string(), start: z.number().int(), end: z.number().int() })).optional(),
+  /** Where in those files (torn writes, stray text): each with the seat whose file it is and its flow item, to link to. */
+  ranges: z.array(z.object({ file: z.string(), start: z.number().int(), end: z.number().int(), room: z.string(), seat: z.string(), item: z.string() })).optional(),
 });
 export type SacDegradedReason = z.infer<typeof sacDegradedReasonSchema>;
 
@@ -54,6 +55,15 @@ const sacSessionSchema = z.discriminatedUnion('state', [
 ]);
 
 const sacRoomKindSchema = z.enum(['room', 'pair', 'unknown']);
+
+/** How far sac's cursor has a seat read of the others' entries, as the core words it: "a closed session is not behind, it is gone". */
+const sacReadingSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('caught-up') }),
+  z.object({ state: z.literal('behind'), unread: z.number().int() }),
+  z.object({ state: z.literal('gone'), backlog: z.number().int() }),
+  z.object({ state: z.literal('unknown'), why: z.string() }),
+]);
+export type SacReading = z.infer<typeof sacReadingSchema>;
 
 const sacSeatCountsSchema = z.object({
   sent: z.number().int(),
@@ -91,6 +101,8 @@ export const sacSeatSummarySchema = z.object({
   /** It has files and wrote nothing in any. */
   neverWrote: z.boolean(),
   counts: sacSeatCountsSchema,
+  /** How far sac's cursor has it read across its rooms: the sidebar shows this, never counts.unread of a gone seat. */
+  reading: sacReadingSchema,
   degraded: z.array(sacDegradedReasonSchema),
 });
 export type SacSeatSummary = z.infer<typeof sacSeatSummarySchema>;
@@ -131,6 +143,8 @@ export const sacFlowItemSchema = z.object({
   text: z.string().nullable(),
   /** The text's full size in UTF-8 bytes, when it was cut (the item route has it whole). */
   textClipped: z.object({ bytes: z.number().int() }).optional(),
+  /** The body is too large to read here: `text` is its head. */
+  large: largeTextSchema.optional(),
   /** Received side only: whom it was addressed to, seen from the seat. */
   addressing: z.enum(['to-seat', 'to-agent', 'to-everyone', 'to-others']).nullable(),
   /** Received side only: what sac's cursor says of it; not what the session read. */
@@ -176,13 +190,8 @@ const sacRoomMemberSchema = z.object({
   liveness: sacLivenessSchema,
   presence: sacPresenceSchema,
   focus: sacFocusSchema,
-  /** How far sac's cursor has it read of the others' entries; a gone seat's backlog is not unread. */
-  reading: z.discriminatedUnion('state', [
-    z.object({ state: z.literal('caught-up') }),
-    z.object({ state: z.literal('behind'), unread: z.number().int() }),
-    z.object({ state: z.literal('gone'), backlog: z.number().int() }),
-    z.object({ state: z.literal('unknown'), why: z.string() }),
-  ]),
+  /** How far sac's cursor has it read of the others' entries in the room; a gone seat's backlog is not unread. */
+  reading: sacReadingSchema,
 });
 export type SacRoomMember = z.infer<typeof sacRoomMemberSchema>;
 
@@ -193,6 +202,11 @@ const sacRoomSummarySchema = z.object({
   /** For a room of two: its two seats, as rooms.json names them. */
   pair: z.tuple([z.string(), z.string()]).nullable(),
   kindWhy: z.string().nullable(),
+  /**
+   * Where its folder is: read here; not made yet (a room sac's records name that nobody wrote or
+   * joined, as a room of two before its first entry); or retired to the archive and never read.
+   */
+  folder: z.discriminatedUnion('state', [z.object({ state: z.literal('present') }), z.object({ state: z.literal('absent') }), z.object({ state: z.literal('archived'), path: z.string() })]),
   /** Seats with a file in the room, in sac's order. */
   seats: z.array(z.string()),
   /** Every member: declared in members.json, the registry or rooms.json's pair, or with a file there. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEGRADED_CODES } from '../spex/degraded.ts';
-import { kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema } from './common.ts';
+import { kindRefSchema, largeTextSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema } from './common.ts';
 
 // What a spex home puts on the wire: hand-written projections of the spex core's facts, so the
 // browser shows them and derives none of spex's rules. Byte ranges never cross: the gap between
@@ -109,6 +109,8 @@ const lineBase = {
    * read): the item keeps what it said when read, and says this.
    */
   now: z.string().nullable(),
+  /** The line is too large to read here: its text (the message, the note, the line as written) is its head. */
+  large: largeTextSchema.optional(),
 };
 
 const messageFields = {

@@ -13,7 +13,8 @@ import { spread } from './stats.ts';
 // One request must not stall the others, for spex and set-agent-comm as for the record: other
 // requests' round trips while two clients run a regular-expression search over spex lines and a
 // sac body of megabytes, beside the same requests with nothing else running; and the memory of
-// the process while ten clients export a spex session holding a 200 MB line and drop it after a
+// the process, and others' round trips, while ten clients export a spex session holding a 200 MB
+// line (and a sac seat holding a 200 MB body) as NDJSON, JSON and Markdown and drop it after a
 // megabyte, then once idle again.
 
 const PROJECT = '-home-dev-shop';
@@ -21,6 +22,7 @@ const SEARCHED = 'aaaaaaaa-0000-4000-8000-00000000000a';
 const LARGE = 'bbbbbbbb-0000-4000-8000-00000000000b';
 const OTHERS = Array.from({ length: 20 }, (_, i) => `cccccccc-0000-4000-8000-${String(i).padStart(12, '0')}`);
 const LARGE_LINE_BYTES = 200 * 1024 * 1024;
+const LARGE_SEAT = 'big-writer#5e6f7a8b';
 const EXPORTS = 10;
 const DROP_AFTER = 1024 * 1024;
 
@@ -56,6 +58,32 @@ function takeAndDrop(url: string, path: string): Promise<void> {
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
+/**
+ * Peak RSS and others' round trips while ten clients take an export and drop it after a
+ * megabyte, and RSS once idle again.
+ */
+async function measureDroppedExports(url: string, pid: number, path: string, measure: string, quietP95: number): Promise<Row[]> {
+  const rssBefore = readRss(pid) ?? 0;
+  const rss = samplePeakRss(pid);
+  let done = false;
+  const others = sampleOthers(url, OTHERS, 0, () => done);
+  await Promise.all(Array.from({ length: EXPORTS }, () => takeAndDrop(url, path)));
+  done = true;
+  const exporting = spread(await others);
+  const peak = rss.stop();
+  const answeredAt = performance.now();
+  const idle: { afterMs: number; bytes: number }[] = [];
+  for (const afterMs of [5_000, 15_000]) {
+    await sleep(afterMs - (performance.now() - answeredAt));
+    idle.push({ afterMs, bytes: readRss(pid) ?? 0 });
+  }
+  const last = idle.at(-1)!;
+  return [
+    { measure: `${measure}, peak RSS`, value: mb(peak), unit: 'MB', baseline: { value: mb(rssBefore), what: 'before' }, target: '≤ 1.5 GB', met: mb(peak) <= 1536, note: `others meanwhile p95 ${exporting.p95.toFixed(1)} ms (${(exporting.p95 / quietP95).toFixed(1)}× quiet), max ${exporting.max.toFixed(1)} ms over ${exporting.n}` },
+    { measure: `           RSS idle ${last.afterMs / 1000} s after`, value: mb(last.bytes), unit: 'MB', baseline: { value: mb(rssBefore), what: 'before' }, target: '≤ 400 MB', met: mb(last.bytes) <= 400, note: idle.map((sample) => `${Math.round(mb(sample.bytes))} MB at ${sample.afterMs / 1000} s`).join(', ') },
+  ];
+}
+
 export async function measureHeavyKinds(bin: string, workDir: string, log: (line: string) => void): Promise<Row[]> {
   const dir = mkdtempSync(join(workDir, 'heavy-kinds-'));
   const home = join(dir, 'spex');
@@ -67,8 +95,10 @@ export async function measureHeavyKinds(bin: string, workDir: string, log: (line
     writeSession(home, LARGE, ['a short one first', unit.repeat(Math.ceil(LARGE_LINE_BYTES / Buffer.byteLength(unit)))]);
     const writer = await startSacWriter(store);
     await writer.send({ op: 'big', room: 'team', seat: 'web-app#3f9c1a20', ts: '2026-11-30T17:20:00.000+00:00', type: 'FACT', bodyBytes: 2_000_000, marker: 'aaaa' });
+    // No `a` in it: the search above reads its first 4 MiB, and finds nothing there.
+    await writer.send({ op: 'big', room: 'large', seat: LARGE_SEAT, ts: '2026-11-30T17:21:00.000+00:00', type: 'FACT', bodyBytes: LARGE_LINE_BYTES, marker: 'zzzz' });
     await writer.close();
-    log('spex and sac: a regular-expression search by two clients, then ten exports of a 200 MB line dropped after 1 MB');
+    log('spex and sac: a regular-expression search by two clients, then ten exports of a 200 MB line and of a 200 MB body in each format, dropped after 1 MB');
     const dashboard = await startDashboardProcess(bin, [`--spex=${home}`, `--sac=${store}`]);
     try {
       const { url, pid } = dashboard;
@@ -82,28 +112,24 @@ export async function measureHeavyKinds(bin: string, workDir: string, log: (line
       const quiet = spread(await sampleOthers(url, OTHERS, 60));
       const searched = await underSearches(url, pid, `/api/search?regex=1&q=${encodeURIComponent('(.*a){20}$')}`, OTHERS, 60, 2);
 
-      const rssBefore = readRss(pid) ?? 0;
-      const rss = samplePeakRss(pid);
-      let done = false;
-      const others = sampleOthers(url, OTHERS, 0, () => done);
-      const spexId = ((await (await fetch(new URL('/api/sessions', url), { headers: { authorization: `Bearer ${BENCH_TOKEN}` } })).json()) as { sources: { id: string; kind: string }[] }).sources.find((source) => source.kind === 'spex')!.id;
-      await Promise.all(Array.from({ length: EXPORTS }, () => takeAndDrop(url, `/api/sources/${spexId}/conversations/${LARGE}/export?format=ndjson`)));
-      done = true;
-      const exporting = spread(await others);
-      const peak = rss.stop();
-      const answeredAt = performance.now();
-      const idle: { afterMs: number; bytes: number }[] = [];
-      for (const afterMs of [5_000, 15_000, 30_000]) {
-        await sleep(afterMs - (performance.now() - answeredAt));
-        idle.push({ afterMs, bytes: readRss(pid) ?? 0 });
-      }
-      const last = idle.at(-1)!;
+      const sources = ((await (await fetch(new URL('/api/sessions', url), { headers: { authorization: `Bearer ${BENCH_TOKEN}` } })).json()) as { sources: { id: string; kind: string }[] }).sources;
+      const idOf = (kind: string) => sources.find((source) => source.kind === kind)!.id;
       const statuses = Object.entries(searched.statuses).map(([status, n]) => `${n}× ${status}`).join(', ');
-      return [
+      const rows: Row[] = [
         { measure: 'spex+sac regex search: others while 2 clients search (p95)', value: searched.others.p95, unit: 'ms', baseline: { value: quiet.p95, what: 'no search' }, ratio: searched.others.p95 / quiet.p95, target: '≤ 50 ms', met: searched.others.p95 <= 50, note: `(.*a){20}$ over 3 spex lines and a sac body of 2 MB; p50 ${searched.others.p50.toFixed(1)} ms, max ${searched.others.max.toFixed(1)} ms over ${searched.others.n}; searches p50 ${Math.round(searched.searches.p50)} ms (${statuses})` },
-        { measure: '200 MB spex line: 10 exports dropped after 1 MB, peak RSS', value: mb(peak), unit: 'MB', baseline: { value: mb(rssBefore), what: 'before' }, target: '≤ 1.5 GB', met: mb(peak) <= 1536, note: `others meanwhile p95 ${exporting.p95.toFixed(1)} ms, max ${exporting.max.toFixed(1)} ms over ${exporting.n}` },
-        { measure: `           RSS idle ${last.afterMs / 1000} s after`, value: mb(last.bytes), unit: 'MB', baseline: { value: mb(rssBefore), what: 'before' }, target: '≤ 400 MB', met: mb(last.bytes) <= 400, note: idle.map((sample) => `${Math.round(mb(sample.bytes))} MB at ${sample.afterMs / 1000} s`).join(', ') },
       ];
+      // Each export of each kind in each format, one after the other, each from the memory the one before left.
+      const exports = [
+        { what: '200 MB spex line', path: `/api/sources/${idOf('spex')}/conversations/${LARGE}/export` },
+        { what: '200 MB sac body', path: `/api/sources/${idOf('sac')}/conversations/${encodeURIComponent(LARGE_SEAT)}/export` },
+      ];
+      for (const { what, path } of exports) {
+        for (const format of ['ndjson', 'json', 'md']) {
+          log(`${what}: ten ${format} exports dropped after 1 MB`);
+          rows.push(...(await measureDroppedExports(url, pid, `${path}?format=${format}`, `${what}: 10 ${format} exports dropped after 1 MB`, quiet.p95)));
+        }
+      }
+      return rows;
     } finally {
       await dashboard.stop();
     }

@@ -46,10 +46,12 @@ export function readByLines(data: Uint8Array, torn = false): SeatFileItem[] {
   }
   const awaits = data.length > complete || (open !== null && !bodyHasText);
   const isTorn = torn && awaits;
+  // A last entry with no body yet and the bytes after it are one write: one item to the end.
+  const takesTail = open !== null && !bodyHasText;
   if (open !== null) {
     const waiting = !bodyHasText;
-    items.push({ ...open, end: complete, evidence: waiting ? (isTorn ? 'damaged' : 'pending') : 'parsed', why: waiting ? (isTorn ? WHY_TORN_BODY : WHY_PENDING_BODY) : null });
+    items.push({ ...open, end: takesTail ? data.length : complete, evidence: waiting ? (isTorn ? 'damaged' : 'pending') : 'parsed', why: waiting ? (isTorn ? WHY_TORN_BODY : WHY_PENDING_BODY) : null });
   }
-  if (data.length > complete) items.push({ type: 'tail', start: complete, end: data.length, evidence: isTorn ? 'damaged' : 'pending', why: isTorn ? WHY_TORN_TAIL : WHY_PENDING_TAIL });
+  if (data.length > complete && !takesTail) items.push({ type: 'tail', start: complete, end: data.length, evidence: isTorn ? 'damaged' : 'pending', why: isTorn ? WHY_TORN_TAIL : WHY_PENDING_TAIL });
   return items;
 }

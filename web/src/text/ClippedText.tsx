@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import type { LargeText } from '../../../shared/wire/common.ts';
 import { KEEP_ENTRIES_AS_SENT } from '../api/client.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { clipForDisplay } from './clip.ts';
@@ -8,20 +9,24 @@ import { utf8Length } from './markers.ts';
 
 // A text of any kind's item, verbatim. Long texts are clipped for scanning, never shortened:
 // "show all" gives the whole text, from the item's own answer when the page held only its first
-// 64 KiB, and copy always copies the whole text as written. One way for every kind's texts.
+// 64 KiB, and copy always copies the whole text as written. A text too large to read (the wire's
+// `large`) has no more anywhere but in the export: its head is shown, with the mark that says so.
+// One way for every kind's texts.
 
 type Options<W> = {
   /** The text as the page holds it. */
   text: string;
   /** The whole text's size in bytes, when the page holds only its first 64 KiB. */
   clippedBytes: number | undefined;
+  /** The text is too large to read for a page or an item: `text` is its head. */
+  large?: LargeText | undefined;
   /** The item's whole answer, where the whole text is: its key, how to fetch it, and where in it the text is. */
   queryKey: readonly unknown[];
   fetchWhole(signal?: AbortSignal): Promise<W>;
   textOf(whole: W): string | null;
 };
 
-export function useClippedText<W>({ text, clippedBytes, queryKey, fetchWhole, textOf }: Options<W>) {
+export function useClippedText<W>({ text, clippedBytes, large, queryKey, fetchWhole, textOf }: Options<W>) {
   const [showAll, setShowAll] = useState(false);
   const serverClipped = clippedBytes !== undefined;
   // An item's answer may carry a store's own fields: kept as sent.
@@ -40,6 +45,7 @@ export function useClippedText<W>({ text, clippedBytes, queryKey, fetchWhole, te
     whole,
     clipped: clipped !== null,
     bytes,
+    large: large ?? null,
     showAll,
     setShowAll,
     loading: showAll && full.isFetching,
@@ -69,9 +75,19 @@ export function TextActions({ state, copyLabel, children, after }: { state: Retu
         </button>
       )}
       {state.error !== null && <span className="error">could not load the whole text: {state.error.message}</span>}
-      <CopyButton getText={() => state.wholeText()} label={copyLabel} children="Copy text" />
-      <span className="text-size">{countOf(state.bytes, 'byte')}</span>
+      <CopyButton getText={() => state.wholeText()} label={state.large === null ? copyLabel : 'Copy the text shown'} children={state.large === null ? 'Copy text' : 'Copy what is shown'} />
+      {state.large === null ? <span className="text-size">{countOf(state.bytes, 'byte')}</span> : <LargeTextMark large={state.large} />}
       {after}
     </div>
+  );
+}
+
+/** The mark of a large text: its size, what of it is shown, where the whole is. */
+function LargeTextMark({ large }: { large: LargeText }) {
+  return (
+    <span className="large-text-mark" role="note">
+      This {large.holder} is {countOf(large.bytes, 'byte')}, too large to read here: shown up to its first {countOf(large.shownBytes, 'byte')}. The whole is in the
+      conversation's NDJSON and Markdown downloads.
+    </span>
   );
 }

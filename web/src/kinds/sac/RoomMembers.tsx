@@ -2,6 +2,7 @@ import type { SacRoomMember } from '../../../../shared/wire/sac.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
+import { SacReading } from './SacReading.tsx';
 
 // A room's roster, as `sac admin` shows who is subscribed to a room and whether they are reading:
 // every member, each with its liveness (derived), a declared quiet and focus, and how far sac's
@@ -24,7 +25,7 @@ export function RoomMembers({ source, members }: { source: string; members: read
             <span className="badge" title={`Derived as set-agent-comm derives it: ${member.liveness.why}`}>
               {member.liveness.word === 'unknown' ? '? unknown' : member.liveness.word} (derived)
             </span>{' '}
-            <MemberReading reading={member.reading} />
+            <SacReading reading={member.reading} />
             {member.presence.state === 'quiet' && (
               <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything">
                 {' '}quiet{member.presence.until !== null && <> until <WrittenTime text={member.presence.until} /></>}
@@ -46,22 +47,4 @@ export function RoomMembers({ source, members }: { source: string; members: read
       </ul>
     </section>
   );
-}
-
-function MemberReading({ reading }: { reading: SacRoomMember['reading'] }) {
-  const title = 'what set-agent-comm’s cursor for this seat marks read; not what the session read';
-  switch (reading.state) {
-    case 'caught-up':
-      return <span className="sac-cursor" title={title}>caught up by sac’s cursor</span>;
-    case 'behind':
-      return <span className="sac-cursor unread" title={title}>{reading.unread.toLocaleString('en')} unread by sac’s cursor</span>;
-    case 'gone':
-      return (
-        <span className="sac-cursor" title="A closed session is not behind, it is gone (sac admin’s rule)">
-          its session is gone: its backlog is not counted as unread ({reading.backlog.toLocaleString('en')} past its cursor)
-        </span>
-      );
-    case 'unknown':
-      return <span className="sac-cursor" title={reading.why}>sac’s cursor: unknown</span>;
-  }
 }

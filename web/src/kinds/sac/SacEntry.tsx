@@ -112,6 +112,7 @@ function SacText({ item, text, source, seat }: { item: SacFlowItem; text: string
   const state = useClippedText({
     text,
     clippedBytes: item.textClipped?.bytes,
+    large: item.large,
     queryKey: sacKeys.item(source, seat, item.item),
     fetchWhole: (signal) => fetchItem(source, seat, item.item, signal),
     textOf: (answer) => answer.item.text,

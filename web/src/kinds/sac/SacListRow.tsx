@@ -2,8 +2,9 @@ import type { SacSeatSummary } from '../../../../shared/wire/sac.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { Time } from '../../time/Time.tsx';
+import { SacReading } from './SacReading.tsx';
 
-/** A set-agent-comm seat in the sidebar: its liveness as sac derives it, its counts, sac's cursor. */
+/** A set-agent-comm seat in the sidebar: its liveness as sac derives it, its counts, how far sac's cursor has it read. */
 
 export function SacListRow({ conversation: session, selected }: { conversation: SacSeatSummary; depth: number; selected: boolean }) {
   const { counts } = session;
@@ -33,7 +34,7 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
       <span className="session-row-counts">
         <span>{counts.sent} sent</span>
         <span>{counts.received} received</span>
-        <span title="Received entries set-agent-comm's cursor marks unread (not what the session read)">{counts.unread} unread by sac's cursor</span>
+        <SacReading reading={session.reading} brief />
       </span>
     </Link>
   );

@@ -4,8 +4,10 @@ import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
+import type { SacRoomSummary } from '../../../../shared/wire/sac.ts';
 import type { SourceViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
+import { SacReasons } from './SacReasons.tsx';
 import { fetchRoom, fetchRooms, sacKeys, type RoomFlowFilter } from './sacApi.ts';
 import { RoomMembers } from './RoomMembers.tsx';
 import { ROOMS } from './sacPaths.ts';
@@ -47,7 +49,7 @@ function RoomsTable({ source }: { source: string }) {
                   </span>
                 ))}
               </td>
-              <td>{one.entries}</td>
+              <td>{one.folder.state === 'present' ? one.entries : <RoomFolderWords folder={one.folder} />}</td>
               <td>{one.last === null ? '—' : <>{<WrittenTime text={one.last.time} at={one.last.at} />} · {one.last.seat} · {one.last.entryType}</>}</td>
               <td>{one.degraded.length > 0 && <span className="badge degraded" title={one.degraded.map((reason) => reason.words).join('\n')}>degraded</span>}</td>
             </tr>
@@ -82,6 +84,11 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
             {data.room.neverWrote > 0 && ` · ${data.room.neverWrote} joined and never wrote`}
           </p>
         )}
+        {data !== undefined && data.room.folder.state !== 'present' && (
+          <p className="sac-folder notice">
+            <RoomFolderWords folder={data.room.folder} />
+          </p>
+        )}
         {data !== undefined && <RoomMembers source={source} members={data.room.members} />}
         <label className="sac-flow-filter">
           Flow shows{' '}
@@ -94,7 +101,7 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
             <option value="waking">waking entries only (who wakes whom, derived by sac’s rule)</option>
           </select>
         </label>
-        {data?.room.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
+        {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
         {flow.targetAbsent && (
           <p className="notice warn">
             Entry <code>{entry}</code> is not in this room’s flow. The flow is shown from its newest entries.
@@ -117,6 +124,22 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
       </section>
     </main>
   );
+}
+
+/** Where a room sac's records name is, when its folder is not read here: never shown as an empty room. */
+function RoomFolderWords({ folder }: { folder: SacRoomSummary['folder'] }) {
+  switch (folder.state) {
+    case 'present':
+      return null;
+    case 'absent':
+      return <span title="sac’s records name this room; its folder is made by the first write or join">no entries written: no folder yet</span>;
+    case 'archived':
+      return (
+        <span title="retired by sac rooms --archive: out of sac’s lists, and not read here">
+          archived to <code>{folder.path}</code>: its entries are not read
+        </span>
+      );
+  }
 }
 
 function SeatLinks({ source, seats }: { source: string; seats: readonly string[] }) {

@@ -8,6 +8,7 @@ import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
+import { SacReasons } from './SacReasons.tsx';
 import { fetchSeat, sacKeys } from './sacApi.ts';
 import { ROOMS } from './sacPaths.ts';
 import { seatRows } from './seatRows.ts';
@@ -39,7 +40,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         {data !== undefined && (
           <>
             <SeatFacts summary={data.seat} source={source} />
-            {data.seat.degraded.map((reason) => <p key={reason.code} className="notice warn">{reason.words}</p>)}
+            <SacReasons source={source} reasons={data.seat.degraded} />
             <label className="sac-others">
               <input type="checkbox" checked={others} onChange={(event) => setOthers(event.target.checked)} /> show entries addressed to others ({data.seat.counts.toOthers})
             </label>
@@ -60,7 +61,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         headings={
           data === undefined
             ? { sent: 'Sent', received: 'Received' }
-            : { sent: `Sent (${data.seat.counts.sent})`, received: describeReceived(data.seat.counts, others) }
+            : { sent: `Sent (${data.seat.counts.sent})`, received: describeReceived(data.seat, others) }
         }
         renderRow={(index, selected) => <SacEntry item={flow.itemAt(index)!} source={source} seat={seat} showRoom selected={selected} />}
       >
@@ -70,11 +71,12 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
   );
 }
 
-/** The Received heading: what the page shows, with the entries addressed to others counted apart. */
-function describeReceived(counts: SacSeatSummary['counts'], others: boolean): string {
+/** The Received heading: what the page shows, with the entries addressed to others counted apart; a gone seat's backlog never as unread (sac's rule). */
+function describeReceived({ counts, reading }: SacSeatSummary, others: boolean): string {
   const shown = others ? counts.received : counts.received - counts.toOthers;
   const apart = others ? `${counts.toOthers} of them to others` : `${counts.toOthers} to others not shown`;
-  return `Received (${shown}; ${apart}; ${counts.unread} unread by sac’s cursor)`;
+  const cursor = reading.state === 'gone' ? `gone: backlog of ${reading.backlog} not counted as unread` : `${counts.unread} unread by sac’s cursor`;
+  return `Received (${shown}; ${apart}; ${cursor})`;
 }
 
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {

@@ -108,12 +108,13 @@ function MessageBody({ source, sessionId, item }: { source: string; sessionId: s
           itemKey={item.key}
           text={item.text}
           clippedBytes={item.textClipped?.bytes}
+          large={item.large}
           hintAt={item.hintAt}
           textOf={messageTextOf}
           copyLabel="Copy the exact text"
         />
       ) : (
-        <p className="entry-note warn">Its text is not shown: the line no longer holds it.</p>
+        <p className="entry-note warn">{item.large === undefined ? 'Its text is not shown: the line no longer holds it.' : 'Its text is not shown: it does not begin within the head of the line read here. The whole line is in the downloads.'}</p>
       )}
     </>
   );
@@ -147,6 +148,7 @@ function DeclarationItem({ source, sessionId, item, selected }: Of<'declaration'
           itemKey={item.key}
           text={item.note}
           clippedBytes={item.noteClipped?.bytes}
+          large={item.large}
           hintAt={null}
           textOf={noteOf}
           copyLabel="Copy the exact note"
@@ -210,6 +212,7 @@ function RawLine({ source, sessionId, item }: { source: string; sessionId: strin
       itemKey={item.key}
       text={item.raw}
       clippedBytes={item.rawClipped?.bytes}
+          large={item.large}
       hintAt={null}
       textOf={rawOf}
       copyLabel="Copy the line as written"

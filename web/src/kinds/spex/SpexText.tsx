@@ -1,3 +1,4 @@
+import type { LargeText } from '../../../../shared/wire/common.ts';
 import type { SpexItem } from '../../../../shared/wire/spex.ts';
 import { TextActions, useClippedText } from '../../text/ClippedText.tsx';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
@@ -18,15 +19,18 @@ type Props = {
   text: string;
   /** The whole text's size in bytes, when the page holds only its first 64 KiB. */
   clippedBytes: number | undefined;
+  /** The line is too large to read: `text` is its head. */
+  large: LargeText | undefined;
   hintAt: number | null;
   textOf: TextOf;
   copyLabel: string;
 };
 
-export function SpexText({ source, sessionId, itemKey, text, clippedBytes, hintAt, textOf, copyLabel }: Props) {
+export function SpexText({ source, sessionId, itemKey, text, clippedBytes, large, hintAt, textOf, copyLabel }: Props) {
   const state = useClippedText({
     text,
     clippedBytes,
+    large,
     queryKey: spexItemKey(source, sessionId, itemKey),
     fetchWhole: (signal) => fetchSpexItem(source, sessionId, itemKey, signal),
     textOf: (answer) => textOf(answer.item).text,

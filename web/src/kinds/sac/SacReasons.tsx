@@ -1,0 +1,25 @@
+import type { SacDegradedReason } from '../../../../shared/wire/sac.ts';
+import { Link } from '../../router/Router.tsx';
+import { conversationPath, sourceViewPath } from '../../router/routes.ts';
+import { ROOMS } from './sacPaths.ts';
+
+// A view's degraded reasons, as banners in the core's words. A reason that rests on stretches of
+// seat files (a torn write, stray text) links to each in its place in its room's flow, and to the
+// seat whose file it is: the banner says where, and the place shows what.
+
+export function SacReasons({ source, reasons }: { source: string; reasons: readonly SacDegradedReason[] }) {
+  return reasons.map((reason) => (
+    <p key={reason.code} className="notice warn" data-reason={reason.code}>
+      {reason.words}
+      {(reason.ranges ?? []).map((range) => (
+        <span key={range.item} className="sac-reason-place">
+          {' '}
+          <Link to={sourceViewPath(source, ROOMS, range.room, range.item)}>
+            see it in #{range.room}
+          </Link>{' '}
+          (written by <Link to={conversationPath(source, range.seat)}>{range.seat}</Link>, bytes {range.start}–{range.end})
+        </span>
+      ))}
+    </p>
+  ));
+}
