@@ -3,6 +3,8 @@ import { request, type ClientRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readCpuMs } from '../../tools/bench/proc.ts';
+import { EXPORT_QUEUE } from '../http/admission.ts';
+import { SEARCH_THREADS, SEARCH_WAITING } from '../search/searchPool.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
 import { startCommand, type RunningCommand } from './command.ts';
@@ -81,16 +83,22 @@ function startSearch(): { answered: Promise<{ status: number; retryAfter: string
   return { answered, leave: () => client.abort() };
 }
 
-/** Asks for an export and takes none of it: it waits on its client, a megabyte or so in. */
-function holdExport(path: string): Promise<ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, command.url), { headers: { authorization: `Bearer ${command.token}` } }, (response) => {
+/**
+ * Asks for an export and takes none of it. `answered` resolves once its head comes: it is then
+ * under way, waiting on its client a megabyte or so in. One beyond those the queue runs at once
+ * waits in the queue, unanswered.
+ */
+function askExport(path: string): { req: ClientRequest; answered: Promise<void> } {
+  const req = request(new URL(path, command.url), { headers: { authorization: `Bearer ${command.token}` } });
+  const answered = new Promise<void>((resolve, reject) => {
+    req.on('response', (response) => {
       response.pause();
-      resolve(req);
+      resolve();
     });
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-    req.end();
   });
+  req.end();
+  return { req, answered };
 }
 
 describe('a search over spex and sac texts', () => {
@@ -106,19 +114,20 @@ describe('a search over spex and sac texts', () => {
   });
 
   it('beyond those running and waiting, a search is refused at once with a 503 and when to try again; a page is answered meanwhile', async () => {
-    const searches = Array.from({ length: 5 }, () => startSearch());
-    const refused = await eventually(
-      async () => {
-        const one = startSearch();
-        const answer = await Promise.race([one.answered, sleep(2_000, undefined)]);
-        if (answer === undefined) one.leave();
-        return answer ?? undefined;
-      },
-      'a search to be refused',
-      HANG_BOUND_MS,
-    );
+    // Searches are asked one after another, none leaving, until one is answered: that one is
+    // beyond those running and waiting (however many places an earlier search, whose client went,
+    // still held when these came).
+    const searches: ReturnType<typeof startSearch>[] = [];
+    let refused: { status: number; retryAfter: string | null } | undefined;
+    for (let asked = 0; refused === undefined && asked < 20; asked++) {
+      searches.push(startSearch());
+      const answer = await Promise.race([...searches.map((search) => search.answered), sleep(500, undefined)]);
+      if (answer !== undefined) refused = answer ?? { status: 0, retryAfter: null };
+    }
     assert.equal(refused?.status, 503);
     assert.equal(refused?.retryAfter, '2');
+    // Never while there was room: at most one place was still held by the search before.
+    assert.ok(searches.length >= SEARCH_THREADS + SEARCH_WAITING, `refused as search ${searches.length} was asked`);
     const page = await command.get(`/api/sessions/${A}`, { signal: AbortSignal.timeout(HANG_BOUND_MS) });
     assert.equal(page.status, 200);
     for (const search of searches) search.leave();
@@ -128,17 +137,20 @@ describe('a search over spex and sac texts', () => {
 
 describe('stopping the command', () => {
   // Last: it stops the command.
-  it('SIGTERM stops it within its own deadline while a search runs and four exports of a 36 MB line wait on their clients', async () => {
+  it('SIGTERM stops it within its own deadline while a search runs and four exports of a 36 MB line are under way or queued', async () => {
     const list = (await (await command.get('/api/sessions')).json()) as { sources: { id: string; kind: string }[] };
     const spexId = list.sources.find((source) => source.kind === 'spex')!.id;
-    const exports = await Promise.all(Array.from({ length: 4 }, () => holdExport(`/api/sources/${spexId}/conversations/${A}/export?format=ndjson`)));
+    // Four exports: those the queue runs at once (EXPORT_QUEUE.running) under way, the rest waiting.
+    const exports = Array.from({ length: 4 }, () => askExport(`/api/sources/${spexId}/conversations/${A}/export?format=ndjson`));
+    const underWay = Promise.all(exports.slice(0, EXPORT_QUEUE.running).map((one) => one.answered)).then(() => 'under way' as const);
+    assert.equal(await Promise.race([underWay, sleep(HANG_BOUND_MS, 'not answered' as const)]), 'under way');
     const before = serverCpuMs();
     const search = startSearch();
     await serverWorked(before, 300, 'the search to be under way');
     command.child.kill('SIGTERM');
     // Exit code 0: the close finished before the command's own deadline (docs/usage.md: 2 s).
     const ended = await Promise.race([command.exited, sleep(HANG_BOUND_MS, 'still running' as const)]);
-    for (const req of exports) req.destroy();
+    for (const one of exports) one.req.destroy();
     search.leave();
     await search.answered;
     assert.equal(ended, 0);
