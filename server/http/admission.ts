@@ -11,9 +11,11 @@ export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARC
 /**
  * Exports: they are made on the event loop, sharing its turns (server/export/pipeline.ts), and
  * hold their buffers and sockets while their clients take the bytes: two at once, each with half
- * of a turn; a third gets its bytes no sooner than after one of them.
+ * of a turn; a third gets its bytes no sooner than after one of them. One waiting holds only its
+ * socket, so eight may: a person downloading from every tab, or ten clients taking one large
+ * conversation, are served in turn rather than refused.
  */
-export const EXPORT_QUEUE: AdmissionOptions = { work: 'exports', running: 2, waiting: 2, retryAfterSeconds: RETRY_AFTER_S };
+export const EXPORT_QUEUE: AdmissionOptions = { work: 'exports', running: 2, waiting: 8, retryAfterSeconds: RETRY_AFTER_S };
 
 type AdmissionOptions = {
   /** What is queued, in words for a refusal: "searches", "exports". */
