@@ -11,7 +11,11 @@ import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exp
 // memory: items are pulled from the kind only as fast as the client takes the bytes (a stream's
 // backpressure), and the kind's reading stops when the client goes away.
 
-/** Making an export runs on the event loop: after this long, other requests and notices get their turn. */
+/**
+ * Making exports runs on the event loop: after this long, all exports together, other requests
+ * and notices get their turn. Exports share it: with two at once, each makes bytes for half of
+ * it, so that a page waits behind one turn of exports, however many there are.
+ */
 const TURN_MS = 10;
 
 /**
@@ -57,7 +61,7 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
     let turnStarted = performance.now();
     for await (const chunk of made) {
       yield chunk;
-      if (performance.now() - turnStarted > TURN_MS) {
+      if (performance.now() - turnStarted > TURN_MS / Math.max(1, activity.running)) {
         await nextTurn();
         turnStarted = performance.now();
       }

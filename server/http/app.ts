@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Source } from '../sources/source.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
+import { EXPORT_QUEUE, SEARCH_QUEUE, createAdmission, type Admission } from './admission.ts';
 import { createSourceLookup } from './answer.ts';
 import { registerConversationRoutes } from './conversationRoutes.ts';
 import { answerError } from './errors.ts';
@@ -29,6 +30,8 @@ type AppOptions = {
   logger?: boolean;
   /** How long a search may run before it is stopped (default 60 s). */
   searchBudgetMs?: number;
+  /** How many searches and exports run and wait at once (server/http/admission.ts); more are refused. */
+  queues?: { searches?: Admission; exports?: Admission };
 };
 
 /**
@@ -87,12 +90,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
+  // Searches and exports wait in queues of their own; pages and items in none.
+  const searches = options.queues?.searches ?? createAdmission(SEARCH_QUEUE);
+  const exports = options.queues?.exports ?? createAdmission(EXPORT_QUEUE);
   registerConversationRoutes(app, options.sources, lookup);
   registerViewRoutes(app, lookup);
-  registerSessionRoutes(app, options.sources, lookup, stopping.signal);
+  registerSessionRoutes(app, options.sources, lookup, { stopping: stopping.signal, exports });
   registerEventRoutes(app, options.sources);
-  registerSearchRoutes(app, options.sources, search);
-  registerExportRoutes(app, options.sources, lookup, { ...search, stopping: stopping.signal });
+  registerSearchRoutes(app, options.sources, { ...search, searches });
+  registerExportRoutes(app, options.sources, lookup, { ...search, stopping: stopping.signal, searches, exports });
   registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;

@@ -8,18 +8,21 @@ import { conversationParams, sessionParams } from './conversationRoutes.ts';
 import { describeSearchExport } from './searchExport.ts';
 import { runSearch, type SearchOptions } from './searchRoutes.ts';
 import { sendExport } from './sendExport.ts';
+import type { Admission } from './admission.ts';
 import type { ZodApp } from './zodApp.ts';
 
-const errors = { 400: errorResponseSchema, 404: errorResponseSchema };
+const errors = { 400: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema };
 const NO_CONVERSATION = 'no such conversation in the stores read';
 
 /**
  * Exports, as downloads made as they are sent (server/export/pipeline.ts): one conversation whole
  * (`GET /api/sources/:source/conversations/:id/export?format=`, and the route before it,
  * `/api/sessions/:id/export`), from the parts the source that holds it supplies, and a search's
- * hits (`GET /api/search/export?format=&…` with the search's own query).
+ * hits (`GET /api/search/export?format=&…` with the search's own query). Each waits in the queue
+ * of exports (a search's also in the queue of searches), and is refused there when it is full.
  */
-export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: SearchOptions & { stopping: AbortSignal }): void {
+export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: SearchOptions & { stopping: AbortSignal; searches: Admission; exports: Admission }): void {
+  const { exports, searches } = options;
   const answerExport = (source: Source, id: string, format: ExportFormat, reply: FastifyReply) => {
     if (source.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation cannot be exported yet`);
     const parts = source.export(id);
@@ -27,12 +30,12 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     return sendExport(reply, parts, format, WIRE_KINDS[source.ref.kind].pageItem, options.stopping);
   };
 
-  app.get('/api/sources/:source/conversations/:id/export', { schema: { params: conversationParams, querystring: exportQuerySchema, response: errors } }, async (request, reply) => {
+  app.get('/api/sources/:source/conversations/:id/export', { onRequest: exports.admit, schema: { params: conversationParams, querystring: exportQuerySchema, response: errors } }, async (request, reply) => {
     const source = lookup.byId(request.params.source);
     return source === null ? sendNotFound(reply, lookup.unknownWords()) : answerExport(source, request.params.id, request.query.format, reply);
   });
 
-  app.get('/api/sessions/:sessionId/export', { schema: { params: sessionParams, querystring: exportQuerySchema.extend({ source: searchQuerySchema.shape.source }), response: errors } }, async (request, reply) => {
+  app.get('/api/sessions/:sessionId/export', { onRequest: exports.admit, schema: { params: sessionParams, querystring: exportQuerySchema.extend({ source: searchQuerySchema.shape.source }), response: errors } }, async (request, reply) => {
     const id = request.params.sessionId;
     const asked = request.query.source;
     const source = asked !== undefined ? lookup.byId(asked) : sources.find((one) => one.conversation(id) !== null);
@@ -40,7 +43,7 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     return answerExport(source, id, request.query.format, reply);
   });
 
-  app.get('/api/search/export', { schema: { querystring: searchQuerySchema.extend(exportQuerySchema.shape), response: { ...errors, 503: errorResponseSchema } } }, async (request, reply) => {
+  app.get('/api/search/export', { onRequest: [exports.admit, searches.admit], schema: { querystring: searchQuerySchema.extend(exportQuerySchema.shape), response: errors } }, async (request, reply) => {
     const { format, ...query } = request.query;
     const response = await runSearch(query, reply, sources, options);
     if (response === null) return reply;

@@ -5,6 +5,7 @@ import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type Search
 import { createTextMatcher } from '../../shared/textMatch.ts';
 import { readStatedSession } from '../sources/sessions.ts';
 import { SearchRefused, type Source, type SourceSearch } from '../sources/source.ts';
+import type { Admission } from './admission.ts';
 import { BadRequest } from './errors.ts';
 import { stopWithClient } from './stopWithClient.ts';
 import type { ZodApp } from './zodApp.ts';
@@ -20,12 +21,13 @@ export type SearchOptions = {
  * `GET /api/search`: every source searches its own items (each knows which of them hold text
  * and how to read it again), newest first; the hits are merged newest first and cut at `limit`.
  * A source is asked the common filters and its own kind's; when a filter of another kind is
- * given, it is not asked. A search stops when its client goes away or its time is up.
+ * given, it is not asked. A search stops when its client goes away or its time is up. It waits
+ * in the queue of searches first, and is refused there when the queue is full.
  */
-export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], options: SearchOptions = { budgetMs: SEARCH_BUDGET_MS }): void {
+export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], options: SearchOptions & { searches: Admission }): void {
   app.get(
     '/api/search',
-    { schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema } } },
+    { onRequest: options.searches.admit, schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema } } },
     async (request, reply) => (await runSearch(request.query, reply, sources, options)) ?? reply,
   );
 }

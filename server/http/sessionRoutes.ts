@@ -4,6 +4,7 @@ import { conversationSessionResponseSchema, joinedSessionQuerySchema, joinedSess
 import { composeSessionExport, type ExportedConversation } from '../export/sessionExport.ts';
 import { createSessionJoin, readSessionPage } from '../sources/sessions.ts';
 import { NotHere, type Source } from '../sources/source.ts';
+import type { Admission } from './admission.ts';
 import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
 import { conversationParams } from './conversationRoutes.ts';
 import { sendExport } from './sendExport.ts';
@@ -18,7 +19,7 @@ import type { ZodApp } from './zodApp.ts';
 const sessionParams = z.object({ session: z.string().min(1, 'a full session id is needed') });
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, stopping: AbortSignal): void {
+export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, { stopping, exports }: { stopping: AbortSignal; exports: Admission }): void {
   const join = createSessionJoin(sources);
 
   app.get('/api/sources/:source/conversations/:id/session', { schema: { params: conversationParams, response: answers(conversationSessionResponseSchema) } }, async (request, reply) => {
@@ -36,7 +37,7 @@ export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], l
     return sendAnswer(reply, (signal) => readSessionPage(request.params.session, parts, request.query.limit, signal));
   });
 
-  app.get('/api/joined-sessions/:session/export', { schema: { params: sessionParams, querystring: exportQuerySchema, response: answers(z.unknown()) } }, async (request, reply) => {
+  app.get('/api/joined-sessions/:session/export', { onRequest: exports.admit, schema: { params: sessionParams, querystring: exportQuerySchema, response: { ...answers(z.unknown()), 503: errorResponseSchema } } }, async (request, reply) => {
     const parts = join.partsOf(request.params.session);
     if (parts instanceof NotHere) return sendNotFound(reply, parts.why);
     const exported: ExportedConversation[] = [];

@@ -12,11 +12,15 @@ import { ThreadsBusy, ThreadsClosed, createLane, threadScript } from './threadLa
  * Searches at once: one per core beside the event loop's, at most two. On two cores, two
  * searches side by side take as long as one after the other, and the event loop gets less.
  */
-const SEARCH_THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
-/** Searches that wait for a thread; more are refused (503) at once rather than queued without end. */
-const SEARCH_WAITING = 4;
+export const SEARCH_THREADS = Math.min(2, Math.max(1, availableParallelism() - 1));
+/**
+ * Searches that wait for a thread; more are refused (503) at once rather than queued without end.
+ * The HTTP layer's queue of searches (server/http/admission.ts) refuses first, before a search
+ * gathers its candidates; this bound holds for a caller that has no such queue.
+ */
+export const SEARCH_WAITING = 4;
 /** When a refused search is worth asking again, in seconds. */
-const RETRY_AFTER_S = 2;
+export const RETRY_AFTER_S = 2;
 /** Candidates handed to the search's thread at a time: a few milliseconds of reading. */
 const SLICE_CANDIDATES = 500;
 

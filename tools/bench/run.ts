@@ -16,6 +16,7 @@ import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { measureLiveEarly } from './liveEarly.ts';
 import { measureLiveView } from './liveView.ts';
 import { measureMap } from './map.ts';
+import { measureMixed } from './mixed.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
 import { formatTable, type Row } from './report.ts';
@@ -33,7 +34,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,profile
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,mixed,profile
                     (profile, a CPU profile of the first scan on every thread, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
@@ -44,7 +45,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'profile'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'profile'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -466,6 +467,12 @@ async function main(): Promise<void> {
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
     if (phases.has('heavy')) rows.push(...(await measureHeavyKinds(bin, workDir, log)));
+    // 500 pages, items, searches and exports from 20 clients at once, on a 100k record of its own.
+    if (phases.has('mixed')) {
+      const mixed = await measureMixed(bin, workDir, log);
+      results['mixed'] = mixed.results;
+      rows.push(...mixed.rows);
+    }
     if (phases.has('sac')) {
       const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import { startWriter } from '../../tools/writer/writerClient.ts';
+import { createRecordSource } from '../record/recordSource.ts';
+import { NotHere, type Source } from '../sources/source.ts';
+import { eventually, makeTempRecord } from '../test/harness.ts';
+import { createAdmission, type Admission } from './admission.ts';
+import { buildApp } from './app.ts';
+
+// Searches and exports wait in queues of their own, a few at once; pages and items wait in none.
+// The sources' work is held by a hook (a gate), so what is running, waiting and refused is
+// counted rather than timed: a search's work starts when its source is asked, an export's when
+// its first item is pulled.
+
+const record = makeTempRecord('rec-admission-');
+let file = '';
+
+before(async () => {
+  const writer = await startWriter(record.dir);
+  await writer.send({ op: 'write', sessionId: 'one', seq: 1, entry: startEntry(0, { sessionId: 'one' }) });
+  const ack = await writer.send({ op: 'write', sessionId: 'one', seq: 2, entry: sentEntry(1, 'the cart still posts orders to v1', { sessionId: 'one' }) });
+  file = ack.file!.split('/').at(-1)!;
+  await writer.kill('SIGTERM');
+});
+
+after(() => record.remove());
+
+/** Resolves once the queue runs and holds as many as said. */
+function queueHolds(queue: Admission, running: number, waiting: number): Promise<true> {
+  return eventually(() => {
+    const now = queue.describe();
+    return now.running === running && now.waiting === waiting ? true : undefined;
+  }, `${running} running and ${waiting} waiting`);
+}
+
+/** A gate the held work waits at, and counts of the work that began. */
+function createGate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open, searches: 0, exports: 0 };
+}
+
+/** A record source, its searches and exports held at the gate once they begin. */
+function holdAtGate(source: Source, gate: ReturnType<typeof createGate>): Source {
+  return {
+    ...source,
+    async search(query, signal) {
+      gate.searches++;
+      await gate.opened;
+      return source.search(query, signal);
+    },
+    export(id) {
+      const parts = source.export!(id);
+      if (parts instanceof NotHere) return parts;
+      const held = <T>(items: AsyncIterable<T>) =>
+        (async function* () {
+          gate.exports++;
+          await gate.opened;
+          yield* items;
+        })();
+      return { ...parts, items: { ndjson: (signal) => held(parts.items.ndjson(signal)), json: (signal) => held(parts.items.json(signal)), md: (signal) => held(parts.items.md(signal)) } };
+    },
+  } as Source;
+}
+
+type Answer = { status: number; retryAfter: string | null; body: string };
+
+type Served = { app: FastifyInstance; url: string; searches: Admission; exports: Admission; get(path: string): Promise<Answer> };
+
+async function serve(gate: ReturnType<typeof createGate>): Promise<Served> {
+  const searches = createAdmission({ work: 'searches', running: 1, waiting: 1, retryAfterSeconds: 2 });
+  const exports = createAdmission({ work: 'exports', running: 2, waiting: 2, retryAfterSeconds: 3 });
+  // A source of its own: closing an app stops its sources' work.
+  const source = createRecordSource({ root: record.dir });
+  await source.start();
+  const app = await buildApp({ sources: [holdAtGate(source, gate)], webRoot: null, token: null, queues: { searches, exports } });
+  app.addHook('onClose', () => source.close());
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    url,
+    searches,
+    exports,
+    async get(path) {
+      // Only a guard against a hang: no answer is timed.
+      const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(20_000) });
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+    },
+  };
+}
+
+const EXPORT = '/api/sessions/one/export?format=ndjson';
+const SEARCH = '/api/search?q=cart';
+
+describe('the queues of searches and exports', () => {
+  it('a search beyond those running and waiting is refused with a 503 and retry-after, and none of its work starts', async () => {
+    const gate = createGate();
+    const { app, get, searches } = await serve(gate);
+    try {
+      const running = get(SEARCH);
+      await eventually(() => (gate.searches === 1 ? true : undefined), 'the first search to begin');
+      const waiting = get(SEARCH);
+      await queueHolds(searches, 1, 1);
+      const refused = await get(SEARCH);
+      assert.equal(refused.status, 503, refused.body);
+      assert.equal(refused.retryAfter, '2');
+      assert.deepEqual(JSON.parse(refused.body), { error: 'busy', message: 'too many searches at once (1 running, 1 waiting); try again in 2 s' });
+      assert.equal(gate.searches, 1, 'only the search let in has begun: the one waiting has not, and the refused one never will');
+      gate.open();
+      assert.deepEqual([(await running).status, (await waiting).status], [200, 200]);
+      assert.equal(gate.searches, 2);
+    } finally {
+      gate.open();
+      await app.close();
+    }
+  });
+
+  it('the export queue makes two exports at once and lets two wait: a fifth is refused before anything of it is made', async () => {
+    const gate = createGate();
+    const { app, get, exports } = await serve(gate);
+    try {
+      const answers = Array.from({ length: 4 }, () => get(EXPORT));
+      await eventually(() => (gate.exports === 2 ? true : undefined), 'two exports to begin');
+      await queueHolds(exports, 2, 2);
+      const refused = await get(EXPORT);
+      assert.equal(refused.status, 503, refused.body);
+      assert.equal(refused.retryAfter, '3');
+      assert.equal(JSON.parse(refused.body).error, 'busy');
+      assert.equal(gate.exports, 2, 'two are made at once');
+      gate.open();
+      assert.deepEqual((await Promise.all(answers)).map((answer) => answer.status), [200, 200, 200, 200]);
+      assert.equal(gate.exports, 4, 'the two that waited were made once a place was free; the refused one never');
+    } finally {
+      gate.open();
+      await app.close();
+    }
+  });
+
+  it('a page and an item are answered while searches and exports fill their queues: they wait in none', async () => {
+    const gate = createGate();
+    const { app, get, searches, exports } = await serve(gate);
+    try {
+      const held = [get(SEARCH), get(SEARCH), get(EXPORT), get(EXPORT), get(EXPORT), get(EXPORT)];
+      await eventually(() => (gate.searches === 1 && gate.exports === 2 ? true : undefined), 'a search and two exports to begin');
+      await Promise.all([queueHolds(searches, 1, 1), queueHolds(exports, 2, 2)]);
+      // Both queues are full: one more of either is refused.
+      assert.equal((await get(SEARCH)).status, 503);
+      assert.equal((await get(EXPORT)).status, 503);
+      const page = await get('/api/sessions/one');
+      assert.equal(page.status, 200, page.body);
+      const item = await get(`/api/sessions/one/items/${encodeURIComponent(file)}`);
+      assert.equal(item.status, 200, item.body);
+      assert.deepEqual([gate.searches, gate.exports], [1, 2], 'nothing held moved while the page and the item were answered');
+      gate.open();
+      assert.deepEqual((await Promise.all(held)).map((answer) => `${answer.status} ${answer.status === 200 ? "" : answer.body}`), Array(6).fill("200 "));
+    } finally {
+      gate.open();
+      await app.close();
+    }
+  });
+
+  it('an export whose client goes away while it waits gives its place to the next, and is never made', async () => {
+    const gate = createGate();
+    const { app, get, url, exports } = await serve(gate);
+    try {
+      const running = [get(EXPORT), get(EXPORT)];
+      await eventually(() => (gate.exports === 2 ? true : undefined), 'two exports to begin');
+      const client = new AbortController();
+      const left = fetch(`${url}${EXPORT}`, { signal: client.signal }).catch((error: unknown) => error);
+      await queueHolds(exports, 2, 1);
+      const waiting = get(EXPORT);
+      await queueHolds(exports, 2, 2);
+      client.abort();
+      assert.ok((await left) instanceof Error);
+      await queueHolds(exports, 2, 1);
+      const next = get(EXPORT);
+      await queueHolds(exports, 2, 2);
+      gate.open();
+      assert.deepEqual((await Promise.all([...running, waiting, next])).map((answer) => answer.status), [200, 200, 200, 200]);
+      assert.equal(gate.exports, 4, 'the export whose client went away was never made');
+      assert.equal(exports.describe().refused, 0);
+    } finally {
+      gate.open();
+      await app.close();
+    }
+  });
+});

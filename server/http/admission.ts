@@ -1,0 +1,139 @@
+import type { FastifyReply, onRequestAsyncHookHandler } from 'fastify';
+import { RETRY_AFTER_S, SEARCH_THREADS, SEARCH_WAITING } from '../search/searchPool.ts';
+
+// A queue of its own for each kind of heavy work (searches, exports): a few run at once, a few
+// wait, and any more are refused with a 503 and `retry-after` before any of their work starts,
+// decided as the request arrives, before its query is even read. Pages, items and the event
+// stream take no place in any queue: they are never behind a search or an export.
+
+/** Searches: as many run as there are search threads; while they gather candidates, the event loop is theirs in slices. */
+export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARCH_THREADS, waiting: SEARCH_WAITING, retryAfterSeconds: RETRY_AFTER_S };
+/**
+ * Exports: they are made on the event loop, sharing its turns (server/export/pipeline.ts), and
+ * hold their buffers and sockets while their clients take the bytes: two at once, each with half
+ * of a turn; a third gets its bytes no sooner than after one of them.
+ */
+export const EXPORT_QUEUE: AdmissionOptions = { work: 'exports', running: 2, waiting: 2, retryAfterSeconds: RETRY_AFTER_S };
+
+type AdmissionOptions = {
+  /** What is queued, in words for a refusal: "searches", "exports". */
+  work: string;
+  /** How many run at once. */
+  running: number;
+  /** How many may wait for a place; more are refused. */
+  waiting: number;
+  /** When a refused request is worth sending again, in seconds. */
+  retryAfterSeconds: number;
+};
+
+/** A place in the queue, taken at once. */
+type Ticket = {
+  /** Resolves when the work may start; rejects with the signal's reason when it aborts while waiting. */
+  start(signal: AbortSignal): Promise<void>;
+  /** Gives the place back (to the next in line). Once; later calls do nothing. */
+  leave(): void;
+};
+
+export type Admission = {
+  /** A place, or null when `running` run and `waiting` wait already: the request is refused. */
+  enter(): Ticket | null;
+  /**
+   * The route hook (`onRequest`) that takes a place for the request's whole life, given back
+   * when its response closes (sent whole, or its client gone): a refusal is answered there,
+   * before the route validates its query or does anything else.
+   */
+  admit: onRequestAsyncHookHandler;
+  /** Running and waiting now, and refused so far. */
+  describe(): { running: number; waiting: number; refused: number };
+};
+
+export function createAdmission(options: AdmissionOptions): Admission {
+  let running = 0;
+  let refused = 0;
+  const waiting: { resolve: () => void }[] = [];
+
+  /** Hands a place given back to the next in line, or frees it. */
+  function handOn(): void {
+    const next = waiting.shift();
+    if (next === undefined) running--;
+    else next.resolve();
+  }
+
+  function enter(): Ticket | null {
+    if (running >= options.running && waiting.length >= options.waiting) {
+      refused++;
+      return null;
+    }
+    let state: 'queued' | 'placed' | 'left' = 'queued';
+    let turn: Promise<void>;
+    const waiter = { resolve: () => {} };
+    if (running < options.running) {
+      running++;
+      state = 'placed';
+      turn = Promise.resolve();
+    } else {
+      turn = new Promise<void>((resolve) => {
+        waiter.resolve = () => {
+          if (state === 'queued') state = 'placed';
+          resolve();
+        };
+      });
+      waiting.push(waiter);
+    }
+    const leave = () => {
+      if (state === 'left') return;
+      const had = state;
+      state = 'left';
+      if (had === 'placed') handOn();
+      else waiting.splice(waiting.indexOf(waiter), 1);
+    };
+    return {
+      async start(signal) {
+        signal.throwIfAborted();
+        if (state === 'left') throw new Error('the place was given back before its work started');
+        if (state === 'placed') return;
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = () => {
+            leave();
+            reject(signal.reason);
+          };
+          signal.addEventListener('abort', onAbort, { once: true });
+          void turn.then(() => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+          });
+        });
+      },
+      leave,
+    };
+  }
+
+  return {
+    enter,
+    async admit(_request, reply) {
+      const ticket = enter();
+      if (ticket === null) return sendBusy(reply, options);
+      // The response closes when it has been sent whole, or when its client goes first.
+      const closed = new AbortController();
+      reply.raw.once('close', () => {
+        ticket.leave();
+        closed.abort(new Error('the client went away'));
+      });
+      try {
+        await ticket.start(closed.signal);
+      } catch {
+        // Its client went away while it waited: nothing is left to answer.
+        return reply.code(499).send();
+      }
+      return undefined;
+    },
+    describe: () => ({ running, waiting: waiting.length, refused }),
+  };
+}
+
+function sendBusy(reply: FastifyReply, options: AdmissionOptions): FastifyReply {
+  return reply
+    .code(503)
+    .header('retry-after', String(options.retryAfterSeconds))
+    .send({ error: 'busy', message: `too many ${options.work} at once (${options.running} running, ${options.waiting} waiting); try again in ${options.retryAfterSeconds} s` });
+}

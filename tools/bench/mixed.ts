@@ -1,0 +1,171 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSeededRandom } from '../../shared/seededRandom.ts';
+import { BENCH_AUTH, connectEvents, startDashboardProcess } from './dashboardProcess.ts';
+import { generateRecord, type RecordShape } from './generateRecord.ts';
+import { readPeakRss } from './proc.ts';
+import type { Row } from './report.ts';
+import { spread, type Spread } from './stats.ts';
+
+// What many clients at once get: 20 clients send 500 requests between them over a 100k record,
+// each waiting for its answer before its next, as tabs and scripts do: pages and items (what a
+// person waits for), searches (one in five a slow regular expression) and exports of long
+// sessions read in full. Per kind of request: its round trips, how many were refused, and how
+// long a refusal took to arrive; beside each, the same requests asked one at a time with nothing
+// else running, in the same run (a 404 for a refusal: an answer that does no work).
+
+const CLIENTS = 20;
+const REQUESTS = 500;
+/** 80,000 entries in ordinary sessions, 20,000 in four long ones that are exported whole. */
+const SHAPE: RecordShape = { sessions: 800, entriesPerSession: 100, bigSessions: 4, bigSessionEntries: 5_000, seed: 4 };
+const MIX = [
+  { kind: 'page', plural: 'pages', share: 0.45 },
+  { kind: 'item', plural: 'items', share: 0.2 },
+  { kind: 'search', plural: 'searches', share: 0.2 },
+  { kind: 'slow search', plural: 'slow searches (regex)', share: 0.05 },
+  { kind: 'export', plural: 'exports read whole', share: 0.1 },
+] as const;
+type Kind = (typeof MIX)[number]['kind'];
+
+type Answer = { kind: Kind; status: number; ms: number; bytes: number; retryAfter: string | null };
+
+export type MixedKind = { answered: Spread; statuses: Record<string, number>; refused: Spread | null; refusedWithoutRetryAfter: number; bytes: number };
+/** Round trips with nothing else running: pages, items, and a 404 (an answer that does no work). */
+type Quiet = { page: Spread; item: Spread; trivial: Spread };
+export type MixedLoad = { clients: number; requests: number; wallMs: number; quiet: Quiet; all: Spread; kinds: Record<string, MixedKind>; peakRssBytes: number };
+
+/** The kinds of the 500 requests, in the order the clients take them: the same every run. */
+function planRequests(): Kind[] {
+  const random = createSeededRandom(21);
+  return Array.from({ length: REQUESTS }, () => {
+    let roll = random();
+    for (const { kind, share } of MIX) {
+      if (roll < share) return kind;
+      roll -= share;
+    }
+    return 'page';
+  });
+}
+
+/** GETs a path and reads its answer to the end without parsing it. */
+async function ask(url: string, kind: Kind, path: string): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(new URL(path, url), { headers: BENCH_AUTH });
+  let bytes = 0;
+  for await (const chunk of response.body ?? []) bytes += (chunk as Uint8Array).length;
+  return { kind, status: response.status, ms: performance.now() - started, bytes, retryAfter: response.headers.get('retry-after') };
+}
+
+function describeKind(answers: readonly Answer[]): MixedKind {
+  const statuses: Record<string, number> = {};
+  for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+  const refused = answers.filter((answer) => answer.status === 503);
+  return {
+    answered: spread(answers.map((answer) => answer.ms)),
+    statuses,
+    refused: refused.length === 0 ? null : spread(refused.map((answer) => answer.ms)),
+    refusedWithoutRetryAfter: refused.filter((answer) => answer.retryAfter === null).length,
+    bytes: answers.reduce((sum, answer) => sum + answer.bytes, 0),
+  };
+}
+
+/** Runs the command on a record of its own, waits for it to be ready, and sends the mix. */
+export async function measureMixed(bin: string, workDir: string, log: (line: string) => void): Promise<{ rows: Row[]; results: MixedLoad }> {
+  const dir = join(workDir, 'mixed-100k');
+  rmSync(dir, { recursive: true, force: true });
+  log('mixed: generating a 100k record with four sessions of 5,000 entries');
+  const record = generateRecord(dir, SHAPE);
+  const dashboard = await startDashboardProcess(bin, dir);
+  try {
+    const { url } = dashboard;
+    const events = await connectEvents(url);
+    await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
+    events.close();
+    const ordinary = record.sessionIds.filter((id) => !record.bigSessionIds.includes(id));
+    // The files of a few sessions, for the items asked for.
+    const files: { sessionId: string; file: string }[] = [];
+    for (const sessionId of ordinary.slice(0, 20)) {
+      const response = await fetch(new URL(`/api/sessions/${encodeURIComponent(sessionId)}`, url), { headers: BENCH_AUTH });
+      const page = (await response.json()) as { items: { file?: string }[] };
+      for (const item of page.items) if (item.file !== undefined) files.push({ sessionId, file: item.file });
+    }
+    const plan = planRequests();
+    const pathOf = (kind: Kind, i: number): string => {
+      switch (kind) {
+        case 'page':
+          return `/api/sessions/${encodeURIComponent(ordinary[(i * 7919) % ordinary.length]!)}`;
+        case 'item': {
+          const { sessionId, file } = files[(i * 104729) % files.length]!;
+          return `/api/sessions/${encodeURIComponent(sessionId)}/items/${encodeURIComponent(file)}`;
+        }
+        case 'search':
+          return `/api/search?q=${encodeURIComponent(['schema change', 'flaky test', 'zqxjkv-no-such-text', 'retry policy'][i % 4]!)}`;
+        case 'slow search':
+          return `/api/search?regex=1&q=${encodeURIComponent('(a+)+$')}`;
+        case 'export':
+          return `/api/sessions/${encodeURIComponent(record.bigSessionIds[i % record.bigSessionIds.length]!)}/export?format=ndjson`;
+      }
+    };
+    const quietly = async (kind: Kind, path: (i: number) => string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 40; i++) times.push((await ask(url, kind, path(i))).ms);
+      return spread(times);
+    };
+    const quiet: Quiet = { page: await quietly('page', (i) => pathOf('page', i)), item: await quietly('item', (i) => pathOf('item', i)), trivial: await quietly('page', () => '/api/sessions/no-such-session') };
+    log(`mixed: ${CLIENTS} clients send ${REQUESTS} requests (${MIX.map(({ kind }) => `${plan.filter((k) => k === kind).length} ${kind}`).join(', ')})`);
+    const answers: Answer[] = [];
+    let next = 0;
+    const started = performance.now();
+    const client = async () => {
+      for (let i = next++; i < REQUESTS; i = next++) answers.push(await ask(url, plan[i]!, pathOf(plan[i]!, i)));
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    const wallMs = performance.now() - started;
+    const kinds = Object.fromEntries(MIX.map(({ kind }) => [kind, describeKind(answers.filter((answer) => answer.kind === kind))]));
+    const results: MixedLoad = { clients: CLIENTS, requests: REQUESTS, wallMs, quiet, all: spread(answers.map((answer) => answer.ms)), kinds, peakRssBytes: readPeakRss(dashboard.pid) ?? 0 };
+    return { rows: describeRows(results), results };
+  } finally {
+    await dashboard.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function describeRows(load: MixedLoad): Row[] {
+  const { all } = load;
+  const rows: Row[] = [
+    {
+      measure: `mixed 100k: ${load.requests} requests from ${load.clients} clients (p50)`,
+      value: all.p50,
+      unit: 'ms',
+      target: '≤ 1 s, none over 10 s',
+      met: all.p50 <= 1_000 && all.max <= 10_000,
+      note: `p95 ${Math.round(all.p95)} ms, max ${Math.round(all.max)} ms; all answered in ${(load.wallMs / 1000).toFixed(1)} s; peak RSS ${Math.round(load.peakRssBytes / 2 ** 20)} MB`,
+    },
+  ];
+  for (const { kind, plural } of MIX) {
+    const figures = load.kinds[kind]!;
+    const alone = kind === 'page' ? load.quiet.page : kind === 'item' ? load.quiet.item : null;
+    const statuses = Object.entries(figures.statuses).map(([status, n]) => `${n}× ${status}`).join(', ');
+    const refused = figures.refused;
+    rows.push({
+      measure: `           ${plural} (p95)`,
+      value: figures.answered.p95,
+      unit: 'ms',
+      ...(alone === null ? {} : { baseline: { value: alone.p95, what: 'alone' }, ratio: figures.answered.p95 / alone.p95 }),
+      note: `p50 ${Math.round(figures.answered.p50)} ms, max ${Math.round(figures.answered.max)} ms over ${figures.answered.n} (${statuses})${kind === 'export' ? `, ${Math.round(figures.bytes / 2 ** 20)} MB read` : ''}`,
+    });
+    if (refused !== null) {
+      rows.push({
+        measure: `           a refused ${kind}, answered in (max)`,
+        value: refused.max,
+        unit: 'ms',
+        baseline: { value: load.quiet.trivial.p95, what: 'a 404 alone' },
+        ratio: refused.max / load.quiet.trivial.p95,
+        target: '≤ 50 ms, with retry-after',
+        met: refused.max <= 50 && figures.refusedWithoutRetryAfter === 0,
+        note: `p50 ${refused.p50.toFixed(1)} ms over ${refused.n}; ${figures.refusedWithoutRetryAfter} without retry-after`,
+      });
+    }
+  }
+  return rows;
+}
