@@ -2,7 +2,7 @@ import type { LiveItem } from '../../shared/wire/common.ts';
 import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts';
 import { describeSessionNamed, nameSession } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
-import type { LogItem } from '../../shared/spex/timeline.ts';
+import { listLogItemsFrom, type LogItem } from '../../shared/spex/timeline.ts';
 import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
 import { firstLineOf } from '../../shared/firstLine.ts';
 import { LARGE_HEAD_READ_BYTES } from '../export/largeText.ts';
@@ -65,7 +65,9 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
         told.set(sessionId, (segments = allTold ? new Map() : positionsOf(session)));
         if (!allTold) continue;
       }
-      const fresh = newLines(reader.items(session), segments);
+      // Only the lines from where each segment was told are made: a line appended to a long log
+      // is found without making (and keeping) all its items, as a page would.
+      const fresh = newLines(listLogItemsFrom([...session.segments.values()].map((state) => state.reading), (segment) => segments.get(segment)?.next ?? 0), segments);
       if (fresh.length === 0) continue;
       const reads = readRanges(fresh.map(({ item }) => ({ path: reader.segmentPath(sessionId, item.segment) ?? '', start: item.start, end: toRead(item) })), reader.root);
       fresh.forEach(({ line, item }, index) => {

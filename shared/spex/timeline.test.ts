@@ -7,7 +7,7 @@ import { type ListedName, listSegments } from './layout.ts';
 import { createSegmentReading, markSegmentChanged, markSegmentUnreadable, readSegmentBytes, type SegmentReading } from './segment.ts';
 import { describeSender, indexSentBy, listSentBy } from './sentBy.ts';
 import { readSessionJson } from './sessionJson.ts';
-import { type LogItem, type TimelineFold, foldTimeline } from './timeline.ts';
+import { type LogItem, type TimelineFold, foldTimeline, listLogItemsFrom } from './timeline.ts';
 
 type Files = Record<string, string>;
 
@@ -118,6 +118,27 @@ describe("one session's log, folded", () => {
       });
       assert.deepEqual(foldTimeline(ONE, session, readings), whole);
     }
+  });
+});
+
+describe('a log read from where it was told', () => {
+  it("a log's items from a byte of each segment are the whole fold's items from there, numbered across the log; a segment not named is new from its first byte", () => {
+    const { readings, session } = readSession(EXAMPLE[ONE]);
+    const whole = foldTimeline(ONE, session, readings).items;
+    for (const told of whole) {
+      const from = new Map([[told.item.segment, told.item.start]]);
+      const expected = whole.filter(({ item }) => item.segment !== told.item.segment || item.start >= told.item.start);
+      assert.deepEqual(listLogItemsFrom(readings, (segment) => from.get(segment) ?? 0), expected);
+    }
+    assert.deepEqual(listLogItemsFrom(readings, () => Number.POSITIVE_INFINITY), [], 'a log told to its end has no new item');
+  });
+
+  it('a tail being written or torn is an item from where it begins, after the lines before it', () => {
+    const good = lineOf({ ts: 't', kind: 'status', status: 'active', proposal: null, note: null });
+    const open = createSegmentReading('timeline/000000000001.ndjson');
+    readSegmentBytes(open, encode(`${good}${good}{"ts":"t","kind":"sent"`));
+    assert.deepEqual(listLogItemsFrom([open], () => good.length * 2).map(describeItem), ['3 01.ndjson pending']);
+    assert.deepEqual(listLogItemsFrom([open], () => good.length).map(describeItem), ['2 01.ndjson status:working', '3 01.ndjson pending']);
   });
 });
 

@@ -93,6 +93,40 @@ export function foldTimelineFacts(sessionId: string, session: SessionJsonReading
   return foldLog(sessionId, session, segments, strays, null, notRead);
 }
 
+/**
+ * A log's items from where `from` says each segment was told to (a byte offset; 0 for a segment
+ * never told), numbered across the whole log as foldTimeline numbers them. The lines before are
+ * counted, not made: a line appended to a long log is found without making the log's other items.
+ */
+export function listLogItemsFrom(segments: Iterable<SegmentReading>, from: (segment: string) => number): LogItem[] {
+  const items: LogItem[] = [];
+  let line = 0;
+  for (const reading of orderReadings(segments)) {
+    const { lines } = reading;
+    const start = from(reading.segment);
+    let index = firstLineFrom(lines.start, lines.count, start);
+    line += index;
+    for (; index < lines.count; index++) items.push({ line: ++line, item: readLineItem(lines, index) });
+    if (reading.tail !== null) {
+      line++;
+      if (reading.tail.start >= start) items.push({ line, item: reading.tail });
+    }
+  }
+  return items;
+}
+
+/** The first of `count` ascending line starts at or after `start`. */
+function firstLineFrom(starts: Float64Array, count: number, start: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (starts[middle]! < start) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 function foldLog(sessionId: string, session: SessionJsonReading | null, segments: Iterable<SegmentReading>, strays: readonly Stray[], items: LogItem[] | null, notRead: string | null): TimelineFacts {
   const ordered = orderReadings(segments);
   const counts: TimelineCounts = { received: 0, fromPerson: 0, fromPeers: 0, declarations: 0, unknownKinds: 0, damaged: 0, invalid: 0, torn: 0, pending: 0, strays: strays.length };

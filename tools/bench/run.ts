@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureApi } from './api.ts';
@@ -82,6 +82,10 @@ const bin = values.bin ?? (values.source ? join(ROOT, 'server/bin.ts') : join(RO
 if (!existsSync(bin)) {
   console.error(`bench: ${bin} is missing; run npm run build first, or pass --source`);
   process.exit(2);
+}
+/** The spex source module of the command measured: the built one beside dist/server/bin.js, the source beside server/bin.ts. */
+function spexSourceBeside(command: string): string {
+  return join(dirname(command), 'spex', command.endsWith('.ts') ? 'spexSource.ts' : 'spexSource.js');
 }
 const keepDir = values.dir;
 const workDir = keepDir ?? mkdtempSync(join(tmpdir(), 'rec-bench-'));
@@ -458,7 +462,7 @@ async function main(): Promise<void> {
       removeAdded();
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
-    if (phases.has('spex')) rows.push(...(await measureSpex(workDir, log)));
+    if (phases.has('spex')) rows.push(...(await measureSpex(spexSourceBeside(bin), workDir, log)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 
 // The baseline for reading a spex home: the plainest read of the same files, in a fresh process.
 // Every segment of every session is read whole, split at newlines, and each line parsed as JSON,
-// synchronously. Prints one JSON line.
+// synchronously. Prints one JSON line. JavaScript, as spexProcess.mjs is: no type stripper in its RSS.
 
 const home = process.argv[2];
 if (home === undefined) {
-  process.stderr.write('usage: node spexBaseline.ts <spexHome>\n');
+  process.stderr.write('usage: node spexBaseline.mjs <spexHome>\n');
   process.exit(2);
 }
 const started = performance.now();

@@ -1,14 +1,18 @@
-import { createSpexSource } from '../../server/spex/spexSource.ts';
+import { pathToFileURL } from 'node:url';
 
 // The spex source alone over a home, in a fresh process, as the dashboard holds it: prints
 // `{"ready":ms,...}` once the home is indexed, then `{"notice":id,"at":t}` for each notice, with `at`
 // on the clock the bench's writer uses (performance.timeOrigin + performance.now()).
+// JavaScript, and the source module named by path: the built one (dist/server/spex/spexSource.js)
+// is measured as the published command runs it, with no type stripper loaded (~17 MB of RSS alone),
+// and `--source` names server/spex/spexSource.ts.
 
-const home = process.argv[2];
-if (home === undefined) {
-  process.stderr.write('usage: node spexProcess.ts <spexHome>\n');
+const [modulePath, home] = process.argv.slice(2);
+if (modulePath === undefined || home === undefined) {
+  process.stderr.write('usage: node spexProcess.mjs <spexSource module> <spexHome>\n');
   process.exit(2);
 }
+const { createSpexSource } = await import(pathToFileURL(modulePath).href);
 const source = createSpexSource({ root: home });
 source.subscribe((notice) => {
   if (notice.type !== 'conversation-changed') return;
