@@ -19,6 +19,7 @@ import { measureMap } from './map.ts';
 import { measureMixed } from './mixed.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
+import { SCAN_LAYERS, runScanLayer, type LayerRun } from './scanLayers.ts';
 import { formatTable, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
 import { measureSessionPage } from './sessionPage.ts';
@@ -34,8 +35,9 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,mixed,profile
-                    (profile, a CPU profile of the first scan on every thread, only when named)
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,mixed,profile,layers
+                    (profile, a CPU profile of the first scan on every thread, and layers, a scan thread's
+                    steps one by one on one thread beside the plain scan, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
   --writes <n>      live writes per series (default 200)
   --idle <s>        seconds of idle sampling; a reconcile falls in 35 s (default 35)
@@ -45,7 +47,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'profile'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'profile', 'layers'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -73,7 +75,7 @@ if (values.scale !== '100k' && values.scale !== '1m') {
 const scale = values.scale;
 // The profile is asked for by name: the profiler slows what it watches.
 const phases = new Set<Phase>(
-  values.only === undefined ? PHASES.filter((p) => p !== 'profile' && ((p !== 'browser' && p !== 'liveview' && p !== 'liveearly' && p !== 'map') || existsSync(join(ROOT, 'dist/web/index.html')))) : (values.only.split(',') as Phase[]),
+  values.only === undefined ? PHASES.filter((p) => p !== 'profile' && p !== 'layers' && ((p !== 'browser' && p !== 'liveview' && p !== 'liveearly' && p !== 'map') || existsSync(join(ROOT, 'dist/web/index.html')))) : (values.only.split(',') as Phase[]),
 );
 const repeat = Number(values.repeat ?? (scale === '1m' ? 1 : 3));
 const writes = Number(values.writes);
@@ -141,7 +143,7 @@ const ratio = (value: number, baseline: number) => value / baseline;
 
 async function main(): Promise<void> {
   const startsMain = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('liveview') || phases.has('search');
-  const mainRecord = startsMain || phases.has('early') || phases.has('liveearly') || phases.has('profile') ? prepareRecord(`main-${scale}`, MAIN) : null;
+  const mainRecord = startsMain || phases.has('early') || phases.has('liveearly') || phases.has('profile') || phases.has('layers') ? prepareRecord(`main-${scale}`, MAIN) : null;
   const wideRecord = phases.has('api') || phases.has('export') || phases.has('session') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
   results['records'] = {
     main: mainRecord && { dir: mainRecord.dir, ...summary(mainRecord.record) },
@@ -350,6 +352,26 @@ async function main(): Promise<void> {
       for (const line of describeProfile(profiled.threads)) log(line);
       const busy = profiled.threads.reduce((n, thread) => n + thread.busyMs, 0);
       rows.push({ measure: `profile ${label}: CPU of every thread to ready`, value: busy, unit: 'ms', note: `ready at ${Math.round(profiled.readyMs)} ms under the profiler; ${profiled.threads.map((t) => `${t.thread} ${Math.round(t.busyMs)} ms`).join(', ')}` });
+    }
+
+    if (mainRecord !== null && phases.has('layers')) {
+      const label = scale === '1m' ? '1M' : '100k';
+      await runBaselineScan(mainRecord.dir);
+      log(`layers: the ${label} record read on one thread, a scan thread's steps one more at a time, ${repeat} times in turn`);
+      const runs = new Map<string, LayerRun[]>(SCAN_LAYERS.map((layer) => [layer, []]));
+      for (let i = 0; i < repeat; i++) {
+        for (const layer of SCAN_LAYERS) {
+          const layerRun = await runScanLayer(mainRecord.dir, layer);
+          runs.get(layer)!.push(layerRun);
+          log(`  ${layer}: ${Math.round(layerRun.cpuMs)} ms CPU (${Math.round(layerRun.systemMs)} ms in the kernel), ${layerRun.files} files`);
+        }
+      }
+      results['layers'] = Object.fromEntries(runs);
+      const plain = median(runs.get('plain')!.map((layerRun) => layerRun.cpuMs));
+      for (const layer of SCAN_LAYERS.slice(1)) {
+        const cpu = runs.get(layer)!.map((layerRun) => layerRun.cpuMs);
+        rows.push({ measure: `layers ${label}: up to ${layer}, CPU of one thread`, value: median(cpu), unit: 'ms', baseline: { value: plain, what: 'plain scan CPU' }, ratio: median(cpu) / plain, note: `${cpu.map((ms) => Math.round(ms)).join(', ')} ms` });
+      }
     }
 
     if (phases.has('search')) {
