@@ -242,16 +242,22 @@ describe('what a segment holds of its lines', () => {
     }
     const bytes = encode(log);
     log = '';
-    collect();
-    const before = process.memoryUsage();
-    const reading = createSegmentReading(SEGMENT);
-    readSegmentBytes(reading, bytes, { closed: true });
-    collect();
-    const after = process.memoryUsage();
-    const perLine = (after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / lines;
-    assert.equal(reading.offset, bytes.length);
+    // The fast tier runs every file in one process, and the heap is the process's: what other
+    // files hold and free can only blur a measure, so the least of three is taken.
+    const measured: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      collect();
+      const before = process.memoryUsage();
+      const reading = createSegmentReading(SEGMENT);
+      readSegmentBytes(reading, bytes, { closed: true });
+      collect();
+      const after = process.memoryUsage();
+      assert.equal(reading.offset, bytes.length);
+      measured.push((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / lines);
+    }
+    const perLine = Math.min(...measured);
     // Its byte range, time, shape, facts and id: about 70 bytes; an object a line held some 300.
-    assert.ok(perLine < 120, `${perLine.toFixed(0)} bytes a line`);
+    assert.ok(perLine < 120, `${measured.map((one) => one.toFixed(0)).join(', ')} bytes a line`);
   });
 });
 
