@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +63,43 @@ function keepModulePlaces(): Plugin {
   };
 }
 
+// What an earlier build wrote goes: chunks are named by their content, and a stale one would stay.
+/**
+ * Node modules a dependency requires at its top but the server never uses: fastify loads HTTP/2
+ * and HTTPS (and with them TLS) for servers this one never makes, a tenth of a start's CPU.
+ */
+const UNUSED_BUILTINS = ['node:http2', 'node:https'];
+
+/**
+ * A dependency's `require` of an unused builtin gives an object that loads the module on its
+ * first use, so that it loads only if it is used after all.
+ */
+function loadUnusedBuiltinsOnUse(): Plugin {
+  const required = new RegExp(`require\\((['"])(${UNUSED_BUILTINS.join('|')})\\1\\)`, 'g');
+  return {
+    name: 'load-unused-builtins-on-use',
+    transform: {
+      filter: { id: /\/node_modules\//, code: /require\(['"]node:(http2|https)['"]\)/ },
+      handler(code) {
+        const rendered = new RolldownMagicString(code);
+        for (const match of code.matchAll(required)) {
+          const name = JSON.stringify(match[2]);
+          rendered.overwrite(match.index, match.index + match[0].length, `new Proxy({}, { get: (_, key) => require(${name})[key] })`);
+        }
+        return { code: rendered };
+      },
+    },
+  };
+}
+
+rmSync(join(OUT, 'server'), { recursive: true, force: true });
+rmSync(join(OUT, 'shared'), { recursive: true, force: true });
 await build({
   cwd: ROOT,
   input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(ROOT, `${entry}.ts`)])),
   platform: 'node',
   external: [...builtinModules, /^node:/],
-  plugins: [keepModulePlaces()],
+  plugins: [keepModulePlaces(), loadUnusedBuiltinsOnUse()],
   output: {
     dir: OUT,
     format: 'esm',
