@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Source } from '../sources/source.ts';
@@ -17,6 +16,7 @@ import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import { registerSessionRoutes } from './sessionRoutes.ts';
 import { registerViewRoutes } from './viewRoutes.ts';
+import { createWebFiles } from './webFiles.ts';
 
 type AppOptions = {
   /** The stores it serves, each of its kind; the app knows none of their rules. */
@@ -110,16 +110,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;
-  const withWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
-  if (withWeb) await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
-  else {
+  const webFiles = webRoot !== null && existsSync(join(webRoot, 'index.html')) ? createWebFiles(webRoot) : null;
+  if (webFiles === null) {
     app.get('/', async (_request, reply) =>
       reply.type('text/plain; charset=utf-8').send('The web UI is not built. Run `npm run build`, then start rec-dashboard again. The API is at /api/sessions.\n'),
     );
   }
   app.setNotFoundHandler((request, reply) => {
     // Every view has its own URL; a deep link is answered with the app, which routes itself.
-    if (withWeb && request.method === 'GET' && !request.url.startsWith('/api/')) return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    if (webFiles !== null && (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/')) return webFiles(request, reply);
     return reply.code(404).send({ error: 'not-found', message: 'no such route' });
   });
   return fastify;
