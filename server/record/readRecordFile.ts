@@ -47,8 +47,8 @@ const SEXTETS = (() => {
  * is the one first taken as the bytes that parsed, and whoever can write to the record could
  * make a text that keeps a plain hash's value and slip it in unseen. The digest is asked for as
  * base64 text, whose first eight digits are those 48 bits, rather than as a Buffer: a Buffer a
- * file was an ArrayBuffer of its own for the collector to track on a scan thread, a hundred
- * thousand of them, and made the hash cost the scan threads twice what it costs alone.
+ * file was an ArrayBuffer of its own for the collector to track, a hundred thousand of them on a
+ * scan thread (1.7 µs a file beside the entry's facts, where the text costs 1.2).
  */
 export function fingerprintEntry(bytes: Uint8Array): number {
   let end = bytes.length;
