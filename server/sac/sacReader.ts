@@ -8,7 +8,7 @@ import { createPendingTails } from '../watch/pendingTails.ts';
 import { createSettledReads } from '../watch/settledReads.ts';
 import type { Stirred } from '../watch/stirBatch.ts';
 import { createStoreWatch, type StoreWalker } from '../watch/storeWatch.ts';
-import { createSacRooms, filesOf, type SeatFileState } from './sacRooms.ts';
+import { createSacRooms, filesOf, type FirstScanReader, type SeatFileState } from './sacRooms.ts';
 import { storeRules } from './storeOpen.ts';
 import type { OpenRules } from '../watch/safeOpen.ts';
 
@@ -55,6 +55,8 @@ type ReaderOptions = {
   reconcileMs?: number;
   /** A first scan reads seat files on a second thread too once there are this many (SCAN_THREAD_FROM). */
   scanThreadFrom?: number;
+  /** Told of each seat file a first scan reads, and by which thread (a test's window on the scan thread). */
+  onFirstScanRead?: (relative: string, by: FirstScanReader) => void;
 };
 
 /** Listings and sizes are looked at again at least this often, in case a watcher event was lost. */
@@ -107,6 +109,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
     onLayout: () => layout++,
     scanThreadFrom: options.scanThreadFrom ?? SCAN_THREAD_FROM,
     onError: (message) => options.onError?.(`sac: ${message}`),
+    ...(options.onFirstScanRead !== undefined ? { onFirstScanRead: options.onFirstScanRead } : {}),
   });
 
   /** Lists the root: what is in it that is not read. Says whether that changed. */

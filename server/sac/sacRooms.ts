@@ -48,7 +48,11 @@ type RoomsContext = {
   /** A first scan reads its seat files on a second thread too once there are this many of them. */
   scanThreadFrom: number;
   onError(message: string): void;
+  /** Told of each seat file of a first scan's line: read here, read by the scan thread, or left by it to be read here. */
+  onFirstScanRead?: (relative: string, by: FirstScanReader) => void;
 };
+
+export type FirstScanReader = 'main' | 'thread' | 'left by thread';
 
 /** A seat file in the line a first scan reads. */
 type InLine = { room: RoomState; file: SeatFileState };
@@ -220,7 +224,15 @@ export function createSacRooms(context: RoomsContext) {
         : null;
     const done = new Uint8Array(line.length);
     const adopt = (scanned: AppendScanned[]) => {
-      for (const { index, read } of scanned) if (read !== null && adoptReading(line[index]!, read)) done[index] = 1;
+      for (const { index, read } of scanned) {
+        if (read !== null && adoptReading(line[index]!, read)) done[index] = 1;
+        context.onFirstScanRead?.(line[index]!.file.relative, read === null ? 'left by thread' : 'thread');
+      }
+    };
+    const readHere = (index: number) => {
+      readSeat(line[index]!.room, line[index]!.file.seat);
+      done[index] = 1;
+      context.onFirstScanRead?.(line[index]!.file.relative, 'main');
     };
     try {
       let at = 0;
@@ -229,8 +241,7 @@ export function createSacRooms(context: RoomsContext) {
           adopt(scan.take());
           if (!scan.claim(at)) break;
         }
-        readSeat(line[at]!.room, line[at]!.file.seat);
-        done[at] = 1;
+        readHere(at);
         yield;
       }
       // The thread took the rest of the line: its readings are waited for, between answers.
@@ -241,7 +252,7 @@ export function createSacRooms(context: RoomsContext) {
       if (scan !== null) adopt(scan.take());
       for (let index = at; index < line.length; index++) {
         if (done[index] === 1) continue;
-        readSeat(line[index]!.room, line[index]!.file.seat);
+        readHere(index);
         yield;
       }
     } finally {

@@ -21,7 +21,7 @@ export type AppendScanShare = {
 };
 
 /** What the kind's core makes of a file's bytes: how far it consumed them, and what to hand over. */
-export type AppendScanReading = { offset: number; value: unknown; transfer: ArrayBuffer[] };
+type AppendScanReading = { offset: number; value: unknown; transfer: ArrayBuffer[] };
 
 /** A file the thread took: its reading, or null when it is left to the main thread. */
 export type AppendScanned = { index: number; read: { value: unknown; mark: AppendMark; mtimeMs: number } | null };
@@ -29,7 +29,7 @@ export type AppendScanned = { index: number; read: { value: unknown; mark: Appen
 export type AppendScanMessage = { type: 'files'; files: AppendScanned[] } | { type: 'done' };
 
 export const CLAIMED_BY_MAIN = 1;
-export const CLAIMED_BY_THREAD = 2;
+const CLAIMED_BY_THREAD = 2;
 /** Files are handed over together: a message costs the receiving thread a turn of its event loop. */
 const HAND_OVER_FILES = 32;
 
