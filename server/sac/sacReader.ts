@@ -62,8 +62,8 @@ type ReaderOptions = {
 /** Listings and sizes are looked at again at least this often, in case a watcher event was lost. */
 const RECONCILE_MS = 10_000;
 /**
- * A first scan of fewer seat files reads them all on the main thread: a thread takes ~30 ms to
- * start, about the time this thread takes to read 50 seat files of 500 entries.
+ * A first scan of fewer seat files reads them all on the main thread: a scan thread takes longer
+ * to start (~0.1 s of a core) than this thread takes to read them, and would find the line read.
  */
 const SCAN_THREAD_FROM = 64;
 const ABSENT: StoreFileInput = { state: 'absent' };
