@@ -8,6 +8,7 @@ import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import { appendedBytes, writtenFile } from '../../shared/sac/testing/sacWriter.ts';
 import { createSacReader, type SacReader } from './sacReader.ts';
 import type { FirstScanReader } from './sacRooms.ts';
+import { eventually } from '../test/harness.ts';
 
 // The first scan on two threads: what the scan thread reads is what the main thread would have
 // read, each file is read once, and the scan thread keeps every rule of the one safe open.
@@ -88,16 +89,6 @@ function describeStore(reader: SacReader) {
   return reader.rooms().flatMap((room) => room.files.map((file) => [`${room.room}/${file.seat}`, describeReading(file)] as const));
 }
 
-async function until<T>(probe: () => T | undefined, what: string, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('the sac first scan on two threads', () => {
   it('reads a large store’s seat files on both threads, each file once, to the readings one thread makes', async () => {
     const root = writeStore();
@@ -142,7 +133,7 @@ describe('the sac first scan on two threads', () => {
       const before = countEntries(fileOf(grown));
       const path = join(root, ...grown!.relative.split('/'));
       appendFileSync(path, appendedBytes(readFileSync(path).length, { ts: '2026-11-30T19:00:00.000+00:00', type: 'FACT', text: 'appended after the scan' }));
-      await until(() => (countEntries(fileOf(grown)) === before + 1 ? true : undefined), 'the append read');
+      await eventually(() => (countEntries(fileOf(grown)) === before + 1 ? true : undefined), 'the append read');
       assert.equal(fileOf(grown).problem, null);
 
       // The same length, other bytes just before where the thread stopped, then an append: the thread's fingerprint no longer holds.
@@ -151,7 +142,7 @@ describe('the sac first scan on two threads', () => {
       bytes[bytes.length - 3] = bytes[bytes.length - 3] === 0x78 ? 0x79 : 0x78;
       writeFileSync(other, bytes);
       appendFileSync(other, appendedBytes(bytes.length, { ts: '2026-11-30T19:00:01.000+00:00', type: 'FACT', text: 'appended after a rewrite' }));
-      await until(() => (fileOf(rewritten)?.problem?.code === 'changed-after-read' ? true : undefined), 'the rewrite seen');
+      await eventually(() => (fileOf(rewritten)?.problem?.code === 'changed-after-read' ? true : undefined), 'the rewrite seen');
     } finally {
       await reader.close();
     }
