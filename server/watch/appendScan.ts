@@ -1,14 +1,34 @@
 import { Worker } from 'node:worker_threads';
-import { CLAIMED_BY_MAIN, type AppendScanMessage, type AppendScanned, type AppendScanShare } from './appendScanWorker.ts';
+import type { AppendMark } from './appendRead.ts';
 
 // A first scan of append-only files on both cores: a thread reads the line of files from its
 // end (appendScanWorker.ts) while the caller reads it from the front, each file claimed once in
 // shared memory, until they meet. The caller adopts what the thread hands over, between slices of
-// its own reading; it reads itself whatever the thread left, or never reported (a thread that
-// failed costs time, never files). The thread reads and never writes; what is appended after the
-// first scan is read on the main thread, as before.
+// its own reading; it reads itself whatever the thread left, or never handed over (a thread
+// that failed costs time, never files). The thread reads and never writes; what is appended
+// after the first scan is read on the main thread, as before.
 
-export type { AppendScanned };
+export type AppendScanShare = {
+  root: string;
+  secretNames: readonly string[];
+  /** Absolute paths, already allowed by the kind. */
+  paths: readonly string[];
+  /** A pure core function by module and export: `(bytes) => { offset, value, transfer } | null`. */
+  reader: { module: string; name: string };
+  /** One slot a file: 0 nobody's yet, 1 the main thread's, 2 this thread's. */
+  claims: SharedArrayBuffer;
+};
+
+/** What the kind's core makes of a file's bytes: how far it consumed them, and what to hand over. */
+export type AppendScanReading = { offset: number; value: unknown; transfer: ArrayBuffer[] };
+
+/** A file the thread took: its reading, or null when it is left to the main thread. */
+export type AppendScanned = { index: number; read: { value: unknown; mark: AppendMark; mtimeMs: number } | null };
+
+export type AppendScanMessage = { type: 'files'; files: AppendScanned[] } | { type: 'done' };
+
+/** A claim's slot holds 0 (nobody's yet), this, or the thread's (2, appendScanWorker.ts). */
+const CLAIMED_BY_MAIN = 1;
 
 export type AppendScan = {
   /** The caller's claim on file `index` (from the front): false when the thread has it, and every file after it. */
@@ -19,8 +39,6 @@ export type AppendScan = {
   arrival(): Promise<void>;
   /** Whether the thread has ended: every file it will hand over has been. */
   readonly ended: boolean;
-  /** Once ended: the files the thread claimed and never handed over. */
-  unreported(): number[];
   stop(): Promise<void>;
 };
 
@@ -30,7 +48,6 @@ type AppendScanWork = Omit<AppendScanShare, 'claims'>;
 export function startAppendScan(work: AppendScanWork, onError: (message: string) => void): AppendScan | null {
   const claims = new SharedArrayBuffer(4 * work.paths.length);
   const slots = new Int32Array(claims);
-  const reported = new Uint8Array(work.paths.length);
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   let arrived: AppendScanned[] = [];
   let ended = false;
@@ -51,7 +68,6 @@ export function startAppendScan(work: AppendScanWork, onError: (message: string)
     // Sent after every file it read: what came before it has come.
     if (message.type === 'done') ended = true;
     if (message.type !== 'files') return tell();
-    for (const file of message.files) reported[file.index] = 1;
     arrived.push(...message.files);
     tell();
   });
@@ -70,11 +86,6 @@ export function startAppendScan(work: AppendScanWork, onError: (message: string)
     arrival: () => (arrived.length > 0 || ended ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve))),
     get ended() {
       return ended;
-    },
-    unreported() {
-      const left: number[] = [];
-      for (let index = 0; index < slots.length; index++) if (slots[index] !== 0 && slots[index] !== CLAIMED_BY_MAIN && reported[index] === 0) left.push(index);
-      return left;
     },
     async stop() {
       await worker.terminate();

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createReadScratch, readAppended, type AppendMark } from './appendRead.ts';
+import { createReadScratch, readAppended } from './appendRead.ts';
 import { createSecretFiles } from './secretFiles.ts';
+import type { AppendScanMessage, AppendScanReading, AppendScanned, AppendScanShare } from './appendScan.ts';
 
 // A first-scan thread (started by appendScan.ts): takes the files of the line from its end, one
 // at a time, while the thread that started it takes them from the front; reads each whole
@@ -9,26 +10,6 @@ import { createSecretFiles } from './secretFiles.ts';
 // batches, their buffers transferred. A file it cannot read, or whose reading the core declines
 // (a tail still being written), is handed back unread: the main thread reads it by its own rules.
 
-export type AppendScanShare = {
-  root: string;
-  secretNames: readonly string[];
-  /** Absolute paths, already allowed by the kind. */
-  paths: readonly string[];
-  /** A pure core function by module and export: `(bytes) => { offset, value, transfer } | null`. */
-  reader: { module: string; name: string };
-  /** One slot a file: 0 nobody's yet, 1 the main thread's, 2 this thread's. */
-  claims: SharedArrayBuffer;
-};
-
-/** What the kind's core makes of a file's bytes: how far it consumed them, and what to hand over. */
-type AppendScanReading = { offset: number; value: unknown; transfer: ArrayBuffer[] };
-
-/** A file the thread took: its reading, or null when it is left to the main thread. */
-export type AppendScanned = { index: number; read: { value: unknown; mark: AppendMark; mtimeMs: number } | null };
-
-export type AppendScanMessage = { type: 'files'; files: AppendScanned[] } | { type: 'done' };
-
-export const CLAIMED_BY_MAIN = 1;
 const CLAIMED_BY_THREAD = 2;
 /** Files are handed over together: a message costs the receiving thread a turn of its event loop. */
 const HAND_OVER_FILES = 32;
