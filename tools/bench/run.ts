@@ -85,9 +85,9 @@ if (!existsSync(bin)) {
   console.error(`bench: ${bin} is missing; run npm run build first, or pass --source`);
   process.exit(2);
 }
-/** The spex source module of the command measured: the built one beside dist/server/bin.js, the source beside server/bin.ts. */
-function spexSourceBeside(command: string): string {
-  return join(dirname(command), 'spex', command.endsWith('.ts') ? 'spexSource.ts' : 'spexSource.js');
+/** A kind's source module of the command measured: the built one beside dist/server/bin.js, the source beside server/bin.ts. */
+function sourceModuleBeside(command: string, kind: 'spex' | 'sac'): string {
+  return join(dirname(command), kind, `${kind}Source${command.endsWith('.ts') ? '.ts' : '.js'}`);
 }
 const keepDir = values.dir;
 const workDir = keepDir ?? mkdtempSync(join(tmpdir(), 'rec-bench-'));
@@ -485,7 +485,7 @@ async function main(): Promise<void> {
       removeAdded();
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
-    if (phases.has('spex')) rows.push(...(await measureSpex(spexSourceBeside(bin), workDir, log)));
+    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
@@ -497,7 +497,7 @@ async function main(): Promise<void> {
       rows.push(...mixed.rows);
     }
     if (phases.has('sac')) {
-      const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
+      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;
       rows.push(...sac.rows);
     }
