@@ -19,7 +19,7 @@ import { measureMap } from './map.ts';
 import { measureMixed } from './mixed.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
-import { SCAN_LAYERS, runScanLayer, type LayerRun } from './scanLayers.ts';
+import { SCAN_LAYERS, SCAN_STEPS, runScanLayer, runScanSteps, type LayerRun } from './scanLayers.ts';
 import { formatTable, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
 import { measureSessionPage } from './sessionPage.ts';
@@ -85,9 +85,9 @@ if (!existsSync(bin)) {
   console.error(`bench: ${bin} is missing; run npm run build first, or pass --source`);
   process.exit(2);
 }
-/** The spex source module of the command measured: the built one beside dist/server/bin.js, the source beside server/bin.ts. */
-function spexSourceBeside(command: string): string {
-  return join(dirname(command), 'spex', command.endsWith('.ts') ? 'spexSource.ts' : 'spexSource.js');
+/** A kind's source module of the command measured: the built one beside dist/server/bin.js, the source beside server/bin.ts. */
+function sourceModuleBeside(command: string, kind: 'spex' | 'sac'): string {
+  return join(dirname(command), kind, `${kind}Source${command.endsWith('.ts') ? '.ts' : '.js'}`);
 }
 const keepDir = values.dir;
 const workDir = keepDir ?? mkdtempSync(join(tmpdir(), 'rec-bench-'));
@@ -367,11 +367,18 @@ async function main(): Promise<void> {
           log(`  ${layer}: ${Math.round(layerRun.cpuMs)} ms CPU (${Math.round(layerRun.systemMs)} ms in the kernel), ${layerRun.files} files`);
         }
       }
-      results['layers'] = Object.fromEntries(runs);
       const plain = median(runs.get('plain')!.map((layerRun) => layerRun.cpuMs));
       for (const layer of SCAN_LAYERS.slice(1)) {
         const cpu = runs.get(layer)!.map((layerRun) => layerRun.cpuMs);
         rows.push({ measure: `layers ${label}: up to ${layer}, CPU of one thread`, value: median(cpu), unit: 'ms', baseline: { value: plain, what: 'plain scan CPU' }, ratio: median(cpu) / plain, note: `${cpu.map((ms) => Math.round(ms)).join(', ')} ms` });
+      }
+      const steps = await runScanSteps(mainRecord.dir);
+      results['layers'] = { ...Object.fromEntries(runs), steps };
+      // A step's share of the plain scan: its µs a file beside the plain scan's CPU a file, file calls and all.
+      const plainPerFile = (plain * 1000) / runs.get('plain')![0]!.files;
+      for (const step of SCAN_STEPS) {
+        const us = steps.usPerFile[step];
+        rows.push({ measure: `steps ${label}: ${step}, in memory, CPU a file`, value: us, unit: 'µs', baseline: { value: plainPerFile, what: 'plain scan CPU a file' }, ratio: us / plainPerFile, note: `least of ${steps.rounds} rounds over ${steps.files} entries` });
       }
     }
 
@@ -485,7 +492,7 @@ async function main(): Promise<void> {
       removeAdded();
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
-    if (phases.has('spex')) rows.push(...(await measureSpex(spexSourceBeside(bin), workDir, log)));
+    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
@@ -497,7 +504,7 @@ async function main(): Promise<void> {
       rows.push(...mixed.rows);
     }
     if (phases.has('sac')) {
-      const sac = measureSac(workDir, Math.min(repeat, 3), writes, log);
+      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;
       rows.push(...sac.rows);
     }
