@@ -11,12 +11,12 @@ type Send = typeof import('@fastify/send').send;
  * of a start's CPU before the first answer, which is an API call.
  */
 export function createWebFiles(webRoot: string): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
-  let loading: Promise<{ send: Send; root: string }> | null = null;
-  const load = () =>
-    (loading ??= Promise.all([import('@fastify/send'), realpath(webRoot)]).then(([module, root]) => ({ send: module.send, root })));
+  let loading: Promise<Send> | null = null;
 
   return async (request, reply) => {
-    const { send, root } = await load();
+    const send = await (loading ??= import('@fastify/send').then((module) => module.send));
+    // Asked each time: a build replaces the folder.
+    const root = await realpath(webRoot);
     const path = await findFileWithin(root, pathOf(request.url));
     // Everything but a file of the folder (a deep link, a folder, a dot file, a missing file) is the page.
     const sent = path === null ? null : await send(request.raw, encodeURI(path), { root, index: false, dotfiles: 'ignore' });
