@@ -22,6 +22,12 @@ export type LiveEarlyResult = {
   readyMs: number | null;
   writes: LiveEarlyWrite[];
   pageErrors: string[];
+  /**
+   * The page's main thread over the write window, from Chromium's own counters, each in the
+   * thread's CPU time (`threadTicks`): what the page's work costs whatever the machine's load, in
+   * all and in its tasks, scripts, style and layout.
+   */
+  page: { threadMs: number; taskMs: number; scriptMs: number; layoutMs: number; styleMs: number };
   /** Files and folders written, for the bench to remove afterwards. */
   written: string[];
 };
@@ -43,6 +49,14 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
       const events = await connectEvents(dashboard.url);
       await page.goto(`${dashboard.url}live`);
       await page.getByRole('status', { name: 'Connection' }).filter({ hasText: /^\s*live$/ }).waitFor({ timeout: 30_000 });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+      const readPage = async () => {
+        const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+        const of = (name: string) => (metrics.find((metric) => metric.name === name)?.value ?? 0) * 1000;
+        return { threadMs: of('ThreadTime'), taskMs: of('TaskDuration'), scriptMs: of('ScriptDuration'), layoutMs: of('LayoutDuration'), styleMs: of('RecalcStyleDuration') };
+      };
+      const pageBefore = await readPage();
       const liveAt = performance.now();
       const random = createSeededRandom(11);
       const order = record.sessionIds.filter((id) => !record.bigSessionIds.includes(id));
@@ -71,6 +85,14 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         writes.push({ name, writtenAtClock, afterFirstAnswerMs: writtenAt - firstAnswerAt, indexing, rowMs: null });
         await sleep(Math.max(0, writtenAt + options.gapMs - performance.now()));
       }
+      const pageAfter = await readPage();
+      const pageWork = {
+        threadMs: pageAfter.threadMs - pageBefore.threadMs,
+        taskMs: pageAfter.taskMs - pageBefore.taskMs,
+        scriptMs: pageAfter.scriptMs - pageBefore.scriptMs,
+        layoutMs: pageAfter.layoutMs - pageBefore.layoutMs,
+        styleMs: pageAfter.styleMs - pageBefore.styleMs,
+      };
       // Each row's frame, as the page stamped it; a row not on screen 5 s after the last write is missed.
       const deadline = performance.now() + 5_000;
       for (;;) {
@@ -92,6 +114,7 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         readyMs: readyAt === null ? null : readyAt - dashboard.spawnedAt,
         writes: writes.map(({ afterFirstAnswerMs, indexing: state, rowMs }) => ({ afterFirstAnswerMs, indexing: state, rowMs })),
         pageErrors,
+        page: pageWork,
         written,
       };
     } finally {

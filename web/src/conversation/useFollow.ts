@@ -67,12 +67,14 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   }, [el, stopFollowing]);
 
   // Keep the newest item in view as items arrive and rows take their measured height; before
-  // the frame is painted, so that rows never show elsewhere first.
+  // the frame is painted, so that rows never show elsewhere first. The newest item ends the
+  // scroll box, so following is scrolling to its end: one layout, where the virtualizer's
+  // scrollToIndex measured the box, then scrolled, then looked again on the next frames.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
-    if (!following || total === 0) return;
-    virtualizer.scrollToIndex(total - 1, { align: 'end' });
-  }, [following, total, totalSize, virtualizer]);
+    if (!following || total === 0 || el === null) return;
+    el.scrollTop = el.scrollHeight;
+  }, [following, total, totalSize, el]);
 
   return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
 }

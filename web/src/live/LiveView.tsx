@@ -1,7 +1,7 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
@@ -67,9 +67,14 @@ export default function LiveView({ query }: { query: string }) {
   const live = useConnection();
   const now = useTick(5_000);
   const { navigate } = useRouter();
-  const { data: sessions } = useConversations();
+  // The list of every conversation changes with each write told, and is refetched whole while a
+  // store is indexed: what the view takes from it (projects, labels, the filters' choices) is
+  // rendered after, never before, the rows that arrived meanwhile.
+  const sessions = useDeferredValue(useConversations().data);
   const filter = useMemo(() => parseLiveFilter(query), [query]);
-  const setFilter = (next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true });
+  const setFilter = useCallback((next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true }), [navigate]);
+  const filterSources = useMemo(() => sessions?.sources ?? [], [sessions]);
+  const filterProjects = useMemo(() => sessions?.projects.map((project) => project.cwd) ?? [], [sessions]);
 
   const { projects, labels } = useMemo(() => {
     const byConversation = new Map<string, string | null>();
@@ -168,7 +173,7 @@ export default function LiveView({ query }: { query: string }) {
           </button>
         )}
       </header>
-      <LiveFilters filter={filter} onFilter={setFilter} sources={sessions?.sources ?? []} projects={sessions?.projects.map((project) => project.cwd) ?? []} kinds={kinds} />
+      <LiveFilters filter={filter} onFilter={setFilter} sources={filterSources} projects={filterProjects} kinds={kinds} />
       <p className="live-note muted">Items as they are written from now on, in the order they arrived; a row opens the item in its place. What was written before this page opened is in each session.</p>
       <div className="live-list">
         <div className="live-row live-columns" aria-hidden="true">
@@ -183,9 +188,24 @@ export default function LiveView({ query }: { query: string }) {
         {shown.length === 0 && <p className="notice">{itemCount === 0 ? 'Nothing written since this page opened yet.' : 'No item matches these filters.'}</p>}
         <div ref={scrollRef} className="live-scroll" tabIndex={0} role="feed" aria-label="Live items">
           <div className="live-inner" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((virtual) => (
-              <LiveRowView key={virtual.key} row={shown[virtual.index]!} index={virtual.index} start={virtual.start} projectOf={projects} labels={labels} names={names} onOpen={navigate} />
-            ))}
+            {virtualizer.getVirtualItems().map((virtual) => {
+              const row = shown[virtual.index]!;
+              if (row.type === 'break') return <LiveBreakView key={virtual.key} row={row} index={virtual.index} start={virtual.start} />;
+              const conversation = `${row.source.id}\u0000${row.sessionId}`;
+              return (
+                <LiveRowView
+                  key={virtual.key}
+                  row={row}
+                  index={virtual.index}
+                  start={virtual.start}
+                  cwd={projects.get(conversation)}
+                  label={labels.get(conversation)}
+                  sessionName={names.get(row.sessionId) ?? row.sessionId}
+                  peerName={row.item.peer === null ? null : (names.get(row.item.peer) ?? row.item.peer)}
+                  onOpen={navigate}
+                />
+              );
+            })}
           </div>
         </div>
         {!follow.following && follow.newCount > 0 && (
@@ -198,30 +218,35 @@ export default function LiveView({ query }: { query: string }) {
   );
 }
 
+type ItemRow = Extract<LiveRow, { type: 'item' }>;
+
 type RowProps = {
-  row: LiveRow;
+  row: ItemRow;
   index: number;
   start: number;
-  projectOf: Map<string, string | null>;
-  /** Each conversation's label (a spex session's title), by source and id. */
-  labels: Map<string, string>;
-  /** How each id and peer is shown: see clipApart. */
-  names: Map<string, string>;
+  /** The conversation's project: undefined while the list does not hold it. */
+  cwd: string | null | undefined;
+  /** The conversation's label (a spex session's title). */
+  label: string | undefined;
+  /** How the id and the peer are shown: see clipApart. */
+  sessionName: string;
+  peerName: string | null;
   onOpen(path: string): void;
 };
 
-function LiveRowView({ row, index, start, projectOf, labels, names, onOpen }: RowProps) {
+function LiveBreakView({ row, index, start }: { row: Extract<LiveRow, { type: 'break' }>; index: number; start: number }) {
+  return (
+    <div className="live-row live-break" data-index={index} style={{ transform: `translateY(${start}px)`, height: ROW_PX }} role="note">
+      The connection was lost from <Time at={new Date(row.lostAt).toISOString()} short /> to <Time at={new Date(row.backAt).toISOString()} short />: what was written meanwhile is not listed here.
+    </div>
+  );
+}
+
+// A row is drawn again only when what it shows changed: a new item, a scroll or a list refetched
+// while a store is indexed leaves the other rows as they are.
+const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, sessionName, peerName, onOpen }: RowProps) {
   const style = { transform: `translateY(${start}px)`, height: ROW_PX };
-  if (row.type === 'break') {
-    return (
-      <div className="live-row live-break" data-index={index} style={style} role="note">
-        The connection was lost from <Time at={new Date(row.lostAt).toISOString()} short /> to <Time at={new Date(row.backAt).toISOString()} short />: what was written meanwhile is not listed here.
-      </div>
-    );
-  }
   const { item, source, sessionId } = row;
-  const cwd = projectOf.get(`${source.id}\u0000${sessionId}`);
-  const label = labels.get(`${source.id}\u0000${sessionId}`);
   const classes = ['live-row', 'live-item', item.refused ? 'live-refused' : '', item.degraded ? 'live-degraded' : '', item.side !== null ? `live-${item.side}` : ''].join(' ');
   return (
     <div
@@ -243,7 +268,7 @@ function LiveRowView({ row, index, start, projectOf, labels, names, onOpen }: Ro
       </span>
       <span className="live-session" title={[sessionId, label, cwd === undefined ? undefined : (cwd ?? 'no directory named')].filter((part) => part !== undefined).join(' · ')}>
         <Link to={conversationPath(source.id, sessionId)} className="live-name">
-          {names.get(sessionId) ?? sessionId}
+          {sessionName}
         </Link>
         {label !== undefined && <span className="live-label"> {label}</span>}
         {row.session !== null && ' '}
@@ -252,7 +277,7 @@ function LiveRowView({ row, index, start, projectOf, labels, names, onOpen }: Ro
       </span>
       <span className="live-side">{item.side ?? ''}</span>
       <span className="live-peer" title={[item.peer, item.peerNamed].filter((part) => part != null).join(' · ') || undefined}>
-        {item.peer !== null && <span className="live-name">{names.get(item.peer) ?? item.peer}</span>}
+        {peerName !== null && <span className="live-name">{peerName}</span>}
         {item.peerNamed !== undefined && <span className="live-label"> {item.peerNamed}</span>}
       </span>
       <span className="live-words" title={item.words}>
@@ -261,9 +286,9 @@ function LiveRowView({ row, index, start, projectOf, labels, names, onOpen }: Ro
       <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{kindNamed(source.kind)?.liveNoText?.(item) ?? ''}</span>}</span>
     </div>
   );
-}
+});
 
-function LiveFilters({
+const LiveFilters = memo(function LiveFilters({
   filter,
   onFilter,
   sources,
@@ -336,4 +361,4 @@ function LiveFilters({
       </label>
     </form>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
@@ -20,7 +20,11 @@ const PROJECT_HEIGHT = 52;
 const SESSION_HEIGHT = 66;
 
 export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void }) {
-  const { data, error } = useConversations();
+  // Every write told changes the list, and a store being indexed has it refetched whole: the
+  // sidebar takes each new list as a transition, so that it never holds back what is urgent (a
+  // live row, a key, a click) while it regroups a large list.
+  const { data: latest, error } = useConversations();
+  const data = useDeferredValue(latest);
   const { route } = useRouter();
   const fresh = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
   // While the pointer is over the list, its order is kept: a live write does not move the row the
@@ -135,11 +139,18 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   );
 }
 
-/** A conversation's row, as its kind shows it. */
-function ListRow({ node, selected }: { node: SessionNode; selected: string | null }) {
-  const { ListRow: Row } = kindOf(node.session);
-  return <Row conversation={node.session} depth={node.depth} selected={pathOf(node.session) === selected} />;
-}
+/**
+ * A conversation's row, as its kind shows it. The tree is built again for each new list, but a
+ * conversation the list did not change keeps its summary (the query shares what is equal), so its
+ * row is not drawn again.
+ */
+const ListRow = memo(
+  function ListRow({ node, selected }: { node: SessionNode; selected: string | null }) {
+    const { ListRow: Row } = kindOf(node.session);
+    return <Row conversation={node.session} depth={node.depth} selected={pathOf(node.session) === selected} />;
+  },
+  (before, after) => before.node.session === after.node.session && before.node.depth === after.node.depth && (pathOf(before.node.session) === before.selected) === (pathOf(after.node.session) === after.selected),
+);
 
 /** Children whose project is another: listed there, and here as links that name it. */
 function Elsewhere({ node }: { node: SessionNode }) {
