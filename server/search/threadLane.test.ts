@@ -14,7 +14,7 @@ function createSearchLane(threads: number, maxWaiting: number) {
 }
 
 function searchOf(paths: (string | null)[], query: TextQuery | null): SearchRequest {
-  return { type: 'search', searcher: RECORD_SEARCHER, candidates: paths, query, wanted: 1 };
+  return { type: 'search', searcher: RECORD_SEARCHER, candidates: paths, query, wanted: 1, budgetMs: 60_000 };
 }
 
 function gate(): { open(): void; opened: Promise<void> } {
