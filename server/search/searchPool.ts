@@ -28,8 +28,8 @@ export const SEARCH_WAITING = 4;
 /** When a refused search is worth asking again, in seconds. */
 export const RETRY_AFTER_S = 2;
 /**
- * A search's thread time, from when it has a thread, before it answers with what it found (see
- * docs/api.md). On a quiet machine a text found nowhere is read in all 100,000 texts of a record
+ * A search's thread time (reading and matching, not its thread's start) before it answers with what
+ * it found (see docs/api.md). On a quiet machine a text found nowhere is read in all 100,000 texts of a record
  * within it; under load the search stops early and says so. With two threads and four searches
  * waiting, the last in line waits for two budgets and runs one: within 10 s.
  */
@@ -38,12 +38,11 @@ export const SEARCH_BUDGET_MS = 3_000;
 const SLICE_CANDIDATES = 500;
 
 /**
- * The thread checks its budget between texts; one text that takes longer than this past it (a
- * heavy pattern over a long text) has its thread ended, and the search answers without that slice.
+ * The thread checks its budget between texts; a slice still unanswered this long after its budget
+ * is spent (one text under a heavy pattern, or a thread that took this long to start) has its
+ * thread ended, and the search answers without that slice.
  */
-function graceOf(budgetMs: number): number {
-  return Math.min(1_000, budgetMs / 2);
-}
+const GRACE_MS = 1_000;
 
 /** A search's candidates, newest first, taken a slice at a time. */
 type Candidates<C> = { take(count: number): C[]; hasMore(): boolean; readonly total: number };
@@ -92,38 +91,35 @@ export function createSearchPool(options: SearchPoolOptions = {}): SearchPool {
       let spentMs = 0;
       try {
         await lane.use(signal, async (ask, retire) => {
-          const started = performance.now();
-          let timer: NodeJS.Timeout | undefined;
-          const pastGrace = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), budgetMs + graceOf(budgetMs))));
-          try {
-            while (candidates.hasMore() && hits.length < limit) {
-              const left = budgetMs - (performance.now() - started);
-              if (left <= 0) {
-                outOfTime = true;
-                break;
-              }
-              const slice = candidates.take(SLICE_CANDIDATES);
-              const asked = ask({ type: 'search', searcher: searcher.href, candidates: slice.map(toThread), query, wanted: limit - hits.length, budgetMs: left });
-              const found = await Promise.race([asked, pastGrace]);
-              if (found === null) {
-                // Its thread is ended as the work returns; what it was asked fails then, unread.
-                asked.catch(() => {});
-                retire();
-                outOfTime = true;
-                break;
-              }
-              scanned += found.scanned;
-              consumed += found.consumed;
-              for (const { index, ...hit } of found.hits) hits.push({ candidate: slice[index] as never, found: hit });
-              if (hits.length === limit) truncated = found.consumed < slice.length || candidates.hasMore();
-              if (found.outOfTime) {
-                outOfTime = true;
-                break;
-              }
+          while (candidates.hasMore() && hits.length < limit) {
+            const left = budgetMs - spentMs;
+            if (left <= 0) {
+              outOfTime = true;
+              break;
             }
-          } finally {
-            clearTimeout(timer);
-            spentMs = performance.now() - started;
+            const slice = candidates.take(SLICE_CANDIDATES);
+            const askedAt = performance.now();
+            let timer: NodeJS.Timeout | undefined;
+            const pastGrace = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), left + GRACE_MS)));
+            const asked = ask({ type: 'search', searcher: searcher.href, candidates: slice.map(toThread), query, wanted: limit - hits.length, budgetMs: left });
+            const found = await Promise.race([asked, pastGrace]).finally(() => clearTimeout(timer));
+            if (found === null) {
+              // Its thread is ended as the work returns; what it was asked fails then, unread.
+              asked.catch(() => {});
+              retire();
+              spentMs += performance.now() - askedAt;
+              outOfTime = true;
+              break;
+            }
+            spentMs += found.spentMs;
+            scanned += found.scanned;
+            consumed += found.consumed;
+            for (const { index, ...hit } of found.hits) hits.push({ candidate: slice[index] as never, found: hit });
+            if (hits.length === limit) truncated = found.consumed < slice.length || candidates.hasMore();
+            if (found.outOfTime) {
+              outOfTime = true;
+              break;
+            }
           }
         });
       } catch (error) {

@@ -33,8 +33,9 @@ export type SearchRequest = { type: 'search'; searcher: string; candidates: read
 /**
  * `consumed`: candidates gone through, up to and including the last hit (all of them, when its
  * time ran out). `outOfTime`: it stopped because its budget was spent, with candidates left.
+ * `spentMs`: the thread's time reading and matching them.
  */
-export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number; outOfTime: boolean };
+export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number; outOfTime: boolean; spentMs: number };
 
 let matcherFor: { key: string; matcher: TextMatcher } | null = null;
 const searchers = new Map<string, TextReader<unknown>>();
@@ -86,7 +87,7 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
       if (matcher === null || match !== null) hits.push({ index, ...snippetAround(text, match), extra });
     }
   }
-  return { type: 'searched', hits, consumed, scanned, outOfTime };
+  return { type: 'searched', hits, consumed, scanned, outOfTime, spentMs: performance.now() - started };
 }
 
 // Run as the thread: started by a lane (threadLane.ts), one request at a time.
@@ -98,4 +99,5 @@ if (parentPort !== null) {
       (error: unknown) => port.postMessage({ type: 'failed', message: (error as Error).message }),
     );
   });
+  port.postMessage({ type: 'ready' });
 }
