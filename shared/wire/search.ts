@@ -51,7 +51,7 @@ export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind
  * found in the texts it searched, the newest `searched` of `candidates` (every text that passed
  * the filters), and the texts it did not reach may hold more. Never "no matches".
  */
-export const stoppedEarlySchema = z.object({
+const stoppedEarlySchema = z.object({
   /** Texts gone through, newest first, before the search stopped. */
   searched: z.number().int().nonnegative(),
   /** Texts the search had to go through: those that passed its filters. */
