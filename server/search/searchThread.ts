@@ -33,9 +33,8 @@ export type SearchRequest = { type: 'search'; searcher: string; candidates: read
 /**
  * `consumed`: candidates gone through, up to and including the last hit (all of them, when its
  * time ran out). `outOfTime`: it stopped because its budget was spent, with candidates left.
- * `spentMs`: the thread's time reading and matching them.
  */
-export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number; outOfTime: boolean; spentMs: number };
+export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number; outOfTime: boolean };
 
 let matcherFor: { key: string; matcher: TextMatcher } | null = null;
 const searchers = new Map<string, TextReader<unknown>>();
@@ -87,7 +86,7 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
       if (matcher === null || match !== null) hits.push({ index, ...snippetAround(text, match), extra });
     }
   }
-  return { type: 'searched', hits, consumed, scanned, outOfTime, spentMs: performance.now() - started };
+  return { type: 'searched', hits, consumed, scanned, outOfTime };
 }
 
 // Run as the thread: started by a lane (threadLane.ts), one request at a time.

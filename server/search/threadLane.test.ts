@@ -79,7 +79,7 @@ describe('a lane of reader threads', () => {
       client.abort(new Error('the client went away'));
       await assert.rejects(abandoned, /the client went away/);
       const found = await lane.use(undefined, (ask) => ask(searchOf([], null)));
-      assert.deepEqual({ ...found, spentMs: 0 }, { type: 'searched', hits: [], consumed: 0, scanned: 0, outOfTime: false, spentMs: 0 });
+      assert.deepEqual(found, { type: 'searched', hits: [], consumed: 0, scanned: 0, outOfTime: false });
     } finally {
       await lane.close();
     }
