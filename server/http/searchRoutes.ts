@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { errorResponseSchema } from '../../shared/wire/common.ts';
 import { mergeSorted } from '../../shared/mergeSorted.ts';
 import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type SearchQuery, type SearchResponse, type StoppedEarly } from '../../shared/wire/search.ts';
-import { createTextMatcher } from '../../shared/textMatch.ts';
+import { describeBadSearchText } from '../search/searchText.ts';
 import { readStatedSession } from '../sources/sessions.ts';
 import { SearchRefused, type Source, type SourceSearch } from '../sources/source.ts';
 import type { Admission } from './admission.ts';
@@ -31,10 +31,8 @@ export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], op
  * answered the request itself and returns null; a query that cannot be run throws a BadRequest.
  */
 export async function runSearch(query: SearchQuery, reply: FastifyReply, sources: readonly Source[]): Promise<SearchResponse | null> {
-  if (query.q !== '') {
-    const matcher = createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' });
-    if ('error' in matcher) throw new BadRequest(matcher.error);
-  }
+  const bad = await describeBadSearchText(query);
+  if (bad !== null) throw new BadRequest(bad);
   const asked = sources.flatMap((source) => {
     if (query.source !== undefined && source.ref.id !== query.source) return [];
     const narrowed = narrowSearchQuery(query, source.ref.kind);

@@ -8,7 +8,7 @@ import { createPendingTails } from '../watch/pendingTails.ts';
 import { createSettledReads } from '../watch/settledReads.ts';
 import type { Stirred } from '../watch/stirBatch.ts';
 import { createStoreWatch, type StoreWalker } from '../watch/storeWatch.ts';
-import { createSacRooms, filesOf, type SeatFileState } from './sacRooms.ts';
+import { createSacRooms, filesOf, type FirstScanReader, type SeatFileState } from './sacRooms.ts';
 import { storeRules } from './storeOpen.ts';
 import type { OpenRules } from '../watch/safeOpen.ts';
 
@@ -53,10 +53,19 @@ type ReaderOptions = {
   onStatus(): void;
   onError?: (message: string) => void;
   reconcileMs?: number;
+  /** A first scan reads seat files on a second thread too once there are this many (SCAN_THREAD_FROM). */
+  scanThreadFrom?: number;
+  /** Told of each seat file a first scan reads, and by which thread (a test's window on the scan thread). */
+  onFirstScanRead?: (relative: string, by: FirstScanReader) => void;
 };
 
 /** Listings and sizes are looked at again at least this often, in case a watcher event was lost. */
 const RECONCILE_MS = 10_000;
+/**
+ * A first scan of fewer seat files reads them all on the main thread: a scan thread takes longer
+ * to start (~0.1 s of a core) than this thread takes to read them, and would find the line read.
+ */
+const SCAN_THREAD_FROM = 64;
 const ABSENT: StoreFileInput = { state: 'absent' };
 /** A writer's temporary (`<file>.tmp.<pid>`): there for a moment, before it is renamed into place. */
 const TEMPORARY = /\.tmp\.\d+$/;
@@ -98,6 +107,9 @@ export function createSacReader(options: ReaderOptions): SacReader {
     watch: (folder) => watch.watch(folder),
     unwatchUnder: (folder) => watch.unwatchUnder(folder),
     onLayout: () => layout++,
+    scanThreadFrom: options.scanThreadFrom ?? SCAN_THREAD_FROM,
+    onError: (message) => options.onError?.(`sac: ${message}`),
+    ...(options.onFirstScanRead !== undefined ? { onFirstScanRead: options.onFirstScanRead } : {}),
   });
 
   /** Lists the root: what is in it that is not read. Says whether that changed. */
@@ -133,7 +145,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
         if (reading !== null) yield reading;
       }
       const strays = listRoot();
-      const touched = new Set(yield* rooms.listChannels(true));
+      const touched = new Set(yield* rooms.listChannels(true, watch.scanning()));
       // A room listChannels found new it has just listed and read whole: it is not listed twice.
       for (const room of [...rooms.rooms.values()]) if (!touched.has(room.room) && (yield* rooms.listRoom(room, false))) touched.add(room.room);
       if (strays || touched.size > 0) tell({ rooms: [...touched], store: false });
@@ -240,7 +252,7 @@ function takeStirred(context: TakeContext, stirred: Stirred, scanning: boolean):
 }
 
 /** Runs a walk of the rooms in one go (an event's listing); its result. */
-function drain<T>(steps: Generator<void, T>): T {
+function drain<T>(steps: Generator<unknown, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;

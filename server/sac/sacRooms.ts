@@ -1,8 +1,9 @@
 import { join, sep } from 'node:path';
-import { classifyRoomFolder, classifySeatFile, isSecretName, mayOpen, seatFilePath, type NameKind } from '../../shared/sac/layout.ts';
+import { SECRET_FILES, classifyRoomFolder, classifySeatFile, isSecretName, mayOpen, seatFilePath, type NameKind } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
-import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, noteSeatFileWithheld, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { adoptSeatFileReading, awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, noteSeatFileWithheld, readSeatFile, type PackedSeatFileReading, type SeatFileReading } from '../../shared/sac/seatFile.ts';
 import { createReadScratch, readAppended, type AppendMark } from '../watch/appendRead.ts';
+import { startAppendScan, type AppendScan, type AppendScanned } from '../watch/appendScan.ts';
 import { listStoreFolder, type FolderEntry } from '../watch/listFolder.ts';
 import type { PendingTails } from '../watch/pendingTails.ts';
 import { statPath, type OpenRules } from '../watch/safeOpen.ts';
@@ -44,7 +45,17 @@ type RoomsContext = {
   unwatchUnder(folder: string): void;
   /** A room or a seat file came or went: what is listed of the store changed. */
   onLayout(): void;
+  /** A first scan reads its seat files on a second thread too once there are this many of them. */
+  scanThreadFrom: number;
+  onError(message: string): void;
+  /** Told of each seat file of a first scan's line: read here, read by the scan thread, or left by it to be read here. */
+  onFirstScanRead?: (relative: string, by: FirstScanReader) => void;
 };
+
+export type FirstScanReader = 'main' | 'thread' | 'left by thread';
+
+/** A seat file in the line a first scan reads. */
+type InLine = { room: RoomState; file: SeatFileState };
 
 /** Why a file or a folder whose name is not UTF-8 is listed and not read: sac writes only UTF-8 names. */
 const NAME_NOT_UTF8 = 'its name is not valid UTF-8 (shown with the bytes escaped), so it is no seat file sac wrote';
@@ -60,17 +71,23 @@ export function createSacRooms(context: RoomsContext) {
   /** The names of retired rooms (`channels/.archive/<room>`): listed, never read. */
   let archived: ReadonlySet<string> = new Set();
 
+  /** The seat file's state, new (nothing read) if the room had none by that name. */
+  function addSeat(room: RoomState, seat: string, entry?: FolderEntry): SeatFileState {
+    const known = room.files.get(seat);
+    if (known !== undefined) return known;
+    const relative = seatFilePath(room.room, seat);
+    const withheld = entry?.bytes !== undefined ? NAME_NOT_UTF8 : mayOpen(relative) ? null : NAME_NOT_SACS;
+    const file: SeatFileState = { room: room.room, seat, relative, reading: createSeatFileReading(room.room, seat), mark: null, mtimeMs: 0, withheld };
+    room.files.set(seat, file);
+    room.version++;
+    context.onLayout();
+    return file;
+  }
+
   /** Reads what was appended to a seat file; says whether anything a reader sees changed. */
   function readSeat(room: RoomState, seat: string, entry?: FolderEntry): boolean {
-    let file = room.files.get(seat);
-    const relative = seatFilePath(room.room, seat);
-    if (file === undefined) {
-      const withheld = entry?.bytes !== undefined ? NAME_NOT_UTF8 : mayOpen(relative) ? null : NAME_NOT_SACS;
-      file = { room: room.room, seat, relative, reading: createSeatFileReading(room.room, seat), mark: null, mtimeMs: 0, withheld };
-      room.files.set(seat, file);
-      room.version++;
-      context.onLayout();
-    }
+    const file = addSeat(room, seat, entry);
+    const relative = file.relative;
     const before = file.reading;
     if (before.problem?.code === 'changed-after-read') return false;
     if (file.withheld !== null) {
@@ -99,8 +116,11 @@ export function createSacRooms(context: RoomsContext) {
     return readSeat(room, seat);
   }
 
-  /** Lists a room folder, reading every seat file in it (`all`) or only those new or changed; says whether anything changed. */
-  function* listRoom(room: RoomState, all: boolean): Generator<void, boolean> {
+  /**
+   * Lists a room folder, reading every seat file in it (`all`) or only those new or changed; says
+   * whether anything changed. With `line`, the files to read are put in it rather than read.
+   */
+  function* listRoom(room: RoomState, all: boolean, line?: InLine[]): Generator<void, boolean> {
     if (room.lost !== null) return false;
     // Watched before it is listed: what comes in between is told by its watch.
     context.watch(room.folder);
@@ -115,7 +135,13 @@ export function createSacRooms(context: RoomsContext) {
       if (name.role !== 'seat-file') continue;
       present.add(name.seat);
       const known = room.files.get(name.seat);
-      if (known === undefined || all || hasMoved(known, join(room.folder, entry.name))) {
+      if (line !== undefined) {
+        const file = addSeat(room, name.seat, entry);
+        // A file the reader will not read is told so at once: it is never handed to a thread.
+        if (file.withheld === null) line.push({ room, file });
+        else readSeat(room, name.seat, entry);
+        any = true;
+      } else if (known === undefined || all || hasMoved(known, join(room.folder, entry.name))) {
         any = readSeat(room, name.seat, entry) || any;
         yield;
       }
@@ -133,8 +159,11 @@ export function createSacRooms(context: RoomsContext) {
     return true;
   }
 
-  /** Lists `channels/`: new rooms, gone ones (archived), and what is not read there; returns the rooms that changed. */
-  function* listChannels(readNew: boolean): Generator<void, string[]> {
+  /**
+   * Lists `channels/`: new rooms, gone ones (archived), and what is not read there; returns the
+   * rooms that changed. A first scan (`firstScan`) reads the new rooms on both threads.
+   */
+  function* listChannels(readNew: boolean, firstScan = false): Generator<Promise<unknown> | void, string[]> {
     context.watch(channels);
     const listing = listStoreFolder(channels, root);
     const found = new Map<string, FolderEntry>();
@@ -160,15 +189,87 @@ export function createSacRooms(context: RoomsContext) {
       else dropRoom(room);
       touched.push(room.room);
     }
+    const line: InLine[] = [];
     for (const name of [...found.keys()].sort()) {
       if (rooms.has(name)) continue;
       const room: RoomState = { room: name, folder: join(channels, name), files: new Map(), version: 0, made: null, lost: null };
       rooms.set(name, room);
       context.onLayout();
-      if (readNew) yield* listRoom(room, true);
+      if (readNew) yield* listRoom(room, true, firstScan ? line : undefined);
       touched.push(name);
     }
+    yield* readLine(line);
     return touched;
+  }
+
+  /**
+   * Reads a first scan's seat files: from the front of the line on this thread, in slices, and,
+   * once the line is long enough, from its end on a scan thread (server/watch/appendScan.ts),
+   * whose readings are adopted as they come. A file read here meanwhile (a watch told of it) is
+   * newer than the thread's reading of it, which is dropped; whatever the thread left is read here.
+   */
+  function* readLine(line: InLine[]): Generator<Promise<unknown> | void> {
+    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const scan: AppendScan | null =
+      line.length >= context.scanThreadFrom
+        ? startAppendScan(
+            {
+              root,
+              secretNames: SECRET_FILES,
+              paths: line.map(({ file }) => allowedPath(root, file.relative)),
+              reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' },
+            },
+            context.onError,
+          )
+        : null;
+    const done = new Uint8Array(line.length);
+    const adopt = (scanned: AppendScanned[]) => {
+      for (const { index, read } of scanned) {
+        if (read !== null && adoptReading(line[index]!, read)) done[index] = 1;
+        context.onFirstScanRead?.(line[index]!.file.relative, read === null ? 'left by thread' : 'thread');
+      }
+    };
+    const readHere = (index: number) => {
+      readSeat(line[index]!.room, line[index]!.file.seat);
+      done[index] = 1;
+      context.onFirstScanRead?.(line[index]!.file.relative, 'main');
+    };
+    try {
+      let at = 0;
+      for (; at < line.length; at++) {
+        if (scan !== null) {
+          adopt(scan.take());
+          if (!scan.claim(at)) break;
+        }
+        readHere(at);
+        yield;
+      }
+      // The thread took the rest of the line: its readings are waited for, between answers.
+      while (scan !== null && at < line.length && !scan.ended) {
+        yield scan.arrival();
+        adopt(scan.take());
+      }
+      if (scan !== null) adopt(scan.take());
+      for (let index = at; index < line.length; index++) {
+        if (done[index] === 1) continue;
+        readHere(index);
+        yield;
+      }
+    } finally {
+      void scan?.stop();
+    }
+  }
+
+  /** Takes a scan thread's reading of a file, unless it was read here meanwhile; says whether the file is done. */
+  function adoptReading({ room, file }: InLine, read: NonNullable<AppendScanned['read']>): boolean {
+    if (file.mark !== null || file.reading.size !== 0 || file.reading.problem !== null) return true;
+    if (file.withheld !== null || room.lost !== null) return false;
+    file.reading = adoptSeatFileReading(room.room, file.seat, read.value as PackedSeatFileReading);
+    file.mark = read.mark;
+    file.mtimeMs = read.mtimeMs;
+    room.version++;
+    context.pending.settle(file.relative);
+    return true;
   }
 
   /**

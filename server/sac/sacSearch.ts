@@ -3,10 +3,10 @@ import type { SourceRef } from '../../shared/wire/common.ts';
 import { sortSeatFiles } from '../../shared/sac/room.ts';
 import { resolveProject } from '../../shared/sac/seat.ts';
 import { ENTRY_TYPES, readEntry, readEntryEvidence, type SeatFileReading } from '../../shared/sac/seatFile.ts';
-import { createTextMatcher } from '../../shared/textMatch.ts';
 import { sacSearchHitSchema, type SacSearchHit } from '../../shared/wire/sac.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { listCandidates, type SearchPool } from '../search/searchPool.ts';
+import { describeBadSearchText } from '../search/searchText.ts';
 import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
 import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
@@ -29,7 +29,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
   if (query.side !== undefined || (query.peer !== undefined && query.peer !== '')) {
     return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
   }
-  if (query.q !== '' && 'error' in createTextMatcher(query.q, { regex: query.regex === '1', matchCase: query.case === '1' })) return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
+  if ((await describeBadSearchText(query)) !== null) return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
   const from = query.from === undefined ? -Infinity : Date.parse(query.from);
   const to = query.to === undefined ? Infinity : Date.parse(query.to);
   const store = reader.store();

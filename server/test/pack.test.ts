@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,8 @@ describe('the published package', () => {
       const tooling = shipped.filter((path) => /(^|\/)(tools|bench|test|testing)(\/|$)|writerProcess|writerClient|\.test\.js$/.test(path));
       assert.deepEqual(tooling, []);
       assert.ok(shipped.includes('dist/server/demo/entryFile.js'), 'the demo and its plugin-like writer ship');
+      // The server is bundled with its dependencies: their licences ship with it.
+      assert.match(readFileSync(join(installed, 'rec-dashboard', 'dist', 'THIRD-PARTY-LICENSES.txt'), 'utf8'), /^fastify \d+\.\d+\.\d+\n\nMIT License/m);
       const running = await startCommand([record.dir, '--port', '0'], join(installed, 'rec-dashboard', 'dist', 'server', 'bin.js'));
       try {
         const page = await running.get('/');

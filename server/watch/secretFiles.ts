@@ -44,7 +44,9 @@ export function createSecretFiles(root: string, names: readonly string[]): Secre
   return {
     look,
     isSecret(stat) {
-      if (refused.has(identityOf(stat))) return true;
+      // The identity is a string of four numbers, made only when a file was ever refused: a first
+      // scan asks this of thousands of files with none refused.
+      if (refused.size > 0 && refused.has(identityOf(stat))) return true;
       // One name only: it is not another name of a file that is a secret now.
       if (stat.nlink <= 1 && !current.has(`${stat.dev}:${stat.ino}`)) return false;
       if (stat.nlink > 1) look();

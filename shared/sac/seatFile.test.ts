@@ -3,12 +3,14 @@ import { describe, it } from 'node:test';
 import { createSeededRandom } from '../seededRandom.ts';
 import {
   ENTRY_HEADER,
+  adoptSeatFileReading,
   awaitsWriter,
   createSeatFileReading,
   listDegradedRanges,
   listEntries,
   noteSeatFileChanged,
   noteSeatFileUnreadable,
+  packSeatFileReading,
   readBodyText,
   readHeader,
   readRawText,
@@ -463,5 +465,54 @@ describe('the byte scan agrees with reading line by line', () => {
       const reading = readSeatFile(createSeatFileReading('team', API), bytes, 0, { pendingWindowPassed: torn });
       assert.deepEqual(reading.items, readByLines(bytes, torn), `seed ${seed}: ${JSON.stringify(new TextDecoder().decode(bytes))}`);
     }
+  });
+});
+
+describe('a seat file read on a scan thread', () => {
+  /** As a thread hands it over: structured-cloned, its columns' buffer transferred. */
+  function handOver(bytes: Uint8Array) {
+    const packed = packSeatFileReading(bytes);
+    if (packed === null) return null;
+    return { offset: packed.offset, value: structuredClone(packed.value, { transfer: packed.transfer }) };
+  }
+
+  it('is, once adopted, the reading made where it was read: entries, their facts and evidence, stray text, lists, times as written', () => {
+    const file = new Uint8Array([
+      ...bytesOf('a line before any header\n\n'),
+      ...writtenFile([
+        { ts: '2026-11-30T17:18:53.482+00:00', type: 'QUESTION', text: 'first', to: ['web-app', 'api-service'] },
+        { ts: '2026-11-30T17:18:53.590+02:00', type: 'ANSWER', text: 'second', re: '2026-11-30T17:18:53.482+00:00', to: ['web-app'] },
+        { ts: '2026-11-30T17:18:53', type: 'FACT', text: 'a time not in the writer’s form' },
+        { ts: '2026-11-30T17:18:54.000Z', type: 'KÉRDÉS', text: 'the older word', to: ['web-app', 'api-service'] },
+      ]),
+      ...bytesOf('\n## 2026-11-30T17:18:55.000+00:00 — FACT\n## 2026-11-30T17:18:56.000+00:00 — FACT\nlast, after a header cut short\n'),
+    ]);
+    const here = readWhole(file);
+    const handed = handOver(file);
+    assert.ok(handed !== null);
+    const adopted = adoptSeatFileReading('team', API, handed.value);
+    assert.equal(handed.offset, here.offset);
+    assert.deepEqual(adopted.items, here.items);
+    assert.deepEqual(listDegradedRanges(adopted), listDegradedRanges(here));
+    assert.deepEqual([adopted.offset, adopted.size, adopted.problem, adopted.scan], [here.offset, here.size, here.problem, here.scan]);
+    // Lists are shared with every other reading, as a reading made here shares them.
+    assert.equal(listEntries(adopted)[0]!.facts.to, listEntries(here)[0]!.facts.to);
+    assert.ok(Object.isFrozen(listEntries(adopted)[0]!.facts.to));
+    // It reads on from where the thread stopped, as any reading does.
+    const more = bytesOf(appendedBytes(file.length, { ts: '2026-11-30T17:19:00.000+00:00', type: 'FACT', text: 'appended later', to: ['web-app'] }));
+    const grown = new Uint8Array([...file, ...more]);
+    assert.deepEqual(readSeatFile(adopted, grown, 0).items, readSeatFile(here, grown, 0).items);
+  });
+
+  it('an empty seat file (the seat joined and never wrote) is handed over with no columns', () => {
+    const handed = handOver(new Uint8Array(0));
+    assert.ok(handed !== null);
+    assert.equal(handed.value.columns, null);
+    assert.deepEqual(adoptSeatFileReading('team', API, handed.value).items, []);
+  });
+
+  it('a file with something still being written is left to the reader that times the pending window', () => {
+    assert.equal(packSeatFileReading(bytesOf('## 2026-11-30T17:18:53.482+00:00 — FACT\nbody\n\n## 2026-11-30T17:18:5')), null);
+    assert.equal(packSeatFileReading(bytesOf('## 2026-11-30T17:18:53.482+00:00 — FACT\n')), null);
   });
 });

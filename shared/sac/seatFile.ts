@@ -61,17 +61,22 @@ function readAddressees(written: string | undefined): readonly string[] {
   if (written === undefined) return EVERYONE;
   let list = addresseesWritten.get(written);
   if (list !== undefined) return list;
-  const names = [...new Set(written.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  list = shareAddressees([...new Set(written.split(',').map((name) => name.trim()).filter((name) => name !== ''))]);
+  if (addresseesWritten.size >= INTERNED_MAX) addresseesWritten.clear();
+  addresseesWritten.set(written, list);
+  return list;
+}
+
+/** The one shared, frozen list of these names (in this order). */
+function shareAddressees(names: readonly string[]): readonly string[] {
   const key = names.join('\n');
-  list = addresseeLists.get(key);
+  let list = addresseeLists.get(key);
   if (list === undefined) {
-    list = names.length === 0 ? EVERYONE : Object.freeze(names);
+    list = names.length === 0 ? EVERYONE : Object.freeze([...names]);
     // A store of ever new lists is not kept whole: past a bound, later lists are shared less.
     if (addresseeLists.size >= INTERNED_MAX) addresseeLists.clear();
     addresseeLists.set(key, list);
   }
-  if (addresseesWritten.size >= INTERNED_MAX) addresseesWritten.clear();
-  addresseesWritten.set(written, list);
   return list;
 }
 
@@ -184,9 +189,10 @@ export class SeatFileReading {
 
 const NO_ENTRIES: EntryColumns = { ...allocateColumns(0), lists: [EVERYONE], re: new Map(), written: new Map() };
 
-/** The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned). */
-function allocateColumns(n: number): Pick<EntryColumns, 'start' | 'instant' | 'headerLength' | 'to' | 'zone' | 'word' | 'state'> {
-  const buffer = new ArrayBuffer(n * 28);
+type NumericColumns = Pick<EntryColumns, 'start' | 'instant' | 'headerLength' | 'to' | 'zone' | 'word' | 'state'>;
+
+/** The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned): a new one, or one handed over. */
+function allocateColumns(n: number, buffer = new ArrayBuffer(n * 28)): NumericColumns {
   return {
     start: new Float64Array(buffer, 0, n),
     instant: new Float64Array(buffer, n * 8, n),
@@ -701,4 +707,44 @@ export function listEntries(reading: SeatFileReading): SeatFileEntry[] {
   const entries: SeatFileEntry[] = [];
   for (let i = 0; i < reading.entries.start.length; i++) entries.push(readEntry(reading, i));
   return entries;
+}
+
+/**
+ * A seat file's first reading as a scan thread hands it over (structured-cloned; its numeric
+ * columns' one buffer transferred, not copied): everything a reading keeps, in plain values.
+ */
+export type PackedSeatFileReading = {
+  offset: number;
+  size: number;
+  entries: number;
+  /** The columns' buffer; null when there are no entries. */
+  columns: ArrayBuffer | null;
+  lists: (readonly string[])[];
+  re: [number, string][];
+  written: [number, string][];
+  scan: SeatFileScan;
+};
+
+/**
+ * Reads a whole seat file (from its first byte) for a scan thread: its reading packed, with the
+ * buffer to transfer; null when something in it awaits the writer (a tail, a header with no body
+ * yet), whose wait only the reader that times it can judge: it reads that file itself.
+ */
+export function packSeatFileReading(bytes: Uint8Array): { offset: number; value: PackedSeatFileReading; transfer: ArrayBuffer[] } | null {
+  const reading = readSeatFile(createSeatFileReading('', ''), bytes, 0);
+  if (awaitsWriter(reading)) return null;
+  const n = countEntries(reading);
+  const columns = n === 0 ? null : (reading.entries.start.buffer as ArrayBuffer);
+  const { lists, re, written } = reading.entries;
+  const value: PackedSeatFileReading = { offset: reading.offset, size: reading.size, entries: n, columns, lists: [...lists], re: [...re], written: [...written], scan: reading.scan };
+  return { offset: reading.offset, value, transfer: columns === null ? [] : [columns] };
+}
+
+/** A reading a scan thread packed (packSeatFileReading), as the seat file's reading: its lists shared with every other file's. */
+export function adoptSeatFileReading(room: string, seat: string, packed: PackedSeatFileReading): SeatFileReading {
+  const entries: EntryColumns =
+    packed.columns === null
+      ? NO_ENTRIES
+      : { ...allocateColumns(packed.entries, packed.columns), lists: packed.lists.map(shareAddressees), re: new Map(packed.re), written: new Map(packed.written) };
+  return new SeatFileReading(room, seat, packed.offset, packed.size, entries, null, packed.scan);
 }

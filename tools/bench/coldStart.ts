@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { entryFileName } from '../../server/demo/entryFile.ts';
 import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
-import { readCpuMs, readPeakRss } from './proc.ts';
+import { readCpuMs, readMainThreadCpuMs, readPeakRss } from './proc.ts';
 
 const run = promisify(execFile);
 const SCAN_SCRIPT = fileURLToPath(new URL('./baselineScan.ts', import.meta.url));
@@ -26,6 +26,8 @@ export type ColdStart = {
   /** From spawn: the address printed, the first answer of /api/sessions, indexing ready, a new file noticed. */
   urlMs: number;
   firstAnswerMs: number;
+  /** CPU time of the command's main thread when its first answer came: the work the answer waited for, whatever the load. */
+  mainCpuMsToFirstAnswer: number;
   firstAnswer: { state: string; files: number; sessions: number };
   readyMs: number;
   readyFiles: number;
@@ -48,6 +50,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const { spawnedAt } = dashboard;
   const first = await timedGet<{ sources: { indexing: { state: string; files: number } }[]; projects: { sessions: unknown[] }[] }>(dashboard.url, '/api/sessions');
   const firstAnswerMs = performance.now() - spawnedAt;
+  const mainCpuMsToFirstAnswer = readMainThreadCpuMs(dashboard.pid) ?? 0;
   const events = await connectEvents(dashboard.url);
   const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
   const cpuMsToReady = readCpuMs(dashboard.pid) ?? 0;
@@ -71,6 +74,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
     result: {
       urlMs: dashboard.urlAt - spawnedAt,
       firstAnswerMs,
+      mainCpuMsToFirstAnswer,
       firstAnswer: {
         state: first.body.sources[0]!.indexing.state,
         files: first.body.sources[0]!.indexing.files,

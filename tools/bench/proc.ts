@@ -27,8 +27,20 @@ function readStatusKb(pid: number, field: string): number | null {
 
 /** User plus system CPU time used so far, in milliseconds (10 ms resolution). */
 export function readCpuMs(pid: number): number | null {
+  return readStatCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * The same for the process's main thread alone (its thread id is the process id): what the
+ * first answer waits for, apart from the scan threads beside it.
+ */
+export function readMainThreadCpuMs(pid: number): number | null {
+  return readStatCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function readStatCpuMs(path: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // The command name may hold spaces; the fields after its closing parenthesis do not.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;

@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import type { AppendMark } from './appendRead.ts';
+
+// A first scan of append-only files on both cores: a thread reads the line of files from its
+// end (appendScanWorker.ts) while the caller reads it from the front, each file claimed once in
+// shared memory, until they meet. The caller adopts what the thread hands over, between slices of
+// its own reading; it reads itself whatever the thread left, or never handed over (a thread
+// that failed costs time, never files). The thread reads and never writes; what is appended
+// after the first scan is read on the main thread, as before.
+
+export type AppendScanShare = {
+  root: string;
+  secretNames: readonly string[];
+  /** Absolute paths, already allowed by the kind. */
+  paths: readonly string[];
+  /** A pure core function by module and export: `(bytes) => { offset, value, transfer } | null`. */
+  reader: { module: string; name: string };
+  /** One slot a file: 0 nobody's yet, 1 the main thread's, 2 this thread's. */
+  claims: SharedArrayBuffer;
+};
+
+/** What the kind's core makes of a file's bytes: how far it consumed them, and what to hand over. */
+export type AppendScanReading = { offset: number; value: unknown; transfer: ArrayBuffer[] };
+
+/** A file the thread took: its reading, or null when it is left to the main thread. */
+export type AppendScanned = { index: number; read: { value: unknown; mark: AppendMark; mtimeMs: number } | null };
+
+export type AppendScanMessage = { type: 'files'; files: AppendScanned[] } | { type: 'done' };
+
+/** A claim's slot holds 0 (nobody's yet), this, or the thread's (2, appendScanWorker.ts). */
+const CLAIMED_BY_MAIN = 1;
+
+export type AppendScan = {
+  /** The caller's claim on file `index` (from the front): false when the thread has it, and every file after it. */
+  claim(index: number): boolean;
+  /** The files handed over since the last take. */
+  take(): AppendScanned[];
+  /** Resolves when something is handed over, or the thread ends. */
+  arrival(): Promise<void>;
+  /** Whether the thread has ended: every file it will hand over has been. */
+  readonly ended: boolean;
+  stop(): Promise<void>;
+};
+
+type AppendScanWork = Omit<AppendScanShare, 'claims'>;
+
+/** Starts the thread on the line; null when no thread could be started (the caller reads it all). */
+export function startAppendScan(work: AppendScanWork, onError: (message: string) => void): AppendScan | null {
+  const claims = new SharedArrayBuffer(4 * work.paths.length);
+  const slots = new Int32Array(claims);
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  let arrived: AppendScanned[] = [];
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const tell = () => {
+    wake?.();
+    wake = null;
+  };
+  let worker: Worker;
+  try {
+    // A scan's garbage is short-lived and small: a small young generation keeps the thread's heap from adding to the peak.
+    worker = new Worker(new URL(`./appendScanWorker${ext}`, import.meta.url), { workerData: { ...work, claims } satisfies AppendScanShare, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+  } catch (error) {
+    onError(`scan thread: ${(error as Error).message}`);
+    return null;
+  }
+  worker.on('message', (message: AppendScanMessage) => {
+    // Sent after every file it read: what came before it has come.
+    if (message.type === 'done') ended = true;
+    if (message.type !== 'files') return tell();
+    arrived.push(...message.files);
+    tell();
+  });
+  worker.on('error', (error) => onError(`scan thread: ${error.message}`));
+  worker.on('exit', () => {
+    ended = true;
+    tell();
+  });
+  return {
+    claim: (index) => Atomics.compareExchange(slots, index, 0, CLAIMED_BY_MAIN) === 0,
+    take() {
+      const taken = arrived;
+      arrived = [];
+      return taken;
+    },
+    arrival: () => (arrived.length > 0 || ended ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve))),
+    get ended() {
+      return ended;
+    },
+    async stop() {
+      await worker.terminate();
+    },
+  };
+}

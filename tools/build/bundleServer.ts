@@ -1,0 +1,144 @@
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, RolldownMagicString, type Plugin } from 'rolldown';
+
+// Builds the server for the published package: a few bundled files rather than the ~120 modules
+// tsc emitted, with the dependencies inside them. Resolving and loading those modules one by one
+// (ours and node_modules', with their package.json lookups) was a third of a start's time before
+// the first answer.
+//
+// Every file the server loads by its place (a thread's script, a module a thread imports by URL,
+// the demo's writer process) is an entry, written where tsc wrote it: dist/server/record/scanWorker.js
+// and so on. What the entries share goes to dist/server/chunks/.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OUT = join(ROOT, 'dist');
+
+/** The files loaded by their place at run time, and the one the bench imports (spexSource). */
+const ENTRIES = [
+  'server/bin',
+  'server/record/scanWorker',
+  'server/record/readerThread',
+  'server/record/recordTexts',
+  'server/watch/wholeReadWorker',
+  'server/search/searchThread',
+  'server/spex/spexTexts',
+  'server/spex/spexSource',
+  'server/sac/sacTexts',
+  'server/demo/demoTraffic',
+  'server/demo/entryFile',
+  'shared/record/entry',
+  'shared/sac/storeFiles',
+];
+
+const MODULE_PLACE = '__recModulePlace';
+
+/**
+ * `import.meta.url` keeps naming the module's own place in dist/ (server/record/scanPool.js),
+ * whichever bundled file it ends up in: the server finds its threads' scripts beside it by URL.
+ */
+function keepModulePlaces(): Plugin {
+  return {
+    name: 'keep-module-places',
+    transform: {
+      filter: { code: 'import.meta.url' },
+      handler(code, id) {
+        if (!id.startsWith(ROOT) || id.includes('/node_modules/')) return null;
+        const place = relative(ROOT, id).replace(/\.ts$/, '.js');
+        return { code: new RolldownMagicString(code).replaceAll('import.meta.url', `${MODULE_PLACE}(${JSON.stringify(place)})`) };
+      },
+    },
+    renderChunk(code, chunk) {
+      if (!code.includes(MODULE_PLACE)) return null;
+      const from = dirname(chunk.fileName);
+      const rendered = new RolldownMagicString(code);
+      for (const match of code.matchAll(new RegExp(`${MODULE_PLACE}\\("([^"]+)"\\)`, 'g'))) {
+        const path = relative(from, match[1]!);
+        rendered.overwrite(match.index, match.index + match[0].length, `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, import.meta.url).href`);
+      }
+      return rendered;
+    },
+  };
+}
+
+/**
+ * Node modules a dependency requires at its top but the server never uses: fastify loads HTTP/2
+ * and HTTPS (and with them TLS) for servers this one never makes: ~35 ms of a start's CPU.
+ */
+const UNUSED_BUILTINS = ['node:http2', 'node:https'];
+
+/**
+ * A dependency's `require` of an unused builtin gives an object that loads the module on its
+ * first use, so that it loads only if it is used after all.
+ */
+function loadUnusedBuiltinsOnUse(): Plugin {
+  const required = new RegExp(`require\\((['"])(${UNUSED_BUILTINS.join('|')})\\1\\)`, 'g');
+  return {
+    name: 'load-unused-builtins-on-use',
+    transform: {
+      filter: { id: /\/node_modules\//, code: new RegExp(required.source) },
+      handler(code) {
+        const rendered = new RolldownMagicString(code);
+        for (const match of code.matchAll(required)) {
+          const name = JSON.stringify(match[2]);
+          rendered.overwrite(match.index, match.index + match[0].length, `new Proxy({}, { get: (_, key) => require(${name})[key] })`);
+        }
+        return { code: rendered };
+      },
+    },
+  };
+}
+
+/**
+ * The bundled dependencies' licence notices, one file beside the bundle (dist/THIRD-PARTY-LICENSES.txt),
+ * and a check that every bundled file is ASCII.
+ */
+function gatherNotices(): Plugin {
+  return {
+    name: 'gather-notices',
+    generateBundle(_options, bundle) {
+      const packages = new Map<string, string>();
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'chunk') continue;
+        if (/[^\x00-\x7f]/.test(file.code)) this.error(`${file.fileName} holds characters beyond ASCII: Node would decode it slowly`);
+        for (const id of file.moduleIds) {
+          const match = /^(.*\/node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(id);
+          if (match !== null) packages.set(match[2]!, match[1]!);
+        }
+      }
+      const notices = [...packages].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+        const license = readdirSync(dir).find((file) => /^licen[cs]e/i.test(file));
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; license?: string };
+        const text = license === undefined ? `(no licence file in the package; its package.json names ${pkg.license ?? 'none'})` : readFileSync(join(dir, license), 'utf8').trim();
+        return `${name} ${pkg.version}\n\n${text}\n`;
+      });
+      this.emitFile({ type: 'asset', fileName: 'THIRD-PARTY-LICENSES.txt', source: `The server in dist/server bundles these packages, under these licences.\n\n${notices.join('\n---\n\n')}` });
+    },
+  };
+}
+
+// What an earlier build wrote goes: chunks are named by their content, and a stale one would stay.
+rmSync(join(OUT, 'server'), { recursive: true, force: true });
+rmSync(join(OUT, 'shared'), { recursive: true, force: true });
+rmSync(join(OUT, 'THIRD-PARTY-LICENSES.txt'), { force: true });
+await build({
+  cwd: ROOT,
+  input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(ROOT, `${entry}.ts`)])),
+  platform: 'node',
+  external: [...builtinModules, /^node:/],
+  plugins: [keepModulePlaces(), loadUnusedBuiltinsOnUse(), gatherNotices()],
+  output: {
+    dir: OUT,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'server/chunks/[name]-[hash].js',
+    sourcemap: true,
+    // ASCII only: Node decodes a module's bytes to text before compiling it, and a file with a
+    // single other character takes its slow path (the dashboard's chunk: ~85 ms, against 10-30).
+    // Comments go with that: the dependencies' notices are gathered in one file instead.
+    charset: 'ascii',
+    comments: { legal: false, annotation: true, jsdoc: false },
+  },
+});
