@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import { readEntry } from '../../shared/record/entry.ts';
+import { concludeObservation } from '../../shared/record/observation.ts';
 import { makeTempRecord } from '../test/harness.ts';
+import { lookAtFile } from './lookAtFile.ts';
+import { fingerprintEntry } from './readRecordFile.ts';
 import { startScanPool, type ScannedFolder, type ScanPool } from './scanPool.ts';
 
 // Scan threads share one line of folders: each folder is read by one of them, once, in its turn;
@@ -79,6 +83,35 @@ describe('scan threads sharing the first scan', () => {
           sessionId,
         );
       }
+    } finally {
+      record.remove();
+    }
+  });
+
+  it("a file's fingerprint from a scan thread is the one this thread takes of its bytes; rewritten with the same length and a different text after it parsed, it is told as changed", async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      const folders = await takeAll(pool);
+      const folder = folders.find((candidate) => candidate.sessionId === sessionIds[0])!;
+      const file = folder.looks.look(folder.first + 1);
+      assert.equal(file.seen?.type, 'entry');
+      const path = join(record.dir, folder.sessionId, file.name);
+      const bytes = readFileSync(path);
+      assert.equal(file.seen.type === 'entry' && file.seen.fingerprint, fingerprintEntry(bytes), 'one fingerprint on either thread');
+      const parsed = concludeObservation(null, { name: file.name, entryName: file.entryName, mtimeMs: file.mtimeMs! }, file.seen, Date.now());
+      assert.equal(parsed?.evidence, 'parsed');
+
+      const rewritten = Buffer.from(bytes.toString().replace('"entry ', '"Entry '));
+      assert.equal(rewritten.length, bytes.length);
+      assert.notDeepEqual(rewritten, bytes);
+      writeFileSync(path, rewritten);
+      const again = lookAtFile(path, file.entryName, readEntry);
+      assert.equal(again.seen.type, 'entry');
+      const changed = concludeObservation(parsed, { name: file.name, entryName: file.entryName, mtimeMs: statSync(path).mtimeMs }, again.seen, Date.now());
+      assert.equal(changed?.evidence, 'changed');
+      assert.equal(changed.why, 'changed after it was read');
     } finally {
       record.remove();
     }

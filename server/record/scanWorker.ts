@@ -1,11 +1,10 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { sep } from 'node:path';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
 import { readEntryFacts, type EntryReading } from '../../shared/record/entryFacts.ts';
 import { describeError } from '../watch/describeError.ts';
 import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
+import { yieldToMainThread } from '../watch/threadPriority.ts';
 import { lookAtFile, lookAtRead } from './lookAtFile.ts';
 import { readRecordFile } from './readRecordFile.ts';
 import { createLooksPacker, type ScannedFile } from './scanLooks.ts';
@@ -15,13 +14,6 @@ import type { FolderLooked, ScanShare, ScanThreadMessage } from './scanPool.ts';
 // left, looks at each of its files, and hands the folder over packed. It loads the schemas only
 // when an entry is not in the form the plugin writes (a few in a record, if any): a thread that
 // needs none of them starts in a fraction of the time. It reads, and never writes.
-
-/**
- * A scan thread's niceness: it takes the CPU the main thread leaves. The main thread loads the
- * command, answers requests and tells of writes; a scan thread that competed with it as an equal
- * held the first answer and the notices back by a third (two threads where there was one).
- */
-const SCAN_THREAD_NICENESS = 10;
 
 /** Entries up to this size are read into one buffer kept for the purpose, not one a file. */
 const SCRATCH_BYTES = 1 << 20;
@@ -118,19 +110,6 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
       share.asks.on('message', (sessionId: string) => void answer(sessionId));
     },
   };
-}
-
-/**
- * Lowers this thread's priority, and this thread's only: Linux gives each thread its own nice
- * value, set by its id, which /proc/thread-self names. Elsewhere the thread keeps the process's.
- */
-function yieldToMainThread(): void {
-  try {
-    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
-    if (Number.isSafeInteger(threadId) && threadId > 0) setPriority(threadId, SCAN_THREAD_NICENESS);
-  } catch {
-    // Not Linux, or not allowed: the thread runs at the process's priority.
-  }
 }
 
 /** A stray is stat'ed, never read. */

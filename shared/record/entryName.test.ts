@@ -66,4 +66,48 @@ describe('entry file names', () => {
       assert.equal(parseEntryName(stray), null);
     });
   }
+
+  it("a name is an entry's exactly when it matches the spec's pattern and names a real instant: twenty thousand names near the form", () => {
+    // The spec's pattern (record-spec: entryFile), and a real instant told by Date: the reading's
+    // own arithmetic is not what it is held to.
+    const pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z-(\d+)\.json$/;
+    const expected = (name: string) => {
+      const m = pattern.exec(name);
+      if (m === null) return null;
+      const [, year, month, day, hour, minute, second, ms, seq] = m as unknown as string[];
+      const at = `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`;
+      const date = new Date(0);
+      date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+      date.setUTCHours(Number(hour), Number(minute), Number(second), Number(ms));
+      if (date.toISOString().slice(-24) !== at) return null;
+      return { name, at, seq: BigInt(seq!) };
+    };
+    const swaps = ['0', '1', '2', '5', '9', '-', 'T', 'Z', '.', ':', 'a', '/', ' ', '\n', '\u0663', '\u0000', 'json'];
+    let random = 7;
+    const next = (below: number) => {
+      random = (Math.imul(random, 1103515245) + 12345) >>> 0;
+      return (random >>> 8) % below;
+    };
+    let entries = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const year = String(1990 + next(130)).padStart(4, '0');
+      const two = (below: number) => String(next(below)).padStart(2, '0');
+      let name = `${year}-${two(14)}-${two(33)}T${two(26)}${two(62)}${two(62)}.${String(next(1000)).padStart(3, '0')}Z-${String(next(10 ** (1 + next(8))))}.json`;
+      const edits = next(3);
+      for (let e = 0; e < edits; e++) {
+        const at = next(name.length + 1);
+        const what = next(3);
+        const swap = swaps[next(swaps.length)]!;
+        name = what === 0 ? name.slice(0, at) + swap + name.slice(at + 1) : what === 1 ? name.slice(0, at) + swap + name.slice(at) : name.slice(0, at) + name.slice(at + 1);
+      }
+      const want = expected(name);
+      const got = parseEntryName(name);
+      if (want === null) assert.equal(got, null, JSON.stringify(name));
+      else {
+        entries++;
+        assert.deepEqual(got === null ? null : { name: got.name, at: got.at, seq: BigInt(got.seq) }, want, JSON.stringify(name));
+      }
+    }
+    assert.ok(entries > 2_000 && entries < 18_000, `some names are entries and some are not (${entries})`);
+  });
 });

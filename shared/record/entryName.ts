@@ -18,20 +18,64 @@ export type EntryName = {
   seq: Seq;
 };
 
-const ENTRY_NAME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z-(\d+)\.json$/;
+/**
+ * `<yyyy>-<mm>-<dd>T<hh><mm><ss>.<mmm>Z-<digits>.json`: where each fixed character stands, and
+ * where each run of digits before the sequence begins and ends. Read character by character
+ * rather than by a regular expression: a scan reads a hundred thousand names, and a match made
+ * nine strings and an array of each (entryName.test.ts holds the two readings to each other).
+ */
+const FIXED: readonly (readonly [number, number])[] = [
+  [4, 0x2d], // -
+  [7, 0x2d], // -
+  [10, 0x54], // T
+  [17, 0x2e], // .
+  [21, 0x5a], // Z
+  [22, 0x2d], // -
+];
+const DIGITS: readonly (readonly [number, number])[] = [
+  [0, 4],
+  [5, 7],
+  [8, 10],
+  [11, 13],
+  [13, 15],
+  [15, 17],
+  [18, 21],
+];
+/** The characters before the sequence number, and after it. */
+const SEQ_FROM = 23;
+const SUFFIX = '.json';
 
 /**
  * Reads an entry's time and sequence from its file name, or returns null when the name is not an
  * entry's: such a file is a stray, listed but never parsed as evidence of a message.
  */
 export function parseEntryName(name: string): EntryName | null {
-  const m = ENTRY_NAME.exec(name);
-  if (m === null) return null;
-  const [, year, month, day, hour, minute, second, ms, seq] = m as unknown as string[];
+  const seqTo = name.length - SUFFIX.length;
+  if (seqTo <= SEQ_FROM || !name.endsWith(SUFFIX)) return null;
+  for (const [at, code] of FIXED) if (name.charCodeAt(at) !== code) return null;
+  for (const [from, to] of DIGITS) if (!isDigits(name, from, to)) return null;
+  if (!isDigits(name, SEQ_FROM, seqTo)) return null;
   // A name that looks right but is no real instant (month 13, hour 25) is not the writer's.
   // Checked by arithmetic: a Date per file was the costliest step of reading a name.
-  if (!isRealInstant(Number(year), Number(month), Number(day), Number(hour), Number(minute), Number(second))) return null;
-  return { name, at: `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`, seq: readSeq(seq!) };
+  const readAt = (from: number, to: number) => readDigits(name, from, to);
+  if (!isRealInstant(readAt(0, 4), readAt(5, 7), readAt(8, 10), readAt(11, 13), readAt(13, 15), readAt(15, 17))) return null;
+  return { name, at: `${name.slice(0, 13)}:${name.slice(13, 15)}:${name.slice(15, 22)}`, seq: readSeq(name.slice(SEQ_FROM, seqTo)) };
+}
+
+/** Whether the characters from `from` to `to` are all ASCII digits. */
+function isDigits(name: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) {
+    const code = name.charCodeAt(at);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
+
+/** The value of a few ASCII digits. */
+function readDigits(name: string, from: number, to: number): number {
+  let value = 0;
+  for (let at = from; at < to; at++) value = value * 10 + name.charCodeAt(at) - 0x30;
+  return value;
 }
 
 /** Decimal digits, leading zeros and all, as a sequence number. */

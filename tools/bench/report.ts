@@ -1,6 +1,6 @@
 // One row of the bench's table: a figure, the baseline it was taken beside, and the target.
 
-export type Unit = 'ms' | 'MB' | 'MB/s' | '%' | 'files' | 'count';
+export type Unit = 'ms' | 'µs' | 'MB' | 'MB/s' | '%' | 'files' | 'count';
 
 export type Row = {
   measure: string;
@@ -21,6 +21,8 @@ export function formatValue(value: number, unit: Unit): string {
   switch (unit) {
     case 'ms':
       return value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
+    case 'µs':
+      return `${value.toFixed(2)} µs`;
     case 'MB':
       return `${Math.round(value)} MB`;
     case 'MB/s':

@@ -19,7 +19,7 @@ import { measureMap } from './map.ts';
 import { measureMixed } from './mixed.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
-import { SCAN_LAYERS, runScanLayer, type LayerRun } from './scanLayers.ts';
+import { SCAN_LAYERS, SCAN_STEPS, runScanLayer, runScanSteps, type LayerRun } from './scanLayers.ts';
 import { formatTable, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
 import { measureSessionPage } from './sessionPage.ts';
@@ -367,11 +367,18 @@ async function main(): Promise<void> {
           log(`  ${layer}: ${Math.round(layerRun.cpuMs)} ms CPU (${Math.round(layerRun.systemMs)} ms in the kernel), ${layerRun.files} files`);
         }
       }
-      results['layers'] = Object.fromEntries(runs);
       const plain = median(runs.get('plain')!.map((layerRun) => layerRun.cpuMs));
       for (const layer of SCAN_LAYERS.slice(1)) {
         const cpu = runs.get(layer)!.map((layerRun) => layerRun.cpuMs);
         rows.push({ measure: `layers ${label}: up to ${layer}, CPU of one thread`, value: median(cpu), unit: 'ms', baseline: { value: plain, what: 'plain scan CPU' }, ratio: median(cpu) / plain, note: `${cpu.map((ms) => Math.round(ms)).join(', ')} ms` });
+      }
+      const steps = await runScanSteps(mainRecord.dir);
+      results['layers'] = { ...Object.fromEntries(runs), steps };
+      // A step's share of the plain scan: its µs a file beside the plain scan's CPU a file, file calls and all.
+      const plainPerFile = (plain * 1000) / runs.get('plain')![0]!.files;
+      for (const step of SCAN_STEPS) {
+        const us = steps.usPerFile[step];
+        rows.push({ measure: `steps ${label}: ${step}, in memory, CPU a file`, value: us, unit: 'µs', baseline: { value: plainPerFile, what: 'plain scan CPU a file' }, ratio: us / plainPerFile, note: `least of ${steps.rounds} rounds over ${steps.files} entries` });
       }
     }
 

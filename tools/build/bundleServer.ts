@@ -16,7 +16,7 @@ import { build, RolldownMagicString, type Plugin } from 'rolldown';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = join(ROOT, 'dist');
 
-/** The files loaded by their place at run time, and the one the bench imports (spexSource). */
+/** The files loaded by their place at run time, and those the bench imports (spexSource, sacSource). */
 const ENTRIES = [
   'server/bin',
   'server/record/scanWorker',
@@ -26,11 +26,14 @@ const ENTRIES = [
   'server/search/searchThread',
   'server/spex/spexTexts',
   'server/spex/spexSource',
+  'server/sac/sacSource',
   'server/sac/sacTexts',
+  'server/watch/appendScanWorker',
   'server/demo/demoTraffic',
   'server/demo/entryFile',
   'shared/record/entry',
   'shared/sac/storeFiles',
+  'shared/sac/seatFile',
 ];
 
 const MODULE_PLACE = '__recModulePlace';
@@ -117,6 +120,36 @@ function gatherNotices(): Plugin {
       this.emitFile({ type: 'asset', fileName: 'THIRD-PARTY-LICENSES.txt', source: `The server in dist/server bundles these packages, under these licences.\n\n${notices.join('\n---\n\n')}` });
     },
   };
+}
+
+/**
+ * The modules the source names by place (`new URL(\`./scanWorker${ext}\`, import.meta.url)`), each
+ * as an entry would name it. A thread whose script is not an entry fails only when it starts, and
+ * one that falls back to the main thread (a first scan's second thread) would not fail at all.
+ */
+function findPlacesNamed(): string[] {
+  const places = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== 'test' && entry.name !== 'testing') walk(path);
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        for (const match of readFileSync(join(ROOT, path), 'utf8').matchAll(/new URL\(`(\.{1,2}\/[\w./-]+)\$\{/g)) {
+          places.add(relative(ROOT, join(ROOT, dirname(path), match[1]!)));
+        }
+      }
+    }
+  };
+  walk('server');
+  walk('shared');
+  return [...places].sort();
+}
+
+const unlisted = findPlacesNamed().filter((place) => !ENTRIES.includes(place));
+if (unlisted.length > 0) {
+  console.error(`bundleServer: loaded by their place at run time, but not entries of the bundle: ${unlisted.join(', ')} (add them to ENTRIES)`);
+  process.exit(1);
 }
 
 // What an earlier build wrote goes: chunks are named by their content, and a stale one would stay.

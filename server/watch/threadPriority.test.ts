@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
+
+/** A thread's nice value, as the kernel keeps it: the 19th field of its stat. */
+function readNiceness(threadId: number): number {
+  const stat = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+test('a thread that yields to the main thread runs at a lower priority than it, and the main thread keeps its own', async () => {
+  const module = new URL('./threadPriority.ts', import.meta.url).href;
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     import(${JSON.stringify(module)}).then(({ yieldToMainThread }) => {
+       yieldToMainThread();
+       parentPort.postMessage(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').at(-1)));
+       parentPort.once('message', () => process.exit(0));
+     });`,
+    { eval: true },
+  );
+  try {
+    const threadId = await new Promise<number>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    const mainThreadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    assert.ok(readNiceness(threadId) > readNiceness(mainThreadId), `the thread's niceness ${readNiceness(threadId)} is above the main thread's ${readNiceness(mainThreadId)}`);
+  } finally {
+    worker.postMessage('done');
+    await worker.terminate();
+  }
+});
