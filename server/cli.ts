@@ -82,6 +82,7 @@ export async function main(argv: string[]): Promise<void> {
       webRoot: findWebRoot(),
       token,
       onError,
+      ...(command.searchBudgetMs !== null ? { searchBudgetMs: command.searchBudgetMs } : {}),
     });
   } catch (error) {
     await demo?.stop();

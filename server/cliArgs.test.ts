@@ -29,7 +29,17 @@ describe('the command line', () => {
       host: '127.0.0.1',
       open: null,
       token: 'generate',
+      searchBudgetMs: null,
     });
+  });
+
+  it('--search-budget takes seconds, from a thousandth to 600, and nothing else', () => {
+    assert.equal(runOf(['--search-budget', '3']).searchBudgetMs, 3_000);
+    assert.equal(runOf(['--search-budget=0.05']).searchBudgetMs, 50);
+    assert.equal(runOf(['--search-budget', '600']).searchBudgetMs, 600_000);
+    for (const value of ['0', '601', '', 'ten', '-1', '1e3', '0.0001', ' 3']) {
+      assert.equal(errorOf([`--search-budget=${value}`]), `--search-budget takes seconds from 0.001 to 600, not "${value}"`, value);
+    }
   });
 
   it('the positionals are directories, kept as given and in order; after -- one may begin with a dash', () => {

@@ -20,6 +20,8 @@ export type CliCommand =
       open: boolean | null;
       /** 'generate': a new token each start; null: no access control (`--no-token`). */
       token: string | 'generate' | null;
+      /** `--search-budget`: a search's thread time before it answers with what it found; null: the default. */
+      searchBudgetMs: number | null;
     }
   | { type: 'error'; message: string };
 
@@ -64,6 +66,9 @@ ${OPTION_LINES}
   --no-open      do not open a browser
   --token <t>    the access token to require (default: a new one each start, in the address)
   --no-token     require no token: anyone who can reach the address can read the stores
+  --search-budget <s>
+                 seconds a search may read and match before it answers with what it found and
+                 says how far it got (default 3)
   --demo         run the demo (the same as giving no directory)
   -h, --help     show this help
   -v, --version  show the version
@@ -89,6 +94,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
         // token: false for it.
         token: { type: 'string' },
         'no-token': { type: 'boolean' },
+        'search-budget': { type: 'string' },
         demo: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -112,7 +118,14 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (host.trim() === '') return { type: 'error', message: '--host takes an address, such as 127.0.0.1' };
   const token = parseToken(values['no-token'] === true ? false : (values.token as string | boolean | undefined));
   if (typeof token === 'object' && token !== null) return token;
-  return { type: 'run', dirs: positionals, named, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token };
+  let searchBudgetMs: number | null = null;
+  const budget = values['search-budget'];
+  if (budget !== undefined) {
+    const seconds = /^\d{1,3}(\.\d{1,3})?$/.test(budget) ? Number(budget) : NaN;
+    if (!(seconds > 0 && seconds <= 600)) return { type: 'error', message: `--search-budget takes seconds from 0.001 to 600, not "${budget}"` };
+    searchBudgetMs = seconds * 1000;
+  }
+  return { type: 'run', dirs: positionals, named, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token, searchBudgetMs };
 }
 
 /**

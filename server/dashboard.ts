@@ -16,7 +16,7 @@ type DashboardOptions = {
   /** The access token; null turns access control off. */
   token: string | null;
   reconcileIntervalMs?: number;
-  /** How long a search may run before it is stopped (default 60 s). */
+  /** A search's thread time before it answers with what it found (default SEARCH_BUDGET_MS, 3 s). */
   searchBudgetMs?: number;
   onError?: (message: string) => void;
 };
@@ -44,7 +44,7 @@ const CLOSE_GRACE_MS = 1_000;
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
-  const searchPool = createSearchPool();
+  const searchPool = createSearchPool(options.searchBudgetMs !== undefined ? { budgetMs: options.searchBudgetMs } : {});
   // Each kind's source is loaded once a store of it is read (server/sources/kinds.ts).
   const factories = await Promise.all(options.stores.map((store) => storeKindOf(store.kind).loadSource()));
   const sources = options.stores.map((store, index) =>
@@ -63,7 +63,6 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     webRoot: options.webRoot,
     hostnames,
     token: options.token,
-    ...(options.searchBudgetMs !== undefined ? { searchBudgetMs: options.searchBudgetMs } : {}),
   });
   let port = options.port;
   let portTakenInstead: number | null = null;

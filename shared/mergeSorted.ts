@@ -5,6 +5,8 @@ export type Merge<T> = {
   /** The next `count` items, fewer at the end. */
   take(count: number): T[];
   hasMore(): boolean;
+  /** Items in all the lists, taken or not. */
+  readonly total: number;
 };
 
 /**
@@ -63,5 +65,6 @@ export function mergeSorted<T>(lists: readonly (readonly T[])[], before: (a: T, 
       return taken;
     },
     hasMore: () => heap.length > 0,
+    total: lists.reduce((sum, list) => sum + list.length, 0),
   };
 }

@@ -40,13 +40,14 @@ export function assertBuilt(): void {
 
 /**
  * recordDir null runs the demo record; several directories are several stores, each recognised by
- * what it holds. `token: 'default'` leaves the command to make its own.
+ * what it holds. `token: 'default'` leaves the command to make its own; `args` are more options
+ * of the command (`--search-budget 0.05`).
  */
-export async function startDashboard(recordDir: string | readonly string[] | null, port = 0, options: { token?: 'default' } = {}): Promise<RunningDashboard> {
+export async function startDashboard(recordDir: string | readonly string[] | null, port = 0, options: { token?: 'default'; args?: readonly string[] } = {}): Promise<RunningDashboard> {
   assertBuilt();
   const tokenArgs = options.token === 'default' ? [] : ['--token', E2E_TOKEN];
   const dirs = recordDir === null ? [] : typeof recordDir === 'string' ? [recordDir] : [...recordDir];
-  const args = [BIN, ...dirs, '--port', String(port), '--no-open', ...tokenArgs];
+  const args = [BIN, ...dirs, '--port', String(port), '--no-open', ...tokenArgs, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));

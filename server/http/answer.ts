@@ -13,7 +13,7 @@ export function sendNotFound(reply: FastifyReply, message: string): FastifyReply
  * source's work stops when the client goes away, and nobody is answered then.
  */
 export async function sendAnswer(reply: FastifyReply, ask: (signal: AbortSignal) => Promise<unknown>): Promise<FastifyReply> {
-  const stop = stopWithClient(reply, null);
+  const stop = stopWithClient(reply);
   let answer: unknown;
   try {
     answer = await ask(stop.signal);

@@ -12,7 +12,7 @@ import { registerEventRoutes } from './eventRoutes.ts';
 import { registerExportRoutes } from './exportRoutes.ts';
 import { registerMapRoutes } from './mapRoutes.ts';
 import { hostnameOf, isAllowedHostname, isSameOrigin } from './hostCheck.ts';
-import { SEARCH_BUDGET_MS, registerSearchRoutes } from './searchRoutes.ts';
+import { registerSearchRoutes } from './searchRoutes.ts';
 import { SECURITY_HEADERS } from './securityHeaders.ts';
 import { registerSessionRoutes } from './sessionRoutes.ts';
 import { registerViewRoutes } from './viewRoutes.ts';
@@ -28,8 +28,6 @@ type AppOptions = {
   /** The access token every request must carry; null turns access control off. */
   token: string | null;
   logger?: boolean;
-  /** How long a search may run before it is stopped (default 60 s). */
-  searchBudgetMs?: number;
   /** How many searches and exports run and wait at once (server/http/admission.ts); more are refused. */
   queues?: { searches?: Admission; exports?: Admission };
 };
@@ -97,7 +95,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const source of options.sources) source.stopWork();
     done();
   });
-  const search = { budgetMs: options.searchBudgetMs ?? SEARCH_BUDGET_MS };
   // Searches and exports wait in queues of their own; pages and items in none.
   const searches = options.queues?.searches ?? createAdmission(SEARCH_QUEUE);
   const exports = options.queues?.exports ?? createAdmission(EXPORT_QUEUE);
@@ -105,8 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerViewRoutes(app, lookup);
   registerSessionRoutes(app, options.sources, lookup, { stopping: stopping.signal, exports });
   registerEventRoutes(app, options.sources);
-  registerSearchRoutes(app, options.sources, { ...search, searches });
-  registerExportRoutes(app, options.sources, lookup, { ...search, stopping: stopping.signal, searches, exports });
+  registerSearchRoutes(app, options.sources, { searches });
+  registerExportRoutes(app, options.sources, lookup, { stopping: stopping.signal, searches, exports });
   registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;

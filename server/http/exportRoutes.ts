@@ -6,7 +6,7 @@ import { NotHere, type Source } from '../sources/source.ts';
 import { sendNotFound, type SourceLookup } from './answer.ts';
 import { conversationParams, sessionParams } from './conversationRoutes.ts';
 import { describeSearchExport } from './searchExport.ts';
-import { runSearch, type SearchOptions } from './searchRoutes.ts';
+import { runSearch } from './searchRoutes.ts';
 import { sendExport } from './sendExport.ts';
 import type { Admission } from './admission.ts';
 import type { ZodApp } from './zodApp.ts';
@@ -21,7 +21,7 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
  * hits (`GET /api/search/export?format=&…` with the search's own query). Each waits in the queue
  * of exports (a search's also in the queue of searches), and is refused there when it is full.
  */
-export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: SearchOptions & { stopping: AbortSignal; searches: Admission; exports: Admission }): void {
+export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: { stopping: AbortSignal; searches: Admission; exports: Admission }): void {
   const { exports, searches } = options;
   const answerExport = (source: Source, id: string, format: ExportFormat, reply: FastifyReply) => {
     if (source.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation cannot be exported yet`);
@@ -45,7 +45,7 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
 
   app.get('/api/search/export', { onRequest: [exports.admit, searches.admit], schema: { querystring: searchQuerySchema.extend(exportQuerySchema.shape), response: errors } }, async (request, reply) => {
     const { format, ...query } = request.query;
-    const response = await runSearch(query, reply, sources, options);
+    const response = await runSearch(query, reply, sources);
     if (response === null) return reply;
     const exportedAt = new Date().toISOString();
     // The query as it was asked, without the defaults its schema filled in.

@@ -1,5 +1,5 @@
 import type { SearchHit } from '../../shared/wire/kinds.ts';
-import type { SearchResponse } from '../../shared/wire/search.ts';
+import type { SearchResponse, StoppedEarly } from '../../shared/wire/search.ts';
 import type { ExportItem, ExportParts } from '../export/exportParts.ts';
 import { inlineValue } from '../export/markdown.ts';
 import type { Source } from '../sources/source.ts';
@@ -24,9 +24,9 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
   }
   return {
     name: ['search', exportedAt.replace(/[:.]/g, '')],
-    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated },
+    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly },
     jsonHead: { schema: response.schema },
-    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated }),
+    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly }),
     markdownHead() {
       const lines = ['# Search', ''];
       const terms = Object.entries(asked);
@@ -34,6 +34,7 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
       for (const [name, value] of terms) lines.push(`- ${name}: ${inlineValue(value)}`);
       lines.push(
         `- ${response.hits.length} ${response.hits.length === 1 ? 'hit' : 'hits'}, newest first; ${response.scanned} texts read${response.truncated ? '; **more entries matched** than the limit' : ''}`,
+        ...(response.stoppedEarly === null ? [] : [`- **Stopped early**: ${describeStoppedEarly(response.stoppedEarly)}; the texts not searched may hold more`]),
         `- Exported at ${exportedAt}`,
         '',
         'Each hit shows the text around its match. Nothing here pairs a received entry with a sent one.',
@@ -54,4 +55,8 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
 function describeHit(hit: SearchHit, sources: readonly Source[]): string {
   const source = sources.find((one) => one.ref.id === hit.source.id);
   return source?.describeSearchHit(hit) ?? `### A hit of ${inlineValue(hit.source.id)}, a store this dashboard no longer reads\n\n`;
+}
+
+function describeStoppedEarly({ searched, candidates, afterMs }: StoppedEarly): string {
+  return `searched ${searched} of ${candidates} texts; stopped after ${(afterMs / 1000).toFixed(1)} s`;
 }

@@ -1,37 +1,28 @@
 import type { FastifyReply } from 'fastify';
 
 type RequestStop = {
-  /** Aborts when the client goes away before its answer, or when the time is up. */
+  /** Aborts when the client goes away before its answer. */
   signal: AbortSignal;
-  timedOut(): boolean;
   clientGone(): boolean;
   dispose(): void;
 };
 
 /**
  * A signal for the work of one request: it aborts when the client goes away before its answer
- * (nobody would read it), and after `budgetMs` when there is one.
+ * (nobody would read it). A search's time is its pool's to keep (server/search/searchPool.ts):
+ * out of time, it answers with what it found.
  */
-export function stopWithClient(reply: FastifyReply, budgetMs: number | null): RequestStop {
+export function stopWithClient(reply: FastifyReply): RequestStop {
   const controller = new AbortController();
-  let why: 'client' | 'time' | null = null;
-  const stop = (reason: 'client' | 'time', message: string) => {
-    if (why !== null) return;
-    why = reason;
-    controller.abort(new Error(message));
-  };
   // The response closes when it has been sent, or when the connection goes first.
   const onClose = () => {
-    if (!reply.raw.writableEnded) stop('client', 'the client went away');
+    if (!reply.raw.writableEnded && !controller.signal.aborted) controller.abort(new Error('the client went away'));
   };
   reply.raw.once('close', onClose);
-  const timer = budgetMs === null ? null : setTimeout(() => stop('time', `out of time after ${budgetMs} ms`), budgetMs);
   return {
     signal: controller.signal,
-    timedOut: () => why === 'time',
-    clientGone: () => why === 'client',
+    clientGone: () => controller.signal.aborted,
     dispose() {
-      if (timer !== null) clearTimeout(timer);
       reply.raw.off('close', onClose);
     },
   };

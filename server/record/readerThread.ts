@@ -69,4 +69,5 @@ if (parentPort !== null) {
       port.postMessage({ type: 'failed', message: (error as Error).message } satisfies ThreadReply);
     }
   });
+  port.postMessage({ type: 'ready' });
 }

@@ -44,7 +44,7 @@ export async function searchRecord(source: RecordReader, pool: SearchPool, query
     conversation: candidate.sessionId,
     hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, { ...hit, reason: (hit.extra as string | null | undefined) ?? null })),
   }));
-  return { hits, scanned: found.scanned, truncated: found.truncated };
+  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
 }
 
 function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): RecordSearchHit {

@@ -27,9 +27,9 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
   // A message's side and peer are the record's and spex's facts: an entry is written by its
   // seat, to whoever `to` names, and is neither sent nor received by the store.
   if (query.side !== undefined || (query.peer !== undefined && query.peer !== '')) {
-    return { hits: [], scanned: 0, truncated: false };
+    return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
   }
-  if ((await describeBadSearchText(query)) !== null) return { hits: [], scanned: 0, truncated: false };
+  if ((await describeBadSearchText(query)) !== null) return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
   const from = query.from === undefined ? -Infinity : Date.parse(query.from);
   const to = query.to === undefined ? Infinity : Date.parse(query.to);
   const store = reader.store();
@@ -99,5 +99,5 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
     };
     return { at, conversation: seat, hit: sacSearchHitSchema.parse(hit) };
   });
-  return { hits, scanned: found.scanned, truncated: found.truncated };
+  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
 }

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/textMatch.ts';
+import { yieldToMainThread } from '../watch/threadPriority.ts';
 
 // A search thread: reads the texts of a search's candidates and matches them, which the event
 // loop would otherwise do while every other request waited. It knows no kind: each request names
@@ -24,11 +25,17 @@ type CandidateText = { read: boolean; text: string | null; bare?: boolean; extra
  */
 export type TextReader<C> = (candidates: readonly C[]) => Iterable<CandidateText>;
 
-/** A slice of a search's candidates, newest first: read and match them until `wanted` hits. */
-export type SearchRequest = { type: 'search'; searcher: string; candidates: readonly unknown[]; query: TextQuery | null; wanted: number };
+/**
+ * A slice of a search's candidates, newest first: read and match them until `wanted` hits, or
+ * until `budgetMs` of this thread's time is spent (the search's budget left).
+ */
+export type SearchRequest = { type: 'search'; searcher: string; candidates: readonly unknown[]; query: TextQuery | null; wanted: number; budgetMs: number };
 
-/** `consumed`: candidates gone through, up to and including the last hit. */
-export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number };
+/**
+ * `consumed`: candidates gone through, up to and including the last hit (all of them, when its
+ * time ran out). `outOfTime`: it stopped because its budget was spent, with candidates left.
+ */
+export type SearchReply = { type: 'searched'; hits: (FoundText & { index: number })[]; consumed: number; scanned: number; outOfTime: boolean };
 
 let matcherFor: { key: string; matcher: TextMatcher } | null = null;
 const searchers = new Map<string, TextReader<unknown>>();
@@ -59,8 +66,15 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
   const hits: SearchReply['hits'] = [];
   let scanned = 0;
   let consumed = 0;
+  let outOfTime = false;
+  const started = performance.now();
   const texts = searcher(request.candidates)[Symbol.iterator]();
   for (let index = 0; hits.length < request.wanted; index++) {
+    // Checked between texts: one text that takes longer is stopped by its pool (searchPool.ts).
+    if (performance.now() - started >= request.budgetMs) {
+      outOfTime = index < request.candidates.length;
+      break;
+    }
     const next = texts.next();
     if (next.done === true) break;
     const { read, text, bare, extra } = next.value;
@@ -73,11 +87,14 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
       if (matcher === null || match !== null) hits.push({ index, ...snippetAround(text, match), extra });
     }
   }
-  return { type: 'searched', hits, consumed, scanned };
+  return { type: 'searched', hits, consumed, scanned, outOfTime };
 }
 
 // Run as the thread: started by a lane (threadLane.ts), one request at a time.
 if (parentPort !== null) {
+  // Under contention a search waits, never a page, a refusal or a notice: its budget then buys
+  // fewer texts, and it says how many.
+  yieldToMainThread();
   const port = parentPort;
   port.on('message', (request: SearchRequest) => {
     searchSlice(request).then(
@@ -85,4 +102,5 @@ if (parentPort !== null) {
       (error: unknown) => port.postMessage({ type: 'failed', message: (error as Error).message }),
     );
   });
+  port.postMessage({ type: 'ready' });
 }

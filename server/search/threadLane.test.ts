@@ -14,7 +14,7 @@ function createSearchLane(threads: number, maxWaiting: number) {
 }
 
 function searchOf(paths: (string | null)[], query: TextQuery | null): SearchRequest {
-  return { type: 'search', searcher: RECORD_SEARCHER, candidates: paths, query, wanted: 1 };
+  return { type: 'search', searcher: RECORD_SEARCHER, candidates: paths, query, wanted: 1, budgetMs: 60_000 };
 }
 
 function gate(): { open(): void; opened: Promise<void> } {
@@ -79,7 +79,7 @@ describe('a lane of reader threads', () => {
       client.abort(new Error('the client went away'));
       await assert.rejects(abandoned, /the client went away/);
       const found = await lane.use(undefined, (ask) => ask(searchOf([], null)));
-      assert.deepEqual(found, { type: 'searched', hits: [], consumed: 0, scanned: 0 });
+      assert.deepEqual(found, { type: 'searched', hits: [], consumed: 0, scanned: 0, outOfTime: false });
     } finally {
       await lane.close();
     }

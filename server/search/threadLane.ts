@@ -39,7 +39,10 @@ export type Lane<Request, Reply> = {
 };
 
 type LaneOptions = {
-  /** The thread's module: it answers each message with one reply, `{ type: 'failed', message }` when it cannot. */
+  /**
+   * The thread's module: it posts `{ type: 'ready' }` once loaded, then answers each message with
+   * one reply, `{ type: 'failed', message }` when it cannot.
+   */
   script: URL;
   threads: number;
   /**
@@ -52,6 +55,11 @@ type LaneOptions = {
 
 type Thread = {
   worker: Worker;
+  /**
+   * Resolves when its module has loaded: work is handed a thread that can start at once, so that
+   * the time a thread takes to start (seconds, on a loaded machine) is never counted as work.
+   */
+  ready: Promise<void>;
   pending: { resolve: (reply: unknown) => void; reject: (error: Error) => void } | null;
   ended: boolean;
   idleTimer: NodeJS.Timeout | null;
@@ -66,14 +74,18 @@ function startThread(script: URL): Thread {
   const worker = new Worker(script);
   // A thread never keeps the process alive: the command ends when it is asked to.
   worker.unref();
-  const thread: Thread = { worker, pending: null, ended: false, idleTimer: null };
+  let ready!: { resolve: () => void; reject: (error: Error) => void };
+  const thread: Thread = { worker, ready: new Promise<void>((resolve, reject) => (ready = { resolve, reject })), pending: null, ended: false, idleTimer: null };
+  thread.ready.catch(() => {});
   const fail = (error: Error) => {
     thread.ended = true;
+    ready.reject(error);
     const pending = thread.pending;
     thread.pending = null;
     pending?.reject(error);
   };
   worker.on('message', (reply: { type: string; message?: string }) => {
+    if (reply.type === 'ready') return ready.resolve();
     const pending = thread.pending;
     thread.pending = null;
     if (reply.type === 'failed') pending?.reject(new Error(reply.message));
@@ -186,6 +198,7 @@ export function createLane<Request, Reply>(options: LaneOptions): Lane<Request, 
       signal?.addEventListener('abort', onAbort, { once: true });
       let retired = false;
       try {
+        await mine.ready;
         return await work((request) => askThread(mine, request) as Promise<Reply>, () => (retired = true));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { LiveItem, SourceKind, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
 import type { WireKinds } from '../../shared/wire/kinds.ts';
-import type { KindSearchQuery } from '../../shared/wire/search.ts';
+import type { KindSearchQuery, StoppedEarly } from '../../shared/wire/search.ts';
 import type { ConversationExport } from '../export/exportParts.ts';
 import type { MapFacts } from '../../shared/map/party.ts';
 
@@ -49,7 +49,8 @@ export type SourceNotice =
  * The hits a source found for a search, newest first, each validated in its kind's wire shape,
  * with the id of the conversation it opens (the search says which session that is, for every kind).
  */
-export type SourceSearch = { hits: { at: string; conversation: string; hit: unknown }[]; scanned: number; truncated: boolean };
+/** `stoppedEarly`: its time ran out before it went through every text it had to (null: it did not). */
+export type SourceSearch = { hits: { at: string; conversation: string; hit: unknown }[]; scanned: number; truncated: boolean; stoppedEarly: StoppedEarly | null };
 
 /** A search a source will not run now: answered 503, with when to try again. */
 export class SearchRefused extends Error {

@@ -86,5 +86,5 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     };
     return { at: candidate.at, conversation: candidate.sessionId, hit: spexSearchHitSchema.parse(hit) };
   });
-  return { hits, scanned: found.scanned, truncated: found.truncated };
+  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
 }

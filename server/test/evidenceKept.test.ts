@@ -247,6 +247,6 @@ describe('small things the summary must get right', () => {
       assert.equal((await fetch(new URL(`/api/search?${query}`, dashboard.url))).status, 400, `search ${query}`);
     }
     assert.equal((await getJson(dashboard, `/api/sessions/${sessionId}?limit=010`, sessionResponseSchema)).page.limit, 10);
-    assert.equal((await getJson(dashboard, '/api/search?limit=16', recordSearchResponseSchema)).schema, 'rec.search/3');
+    assert.equal((await getJson(dashboard, '/api/search?limit=16', recordSearchResponseSchema)).schema, 'rec.search/4');
   });
 });

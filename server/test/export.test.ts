@@ -244,7 +244,7 @@ describe('exporting a search', () => {
   it('gives its hits with their sources, in each format', async () => {
     const query = 'q=refused+words&side=sent';
     const answer = await getJson(dashboard, `/api/search?${query}`, searchResponseSchema);
-    assert.equal(answer.hits.length, 1);
+    assert.equal(answer.hits.length, 1, JSON.stringify(answer));
 
     const json = await download(`/api/search/export?format=json&${query}`);
     assert.equal(json.status, 200);

@@ -95,7 +95,7 @@ describe('the source on the wire', () => {
     assert.deepEqual(file.source, ref);
     assert.deepEqual(file.item.source, ref);
     const search = await getJson(dashboard, '/api/search?q=words', recordSearchResponseSchema);
-    assert.equal(search.schema, 'rec.search/3');
+    assert.equal(search.schema, 'rec.search/4');
     assert.equal(search.hits.length, 2);
     for (const hit of search.hits) assert.deepEqual(hit.source, ref);
   });

@@ -46,13 +46,33 @@ export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind
   return narrowed as KindSearchQuery<K>;
 }
 
+/**
+ * A search whose time ran out before it went through every text it had to: its hits are those
+ * found in the texts it searched, the newest `searched` of `candidates` (every text that passed
+ * the filters), and the texts it did not reach may hold more. Never "no matches".
+ */
+const stoppedEarlySchema = z.object({
+  /** Texts gone through, newest first, before the search stopped. */
+  searched: z.number().int().nonnegative(),
+  /** Texts the search had to go through: those that passed its filters. */
+  candidates: z.number().int().nonnegative(),
+  /** How long it had searched when it stopped, in milliseconds: its budget. */
+  afterMs: z.number().nonnegative(),
+});
+export type StoppedEarly = z.infer<typeof stoppedEarlySchema>;
+
 export const searchResponseSchema = z.object({
-  /** rec.search/3: a kind's own filters are named `<kind>.<name>` in the query (rec.search/2 named them bare). */
-  schema: z.literal('rec.search/3'),
+  /**
+   * rec.search/4: `stoppedEarly` (rec.search/3 had none: a search out of time was a 503). From /3:
+   * a kind's own filters are named `<kind>.<name>` in the query (rec.search/2 named them bare).
+   */
+  schema: z.literal('rec.search/4'),
   hits: z.array(searchHitSchema),
   /** Entries read from disk for the query. */
   scanned: z.number().int(),
   /** More entries matched than `limit`. */
   truncated: z.boolean(),
+  /** null: the search went through every text it needed to. */
+  stoppedEarly: stoppedEarlySchema.nullable(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -27,9 +27,10 @@ const MIX = [
 ] as const;
 type Kind = (typeof MIX)[number]['kind'];
 
-type Answer = { kind: Kind; status: number; ms: number; bytes: number; retryAfter: string | null };
+/** `stoppedEarly`: a search answered with what it found when its time ran out (rec.search/4). */
+type Answer = { kind: Kind; status: number; ms: number; bytes: number; retryAfter: string | null; stoppedEarly: boolean };
 
-export type MixedKind = { answered: Spread; statuses: Record<string, number>; refused: Spread | null; refusedWithoutRetryAfter: number; bytes: number };
+export type MixedKind = { answered: Spread; statuses: Record<string, number>; refused: Spread | null; refusedWithoutRetryAfter: number; stoppedEarly: number; bytes: number };
 /** Round trips with nothing else running: pages, items, and a 404 (an answer that does no work). */
 type Quiet = { page: Spread; item: Spread; trivial: Spread };
 export type MixedLoad = { clients: number; requests: number; wallMs: number; quiet: Quiet; all: Spread; kinds: Record<string, MixedKind>; peakRssBytes: number };
@@ -52,8 +53,15 @@ async function ask(url: string, kind: Kind, path: string): Promise<Answer> {
   const started = performance.now();
   const response = await fetch(new URL(path, url), { headers: BENCH_AUTH });
   let bytes = 0;
-  for await (const chunk of response.body ?? []) bytes += (chunk as Uint8Array).length;
-  return { kind, status: response.status, ms: performance.now() - started, bytes, retryAfter: response.headers.get('retry-after') };
+  // A search's answer is small: kept, to tell one that stopped early.
+  const kept: Uint8Array[] = [];
+  for await (const chunk of response.body ?? []) {
+    bytes += (chunk as Uint8Array).length;
+    if (kind !== 'export') kept.push(chunk as Uint8Array);
+  }
+  const ms = performance.now() - started;
+  const stoppedEarly = kind.endsWith('search') && response.status === 200 && (JSON.parse(Buffer.concat(kept).toString('utf8')) as { stoppedEarly?: unknown }).stoppedEarly != null;
+  return { kind, status: response.status, ms, bytes, retryAfter: response.headers.get('retry-after'), stoppedEarly };
 }
 
 function describeKind(answers: readonly Answer[]): MixedKind {
@@ -65,6 +73,7 @@ function describeKind(answers: readonly Answer[]): MixedKind {
     statuses,
     refused: refused.length === 0 ? null : spread(refused.map((answer) => answer.ms)),
     refusedWithoutRetryAfter: refused.filter((answer) => answer.retryAfter === null).length,
+    stoppedEarly: answers.filter((answer) => answer.stoppedEarly).length,
     bytes: answers.reduce((sum, answer) => sum + answer.bytes, 0),
   };
 }
@@ -152,7 +161,7 @@ function describeRows(load: MixedLoad): Row[] {
       value: figures.answered.p95,
       unit: 'ms',
       ...(alone === null ? {} : { baseline: { value: alone.p95, what: 'alone' }, ratio: figures.answered.p95 / alone.p95 }),
-      note: `p50 ${Math.round(figures.answered.p50)} ms, max ${Math.round(figures.answered.max)} ms over ${figures.answered.n} (${statuses})${kind === 'export' ? `, ${Math.round(figures.bytes / 2 ** 20)} MB read` : ''}`,
+      note: `p50 ${Math.round(figures.answered.p50)} ms, max ${Math.round(figures.answered.max)} ms over ${figures.answered.n} (${statuses}${figures.stoppedEarly > 0 ? `, ${figures.stoppedEarly} of the 200s stopped early` : ''})${kind === 'export' ? `, ${Math.round(figures.bytes / 2 ** 20)} MB read` : ''}`,
     });
     if (refused !== null) {
       rows.push({

@@ -1,6 +1,6 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { searchResponseSchema, type SearchResponse } from '../../../shared/wire/search.ts';
+import { searchResponseSchema, type SearchResponse, type StoppedEarly } from '../../../shared/wire/search.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { getJson, isNotHere } from '../api/client.ts';
 import { apiUrls } from '../api/urls.ts';
@@ -111,6 +111,16 @@ export default function SearchView({ query }: { query: string }) {
   );
 }
 
+/** A search out of time is shown as one, never as "no matches": the texts it did not reach may hold more. */
+function StoppedEarlyNotice({ stoppedEarly: { searched, candidates, afterMs } }: { stoppedEarly: StoppedEarly }) {
+  return (
+    <p className="banner-degraded search-stopped-early">
+      Searched {searched.toLocaleString('en-US')} of {countOf(candidates, 'text')}; stopped after {(afterMs / 1000).toFixed(1)} s — narrow the search (a project, a time
+      range, a store). The texts not searched may hold more matches.
+    </p>
+  );
+}
+
 function SearchResults({ results, empty }: { results: UseQueryResult<SearchResponse>; empty: boolean }) {
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
@@ -118,11 +128,13 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
     return <p className="notice error">{notThere ? 'This server does not offer search yet.' : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
-  const { hits, scanned, truncated } = results.data;
+  const { hits, scanned, truncated, stoppedEarly } = results.data;
   return (
     <section aria-label="Search results">
+      {stoppedEarly !== null && <StoppedEarlyNotice stoppedEarly={stoppedEarly} />}
       <p className="muted" role="status">
         {countOf(hits.length, 'entry', 'entries')}
+        {stoppedEarly !== null ? ' in the texts searched' : ''}
         {truncated ? ` shown; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
         conversations: nothing here pairs a sent entry with a received one.
       </p>
