@@ -8,7 +8,8 @@ import { createPendingTails } from '../watch/pendingTails.ts';
 import { createSettledReads } from '../watch/settledReads.ts';
 import type { Stirred } from '../watch/stirBatch.ts';
 import { createStoreWatch, type StoreWalker } from '../watch/storeWatch.ts';
-import { createSacRooms, filesOf, type FirstScanReader, type SeatFileState } from './sacRooms.ts';
+import { createSacRooms, filesOf, type SeatFileState } from './sacRooms.ts';
+import type { FirstScanReader } from './sacFirstScan.ts';
 import { storeRules } from './storeOpen.ts';
 import type { OpenRules } from '../watch/safeOpen.ts';
 

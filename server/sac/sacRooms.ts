@@ -1,12 +1,12 @@
 import { join, sep } from 'node:path';
-import { SECRET_FILES, classifyRoomFolder, classifySeatFile, isSecretName, mayOpen, seatFilePath, type NameKind } from '../../shared/sac/layout.ts';
+import { classifyRoomFolder, classifySeatFile, isSecretName, mayOpen, seatFilePath, type NameKind } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
-import { adoptSeatFileReading, awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, noteSeatFileWithheld, readSeatFile, type PackedSeatFileReading, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, noteSeatFileWithheld, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';
 import { createReadScratch, readAppended, type AppendMark } from '../watch/appendRead.ts';
-import { startAppendScan, type AppendScan, type AppendScanned } from '../watch/appendScan.ts';
 import { listStoreFolder, type FolderEntry } from '../watch/listFolder.ts';
 import type { PendingTails } from '../watch/pendingTails.ts';
 import { statPath, type OpenRules } from '../watch/safeOpen.ts';
+import { createFirstScanLine, type FirstScanReader, type InLine } from './sacFirstScan.ts';
 import { allowedPath } from './storeOpen.ts';
 
 // The rooms of a set-agent-comm store (`channels/<room>/<seat>.md`) and what is read of each seat
@@ -26,7 +26,7 @@ export type SeatFileState = {
   withheld: string | null;
 };
 
-type RoomState = {
+export type RoomState = {
   room: string;
   folder: string;
   files: Map<string, SeatFileState>;
@@ -37,7 +37,7 @@ type RoomState = {
   lost: string | null;
 };
 
-type RoomsContext = {
+export type RoomsContext = {
   root: string;
   rules: OpenRules;
   pending: PendingTails;
@@ -52,10 +52,6 @@ type RoomsContext = {
   onFirstScanRead?: (relative: string, by: FirstScanReader) => void;
 };
 
-export type FirstScanReader = 'main' | 'thread' | 'left by thread';
-
-/** A seat file in the line a first scan reads. */
-type InLine = { room: RoomState; file: SeatFileState };
 
 /** Why a file or a folder whose name is not UTF-8 is listed and not read: sac writes only UTF-8 names. */
 const NAME_NOT_UTF8 = 'its name is not valid UTF-8 (shown with the bytes escaped), so it is no seat file sac wrote';
@@ -66,6 +62,7 @@ export function createSacRooms(context: RoomsContext) {
   const channels = join(root, 'channels');
   const rooms = new Map<string, RoomState>();
   const scratch = createReadScratch();
+  const firstScanLine = createFirstScanLine({ ...context, readSeat: (room, seat) => readSeat(room, seat) });
   /** Names under channels/ that are listed and never read. */
   let strays: string[] = [];
   /** The names of retired rooms (`channels/.archive/<room>`): listed, never read. */
@@ -179,7 +176,7 @@ export function createSacRooms(context: RoomsContext) {
     }
     strays = notRead.sort();
     const archive = listing.type === 'listed' ? listing.entries.find((entry) => entry.name === '.archive') : undefined;
-    archived = archive !== undefined && kindOf(archive, join(channels, archive.name)) === 'folder' ? listArchived(join(channels, archive.name)) : new Set();
+    archived = archive !== undefined && kindOf(archive, join(channels, archive.name)) === 'folder' ? listArchived(root, join(channels, archive.name)) : new Set();
     const touched: string[] = [];
     for (const room of [...rooms.values()]) {
       if (found.has(room.room) || room.lost !== null) continue;
@@ -198,89 +195,8 @@ export function createSacRooms(context: RoomsContext) {
       if (readNew) yield* listRoom(room, true, firstScan ? line : undefined);
       touched.push(name);
     }
-    yield* readLine(line);
+    yield* firstScanLine.readLine(line);
     return touched;
-  }
-
-  /**
-   * Reads a first scan's seat files: from the front of the line on this thread, in slices, and,
-   * once the line is long enough, from its end on a scan thread (server/watch/appendScan.ts),
-   * whose readings are adopted as they come. A file read here meanwhile (a watch told of it) is
-   * newer than the thread's reading of it, which is dropped; whatever the thread left is read here.
-   */
-  function* readLine(line: InLine[]): Generator<Promise<unknown> | void> {
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    const scan: AppendScan | null =
-      line.length >= context.scanThreadFrom
-        ? startAppendScan(
-            {
-              root,
-              secretNames: SECRET_FILES,
-              paths: line.map(({ file }) => allowedPath(root, file.relative)),
-              reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' },
-            },
-            context.onError,
-          )
-        : null;
-    const done = new Uint8Array(line.length);
-    const adopt = (scanned: AppendScanned[]) => {
-      for (const { index, read } of scanned) {
-        if (read !== null && adoptReading(line[index]!, read)) done[index] = 1;
-        context.onFirstScanRead?.(line[index]!.file.relative, read === null ? 'left by thread' : 'thread');
-      }
-    };
-    const readHere = (index: number) => {
-      readSeat(line[index]!.room, line[index]!.file.seat);
-      done[index] = 1;
-      context.onFirstScanRead?.(line[index]!.file.relative, 'main');
-    };
-    try {
-      let at = 0;
-      for (; at < line.length; at++) {
-        if (scan !== null) {
-          adopt(scan.take());
-          if (!scan.claim(at)) break;
-        }
-        readHere(at);
-        yield;
-      }
-      // The thread took the rest of the line: its readings are waited for, between answers.
-      while (scan !== null && at < line.length && !scan.ended) {
-        yield scan.arrival();
-        adopt(scan.take());
-      }
-      if (scan !== null) adopt(scan.take());
-      for (let index = at; index < line.length; index++) {
-        if (done[index] === 1) continue;
-        readHere(index);
-        yield;
-      }
-    } finally {
-      void scan?.stop();
-    }
-  }
-
-  /** Takes a scan thread's reading of a file, unless it was read here meanwhile; says whether the file is done. */
-  function adoptReading({ room, file }: InLine, read: NonNullable<AppendScanned['read']>): boolean {
-    if (file.mark !== null || file.reading.size !== 0 || file.reading.problem !== null) return true;
-    if (file.withheld !== null || room.lost !== null) return false;
-    file.reading = adoptSeatFileReading(room.room, file.seat, read.value as PackedSeatFileReading);
-    file.mark = read.mark;
-    file.mtimeMs = read.mtimeMs;
-    room.version++;
-    context.pending.settle(file.relative);
-    return true;
-  }
-
-  /**
-   * The rooms retired to the archive, by their folders' names only, as `sac rooms --archived` lists
-   * them: what a room sac's records still name became. Nothing in them is read. The archive changes
-   * only as a room leaves `channels/` or comes back to it, so it is listed with `channels/`.
-   */
-  function listArchived(folder: string): ReadonlySet<string> {
-    const listing = listStoreFolder(folder, root);
-    if (listing.type !== 'listed') return new Set();
-    return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, join(folder, entry.name)) === 'folder').map((entry) => entry.name));
   }
 
   function dropRoom(room: RoomState): void {
@@ -368,6 +284,17 @@ function findSeatFile(rooms: ReadonlyMap<string, RoomState>, relative: string): 
   const room = roomName === undefined ? undefined : rooms.get(roomName);
   const seat = name?.slice(0, -'.md'.length);
   return room === undefined || seat === undefined || !room.files.has(seat) ? null : { room, seat };
+}
+
+/**
+ * The rooms retired to the archive, by their folders' names only, as `sac rooms --archived` lists
+ * them: what a room sac's records still name became. Nothing in them is read. The archive changes
+ * only as a room leaves `channels/` or comes back to it, so it is listed with `channels/`.
+ */
+function listArchived(root: string, folder: string): ReadonlySet<string> {
+  const listing = listStoreFolder(folder, root);
+  if (listing.type !== 'listed') return new Set();
+  return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, join(folder, entry.name)) === 'folder').map((entry) => entry.name));
 }
 
 /** A room's files as the core takes them; made again only when the room changed. */

@@ -7,7 +7,7 @@ import { countEntries, type SeatFileReading } from '../../shared/sac/seatFile.ts
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import { appendedBytes, writtenFile } from '../../shared/sac/testing/sacWriter.ts';
 import { createSacReader, type SacReader } from './sacReader.ts';
-import type { FirstScanReader } from './sacRooms.ts';
+import type { FirstScanReader } from './sacFirstScan.ts';
 import { eventually } from '../test/harness.ts';
 
 // The first scan on two threads: what the scan thread reads is what the main thread would have

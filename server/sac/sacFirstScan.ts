@@ -1,0 +1,94 @@
+import { SECRET_FILES } from '../../shared/sac/layout.ts';
+import { adoptSeatFileReading, type PackedSeatFileReading } from '../../shared/sac/seatFile.ts';
+import { startAppendScan, type AppendScan, type AppendScanned } from '../watch/appendScan.ts';
+import type { RoomState, RoomsContext, SeatFileState } from './sacRooms.ts';
+import { allowedPath } from './storeOpen.ts';
+
+// A first scan's line of seat files, read on two threads: this one from the front, a scan thread
+// (server/watch/appendScan.ts) from the end, until they meet.
+
+/** A seat file in the line a first scan reads. */
+export type InLine = { room: RoomState; file: SeatFileState };
+
+export type FirstScanReader = 'main' | 'thread' | 'left by thread';
+
+type FirstScanContext = Pick<RoomsContext, 'root' | 'pending' | 'scanThreadFrom' | 'onError' | 'onFirstScanRead'> & {
+  /** Reads a seat file here, as the rooms read any: what a thread left, or what was not handed to one. */
+  readSeat(room: RoomState, seat: string): boolean;
+};
+
+export function createFirstScanLine(context: FirstScanContext) {
+  const { root } = context;
+
+  /**
+   * Reads a first scan's seat files: from the front of the line on this thread, in slices, and,
+   * once the line is long enough, from its end on a scan thread (server/watch/appendScan.ts),
+   * whose readings are adopted as they come. A file read here meanwhile (a watch told of it) is
+   * newer than the thread's reading of it, which is dropped; whatever the thread left is read here.
+   */
+  function* readLine(line: InLine[]): Generator<Promise<unknown> | void> {
+    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const scan: AppendScan | null =
+      line.length >= context.scanThreadFrom
+        ? startAppendScan(
+            {
+              root,
+              secretNames: SECRET_FILES,
+              paths: line.map(({ file }) => allowedPath(root, file.relative)),
+              reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' },
+            },
+            context.onError,
+          )
+        : null;
+    const done = new Uint8Array(line.length);
+    const adopt = (scanned: AppendScanned[]) => {
+      for (const { index, read } of scanned) {
+        if (read !== null && adoptReading(line[index]!, read)) done[index] = 1;
+        context.onFirstScanRead?.(line[index]!.file.relative, read === null ? 'left by thread' : 'thread');
+      }
+    };
+    const readHere = (index: number) => {
+      context.readSeat(line[index]!.room, line[index]!.file.seat);
+      done[index] = 1;
+      context.onFirstScanRead?.(line[index]!.file.relative, 'main');
+    };
+    try {
+      let at = 0;
+      for (; at < line.length; at++) {
+        if (scan !== null) {
+          adopt(scan.take());
+          if (!scan.claim(at)) break;
+        }
+        readHere(at);
+        yield;
+      }
+      // The thread took the rest of the line: its readings are waited for, between answers.
+      while (scan !== null && at < line.length && !scan.ended) {
+        yield scan.arrival();
+        adopt(scan.take());
+      }
+      if (scan !== null) adopt(scan.take());
+      for (let index = at; index < line.length; index++) {
+        if (done[index] === 1) continue;
+        readHere(index);
+        yield;
+      }
+    } finally {
+      void scan?.stop();
+    }
+  }
+
+  /** Takes a scan thread's reading of a file, unless it was read here meanwhile; says whether the file is done. */
+  function adoptReading({ room, file }: InLine, read: NonNullable<AppendScanned['read']>): boolean {
+    if (file.mark !== null || file.reading.size !== 0 || file.reading.problem !== null) return true;
+    if (file.withheld !== null || room.lost !== null) return false;
+    file.reading = adoptSeatFileReading(room.room, file.seat, read.value as PackedSeatFileReading);
+    file.mark = read.mark;
+    file.mtimeMs = read.mtimeMs;
+    room.version++;
+    context.pending.settle(file.relative);
+    return true;
+  }
+
+  return { readLine };
+}
