@@ -138,6 +138,8 @@ export function createSacRooms(context: RoomsContext) {
         if (file.withheld === null) line.push({ room, file });
         else readSeat(room, name.seat, entry);
         any = true;
+        // Putting a store's files in line is a turn of the event loop too: requests come between.
+        yield;
       } else if (known === undefined || all || hasMoved(known, join(room.folder, entry.name))) {
         any = readSeat(room, name.seat, entry) || any;
         yield;
