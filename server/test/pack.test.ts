@@ -52,6 +52,12 @@ describe('the published package', () => {
       for (const devOnly of ['react', 'vite', 'typescript', '@playwright/test']) {
         assert.equal(existsSync(join(installed, devOnly)), false, `${devOnly} is not installed`);
       }
+      // The server's dependencies are inside its bundle: installing it fetches nothing else.
+      assert.deepEqual(
+        readdirSync(installed).filter((name) => !name.startsWith('.')),
+        ['rec-dashboard'],
+        'the package installs nothing beside itself',
+      );
       // The package carries the product only: no bench, no test writer (which writes any bytes
       // into a record), no tests, no test fixtures.
       const shipped = readdirSync(join(installed, 'rec-dashboard'), { recursive: true, encoding: 'utf8' });
