@@ -365,6 +365,40 @@ describe('incremental reading equals reading the whole file', () => {
     }
   });
 
+  it('a read of more entries than a read first has room for (thousands, then tens of thousands) gives each entry as reading the file in pieces does, and the next file reads as if alone', () => {
+    const entriesOf = (count: number, salt: number): AppendedEntry[] =>
+      Array.from({ length: count }, (_, i) => ({
+        ts: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}T17:18:53.${String(i % 1000).padStart(3, '0')}${i % 5 === 0 ? 'Z' : '+02:00'}`,
+        type: types[(i + salt) % 4]!,
+        text: `body ${i}`,
+        ...(i % 7 === 0 ? { to: [`agent-${(i + salt) % 11}`] } : {}),
+        ...(i % 13 === 0 ? { re: `2026-11-30T17:18:53.${String(i % 1000).padStart(3, '0')}+00:00` } : {}),
+      }));
+    // As writtenFile writes them, without copying the file at each entry.
+    const fileOf = (entries: AppendedEntry[]): Uint8Array => {
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      for (const entry of entries) size += parts[parts.push(bytesOf(appendedBytes(size, entry))) - 1]!.length;
+      return bytesOf(parts.map((part) => new TextDecoder().decode(part)).join(''));
+    };
+    const small = fileOf(entriesOf(3, 1));
+    const alone = readWhole(small);
+    for (const count of [3_000, 70_000]) {
+      const bytes = fileOf(entriesOf(count, count));
+      const whole = readWhole(bytes);
+      let pieces = createSeatFileReading('team', API);
+      for (let cut = 0; cut < bytes.length; cut = Math.min(bytes.length, cut + 40_000)) {
+        const end = Math.min(bytes.length, cut + 40_000);
+        pieces = readSeatFile(pieces, bytes.subarray(pieces.offset, end), pieces.offset);
+      }
+      pieces = readSeatFile(pieces, bytes.subarray(pieces.offset), pieces.offset);
+      assert.equal(listEntries(whole).length, count);
+      assert.deepEqual(listEntries(whole), listEntries(pieces), `${count} entries`);
+      assert.deepEqual(listEntries(whole).map((entry) => entry.facts.time), entriesOf(count, count).map((entry) => entry.ts));
+      assert.deepEqual(readWhole(small), alone, `a small file after ${count} entries`);
+    }
+  });
+
   it('a whole file written by sac’s writer reads as sac’s own parse reads it', () => {
     const decoder = new TextDecoder();
     for (let seed = 1; seed <= 300; seed++) {
