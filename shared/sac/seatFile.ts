@@ -278,7 +278,6 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   const base = previous.offset;
   const complete = data.lastIndexOf(NEWLINE) + 1;
   const had = previous.entries.start.length;
-  if (scratch.room > ADDED_ROOM_KEPT) scratch = { ...scratch, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM) };
   const added = scratch;
   added.count = 0;
   added.re = [];
@@ -339,6 +338,7 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   if (options.pendingWindowPassed === true && awaits) tornAt = offset;
   added.lists = lists.lists();
   const entries = added.count === 0 ? previous.entries : appendEntries(previous.entries, added, closedState);
+  if (added.room > ADDED_ROOM_KEPT) scratch = { ...added, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM) };
   return new SeatFileReading(previous.room, previous.seat, offset, size, entries, null, { lastLineEmpty, bodyHasText, tornAt });
 }
 
