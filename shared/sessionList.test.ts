@@ -30,7 +30,8 @@ function summary(sessionId: string, cwd: string | null, lastAt: string | null, d
 
 function listOf(sessions: SessionSummary[]): SessionsResponse {
   return {
-    schema: 'rec.sessions/3',
+    schema: 'rec.sessions/4',
+    version: 'abcdef01.1',
     sources: [{ ...RECORD, root: '/record', state: 'present', why: null, indexing: { state: 'ready', files: 3 }, strays: [] }],
     degradedSessions: sessions.filter((s) => s.degraded.length > 0).length,
     projects: groupProjects(sessions),

@@ -1,6 +1,6 @@
 import type { SourceRef } from './wire/common.ts';
 import type { ConversationSummary } from './wire/kinds.ts';
-import type { SessionsResponse } from './wire/conversations.ts';
+import type { SessionChangesResponse, SessionsResponse } from './wire/conversations.ts';
 import { groupProjects } from './projects.ts';
 
 /**
@@ -8,7 +8,7 @@ import { groupProjects } from './projects.ts';
  * project, most recently active first (the same groupProjects), and the degraded count recounted.
  * A client applies what `session-changed` notices carry instead of fetching the list again.
  */
-export function applySessionChanges(list: SessionsResponse, changed: Iterable<ConversationSummary>): SessionsResponse {
+export function applySessionChanges(list: SessionsResponse, changed: Iterable<ConversationSummary>, removed: Iterable<{ source: SourceRef; id: string }> = []): SessionsResponse {
   const byId = new Map<string, ConversationSummary>();
   for (const project of list.projects) for (const session of project.sessions) byId.set(sessionKey(session), session);
   let any = false;
@@ -16,10 +16,21 @@ export function applySessionChanges(list: SessionsResponse, changed: Iterable<Co
     byId.set(sessionKey(session), session);
     any = true;
   }
+  for (const session of removed) any = byId.delete(sessionKey(session)) || any;
   if (!any) return list;
   let degradedSessions = 0;
   for (const session of byId.values()) if (session.degraded.length > 0) degradedSessions++;
   return { ...list, degradedSessions, projects: groupProjects(byId.values()) };
+}
+
+/**
+ * The list at a later version: what changed since the version it was fetched at
+ * (`GET /api/sessions?since=`) put in, the stores' states as they are now. Conversations that did
+ * not change keep their objects, so what shows them need not be drawn again.
+ */
+export function applyListChanges(list: SessionsResponse, changes: SessionChangesResponse): SessionsResponse {
+  const patched = applySessionChanges(list, changes.changed, changes.removed);
+  return { ...patched, version: changes.version, sources: changes.sources };
 }
 
 /**
