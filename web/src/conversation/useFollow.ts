@@ -69,11 +69,17 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   // Keep the newest item in view as items arrive and rows take their measured height; before
   // the frame is painted, so that rows never show elsewhere first. The newest item ends the
   // scroll box, so following is scrolling to its end: one layout, where the virtualizer's
-  // scrollToIndex measured the box, then scrolled, then looked again on the next frames.
+  // scrollToIndex measured the box, then scrolled, then looked again on the next frames. Done at
+  // the frame rather than at each commit: reading scrollHeight lays the page out, and while a
+  // store is indexed the page commits several times a frame (rows, the sidebar, the counts), each
+  // of which laid it out again.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (!following || total === 0 || el === null) return;
-    el.scrollTop = el.scrollHeight;
+    const frame = requestAnimationFrame(() => {
+      el.scrollTop = el.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [following, total, totalSize, el]);
 
   return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
