@@ -69,6 +69,13 @@ describe('a list of sessions kept current from notices', () => {
     );
   });
 
+  test('a project none of whose sessions changed is the same project object in the new list; the one changed is new', () => {
+    const list = listOf([a, b, c]);
+    const patched = applySessionChanges(list, [summary('b', '/two', '2026-11-20T09:00:04.000Z')]);
+    assert.equal(patched.projects.find((p) => p.cwd === '/one'), list.projects.find((p) => p.cwd === '/one'));
+    assert.notEqual(patched.projects.find((p) => p.cwd === '/two'), list.projects.find((p) => p.cwd === '/two'));
+  });
+
   test('no changes leave the list as it was', () => {
     const list = listOf([a, b, c]);
     assert.equal(applySessionChanges(list, []), list);

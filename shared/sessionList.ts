@@ -20,7 +20,14 @@ export function applySessionChanges(list: SessionsResponse, changed: Iterable<Co
   if (!any) return list;
   let degradedSessions = 0;
   for (const session of byId.values()) if (session.degraded.length > 0) degradedSessions++;
-  return { ...list, degradedSessions, projects: groupProjects(byId.values()) };
+  // A project none of whose conversations changed or moved is the one the list had: what is made
+  // of it (the sidebar's part of the tree) need not be made again.
+  const before = new Map(list.projects.map((project) => [project.cwd, project]));
+  const projects = groupProjects(byId.values()).map((project) => {
+    const was = before.get(project.cwd);
+    return was !== undefined && was.sessions.length === project.sessions.length && was.sessions.every((session, i) => session === project.sessions[i]) ? was : project;
+  });
+  return { ...list, degradedSessions, projects };
 }
 
 /**

@@ -19,6 +19,8 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   const [seenTotal, setSeenTotal] = useState<number | null>(null);
   if (seenTotal === null && known !== null) setSeenTotal(known);
   const intentAt = useRef(0);
+  /** A frame is to scroll the list to its end. */
+  const endPending = useRef(false);
   const totalRef = useRef(total);
   totalRef.current = total;
 
@@ -44,8 +46,10 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
       if (event.deltaY < 0) stopFollowing();
     };
     const onScroll = () => {
-      const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
       const byReader = Date.now() - intentAt.current < INTENT_MS;
+      // Rows measured before the frame that scrolls to the end moved the list: not the reader.
+      if (!byReader && endPending.current) return;
+      const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
       if (fromBottom < AT_BOTTOM_PX) {
         if (byReader) setFollowing(true);
       }
@@ -76,10 +80,15 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (!following || total === 0 || el === null) return;
+    endPending.current = true;
     const frame = requestAnimationFrame(() => {
+      endPending.current = false;
       el.scrollTop = el.scrollHeight;
     });
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      endPending.current = false;
+      cancelAnimationFrame(frame);
+    };
   }, [following, total, totalSize, el]);
 
   return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
