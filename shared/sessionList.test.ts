@@ -81,3 +81,36 @@ describe('a list of sessions kept current from notices', () => {
     assert.equal(applySessionChanges(list, []), list);
   });
 });
+
+describe('a list kept current from many changes', () => {
+  test('after any run of changes and removals it is the list grouped afresh from the sessions it then holds', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 20, 9) + n * 1000).toISOString();
+    const held = new Map<string, SessionSummary>();
+    for (let i = 0; i < 60; i++) held.set(`s${i}`, summary(`s${i}`, random() < 0.1 ? null : `/p${i % 7}`, random() < 0.1 ? null : at(Math.floor(random() * 50)), random() < 0.3));
+    let list = listOf([...held.values()]);
+    for (let step = 0; step < 300; step++) {
+      const changed: SessionSummary[] = [];
+      const removed: { source: SourceRef; id: string }[] = [];
+      for (let n = Math.floor(random() * 4); n >= 0; n--) {
+        const id = `s${Math.floor(random() * 80)}`;
+        if (random() < 0.15) {
+          removed.push({ source: RECORD, id });
+          held.delete(id);
+        } else {
+          const one = summary(id, random() < 0.1 ? null : `/p${Math.floor(random() * 9)}`, at(Math.floor(random() * 400)), random() < 0.3);
+          changed.push(one);
+          held.set(id, one);
+        }
+      }
+      // A session both changed and removed in one call is removed.
+      for (const gone of removed) {
+        changed.splice(0, changed.length, ...changed.filter((one) => one.id !== gone.id));
+        held.delete(gone.id);
+      }
+      list = applySessionChanges(list, changed, removed);
+      assert.deepStrictEqual(list, listOf([...held.values()]), `step ${step}`);
+    }
+  });
+});
