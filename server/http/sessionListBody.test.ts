@@ -56,7 +56,8 @@ function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } 
   };
 }
 
-describe('the list of sessions', () => {
+/** Three sessions in two projects, the source that holds them, and its list. */
+function threeSessions() {
   const folds = new Map([
     ['a', sessionIn('a', '/one', 1)],
     ['b', sessionIn('b', '/two', 2)],
@@ -65,6 +66,11 @@ describe('the list of sessions', () => {
   const source = fakeSource(folds);
   const list = createSessionListBody([source]);
   const parsed = () => recordSessionsResponseSchema.parse(JSON.parse(Buffer.concat(list.body().chunks).toString('utf8')));
+  return { folds, source, list, parsed };
+}
+
+describe('the list of sessions', () => {
+  const { folds, source, list, parsed } = threeSessions();
 
   test('is the rec.sessions/4 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
     const body = list.body();
@@ -92,14 +98,7 @@ describe('the list of sessions', () => {
 });
 
 describe('the list of sessions asked for what changed since a version', () => {
-  const folds = new Map([
-    ['a', sessionIn('a', '/one', 1)],
-    ['b', sessionIn('b', '/two', 2)],
-    ['c', sessionIn('c', '/one', 3)],
-  ]);
-  const source = fakeSource(folds);
-  const list = createSessionListBody([source]);
-  const whole = () => recordSessionsResponseSchema.parse(JSON.parse(Buffer.concat(list.body().chunks).toString('utf8')));
+  const { folds, source, list, parsed: whole } = threeSessions();
   const changesSince = (version: string) => {
     const body = list.changesSince(version);
     return body === null ? null : sessionChangesResponseSchema.parse(JSON.parse(Buffer.concat(body.chunks).toString('utf8')));
