@@ -40,6 +40,30 @@ describe('the first scan begun before the reader is made', () => {
     }
   });
 
+  it('lists the record and starts its scan threads before it watches a single session folder: they are watched in turns of the event loop, so the first request is not behind 1,000 watches, and every one before a thread reads it', { timeout: 120_000 }, async () => {
+    const record = makeTempRecord();
+    try {
+      for (let i = 0; i < FOLDERS; i++) {
+        mkdirSync(join(record.dir, `s${i}`));
+        writeFileSync(join(record.dir, `s${i}`, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: `s${i}` }));
+      }
+      const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
+      try {
+        assert.ok(headStart?.pool, 'scan threads began');
+        assert.equal(Array.from({ length: FOLDERS }, (_, i) => `s${i}`).filter((sessionId) => headStart.folders.isWatched(sessionId)).length, 0, 'no session folder is watched when the head start returns');
+        await headStart.folders.watchedAll();
+        for (let i = 0; i < FOLDERS; i++) assert.ok(headStart.folders.isWatched(`s${i}`), `s${i} is watched in the turns that follow`);
+        // Every folder is read, each once watched: the scan ends, with none left unreported.
+        assert.deepEqual(await headStart.pool.done, []);
+      } finally {
+        await headStart?.pool?.terminate();
+        await headStart?.folders.close();
+      }
+    } finally {
+      record.remove();
+    }
+  });
+
   it('writes made after the scan began and before the reader took it over, into folders already read and into new ones, are all the reader\'s', { timeout: 120_000 }, async () => {
     const record = makeTempRecord();
     const sessionIds: string[] = [];
