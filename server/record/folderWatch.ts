@@ -88,12 +88,15 @@ export function createFolderWatch(recordDir: string) {
   let watchedInTurns: Promise<void> = Promise.resolve();
 
   /**
-   * Watches session folders in turns of the event loop, in their order, from the next turn on:
-   * a request that comes meanwhile is answered between two turns. `watched[0]` counts those
-   * watched so far (a folder gone meanwhile counts too), and wakes whoever waits on it.
+   * Watches session folders in their order: the first `now` of them before it returns, the rest
+   * in turns of the event loop from the next turn on (a request that comes meanwhile is answered
+   * between two turns). `watched[0]` counts those watched so far (a folder gone meanwhile counts
+   * too), and wakes whoever waits on it.
    */
-  function watchInTurns(sessionIds: readonly string[], watched: Int32Array): void {
-    let at = 0;
+  function watchInTurns(sessionIds: readonly string[], watched: Int32Array, now: number): void {
+    let at = Math.min(now, sessionIds.length);
+    watchNow(sessionIds.slice(0, at));
+    Atomics.store(watched, 0, at);
     watchedInTurns = new Promise<void>((resolve) => {
       const turn = () => {
         const until = performance.now() + WATCH_TURN_MS;
