@@ -7,8 +7,9 @@ import { countScanThreads, startScanPool, type ScanPool } from './scanPool.ts';
 // the scan threads start on its session folders, and the rest of the command (the HTTP server,
 // the other kinds, the schemas) loads meanwhile on the main thread. The head of the line of
 // folders is watched at once, the rest in turns of its event loop from then on, each before a
-// thread reads it: the first request is answered between two turns, not after 1,000 watches. A write from then on is read by the
-// scan, or told by the watches, or both: what they tell waits for the reader, which takes both over.
+// thread reads it: the first request is answered between two turns, not after 1,000 watches.
+// A write from then on is read by the scan, or told by the watches, or both: what they tell
+// waits for the reader, which takes both over.
 
 /** A first scan begun: the watches, and the scan threads reading the folders they watch. */
 export type RecordHeadStart = { folders: FolderWatch; pool: ScanPool | null };
