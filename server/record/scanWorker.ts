@@ -93,7 +93,13 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
 
   /** The asks that came, each answered in turn: one look at a time, with one scratch buffer. */
   let answering = Promise.resolve();
-  const answer = (sessionId: string) => (answering = answering.then(() => lookAtFolder(sessionId, true)));
+  const begun = new Int32Array(share.asksBegun);
+  const answer = (sessionId: string) =>
+    (answering = answering.then(() => {
+      // Counted before the folder is listed: an ask made after this is not answered by this look.
+      Atomics.add(begun, share.thread, 1);
+      return lookAtFolder(sessionId, true);
+    }));
   async function answerAsks(): Promise<void> {
     for (let ask = receiveMessageOnPort(share.asks); ask !== undefined; ask = receiveMessageOnPort(share.asks)) await answer(ask.message as string);
   }
