@@ -46,12 +46,12 @@ export function applySessionChanges(list: SessionsResponse, changed: Iterable<Co
 
 /**
  * The list at a later version: what changed since the version it was fetched at
- * (`GET /api/sessions?since=`) put in, the stores' states as they are now. Conversations that did
+ * (`GET /api/sessions?since=`) put in, the stores' states and the degraded count as they are now. Conversations that did
  * not change keep their objects, so what shows them need not be drawn again.
  */
 export function applyListChanges(list: SessionsResponse, changes: SessionChangesResponse): SessionsResponse {
   const patched = applySessionChanges(list, changes.changed, changes.removed);
-  return { ...patched, version: changes.version, sources: changes.sources };
+  return { ...patched, version: changes.version, sources: changes.sources, degradedSessions: changes.degradedSessions };
 }
 
 /**

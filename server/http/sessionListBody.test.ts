@@ -128,6 +128,17 @@ describe('the list of sessions asked for what changed since a version', () => {
     assert.deepStrictEqual(applyListChanges(held, changes), whole());
   });
 
+  test('says the whole list\'s degraded count as of its version, as the whole list would', () => {
+    const held = whole();
+    // A session without its start entry: degraded evidence.
+    folds.set('e', foldSession('e', [fileOf(nameAt(1, 2), sentEntry(1, 'm1', { sessionId: 'e', cwd: '/one' }))]));
+    source.bump();
+    const changes = changesSince(held.version)!;
+    const now = whole();
+    assert.equal(now.degradedSessions, held.degradedSessions + 1);
+    assert.equal(changes.degradedSessions, now.degradedSessions);
+  });
+
   test('a version this list did not make (another process, a later one, not a version) is answered with the whole list', () => {
     const { version } = whole();
     const [prefix, generation] = version.split('.');

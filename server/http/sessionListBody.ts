@@ -42,6 +42,7 @@ export function createSessionListBody(sources: readonly Source[]) {
   let forgottenBefore = 0;
   let last: SessionListBody | null = null;
   let sourcesNow: unknown = [];
+  let degradedNow = 0;
   const versionNow = () => sources.map((source) => source.version()).join('/');
 
   const build = (): SessionListBody => {
@@ -68,6 +69,7 @@ export function createSessionListBody(sources: readonly Source[]) {
     }
     kept = keptNow;
     sourcesNow = sources.map((source) => ({ ...source.status(), strays: source.strays() }));
+    degradedNow = degradedSessions;
     const head = JSON.stringify(sessionsEnvelopeSchema.parse({ schema: 'rec.sessions/4', version: `${prefix}.${generation}`, sources: sourcesNow, degradedSessions }));
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"projects":[`)];
     const projectsNow = new Map<string | null, ProjectBody>();
@@ -107,7 +109,7 @@ export function createSessionListBody(sources: readonly Source[]) {
       for (const one of kept.values()) if (one.changedIn > from) changed.push(one.json);
       const gone: Kept['ref'][] = [];
       for (const one of removed.values()) if (one.changedIn > from) gone.push(one.ref);
-      const head = JSON.stringify(changesEnvelopeSchema.parse({ schema: 'rec.session-changes/1', since, version: `${prefix}.${generation}`, sources: sourcesNow, removed: gone }));
+      const head = JSON.stringify(changesEnvelopeSchema.parse({ schema: 'rec.session-changes/1', since, version: `${prefix}.${generation}`, sources: sourcesNow, degradedSessions: degradedNow, removed: gone }));
       const chunk = Buffer.from(`${head.slice(0, -1)},"changed":[${changed.join(',')}]}`);
       return { version: since, chunks: [chunk], bytes: chunk.length };
     },

@@ -32,14 +32,15 @@ export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
  * that holds it. While a store is first read, the list grows with every file read: a client asks
  * again every second or so, and the whole list (megabytes at 10,000 conversations) each time was
  * most of what a browser did then. `changed`: every conversation whose summary is not the one it
- * was at `since` (new ones too), as of `version`; `removed`: those no longer listed. The
- * degraded count is the client's to recount from the list it then holds.
+ * was at `since` (new ones too), as of `version`; `removed`: those no longer listed;
+ * `degradedSessions` the whole list's count as of `version`, as the server counts it.
  */
 export const sessionChangesResponseSchema = z.object({
   schema: z.literal('rec.session-changes/1'),
   since: listVersionSchema,
   version: listVersionSchema,
   sources: listedSourcesSchema,
+  degradedSessions: z.number().int(),
   changed: z.array(conversationSummarySchema),
   removed: z.array(z.object({ source: sourceRefSchema, id: z.string() })),
 });
