@@ -1,6 +1,6 @@
 import { enableCompileCache } from 'node:module';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 // V8's code for the bundle, kept between starts (Node's module compile cache): the second start
 // compiles the server's 1.3 MB of JavaScript from a cache rather than anew. It is an
@@ -38,5 +38,6 @@ function userCacheDir({ env, platform, home }: CachePlace): string {
 
 function isWithin(path: string, dir: string): boolean {
   const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `..x` is a name within; only `..` itself and what is under it are outside.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -28,6 +28,7 @@ describe('the compile cache', () => {
     assert.equal(chooseCompileCacheDir(['/home/someone/.cache'], linux()), null);
     assert.equal(chooseCompileCacheDir(['/home/someone/.cache/rec-dashboard/compile-cache/record'], linux()), null);
     assert.equal(chooseCompileCacheDir(['/srv/record'], linux({ NODE_COMPILE_CACHE: '/srv/record/.v8' })), null);
+    assert.equal(chooseCompileCacheDir(['/srv/record'], linux({ NODE_COMPILE_CACHE: '/srv/record/..v8' })), null, 'a name beginning with two dots is still within');
     assert.equal(chooseCompileCacheDir(['/home/someone/.claude/record'], linux()), '/home/someone/.cache/rec-dashboard/compile-cache');
     assert.equal(chooseCompileCacheDir([], linux({ NODE_DISABLE_COMPILE_CACHE: '1' })), null);
   });
