@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { ExportFormat } from '../../shared/wire/common.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import { createChunkWriter, type ChunkWriter } from './chunkWriter.ts';
 import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exportParts.ts';
 
@@ -10,13 +10,6 @@ import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exp
 // it is sent. A conversation of 100,000 entries is hundreds of megabytes, so it is never built in
 // memory: items are pulled from the kind only as fast as the client takes the bytes (a stream's
 // backpressure), and the kind's reading stops when the client goes away.
-
-/**
- * Making exports runs on the event loop: after this long, all exports together, other requests
- * and notices get their turn. Exports share it: with two at once, each makes bytes for half of
- * it, so that a page waits behind one turn of exports, however many there are.
- */
-const TURN_MS = 10;
 
 /**
  * A file name that any browser and file system takes as it is: letters, digits, `.`, `_` and
@@ -45,6 +38,12 @@ type ExportOptions = {
   itemSchema: z.ZodType;
   /** Aborts when the client goes away: the kind stops reading at its next item. */
   signal: AbortSignal;
+  /**
+   * The event loop's turns, shared with every request's work (server/sources/loopTurns.ts): an
+   * export makes each chunk in a turn, so that what arrives meanwhile (a page, a refusal) is read
+   * within one turn, however many exports are under way. Without it, the export has turns of its own.
+   */
+  turns?: LoopTurns;
 };
 
 /**
@@ -58,13 +57,11 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
   try {
     const out = createChunkWriter();
     const made = format === 'ndjson' ? frameNdjson(parts, out, options) : format === 'json' ? frameJson(parts, out, options) : frameMarkdown(parts, out, options);
-    let turnStarted = performance.now();
+    const turns = options.turns ?? createLoopTurns();
+    await turns.take();
     for await (const chunk of made) {
       yield chunk;
-      if (performance.now() - turnStarted > TURN_MS / Math.max(1, activity.running)) {
-        await nextTurn();
-        turnStarted = performance.now();
-      }
+      await turns.take();
     }
     yield* out.take();
     finished = true;
