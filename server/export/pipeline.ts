@@ -58,10 +58,10 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
     const out = createChunkWriter();
     const made = format === 'ndjson' ? frameNdjson(parts, out, options) : format === 'json' ? frameJson(parts, out, options) : frameMarkdown(parts, out, options);
     const turns = options.turns ?? createLoopTurns();
-    await turns.take();
+    await turns.take('export');
     for await (const chunk of made) {
       yield chunk;
-      await turns.take();
+      await turns.take('export');
     }
     yield* out.take();
     finished = true;
