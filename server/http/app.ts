@@ -98,8 +98,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Every request's work takes its turn of the event loop (server/sources/loopTurns.ts): before
   // its handler, and before its answer is checked and serialized (ahead of work not begun), and
-  // an export before each of its chunks (behind both). Access, Host and Origin checks and a refusal (onRequest) take none, nor does any
-  // error's few words: they are answered as their request is read.
+  // an export before each of its chunks (behind both). Access, Host and Origin checks and a
+  // refusal (onRequest) take none, nor does any error's few words: they are answered as their
+  // request is read.
   const turns = createLoopTurns();
   app.addHook('preHandler', () => turns.take('answer'));
   app.addHook('preSerialization', async (_request, reply, payload) => {
