@@ -56,8 +56,11 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
   let finished = false;
   try {
     const out = createChunkWriter();
-    const made = format === 'ndjson' ? frameNdjson(parts, out, options) : format === 'json' ? frameJson(parts, out, options) : frameMarkdown(parts, out, options);
     const turns = options.turns ?? createLoopTurns();
+    // A step is an item (a kind reads a file for it), not a chunk: a chunk of 128 KB is a hundred
+    // small files, a step longer than exports' share of a turn, which pages then waited behind.
+    const framing = { ...options, turns };
+    const made = format === 'ndjson' ? frameNdjson(parts, out, framing) : format === 'json' ? frameJson(parts, out, framing) : frameMarkdown(parts, out, framing);
     await turns.take('export');
     for await (const chunk of made) {
       yield chunk;
@@ -72,13 +75,16 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
   }
 }
 
-async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal }: ExportOptions): AsyncGenerator<Buffer> {
+type Framing = ExportOptions & { turns: LoopTurns };
+
+async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal, turns }: Framing): AsyncGenerator<Buffer> {
   out.writeText(JSON.stringify(parts.ndjsonHead) + '\n');
   for await (const item of parts.items.ndjson(signal)) {
     signal.throwIfAborted();
     yield* writeRecord(out, item.record, signal);
     out.writeText('\n');
     if (out.isFull()) yield* out.take();
+    await turns.take('export');
   }
 }
 
@@ -114,7 +120,7 @@ async function* writeRecord(out: ChunkWriter, record: ExportRecord, signal: Abor
   out.writeText('}');
 }
 
-async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, signal }: ExportOptions): AsyncGenerator<Buffer> {
+async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, signal, turns }: Framing): AsyncGenerator<Buffer> {
   const head = JSON.stringify(parts.jsonHead);
   out.writeText(head.slice(0, -1));
   let members = head === '{}' ? 0 : 1;
@@ -135,6 +141,7 @@ async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, si
     out.writeText((first ? '' : ',') + JSON.stringify(itemSchema.parse(item.value)));
     first = false;
     if (out.isFull()) yield* out.take();
+    await turns.take('export');
   }
   openUpTo(parts.lists.length - 1);
   if (open >= 0) out.writeText(']');
@@ -142,7 +149,7 @@ async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, si
   out.writeText(tail === '{}' ? '}' : `${members === 0 ? '' : ','}${tail.slice(1)}`);
 }
 
-async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt, signal }: ExportOptions): AsyncGenerator<Buffer> {
+async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt, signal, turns }: Framing): AsyncGenerator<Buffer> {
   out.writeText(parts.markdownHead(exportedAt));
   let open = -1;
   let items = 0;
@@ -163,6 +170,7 @@ async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt
     if (item.block !== undefined) yield* writeBlock(out, item.block, signal);
     items++;
     if (out.isFull()) yield* out.take();
+    await turns.take('export');
   }
   openUpTo(parts.lists.length - 1);
   const last = parts.lists[open];
