@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page } from './support/test.ts';
 import { waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
@@ -158,4 +160,28 @@ test('an invalid entry too large for a page says so in place, and shows the file
   await expect(row.locator('.raw-json')).toHaveCount(0);
   await row.getByRole('button', { name: /show the file's text \([\d,]+ bytes\)/ }).click();
   await expect(row.locator('.raw-json')).toContainText('"side":"sideways"');
+});
+
+test('once the page holds the list, it asks the server only for what changed since: a stray file beside the sessions is listed from an answer of the changes alone', async ({ page }) => {
+  const before = new SessionWriting(live.writer, '/e2e/list-changes');
+  await before.start();
+  await waitForItems(live.url, before.sessionId, 1);
+  await page.goto(live.url);
+  await expect(page.getByRole('link', { name: `Session ${before.sessionId}` })).toBeVisible();
+  const answers: { since: string | null; schema: string }[] = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (url.pathname !== '/api/sessions') return;
+    answers.push({ since: url.searchParams.get('since'), schema: ((await response.json()) as { schema: string }).schema });
+  });
+  // A file directly in the record directory is told as the store's state, which has the list fetched again.
+  const stray = `list-changes-${process.pid}.txt`;
+  writeFileSync(join(live.dir, stray), 'beside the sessions, in no session folder');
+  try {
+    await expect(page.locator(`.sidebar-note[title*="${stray}"]`)).toBeVisible();
+    expect(answers.length).toBeGreaterThan(0);
+    for (const answer of answers) expect(answer).toEqual({ since: expect.stringMatching(/^[0-9a-f]{8}\.[0-9]+$/), schema: 'rec.session-changes/1' });
+  } finally {
+    rmSync(join(live.dir, stray), { force: true });
+  }
 });

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { USAGE, parseCliArgs } from './cliArgs.ts';
 import type { Dashboard } from './dashboard.ts';
+import { startCompileCache } from './compileCache.ts';
 import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
@@ -63,6 +64,8 @@ export async function main(argv: string[]): Promise<void> {
     stores = found.stores;
   }
 
+  // Before the scan threads start and the rest of the command loads: both compile from the cache.
+  startCompileCache(stores.map((store) => store.root));
   const onError = (message: string) => console.error(`rec-dashboard: ${message}`);
   // A record's first scan begins before the rest of the command loads (the HTTP server, the other
   // kinds, the schemas), which takes a third of a second: its threads read meanwhile.

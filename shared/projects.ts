@@ -27,8 +27,40 @@ export function groupProjects<S extends ProjectMember>(sessions: Iterable<S>): P
     list.sort(byLatestFirst);
     projects.push({ cwd, sessions: list });
   }
-  projects.sort((a, b) => byLatestFirst(a.sessions[0]!, b.sessions[0]!) || compareCwd(a.cwd, b.cwd));
-  return projects;
+  return projects.sort(byProjectOrder);
+}
+
+/**
+ * The projects as `groupProjects` would group them after taking out every conversation `replaced`
+ * says and putting `added` in; a project neither touched is the same object, and only the
+ * projects touched are sorted again. A client's list changes with every write told: grouping all
+ * of it again for one conversation was most of what a write cost the page.
+ */
+export function regroupProjects<S extends ProjectMember>(projects: readonly Project<S>[], replaced: (conversation: S) => boolean, added: readonly S[]): Project<S>[] {
+  const addedIn = new Map<string | null, S[]>();
+  for (const conversation of added) {
+    const list = addedIn.get(conversation.cwd);
+    if (list === undefined) addedIn.set(conversation.cwd, [conversation]);
+    else list.push(conversation);
+  }
+  const result: Project<S>[] = [];
+  for (const project of projects) {
+    const kept = project.sessions.some(replaced) ? project.sessions.filter((conversation) => !replaced(conversation)) : null;
+    const more = addedIn.get(project.cwd);
+    addedIn.delete(project.cwd);
+    if (kept === null && more === undefined) {
+      result.push(project);
+      continue;
+    }
+    const sessions = [...(kept ?? project.sessions), ...(more ?? [])].sort(byLatestFirst);
+    if (sessions.length > 0) result.push({ cwd: project.cwd, sessions });
+  }
+  for (const [cwd, list] of addedIn) result.push({ cwd, sessions: list.sort(byLatestFirst) });
+  return result.sort(byProjectOrder);
+}
+
+function byProjectOrder<S extends ProjectMember>(a: Project<S>, b: Project<S>): number {
+  return byLatestFirst(a.sessions[0]!, b.sessions[0]!) || compareCwd(a.cwd, b.cwd);
 }
 
 function byLatestFirst(a: ProjectMember, b: ProjectMember): number {

@@ -30,7 +30,8 @@ function summary(sessionId: string, cwd: string | null, lastAt: string | null, d
 
 function listOf(sessions: SessionSummary[]): SessionsResponse {
   return {
-    schema: 'rec.sessions/3',
+    schema: 'rec.sessions/4',
+    version: 'abcdef01.1',
     sources: [{ ...RECORD, root: '/record', state: 'present', why: null, indexing: { state: 'ready', files: 3 }, strays: [] }],
     degradedSessions: sessions.filter((s) => s.degraded.length > 0).length,
     projects: groupProjects(sessions),
@@ -68,8 +69,48 @@ describe('a list of sessions kept current from notices', () => {
     );
   });
 
+  test('a project none of whose sessions changed is the same project object in the new list; the one changed is new', () => {
+    const list = listOf([a, b, c]);
+    const patched = applySessionChanges(list, [summary('b', '/two', '2026-11-20T09:00:04.000Z')]);
+    assert.equal(patched.projects.find((p) => p.cwd === '/one'), list.projects.find((p) => p.cwd === '/one'));
+    assert.notEqual(patched.projects.find((p) => p.cwd === '/two'), list.projects.find((p) => p.cwd === '/two'));
+  });
+
   test('no changes leave the list as it was', () => {
     const list = listOf([a, b, c]);
     assert.equal(applySessionChanges(list, []), list);
+  });
+});
+
+describe('a list kept current from many changes', () => {
+  test('after any run of changes and removals it is the list grouped afresh from the sessions it then holds', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const at = (n: number) => new Date(Date.UTC(2026, 10, 20, 9) + n * 1000).toISOString();
+    const held = new Map<string, SessionSummary>();
+    for (let i = 0; i < 60; i++) held.set(`s${i}`, summary(`s${i}`, random() < 0.1 ? null : `/p${i % 7}`, random() < 0.1 ? null : at(Math.floor(random() * 50)), random() < 0.3));
+    let list = listOf([...held.values()]);
+    for (let step = 0; step < 300; step++) {
+      const changed: SessionSummary[] = [];
+      const removed: { source: SourceRef; id: string }[] = [];
+      for (let n = Math.floor(random() * 4); n >= 0; n--) {
+        const id = `s${Math.floor(random() * 80)}`;
+        if (random() < 0.15) {
+          removed.push({ source: RECORD, id });
+          held.delete(id);
+        } else {
+          const one = summary(id, random() < 0.1 ? null : `/p${Math.floor(random() * 9)}`, at(Math.floor(random() * 400)), random() < 0.3);
+          changed.push(one);
+          held.set(id, one);
+        }
+      }
+      // A session both changed and removed in one call is removed.
+      for (const gone of removed) {
+        changed.splice(0, changed.length, ...changed.filter((one) => one.id !== gone.id));
+        held.delete(gone.id);
+      }
+      list = applySessionChanges(list, changed, removed);
+      assert.deepStrictEqual(list, listOf([...held.values()]), `step ${step}`);
+    }
   });
 });

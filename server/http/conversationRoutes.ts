@@ -19,6 +19,7 @@ export const anyQuerySchema = z.looseObject({});
 const sourceQuerySchema = z.looseObject({ source: z.string().optional() });
 export const conversationParams = z.object({ source: z.string(), id: z.string().min(1, 'a conversation id is needed') });
 export const sessionParams = z.object({ sessionId: z.string().min(1, 'a session id is needed') });
+const listQuerySchema = z.looseObject({ since: z.string().max(64).optional() });
 const NO_CONVERSATION = 'no such conversation in the stores read';
 
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
@@ -26,10 +27,12 @@ const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: er
 export function registerConversationRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup): void {
   const sessionList = createSessionListBody(sources);
 
-  // `rec.sessions/3` (sessionsResponseSchema): sent as the chunks kept per project, its envelope
-  // validated here and each conversation by its source, so not serialized again per answer.
-  app.get('/api/sessions', async (_request, reply) => {
-    const body = sessionList();
+  // `rec.sessions/4` (sessionsResponseSchema): sent as the chunks kept per project, its envelope
+  // validated here and each conversation by its source, so not serialized again per answer. Asked
+  // `?since=` a version it can answer from, only what changed since (rec.session-changes/1).
+  app.get('/api/sessions', { schema: { querystring: listQuerySchema } }, async (request, reply) => {
+    const since = request.query.since;
+    const body = (since === undefined ? null : sessionList.changesSince(since)) ?? sessionList.body();
     return reply.type('application/json; charset=utf-8').header('content-length', body.bytes).send(streamOf(body));
   });
 

@@ -8,6 +8,8 @@ import { createSessionListBody } from './sessionListBody.ts';
 import { createSummaryCache } from '../record/summaryCache.ts';
 import { projectSummary } from '../record/projection.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
+import { sessionChangesResponseSchema } from '../../shared/wire/conversations.ts';
+import { applyListChanges } from '../../shared/sessionList.ts';
 
 // The list of sessions is served from one chunk per project, kept while the project is unchanged.
 
@@ -54,7 +56,8 @@ function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } 
   };
 }
 
-describe('the list of sessions', () => {
+/** Three sessions in two projects, the source that holds them, and its list. */
+function threeSessions() {
   const folds = new Map([
     ['a', sessionIn('a', '/one', 1)],
     ['b', sessionIn('b', '/two', 2)],
@@ -62,10 +65,15 @@ describe('the list of sessions', () => {
   ]);
   const source = fakeSource(folds);
   const list = createSessionListBody([source]);
-  const parsed = () => recordSessionsResponseSchema.parse(JSON.parse(Buffer.concat(list().chunks).toString('utf8')));
+  const parsed = () => recordSessionsResponseSchema.parse(JSON.parse(Buffer.concat(list.body().chunks).toString('utf8')));
+  return { folds, source, list, parsed };
+}
 
-  test('is the rec.sessions/3 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
-    const body = list();
+describe('the list of sessions', () => {
+  const { folds, source, list, parsed } = threeSessions();
+
+  test('is the rec.sessions/4 list, grouped by project, latest activity first, whose length is the sum of its chunks', () => {
+    const body = list.body();
     assert.equal(body.bytes, Buffer.concat(body.chunks).length);
     const got = parsed();
     assert.deepStrictEqual(
@@ -76,15 +84,57 @@ describe('the list of sessions', () => {
   });
 
   test('a change to one session encodes its project again and keeps the chunks of the others', () => {
-    const before = list();
-    assert.equal(list(), before, 'unchanged: the same body');
+    const before = list.body();
+    assert.equal(list.body(), before, 'unchanged: the same body');
     folds.set('b', sessionIn('b', '/two', 5));
     source.bump();
-    const after = list();
+    const after = list.body();
     assert.notEqual(after, before);
     const chunkOf = (body: typeof before, cwd: string) => body.chunks.find((chunk) => chunk.toString('utf8').startsWith(`{"cwd":"${cwd}"`));
     assert.equal(chunkOf(after, '/one'), chunkOf(before, '/one'));
     assert.notEqual(chunkOf(after, '/two'), chunkOf(before, '/two'));
     assert.equal(parsed().projects.find((project) => project.cwd === '/two')!.sessions[0]!.counts.sent, 5);
+  });
+});
+
+describe('the list of sessions asked for what changed since a version', () => {
+  const { folds, source, list, parsed: whole } = threeSessions();
+  const changesSince = (version: string) => {
+    const body = list.changesSince(version);
+    return body === null ? null : sessionChangesResponseSchema.parse(JSON.parse(Buffer.concat(body.chunks).toString('utf8')));
+  };
+
+  test('names only the conversations changed or added since, and the list made from them is the whole list as of now', () => {
+    const held = whole();
+    assert.deepStrictEqual(changesSince(held.version)?.changed, [], 'nothing changed: nothing named');
+    folds.set('b', sessionIn('b', '/two', 4));
+    folds.set('d', sessionIn('d', '/three', 1));
+    source.bump();
+    const changes = changesSince(held.version)!;
+    assert.deepStrictEqual(changes.changed.map((one) => one.id).toSorted(), ['b', 'd']);
+    assert.deepStrictEqual(changes.removed, []);
+    assert.equal(changes.since, held.version);
+    const now = whole();
+    assert.equal(changes.version, now.version);
+    assert.deepStrictEqual(applyListChanges(held, changes), now);
+  });
+
+  test('a conversation no longer listed is named as removed, and is gone from the list made from the changes', () => {
+    const held = whole();
+    folds.delete('a');
+    source.bump();
+    const changes = changesSince(held.version)!;
+    assert.deepStrictEqual(changes.removed, [{ source: RECORD, id: 'a' }]);
+    assert.deepStrictEqual(applyListChanges(held, changes), whole());
+  });
+
+  test('a version this list did not make (another process, a later one, not a version) is answered with the whole list', () => {
+    const { version } = whole();
+    const [prefix, generation] = version.split('.');
+    const otherPrefix = prefix === '00000000' ? '00000001' : '00000000';
+    assert.equal(list.changesSince(`${otherPrefix}.${generation}`), null);
+    assert.equal(list.changesSince(`${prefix}.${Number(generation) + 1}`), null);
+    assert.equal(list.changesSince('not a version'), null);
+    assert.equal(list.changesSince(`${prefix}.1e3`), null);
   });
 });

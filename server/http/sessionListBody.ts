@@ -1,49 +1,76 @@
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
+import { sessionChangesResponseSchema, sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { groupProjects } from '../../shared/projects.ts';
+import { sessionKey } from '../../shared/sessionList.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 
 /** The list's envelope; its conversations are validated one by one by their sources. */
 const sessionsEnvelopeSchema = sessionsResponseSchema.omit({ projects: true });
+const changesEnvelopeSchema = sessionChangesResponseSchema.omit({ changed: true });
 
 type ProjectBody = { conversations: ListedConversation['json'][]; bytes: Buffer };
 type SessionListBody = { version: string; chunks: Buffer[]; bytes: number };
+/** A conversation as last listed, and the list's generation in which it last changed. */
+type Kept = { json: string; changedIn: number; ref: { source: Source['ref']; id: string } };
 
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']}');
+/** Conversations gone from the list are remembered this many; a client further behind is answered the whole list. */
+const REMOVED_KEPT = 10_000;
 
 /**
- * The body of `GET /api/sessions` (rec.sessions/3), as UTF-8 chunks: the envelope, then one chunk
+ * The body of `GET /api/sessions` (rec.sessions/4), as UTF-8 chunks: the envelope, then one chunk
  * per project, kept while none of the project's conversations changed. At 10,000 sessions the
  * list is 4 MB; assembling and encoding all of it again for every change made 10–12 MB of garbage
  * per answer, and a client asking after each write grew the server by 700 MB. Now a change costs
  * the changed project's chunk, and unchanged sources answer with the chunks they already have.
  * Projects are gathered across sources: a project is a working directory, whichever store names
  * it; each conversation still says its source, and none is merged with another.
+ *
+ * Each new body is a generation of the list; the version names it with this process's own prefix,
+ * so that `changesSince` answers a client only what changed after the generation it holds.
  */
-export function createSessionListBody(sources: readonly Source[]): () => SessionListBody {
+export function createSessionListBody(sources: readonly Source[]) {
+  const prefix = randomBytes(4).toString('hex');
+  let generation = 0;
   let projects = new Map<string | null, ProjectBody>();
+  let kept = new Map<string, Kept>();
+  /** Conversations no longer listed, by key, with the generation they went in; oldest first. */
+  const removed = new Map<string, Kept>();
+  /** The oldest generation `changesSince` can answer from: removals before it were forgotten. */
+  let forgottenBefore = 0;
   let last: SessionListBody | null = null;
+  let sourcesNow: unknown = [];
   const versionNow = () => sources.map((source) => source.version()).join('/');
 
-  return () => {
+  const build = (): SessionListBody => {
     if (last?.version === versionNow()) return last;
+    generation++;
     const listed: (ListedConversation & { source: Source['ref'] })[] = [];
+    const keptNow = new Map<string, Kept>();
     let degradedSessions = 0;
     for (const source of sources) {
       for (const conversation of source.conversations()) {
         if (conversation.degraded) degradedSessions++;
         listed.push({ ...conversation, source: source.ref });
+        const key = sessionKey({ source: source.ref, id: conversation.id });
+        const before = kept.get(key);
+        keptNow.set(key, before?.json === conversation.json ? before : { json: conversation.json, changedIn: generation, ref: { source: source.ref, id: conversation.id } });
+        removed.delete(key);
       }
     }
-    const envelope = sessionsEnvelopeSchema.parse({
-      schema: 'rec.sessions/3',
-      sources: sources.map((source) => ({ ...source.status(), strays: source.strays() })),
-      degradedSessions,
-    });
-    const head = JSON.stringify(envelope);
+    for (const [key, one] of kept) if (!keptNow.has(key)) removed.set(key, { ...one, changedIn: generation });
+    for (const [key, one] of removed) {
+      if (removed.size <= REMOVED_KEPT) break;
+      forgottenBefore = one.changedIn;
+      removed.delete(key);
+    }
+    kept = keptNow;
+    sourcesNow = sources.map((source) => ({ ...source.status(), strays: source.strays() }));
+    const head = JSON.stringify(sessionsEnvelopeSchema.parse({ schema: 'rec.sessions/4', version: `${prefix}.${generation}`, sources: sourcesNow, degradedSessions }));
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"projects":[`)];
-    const kept = new Map<string | null, ProjectBody>();
+    const projectsNow = new Map<string | null, ProjectBody>();
     for (const project of groupProjects(listed)) {
       const conversations = project.sessions.map((conversation) => conversation.json);
       let body = projects.get(project.cwd);
@@ -53,15 +80,37 @@ export function createSessionListBody(sources: readonly Source[]): () => Session
         const json = `{"cwd":${JSON.stringify(project.cwd)},"sessions":[${conversations.join(',')}]}`;
         body = { conversations, bytes: Buffer.from(json) };
       }
-      kept.set(project.cwd, body);
-      if (kept.size > 1) chunks.push(COMMA);
+      projectsNow.set(project.cwd, body);
+      if (projectsNow.size > 1) chunks.push(COMMA);
       chunks.push(body.bytes);
     }
     chunks.push(CLOSE);
-    projects = kept;
+    projects = projectsNow;
     // Listing may have changed an index (a fold is made on demand): key by the version after.
     last = { version: versionNow(), chunks, bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
     return last;
+  };
+
+  return {
+    /** The whole list as of now. */
+    body: build,
+    /**
+     * What changed after the list's version `since` (rec.session-changes/1), as of now; null when
+     * `since` is not a version this list can answer from: the whole list is the answer then.
+     */
+    changesSince(since: string): SessionListBody | null {
+      const match = /^([0-9a-f]{8})\.([0-9]+)$/.exec(since);
+      const from = match === null || match[1] !== prefix ? NaN : Number(match[2]);
+      build();
+      if (!Number.isSafeInteger(from) || from > generation || from < forgottenBefore) return null;
+      const changed: string[] = [];
+      for (const one of kept.values()) if (one.changedIn > from) changed.push(one.json);
+      const gone: Kept['ref'][] = [];
+      for (const one of removed.values()) if (one.changedIn > from) gone.push(one.ref);
+      const head = JSON.stringify(changesEnvelopeSchema.parse({ schema: 'rec.session-changes/1', since, version: `${prefix}.${generation}`, sources: sourcesNow, removed: gone }));
+      const chunk = Buffer.from(`${head.slice(0, -1)},"changed":[${changed.join(',')}]}`);
+      return { version: since, chunks: [chunk], bytes: chunk.length };
+    },
   };
 }
 

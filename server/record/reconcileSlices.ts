@@ -1,7 +1,11 @@
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { RecordStatus } from './recordStatus.ts';
 
-const SLICE_MS = 12; // Scan in slices so the API keeps answering while a large record is read.
+/**
+ * Scan in slices so the API keeps answering while a large record is read: a write seen meanwhile
+ * waits for what is left of a slice before its notice is gathered, up to this long.
+ */
+const SLICE_MS = 5;
 
 /** Whether the watcher saw a change since the last slice of a scan or reconcile. */
 export type SeenSinceSlice = { seen: boolean };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { EntryFacts } from '../../shared/record/entryFacts.ts';
-import type { Observation } from '../../shared/record/observation.ts';
+import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { SESSION, nameAt } from '../../shared/test/recordFixtures.ts';
 import { createLooksPacker, openLooks, type ScannedFile } from './scanLooks.ts';
 
@@ -68,6 +68,29 @@ describe('a folder handed over by a scan thread', () => {
       files.map((_, i) => received.look(i)),
       files,
     );
+  });
+
+  it('a first look at an entry, concluded straight from the numbers handed over, is the file the reader concludes of the look made again; a look that found anything else is left to the look', () => {
+    const files: ScannedFile[] = SEEN.map((seen, i) => {
+      const name = nameAt(i % 60, i + 1);
+      return { name, entryName: parseEntryName(name), seen, mtimeMs: seen.type === 'gone' ? null : 1_795_000_000_123 };
+    });
+    files.push(LEFT);
+    const packer = createLooksPacker(2);
+    for (const file of files) packer.add(file);
+    const looks = openLooks(packer.take());
+    files.forEach((file, i) => {
+      assert.equal(looks.name(i), file.name);
+      const first = looks.firstEntry(i);
+      if (file.seen?.type !== 'entry') {
+        assert.equal(first, null, `a look that found ${file.seen?.type ?? 'an entry left to the schemas'} is concluded from the look`);
+        return;
+      }
+      const concluded = concludeObservation(null, { name: file.name, entryName: file.entryName, mtimeMs: file.mtimeMs! }, looks.look(i).seen!, Date.now());
+      assert.deepEqual(first, concluded);
+      // The same fields in the same order: the index keeps a million of them.
+      assert.deepEqual(Object.keys(first!), Object.keys(concluded!));
+    });
   });
 
   it('the strings a folder repeats go over once each, and an entry\'s time is the one its name gives', () => {

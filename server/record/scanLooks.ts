@@ -1,6 +1,7 @@
 import type { EntryFacts, Outcome } from '../../shared/record/entryFacts.ts';
 import type { EntryName } from '../../shared/record/entryName.ts';
-import type { Observation } from '../../shared/record/observation.ts';
+import type { KnownFile } from '../../shared/record/knownFile.ts';
+import { concludeFirstEntry, type Observation } from '../../shared/record/observation.ts';
 
 // A session folder's looks, as a scan thread hands them over: numbers in buffers moved to the
 // receiving thread rather than copied, and the strings once each, end to end in one string.
@@ -43,6 +44,7 @@ const C = 15; // start: inbound; message: side, isQueued, outcome and withheld a
 const PART_TEXT = 16; // chain: a part that is text
 
 const SEEN_TYPES = ['entry', 'unparsed', 'invalid', 'stray', 'unreadable', 'gone', 'left'] as const;
+const ENTRY_SEEN = SEEN_TYPES.indexOf('entry');
 const KINDS = ['start', 'message', 'chain', 'unknown'] as const;
 const OUTCOME_CODES: readonly (Outcome | null)[] = [null, 'queued', 'consumed', 'rejected', 'unknown'];
 
@@ -147,13 +149,22 @@ export function createLooksPacker(expectedFiles: number) {
   };
 }
 
-/** Packed looks opened: how many files they hold, and each made again as the scan thread saw it. */
-export type OpenedLooks = { count: number; look(index: number): ScannedFile };
+/**
+ * Packed looks opened: how many files they hold, and each made again as the scan thread saw it;
+ * or, for a file the reader holds nothing of yet, its name, and what a first look concludes of it
+ * where the look found an entry (null where it found anything else: `look` then says what).
+ */
+export type OpenedLooks = { count: number; look(index: number): ScannedFile; name(index: number): string; firstEntry(index: number): KnownFile | null };
 
 /** Opens packed looks; each string is made once, when first asked for. */
 export function openLooks(packed: PackedLooks): OpenedLooks {
   const unpacking: Unpacking = { numbers: packed.numbers, ends: packed.ends, text: packed.text, made: new Array(packed.ends.length) };
-  return { count: packed.numbers.length / STRIDE, look: (index) => unpackLook(unpacking, index * STRIDE) };
+  return {
+    count: packed.numbers.length / STRIDE,
+    look: (index) => unpackLook(unpacking, index * STRIDE),
+    name: (index) => textAt(unpacking, index * STRIDE + NAME)!,
+    firstEntry: (index) => unpackFirstEntry(unpacking, index * STRIDE),
+  };
 }
 
 type Unpacking = { numbers: Float64Array; ends: Float64Array; text: string; made: (string | undefined)[] };
@@ -166,12 +177,25 @@ function textAt(unpacking: Unpacking, at: number): string | null {
   return (made[i] ??= unpacking.text.slice(i === 0 ? 0 : ends[i - 1], ends[i]));
 }
 
+function unpackEntryName(unpacking: Unpacking, at: number, name: string): EntryName | null {
+  const nameAt = textAt(unpacking, at + NAME_AT);
+  const seq = unpacking.numbers[at + SEQ]!;
+  return nameAt === null ? null : { name, at: nameAt, seq: Number.isNaN(seq) ? BigInt(textAt(unpacking, at + SEQ_TEXT)!) : seq };
+}
+
+/** A first look's conclusion, made from the numbers with no look in between; null for a look that found no entry. */
+function unpackFirstEntry(unpacking: Unpacking, at: number): KnownFile | null {
+  const { numbers } = unpacking;
+  const mtime = numbers[at + MTIME]!;
+  if (numbers[at + SEEN] !== ENTRY_SEEN || Number.isNaN(mtime)) return null;
+  const name = textAt(unpacking, at + NAME)!;
+  return concludeFirstEntry(name, unpackEntryName(unpacking, at, name), mtime, unpackFacts(unpacking, at), numbers[at + FINGERPRINT]!, numbers[at + SIZE]!);
+}
+
 function unpackLook(unpacking: Unpacking, at: number): ScannedFile {
   const { numbers } = unpacking;
   const name = textAt(unpacking, at + NAME)!;
-  const nameAt = textAt(unpacking, at + NAME_AT);
-  const seq = numbers[at + SEQ]!;
-  const entryName: EntryName | null = nameAt === null ? null : { name, at: nameAt, seq: Number.isNaN(seq) ? BigInt(textAt(unpacking, at + SEQ_TEXT)!) : seq };
+  const entryName = unpackEntryName(unpacking, at, name);
   const mtime = numbers[at + MTIME]!;
   const size = numbers[at + SIZE]!;
   const why = textAt(unpacking, at + WHY);

@@ -58,6 +58,28 @@ describe('scan threads sharing the first scan', () => {
     }
   });
 
+  it('a folder asked for again before the look its last ask asked for has begun is read once for them all: that look begins after every ask', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      // Asked together, as a write stirs its folder twice (the file made, then written), before
+      // any thread could begin a look: each folder's one asked look begins after all its asks.
+      const asked = [sessionIds.at(-1)!, sessionIds.at(-2)!];
+      for (let ask = 0; ask < 3; ask++) for (const sessionId of asked) pool.askSoon(sessionId);
+      const folders = await takeAll(pool);
+      for (const sessionId of asked) {
+        assert.deepEqual(
+          folders.filter((folder) => folder.sessionId === sessionId).map((folder) => folder.soon),
+          [true],
+          sessionId,
+        );
+      }
+    } finally {
+      record.remove();
+    }
+  });
+
   it('a folder asked for is read out of turn by the thread that has it: its asked look is its last, and a new folder is read too', async () => {
     const record = makeTempRecord();
     try {

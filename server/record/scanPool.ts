@@ -28,8 +28,19 @@ export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number }
 /**
  * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
  * folder in line; at 1 + i who has folder i (0 nobody yet, else the thread's number + 1).
+ * `watched`, when the folders are watched while the threads read (scanStart.ts), counts those
+ * watched so far, in line: a thread reads folder i once it is above i.
  */
-export type ScanShare = { recordDir: string; sessionIds: string[]; queue: SharedArrayBuffer; thread: number; asks: MessagePort };
+export type ScanShare = {
+  recordDir: string;
+  sessionIds: string[];
+  queue: SharedArrayBuffer;
+  watched?: SharedArrayBuffer;
+  thread: number;
+  asks: MessagePort;
+  /** At each thread's number, how many of the asks it was sent it has begun to answer. */
+  asksBegun: SharedArrayBuffer;
+};
 
 export type ScanPool = {
   /**
@@ -66,17 +77,22 @@ export function countScanThreads(): number {
   return Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
 }
 
-type Thread = { worker: Worker; asks: MessagePort; alive: boolean; lineDone: boolean };
+/** `asksSent`: how many asks it was sent. */
+type Thread = { worker: Worker; asks: MessagePort; alive: boolean; lineDone: boolean; asksSent: number };
 
 /**
  * Starts scan threads on these session folders. A thread that fails leaves its unreported
  * folders for the caller to read itself: it can cost time, never files.
  */
-export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number }, onError: (message: string) => void): ScanPool {
+export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number; watched?: SharedArrayBuffer }, onError: (message: string) => void): ScanPool {
   const { sessionIds } = work;
   const unreported = new Set(sessionIds);
   const queue = new SharedArrayBuffer(4 * (1 + sessionIds.length));
   const claims = new Int32Array(queue, 4);
+  const asksBegun = new SharedArrayBuffer(4 * Math.max(MAX_SCAN_THREADS, work.threads));
+  const begun = new Int32Array(asksBegun);
+  /** Per folder asked for, the thread asked and how many asks it had been sent with that one. */
+  const lastAsks = new Map<string, { thread: number; sent: number }>();
   const positions = new Map(sessionIds.map((sessionId, at) => [sessionId, at]));
   /** Folders asked for that are not in line (come since the listing): the thread that has each. */
   const askedElsewhere = new Map<string, number>();
@@ -118,7 +134,12 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
         const claimed = Atomics.compareExchange(claims, at, 0, chosen + 1);
         thread = claimed === 0 ? chosen : claimed - 1;
       }
-      threads[thread]!.asks.postMessage(sessionId);
+      // The look the last ask asked for has not begun: it begins after this ask, and is its look too.
+      const last = lastAsks.get(sessionId);
+      if (last !== undefined && last.thread === thread && Atomics.load(begun, thread) < last.sent) return;
+      const asked = threads[thread]!;
+      asked.asks.postMessage(sessionId);
+      lastAsks.set(sessionId, { thread, sent: ++asked.asksSent });
     },
     async terminate() {
       stopped = true;
@@ -163,7 +184,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   /** Starts one more thread; false when it could not be started. */
   function spawn(): boolean {
     const channel = new MessageChannel();
-    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, asks: channel.port2 };
+    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, ...(work.watched !== undefined ? { watched: work.watched } : {}), thread: threads.length, asks: channel.port2, asksBegun };
     let worker: Worker;
     try {
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
@@ -174,7 +195,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       channel.port1.close();
       return false;
     }
-    const thread: Thread = { worker, asks: channel.port1, alive: true, lineDone: false };
+    const thread: Thread = { worker, asks: channel.port1, alive: true, lineDone: false, asksSent: 0 };
     threads.push(thread);
     worker.on('message', (message: ScanThreadMessage) => arrive(thread, message));
     worker.on('error', (error) => onError(`scan thread: ${error.message}`));

@@ -8,6 +8,8 @@ import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/
 import type { Dashboard } from '../dashboard.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
+import { sessionChangesResponseSchema } from '../../shared/wire/conversations.ts';
+import { applyListChanges } from '../../shared/sessionList.ts';
 
 // The API's contract: versioned schemas, paging, search, and a door that answers only to its
 // own host and origin.
@@ -52,9 +54,9 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 }
 
 describe('the API', () => {
-  it('/api/sessions lists projects by working directory with the rec.sessions/3 schema', async () => {
+  it('/api/sessions lists projects by working directory with the rec.sessions/4 schema', async () => {
     const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
-    assert.equal(list.schema, 'rec.sessions/3');
+    assert.equal(list.schema, 'rec.sessions/4');
     assert.equal(list.sources[0]!.root, record.dir);
     assert.deepEqual(list.projects.map((project) => project.cwd), ['/home/dev/projects/web-app']);
     assert.deepEqual(list.sources[0]!.strays, ['README']);
@@ -62,6 +64,23 @@ describe('the API', () => {
     assert.deepEqual(texts.counts, { sent: 2, received: 1, refused: 1, rejected: 0, damaged: 0, pending: 0, invalid: 1, missing: 0, stray: 1 });
     assert.deepEqual(texts.degraded.map((reason) => reason.code), ['invalid-entry']);
     assert.equal(list.degradedSessions, 1);
+  });
+
+  it('/api/sessions?since=<the version held> answers only the sessions written since, and a stranger version the whole list', async () => {
+    const held = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
+    put('later', nameAt(0, 1), startEntry(0, { cwd: '/home/dev/projects/later' }));
+    const changes = await eventually(async () => {
+      const answer = await getJson(dashboard, `/api/sessions?since=${held.version}`, sessionChangesResponseSchema);
+      return answer.changed.length > 0 ? answer : undefined;
+    }, 'the new session listed');
+    assert.equal(changes.schema, 'rec.session-changes/1');
+    assert.equal(changes.since, held.version);
+    assert.deepEqual(changes.changed.map((session) => session.id), ['later']);
+    assert.deepEqual(changes.removed, []);
+    assert.deepStrictEqual(applyListChanges(held, changes), await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema));
+    const stranger = await getJson(dashboard, `/api/sessions?since=00000000.${held.version.split('.')[1]}`, recordSessionsResponseSchema);
+    assert.equal(stranger.schema, 'rec.sessions/4');
+    assert.equal(stranger.projects.flatMap((project) => project.sessions).length, 3);
   });
 
   it('a session pages by offset and limit, and says how many items there are', async () => {

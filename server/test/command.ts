@@ -42,11 +42,11 @@ export function runCommand(args: string[], options: { nodeArgs?: string[]; timeo
  */
 export const WITHOUT_ROOT_READ = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', '--'] : [];
 
-/** Starts the command and resolves once it prints the address to open. */
-export function startCommand(args: string[], bin = BIN, prefix: string[] = []): Promise<RunningCommand> {
+/** Starts the command and resolves once it prints the address to open; `env` adds to the environment. */
+export function startCommand(args: string[], bin = BIN, prefix: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningCommand> {
   return new Promise((resolve, reject) => {
     const [program, ...programArgs] = [...prefix, process.execPath, bin, ...args] as [string, ...string[]];
-    const child = spawn(program, programArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+    const child = spawn(program, programArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', ...env } });
     const stdout: string[] = [];
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

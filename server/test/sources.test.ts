@@ -74,7 +74,7 @@ describe('the source on the wire', () => {
 
   it('the list names the source with its root, state and indexing, and every session carries it', async () => {
     const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
-    assert.equal(list.schema, 'rec.sessions/3');
+    assert.equal(list.schema, 'rec.sessions/4');
     assert.deepEqual(list.sources, [{ ...ref, root: record.dir, state: 'present', why: null, indexing: { state: 'ready', files: 9 }, strays: [] }]);
     const sessions = list.projects.flatMap((project) => project.sessions);
     assert.equal(sessions.length, 1);

@@ -1,6 +1,7 @@
 import type { EntryFacts } from './entry.ts';
 import type { EvidenceState, Touch } from '../evidence.ts';
 import { PENDING_WINDOW_MS, isAlreadyDamaged } from '../evidence.ts';
+import type { EntryName } from './entryName.ts';
 import type { FileSeen, KnownFile } from './knownFile.ts';
 
 // What a reader concludes each time it looks at a file, given what it held of it before: an
@@ -65,7 +66,16 @@ export function concludeObservation(previous: KnownFile | null, file: FileSeen, 
 }
 
 /**
- * Every file is made here, fields always in one order: the index keeps a million of them, and a
+ * What the reader concludes of a file it held nothing of, at its first look, when the look found
+ * an entry: what concludeObservation(null, ...) concludes of the same look, made without the
+ * look's own object (a first scan adopts a hundred thousand of them, handed over packed).
+ */
+export function concludeFirstEntry(name: string, entryName: EntryName | null, mtimeMs: number, facts: EntryFacts, fingerprint: number, size: number): KnownFile {
+  return { name, entryName, evidence: 'parsed', why: null, size, facts, fingerprint, mtimeMs } as KnownFile;
+}
+
+/**
+ * Every file is made here (and in concludeFirstEntry, which makes the same fields), fields always in one order: the index keeps a million of them, and a
  * scan makes them a hundred thousand a second (no function is made for each).
  */
 function makeKnown(

@@ -5,6 +5,7 @@ import {
   ENTRY_HEADER,
   adoptSeatFileReading,
   awaitsWriter,
+  countEntries,
   createSeatFileReading,
   listDegradedRanges,
   listEntries,
@@ -12,6 +13,7 @@ import {
   noteSeatFileUnreadable,
   packSeatFileReading,
   readBodyText,
+  readEntry,
   readHeader,
   readRawText,
   readSeatFile,
@@ -362,6 +364,50 @@ describe('incremental reading equals reading the whole file', () => {
         assert.deepEqual(reading, readWhole(bytes.subarray(0, cut)), `seed ${seed}, cut at ${cut}`);
       }
       assert.deepEqual(reading, readWhole(bytes), `seed ${seed}`);
+    }
+  });
+
+  it('a read of more entries than a read first has room for (thousands, then tens of thousands) gives each entry as reading the file in pieces does, and the next file reads as if alone', () => {
+    // Entry i is entry i % 1,000 again: a file of tens of thousands is composed from a thousand.
+    const entriesOf = (count: number, salt: number): AppendedEntry[] =>
+      Array.from({ length: count }, (_, n) => {
+        const i = n % 1000;
+        return {
+          ts: `2026-11-${String(1 + (i % 28)).padStart(2, '0')}T17:18:53.${String(i).padStart(3, '0')}${i % 5 === 0 ? 'Z' : '+02:00'}`,
+          type: types[(i + salt) % 4]!,
+          text: `body ${i}`,
+          ...(i % 7 === 0 ? { to: [`agent-${(i + salt) % 11}`] } : {}),
+          ...(i % 13 === 0 ? { re: `2026-11-30T17:18:53.${String(i).padStart(3, '0')}+00:00` } : {}),
+        };
+      });
+    // As writtenFile writes them: what sac appends after the first entry does not depend on where.
+    const fileOf = (count: number, salt: number): Uint8Array => {
+      const block = entriesOf(Math.min(count, 1000), salt);
+      const after = block.map((entry) => appendedBytes(1, entry));
+      let text = appendedBytes(0, block[0]!);
+      for (let n = 1; n < count; n++) text += after[n % 1000];
+      return bytesOf(text);
+    };
+    const small = fileOf(3, 1);
+    const alone = readWhole(small);
+    for (const count of [3_000, 70_000]) {
+      const bytes = fileOf(count, count);
+      const whole = readWhole(bytes);
+      let pieces = createSeatFileReading('team', API);
+      // Eight pieces, cut anywhere: each piece's entries join those before.
+      for (let piece = 1; piece < 8; piece++) pieces = readSeatFile(pieces, bytes.subarray(pieces.offset, Math.floor((bytes.length * piece) / 8)), pieces.offset);
+      pieces = readSeatFile(pieces, bytes.subarray(pieces.offset), pieces.offset);
+      // Compared by their columns' bytes and their lists (a diff of tens of thousands of entries takes minutes to show).
+      const columnsOf = (reading: SeatFileReading) => {
+        const { lists, re, written, ...numbers } = reading.entries;
+        return { lists, re, written, numbers: Object.fromEntries(Object.entries(numbers).map(([key, column]) => [key, Buffer.from(column.buffer, column.byteOffset, column.byteLength).toString('base64')])) };
+      };
+      assert.equal(countEntries(whole), count);
+      assert.deepEqual(columnsOf(pieces), columnsOf(whole), `${count} entries`);
+      assert.deepEqual([whole.offset, whole.size, whole.scan], [pieces.offset, pieces.size, pieces.scan]);
+      const times = entriesOf(1000, count).map((entry) => entry.ts);
+      for (const i of [0, 1, 1023, 1024, 1025, 65_537, count - 1]) assert.equal(readEntry(whole, i % count).facts.time, times[(i % count) % 1000], `entry ${i % count} of ${count}`);
+      assert.deepEqual(readWhole(small), alone, `a small file after ${count} entries`);
     }
   });
 

@@ -190,6 +190,7 @@ export class SeatFileReading {
 const NO_ENTRIES: EntryColumns = { ...allocateColumns(0), lists: [EVERYONE], re: new Map(), written: new Map() };
 
 type NumericColumns = Pick<EntryColumns, 'start' | 'instant' | 'headerLength' | 'to' | 'zone' | 'word' | 'state'>;
+const COLUMN_KEYS = ['start', 'instant', 'headerLength', 'to', 'zone', 'word', 'state'] as const;
 
 /** The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned): a new one, or one handed over. */
 function allocateColumns(n: number, buffer = new ArrayBuffer(n * 28)): NumericColumns {
@@ -236,10 +237,27 @@ type ReadOptions = {
   pendingWindowPassed?: boolean;
 };
 
-/** Entries found by one read, before they join the columns; `to` holds lists, placed in the file's at the end. */
-type Added = { start: number[]; headerLength: number[]; instant: number[]; zone: number[]; word: number[]; state: number[]; to: (readonly string[])[]; re: [number, string][]; written: [number, string][] };
-/** One for every read: a read runs to its end before another begins. */
-const scratch: Added = { start: [], headerLength: [], instant: [], zone: [], word: [], state: [], to: [], re: [], written: [] };
+/**
+ * Entries found by one read, before they join the columns: their numbers in typed columns of
+ * room for `room` entries, kept from read to read (one read runs to its end before another
+ * begins), so that a read makes no array an entry nor a buffer a column, and joins them to the
+ * file's columns by copying bytes. `to` is already each entry's place in `lists`.
+ */
+type Added = { count: number; room: number; columns: NumericColumns; lists: readonly (readonly string[])[]; re: [number, string][]; written: [number, string][] };
+const ADDED_ROOM = 1024;
+/** Past this many entries, a read's room is not kept for the next: a rare long file does not hold its size. */
+const ADDED_ROOM_KEPT = 65_536;
+let scratch: Added = { count: 0, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM), lists: [], re: [], written: [] };
+
+/** One more entry's room in the read's columns: twice the room, the entries so far copied over. */
+function makeRoom(added: Added): void {
+  if (added.count < added.room) return;
+  const room = added.room * 2;
+  const columns = allocateColumns(room);
+  for (const key of COLUMN_KEYS) columns[key].set(added.columns[key].subarray(0, added.count) as never);
+  added.columns = columns;
+  added.room = room;
+}
 
 /**
  * Reads a seat file's bytes from `from` to its end (the caller reads from `reading.offset`; a tail
@@ -261,7 +279,10 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   const complete = data.lastIndexOf(NEWLINE) + 1;
   const had = previous.entries.start.length;
   const added = scratch;
-  for (const column of Object.values(added)) column.length = 0;
+  added.count = 0;
+  added.re = [];
+  added.written = [];
+  const lists = placeLists(previous.entries.lists);
   let open = had > 0;
   let bodyHasText = previous.scan.bodyHasText;
   let lastLineEmpty = previous.scan.lastLineEmpty;
@@ -283,17 +304,20 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
       takeLines(candidate);
       if (open) {
         const state = !bodyHasText ? CLOSED_NO_BODY : !lastLineEmpty ? CLOSED_NOT_SEPARATED : CLOSED_PARSED;
-        if (added.start.length === 0) closedState = state;
-        else added.state[added.state.length - 1] = state;
+        if (added.count === 0) closedState = state;
+        else added.columns.state[added.count - 1] = state;
       }
-      const index = had + added.start.length;
-      added.start.push(base + candidate);
-      added.headerLength.push(lineEnd + 1 - candidate);
-      added.instant.push(header.instant);
-      added.zone.push(header.zone);
-      added.word.push(header.word);
-      added.state.push(CLOSED_PARSED);
-      added.to.push(header.to);
+      makeRoom(added);
+      const at = added.count++;
+      const index = had + at;
+      const columns = added.columns;
+      columns.start[at] = base + candidate;
+      columns.headerLength[at] = lineEnd + 1 - candidate;
+      columns.instant[at] = header.instant;
+      columns.zone[at] = header.zone;
+      columns.word[at] = header.word;
+      columns.state[at] = CLOSED_PARSED;
+      columns.to[at] = lists.placeOf(header.to);
       if (header.re !== null) added.re.push([index, header.re]);
       if (header.zone === TIME_AS_WRITTEN) added.written.push([index, header.written!]);
       open = true;
@@ -312,42 +336,50 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   // stays damaged while it does not parse); a new complete line starts a new wait.
   let tornAt = previous.scan.tornAt === offset ? offset : null;
   if (options.pendingWindowPassed === true && awaits) tornAt = offset;
-  const entries = added.start.length === 0 ? previous.entries : appendEntries(previous.entries, added, closedState);
+  added.lists = lists.lists();
+  const entries = added.count === 0 ? previous.entries : appendEntries(previous.entries, added, closedState);
+  if (added.room > ADDED_ROOM_KEPT) scratch = { ...added, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM) };
   return new SeatFileReading(previous.room, previous.seat, offset, size, entries, null, { lastLineEmpty, bodyHasText, tornAt });
 }
 
 function appendEntries(columns: EntryColumns, added: Added, closedState: number): EntryColumns {
   const had = columns.start.length;
-  const next = allocateColumns(had + added.start.length);
-  const grow = (into: Float64Array | Uint32Array | Int16Array | Uint8Array, old: Float64Array | Uint32Array | Int16Array | Uint8Array, more: number[]) => {
-    into.set(old);
-    into.set(more, had);
-  };
-  grow(next.start, columns.start, added.start);
-  grow(next.instant, columns.instant, added.instant);
-  grow(next.headerLength, columns.headerLength, added.headerLength);
-  grow(next.zone, columns.zone, added.zone);
-  grow(next.word, columns.word, added.word);
-  grow(next.state, columns.state, added.state);
+  const next = allocateColumns(had + added.count);
+  for (const key of COLUMN_KEYS) {
+    next[key].set(columns[key] as never);
+    next[key].set(added.columns[key].subarray(0, added.count) as never, had);
+  }
   if (closedState !== -1) next.state[had - 1] = closedState;
-  next.to.set(columns.to);
-  let lists = columns.lists;
+  return { ...next, lists: added.lists, re: extendByEntry(columns.re, added.re), written: extendByEntry(columns.written, added.written) };
+}
+
+/**
+ * A file's lists of addressees as one read adds to them: each entry's list by its place, the
+ * first being everyone's. The file's lists are copied only when a read finds a new one (a
+ * reading never changes once made).
+ */
+function placeLists(known: readonly (readonly string[])[]) {
+  let lists = known;
   let placeOf: Map<readonly string[], number> | null = null;
-  for (let i = 0; i < added.to.length; i++) {
-    const list = added.to[i]!;
-    let place = list === EVERYONE ? 0 : list === lists[lists.length - 1] ? lists.length - 1 : -1;
-    if (place === -1) {
-      placeOf ??= new Map(lists.map((known, at) => [known, at]));
-      place = placeOf.get(list) ?? -1;
-      if (place === -1) {
-        if (lists === columns.lists) lists = [...lists];
+  let last: readonly string[] = EVERYONE;
+  let lastPlace = 0;
+  return {
+    placeOf(list: readonly string[]): number {
+      if (list === last) return lastPlace;
+      if (list === EVERYONE) return 0;
+      placeOf ??= new Map(lists.map((each, at) => [each, at]));
+      let place = placeOf.get(list);
+      if (place === undefined) {
+        if (lists === known) lists = [...lists];
         place = (lists as (readonly string[])[]).push(list) - 1;
         placeOf.set(list, place);
       }
-    }
-    next.to[had + i] = place;
-  }
-  return { ...next, lists, re: extendByEntry(columns.re, added.re), written: extendByEntry(columns.written, added.written) };
+      last = list;
+      lastPlace = place;
+      return place;
+    },
+    lists: () => lists,
+  };
 }
 
 /** A by-entry map with more entries; the same map when there are none (a reading never changes once made). */

@@ -4,14 +4,19 @@ import { conversationSummarySchema } from './kinds.ts';
 
 // The list of every source's conversations, and the events that keep a client's list current.
 
+/** Each store's state, with the files directly in its root: not in a session folder, so not entries. */
+const listedSourcesSchema = z.array(sourceStatusSchema.extend({ strays: z.array(z.string()) }));
+
+/**
+ * The list's version as its server made it: asked with `?since=`, the server answers only what
+ * changed since (or the whole list, if it no longer knows that version: another process, or too old).
+ */
+const listVersionSchema = z.string().regex(/^[0-9a-f]{8}\.[0-9]+$/, 'expected a list version');
+
 export const sessionsResponseSchema = z.object({
-  schema: z.literal('rec.sessions/3'),
-  sources: z.array(
-    sourceStatusSchema.extend({
-      /** Files directly in the root: not in a session folder, so not entries. */
-      strays: z.array(z.string()),
-    }),
-  ),
+  schema: z.literal('rec.sessions/4'),
+  version: listVersionSchema,
+  sources: listedSourcesSchema,
   /** Conversations with at least one degraded-evidence reason, across the sources. */
   degradedSessions: z.number().int(),
   /**
@@ -21,6 +26,27 @@ export const sessionsResponseSchema = z.object({
   projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(conversationSummarySchema) })),
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
+
+/**
+ * `GET /api/sessions?since=<version>`: what changed in the list since that version, for a client
+ * that holds it. While a store is first read, the list grows with every file read: a client asks
+ * again every second or so, and the whole list (megabytes at 10,000 conversations) each time was
+ * most of what a browser did then. `changed`: every conversation whose summary is not the one it
+ * was at `since` (new ones too), as of `version`; `removed`: those no longer listed. The
+ * degraded count is the client's to recount from the list it then holds.
+ */
+export const sessionChangesResponseSchema = z.object({
+  schema: z.literal('rec.session-changes/1'),
+  since: listVersionSchema,
+  version: listVersionSchema,
+  sources: listedSourcesSchema,
+  changed: z.array(conversationSummarySchema),
+  removed: z.array(z.object({ source: sourceRefSchema, id: z.string() })),
+});
+export type SessionChangesResponse = z.infer<typeof sessionChangesResponseSchema>;
+
+/** What `GET /api/sessions[?since=]` answers: the whole list, or what changed since the version asked with. */
+export const sessionListAnswerSchema = z.discriminatedUnion('schema', [sessionsResponseSchema, sessionChangesResponseSchema]);
 
 /**
  * Server-sent events: small notices. A changed session comes with its summary as of the notice,

@@ -33,6 +33,8 @@ export type ColdStart = {
   readyFiles: number;
   /** CPU time of every thread of the command, from its start to indexing ready. */
   cpuMsToReady: number;
+  /** CPU time of the command's main thread to indexing ready: start-up, answering, and concluding what the scan threads read. */
+  mainCpuMsToReady: number;
   liveMs: number;
   peakRssAtReadyBytes: number;
   peakRssBytes: number;
@@ -54,6 +56,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const events = await connectEvents(dashboard.url);
   const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
   const cpuMsToReady = readCpuMs(dashboard.pid) ?? 0;
+  const mainCpuMsToReady = readMainThreadCpuMs(dashboard.pid) ?? 0;
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
 
   // A file written once the index is ready: noticed when the watcher (or the reconcile that
@@ -82,6 +85,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
       },
       readyMs: ready.at - spawnedAt,
       cpuMsToReady,
+      mainCpuMsToReady,
       readyFiles: ready.event.type === 'source' ? ready.event.source.indexing.files : 0,
       liveMs: live.at - spawnedAt,
       peakRssAtReadyBytes,

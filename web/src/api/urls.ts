@@ -15,8 +15,8 @@ function conversationPath(id: string): string {
 }
 
 export const apiUrls = {
-  /** Every conversation of every store, grouped by project, with the stores' states. */
-  conversations: () => '/api/sessions',
+  /** Every conversation of every store, grouped by project, with the stores' states; given the version held, only what changed since. */
+  conversations: (since?: string) => (since === undefined ? '/api/sessions' : withQuery('/api/sessions', { since })),
   /** The server's notices, as server-sent events. */
   events: () => '/api/events',
   /** A page of a conversation; `query` is the kind's own (offset, limit, filters, others). */

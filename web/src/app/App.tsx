@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, lazy, memo, useState } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { kindNamed } from '../kinds/registry.ts';
@@ -32,9 +32,11 @@ export function App() {
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(() => window.matchMedia(SIDEBAR_FROM).matches);
-  const order = useMemo(() => (sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : []), [sessions, filter]);
 
+  // The sidebar's order, made when a key asks for it: made for every new list, it was a second
+  // tree of every conversation built at once for each write told while a store was indexed.
   const stepConversation = (delta: number) => {
+    const order = sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : [];
     if (order.length === 0) return;
     const current = order.indexOf(window.location.pathname);
     const next = current === -1 ? (delta > 0 ? 0 : order.length - 1) : Math.max(0, Math.min(order.length - 1, current + delta));
@@ -68,15 +70,20 @@ export function App() {
       />
       <StatusBanners sessions={sessions} />
       <div className={`layout${sidebarOpen ? '' : ' sidebar-closed'}`}>
-        {sidebarOpen && <Sidebar filter={filter} onFilter={setFilter} />}
+        {sidebarOpen && <ShownSidebar filter={filter} onFilter={setFilter} />}
         <Suspense fallback={<Loading />}>
-          <RouteView route={route} path={path} />
+          <ShownRoute route={route} path={path} />
         </Suspense>
       </div>
       {showKeys && <KeyHelp onClose={() => setShowKeys(false)} />}
     </div>
   );
 }
+
+// The sidebar and the view keep the list themselves: a new list (one per write told) draws them
+// again from there, not from here as well.
+const ShownSidebar = memo(Sidebar);
+const ShownRoute = memo(RouteView);
 
 function RouteView({ route, path }: { route: Route; path: string }) {
   switch (route.view) {

@@ -19,6 +19,8 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   const [seenTotal, setSeenTotal] = useState<number | null>(null);
   if (seenTotal === null && known !== null) setSeenTotal(known);
   const intentAt = useRef(0);
+  /** A frame is to scroll the list to its end. */
+  const endPending = useRef(false);
   const totalRef = useRef(total);
   totalRef.current = total;
 
@@ -44,8 +46,10 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
       if (event.deltaY < 0) stopFollowing();
     };
     const onScroll = () => {
-      const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
       const byReader = Date.now() - intentAt.current < INTENT_MS;
+      // Rows measured before the frame that scrolls to the end moved the list: not the reader.
+      if (!byReader && endPending.current) return;
+      const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
       if (fromBottom < AT_BOTTOM_PX) {
         if (byReader) setFollowing(true);
       }
@@ -69,11 +73,22 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   // Keep the newest item in view as items arrive and rows take their measured height; before
   // the frame is painted, so that rows never show elsewhere first. The newest item ends the
   // scroll box, so following is scrolling to its end: one layout, where the virtualizer's
-  // scrollToIndex measured the box, then scrolled, then looked again on the next frames.
+  // scrollToIndex measured the box, then scrolled, then looked again on the next frames. Done at
+  // the frame rather than at each commit: reading scrollHeight lays the page out, and while a
+  // store is indexed the page commits several times a frame (rows, the sidebar, the counts), each
+  // of which laid it out again.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (!following || total === 0 || el === null) return;
-    el.scrollTop = el.scrollHeight;
+    endPending.current = true;
+    const frame = requestAnimationFrame(() => {
+      endPending.current = false;
+      el.scrollTop = el.scrollHeight;
+    });
+    return () => {
+      endPending.current = false;
+      cancelAnimationFrame(frame);
+    };
   }, [following, total, totalSize, el]);
 
   return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };

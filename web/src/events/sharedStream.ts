@@ -6,11 +6,16 @@ import { apiUrls } from '../api/urls.ts';
 // EventSource and passes what it says to the others over a BroadcastChannel; when it closes, the
 // lock passes to another tab, which opens the stream again. A tab that joins asks for what is
 // state rather than history (whether the stream is open, its hello, each store's last status);
-// nothing else is replayed, as the server replays nothing after a break either.
+// nothing else is replayed, as the server replays nothing after a break either. A tab that takes
+// the stream over asks who listens, so that a lone tab relays nothing.
 
 export type StreamMessage = { type: 'open' } | { type: 'lost'; since: number } | { type: 'data'; data: string };
 
-type ChannelMessage = { type: 'relay'; message: StreamMessage } | { type: 'ask' } | { type: 'state'; messages: StreamMessage[] };
+/**
+ * `ask`: a tab joined, and asks for the state; `holding`: a tab took the stream over, and asks who
+ * listens; `listening`: a tab that does, in reply.
+ */
+type ChannelMessage = { type: 'relay'; message: StreamMessage } | { type: 'ask' } | { type: 'state'; messages: StreamMessage[] } | { type: 'holding' } | { type: 'listening' };
 
 const LOCK = 'rec-dashboard.events';
 const CHANNEL = 'rec-dashboard.events';
@@ -27,6 +32,9 @@ export function openSharedStream(onMessage: (message: StreamMessage) => void): (
   let connection: StreamMessage | null = null;
   let hello: StreamMessage | null = null;
   const statuses = new Map<string, StreamMessage>();
+  // Whether another tab of the dashboard listens: a notice is relayed only then. Copying each
+  // notice to a channel nobody reads was a tenth of a lone tab's work while a store was indexed.
+  let othersListen = false;
 
   // The server writes each notice's type first: only a hello's and a store's status are read here.
   const keep = (message: StreamMessage) => {
@@ -43,7 +51,11 @@ export function openSharedStream(onMessage: (message: StreamMessage) => void): (
     const message = event.data;
     if (message.type === 'relay') onMessage(message.message);
     else if (message.type === 'state') message.messages.forEach(onMessage);
-    else if (message.type === 'ask' && closeStream !== null) {
+    else if (message.type === 'holding') channel.postMessage({ type: 'listening' } satisfies ChannelMessage);
+    else if (message.type === 'listening') othersListen = true;
+    else if (message.type === 'ask') {
+      othersListen = true;
+      if (closeStream === null) return;
       const state = [connection, hello, ...statuses.values()].filter((one): one is StreamMessage => one !== null);
       channel.postMessage({ type: 'state', messages: state } satisfies ChannelMessage);
     }
@@ -52,9 +64,10 @@ export function openSharedStream(onMessage: (message: StreamMessage) => void): (
 
   navigator.locks
     .request(LOCK, { signal: stopped.signal }, async () => {
+      channel.postMessage({ type: 'holding' } satisfies ChannelMessage);
       closeStream = openStream(onMessage, (message) => {
         keep(message);
-        channel.postMessage({ type: 'relay', message } satisfies ChannelMessage);
+        if (othersListen) channel.postMessage({ type: 'relay', message } satisfies ChannelMessage);
       });
       // Held while this tab is open: the lock is let go when the page goes or the app stops.
       await new Promise<void>((resolve) => stopped.signal.addEventListener('abort', () => resolve(), { once: true }));

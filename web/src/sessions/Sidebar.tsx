@@ -9,6 +9,7 @@ import { projectName } from './names.ts';
 import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, orderOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { useConversations } from './useConversations.ts';
 import { countOf } from '../text/count.ts';
+import { measureWithoutLayout } from '../conversation/measureWithoutLayout.ts';
 
 export type SidebarFilter = { text: string; degradedOnly: boolean };
 
@@ -43,6 +44,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     getScrollElement: () => listRef.current,
     estimateSize: (index) => (rows[index]?.kind === 'project' ? PROJECT_HEIGHT : SESSION_HEIGHT * (1 + countNested(rows[index]))),
     getItemKey: (index) => rowKey(rows[index], index),
+    measureElement: measureWithoutLayout,
     overscan: 6,
   });
 
@@ -96,7 +98,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
           {groups.map(({ project, items }) => (
             <section
               className="project"
-              key={`${project.cwd ?? '\u0000none'}@${items[0]!.index}`}
+              // By its project alone (a project's rows are one run): a write that moves its
+              // project or session up moves the rows shown, rather than making and measuring them again.
+              key={project.cwd ?? '\u0000none'}
               aria-label={`Project ${project.cwd ?? 'with no directory'}`}
               style={{ transform: `translateY(${items[0]!.start}px)` }}
             >

@@ -15,38 +15,74 @@ import { pathOf } from './conversations.ts';
 export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: ConversationSummary[]; depth: number };
 type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
+/**
+ * A project's part of the tree, kept by its list of conversations: a new list keeps the list of a
+ * project none of whose conversations changed (applySessionChanges), and its part is not made
+ * again. While a store is indexed the list changes with every write told: the sidebar then makes
+ * again only the project written to.
+ */
+type KeptProject = { needle: string; degradedOnly: boolean; elsewhere: readonly ConversationSummary[]; node: ProjectNode | null };
+const keptProjects = new WeakMap<readonly ConversationSummary[], KeptProject>();
+
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
   const needle = filter.trim().toLowerCase();
-  const elsewhere = childrenInOtherProjects(projects);
+  const { byParent: elsewhere, byProject: elsewhereIn } = childrenInOtherProjects(projects);
   const result: ProjectNode[] = [];
   for (const project of projects) {
-    const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
-    const keep = (s: ConversationSummary) =>
-      (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
-    const kept = project.sessions.filter(keep);
-    if (kept.length === 0) continue;
-    result.push({ cwd: project.cwd, sessions: nestChains(kept, elsewhere), total: project.sessions.length });
+    const elsewhereHere = elsewhereIn.get(project.cwd) ?? [];
+    const kept = keptProjects.get(project.sessions);
+    let node: ProjectNode | null;
+    if (kept !== undefined && kept.needle === needle && kept.degradedOnly === degradedOnly && sameItems(kept.elsewhere, elsewhereHere)) node = kept.node;
+    else {
+      node = buildProject(project, needle, degradedOnly, elsewhere);
+      keptProjects.set(project.sessions, { needle, degradedOnly, elsewhere: elsewhereHere, node });
+    }
+    if (node !== null) result.push(node);
   }
   return result;
 }
 
-/** Children by their parent's key, for parents listed in another project than the child. */
-function childrenInOtherProjects(projects: SessionsResponse['projects']): Map<string, ConversationSummary[]> {
-  const projectOf = new Map<string, string | null>();
-  for (const project of projects) for (const session of project.sessions) projectOf.set(sessionKey(session), project.cwd);
+function buildProject(project: SessionsResponse['projects'][number], needle: string, degradedOnly: boolean, elsewhere: Map<string, ConversationSummary[]>): ProjectNode | null {
+  const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
+  const keep = (s: ConversationSummary) => (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
+  const kept = project.sessions.filter(keep);
+  if (kept.length === 0) return null;
+  return { cwd: project.cwd, sessions: nestChains(kept, elsewhere), total: project.sessions.length };
+}
+
+/**
+ * Children by their parent's key, for parents listed in another project than the child; and the
+ * same children by their parent's project, in the list's order.
+ */
+function childrenInOtherProjects(projects: SessionsResponse['projects']) {
   const byParent = new Map<string, ConversationSummary[]>();
+  const byProject = new Map<string | null, ConversationSummary[]>();
+  const children: { session: ConversationSummary; cwd: string | null; parentKey: string }[] = [];
   for (const project of projects) {
     for (const session of project.sessions) {
       const parent = parentOf(session);
-      if (parent === null || parent === session.id) continue;
-      const parentKey = sessionKey({ source: session.source, id: parent });
-      if (!projectOf.has(parentKey) || projectOf.get(parentKey) === project.cwd) continue;
-      const list = byParent.get(parentKey) ?? [];
-      list.push(session);
-      byParent.set(parentKey, list);
+      if (parent !== null && parent !== session.id) children.push({ session, cwd: project.cwd, parentKey: sessionKey({ source: session.source, id: parent }) });
     }
   }
-  return byParent;
+  // Most lists have no chain: no key of every conversation is made for them.
+  if (children.length === 0) return { byParent, byProject };
+  const projectOf = new Map<string, string | null>();
+  for (const project of projects) for (const session of project.sessions) projectOf.set(sessionKey(session), project.cwd);
+  for (const { session, cwd, parentKey } of children) {
+    const parentCwd = projectOf.get(parentKey);
+    if (parentCwd === undefined || parentCwd === cwd) continue;
+    const list = byParent.get(parentKey) ?? [];
+    list.push(session);
+    byParent.set(parentKey, list);
+    const here = byProject.get(parentCwd) ?? [];
+    here.push(session);
+    byProject.set(parentCwd, here);
+  }
+  return { byParent, byProject };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 function matchesSession(session: ConversationSummary, needle: string): boolean {

@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { sessionsResponseSchema } from '../../../shared/wire/conversations.ts';
+import { replaceEqualDeep, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { sessionListAnswerSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
+import { applyListChanges } from '../../../shared/sessionList.ts';
 import { getJson } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
@@ -8,5 +9,30 @@ import { useListWanted } from './ListDemand.tsx';
 /** Every conversation of every store, grouped by project, with the stores' states. */
 export function useConversations() {
   const wanted = useListWanted();
-  return useQuery({ queryKey: queryKeys.conversations(), queryFn: ({ signal }) => getJson(apiUrls.conversations(), sessionsResponseSchema, { signal }), enabled: wanted });
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: queryKeys.conversations(),
+    queryFn: ({ signal }) => fetchConversations(queryClient, signal),
+    enabled: wanted,
+    // fetchConversations keeps every unchanged conversation's object itself.
+    structuralSharing: false,
+  });
+}
+
+/**
+ * The list, fetched again: a list already held is asked only for what changed since its version,
+ * which is put into the list as it is then (notices may have changed it meanwhile). While a store
+ * is first read, that is what was read since the last answer, not the whole list again.
+ */
+async function fetchConversations(queryClient: QueryClient, signal: AbortSignal): Promise<SessionsResponse> {
+  const held = queryClient.getQueryData<SessionsResponse>(queryKeys.conversations());
+  const answer = await getJson(apiUrls.conversations(held?.version), sessionListAnswerSchema, { signal });
+  const now = queryClient.getQueryData<SessionsResponse>(queryKeys.conversations());
+  if (answer.schema === 'rec.sessions/4') return now === undefined ? answer : replaceEqualDeep(now, answer);
+  // Asked since the version held then: the list held now is that one with notices put in.
+  if (now !== undefined && now.version === answer.since) return applyListChanges(now, answer);
+  // The list that answer was for is no longer held (another answer replaced it): the whole list.
+  const whole = await getJson(apiUrls.conversations(), sessionListAnswerSchema, { signal });
+  if (whole.schema !== 'rec.sessions/4') throw new Error('the server answered changes to a list not asked about');
+  return now === undefined ? whole : replaceEqualDeep(now, whole);
 }
