@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { ExportFormat } from '../../shared/wire/common.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import { createChunkWriter, type ChunkWriter } from './chunkWriter.ts';
 import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exportParts.ts';
 
@@ -10,13 +10,6 @@ import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exp
 // it is sent. A conversation of 100,000 entries is hundreds of megabytes, so it is never built in
 // memory: items are pulled from the kind only as fast as the client takes the bytes (a stream's
 // backpressure), and the kind's reading stops when the client goes away.
-
-/**
- * Making exports runs on the event loop: after this long, all exports together, other requests
- * and notices get their turn. Exports share it: with two at once, each makes bytes for half of
- * it, so that a page waits behind one turn of exports, however many there are.
- */
-const TURN_MS = 10;
 
 /**
  * A file name that any browser and file system takes as it is: letters, digits, `.`, `_` and
@@ -45,6 +38,12 @@ type ExportOptions = {
   itemSchema: z.ZodType;
   /** Aborts when the client goes away: the kind stops reading at its next item. */
   signal: AbortSignal;
+  /**
+   * The event loop's turns, shared with every request's work (server/sources/loopTurns.ts): an
+   * export makes each chunk in a turn, so that what arrives meanwhile (a page, a refusal) is read
+   * within one turn, however many exports are under way. Without it, the export has turns of its own.
+   */
+  turns?: LoopTurns;
 };
 
 /**
@@ -57,14 +56,15 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
   let finished = false;
   try {
     const out = createChunkWriter();
-    const made = format === 'ndjson' ? frameNdjson(parts, out, options) : format === 'json' ? frameJson(parts, out, options) : frameMarkdown(parts, out, options);
-    let turnStarted = performance.now();
+    const turns = options.turns ?? createLoopTurns();
+    // A step is an item (a kind reads a file for it), not a chunk: a chunk of 128 KB is a hundred
+    // small files, a step longer than exports' share of a turn, which pages then waited behind.
+    const framing = { ...options, turns };
+    const made = format === 'ndjson' ? frameNdjson(parts, out, framing) : format === 'json' ? frameJson(parts, out, framing) : frameMarkdown(parts, out, framing);
+    await turns.take('export');
     for await (const chunk of made) {
       yield chunk;
-      if (performance.now() - turnStarted > TURN_MS / Math.max(1, activity.running)) {
-        await nextTurn();
-        turnStarted = performance.now();
-      }
+      await turns.take('export');
     }
     yield* out.take();
     finished = true;
@@ -75,13 +75,16 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
   }
 }
 
-async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal }: ExportOptions): AsyncGenerator<Buffer> {
+type Framing = ExportOptions & { turns: LoopTurns };
+
+async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal, turns }: Framing): AsyncGenerator<Buffer> {
   out.writeText(JSON.stringify(parts.ndjsonHead) + '\n');
   for await (const item of parts.items.ndjson(signal)) {
     signal.throwIfAborted();
     yield* writeRecord(out, item.record, signal);
     out.writeText('\n');
     if (out.isFull()) yield* out.take();
+    await turns.take('export');
   }
 }
 
@@ -117,7 +120,7 @@ async function* writeRecord(out: ChunkWriter, record: ExportRecord, signal: Abor
   out.writeText('}');
 }
 
-async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, signal }: ExportOptions): AsyncGenerator<Buffer> {
+async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, signal, turns }: Framing): AsyncGenerator<Buffer> {
   const head = JSON.stringify(parts.jsonHead);
   out.writeText(head.slice(0, -1));
   let members = head === '{}' ? 0 : 1;
@@ -138,6 +141,7 @@ async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, si
     out.writeText((first ? '' : ',') + JSON.stringify(itemSchema.parse(item.value)));
     first = false;
     if (out.isFull()) yield* out.take();
+    await turns.take('export');
   }
   openUpTo(parts.lists.length - 1);
   if (open >= 0) out.writeText(']');
@@ -145,7 +149,7 @@ async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, si
   out.writeText(tail === '{}' ? '}' : `${members === 0 ? '' : ','}${tail.slice(1)}`);
 }
 
-async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt, signal }: ExportOptions): AsyncGenerator<Buffer> {
+async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt, signal, turns }: Framing): AsyncGenerator<Buffer> {
   out.writeText(parts.markdownHead(exportedAt));
   let open = -1;
   let items = 0;
@@ -166,6 +170,7 @@ async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt
     if (item.block !== undefined) yield* writeBlock(out, item.block, signal);
     items++;
     if (out.isFull()) yield* out.take();
+    await turns.take('export');
   }
   openUpTo(parts.lists.length - 1);
   const last = parts.lists[open];

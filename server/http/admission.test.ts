@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { createRecordSource } from '../record/recordSource.ts';
+import { TURN_MS } from '../sources/loopTurns.ts';
 import { NotHere, type Source } from '../sources/source.ts';
 import { eventually, makeTempRecord } from '../test/harness.ts';
 import { createAdmission, type Admission } from './admission.ts';
@@ -35,17 +37,32 @@ function queueHolds(queue: Admission, running: number, waiting: number): Promise
   }, `${running} running and ${waiting} waiting`);
 }
 
-/** A gate the held work waits at, and counts of the work that began. */
+/**
+ * A gate the held work waits at, and counts of the work that began. A page holds the event loop
+ * for `pageMs` first (as reading a page of many files does), and counts itself when done; each
+ * refused export notes how many pages were done when its 503 was sent.
+ */
 function createGate() {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open, searches: 0, exports: 0 };
+  return { opened, open, searches: 0, exports: 0, pageMs: 0, pagesDone: 0, pagesDoneAtRefusals: [] as number[] };
+}
+
+/** Holds the event loop, as synchronous reads do. */
+function holdLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
 }
 
 /** A record source, its searches and exports held at the gate once they begin. */
 function holdAtGate(source: Source, gate: ReturnType<typeof createGate>): Source {
   return {
     ...source,
+    async page(id, query, signal) {
+      holdLoop(gate.pageMs);
+      gate.pagesDone++;
+      return source.page(id, query, signal);
+    },
     async search(query, signal) {
       gate.searches++;
       await gate.opened;
@@ -69,13 +86,20 @@ type Answer = { status: number; retryAfter: string | null; body: string };
 
 type Served = { app: FastifyInstance; url: string; searches: Admission; exports: Admission; get(path: string): Promise<Answer> };
 
-async function serve(gate: ReturnType<typeof createGate>): Promise<Served> {
+async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { running: 2, waiting: 2 }): Promise<Served> {
   const searches = createAdmission({ work: 'searches', running: 1, waiting: 1, retryAfterSeconds: 2 });
-  const exports = createAdmission({ work: 'exports', running: 2, waiting: 2, retryAfterSeconds: 3 });
+  const exports = createAdmission({ work: 'exports', ...exportPlaces, retryAfterSeconds: 3 });
   // A source of its own: closing an app stops its sources' work.
   const source = createRecordSource({ root: record.dir });
   await source.start();
-  const app = await buildApp({ sources: [holdAtGate(source, gate)], webRoot: null, token: null, queues: { searches, exports } });
+  const noted: Admission = {
+    ...exports,
+    async admit(request, reply) {
+      await exports.admit.call(this, request, reply);
+      if (reply.statusCode === 503) gate.pagesDoneAtRefusals.push(gate.pagesDone);
+    },
+  };
+  const app = await buildApp({ sources: [holdAtGate(source, gate)], webRoot: null, token: null, queues: { searches, exports: noted } });
   app.addHook('onClose', () => source.close());
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -182,6 +206,46 @@ describe('the queues of searches and exports', () => {
       assert.equal(gate.exports, 4, 'the export whose client went away was never made');
       assert.equal(exports.describe().refused, 0);
     } finally {
+      gate.open();
+      await app.close();
+    }
+  });
+
+  it('a refusal that arrives behind many pages is answered before their work: pages take turns of the event loop, a refusal none', async () => {
+    const gate = createGate();
+    const { app, url, exports } = await serve(gate, { running: 1, waiting: 0 });
+    const sockets: Socket[] = [];
+    try {
+      const running = fetch(`${url}${EXPORT}`);
+      await eventually(() => (gate.exports === 1 ? true : undefined), 'the export to begin');
+      await queueHolds(exports, 1, 0);
+      // Ten pages that each hold the loop for three turns, then an export the full queue
+      // refuses, written at once on connections open beforehand: the server reads them all in
+      // one iteration of its loop, the refusal last.
+      gate.pageMs = 3 * TURN_MS;
+      const { port } = new URL(url);
+      for (let i = 0; i < 11; i++) {
+        const socket = connect(Number(port), '127.0.0.1');
+        await new Promise((resolve) => socket.once('connect', resolve));
+        sockets.push(socket);
+      }
+      const asking = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
+      const answers = sockets.map((socket) => {
+        let text = '';
+        socket.setEncoding('utf8').on('data', (data: string) => (text += data));
+        return new Promise<string>((resolve) => socket.once('close', () => resolve(text)));
+      });
+      sockets.forEach((socket, i) => socket.write(asking(i < 10 ? '/api/sessions/one' : EXPORT)));
+      const texts = await Promise.all(answers);
+      assert.match(texts[10]!, /^HTTP\/1\.1 503 /, texts[10]);
+      assert.match(texts[10]!, /\r\nretry-after: 3\r\n/i);
+      assert.deepEqual(texts.slice(0, 10).map((text) => text.split('\r\n')[0]), Array(10).fill('HTTP/1.1 200 OK'), 'every page is answered');
+      assert.equal(gate.pagesDoneAtRefusals.length, 1);
+      assert.ok(gate.pagesDoneAtRefusals[0]! <= 1, `the refusal waited for one page's work at most, not for ${gate.pagesDoneAtRefusals[0]}`);
+      gate.open();
+      assert.equal((await running).status, 200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
       gate.open();
       await app.close();
     }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createLoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { EXPORT_QUEUE, SEARCH_QUEUE, createAdmission, type Admission } from './admission.ts';
@@ -95,15 +96,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const source of options.sources) source.stopWork();
     done();
   });
+  // Every request's work takes its turn of the event loop (server/sources/loopTurns.ts): before
+  // its handler, and before its answer is checked and serialized (ahead of work not begun), and
+  // an export before each of its chunks (behind both). Access, Host and Origin checks and a
+  // refusal (onRequest) take none, nor does any error's few words: they are answered as their
+  // request is read.
+  const turns = createLoopTurns();
+  app.addHook('preHandler', () => turns.take('answer'));
+  app.addHook('preSerialization', async (_request, reply, payload) => {
+    if (reply.statusCode < 400) await turns.take('finish');
+    return payload;
+  });
   // Searches and exports wait in queues of their own; pages and items in none.
   const searches = options.queues?.searches ?? createAdmission(SEARCH_QUEUE);
   const exports = options.queues?.exports ?? createAdmission(EXPORT_QUEUE);
   registerConversationRoutes(app, options.sources, lookup);
   registerViewRoutes(app, lookup);
-  registerSessionRoutes(app, options.sources, lookup, { stopping: stopping.signal, exports });
+  registerSessionRoutes(app, options.sources, lookup, { stopping: stopping.signal, turns, exports });
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, { searches });
-  registerExportRoutes(app, options.sources, lookup, { stopping: stopping.signal, searches, exports });
+  registerExportRoutes(app, options.sources, lookup, { stopping: stopping.signal, turns, searches, exports });
   registerMapRoutes(app, options.sources);
 
   const webRoot = options.webRoot;

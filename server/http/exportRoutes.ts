@@ -7,7 +7,7 @@ import { sendNotFound, type SourceLookup } from './answer.ts';
 import { conversationParams, sessionParams } from './conversationRoutes.ts';
 import { describeSearchExport } from './searchExport.ts';
 import { runSearch } from './searchRoutes.ts';
-import { sendExport } from './sendExport.ts';
+import { sendExport, type ExportWork } from './sendExport.ts';
 import type { Admission } from './admission.ts';
 import type { ZodApp } from './zodApp.ts';
 
@@ -21,13 +21,13 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
  * hits (`GET /api/search/export?format=&…` with the search's own query). Each waits in the queue
  * of exports (a search's also in the queue of searches), and is refused there when it is full.
  */
-export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: { stopping: AbortSignal; searches: Admission; exports: Admission }): void {
-  const { exports, searches } = options;
+export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: ExportWork & { searches: Admission; exports: Admission }): void {
+  const { exports, searches, stopping, turns } = options;
   const answerExport = (source: Source, id: string, format: ExportFormat, reply: FastifyReply) => {
     if (source.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation cannot be exported yet`);
     const parts = source.export(id);
     if (parts instanceof NotHere) return sendNotFound(reply, parts.why);
-    return sendExport(reply, parts, format, WIRE_KINDS[source.ref.kind].pageItem, options.stopping);
+    return sendExport(reply, parts, format, WIRE_KINDS[source.ref.kind].pageItem, { stopping, turns });
   };
 
   app.get('/api/sources/:source/conversations/:id/export', { onRequest: exports.admit, schema: { params: conversationParams, querystring: exportQuerySchema, response: errors } }, async (request, reply) => {
@@ -50,6 +50,6 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     const exportedAt = new Date().toISOString();
     // The query as it was asked, without the defaults its schema filled in.
     const asked = Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
-    return sendExport(reply, describeSearchExport(response, asked, exportedAt, sources), format, searchHitSchema, options.stopping, exportedAt);
+    return sendExport(reply, describeSearchExport(response, asked, exportedAt, sources), format, searchHitSchema, { stopping, turns }, exportedAt);
   });
 }

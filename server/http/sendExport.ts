@@ -4,6 +4,10 @@ import type { z } from 'zod';
 import type { ExportFormat } from '../../shared/wire/common.ts';
 import type { ExportParts } from '../export/exportParts.ts';
 import { exportBytes, exportFileName } from '../export/pipeline.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
+
+/** What every export of the app shares: the signal that the dashboard is stopping, and the event loop's turns. */
+export type ExportWork = { stopping: AbortSignal; turns: LoopTurns };
 
 const MEDIA_TYPES: Record<ExportFormat, string> = {
   ndjson: 'application/x-ndjson; charset=utf-8',
@@ -16,14 +20,14 @@ const MEDIA_TYPES: Record<ExportFormat, string> = {
  * only when the client has taken what was sent, and the making stops when the client goes away,
  * or when the dashboard stops (`stopping`): an export in flight never holds the close up.
  */
-export function sendExport(reply: FastifyReply, parts: ExportParts, format: ExportFormat, itemSchema: z.ZodType, stopping: AbortSignal, exportedAt = new Date().toISOString()): FastifyReply {
+export function sendExport(reply: FastifyReply, parts: ExportParts, format: ExportFormat, itemSchema: z.ZodType, { stopping, turns }: ExportWork, exportedAt = new Date().toISOString()): FastifyReply {
   const stop = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableEnded) stop.abort(new Error('the client went away'));
   };
   reply.raw.once('close', onClose);
   const signal = AbortSignal.any([stop.signal, stopping]);
-  const body = Readable.from(exportBytes(parts, format, { exportedAt, itemSchema, signal }), { objectMode: false });
+  const body = Readable.from(exportBytes(parts, format, { exportedAt, itemSchema, signal, turns }), { objectMode: false });
   // A body waiting for its client to take more runs nothing that would see the signal: it is ended.
   const onAbort = () => body.destroy(signal.reason as Error);
   signal.addEventListener('abort', onAbort, { once: true });

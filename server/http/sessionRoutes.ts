@@ -7,7 +7,7 @@ import { NotHere, type Source } from '../sources/source.ts';
 import type { Admission } from './admission.ts';
 import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
 import { conversationParams } from './conversationRoutes.ts';
-import { sendExport } from './sendExport.ts';
+import { sendExport, type ExportWork } from './sendExport.ts';
 import type { ZodApp } from './zodApp.ts';
 
 // One Claude Code session across the stores (server/sources/sessions.ts): the list of sessions
@@ -19,7 +19,7 @@ import type { ZodApp } from './zodApp.ts';
 const sessionParams = z.object({ session: z.string().min(1, 'a full session id is needed') });
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, { stopping, exports }: { stopping: AbortSignal; exports: Admission }): void {
+export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, { exports, ...work }: ExportWork & { exports: Admission }): void {
   const join = createSessionJoin(sources);
 
   app.get('/api/sources/:source/conversations/:id/session', { schema: { params: conversationParams, response: answers(conversationSessionResponseSchema) } }, async (request, reply) => {
@@ -45,6 +45,6 @@ export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], l
       const one = source.export?.(held.id);
       if (one !== undefined && !(one instanceof NotHere)) exported.push({ source: source.ref, conversation: held.id, parts: one });
     }
-    return sendExport(reply, composeSessionExport(request.params.session, exported), request.query.format, joinedSessionResponseSchema.shape.items.element, stopping);
+    return sendExport(reply, composeSessionExport(request.params.session, exported), request.query.format, joinedSessionResponseSchema.shape.items.element, work);
   });
 }

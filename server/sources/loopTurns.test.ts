@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { stat } from 'node:fs';
+import { describe, it } from 'node:test';
+import { TURN_MS, createLoopTurns } from './loopTurns.ts';
+
+// The event loop's turns, as steps see them: counted, never timed. A step "holds the loop" as
+// synchronous reads do.
+
+function holdLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('turns of the event loop', () => {
+  it('a step that finds the turn spent runs after the loop has read what arrived meanwhile', async () => {
+    const turns = createLoopTurns();
+    await turns.take('answer');
+    let arrived = false;
+    // A file system answer: delivered in the loop's poll phase, as a request's bytes are.
+    stat(import.meta.filename, () => (arrived = true));
+    holdLoop(2 * TURN_MS);
+    await turns.take('answer');
+    assert.equal(arrived, true, 'what arrived during the spent turn was read before the next step');
+  });
+
+  it('a step with time left in its turn goes on at once', async () => {
+    const turns = createLoopTurns(60_000);
+    await turns.take('answer');
+    const before = turns.describe().deferred;
+    await turns.take('answer');
+    await turns.take('export');
+    assert.equal(turns.describe().deferred, before, 'no step waited');
+  });
+
+  it('while answers wait, exports take only their share of a turn: pages are not queued behind exports', async () => {
+    const turns = createLoopTurns();
+    let exporting = true;
+    let exportSteps = 0;
+    // Bounded, so that answers starved behind it still end the test with its count.
+    const exported = (async () => {
+      while (exporting && exportSteps < 2_000) {
+        await turns.take('export');
+        holdLoop(1);
+        exportSteps++;
+      }
+    })();
+    // The export runs alone for a while: it has every turn.
+    while (exportSteps < 20) await new Promise((resolve) => setImmediate(resolve));
+    const answers = 6;
+    const stepsBefore = exportSteps;
+    await Promise.all(
+      Array.from({ length: answers }, async () => {
+        await turns.take('answer');
+        // A page that holds the loop for two turns.
+        holdLoop(2 * TURN_MS);
+      }),
+    );
+    const stepsBetween = exportSteps - stepsBefore;
+    exporting = false;
+    await exported;
+    // Each answer is a turn of its own; in each, the export gets a quarter of a turn of 1 ms
+    // steps (and the step under way), where with no lanes it would fill the turn (8 steps).
+    assert.ok(stepsBetween <= answers * (TURN_MS / 4 + 2), `the export made ${stepsBetween} steps while ${answers} answers waited`);
+  });
+});

@@ -1,0 +1,75 @@
+import { setImmediate as nextIteration } from 'node:timers/promises';
+
+// The event loop's time for requests' work, shared by all of them. Each iteration of the loop
+// first reads what arrived (a request, a client taking bytes), then runs the work that waits for
+// a turn. Work that arrives in an iteration whose turn is spent waits for the next one, so
+// whatever arrives is read within one turn of work however many requests are under way: a
+// refusal (server/http/admission.ts) is decided as its request is read, and is answered in that
+// time rather than behind every page, item and export asked before it. Twenty clients at once
+// otherwise put their pages, answers and exports' chunks in one iteration, hundreds of
+// milliseconds before the next request was read.
+
+/** How long the work of one iteration may go on before what arrived meanwhile is read. */
+export const TURN_MS = 8;
+/** What exports may take of a turn while answers wait: exports go on, pages never wait behind them. */
+const EXPORT_SHARE_MS = TURN_MS / 4;
+
+/**
+ * Whose step it is, first served first: an answer made and waiting to be sent (`finish`: its
+ * client has waited longest), a request's work (`answer`: a page, an item, a search's start),
+ * an export's next chunk (`export`: it takes bytes a person waits for as a whole, not in a glance).
+ */
+export type Lane = 'finish' | 'answer' | 'export';
+const LANES: readonly Lane[] = ['finish', 'answer', 'export'];
+
+export type LoopTurns = {
+  /**
+   * Resolves at once while this iteration's turn has time left for the lane; else in a later
+   * iteration, after the loop has read what arrived. Work calls it before each step (a page, a
+   * chunk of an export): a step begun runs to its end, so steps are kept short.
+   */
+  take(lane: Lane): Promise<void>;
+  /** Steps that waited for a later iteration so far. */
+  describe(): { deferred: number };
+};
+
+export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
+  /** Counts turns: the first step to run in an iteration after waiting begins a new one. */
+  let turn = 0;
+  let turnStarted = Number.NEGATIVE_INFINITY;
+  let deferred = 0;
+  const waiting: Record<Lane, number> = { finish: 0, answer: 0, export: 0 };
+  /** Exports' time in this turn: each step from when it was let go to when it asked again. */
+  let exportMs = 0;
+  let exportStep: { at: number; turn: number } | null = null;
+
+  const mayGo = (lane: Lane, now: number): boolean => {
+    if (now - turnStarted >= turnMs) return false;
+    if (lane === 'export') return exportMs < EXPORT_SHARE_MS || waiting.finish + waiting.answer === 0;
+    return LANES.slice(0, LANES.indexOf(lane)).every((before) => waiting[before] === 0);
+  };
+
+  return {
+    async take(lane) {
+      if (lane === 'export' && exportStep !== null) {
+        if (exportStep.turn === turn) exportMs += performance.now() - exportStep.at;
+        exportStep = null;
+      }
+      while (!mayGo(lane, performance.now())) {
+        deferred++;
+        waiting[lane]++;
+        const waitedIn = turn;
+        // The next check phase of the loop: after its poll phase has read what arrived.
+        await nextIteration();
+        waiting[lane]--;
+        if (turn === waitedIn) {
+          turn++;
+          turnStarted = performance.now();
+          exportMs = 0;
+        }
+      }
+      if (lane === 'export') exportStep = { at: performance.now(), turn };
+    },
+    describe: () => ({ deferred }),
+  };
+}
