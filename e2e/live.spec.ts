@@ -168,19 +168,20 @@ test('once the page holds the list, it asks the server only for what changed sin
   await waitForItems(live.url, before.sessionId, 1);
   await page.goto(live.url);
   await expect(page.getByRole('link', { name: `Session ${before.sessionId}` })).toBeVisible();
-  const answers: { since: string | null; schema: string }[] = [];
-  page.on('response', async (response) => {
+  // Each answer as it is told; its body read apart, since the page may draw it before that is done.
+  const answers: Promise<{ since: string | null; schema: string }>[] = [];
+  page.on('response', (response) => {
     const url = new URL(response.url());
     if (url.pathname !== '/api/sessions') return;
-    answers.push({ since: url.searchParams.get('since'), schema: ((await response.json()) as { schema: string }).schema });
+    answers.push(response.json().then((body: { schema: string }) => ({ since: url.searchParams.get('since'), schema: body.schema })));
   });
   // A file directly in the record directory is told as the store's state, which has the list fetched again.
   const stray = `list-changes-${process.pid}.txt`;
   writeFileSync(join(live.dir, stray), 'beside the sessions, in no session folder');
   try {
     await expect(page.locator(`.sidebar-note[title*="${stray}"]`)).toBeVisible();
-    expect(answers.length).toBeGreaterThan(0);
-    for (const answer of answers) expect(answer).toEqual({ since: expect.stringMatching(/^[0-9a-f]{8}\.[0-9]+$/), schema: 'rec.session-changes/1' });
+    await expect.poll(() => answers.length).toBeGreaterThan(0);
+    for (const answer of await Promise.all(answers)) expect(answer).toEqual({ since: expect.stringMatching(/^[0-9a-f]{8}\.[0-9]+$/), schema: 'rec.session-changes/1' });
   } finally {
     rmSync(join(live.dir, stray), { force: true });
   }
