@@ -32,14 +32,6 @@ type Told = { type: 'event'; event: WatchEvent; path: string } | { type: 'error'
 export type FolderWatch = ReturnType<typeof createFolderWatch>;
 
 /**
- * How long a turn of watching session folders takes at most, and how many it watches between two
- * looks at the clock: setting up 1,000 watches takes 70-90 ms of CPU, which the first request
- * would otherwise wait for.
- */
-const WATCH_TURN_MS = 4;
-const WATCHES_BETWEEN_CLOCKS = 16;
-
-/**
  * Watches a record directory. `begin` sets up the watches that need no library (the record
  * directory's entries, each session folder) at once, so that the first scan can read while the
  * rest of the command loads; what they tell is kept until `start` gives it handlers.
@@ -66,52 +58,13 @@ export function createFolderWatch(recordDir: string) {
   const root: RecordRoot = { recordDir, folders, handlers, isClosed: () => closed };
   const isCurrent = (watcher: FSWatcher) => watcher === rootWatcher;
 
-  /** Watches the record directory's entries, then lists it; null when watching had begun. */
-  function beginListing(): FolderEntry[] | null {
+  function begin(): FolderEntry[] | null {
     if (folders.begun) return null;
     folders.begin();
     rootEntries = watchRecordEntries(root);
-    return listRecordDirectory(recordDir);
-  }
-
-  function begin(): FolderEntry[] | null {
-    const listing = beginListing();
-    for (const dirent of listing ?? []) if (dirent.isDirectory()) folders.watchOne(dirent.name);
+    const listing = listRecordDirectory(recordDir);
+    for (const dirent of listing) if (dirent.isDirectory()) folders.watchOne(dirent.name);
     return listing;
-  }
-
-  function watchNow(sessionIds: readonly string[]): void {
-    for (const sessionId of sessionIds) folders.watchOne(sessionId);
-  }
-
-  /** Settles once the folders given to `watchInTurns` are all watched (at once when none were). */
-  let watchedInTurns: Promise<void> = Promise.resolve();
-
-  /**
-   * Watches session folders in their order: the first `now` of them before it returns, the rest
-   * in turns of the event loop from the next turn on (a request that comes meanwhile is answered
-   * between two turns). `watched[0]` counts those watched so far (a folder gone meanwhile counts
-   * too), and wakes whoever waits on it.
-   */
-  function watchInTurns(sessionIds: readonly string[], watched: Int32Array, now: number): void {
-    let at = Math.min(now, sessionIds.length);
-    watchNow(sessionIds.slice(0, at));
-    Atomics.store(watched, 0, at);
-    watchedInTurns = new Promise<void>((resolve) => {
-      const turn = () => {
-        const until = performance.now() + WATCH_TURN_MS;
-        // A folder watched twice is watched once; a closed watch watches none, and lets every waiter go.
-        while (at < sessionIds.length && (closed || at % WATCHES_BETWEEN_CLOCKS !== 0 || performance.now() < until)) {
-          if (!closed) folders.watchOne(sessionIds[at]!);
-          at++;
-        }
-        Atomics.store(watched, 0, at);
-        Atomics.notify(watched, 0);
-        if (at < sessionIds.length) setImmediate(turn);
-        else resolve();
-      };
-      setImmediate(turn);
-    });
   }
 
   function closeAll(): void {
@@ -131,20 +84,6 @@ export function createFolderWatch(recordDir: string) {
      * returns, and gives the listing they were found in; null when the folders were watched before.
      */
     begin,
-
-    /**
-     * Watches the record directory's entries and lists it, and watches no session folder yet:
-     * the caller watches them (`watchInTurns`) before anything reads them. Null when watching had begun.
-     */
-    beginListing,
-
-    /** Watches these session folders before it returns (a few: the first scan reads them on this thread). */
-    watchNow,
-
-    watchInTurns,
-
-    /** Settles once every folder given to `watchInTurns` is watched: a folder is read only then. */
-    watchedAll: (): Promise<void> => watchedInTurns,
 
     /** Tells `to` what the watches told since they began (begun now if they were not), then all they tell. */
     start(to: FolderWatchHandlers): void {

@@ -20,7 +20,7 @@ type ReconcileContext = {
   recordDir: string;
   index: RecordIndex;
   status: RecordStatus;
-  folders: Pick<FolderWatch, 'started' | 'rewatch' | 'watchedAll'>;
+  folders: Pick<FolderWatch, 'started' | 'rewatch'>;
   looks: RecordLooks;
   scan: ScanHandOver;
   isClosed: () => boolean;
@@ -135,8 +135,6 @@ async function reconcileOnce(context: ReconcileContext, initial: boolean, slices
   if (pool !== null && (await scan.concludeHandedOver(pool, slices, isClosed)) === 'closed') return;
   slices.end();
   const unreported = pool === null ? [] : await pool.done;
-  // Read here, each only once it is watched: the threads that ended may have left it unwatched yet.
-  if (unreported.length > 0) await context.folders.watchedAll();
   scan.release();
   slices.begin();
   for (const sessionId of unreported) {

@@ -60,10 +60,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   return {
     /**
      * Watches the record, then scans it (or waits for it). Resolves once the first scan is done.
-     * Every session folder is watched before it is read: here before this first yields, or, for
-     * a scan the command began, in turns of the event loop, each before a scan thread reads it
-     * (so the API first answers before the last is watched): a write from then on is read by
-     * the scan, or told by the watcher, or both.
+     * Every session folder is watched before this first yields, so before the API first answers:
+     * a write from then on is read by the scan, or told by the watcher, or both.
      */
     async start(): Promise<void> {
       let exists = false;

@@ -28,14 +28,11 @@ export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number }
 /**
  * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
  * folder in line; at 1 + i who has folder i (0 nobody yet, else the thread's number + 1).
- * `watched`, when the folders are watched while the threads read (scanStart.ts), counts those
- * watched so far, in line: a thread reads folder i once it is above i.
  */
 export type ScanShare = {
   recordDir: string;
   sessionIds: string[];
   queue: SharedArrayBuffer;
-  watched?: SharedArrayBuffer;
   thread: number;
   asks: MessagePort;
   /** At each thread's number, how many of the asks it was sent it has begun to answer. */
@@ -84,7 +81,7 @@ type Thread = { worker: Worker; asks: MessagePort; alive: boolean; lineDone: boo
  * Starts scan threads on these session folders. A thread that fails leaves its unreported
  * folders for the caller to read itself: it can cost time, never files.
  */
-export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number; watched?: SharedArrayBuffer }, onError: (message: string) => void): ScanPool {
+export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number }, onError: (message: string) => void): ScanPool {
   const { sessionIds } = work;
   const unreported = new Set(sessionIds);
   const queue = new SharedArrayBuffer(4 * (1 + sessionIds.length));
@@ -184,7 +181,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   /** Starts one more thread; false when it could not be started. */
   function spawn(): boolean {
     const channel = new MessageChannel();
-    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, ...(work.watched !== undefined ? { watched: work.watched } : {}), thread: threads.length, asks: channel.port2, asksBegun };
+    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, asks: channel.port2, asksBegun };
     let worker: Worker;
     try {
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's

@@ -25,8 +25,6 @@ const HAND_OVER_FILES = 1_000;
  * hold a few such entries or none; a record of nothing else is read here all the same.
  */
 const LEFT_TO_CONCLUDE = 64;
-/** How long a thread waiting for a folder's watch goes without looking for asks. */
-const ASKS_WAIT_MS = 20;
 
 type Schemas = typeof import('../../shared/record/entry.ts');
 
@@ -104,19 +102,6 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
     for (let ask = receiveMessageOnPort(share.asks); ask !== undefined; ask = receiveMessageOnPort(share.asks)) await answer(ask.message as string);
   }
 
-  /**
-   * Waits until the folder at `at` in line is watched, answering asks meanwhile (a folder asked
-   * for stirred, so it is watched): a write to it after its listing here is then told.
-   */
-  const watched = share.watched === undefined ? null : new Int32Array(share.watched);
-  async function waitUntilWatched(at: number): Promise<void> {
-    if (watched === null) return;
-    for (let count = Atomics.load(watched, 0); count <= at; count = Atomics.load(watched, 0)) {
-      Atomics.wait(watched, 0, count, ASKS_WAIT_MS);
-      await answerAsks();
-    }
-  }
-
   return {
     async run(): Promise<void> {
       yieldToMainThread();
@@ -126,7 +111,6 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
         if (at >= share.sessionIds.length) break;
         // Taken already: asked of a thread out of turn.
         if (Atomics.compareExchange(claims, at, 0, share.thread + 1) !== 0) continue;
-        await waitUntilWatched(at);
         await lookAtFolder(share.sessionIds[at]!, false);
       }
       handOver();
