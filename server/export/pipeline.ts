@@ -40,7 +40,7 @@ type ExportOptions = {
   signal: AbortSignal;
   /**
    * The event loop's turns, shared with every request's work (server/sources/loopTurns.ts): an
-   * export makes each chunk in a turn, so that what arrives meanwhile (a page, a refusal) is read
+   * export makes each item and chunk in a turn, so that what arrives meanwhile (a page, a refusal) is read
    * within one turn, however many exports are under way. Without it, the export has turns of its own.
    */
   turns?: LoopTurns;

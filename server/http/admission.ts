@@ -9,7 +9,7 @@ import { RETRY_AFTER_S, SEARCH_THREADS, SEARCH_WAITING } from '../search/searchP
 /** Searches: as many run as there are search threads; while they gather candidates, the event loop is theirs in slices. */
 export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARCH_THREADS, waiting: SEARCH_WAITING, retryAfterSeconds: RETRY_AFTER_S };
 /**
- * Exports: they are made on the event loop, a chunk at a turn of it (server/sources/loopTurns.ts),
+ * Exports: they are made on the event loop, an item at a turn of it (server/sources/loopTurns.ts),
  * and hold their buffers and sockets while their clients take the bytes: two at once; a third
  * gets its bytes no sooner than after one of them. One waiting holds only its
  * socket, so eight may: a person downloading from every tab, or ten clients taking one large
