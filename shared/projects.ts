@@ -16,12 +16,7 @@ export type Project<S extends ProjectMember> = {
 
 /** Groups conversations by directory; the most recently active project and conversation come first. */
 export function groupProjects<S extends ProjectMember>(sessions: Iterable<S>): Project<S>[] {
-  const byCwd = new Map<string | null, S[]>();
-  for (const session of sessions) {
-    const list = byCwd.get(session.cwd);
-    if (list === undefined) byCwd.set(session.cwd, [session]);
-    else list.push(session);
-  }
+  const byCwd = byDirectory(sessions);
   const projects: Project<S>[] = [];
   for (const [cwd, list] of byCwd) {
     list.sort(byLatestFirst);
@@ -37,12 +32,7 @@ export function groupProjects<S extends ProjectMember>(sessions: Iterable<S>): P
  * of it again for one conversation was most of what a write cost the page.
  */
 export function regroupProjects<S extends ProjectMember>(projects: readonly Project<S>[], replaced: (conversation: S) => boolean, added: readonly S[]): Project<S>[] {
-  const addedIn = new Map<string | null, S[]>();
-  for (const conversation of added) {
-    const list = addedIn.get(conversation.cwd);
-    if (list === undefined) addedIn.set(conversation.cwd, [conversation]);
-    else list.push(conversation);
-  }
+  const addedIn = byDirectory(added);
   const result: Project<S>[] = [];
   for (const project of projects) {
     const kept = project.sessions.some(replaced) ? project.sessions.filter((conversation) => !replaced(conversation)) : null;
@@ -57,6 +47,17 @@ export function regroupProjects<S extends ProjectMember>(projects: readonly Proj
   }
   for (const [cwd, list] of addedIn) result.push({ cwd, sessions: list.sort(byLatestFirst) });
   return result.sort(byProjectOrder);
+}
+
+/** Conversations by their directory, in the order given. */
+function byDirectory<S extends ProjectMember>(conversations: Iterable<S>): Map<string | null, S[]> {
+  const byCwd = new Map<string | null, S[]>();
+  for (const conversation of conversations) {
+    const list = byCwd.get(conversation.cwd);
+    if (list === undefined) byCwd.set(conversation.cwd, [conversation]);
+    else list.push(conversation);
+  }
+  return byCwd;
 }
 
 function byProjectOrder<S extends ProjectMember>(a: Project<S>, b: Project<S>): number {
