@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { createSearchPool } from './search/searchPool.ts';
+import { createLoopTurns } from './sources/loopTurns.ts';
 import type { Source } from './sources/source.ts';
 
 type DashboardOptions = {
@@ -45,12 +46,15 @@ const CLOSE_GRACE_MS = 1_000;
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
   const searchPool = createSearchPool(options.searchBudgetMs !== undefined ? { budgetMs: options.searchBudgetMs } : {});
+  // One event loop, so one share of its turns: the app's hooks and exports and the sources' reads.
+  const turns = createLoopTurns();
   // Each kind's source is loaded once a store of it is read (server/sources/kinds.ts).
   const factories = await Promise.all(options.stores.map((store) => storeKindOf(store.kind).loadSource()));
   const sources = options.stores.map((store, index) =>
     factories[index]!({
       root: store.root,
       searchPool,
+      turns,
       ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
@@ -63,6 +67,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     webRoot: options.webRoot,
     hostnames,
     token: options.token,
+    turns,
   });
   let port = options.port;
   let portTakenInstead: number | null = null;

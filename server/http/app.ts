@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createLoopTurns } from '../sources/loopTurns.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { EXPORT_QUEUE, SEARCH_QUEUE, createAdmission, type Admission } from './admission.ts';
@@ -31,6 +31,8 @@ type AppOptions = {
   logger?: boolean;
   /** How many searches and exports run and wait at once (server/http/admission.ts); more are refused. */
   queues?: { searches?: Admission; exports?: Admission };
+  /** The event loop's turns, shared with the sources' reads (server/sources/loopTurns.ts); else the app's own. */
+  turns?: LoopTurns;
 };
 
 /**
@@ -101,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // an export before each of its chunks (behind both). Access, Host and Origin checks and a
   // refusal (onRequest) take none, nor does any error's few words: they are answered as their
   // request is read.
-  const turns = createLoopTurns();
+  const turns = options.turns ?? createLoopTurns();
   app.addHook('preHandler', () => turns.take('answer'));
   app.addHook('preSerialization', async (_request, reply, payload) => {
     if (reply.statusCode < 400) await turns.take('finish');

@@ -5,6 +5,7 @@ import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import type { KnownFile, NamedFile } from '../../shared/record/knownFile.ts';
 import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { ConversationExport, ExportItem, ExportText, ItemPlace } from '../export/exportParts.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { lookAtRead } from './lookAtFile.ts';
 import { projectItem } from './projection.ts';
@@ -40,7 +41,7 @@ const SCRATCH_BYTES = 4 * 1024 * 1024;
  * - `json`: `rec.session/2` with every item, as the pages of the session give them.
  * - `md`: a transcript (server/record/recordMarkdown.ts).
  */
-export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads): (id: string) => Answer<ConversationExport> {
+export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads, turns: LoopTurns): (id: string) => Answer<ConversationExport> {
   const ref = reader.ref;
 
   /**
@@ -107,11 +108,13 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
     }
   }
 
-  async function* values(fold: SessionFold, items: readonly SessionItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'json'>> {
+  /** A batch's files are read a file a step: in the exports' lane, or in the answers' for a session's page (`newest`). */
+  async function* values(fold: SessionFold, items: readonly SessionItem[], signal: AbortSignal, lane: 'answer' | 'export'): AsyncGenerator<ExportItem<'json'>> {
+    const step = () => turns.take(lane);
     for (let offset = 0; offset < items.length; offset += BATCH_ITEMS) {
       signal.throwIfAborted();
       const batch = items.slice(offset, offset + BATCH_ITEMS);
-      const reads = await readItems(reader, threads, fold.sessionId, batch, PAGE_TEXT_LIMIT_BYTES, signal);
+      const reads = await readItems(reader, threads, fold.sessionId, batch, PAGE_TEXT_LIMIT_BYTES, signal, step);
       for (const item of batch) {
         const value = projectItem(item, ref, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES);
         yield { value, place: placeItem(value) };
@@ -157,11 +160,11 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
       lists: [{ name: 'items' }],
       items: {
         ndjson: (signal) => records(fold, items, signal),
-        json: (signal) => values(fold, items, signal),
+        json: (signal) => values(fold, items, signal, 'export'),
         md: (signal) => transcript(fold, items, signal),
       },
       // A session's order is its entries' (time, seq): the newest are its last.
-      newest: (limit) => ({ total: items.length, json: (signal) => values(fold, items.slice(-limit), signal) }),
+      newest: (limit) => ({ total: items.length, json: (signal) => values(fold, items.slice(-limit), signal, 'answer') }),
     };
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { fileResponseSchema, type FileResponse, type recordPageQuerySchema, type SessionResponse } from '../../shared/wire/record.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import { JsonBytes, NotHere, type Answer } from '../sources/source.ts';
 import type { RecordReader } from './recordReader.ts';
 import { projectItem } from './projection.ts';
@@ -15,7 +16,8 @@ import { filterItems, filterOf } from './sessionFilter.ts';
  * from the URL are looked up in the index and never joined into a path: only names the reader
  * found on disk reach the file system.
  */
-export function createRecordPages(source: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads) {
+export function createRecordPages(source: RecordReader, summaryOf: SummaryCache, threads: ReaderThreads, turns: LoopTurns) {
+  const step = () => turns.take('answer');
   async function page(sessionId: string, query: z.output<typeof recordPageQuerySchema>, signal: AbortSignal): Promise<Answer<SessionResponse>> {
     const fold = source.fold(sessionId);
     if (fold === null) return new NotHere('no such session in this record');
@@ -32,7 +34,7 @@ export function createRecordPages(source: RecordReader, summaryOf: SummaryCache,
       offset = Math.max(0, at - Math.floor(limit / 2));
     }
     const onPage = inOrder.slice(offset, offset + limit);
-    const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, signal);
+    const reads = await readItems(source, threads, fold.sessionId, onPage, PAGE_TEXT_LIMIT_BYTES, signal, step);
     const items = onPage.map((item) => projectItem(item, source.ref, (name) => reads.get(name)!, PAGE_TEXT_LIMIT_BYTES));
     // Reading the page may have found a file changed or gone since the fold; the summary is
     // taken afterwards so that it agrees with the items.

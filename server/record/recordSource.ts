@@ -1,6 +1,7 @@
 import { stateRecordMessages } from '../../shared/record/mapStatements.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import type { RecordSearchHit } from '../../shared/wire/record.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 import { describeRecordActivity } from './recordActivity.ts';
 import { createRecordExport } from './recordExport.ts';
@@ -19,6 +20,7 @@ type RecordSourceOptions = {
   reconcileIntervalMs?: number;
   onError?: (message: string) => void;
   searchPool?: SearchPool;
+  turns?: LoopTurns;
 };
 
 /**
@@ -37,8 +39,9 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
   const pool = options.searchPool ?? createSearchPool();
   // Shared: the list, the session pages and the event stream all send the same summaries.
   const summaryOf = createSummaryCache(reader.ref);
-  const pages = createRecordPages(reader, summaryOf, threads);
-  const exportOf = createRecordExport(reader, summaryOf, threads);
+  const turns = options.turns ?? createLoopTurns();
+  const pages = createRecordPages(reader, summaryOf, threads, turns);
+  const exportOf = createRecordExport(reader, summaryOf, threads, turns);
 
   const listed = (sessionId: string): ListedConversation | null => {
     const fold = reader.fold(sessionId);

@@ -4,6 +4,7 @@ import { recordStore } from '../record/recordStore.ts';
 import { sacStore } from '../sac/sacStore.ts';
 import type { SearchPool } from '../search/searchPool.ts';
 import { spexStore } from '../spex/spexStore.ts';
+import type { LoopTurns } from './loopTurns.ts';
 import type { Source } from './source.ts';
 
 // The server's registry of store kinds: how the command finds a store of each kind, names it, and
@@ -25,6 +26,11 @@ type SourceOptions = {
   onError?: (message: string) => void;
   /** The search threads every source of the dashboard shares; a source alone makes its own. */
   searchPool?: SearchPool;
+  /**
+   * The event loop's turns every request's work shares (server/sources/loopTurns.ts): a page's
+   * reads take them a file at a time. A source alone has its own.
+   */
+  turns?: LoopTurns;
 };
 
 type SourceFactory = (options: SourceOptions) => Source;

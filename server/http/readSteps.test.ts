@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import { sessionResponseSchema } from '../../shared/wire/record.ts';
+import { startWriter } from '../../tools/writer/writerClient.ts';
+import { createRecordSource } from '../record/recordSource.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
+import type { Source } from '../sources/source.ts';
+import { makeTempRecord } from '../test/harness.ts';
+import { createAdmission } from './admission.ts';
+import { buildApp } from './app.ts';
+
+// A page's files are read a file a step, each step in a turn of the event loop shared with every
+// request (server/sources/loopTurns.ts), so what arrives while a page of many files is read is
+// read before the page is done. Turns of a microsecond make each step a turn of its own: the
+// order of what happens is counted, never timed.
+
+const record = makeTempRecord('rec-read-steps-');
+const FILES = 120;
+
+before(async () => {
+  const writer = await startWriter(record.dir);
+  await writer.send({ op: 'write', sessionId: 'long', seq: 1, entry: startEntry(0, { sessionId: 'long' }) });
+  for (let i = 1; i <= FILES; i++) await writer.send({ op: 'write', sessionId: 'long', seq: i + 1, entry: sentEntry(1, `message ${i} of a long session`, { sessionId: 'long', at: isoAt(1 + Math.floor(i / 100), i % 100) }) });
+  await writer.kill('SIGTERM');
+});
+
+after(() => record.remove());
+
+/** An answer read off a raw socket: its status line and headers, and its body once the server closes. */
+function readAnswer(socket: Socket): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const at = text.indexOf('\r\n\r\n');
+      resolve({ head: text.slice(0, at), body: text.slice(at + 4) });
+    });
+  });
+}
+
+function connected(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+describe('the reads of a page, in steps', () => {
+  it('a refusal that arrives while a page of many files is being read is answered before the page is read whole', async () => {
+    const turns: LoopTurns = createLoopTurns(0.001);
+    const source = createRecordSource({ root: record.dir, turns });
+    await source.start();
+    let pageRead = false;
+    const seen: Source<'record'> = {
+      ...source,
+      async page(id, query, signal) {
+        const page = await source.page(id, query, signal);
+        pageRead = true;
+        return page;
+      },
+    };
+    // Every export is refused as it arrives: the refusal is what waits, or does not.
+    const exports = createAdmission({ work: 'exports', running: 0, waiting: 0, retryAfterSeconds: 3 });
+    const pageReadAtRefusal: boolean[] = [];
+    const app = await buildApp({
+      sources: [seen as Source],
+      webRoot: null,
+      token: null,
+      turns,
+      queues: {
+        exports: {
+          ...exports,
+          async admit(request, reply) {
+            pageReadAtRefusal.push(pageRead);
+            await exports.admit.call(this, request, reply);
+          },
+        },
+      },
+    });
+    app.addHook('onClose', () => source.close());
+    let askExport = () => {};
+    // The export is asked for once the page's work has begun: its bytes reach the server at once.
+    app.addHook('preHandler', async (request) => {
+      if (request.url.startsWith('/api/sessions/long?')) askExport();
+    });
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.server.address() as { port: number }).port;
+      const [forPage, forExport] = await Promise.all([connected(port), connected(port)]);
+      askExport = () => forExport.write('GET /api/sessions/long/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      const refusal = readAnswer(forExport);
+      const page = readAnswer(forPage);
+      forPage.write(`GET /api/sessions/long?limit=${FILES + 1} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      const [refused, answered] = await Promise.all([refusal, page]);
+      assert.match(refused.head, /^HTTP\/1\.1 503/);
+      assert.match(refused.head, /\r\nretry-after: 3(\r\n|$)/i);
+      assert.match(answered.head, /^HTTP\/1\.1 200/);
+      const body = sessionResponseSchema.parse(JSON.parse(answered.body));
+      assert.equal(body.items.filter((item) => item.type === 'file' && item.evidence === 'parsed').length, FILES + 1, 'the page read every file');
+      assert.deepEqual(pageReadAtRefusal, [false], 'the refusal was decided while the page was still being read');
+    } finally {
+      await app.close();
+    }
+  });
+});
