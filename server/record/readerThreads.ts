@@ -1,4 +1,5 @@
 import { createLane, threadScript, type Lane } from '../search/threadLane.ts';
+import { createFileReadLane, type FileReadLane } from '../watch/readAhead.ts';
 import type { ReadReply, ReadRequest } from './readerThread.ts';
 
 // Threads that read and parse the record's large entries for a page or the file endpoint, off
@@ -12,6 +13,8 @@ export type ReaderThreads = {
    */
   read: Lane<ReadRequest, ReadReply>;
   readHuge: Lane<ReadRequest, ReadReply>;
+  /** An export's small files, read a batch ahead of it: one thread for each export that runs at once. */
+  files: FileReadLane;
   close(): Promise<void>;
 };
 
@@ -20,11 +23,13 @@ export function createReaderThreads(): ReaderThreads {
   const script = threadScript('readerThread', import.meta.url);
   const read = createLane<ReadRequest, ReadReply>({ script, threads: 1, maxWaiting: Number.POSITIVE_INFINITY, idleMs: 2_000 });
   const readHuge = createLane<ReadRequest, ReadReply>({ script, threads: 1, maxWaiting: Number.POSITIVE_INFINITY, idleMs: 0 });
+  const files = createFileReadLane(2);
   return {
     read,
     readHuge,
+    files,
     async close() {
-      await Promise.all([read.close(), readHuge.close()]);
+      await Promise.all([read.close(), readHuge.close(), files.close()]);
     },
   };
 }

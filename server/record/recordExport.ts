@@ -7,10 +7,12 @@ import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { ConversationExport, ExportItem, ExportText, ItemPlace } from '../export/exportParts.ts';
 import type { LoopTurns } from '../sources/loopTurns.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
+import { readFilesAhead } from '../watch/readAhead.ts';
+import type { FileRead } from '../watch/safeOpen.ts';
 import { lookAtRead } from './lookAtFile.ts';
 import { projectItem } from './projection.ts';
 import { readItemAside, readItems } from './readItems.ts';
-import { fingerprintEntry, readRecordFile } from './readRecordFile.ts';
+import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile } from './readRecordFile.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import type { RecordReader } from './recordReader.ts';
 import { describeItemMarkdown, describeSessionMarkdown } from './recordMarkdown.ts';
@@ -24,8 +26,8 @@ const BATCH_ITEMS = 200;
 /** A file as the export read it: what the reader now knows of it, and its bytes when it could be read. */
 type ExportRead = { state: KnownFile; bytes: Buffer | null; reading: EntryReading | null };
 /**
- * Files up to this size are read into one buffer that an export keeps for all of them, and
- * escaped into their line on the event loop (a few milliseconds a megabyte, with no parsing).
+ * Files up to this size are read on a thread a batch ahead of the export (server/watch/readAhead.ts),
+ * and escaped into their line on the event loop (a few milliseconds a megabyte, with no parsing).
  * Larger ones are read on a reader thread, as for a page: a thread costs its own heap, which a
  * session with a few entries of 1–2 MB made RSS grow by.
  */
@@ -49,8 +51,12 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
    * the reader knows it, and is not parsed again (that is most of an export's time); any other is
    * looked at afresh, so that the evidence sent with the bytes is the evidence of those bytes.
    */
-  function readForExport(sessionId: string, file: NamedFile, needReading: boolean, scratch?: Buffer): ExportRead {
-    const read = readRecordFile(`${reader.recordDir}${sep}${sessionId}${sep}${file.name}`, scratch);
+  function readForExport(sessionId: string, file: NamedFile, needReading: boolean): ExportRead {
+    return concludeRead(sessionId, file, readRecordFile(`${reader.recordDir}${sep}${sessionId}${sep}${file.name}`), needReading);
+  }
+
+  /** What the export sends of a file, from a read of it made here or on a thread (readFilesAhead). */
+  function concludeRead(sessionId: string, file: NamedFile, read: FileRead, needReading: boolean): ExportRead {
     const bytes = read.type === 'bytes' ? read.bytes : null;
     const settled = file.evidence === 'parsed' || file.evidence === 'invalid';
     if (bytes !== null && settled && file.fingerprint !== null && fingerprintEntry(bytes) === file.fingerprint) {
@@ -81,30 +87,43 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
   async function* records(fold: SessionFold, items: readonly SessionItem[], signal: AbortSignal): AsyncGenerator<ExportItem<'ndjson'>> {
     const sessionId = fold.sessionId;
     const sessionIdJson = JSON.stringify(sessionId);
-    const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
-    for (const item of items) {
-      signal.throwIfAborted();
-      if (item.type === 'gap') {
-        const { from, to, after, before } = item.missing;
-        yield { record: { fields: { type: 'gap', source: ref, sessionId, run: item.run, from: seqToWire(from), to: seqToWire(to), after, before } } };
-        continue;
-      }
-      if (item.type === 'stray') {
-        // Listed, never read.
-        yield { record: { fields: { type: 'stray', source: ref, sessionId, file: item.file.name, evidence: 'stray', size: item.file.size, fileText: null } } };
-        continue;
-      }
-      if (item.file.size > SCRATCH_BYTES) {
-        // A large text is decoded and escaped on a reader thread, as for a page.
-        const aside = await readItemAside(reader, threads, sessionId, item.file, null, signal);
-        if (aside.state !== undefined && aside.sourceJson !== null) {
-          yield fileRecord(sessionIdJson, item.file, item.run, aside.state, { json: aside.sourceJson });
+    const folder = `${reader.recordDir}${sep}${sessionId}${sep}`;
+    // The files up to SCRATCH_BYTES, read on a thread a batch ahead, in the order they are sent.
+    const small = (function* () {
+      for (const item of items) if (item.type === 'file' && item.file.size <= SCRATCH_BYTES) yield { path: folder + item.file.name, size: item.file.size };
+    })();
+    const ahead = readFilesAhead(threads.files, small, { root: reader.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal);
+    try {
+      for (const item of items) {
+        signal.throwIfAborted();
+        if (item.type === 'gap') {
+          const { from, to, after, before } = item.missing;
+          yield { record: { fields: { type: 'gap', source: ref, sessionId, run: item.run, from: seqToWire(from), to: seqToWire(to), after, before } } };
           continue;
         }
+        if (item.type === 'stray') {
+          // Listed, never read.
+          yield { record: { fields: { type: 'stray', source: ref, sessionId, file: item.file.name, evidence: 'stray', size: item.file.size, fileText: null } } };
+          continue;
+        }
+        let read: ExportRead;
+        if (item.file.size > SCRATCH_BYTES) {
+          // A large text is decoded and escaped on a reader thread, as for a page.
+          const aside = await readItemAside(reader, threads, sessionId, item.file, null, signal);
+          if (aside.state !== undefined && aside.sourceJson !== null) {
+            yield fileRecord(sessionIdJson, item.file, item.run, aside.state, { json: aside.sourceJson });
+            continue;
+          }
+          read = readForExport(sessionId, item.file, false);
+        } else {
+          const next = await ahead.next();
+          if (next.done === true) throw new Error('the files read ahead ended before the export\'s items');
+          read = concludeRead(sessionId, item.file, next.value, false);
+        }
+        yield fileRecord(sessionIdJson, item.file, item.run, read.state, read.bytes === null ? null : { bytes: read.bytes });
       }
-      // The bytes are in `scratch` until the next read: the pipeline writes them before it asks for the next item.
-      const read = readForExport(sessionId, item.file, false, scratch);
-      yield fileRecord(sessionIdJson, item.file, item.run, read.state, read.bytes === null ? null : { bytes: read.bytes });
+    } finally {
+      await ahead.return(undefined);
     }
   }
 

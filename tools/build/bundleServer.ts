@@ -23,6 +23,7 @@ const ENTRIES = [
   'server/record/readerThread',
   'server/record/recordTexts',
   'server/watch/wholeReadWorker',
+  'server/watch/readFilesThread',
   'server/search/searchThread',
   'server/spex/spexTexts',
   'server/spex/spexSource',

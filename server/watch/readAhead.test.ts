@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createFileReadLane, readFilesAhead } from './readAhead.ts';
+import { readWhole, type FileRead } from './safeOpen.ts';
+
+// Files read ahead on a thread go through the same safe open as on the event loop: whatever the
+// thread, a link is never followed, a pipe never opened, nothing outside the root read.
+
+const base = mkdtempSync(join(tmpdir(), 'rec-read-ahead-'));
+const root = join(base, 'store');
+const outside = join(base, 'outside');
+mkdirSync(join(root, 'session'), { recursive: true });
+mkdirSync(outside);
+writeFileSync(join(outside, 'secret.json'), '{"outside":true}');
+writeFileSync(join(root, 'session', 'a.json'), '{"a":1}');
+writeFileSync(join(root, 'session', 'b.json'), Buffer.from([0x7b, 0xff, 0x7d]));
+symlinkSync(join(outside, 'secret.json'), join(root, 'session', 'link.json'));
+symlinkSync(outside, join(root, 'away'));
+execFileSync('mkfifo', [join(root, 'session', 'pipe.json')]);
+const lane = createFileReadLane(1);
+
+after(async () => {
+  await lane.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** What a read says, without the times a second look may see otherwise. */
+function describeRead(read: FileRead): unknown {
+  if (read.type === 'bytes') return { type: 'bytes', bytes: [...read.bytes], size: read.size };
+  if (read.type === 'refused') return { type: 'refused', refusal: read.refusal };
+  return { type: read.type };
+}
+
+describe('files read ahead on a thread', () => {
+  it('are read as the event loop reads them: bytes as on disk, and a link, a pipe, a folder outside and a missing file refused or missing alike', async () => {
+    const paths = ['session/a.json', 'session/b.json', 'session/link.json', 'session/pipe.json', 'away/secret.json', 'session/none.json', 'session'].map((name) => join(root, name));
+    const ahead: FileRead[] = [];
+    for await (const read of readFilesAhead(lane, paths.map((path) => ({ path, size: 10 })), { root, maxBytes: 1024 }, new AbortController().signal)) ahead.push(read);
+    const onLoop = paths.map((path) => readWhole(path, { root, maxBytes: 1024 }));
+    assert.deepEqual(ahead.map(describeRead), onLoop.map(describeRead));
+    assert.deepEqual(ahead.map((read) => (read.type === 'refused' ? read.refusal : read.type)), ['bytes', 'bytes', 'link', 'not-a-file', 'outside', 'missing', 'folder']);
+  });
+
+  it('in batches: many files, more than a batch holds, come in their order', async () => {
+    const names = Array.from({ length: 300 }, (_, i) => `many-${String(i).padStart(3, '0')}.json`);
+    for (const name of names) writeFileSync(join(root, 'session', name), JSON.stringify({ name }));
+    const texts: string[] = [];
+    for await (const read of readFilesAhead(lane, names.map((name) => ({ path: join(root, 'session', name), size: 20 })), { root }, new AbortController().signal)) {
+      texts.push(read.type === 'bytes' ? read.bytes.toString('utf8') : read.type);
+    }
+    assert.deepEqual(texts, names.map((name) => JSON.stringify({ name })));
+  });
+});

@@ -1,0 +1,66 @@
+import { createLane, threadScript, type Lane } from '../search/threadLane.ts';
+import type { ReadFilesReply, ReadFilesRequest } from './readFilesThread.ts';
+import { readWhole, type FileRead, type OpenRules } from './safeOpen.ts';
+
+// Many small files read whole, in order, on a thread a batch ahead of the one the event loop is
+// taking (readFilesThread.ts): an export of 100,000 entries spent most of its loop time in the
+// opens, fstats, reads and closes of its files, a step the loop could not cut, and now spends it
+// escaping and sending while the next batch is read beside it.
+
+/** Files a batch, and bytes: a batch read ahead is held in memory until it is taken. */
+const BATCH_FILES = 64;
+const BATCH_BYTES = 1024 * 1024;
+
+export type FileReadLane = Lane<ReadFilesRequest, ReadFilesReply>;
+
+/** Threads that read files ahead, as many as exports run at once; each lets its memory go when idle. */
+export function createFileReadLane(threads: number): FileReadLane {
+  return createLane<ReadFilesRequest, ReadFilesReply>({ script: threadScript('readFilesThread', import.meta.url), threads, maxWaiting: Number.POSITIVE_INFINITY, idleMs: 2_000 });
+}
+
+/**
+ * Each file of `files` read whole under `rules` (the one safe open: readWhole), in order, as
+ * readWhole on the loop would give it; a batch is read on a thread while the one before it is
+ * taken. A batch the thread could not read is read on the loop instead: it costs time, never a file.
+ * `size` is what the reader last knew of a file: it only cuts the batches.
+ */
+export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path: string; size: number }>, rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): AsyncGenerator<FileRead> {
+  const next = files[Symbol.iterator]();
+  const takeBatch = (): string[] => {
+    const paths: string[] = [];
+    let bytes = 0;
+    while (paths.length < BATCH_FILES && bytes < BATCH_BYTES) {
+      const file = next.next();
+      if (file.done === true) break;
+      paths.push(file.value.path);
+      bytes += file.value.size;
+    }
+    return paths;
+  };
+  const readBatch = (paths: string[]): Promise<FileRead[]> | null => {
+    if (paths.length === 0) return null;
+    return lane.use(signal, (ask) => ask({ type: 'read-files', paths, rules })).then(
+      (reply) => reply.reads.map((read) => ('at' in read ? { ...withoutPlace(read), bytes: Buffer.from(reply.buffer, read.at, read.length) } : read)),
+      (error: unknown) => {
+        if (signal.aborted) throw error;
+        return paths.map((path) => readWhole(path, rules));
+      },
+    );
+  };
+  let pending = readBatch(takeBatch());
+  try {
+    while (pending !== null) {
+      const reads = await pending;
+      pending = readBatch(takeBatch());
+      yield* reads;
+    }
+  } finally {
+    // Taken no further (the client went away): the batch read ahead is let go, its failure with it.
+    pending?.catch(() => {});
+  }
+}
+
+function withoutPlace<T extends { at: number; length: number }>(read: T): Omit<T, 'at' | 'length'> {
+  const { at: _at, length: _length, ...rest } = read;
+  return rest;
+}
