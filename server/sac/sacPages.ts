@@ -6,6 +6,7 @@ import { deriveWakes } from '../../shared/sac/wakes.ts';
 import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 import type { SacItemResponse, SacRoomResponse, SacRoomsResponse, SacRoomSummary, SacSeatResponse, SacSeatSummary } from '../../shared/wire/sac.ts';
+import { mapInSteps, type LoopTurns } from '../sources/loopTurns.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { SacFolds } from './sacFolds.ts';
 import { projectMembers, projectRoomSummary, type FlowProjection } from './sacProjection.ts';
@@ -21,9 +22,13 @@ type PagesOf = {
   flows: FlowProjection;
   /** A seat's summary as listed now. */
   summaryOf(seat: string): SacSeatSummary;
+  turns: LoopTurns;
 };
 
-export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf) {
+/** A page's items read a slice a step (server/sources/loopTurns.ts): each reads its stretch of a seat file again. */
+const PAGE_STEP_ITEMS = 16;
+
+export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: PagesOf) {
   const roomRows = new Map<string, { files: RoomFiles; rooms: StoreFacts['rooms']; row: SacRoomSummary }>();
   const noSeat = (seat: string) => new NotHere(`no seat ${JSON.stringify(seat)} in this set-agent-comm store`);
 
@@ -32,12 +37,15 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf }: PagesOf
     const others = page.others === '1';
     const view = folds.foldSeatNow(seat);
     const received = view.received.filter((item) => others || item.addressing !== 'to-others');
+    const seatNow = summaryOf(seat);
+    const sent = await mapInSteps(view.sent.slice(-page.limit), turns, 'answer', PAGE_STEP_ITEMS, (slice) => slice.map((item) => flows.projectFlow(item.room, item.flow, null, true)));
+    const receivedOnPage = await mapInSteps(received.slice(-page.limit), turns, 'answer', PAGE_STEP_ITEMS, (slice) => slice.map((item) => flows.projectFlow(item.room, item.flow, item, true)));
     return {
       schema: 'rec.sac-seat/1',
-      seat: summaryOf(seat),
+      seat: seatNow,
       others,
-      sent: view.sent.slice(-page.limit).map((item) => flows.projectFlow(item.room, item.flow, null, true)),
-      received: received.slice(-page.limit).map((item) => flows.projectFlow(item.room, item.flow, item, true)),
+      sent,
+      received: receivedOnPage,
       limit: page.limit,
       sentTotal: view.sent.length,
       receivedTotal: received.length,

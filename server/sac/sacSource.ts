@@ -14,12 +14,13 @@ import { createFlowProjection, projectSummary } from './sacProjection.ts';
 import { createSacReader } from './sacReader.ts';
 import { searchSac } from './sacSearch.ts';
 import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 
 // A set-agent-comm store as a source: seats are its conversations (grouped by the registry's
 // project), rooms a view of their own. Its reader reads the files; sacFolds.ts keeps what is
 // folded from them, sacProjection.ts says it in the wire's words, sacPages.ts answers with it.
 
-type SacSourceOptions = { root: string; onError?: (message: string) => void; searchPool?: SearchPool };
+type SacSourceOptions = { root: string; onError?: (message: string) => void; searchPool?: SearchPool; turns?: LoopTurns };
 
 /** A summary older than this is folded again: a focus turns stale and a quiet presence ends with time. */
 const SUMMARY_MAX_AGE_MS = 60_000;
@@ -28,6 +29,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   const root = resolve(options.root);
   const ref = sourceRefOf('sac', root);
   const pool = options.searchPool ?? createSearchPool();
+  const turns = options.turns ?? createLoopTurns();
   const listeners = new Set<(notice: SourceNotice) => void>();
   let allDirty = true;
   const summaries = new Map<string, { listed: ListedConversation; at: number }>();
@@ -110,7 +112,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     return list;
   }
 
-  const pages = createSacPages({ ref, reader, folds, flows, summaryOf });
+  const pages = createSacPages({ ref, reader, folds, flows, summaryOf, turns });
   const exportOf = createSacExport({
     ref,
     root,

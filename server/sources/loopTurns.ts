@@ -73,3 +73,17 @@ export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
     describe: () => ({ deferred }),
   };
 }
+
+/**
+ * `items` made into answers a slice at a time, each slice a step taken in `lane`'s turn: a kind's
+ * page reads a file (or a range of one) for each item, and a page of a hundred read in one step
+ * held the loop past a turn, a refusal that arrived meanwhile waiting for all of it.
+ */
+export async function mapInSteps<T, R>(items: readonly T[], turns: LoopTurns, lane: Lane, sliceItems: number, make: (slice: readonly T[]) => R[]): Promise<R[]> {
+  const made: R[] = [];
+  for (let at = 0; at < items.length; at += sliceItems) {
+    await turns.take(lane);
+    made.push(...make(items.slice(at, at + sliceItems)));
+  }
+  return made;
+}

@@ -10,15 +10,20 @@ import { createSpexProjection, keyOf } from './spexProjection.ts';
 import { createSpexReader, type SpexReader } from './spexReader.ts';
 import { searchSpex } from './spexSearch.ts';
 import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
+import { createLoopTurns, mapInSteps, type LoopTurns } from '../sources/loopTurns.ts';
 
 // A spex home as a source: its reader (index, watcher), its projection (spexProjection.ts), its
 // export and its search, and the notices its changes make.
 
-type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number; searchPool?: SearchPool };
+type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number; searchPool?: SearchPool; turns?: LoopTurns };
+
+/** A page's items read a slice a step (server/sources/loopTurns.ts): their lines are read again from their segments. */
+const PAGE_STEP_ITEMS = 16;
 
 export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
   const ref = sourceRefOf('spex', options.root);
   const pool = options.searchPool ?? createSearchPool();
+  const turns = options.turns ?? createLoopTurns();
   const listeners = new Set<(notice: SourceNotice) => void>();
   /** Sessions told as changed: those listed now or before, and not a `from` that names no session of this home. */
   const listedChanged = new Set<string>();
@@ -67,12 +72,13 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     if (session === null) return new NotHere('no such session in this spex home');
     const { offset, limit } = query;
     const items = projection.placeItems(session);
+    const onPage = await mapInSteps(items.slice(offset, offset + limit), turns, 'answer', PAGE_STEP_ITEMS, (slice) => projection.projectItems(session, slice, PAGE_TEXT_LIMIT_BYTES));
     return {
       schema: 'rec.spex-session/1',
       session: projection.listed(session).summary,
       currentNote: projection.currentNoteOf(id),
       page: { offset, limit, total: items.length },
-      items: projection.projectItems(session, items.slice(offset, offset + limit), PAGE_TEXT_LIMIT_BYTES),
+      items: onPage,
       strays: session.strays.map((stray) => ({ name: stray.name, why: stray.why })),
     };
   }
