@@ -5,6 +5,9 @@ import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.t
 import { sessionResponseSchema } from '../../shared/wire/record.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { createRecordSource } from '../record/recordSource.ts';
+import { createSpexSource } from '../spex/spexSource.ts';
+import { A, PROJECT, sentEvent, sessionJson } from '../test/spexHarness.ts';
+import { startSpexWriter } from '../../tools/writer/spexWriter.ts';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { makeTempRecord } from '../test/harness.ts';
@@ -18,6 +21,8 @@ import { buildApp } from './app.ts';
 
 const record = makeTempRecord('rec-read-steps-');
 const FILES = 120;
+/** Lines of a spex timeline: several of a page's steps. */
+const SPEX_LINES = 60;
 
 before(async () => {
   const writer = await startWriter(record.dir);
@@ -49,61 +54,91 @@ function connected(port: number): Promise<Socket> {
   });
 }
 
-describe('the reads of a page, in steps', () => {
-  it('a refusal that arrives while a page of many files is being read is answered before the page is read whole', async () => {
-    const turns: LoopTurns = createLoopTurns(0.001);
-    const source = createRecordSource({ root: record.dir, turns });
-    await source.start();
-    let pageRead = false;
-    const seen: Source<'record'> = {
-      ...source,
-      async page(id, query, signal) {
-        const page = await source.page(id, query, signal);
-        pageRead = true;
-        return page;
-      },
-    };
-    // Every export is refused as it arrives: the refusal is what waits, or does not.
-    const exports = createAdmission({ work: 'exports', running: 0, waiting: 0, retryAfterSeconds: 3 });
-    const pageReadAtRefusal: boolean[] = [];
-    const app = await buildApp({
-      sources: [seen as Source],
-      webRoot: null,
-      token: null,
-      turns,
-      queues: {
-        exports: {
-          ...exports,
-          async admit(request, reply) {
-            pageReadAtRefusal.push(pageRead);
-            await exports.admit.call(this, request, reply);
-          },
+/**
+ * Asks for a page of `source`'s conversation and, once the page's work has begun, for an export
+ * that is refused as it arrives; says whether the page was read whole when the refusal was decided.
+ */
+async function refuseDuringPage(source: Source, turns: LoopTurns, pagePath: string, exportPath: string): Promise<{ refused: { head: string }; page: { head: string; body: string }; pageReadAtRefusal: boolean[] }> {
+  let pageRead = false;
+  const seen = {
+    ...source,
+    async page(id: string, query: never, signal: AbortSignal) {
+      const page = await source.page(id, query, signal);
+      pageRead = true;
+      return page;
+    },
+  } as Source;
+  // Every export is refused as it arrives: the refusal is what waits, or does not.
+  const exports = createAdmission({ work: 'exports', running: 0, waiting: 0, retryAfterSeconds: 3 });
+  const pageReadAtRefusal: boolean[] = [];
+  const app = await buildApp({
+    sources: [seen],
+    webRoot: null,
+    token: null,
+    turns,
+    queues: {
+      exports: {
+        ...exports,
+        async admit(request, reply) {
+          pageReadAtRefusal.push(pageRead);
+          await exports.admit.call(this, request, reply);
         },
       },
-    });
-    app.addHook('onClose', () => source.close());
-    let askExport = () => {};
-    // The export is asked for once the page's work has begun: its bytes reach the server at once.
-    app.addHook('preHandler', async (request) => {
-      if (request.url.startsWith('/api/sessions/long?')) askExport();
-    });
+    },
+  });
+  app.addHook('onClose', () => source.close());
+  let askExport = () => {};
+  app.addHook('preHandler', async (request) => {
+    if (request.url === pagePath) askExport();
+  });
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as { port: number }).port;
+    const [forPage, forExport] = await Promise.all([connected(port), connected(port)]);
+    // Its bytes reach the server at once, while the page's work is under way.
+    askExport = () => forExport.write(`GET ${exportPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const refusal = readAnswer(forExport);
+    const page = readAnswer(forPage);
+    forPage.write(`GET ${pagePath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const [refused, answered] = await Promise.all([refusal, page]);
+    return { refused, page: answered, pageReadAtRefusal };
+  } finally {
+    await app.close();
+  }
+}
+
+describe('the reads of a page, in steps', () => {
+  it('a refusal that arrives while a record page of many files is being read is answered before the page is read whole', async () => {
+    const turns = createLoopTurns(0.001);
+    const source = createRecordSource({ root: record.dir, turns });
+    await source.start();
+    const { refused, page, pageReadAtRefusal } = await refuseDuringPage(source as Source, turns, `/api/sessions/long?limit=${FILES + 1}`, '/api/sessions/long/export?format=ndjson');
+    assert.match(refused.head, /^HTTP\/1\.1 503/);
+    assert.match(refused.head, /\r\nretry-after: 3(\r\n|$)/i);
+    assert.match(page.head, /^HTTP\/1\.1 200/);
+    const body = sessionResponseSchema.parse(JSON.parse(page.body));
+    assert.equal(body.items.filter((item) => item.type === 'file' && item.evidence === 'parsed').length, FILES + 1, 'the page read every file');
+    assert.deepEqual(pageReadAtRefusal, [false], 'the refusal was decided while the page was still being read');
+  });
+
+  it('a refusal that arrives while a spex page of many lines is being read is answered before the page is read whole', async () => {
+    const home = makeTempRecord('rec-read-steps-spex-');
+    const writer = await startSpexWriter(home.dir);
     try {
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const port = (app.server.address() as { port: number }).port;
-      const [forPage, forExport] = await Promise.all([connected(port), connected(port)]);
-      askExport = () => forExport.write('GET /api/sessions/long/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-      const refusal = readAnswer(forExport);
-      const page = readAnswer(forPage);
-      forPage.write(`GET /api/sessions/long?limit=${FILES + 1} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-      const [refused, answered] = await Promise.all([refusal, page]);
+      await writer.send({ op: 'session', project: PROJECT, sessionId: A, value: sessionJson(A) });
+      for (let i = 0; i < SPEX_LINES; i++) await writer.send({ op: 'event', project: PROJECT, sessionId: A, event: sentEvent(`line ${i} of a long timeline`, null) });
+      const turns = createLoopTurns(0.001);
+      const source = createSpexSource({ root: home.dir, turns });
+      await source.start();
+      const id = encodeURIComponent(source.ref.id);
+      const { refused, page, pageReadAtRefusal } = await refuseDuringPage(source as Source, turns, `/api/sources/${id}/conversations/${A}?limit=${SPEX_LINES}`, `/api/sources/${id}/conversations/${A}/export?format=ndjson`);
       assert.match(refused.head, /^HTTP\/1\.1 503/);
-      assert.match(refused.head, /\r\nretry-after: 3(\r\n|$)/i);
-      assert.match(answered.head, /^HTTP\/1\.1 200/);
-      const body = sessionResponseSchema.parse(JSON.parse(answered.body));
-      assert.equal(body.items.filter((item) => item.type === 'file' && item.evidence === 'parsed').length, FILES + 1, 'the page read every file');
+      assert.match(page.head, /^HTTP\/1\.1 200/);
+      assert.equal((JSON.parse(page.body) as { items: unknown[] }).items.length, SPEX_LINES, 'the page read every line');
       assert.deepEqual(pageReadAtRefusal, [false], 'the refusal was decided while the page was still being read');
     } finally {
-      await app.close();
+      await writer.kill();
+      home.remove();
     }
   });
 });
