@@ -70,6 +70,9 @@ export type ScanPool = {
 const MAX_SCAN_THREADS = 4;
 
 /** As many scan threads as the machine has cores, within the limit. */
+/** The scan threads' name, which Node gives their system threads too (at most 15 characters there). */
+const SCAN_THREAD_NAME = 'rec-scan';
+
 export function countScanThreads(): number {
   return Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
 }
@@ -185,8 +188,9 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     let worker: Worker;
     try {
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
-      // heap from adding to the process's peak.
-      worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+      // heap from adding to the process's peak. Named, so that the system (top -H, /proc) and the
+      // bench can tell the scan threads' CPU from the main thread's and the collector's.
+      worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     } catch (error) {
       onError(`scan thread: ${(error as Error).message}`);
       channel.port1.close();
