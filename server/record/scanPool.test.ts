@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
@@ -40,6 +40,26 @@ async function takeAll(pool: ScanPool): Promise<ScannedFolder[]> {
 }
 
 describe('scan threads sharing the first scan', () => {
+  it('each scan thread is a system thread named rec-scan, so its CPU is told apart from the main thread\'s', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      const named = () => readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'rec-scan').length;
+      let most = named();
+      // Each thread names itself as it starts: looked at whenever the pool hands something over.
+      while (most < 2 && !pool.finished) {
+        for (let folder = pool.take(); folder !== undefined; folder = pool.take());
+        await new Promise<void>((resolve) => (pool.wake = resolve));
+        most = Math.max(most, named());
+      }
+      await takeAll(pool);
+      assert.equal(most, 2, 'both scan threads seen by their name');
+    } finally {
+      record.remove();
+    }
+  });
+
   it('every folder in line is read by one thread, once, with every file of it', async () => {
     const record = makeTempRecord();
     try {
