@@ -135,8 +135,9 @@ export function createSacRooms(context: RoomsContext) {
       if (line !== undefined) {
         const file = addSeat(room, name.seat, entry);
         // A file the reader will not read is told so at once: it is never handed to a thread.
-        if (file.withheld === null) line.push({ room, file });
-        else readSeat(room, name.seat, entry);
+        if (file.withheld !== null) readSeat(room, name.seat, entry);
+        // A line long enough for a scan thread starts it now: it starts up while the rest is listed.
+        else if (line.push({ room, file }) >= context.scanThreadFrom) firstScanLine.startThread();
         any = true;
         // Putting a store's files in line is a turn of the event loop too: requests come between.
         yield;
@@ -160,9 +161,10 @@ export function createSacRooms(context: RoomsContext) {
 
   /**
    * Lists `channels/`: new rooms, gone ones (archived), and what is not read there; returns the
-   * rooms that changed. A first scan (`firstScan`) reads the new rooms on both threads.
+   * rooms that changed. A first scan puts the new rooms' seat files in its `line`, to be read on
+   * both threads (readLine), rather than reading them.
    */
-  function* listChannels(readNew: boolean, firstScan = false): Generator<Promise<unknown> | void, string[]> {
+  function* listChannels(readNew: boolean, line?: InLine[]): Generator<void, string[]> {
     context.watch(channels);
     const listing = listStoreFolder(channels, root);
     const found = new Map<string, FolderEntry>();
@@ -188,16 +190,14 @@ export function createSacRooms(context: RoomsContext) {
       else dropRoom(room);
       touched.push(room.room);
     }
-    const line: InLine[] = [];
     for (const name of [...found.keys()].sort()) {
       if (rooms.has(name)) continue;
       const room: RoomState = { room: name, folder: join(channels, name), files: new Map(), version: 0, made: null, lost: null };
       rooms.set(name, room);
       context.onLayout();
-      if (readNew) yield* listRoom(room, true, firstScan ? line : undefined);
+      if (readNew) yield* listRoom(room, true, line);
       touched.push(name);
     }
-    yield* firstScanLine.readLine(line);
     return touched;
   }
 
@@ -214,6 +214,8 @@ export function createSacRooms(context: RoomsContext) {
     archived: () => archived,
     listChannels,
     listRoom,
+    readLine: firstScanLine.readLine,
+    stopThread: firstScanLine.stopThread,
     readSeat,
     /** The room whose folder is `folder`, if it is one. */
     roomOf(folder: string): RoomState | null {
