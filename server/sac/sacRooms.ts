@@ -128,7 +128,7 @@ export function createSacRooms(context: RoomsContext) {
     for (const entry of listing.entries) {
       // A secret's name is not listed either: it says which secrets exist.
       if (isSecretName(entry.name)) continue;
-      const name = classifySeatFile(entry.name, kindOf(entry, join(room.folder, entry.name)));
+      const name = classifySeatFile(entry.name, kindOf(entry, room.folder));
       if (name.role !== 'seat-file') continue;
       present.add(name.seat);
       const known = room.files.get(name.seat);
@@ -172,7 +172,7 @@ export function createSacRooms(context: RoomsContext) {
     if (listing.type === 'listed') {
       for (const entry of listing.entries) {
         if (isSecretName(entry.name)) continue;
-        const kind = kindOf(entry, join(channels, entry.name));
+        const kind = kindOf(entry, channels);
         const name = classifyRoomFolder(entry.name, kind);
         if (name.role === 'room' && entry.bytes === undefined) found.set(name.room, entry);
         else if (name.role === 'room' || kind === 'link') notRead.push(`channels/${entry.name}`);
@@ -180,7 +180,7 @@ export function createSacRooms(context: RoomsContext) {
     }
     strays = notRead.sort();
     const archive = listing.type === 'listed' ? listing.entries.find((entry) => entry.name === '.archive') : undefined;
-    archived = archive !== undefined && kindOf(archive, join(channels, archive.name)) === 'folder' ? listArchived(root, join(channels, archive.name)) : new Set();
+    archived = archive !== undefined && kindOf(archive, channels) === 'folder' ? listArchived(root, join(channels, archive.name)) : new Set();
     const touched: string[] = [];
     for (const room of [...rooms.values()]) {
       if (found.has(room.room) || room.lost !== null) continue;
@@ -298,7 +298,7 @@ function findSeatFile(rooms: ReadonlyMap<string, RoomState>, relative: string): 
 function listArchived(root: string, folder: string): ReadonlySet<string> {
   const listing = listStoreFolder(folder, root);
   if (listing.type !== 'listed') return new Set();
-  return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, join(folder, entry.name)) === 'folder').map((entry) => entry.name));
+  return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, folder) === 'folder').map((entry) => entry.name));
 }
 
 /** A room's files as the core takes them; made again only when the room changed. */
@@ -307,10 +307,11 @@ export function filesOf(room: RoomState): RoomFiles {
   return room.made.files;
 }
 
-function kindOf(entry: FolderEntry, path: string): NameKind {
+/** What a listed name is; its path is made only when the listing did not say (a first scan lists thousands). */
+function kindOf(entry: FolderEntry, folder: string): NameKind {
   if (entry.isSymbolicLink()) return 'link';
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
   // A file system that does not say a name's type in its listing: asked of the name itself.
-  return statPath(path)?.kind ?? 'other';
+  return statPath(join(folder, entry.name))?.kind ?? 'other';
 }
