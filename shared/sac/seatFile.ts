@@ -204,25 +204,20 @@ const NARROW_SHORT = 2 ** 16;
  * or narrow (see EntryColumns): a new one, or one handed over.
  */
 function allocateColumns(n: number, wide: boolean, buffer = new ArrayBuffer(n * (wide ? 28 : 20))): NumericColumns {
-  if (!wide) {
-    return {
-      instant: new Float64Array(buffer, 0, n),
-      start: new Uint32Array(buffer, n * 8, n),
-      headerLength: new Uint16Array(buffer, n * 12, n),
-      to: new Uint16Array(buffer, n * 14, n),
-      zone: new Int16Array(buffer, n * 16, n),
-      word: new Uint8Array(buffer, n * 18, n),
-      state: new Uint8Array(buffer, n * 19, n),
-    };
-  }
+  const Start = wide ? Float64Array : Uint32Array;
+  const Short = wide ? Uint32Array : Uint16Array;
+  const startAt = n * 8;
+  const headerLengthAt = startAt + n * Start.BYTES_PER_ELEMENT;
+  const toAt = headerLengthAt + n * Short.BYTES_PER_ELEMENT;
+  const zoneAt = toAt + n * Short.BYTES_PER_ELEMENT;
   return {
-    start: new Float64Array(buffer, 0, n),
-    instant: new Float64Array(buffer, n * 8, n),
-    headerLength: new Uint32Array(buffer, n * 16, n),
-    to: new Uint32Array(buffer, n * 20, n),
-    zone: new Int16Array(buffer, n * 24, n),
-    word: new Uint8Array(buffer, n * 26, n),
-    state: new Uint8Array(buffer, n * 27, n),
+    instant: new Float64Array(buffer, 0, n),
+    start: new Start(buffer, startAt, n),
+    headerLength: new Short(buffer, headerLengthAt, n),
+    to: new Short(buffer, toAt, n),
+    zone: new Int16Array(buffer, zoneAt, n),
+    word: new Uint8Array(buffer, zoneAt + n * 2, n),
+    state: new Uint8Array(buffer, zoneAt + n * 3, n),
   };
 }
 
