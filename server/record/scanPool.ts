@@ -69,10 +69,10 @@ export type ScanPool = {
 /** No more threads than this: beyond it, the disk and the thread concluding are the limit. */
 const MAX_SCAN_THREADS = 4;
 
-/** As many scan threads as the machine has cores, within the limit. */
 /** The scan threads' name, which Node gives their system threads too (at most 15 characters there). */
 const SCAN_THREAD_NAME = 'rec-scan';
 
+/** As many scan threads as the machine has cores, within the limit. */
 export function countScanThreads(): number {
   return Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
 }

@@ -111,7 +111,8 @@ export type ThreadsCpu = { main: number; scan: number[]; v8: number; other: numb
 /**
  * Samples every thread's CPU until stopped, keeping each thread's last figure: a scan thread ends
  * before the index is ready, and its figure in /proc with it. At most one sample (50 ms) of an
- * ended thread's work is missed; cpuMsToReady, the process's, misses none.
+ * ended thread's work is missed, and all of a thread that ended before the first sample (taken at
+ * the first answer: a record small enough to be read by then); cpuMsToReady, the process's, misses none.
  */
 function watchThreads(pid: number): { stop(): ThreadCpu[] } {
   const last = new Map<number, ThreadCpu>();
