@@ -23,6 +23,19 @@ describe('turns of the event loop', () => {
     assert.equal(arrived, true, 'what arrived during the spent turn was read before the next step');
   });
 
+  it('the first step on a loop that has gone round since the last turn began goes on at once: a request after a quiet moment is not held an iteration', async () => {
+    const turns = createLoopTurns();
+    await turns.take('answer');
+    assert.equal(turns.describe().deferred, 0, 'the first step of all waited for an iteration');
+    // The turn is spent, and then the loop goes round: its poll phase has read what arrived.
+    holdLoop(2 * TURN_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    await turns.take('answer');
+    await turns.take('finish');
+    assert.equal(turns.describe().deferred, 0, 'a step after the loop went round waited for another iteration');
+  });
+
   it('a step with time left in its turn goes on at once', async () => {
     const turns = createLoopTurns(60_000);
     await turns.take('answer');

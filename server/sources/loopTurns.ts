@@ -8,6 +8,11 @@ import { setImmediate as nextIteration } from 'node:timers/promises';
 // time rather than behind every page, item and export asked before it. Twenty clients at once
 // otherwise put their pages, answers and exports' chunks in one iteration, hundreds of
 // milliseconds before the next request was read.
+//
+// A turn is an iteration's: once the loop has gone round since a turn began (its poll phase has
+// read what arrived), the next step begins a new turn at once. A request read by an idle loop,
+// the first of all among them, is not held an iteration behind the work that came with it (at
+// start-up, the first scan's slices).
 
 /** How long the work of one iteration may go on before what arrived meanwhile is read. */
 export const TURN_MS = 8;
@@ -37,6 +42,8 @@ export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
   /** Counts turns: the first step to run in an iteration after waiting begins a new one. */
   let turn = 0;
   let turnStarted = Number.NEGATIVE_INFINITY;
+  /** Whether the loop has gone round since the turn began (no turn yet: it has). */
+  let wentRound = true;
   let deferred = 0;
   const waiting: Record<Lane, number> = { finish: 0, answer: 0, export: 0 };
   /** Exports' time in this turn: each step from when it was let go to when it asked again. */
@@ -49,8 +56,22 @@ export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
     return LANES.slice(0, LANES.indexOf(lane)).every((before) => waiting[before] === 0);
   };
 
+  const beginTurn = () => {
+    turn++;
+    turnStarted = performance.now();
+    exportMs = 0;
+    wentRound = false;
+    // Runs in the check phase after this iteration's poll phase (or the next one's, for a turn
+    // begun in a check phase): from then on, what arrived during the turn has been read.
+    const roundTurn = turn;
+    setImmediate(() => {
+      if (turn === roundTurn) wentRound = true;
+    }).unref();
+  };
+
   return {
     async take(lane) {
+      if (wentRound) beginTurn();
       if (lane === 'export' && exportStep !== null) {
         if (exportStep.turn === turn) exportMs += performance.now() - exportStep.at;
         exportStep = null;
@@ -62,11 +83,7 @@ export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
         // The next check phase of the loop: after its poll phase has read what arrived.
         await nextIteration();
         waiting[lane]--;
-        if (turn === waitedIn) {
-          turn++;
-          turnStarted = performance.now();
-          exportMs = 0;
-        }
+        if (turn === waitedIn || wentRound) beginTurn();
       }
       if (lane === 'export') exportStep = { at: performance.now(), turn };
     },
