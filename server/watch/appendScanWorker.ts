@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createReadScratch, readAppended } from './appendRead.ts';
 import { createSecretFiles } from './secretFiles.ts';
-import { yieldToMainThread } from './threadPriority.ts';
 import type { AppendScanMessage, AppendScanReading, AppendScanned, AppendScanShare } from './appendScan.ts';
 
 // A first-scan thread (started by appendScan.ts): takes the files of the line from its end, one
@@ -16,7 +15,6 @@ const CLAIMED_BY_THREAD = 2;
 const HAND_OVER_FILES = 32;
 
 async function runAppendScan(share: AppendScanShare, post: (message: AppendScanMessage, moved: ArrayBuffer[]) => void): Promise<void> {
-  yieldToMainThread();
   const claims = new Int32Array(share.claims);
   const rules = { root: share.root, secrets: createSecretFiles(share.root, share.secretNames) };
   rules.secrets.look();
