@@ -23,6 +23,18 @@ describe('turns of the event loop', () => {
     assert.equal(arrived, true, 'what arrived during the spent turn was read before the next step');
   });
 
+  it('a turn begun as the loop reads what arrived (its poll phase, as a request read by an idle loop begins one) and spent there: the next step runs after the loop has read what arrived meanwhile', async () => {
+    const turns = createLoopTurns();
+    // Resumed in a file system answer's callback: the loop's poll phase.
+    await new Promise<void>((resolve, reject) => stat(import.meta.filename, (error) => (error === null ? resolve() : reject(error))));
+    await turns.take('answer');
+    let arrived = false;
+    stat(import.meta.filename, () => (arrived = true));
+    holdLoop(2 * TURN_MS);
+    await turns.take('answer');
+    assert.equal(arrived, true, 'what arrived during the spent turn was read before the next step');
+  });
+
   it('the first step on a loop that has gone round since the last turn began goes on at once: a request after a quiet moment is not held an iteration', async () => {
     const turns = createLoopTurns();
     await turns.take('answer');
