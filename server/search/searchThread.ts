@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/textMatch.ts';
+import { yieldToMainThread } from '../watch/threadPriority.ts';
 
 // A search thread: reads the texts of a search's candidates and matches them, which the event
 // loop would otherwise do while every other request waited. It knows no kind: each request names
@@ -91,6 +92,9 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
 
 // Run as the thread: started by a lane (threadLane.ts), one request at a time.
 if (parentPort !== null) {
+  // Under contention a search waits, never a page, a refusal or a notice: its budget then buys
+  // fewer texts, and it says how many.
+  yieldToMainThread();
   const port = parentPort;
   port.on('message', (request: SearchRequest) => {
     searchSlice(request).then(

@@ -1,5 +1,4 @@
-import type { Worker } from 'node:worker_threads';
-import { startBackgroundThread } from '../watch/threadPriority.ts';
+import { Worker } from 'node:worker_threads';
 
 // Threads that do the work one request would otherwise do on the event loop: a search's reads
 // and matches, a large entry's read and parse. Few at a time (the machine may have two cores,
@@ -72,9 +71,7 @@ export function threadScript(name: string, base: string): URL {
 }
 
 function startThread(script: URL): Thread {
-  // Under contention a search waits, never a page, a refusal or a notice: its budget then buys
-  // fewer texts, and it says how many.
-  const worker = startBackgroundThread(script);
+  const worker = new Worker(script);
   // A thread never keeps the process alive: the command ends when it is asked to.
   worker.unref();
   let ready!: { resolve: () => void; reject: (error: Error) => void };

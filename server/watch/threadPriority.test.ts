@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { test } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { startBackgroundThread } from './threadPriority.ts';
 
 /** A thread's nice value, as the kernel keeps it: the 19th field of its stat. */
@@ -28,6 +29,30 @@ test('a thread started in the background runs at a lower priority than the main 
     const mainThreadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
     assert.ok(niceness > readNiceness(mainThreadId), `the thread's niceness at its first instruction, ${niceness}, is above the main thread's ${readNiceness(mainThreadId)}`);
     assert.equal(readNiceness(threadId), niceness, 'and stays so');
+  } finally {
+    worker.postMessage('done');
+    await worker.terminate();
+  }
+});
+
+test('a thread that yields to the main thread runs at a lower priority than it, and the main thread keeps its own', async () => {
+  const module = new URL('./threadPriority.ts', import.meta.url).href;
+  const worker = new Worker(
+    `const { parentPort } = require('node:worker_threads');
+     import(${JSON.stringify(module)}).then(({ yieldToMainThread }) => {
+       yieldToMainThread();
+       parentPort.postMessage(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').at(-1)));
+       parentPort.once('message', () => process.exit(0));
+     });`,
+    { eval: true },
+  );
+  try {
+    const threadId = await new Promise<number>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    const mainThreadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    assert.ok(readNiceness(threadId) > readNiceness(mainThreadId), `the thread's niceness ${readNiceness(threadId)} is above the main thread's ${readNiceness(mainThreadId)}`);
   } finally {
     worker.postMessage('done');
     await worker.terminate();

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -10,9 +10,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 const BACKGROUND_NICENESS = 10;
 
 /**
- * Starts a thread that works beside the main thread (a first scan's, a search's) at a lower
- * priority than it from the thread's first instruction: under contention it waits, never a
- * request or a notice. Linux gives each thread its own nice value, set by its id; the thread is
+ * Starts a thread that works beside the main thread (a first scan's) at a lower priority than it
+ * from the thread's first instruction: under contention it waits, never a request or a notice. Linux gives each thread its own nice value, set by its id; the thread is
  * the one task of the process that its Worker added. A thread that lowered its own priority only
  * once its script had loaded started up (Node's start of a thread, then its modules: tens of ms of
  * CPU each) as the main thread's equal, while the main thread loaded the server before its first
@@ -25,6 +24,20 @@ export function startBackgroundThread(script: string | URL, options?: WorkerOpti
     for (const threadId of listThreadIds() ?? []) if (!before.has(threadId)) lowerPriority(threadId);
   }
   return worker;
+}
+
+/**
+ * Lowers the calling thread's priority, and this thread's only, once it has loaded: for a thread
+ * whose start a person waits for (a search's first), which starts as the main thread's equal and
+ * then works in the background. Niced from its first instruction, the first search's thread took
+ * seconds to start on a machine other processes kept busy.
+ */
+export function yieldToMainThread(): void {
+  try {
+    lowerPriority(Number(readlinkSync('/proc/thread-self').split('/').at(-1)));
+  } catch {
+    // Not Linux: the thread runs at the process's priority.
+  }
 }
 
 function listThreadIds(): Set<number> | null {
