@@ -11,11 +11,12 @@ const BACKGROUND_NICENESS = 10;
 
 /**
  * Starts a thread that works beside the main thread (a first scan's) at a lower priority than it
- * from the thread's first instruction: under contention it waits, never a request or a notice. Linux gives each thread its own nice value, set by its id; the thread is
- * the one task of the process that its Worker added. A thread that lowered its own priority only
- * once its script had loaded started up (Node's start of a thread, then its modules: tens of ms of
- * CPU each) as the main thread's equal, while the main thread loaded the server before its first
- * answer. Elsewhere, or when not allowed, the thread runs at the process's priority.
+ * from the thread's first instruction: under contention it waits, never a request or a notice.
+ * Linux gives each thread its own nice value, set by its id; the thread is the one task of the
+ * process that its Worker added. A thread that lowered its own priority only once its script had
+ * loaded started up (Node's start of a thread, then its modules: tens of ms of CPU each) as the
+ * main thread's equal, while the main thread loaded the server before its first answer.
+ * Elsewhere, or when not allowed, the thread runs at the process's priority.
  */
 export function startBackgroundThread(script: string | URL, options?: WorkerOptions): Worker {
   const before = listThreadIds();
@@ -28,9 +29,10 @@ export function startBackgroundThread(script: string | URL, options?: WorkerOpti
 
 /**
  * Lowers the calling thread's priority, and this thread's only, once it has loaded: for a thread
- * whose start a person waits for (a search's first), which starts as the main thread's equal and
- * then works in the background. Niced from its first instruction, the first search's thread took
- * seconds to start on a machine other processes kept busy.
+ * whose start a person waits for (a search's), which starts as the main thread's equal and then
+ * works in the background. Niced from its first instruction, a first search on a machine other
+ * processes kept busy waited behind them for its thread to start (readDuringScan.test.ts: a sac
+ * store's first scan ended before one round of a list, a page and a search was answered).
  */
 export function yieldToMainThread(): void {
   try {
