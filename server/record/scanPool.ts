@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { startBackgroundThread } from '../watch/threadPriority.ts';
 import { openLooks, type OpenedLooks, type PackedLooks } from './scanLooks.ts';
 
 // The first scan on every core. Reading an entry is work in JavaScript (decoding, parsing,
@@ -190,7 +191,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
       // heap from adding to the process's peak. Named, so that the system (top -H, /proc) and the
       // bench can tell the scan threads' CPU from the main thread's and the collector's.
-      worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+      worker = startBackgroundThread(new URL(`./scanWorker${ext}`, import.meta.url), { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     } catch (error) {
       onError(`scan thread: ${(error as Error).message}`);
       channel.port1.close();

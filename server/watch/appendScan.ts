@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startBackgroundThread } from './threadPriority.ts';
 import type { AppendMark } from './appendRead.ts';
 
 // A first scan of append-only files on both cores: a thread reads the line of files from its
@@ -70,7 +71,7 @@ export function startAppendScan(work: AppendScanWork, onError: (message: string)
   let worker: Worker;
   try {
     // A scan's garbage is short-lived and small: a small young generation keeps the thread's heap from adding to the peak.
-    worker = new Worker(new URL(`./appendScanWorker${ext}`, import.meta.url), { workerData: work satisfies AppendScanWork, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    worker = startBackgroundThread(new URL(`./appendScanWorker${ext}`, import.meta.url), { workerData: work satisfies AppendScanWork, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
   } catch (error) {
     onError(`scan thread: ${(error as Error).message}`);
     return null;

@@ -1,7 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createReadScratch, readAppended } from './appendRead.ts';
 import { createSecretFiles } from './secretFiles.ts';
-import { yieldToMainThread } from './threadPriority.ts';
 import type { AppendScanLine, AppendScanMessage, AppendScanReading, AppendScanned, AppendScanWork } from './appendScan.ts';
 
 // A first-scan thread (started by appendScan.ts): starts up and loads the kind's core while the
@@ -24,7 +23,6 @@ function receiveLine(port: MessagePort): Promise<AppendScanLine> {
 }
 
 async function runAppendScan(work: AppendScanWork, port: MessagePort): Promise<void> {
-  yieldToMainThread();
   const lineComing = receiveLine(port);
   const reader = ((await import(work.reader.module)) as Record<string, Reader>)[work.reader.name]!;
   const scratch = createReadScratch();
