@@ -7,7 +7,7 @@ import { startWriter } from '../../tools/writer/writerClient.ts';
 import { createRecordSource } from '../record/recordSource.ts';
 import { TURN_MS } from '../sources/loopTurns.ts';
 import { NotHere, type Source } from '../sources/source.ts';
-import { eventually, makeTempRecord } from '../test/harness.ts';
+import { createTestSearchPool, eventually, makeTempRecord } from '../test/harness.ts';
 import { createAdmission, type Admission } from './admission.ts';
 import { buildApp } from './app.ts';
 
@@ -90,7 +90,7 @@ async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { runni
   const searches = createAdmission({ work: 'searches', running: 1, waiting: 1, retryAfterSeconds: 2 });
   const exports = createAdmission({ work: 'exports', ...exportPlaces, retryAfterSeconds: 3 });
   // A source of its own: closing an app stops its sources' work.
-  const source = createRecordSource({ root: record.dir });
+  const source = createRecordSource({ root: record.dir, searchPool: createTestSearchPool() });
   await source.start();
   const noted: Admission = {
     ...exports,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
 import type { RecordHeadStart } from '../record/scanStart.ts';
+import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 
 // Tests meet real parts: a temporary record written by a real writer process, and a real
 // dashboard listening on a port. Nothing here ever points at a real record directory.
@@ -20,6 +21,11 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
  * taken over 3 s. The budget's own tests set theirs.
  */
 const TEST_SEARCH_BUDGET_MS = 60_000;
+
+/** A search pool with the tests' budget, for a source a test builds itself (its source closes it). */
+export function createTestSearchPool(): SearchPool {
+  return createSearchPool({ budgetMs: TEST_SEARCH_BUDGET_MS });
+}
 
 export async function startTestDashboard(
   recordDir: string,

@@ -11,7 +11,7 @@ import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
 import { connectStoresEventStream } from './eventStream.ts';
-import { eventually } from './harness.ts';
+import { createTestSearchPool, eventually } from './harness.ts';
 import { writeOneSessionStores } from './oneSession.ts';
 import type { ThreeStores } from './threeStores.ts';
 
@@ -35,7 +35,7 @@ const pageOf = async (session: string): Promise<JoinedSessionResponse> => {
 
 before(async () => {
   stores = await writeOneSessionStores('joined');
-  sources = [createRecordSource({ root: stores.record }), createSpexSource({ root: stores.spex }), createSacSource({ root: stores.sac })];
+  sources = [createRecordSource({ root: stores.record, searchPool: createTestSearchPool() }), createSpexSource({ root: stores.spex, searchPool: createTestSearchPool() }), createSacSource({ root: stores.sac, searchPool: createTestSearchPool() })];
   for (const source of sources) await source.start();
   app = await buildApp({ sources, webRoot: null, token: null });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -10,7 +10,7 @@ import { buildApp } from '../http/app.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
-import { makeTempRecord } from './harness.ts';
+import { createTestSearchPool, makeTempRecord } from './harness.ts';
 import { PROJECT, sessionJson } from './spexHarness.ts';
 
 // A store of 10,000 conversations, written by a real writer process, read by a source behind the
@@ -76,7 +76,7 @@ describe('a first scan while requests arrive', () => {
     const writer = await startSacWriter(store.dir);
     cleanups.push(() => writer.close());
     await Promise.all(Array.from({ length: COUNT }, (_, n) => writer.send({ op: 'send', room: `room-${n % 100}`, seat: seatOf(n), ts: '2026-11-30T17:18:53.482+00:00', type: 'FACT', text: `hello from ${markerOf(n)}` })));
-    const { app, askedWhileScanning } = await readWhileAsked(createSacSource({ root: store.dir }), '/api/sessions/{n}', seatOf);
+    const { app, askedWhileScanning } = await readWhileAsked(createSacSource({ root: store.dir, searchPool: createTestSearchPool() }), '/api/sessions/{n}', seatOf);
     assert.ok(askedWhileScanning > 0, 'requests were answered while the scan ran');
     const seats = (await listed(app)).map((json) => sacSeatSummarySchema.parse(json));
     assert.equal(seats.length, COUNT);
@@ -100,7 +100,7 @@ describe('a first scan while requests arrive', () => {
         writer.send({ op: 'event', project: PROJECT, sessionId: sessionOf(n), event: { ts: '2026-11-30T17:18:53.482Z', kind: 'sent', mid: `m${n}`, text: `hello from ${markerOf(n)}`, from: null } }),
       ]).flat(),
     );
-    const { app, askedWhileScanning } = await readWhileAsked(createSpexSource({ root: home.dir, reconcileIntervalMs: 60_000 }), '/api/sessions/{n}', sessionOf);
+    const { app, askedWhileScanning } = await readWhileAsked(createSpexSource({ root: home.dir, reconcileIntervalMs: 60_000, searchPool: createTestSearchPool() }), '/api/sessions/{n}', sessionOf);
     assert.ok(askedWhileScanning > 0, 'requests were answered while the scan ran');
     const sessions = (await listed(app)).map((json) => spexSummarySchema.parse(json));
     assert.equal(sessions.length, COUNT);

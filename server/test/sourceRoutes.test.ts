@@ -10,7 +10,7 @@ import { createRecordSource } from '../record/recordSource.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { Source } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
-import { eventually } from './harness.ts';
+import { createTestSearchPool, eventually } from './harness.ts';
 import { A, PROJECT, statusEvent } from './spexHarness.ts';
 import { writeThreeStores, type ThreeStores } from './threeStores.ts';
 
@@ -45,7 +45,7 @@ before(async () => {
     receivedEntry(3, 'a cart for you', { outcome: 'queued' }),
   ]);
   await stores.spexWriter.send({ op: 'event', project: PROJECT, sessionId: A, event: statusEvent('awaiting', 'merge', 'the cart is ready') });
-  sources = [createRecordSource({ root: stores.record }), createSpexSource({ root: stores.spex }), createSacSource({ root: stores.sac })];
+  sources = [createRecordSource({ root: stores.record, searchPool: createTestSearchPool() }), createSpexSource({ root: stores.spex, searchPool: createTestSearchPool() }), createSacSource({ root: stores.sac, searchPool: createTestSearchPool() })];
   for (const source of sources) await source.start();
   // Each source as the app holds it, telling which searches reach it.
   const told = sources.map((source): Source => ({ ...source, search: (query, signal) => (asked.push(source.ref.kind), source.search(query, signal)) }));
