@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
+import type { FolderWatch } from '../record/folderWatch.ts';
 import type { ScanPool, ScannedFolder } from '../record/scanPool.ts';
 import { beginRecordScan } from '../record/scanStart.ts';
 import { connectEventStream } from './eventStream.ts';
@@ -56,21 +57,44 @@ function holdHandOver(pool: ScanPool, reserved: string | null = null): { pool: S
   };
 }
 
+/** A dashboard over the record, its first scan the one begun, held; a writer; its event stream. `close` ends them all. */
+async function startOver(record: { dir: string; remove(): void }, folders: FolderWatch, hold: { pool: ScanPool; release(): void }) {
+  const writer = await startWriter(record.dir);
+  const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE, headStart: { folders, pool: hold.pool } });
+  const events = await connectEventStream(dashboard.url);
+  return {
+    writer,
+    dashboard,
+    events,
+    async close() {
+      hold.release();
+      events.close();
+      await writer.kill();
+      await dashboard.close();
+      record.remove();
+    },
+  };
+}
+
+/** A record of FOLDERS sessions of ENTRIES entries each, a start first. */
+function writeRecord(): { dir: string; remove(): void } {
+  const record = makeTempRecord();
+  for (let i = 0; i < FOLDERS; i++) {
+    const sessionId = `s${String(i).padStart(3, '0')}`;
+    mkdirSync(join(record.dir, sessionId));
+    writeFileSync(join(record.dir, sessionId, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId }));
+    for (let seq = 2; seq <= ENTRIES; seq++) writeFileSync(join(record.dir, sessionId, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `entry ${seq}`), sessionId }));
+  }
+  return record;
+}
+
 describe('a write while the first scan has not read its folder', () => {
   it('is listed at once, its session told whole once the scan hands the folder over, and its item never told twice', { timeout: 60_000 }, async () => {
-    const record = makeTempRecord();
-    for (let i = 0; i < FOLDERS; i++) {
-      const sessionId = `s${String(i).padStart(3, '0')}`;
-      mkdirSync(join(record.dir, sessionId));
-      writeFileSync(join(record.dir, sessionId, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId }));
-      for (let seq = 2; seq <= ENTRIES; seq++) writeFileSync(join(record.dir, sessionId, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `entry ${seq}`), sessionId }));
-    }
+    const record = writeRecord();
     const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
     assert.ok(headStart?.pool, 'scan threads began');
     const hold = holdHandOver(headStart.pool);
-    const writer = await startWriter(record.dir);
-    const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE, headStart: { folders: headStart.folders, pool: hold.pool } });
-    const events = await connectEventStream(dashboard.url);
+    const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
     try {
       await events.next(({ event }) => event.type === 'hello');
       // Every folder begun by a thread: the write's folder is asked of one, never read here.
@@ -96,31 +120,19 @@ describe('a write while the first scan has not read its folder', () => {
       const toldOfIt = events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.filter((item) => item.key === name) : []));
       assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], 'the write is one row of the live view');
     } finally {
-      hold.release();
-      events.close();
-      await writer.kill();
-      await dashboard.close();
-      record.remove();
+      await close();
     }
   });
 
   it('into a folder no scan thread has begun, is read with the folder on the main thread at once: its session told whole while the threads are held', { timeout: 60_000 }, async () => {
-    const record = makeTempRecord();
-    for (let i = 0; i < FOLDERS; i++) {
-      const sessionId = `s${String(i).padStart(3, '0')}`;
-      mkdirSync(join(record.dir, sessionId));
-      writeFileSync(join(record.dir, sessionId, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId }));
-      for (let seq = 2; seq <= ENTRIES; seq++) writeFileSync(join(record.dir, sessionId, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `entry ${seq}`), sessionId }));
-    }
+    const record = writeRecord();
     const sessionId = `s${String(FOLDERS - 1).padStart(3, '0')}`;
     const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
     assert.ok(headStart?.pool, 'scan threads began');
     // Taken from the threads before any began (they are still starting): none ever reads it.
     assert.ok(headStart.pool.claim(sessionId));
     const hold = holdHandOver(headStart.pool, sessionId);
-    const writer = await startWriter(record.dir);
-    const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE, headStart: { folders: headStart.folders, pool: hold.pool } });
-    const events = await connectEventStream(dashboard.url);
+    const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
     try {
       await events.next(({ event }) => event.type === 'hello');
       const name = nameAt(59, ENTRIES + 1);
@@ -135,11 +147,7 @@ describe('a write while the first scan has not read its folder', () => {
       const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
       assert.equal(list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId)?.counts.sent, ENTRIES);
     } finally {
-      hold.release();
-      events.close();
-      await writer.kill();
-      await dashboard.close();
-      record.remove();
+      await close();
     }
   });
 });
