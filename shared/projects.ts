@@ -79,3 +79,76 @@ export function compareCwd(a: string | null, b: string | null): number {
   if (b === null) return -1;
   return a < b ? -1 : 1;
 }
+
+/** One conversation's key among every store's: its source and its id. */
+export function conversationKey(source: string, id: string): string {
+  return `${source}\u0000${id}`;
+}
+
+/**
+ * What is looked up in a project's conversations, made once per list of them: a new list keeps
+ * the list of a project none of whose conversations changed (regroupProjects), and with it what
+ * was made of it. While a store is indexed the list changes with every write told, and making
+ * these of every conversation for each was most of what a write then cost the page.
+ */
+type ProjectLookups = { byKey: Map<string, ProjectMember>; children: { parentOf: unknown; children: { child: ProjectMember; parent: string }[] } | null };
+const lookups = new WeakMap<readonly ProjectMember[], ProjectLookups>();
+
+function lookupsOf(sessions: readonly ProjectMember[]): ProjectLookups {
+  let made = lookups.get(sessions);
+  if (made === undefined) {
+    const byKey = new Map<string, ProjectMember>();
+    for (const conversation of sessions) byKey.set(conversationKey(conversation.source.id, conversation.id), conversation);
+    made = { byKey, children: null };
+    lookups.set(sessions, made);
+  }
+  return made;
+}
+
+/** The conversation of this source and id in the projects; undefined while none lists it. */
+export function findConversation<S extends ProjectMember>(projects: readonly Project<S>[], source: string, id: string): S | undefined {
+  const key = conversationKey(source, id);
+  for (const project of projects) {
+    const found = lookupsOf(project.sessions).byKey.get(key);
+    if (found !== undefined) return found as S;
+  }
+  return undefined;
+}
+
+/**
+ * Children whose parent (`parentOf`: a conversation of the same store, by its id) is listed in
+ * another project than theirs: by their parent's key (`source` NUL `id`), and by their parent's
+ * project, in the list's order.
+ */
+export function childrenInOtherProjects<S extends ProjectMember>(projects: readonly Project<S>[], parentOf: (conversation: S) => string | null) {
+  const byParent = new Map<string, S[]>();
+  const byProject = new Map<string | null, S[]>();
+  for (const project of projects) {
+    for (const { child, parent } of childrenOf(project.sessions, parentOf)) {
+      const parentCwd = findConversation(projects, child.source.id, parent)?.cwd;
+      if (parentCwd === undefined || parentCwd === project.cwd) continue;
+      const parentKey = conversationKey(child.source.id, parent);
+      const siblings = byParent.get(parentKey);
+      if (siblings === undefined) byParent.set(parentKey, [child]);
+      else siblings.push(child);
+      const here = byProject.get(parentCwd);
+      if (here === undefined) byProject.set(parentCwd, [child]);
+      else here.push(child);
+    }
+  }
+  return { byParent, byProject };
+}
+
+/** A project's conversations that name a parent other than themselves, with its id. */
+function childrenOf<S extends ProjectMember>(sessions: readonly S[], parentOf: (conversation: S) => string | null): { child: S; parent: string }[] {
+  const made = lookupsOf(sessions);
+  if (made.children?.parentOf !== parentOf) {
+    const children: { child: S; parent: string }[] = [];
+    for (const child of sessions) {
+      const parent = parentOf(child);
+      if (parent !== null && parent !== child.id) children.push({ child, parent });
+    }
+    made.children = { parentOf, children };
+  }
+  return made.children.children as { child: S; parent: string }[];
+}

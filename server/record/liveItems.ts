@@ -122,7 +122,7 @@ function projectGap(sessionId: string, range: MissingRange, before: KnownFile): 
   };
 }
 
-function projectFile(sessionId: string, file: KnownFile, seen: TextSeen | undefined): LiveItem {
+export function projectFile(sessionId: string, file: KnownFile, seen: TextSeen | undefined): LiveItem {
   const facts = file.facts;
   const message = facts?.kind === 'message' ? facts : null;
   const asEntry = file.evidence === 'parsed' || (file.evidence === 'changed' && seen !== undefined);

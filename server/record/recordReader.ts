@@ -3,6 +3,7 @@ import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import { GAP_SETTLE_MS, projectLiveItems, projectSettledGaps, textSeenIn, type FileChange } from './liveItems.ts';
+import { createEarlyItems } from './earlyItems.ts';
 import { createRecordIndex } from './recordIndex.ts';
 import type { FreshRead } from './recordLooks.ts';
 import { createRecordWatcher } from './recordWatcher.ts';
@@ -73,7 +74,8 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
       publish({ type: 'session-changed', sessionId });
       const changes = files.get(sessionId);
       if (changes === undefined) continue;
-      const items = projectLiveItems(projectingOf(sessionId), changes);
+      // An item told early (a write in a folder the scan had not read) is not told again as it was.
+      const items = projectLiveItems(projectingOf(sessionId), changes).filter((item) => !early.toldAlready(sessionId, item));
       if (items.length > 0) publish({ type: 'items', sessionId, items });
       const newFiles = [...changes].filter(([, change]) => change.isNew).map(([name]) => name);
       if (newFiles.length > 0) settleGaps(sessionId, newFiles);
@@ -109,6 +111,19 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   };
 
   const notices = createNoticeGatherer(flush);
+  const early = createEarlyItems(options.recordDir);
+  const earlyNotices = createNoticeGatherer<string>((keys) => {
+    const bySession = new Map<string, LiveItem[]>();
+    for (const key of keys) {
+      const [sessionId, name] = key.split('\u0000') as [string, string];
+      const item = early.look(sessionId, name);
+      if (item === null) continue;
+      const items = bySession.get(sessionId);
+      if (items === undefined) bySession.set(sessionId, [item]);
+      else items.push(item);
+    }
+    for (const [sessionId, items] of bySession) publish({ type: 'items', sessionId, items });
+  });
   const tell = (sessionId: string) => notices.gather(sessionId);
   const index = createRecordIndex(
     (sessionId) => {
@@ -134,6 +149,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     noticeGatherMs: NOTICE_GATHER_MS,
     onSeenWhileScanning: tell,
+    onAsked: (sessionId, name) => earlyNotices.gather(`${sessionId}\u0000${name}`),
     onRead(sessionId, name, reading) {
       const change = changedFiles.get(sessionId)?.get(name);
       if (change !== undefined) change.seen = textSeenIn(reading);
@@ -162,6 +178,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     start: () => watcher.start(),
     async close() {
       notices.close();
+      earlyNotices.close();
       if (settleTimer !== null) clearTimeout(settleTimer);
       listeners.clear();
       await watcher.close();

@@ -31,6 +31,8 @@ type RecordWatcherOptions = {
   noticeGatherMs?: number;
   /** Told of a session in which the watcher saw something while the first scan runs (ScanHandOver). */
   onSeenWhileScanning?: (sessionId: string) => void;
+  /** Told of a file that stirred in a folder the first scan had not read yet (read whole apart). */
+  onAsked?: (sessionId: string, name: string) => void;
   /** Told of each reading of a file this thread made, after the index has what it concluded. */
   onRead?: (sessionId: string, name: string, reading: EntryReading | null) => void;
   onError?: (message: string) => void;
@@ -55,7 +57,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const looks = createRecordLooks({ recordDir, index, folders, onRead: options.onRead });
   const scan = createScanHandOver({ recordDir, index, status, looks, folders, onSeenWhileScanning: options.onSeenWhileScanning, onError: options.onError });
   const reconciler = createReconciler({ recordDir, index, status, folders, looks, scan, isClosed, reconcileIntervalMs: options.reconcileIntervalMs, noticeGatherMs: options.noticeGatherMs });
-  const events = createRecordEvents({ recordDir, index, status, looks, scan, reconciler, isClosed, onError: options.onError });
+  const events = createRecordEvents({ recordDir, index, status, looks, scan, reconciler, isClosed, onAsked: options.onAsked, onError: options.onError });
 
   return {
     /**

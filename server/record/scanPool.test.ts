@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
@@ -40,6 +40,26 @@ async function takeAll(pool: ScanPool): Promise<ScannedFolder[]> {
 }
 
 describe('scan threads sharing the first scan', () => {
+  it('each scan thread is a system thread named rec-scan, so its CPU is told apart from the main thread\'s', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      const named = () => readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'rec-scan').length;
+      let most = named();
+      // Each thread names itself as it starts: looked at whenever the pool hands something over.
+      while (most < 2 && !pool.finished) {
+        for (let folder = pool.take(); folder !== undefined; folder = pool.take());
+        await new Promise<void>((resolve) => (pool.wake = resolve));
+        most = Math.max(most, named());
+      }
+      await takeAll(pool);
+      assert.equal(most, 2, 'both scan threads seen by their name');
+    } finally {
+      record.remove();
+    }
+  });
+
   it('every folder in line is read by one thread, once, with every file of it', async () => {
     const record = makeTempRecord();
     try {
@@ -53,6 +73,26 @@ describe('scan threads sharing the first scan', () => {
         const first = folder.looks.look(folder.first);
         assert.equal(first.seen?.type === 'entry' && first.seen.facts.sessionId, folder.sessionId);
       }
+    } finally {
+      record.remove();
+    }
+  });
+
+  it('a folder taken out of the threads\' hands before any began it is read by no thread, nor reported unread; one a thread has begun cannot be taken', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      const claimed = sessionIds.at(-1)!;
+      assert.equal(pool.claim(claimed), true);
+      // Taken by the caller: an ask for it has no thread to go to, and nothing comes of it.
+      pool.askSoon(claimed);
+      const folders = await takeAll(pool);
+      assert.deepEqual(await pool.done, [], 'no folder left unread');
+      assert.ok(!folders.some((folder) => folder.sessionId === claimed), 'no thread read the folder taken');
+      assert.equal(folders.length, sessionIds.length - 1);
+      assert.equal(pool.claim(sessionIds[0]!), false, 'a folder a thread read cannot be taken');
+      assert.equal(pool.claim('not-in-line'), false);
     } finally {
       record.remove();
     }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { startBackgroundThread } from '../watch/threadPriority.ts';
 import { openLooks, type OpenedLooks, type PackedLooks } from './scanLooks.ts';
 
 // The first scan on every core. Reading an entry is work in JavaScript (decoding, parsing,
@@ -63,11 +64,22 @@ export type ScanPool = {
    * Every ask for one folder goes to the thread that has it, so its looks come in order.
    */
   askSoon(sessionId: string): void;
+  /**
+   * Takes a folder in line out of the threads' hands, for the caller to read: true when no thread
+   * had begun it (none will), false when one has it (ask for it then).
+   */
+  claim(sessionId: string): boolean;
   terminate(): Promise<void>;
 };
 
+/** In a folder's claim: the caller has it, not a thread (threads are 1 + their number). */
+const CLAIMED_HERE = -1;
+
 /** No more threads than this: beyond it, the disk and the thread concluding are the limit. */
 const MAX_SCAN_THREADS = 4;
+
+/** The scan threads' name, which Node gives their system threads too (at most 15 characters there). */
+const SCAN_THREAD_NAME = 'rec-scan';
 
 /** As many scan threads as the machine has cores, within the limit. */
 export function countScanThreads(): number {
@@ -129,6 +141,8 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
         askedElsewhere.set(sessionId, thread);
       } else {
         const claimed = Atomics.compareExchange(claims, at, 0, chosen + 1);
+        // Read by the caller (claim): no thread has it to ask.
+        if (claimed === CLAIMED_HERE) return;
         thread = claimed === 0 ? chosen : claimed - 1;
       }
       // The look the last ask asked for has not begun: it begins after this ask, and is its look too.
@@ -137,6 +151,12 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       const asked = threads[thread]!;
       asked.asks.postMessage(sessionId);
       lastAsks.set(sessionId, { thread, sent: ++asked.asksSent });
+    },
+    claim(sessionId) {
+      const at = positions.get(sessionId);
+      if (at === undefined || Atomics.compareExchange(claims, at, 0, CLAIMED_HERE) !== 0) return false;
+      unreported.delete(sessionId);
+      return true;
     },
     async terminate() {
       stopped = true;
@@ -185,8 +205,9 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     let worker: Worker;
     try {
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
-      // heap from adding to the process's peak.
-      worker = new Worker(new URL(`./scanWorker${ext}`, import.meta.url), { workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+      // heap from adding to the process's peak. Named, so that the system (top -H, /proc) and the
+      // bench can tell the scan threads' CPU from the main thread's and the collector's.
+      worker = startBackgroundThread(new URL(`./scanWorker${ext}`, import.meta.url), { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     } catch (error) {
       onError(`scan thread: ${(error as Error).message}`);
       channel.port1.close();

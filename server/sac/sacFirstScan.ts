@@ -1,6 +1,6 @@
 import { SECRET_FILES } from '../../shared/sac/layout.ts';
 import { adoptSeatFileReading, type PackedSeatFileReading } from '../../shared/sac/seatFile.ts';
-import { startAppendScan, type AppendScan, type AppendScanned } from '../watch/appendScan.ts';
+import { startAppendScan, type AppendScan, type AppendScanThread, type AppendScanned } from '../watch/appendScan.ts';
 import type { RoomState, RoomsContext, SeatFileState } from './sacRooms.ts';
 import { allowedPath } from './storeOpen.ts';
 
@@ -19,6 +19,24 @@ type FirstScanContext = Pick<RoomsContext, 'root' | 'pending' | 'scanThreadFrom'
 
 export function createFirstScanLine(context: FirstScanContext) {
   const { root } = context;
+  /** The scan thread, started once a line grew long enough, before the line is read. */
+  let thread: AppendScanThread | null = null;
+  /** Whether this line's thread was started (or failed to start): it is started once a line. */
+  let threadTried = false;
+
+  /**
+   * Starts the scan thread for a line being listed that is long enough for one
+   * (`scanThreadFrom`): it starts up while the rest is listed and the store's files are read.
+   */
+  function startThread(): void {
+    if (threadTried) return;
+    threadTried = true;
+    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    thread = startAppendScan(
+      { root, secretNames: SECRET_FILES, reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' } },
+      context.onError,
+    );
+  }
 
   /**
    * Reads a first scan's seat files: from the front of the line on this thread, in slices, and,
@@ -27,19 +45,11 @@ export function createFirstScanLine(context: FirstScanContext) {
    * newer than the thread's reading of it, which is dropped; whatever the thread left is read here.
    */
   function* readLine(line: InLine[]): Generator<Promise<unknown> | void> {
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    const scan: AppendScan | null =
-      line.length >= context.scanThreadFrom
-        ? startAppendScan(
-            {
-              root,
-              secretNames: SECRET_FILES,
-              paths: line.map(({ file }) => allowedPath(root, file.relative)),
-              reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' },
-            },
-            context.onError,
-          )
-        : null;
+    if (line.length >= context.scanThreadFrom) startThread();
+    const scan: AppendScan | null = line.length >= context.scanThreadFrom && thread !== null ? thread.read(line.map(({ file }) => allowedPath(root, file.relative))) : null;
+    const started = thread;
+    thread = null;
+    threadTried = false;
     const done = new Uint8Array(line.length);
     const adopt = (scanned: AppendScanned[]) => {
       for (const { index, read } of scanned) {
@@ -74,7 +84,8 @@ export function createFirstScanLine(context: FirstScanContext) {
         yield;
       }
     } finally {
-      void scan?.stop();
+      // A thread started for a line that was not read on it (it was cut short) ends too.
+      void started?.stop();
     }
   }
 
@@ -90,5 +101,12 @@ export function createFirstScanLine(context: FirstScanContext) {
     return true;
   }
 
-  return { readLine };
+  /** Ends a thread started for a line that will not be read (the scan was cut short while listing). */
+  function stopThread(): void {
+    void thread?.stop();
+    thread = null;
+    threadTried = false;
+  }
+
+  return { startThread, readLine, stopThread };
 }

@@ -9,7 +9,7 @@ import { createSettledReads } from '../watch/settledReads.ts';
 import type { Stirred } from '../watch/stirBatch.ts';
 import { createStoreWatch, type StoreWalker } from '../watch/storeWatch.ts';
 import { createSacRooms, filesOf, type SeatFileState } from './sacRooms.ts';
-import type { FirstScanReader } from './sacFirstScan.ts';
+import type { FirstScanReader, InLine } from './sacFirstScan.ts';
 import { storeRules } from './storeOpen.ts';
 import type { OpenRules } from '../watch/safeOpen.ts';
 
@@ -136,20 +136,29 @@ export function createSacReader(options: ReaderOptions): SacReader {
   const walker: StoreWalker = {
     *walk() {
       rules.secrets?.look();
-      // The first scan reads them now (ready means read); a reconcile only asks, as an event would.
-      for (const name of STORE_FILES) {
-        if (!watch.scanning()) {
-          storeFiles.touch(join(root, name), name);
-          continue;
-        }
-        const reading = storeFiles.readNow(join(root, name), name);
-        if (reading !== null) yield reading;
-      }
       const strays = listRoot();
-      const touched = new Set(yield* rooms.listChannels(true, watch.scanning()));
-      // A room listChannels found new it has just listed and read whole: it is not listed twice.
-      for (const room of [...rooms.rooms.values()]) if (!touched.has(room.room) && (yield* rooms.listRoom(room, false))) touched.add(room.room);
-      if (strays || touched.size > 0) tell({ rooms: [...touched], store: false });
+      // A first scan lists the rooms' seat files in a line first, then reads the store's files,
+      // then the line: a scan thread started for a long line starts up meanwhile.
+      const line: InLine[] | undefined = watch.scanning() ? [] : undefined;
+      try {
+        const touched = new Set(yield* rooms.listChannels(true, line));
+        // The first scan reads them now (ready means read); a reconcile only asks, as an event would.
+        for (const name of STORE_FILES) {
+          if (line === undefined) {
+            storeFiles.touch(join(root, name), name);
+            continue;
+          }
+          const reading = storeFiles.readNow(join(root, name), name);
+          if (reading !== null) yield reading;
+        }
+        if (line !== undefined) yield* rooms.readLine(line);
+        // A room listChannels found new it has just listed and read whole: it is not listed twice.
+        for (const room of [...rooms.rooms.values()]) if (!touched.has(room.room) && (yield* rooms.listRoom(room, false))) touched.add(room.room);
+        if (strays || touched.size > 0) tell({ rooms: [...touched], store: false });
+      } finally {
+        // A scan cut short while listing leaves no thread waiting for its line.
+        rooms.stopThread();
+      }
     },
     take: (stirred, scanning) => takeStirred(taking, stirred, scanning),
     forget() {

@@ -128,15 +128,16 @@ export function createSacRooms(context: RoomsContext) {
     for (const entry of listing.entries) {
       // A secret's name is not listed either: it says which secrets exist.
       if (isSecretName(entry.name)) continue;
-      const name = classifySeatFile(entry.name, kindOf(entry, join(room.folder, entry.name)));
+      const name = classifySeatFile(entry.name, kindOf(entry, room.folder));
       if (name.role !== 'seat-file') continue;
       present.add(name.seat);
       const known = room.files.get(name.seat);
       if (line !== undefined) {
         const file = addSeat(room, name.seat, entry);
         // A file the reader will not read is told so at once: it is never handed to a thread.
-        if (file.withheld === null) line.push({ room, file });
-        else readSeat(room, name.seat, entry);
+        if (file.withheld !== null) readSeat(room, name.seat, entry);
+        // A line long enough for a scan thread starts it now: it starts up while the rest is listed.
+        else if (line.push({ room, file }) >= context.scanThreadFrom) firstScanLine.startThread();
         any = true;
         // Putting a store's files in line is a turn of the event loop too: requests come between.
         yield;
@@ -160,9 +161,10 @@ export function createSacRooms(context: RoomsContext) {
 
   /**
    * Lists `channels/`: new rooms, gone ones (archived), and what is not read there; returns the
-   * rooms that changed. A first scan (`firstScan`) reads the new rooms on both threads.
+   * rooms that changed. A first scan puts the new rooms' seat files in its `line`, to be read on
+   * both threads (readLine), rather than reading them.
    */
-  function* listChannels(readNew: boolean, firstScan = false): Generator<Promise<unknown> | void, string[]> {
+  function* listChannels(readNew: boolean, line?: InLine[]): Generator<void, string[]> {
     context.watch(channels);
     const listing = listStoreFolder(channels, root);
     const found = new Map<string, FolderEntry>();
@@ -170,7 +172,7 @@ export function createSacRooms(context: RoomsContext) {
     if (listing.type === 'listed') {
       for (const entry of listing.entries) {
         if (isSecretName(entry.name)) continue;
-        const kind = kindOf(entry, join(channels, entry.name));
+        const kind = kindOf(entry, channels);
         const name = classifyRoomFolder(entry.name, kind);
         if (name.role === 'room' && entry.bytes === undefined) found.set(name.room, entry);
         else if (name.role === 'room' || kind === 'link') notRead.push(`channels/${entry.name}`);
@@ -178,7 +180,7 @@ export function createSacRooms(context: RoomsContext) {
     }
     strays = notRead.sort();
     const archive = listing.type === 'listed' ? listing.entries.find((entry) => entry.name === '.archive') : undefined;
-    archived = archive !== undefined && kindOf(archive, join(channels, archive.name)) === 'folder' ? listArchived(root, join(channels, archive.name)) : new Set();
+    archived = archive !== undefined && kindOf(archive, channels) === 'folder' ? listArchived(root, join(channels, archive.name)) : new Set();
     const touched: string[] = [];
     for (const room of [...rooms.values()]) {
       if (found.has(room.room) || room.lost !== null) continue;
@@ -188,16 +190,14 @@ export function createSacRooms(context: RoomsContext) {
       else dropRoom(room);
       touched.push(room.room);
     }
-    const line: InLine[] = [];
     for (const name of [...found.keys()].sort()) {
       if (rooms.has(name)) continue;
       const room: RoomState = { room: name, folder: join(channels, name), files: new Map(), version: 0, made: null, lost: null };
       rooms.set(name, room);
       context.onLayout();
-      if (readNew) yield* listRoom(room, true, firstScan ? line : undefined);
+      if (readNew) yield* listRoom(room, true, line);
       touched.push(name);
     }
-    yield* firstScanLine.readLine(line);
     return touched;
   }
 
@@ -214,6 +214,8 @@ export function createSacRooms(context: RoomsContext) {
     archived: () => archived,
     listChannels,
     listRoom,
+    readLine: firstScanLine.readLine,
+    stopThread: firstScanLine.stopThread,
     readSeat,
     /** The room whose folder is `folder`, if it is one. */
     roomOf(folder: string): RoomState | null {
@@ -296,7 +298,7 @@ function findSeatFile(rooms: ReadonlyMap<string, RoomState>, relative: string): 
 function listArchived(root: string, folder: string): ReadonlySet<string> {
   const listing = listStoreFolder(folder, root);
   if (listing.type !== 'listed') return new Set();
-  return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, join(folder, entry.name)) === 'folder').map((entry) => entry.name));
+  return new Set(listing.entries.filter((entry) => entry.bytes === undefined && kindOf(entry, folder) === 'folder').map((entry) => entry.name));
 }
 
 /** A room's files as the core takes them; made again only when the room changed. */
@@ -305,10 +307,11 @@ export function filesOf(room: RoomState): RoomFiles {
   return room.made.files;
 }
 
-function kindOf(entry: FolderEntry, path: string): NameKind {
+/** What a listed name is; its path is made only when the listing did not say (a first scan lists thousands). */
+function kindOf(entry: FolderEntry, folder: string): NameKind {
   if (entry.isSymbolicLink()) return 'link';
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
   // A file system that does not say a name's type in its listing: asked of the name itself.
-  return statPath(path)?.kind ?? 'other';
+  return statPath(join(folder, entry.name))?.kind ?? 'other';
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { stat } from 'node:fs';
 import { describe, it } from 'node:test';
-import { TURN_MS, createLoopTurns } from './loopTurns.ts';
+import { TURN_MS, createLoopTurns, type LoopTurns } from './loopTurns.ts';
 
 // The event loop's turns, as steps see them: counted, never timed. A step "holds the loop" as
 // synchronous reads do.
@@ -11,16 +11,39 @@ function holdLoop(ms: number): void {
   while (performance.now() < until);
 }
 
+/** A step that spends its turn while something arrives, then the next step: whether it had arrived by then. */
+async function seeArrivalAfterSpentTurn(turns: LoopTurns): Promise<boolean> {
+  await turns.take('answer');
+  let arrived = false;
+  // A file system answer: delivered in the loop's poll phase, as a request's bytes are.
+  stat(import.meta.filename, () => (arrived = true));
+  holdLoop(2 * TURN_MS);
+  await turns.take('answer');
+  return arrived;
+}
+
 describe('turns of the event loop', () => {
   it('a step that finds the turn spent runs after the loop has read what arrived meanwhile', async () => {
+    assert.equal(await seeArrivalAfterSpentTurn(createLoopTurns()), true, 'what arrived during the spent turn was read before the next step');
+  });
+
+  it('a turn begun as the loop reads what arrived (its poll phase, as a request read by an idle loop begins one) and spent there: the next step runs after the loop has read what arrived meanwhile', async () => {
+    // Resumed in a file system answer's callback: the loop's poll phase.
+    await new Promise<void>((resolve, reject) => stat(import.meta.filename, (error) => (error === null ? resolve() : reject(error))));
+    assert.equal(await seeArrivalAfterSpentTurn(createLoopTurns()), true, 'what arrived during the spent turn was read before the next step');
+  });
+
+  it('the first step on a loop that has gone round since the last turn began goes on at once: a request after a quiet moment is not held an iteration', async () => {
     const turns = createLoopTurns();
     await turns.take('answer');
-    let arrived = false;
-    // A file system answer: delivered in the loop's poll phase, as a request's bytes are.
-    stat(import.meta.filename, () => (arrived = true));
+    assert.equal(turns.describe().deferred, 0, 'the first step of all waited for an iteration');
+    // The turn is spent, and then the loop goes round: its poll phase has read what arrived.
     holdLoop(2 * TURN_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
     await turns.take('answer');
-    assert.equal(arrived, true, 'what arrived during the spent turn was read before the next step');
+    await turns.take('finish');
+    assert.equal(turns.describe().deferred, 0, 'a step after the loop went round waited for another iteration');
   });
 
   it('a step with time left in its turn goes on at once', async () => {

@@ -8,6 +8,11 @@ import { setImmediate as nextIteration } from 'node:timers/promises';
 // time rather than behind every page, item and export asked before it. Twenty clients at once
 // otherwise put their pages, answers and exports' chunks in one iteration, hundreds of
 // milliseconds before the next request was read.
+//
+// A turn ends once the loop has gone round since it began (a poll phase has read what arrived
+// during it): the next step then begins a new turn at once. A request read by an idle loop, the
+// first of all among them, is not held an iteration behind the work that came with it (at
+// start-up, the first scan's slices).
 
 /** How long the work of one iteration may go on before what arrived meanwhile is read. */
 export const TURN_MS = 8;
@@ -34,9 +39,11 @@ export type LoopTurns = {
 };
 
 export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
-  /** Counts turns: the first step to run in an iteration after waiting begins a new one. */
+  /** Counts turns: a step begins a new one once the loop has gone round since the last began. */
   let turn = 0;
   let turnStarted = Number.NEGATIVE_INFINITY;
+  /** Whether a poll phase of the loop has run since the turn began (no turn yet: it has). */
+  let wentRound = true;
   let deferred = 0;
   const waiting: Record<Lane, number> = { finish: 0, answer: 0, export: 0 };
   /** Exports' time in this turn: each step from when it was let go to when it asked again. */
@@ -49,8 +56,26 @@ export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
     return LANES.slice(0, LANES.indexOf(lane)).every((before) => waiting[before] === 0);
   };
 
+  /**
+   * `inCheckPhase`: begun by a step that waited, which resumes in a check phase; the next check
+   * phase then comes after a poll phase. A step that did not wait may be in a poll phase, whose
+   * check phase comes before the next poll: the loop has gone round only at the check phase after.
+   */
+  const beginTurn = (inCheckPhase: boolean) => {
+    turn++;
+    turnStarted = performance.now();
+    exportMs = 0;
+    wentRound = false;
+    const roundTurn = turn;
+    const goneRound = () => {
+      if (turn === roundTurn) wentRound = true;
+    };
+    setImmediate(inCheckPhase ? goneRound : () => setImmediate(goneRound).unref()).unref();
+  };
+
   return {
     async take(lane) {
+      if (wentRound) beginTurn(false);
       if (lane === 'export' && exportStep !== null) {
         if (exportStep.turn === turn) exportMs += performance.now() - exportStep.at;
         exportStep = null;
@@ -58,15 +83,10 @@ export function createLoopTurns(turnMs = TURN_MS): LoopTurns {
       while (!mayGo(lane, performance.now())) {
         deferred++;
         waiting[lane]++;
-        const waitedIn = turn;
-        // The next check phase of the loop: after its poll phase has read what arrived.
+        // The next check phase of the loop; a new turn once a poll phase has read what arrived.
         await nextIteration();
         waiting[lane]--;
-        if (turn === waitedIn) {
-          turn++;
-          turnStarted = performance.now();
-          exportMs = 0;
-        }
+        if (wentRound) beginTurn(true);
       }
       if (lane === 'export') exportStep = { at: performance.now(), turn };
     },

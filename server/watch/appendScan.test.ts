@@ -3,7 +3,7 @@ import { linkSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startAppendScan, type AppendScan, type AppendScanned } from './appendScan.ts';
+import { startAppendScan, type AppendScan, type AppendScanned, type AppendScanWork } from './appendScan.ts';
 
 // The first-scan thread every append-only kind can use: it claims files from the end of the line,
 // reads them through the safe open with the kind's rules, and hands back what the kind's core made.
@@ -27,6 +27,11 @@ function writeFiles(count: number): { root: string; paths: string[] } {
   return { root, paths };
 }
 
+/** A thread started, then handed its line. */
+function startLine(work: AppendScanWork, paths: string[], onError: (message: string) => void): AppendScan | null {
+  return startAppendScan(work, onError)?.read(paths) ?? null;
+}
+
 /** Everything the thread hands over, taken until it ends. */
 async function takeAll(scan: AppendScan): Promise<AppendScanned[]> {
   const taken: AppendScanned[] = [];
@@ -41,7 +46,7 @@ async function takeAll(scan: AppendScan): Promise<AppendScanned[]> {
 describe('a first scan on a second thread', () => {
   it('reads every file of the line the caller leaves it, once, with the mark an append is read on from', async () => {
     const { root, paths } = writeFiles(40);
-    const scan = startAppendScan({ root, secretNames: [], paths, reader: READER }, (message) => assert.fail(message));
+    const scan = startLine({ root, secretNames: [], reader: READER }, paths, (message) => assert.fail(message));
     assert.ok(scan);
     const taken = await takeAll(scan);
     assert.deepEqual(taken.map((file) => file.index).sort((a, b) => a - b), paths.map((_, i) => i));
@@ -55,7 +60,7 @@ describe('a first scan on a second thread', () => {
 
   it('a file the caller claimed first is never read by the thread', async () => {
     const { root, paths } = writeFiles(40);
-    const scan = startAppendScan({ root, secretNames: [], paths, reader: READER }, (message) => assert.fail(message));
+    const scan = startLine({ root, secretNames: [], reader: READER }, paths, (message) => assert.fail(message));
     assert.ok(scan);
     for (let i = 0; i < 25; i++) assert.equal(scan.claim(i), true);
     const taken = await takeAll(scan);
@@ -71,7 +76,7 @@ describe('a first scan on a second thread', () => {
     rmSync(paths[4]!);
     symlinkSync(paths[0]!, paths[4]!);
     writeFileSync(paths[3]!, 'a line that will wait for its writer');
-    const scan = startAppendScan({ root, secretNames: ['relays.json'], paths, reader: READER }, (message) => assert.fail(message));
+    const scan = startLine({ root, secretNames: ['relays.json'], reader: READER }, paths, (message) => assert.fail(message));
     assert.ok(scan);
     const taken = new Map((await takeAll(scan)).map((file) => [file.index, file.read]));
     assert.equal(taken.get(5), null, 'the secret');
@@ -81,10 +86,39 @@ describe('a first scan on a second thread', () => {
     await scan.stop();
   });
 
+  it('a thread started before its line is listed reads the files written meanwhile, and never a secret made and linked meanwhile', async () => {
+    const { root, paths } = writeFiles(8);
+    const thread = startAppendScan({ root, secretNames: ['relays.json'], reader: READER }, (message) => assert.fail(message));
+    assert.ok(thread);
+    // Given time to start up and look about it: the secret comes after.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    writeFileSync(join(root, 'relays.json'), 'a secret');
+    const more = [join(root, 'written-after-start.md'), join(root, 'linked-after-start.md')];
+    writeFileSync(more[0]!, 'y'.repeat(50));
+    linkSync(join(root, 'relays.json'), more[1]!);
+    const scan = thread.read([...paths, ...more]);
+    const taken = new Map((await takeAll(scan)).map((file) => [file.index, file.read]));
+    assert.equal(taken.get(8)?.value, 50, 'written after the thread started');
+    assert.equal(taken.get(9), null, 'the secret under another name, linked after the thread started');
+    assert.equal(taken.get(0)?.value, 1);
+    await scan.stop();
+  });
+
+  it('a thread never handed a line is stopped, and hands nothing over', async () => {
+    const { root } = writeFiles(3);
+    const thread = startAppendScan({ root, secretNames: [], reader: READER }, (message) => assert.fail(message));
+    assert.ok(thread);
+    await thread.stop();
+    const scan = thread.read([join(root, 'file-0.md')]);
+    assert.equal(scan.ended, true);
+    assert.deepEqual(scan.take(), []);
+    assert.equal(scan.claim(0), true, 'the file is the caller\'s');
+  });
+
   it('a thread that fails leaves every file to the caller, and says why', async () => {
     const { root, paths } = writeFiles(10);
     const errors: string[] = [];
-    const scan = startAppendScan({ root, secretNames: [], paths, reader: { module: 'data:text/javascript,throw new Error("no such core")', name: 'readLength' } }, (message) => errors.push(message));
+    const scan = startLine({ root, secretNames: [], reader: { module: 'data:text/javascript,throw new Error("no such core")', name: 'readLength' } }, paths, (message) => errors.push(message));
     assert.ok(scan);
     assert.deepEqual(await takeAll(scan), []);
     assert.match(errors.join('\n'), /no such core/);

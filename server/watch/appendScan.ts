@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startBackgroundThread } from './threadPriority.ts';
 import type { AppendMark } from './appendRead.ts';
 
 // A first scan of append-only files on both cores: a thread reads the line of files from its
@@ -6,15 +7,22 @@ import type { AppendMark } from './appendRead.ts';
 // shared memory, until they meet. The caller adopts what the thread hands over, between slices of
 // its own reading; it reads itself whatever the thread left, or never handed over (a thread
 // that failed costs time, never files). The thread reads and never writes; what is appended
-// after the first scan is read on the main thread, as before.
+// after the first scan is read on the main thread, as before. The thread is started before its
+// line is known: its start (an isolate, its modules, the kind's core: ~0.1 s of a core) runs while
+// the caller lists the files, and the line is handed to it once listed.
 
-export type AppendScanShare = {
+/** What a scan thread works with from its start: the store, its secrets, and the kind's core. */
+export type AppendScanWork = {
   root: string;
   secretNames: readonly string[];
-  /** Absolute paths, already allowed by the kind. */
-  paths: readonly string[];
   /** A pure core function by module and export: `(bytes) => { offset, value, transfer } | null`. */
   reader: { module: string; name: string };
+};
+
+/** The line, handed to a started thread: its files, and one claim a file. */
+export type AppendScanLine = {
+  /** Absolute paths, already allowed by the kind. */
+  paths: readonly string[];
   /** One slot a file: 0 nobody's yet, 1 the main thread's, 2 this thread's. */
   claims: SharedArrayBuffer;
 };
@@ -42,12 +50,16 @@ export type AppendScan = {
   stop(): Promise<void>;
 };
 
-type AppendScanWork = Omit<AppendScanShare, 'claims'>;
+/** A scan thread started, waiting for its line. */
+export type AppendScanThread = {
+  /** Hands the thread its line (once): it reads it from the end from then on. */
+  read(paths: readonly string[]): AppendScan;
+  /** Ends the thread, whether or not it was handed a line. */
+  stop(): Promise<void>;
+};
 
-/** Starts the thread on the line; null when no thread could be started (the caller reads it all). */
-export function startAppendScan(work: AppendScanWork, onError: (message: string) => void): AppendScan | null {
-  const claims = new SharedArrayBuffer(4 * work.paths.length);
-  const slots = new Int32Array(claims);
+/** Starts a scan thread that waits for its line; null when no thread could be started (the caller reads it all). */
+export function startAppendScan(work: AppendScanWork, onError: (message: string) => void): AppendScanThread | null {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   let arrived: AppendScanned[] = [];
   let ended = false;
@@ -59,7 +71,7 @@ export function startAppendScan(work: AppendScanWork, onError: (message: string)
   let worker: Worker;
   try {
     // A scan's garbage is short-lived and small: a small young generation keeps the thread's heap from adding to the peak.
-    worker = new Worker(new URL(`./appendScanWorker${ext}`, import.meta.url), { workerData: { ...work, claims } satisfies AppendScanShare, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    worker = startBackgroundThread(new URL(`./appendScanWorker${ext}`, import.meta.url), { workerData: work satisfies AppendScanWork, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
   } catch (error) {
     onError(`scan thread: ${(error as Error).message}`);
     return null;
@@ -76,19 +88,29 @@ export function startAppendScan(work: AppendScanWork, onError: (message: string)
     ended = true;
     tell();
   });
+  const stop = async () => {
+    await worker.terminate();
+  };
   return {
-    claim: (index) => Atomics.compareExchange(slots, index, 0, CLAIMED_BY_MAIN) === 0,
-    take() {
-      const taken = arrived;
-      arrived = [];
-      return taken;
+    read(paths) {
+      const claims = new SharedArrayBuffer(4 * paths.length);
+      const slots = new Int32Array(claims);
+      // A thread already ended (it failed to start) takes no message: every claim stays the caller's.
+      if (!ended) worker.postMessage({ paths, claims } satisfies AppendScanLine);
+      return {
+        claim: (index) => Atomics.compareExchange(slots, index, 0, CLAIMED_BY_MAIN) === 0,
+        take() {
+          const taken = arrived;
+          arrived = [];
+          return taken;
+        },
+        arrival: () => (arrived.length > 0 || ended ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve))),
+        get ended() {
+          return ended;
+        },
+        stop,
+      };
     },
-    arrival: () => (arrived.length > 0 || ended ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve))),
-    get ended() {
-      return ended;
-    },
-    async stop() {
-      await worker.terminate();
-    },
+    stop,
   };
 }

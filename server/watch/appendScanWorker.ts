@@ -1,11 +1,11 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createReadScratch, readAppended } from './appendRead.ts';
 import { createSecretFiles } from './secretFiles.ts';
-import { yieldToMainThread } from './threadPriority.ts';
-import type { AppendScanMessage, AppendScanReading, AppendScanned, AppendScanShare } from './appendScan.ts';
+import type { AppendScanLine, AppendScanMessage, AppendScanReading, AppendScanned, AppendScanWork } from './appendScan.ts';
 
-// A first-scan thread (started by appendScan.ts): takes the files of the line from its end, one
-// at a time, while the thread that started it takes them from the front; reads each whole
+// A first-scan thread (started by appendScan.ts): starts up and loads the kind's core while the
+// thread that started it lists the files, then takes the files of the line it is handed from its
+// end, one at a time, while the thread that started it takes them from the front; reads each whole
 // through the safe open, with the same rules (within the root, no link followed, never a secret,
 // by name or by inode), has the kind's pure core make its reading, and hands readings over in
 // batches, their buffers transferred. A file it cannot read, or whose reading the core declines
@@ -15,24 +15,34 @@ const CLAIMED_BY_THREAD = 2;
 /** Files are handed over together: a message costs the receiving thread a turn of its event loop. */
 const HAND_OVER_FILES = 32;
 
-async function runAppendScan(share: AppendScanShare, post: (message: AppendScanMessage, moved: ArrayBuffer[]) => void): Promise<void> {
-  yieldToMainThread();
-  const claims = new Int32Array(share.claims);
-  const rules = { root: share.root, secrets: createSecretFiles(share.root, share.secretNames) };
-  rules.secrets.look();
-  const reader = ((await import(share.reader.module)) as Record<string, (bytes: Uint8Array) => AppendScanReading | null>)[share.reader.name]!;
+type Reader = (bytes: Uint8Array) => AppendScanReading | null;
+
+/** The line, once the thread that started this one has listed it. */
+function receiveLine(port: MessagePort): Promise<AppendScanLine> {
+  return new Promise((resolve) => port.once('message', resolve));
+}
+
+async function runAppendScan(work: AppendScanWork, port: MessagePort): Promise<void> {
+  const lineComing = receiveLine(port);
+  const reader = ((await import(work.reader.module)) as Record<string, Reader>)[work.reader.name]!;
   const scratch = createReadScratch();
+  const line = await lineComing;
+  // Looked at once the line is listed: a secret made meanwhile is known by its inode too.
+  const rules = { root: work.root, secrets: createSecretFiles(work.root, work.secretNames) };
+  rules.secrets.look();
+  const claims = new Int32Array(line.claims);
   let files: AppendScanned[] = [];
   let moved: ArrayBuffer[] = [];
+  const post = (message: AppendScanMessage, transfer: ArrayBuffer[]) => port.postMessage(message, transfer);
   const handOver = () => {
     if (files.length > 0) post({ type: 'files', files }, moved);
     files = [];
     moved = [];
   };
-  for (let index = share.paths.length - 1; index >= 0; index--) {
+  for (let index = line.paths.length - 1; index >= 0; index--) {
     // The main thread has it, and every file before it: the line is done.
     if (Atomics.compareExchange(claims, index, 0, CLAIMED_BY_THREAD) !== 0) break;
-    const read = readAppended(share.paths[index]!, rules, 0, null, Number.MAX_SAFE_INTEGER, scratch);
+    const read = readAppended(line.paths[index]!, rules, 0, null, Number.MAX_SAFE_INTEGER, scratch);
     const reading = read.type === 'bytes' ? reader(read.bytes) : null;
     if (read.type !== 'bytes' || reading === null) {
       files.push({ index, read: null });
@@ -47,7 +57,4 @@ async function runAppendScan(share: AppendScanShare, post: (message: AppendScanM
 }
 
 // Run as a first-scan thread.
-if (parentPort !== null && workerData !== undefined) {
-  const port = parentPort;
-  void runAppendScan(workerData as AppendScanShare, (message, moved) => port.postMessage(message, moved));
-}
+if (parentPort !== null && workerData !== undefined) void runAppendScan(workerData as AppendScanWork, parentPort);

@@ -2,12 +2,38 @@ import assert from 'node:assert/strict';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { startBackgroundThread } from './threadPriority.ts';
 
 /** A thread's nice value, as the kernel keeps it: the 19th field of its stat. */
 function readNiceness(threadId: number): number {
   const stat = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
+
+test('a thread started in the background runs at a lower priority than the main thread from its first instruction, and the main thread keeps its own', async () => {
+  // Its first instruction reads its own niceness: before any module of its loads.
+  const worker = startBackgroundThread(
+    `const { readFileSync, readlinkSync } = require('node:fs');
+     const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+     const niceness = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+     const { parentPort } = require('node:worker_threads');
+     parentPort.postMessage({ niceness, threadId: Number(readlinkSync('/proc/thread-self').split('/').at(-1)) });
+     parentPort.once('message', () => process.exit(0));`,
+    { eval: true },
+  );
+  try {
+    const { niceness, threadId } = await new Promise<{ niceness: number; threadId: number }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    const mainThreadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    assert.ok(niceness > readNiceness(mainThreadId), `the thread's niceness at its first instruction, ${niceness}, is above the main thread's ${readNiceness(mainThreadId)}`);
+    assert.equal(readNiceness(threadId), niceness, 'and stays so');
+  } finally {
+    worker.postMessage('done');
+    await worker.terminate();
+  }
+});
 
 test('a thread that yields to the main thread runs at a lower priority than it, and the main thread keeps its own', async () => {
   const module = new URL('./threadPriority.ts', import.meta.url).href;

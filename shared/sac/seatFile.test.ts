@@ -17,7 +17,7 @@ import {
   readHeader,
   readRawText,
   readSeatFile,
-  type SeatFileReading,
+  SeatFileReading,
 } from './seatFile.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { readByLines } from './testing/readByLines.ts';
@@ -462,6 +462,54 @@ describe('what a reading holds of an entry: numbers and shared names', () => {
     const last = listEntries(grown).at(-1)!;
     assert.deepEqual([last.facts.to, last.facts.re], [['ops'], 'x']);
     assert.deepEqual(listEntries(grown).slice(0, 50).map((entry) => entry.facts), listEntries(reading).map((entry) => entry.facts));
+  });
+});
+
+describe('columns as narrow as the numbers they hold', () => {
+  it('an entry as sac writes it is kept in 20 bytes of numbers, its start, header length and addressees narrow', () => {
+    const entries = Array.from({ length: 100 }, (_, i): AppendedEntry => ({ ts: `2026-11-30T17:18:${String(i % 60).padStart(2, '0')}.482+00:00`, type: 'FACT', text: `body ${i}`, ...(i % 2 === 0 ? { to: [`seat-${i}`] } : {}) }));
+    const reading = readWhole(writtenFile(entries));
+    assert.equal(countEntries(reading), 100);
+    assert.equal(reading.entries.instant.buffer.byteLength, 100 * 20);
+  });
+
+  it('a header of 64 KiB or more is kept whole, its body where it begins, here and as a scan thread hands it over', () => {
+    const to = Array.from({ length: 9_000 }, (_, i) => `agent-${i}`);
+    const bytes = writtenFile([
+      { ts: '2026-11-30T17:18:53.482+00:00', type: 'FACT', text: 'short' },
+      { ts: '2026-11-30T17:18:54.482+00:00', type: 'QUESTION', text: 'to many', to },
+      { ts: '2026-11-30T17:18:55.482+00:00', type: 'ANSWER', text: 'after' },
+    ]);
+    const reading = readWhole(bytes);
+    const second = listEntries(reading)[1]!;
+    assert.ok(second.bodyStart - second.start > 65_536);
+    assert.deepEqual(second.facts.to, to);
+    assert.deepEqual(bodies(reading, bytes), ['short', 'to many', 'after']);
+    const packed = packSeatFileReading(bytes)!;
+    const adopted = adoptSeatFileReading('team', API, structuredClone(packed.value, { transfer: packed.transfer }));
+    assert.deepEqual(adopted.items, reading.items);
+  });
+
+  it('a file with more than 65,536 lists of addressees keeps each entry’s own', () => {
+    // Written as sac's writer appends, each entry after the last (ASCII: a character is a byte).
+    let text = '';
+    for (let i = 0; i < 65_540; i++) text += appendedBytes(text.length, { ts: '2026-11-30T17:18:53.482+00:00', type: 'FACT', text: 'x', to: [`a${i}`] });
+    const reading = readWhole(bytesOf(text));
+    const read = listEntries(reading);
+    for (const i of [0, 65_534, 65_535, 65_536, 65_539]) assert.deepEqual(read[i]!.facts.to, [`a${i}`], `entry ${i}`);
+  });
+
+  it('entries past 4 GiB into a file keep where they begin, and a file read narrow reads on wide', () => {
+    const near = readWhole(writtenFile([{ ts: '2026-11-30T17:18:53.482+00:00', type: 'FACT', text: 'first' }]));
+    // A reading come 4 GiB into its file: what lies between is not this test's, only where it ends.
+    const far = 2 ** 32 + 7;
+    const moved = new SeatFileReading('team', API, far, far, near.entries, null, near.scan);
+    const more = bytesOf(appendedBytes(far, { ts: '2026-11-30T17:19:00.000+00:00', type: 'ANSWER', text: 'far on' }));
+    const entries = listEntries(readSeatFile(moved, more, far));
+    assert.deepEqual(entries.map((entry) => [entry.start, entry.bodyStart, entry.end, entry.facts.type, entry.evidence]), [
+      [0, near.entries.headerLength[0], far + 1, 'FACT', 'parsed'],
+      [far + 1, far + 1 + '## 2026-11-30T17:19:00.000+00:00 — ANSWER\n'.length + 2, far + more.length, 'ANSWER', 'parsed'],
+    ]);
   });
 });
 

@@ -124,13 +124,16 @@ const CLOSED_NOT_SEPARATED = 2;
  * A file's entries as columns: entry i's facts are the i-th of each, in file order. Numbers only,
  * all in one buffer a read (a first scan keeps thousands of files' columns: one allocation a file,
  * and no object or pointer an entry, leave the collector and the allocator next to nothing to do);
- * names are the file's few distinct lists, and the rarer texts are kept by entry.
+ * names are the file's few distinct lists, and the rarer texts are kept by entry. The columns are
+ * narrow (20 bytes an entry) while every number fits them: a file under 4 GiB, headers under
+ * 64 KiB, fewer than 65,536 lists; past that, wide (28 bytes). A fresh page costs more than the
+ * scan of its entries' bytes, so the bytes a million entries keep are most of what they cost.
  */
 type EntryColumns = {
   /** Where each header begins. */
-  start: Float64Array;
+  start: Float64Array | Uint32Array;
   /** The header line's bytes with its `\n`: the body begins after them. */
-  headerLength: Uint32Array;
+  headerLength: Uint32Array | Uint16Array;
   /** The instant its time names; NaN when it names none. */
   instant: Float64Array;
   /** How its time's zone is written (see readZone), or TIME_AS_WRITTEN. */
@@ -140,7 +143,7 @@ type EntryColumns = {
   /** CLOSED_PARSED, CLOSED_NO_BODY or CLOSED_NOT_SEPARATED; the last entry's is CLOSED_PARSED until it closes. */
   state: Uint8Array;
   /** Its addressees, as their place in `lists`. */
-  to: Uint32Array;
+  to: Uint32Array | Uint16Array;
   /** The file's distinct lists of addressees, each shared and frozen; the first is everyone's (empty). */
   lists: readonly (readonly string[])[];
   /** The time each answer answers, as written, by entry: an entry not here answers none. */
@@ -187,21 +190,34 @@ export class SeatFileReading {
   }
 }
 
-const NO_ENTRIES: EntryColumns = { ...allocateColumns(0), lists: [EVERYONE], re: new Map(), written: new Map() };
+const NO_ENTRIES: EntryColumns = { ...allocateColumns(0, false), lists: [EVERYONE], re: new Map(), written: new Map() };
 
 type NumericColumns = Pick<EntryColumns, 'start' | 'instant' | 'headerLength' | 'to' | 'zone' | 'word' | 'state'>;
 const COLUMN_KEYS = ['start', 'instant', 'headerLength', 'to', 'zone', 'word', 'state'] as const;
 
-/** The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned): a new one, or one handed over. */
-function allocateColumns(n: number, buffer = new ArrayBuffer(n * 28)): NumericColumns {
+/** What the narrow columns hold at most: a start, a header's length, a place in the lists. */
+const NARROW_START = 2 ** 32;
+const NARROW_SHORT = 2 ** 16;
+
+/**
+ * The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned), wide
+ * or narrow (see EntryColumns): a new one, or one handed over.
+ */
+function allocateColumns(n: number, wide: boolean, buffer = new ArrayBuffer(n * (wide ? 28 : 20))): NumericColumns {
+  const Start = wide ? Float64Array : Uint32Array;
+  const Short = wide ? Uint32Array : Uint16Array;
+  const startAt = n * 8;
+  const headerLengthAt = startAt + n * Start.BYTES_PER_ELEMENT;
+  const toAt = headerLengthAt + n * Short.BYTES_PER_ELEMENT;
+  const zoneAt = toAt + n * Short.BYTES_PER_ELEMENT;
   return {
-    start: new Float64Array(buffer, 0, n),
-    instant: new Float64Array(buffer, n * 8, n),
-    headerLength: new Uint32Array(buffer, n * 16, n),
-    to: new Uint32Array(buffer, n * 20, n),
-    zone: new Int16Array(buffer, n * 24, n),
-    word: new Uint8Array(buffer, n * 26, n),
-    state: new Uint8Array(buffer, n * 27, n),
+    instant: new Float64Array(buffer, 0, n),
+    start: new Start(buffer, startAt, n),
+    headerLength: new Short(buffer, headerLengthAt, n),
+    to: new Short(buffer, toAt, n),
+    zone: new Int16Array(buffer, zoneAt, n),
+    word: new Uint8Array(buffer, zoneAt + n * 2, n),
+    state: new Uint8Array(buffer, zoneAt + n * 3, n),
   };
 }
 
@@ -247,13 +263,13 @@ type Added = { count: number; room: number; columns: NumericColumns; lists: read
 const ADDED_ROOM = 1024;
 /** Past this many entries, a read's room is not kept for the next: a rare long file does not hold its size. */
 const ADDED_ROOM_KEPT = 65_536;
-let scratch: Added = { count: 0, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM), lists: [], re: [], written: [] };
+let scratch: Added = { count: 0, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM, true), lists: [], re: [], written: [] };
 
 /** One more entry's room in the read's columns: twice the room, the entries so far copied over. */
 function makeRoom(added: Added): void {
   if (added.count < added.room) return;
   const room = added.room * 2;
-  const columns = allocateColumns(room);
+  const columns = allocateColumns(room, true);
   for (const key of COLUMN_KEYS) columns[key].set(added.columns[key].subarray(0, added.count) as never);
   added.columns = columns;
   added.room = room;
@@ -338,19 +354,29 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   if (options.pendingWindowPassed === true && awaits) tornAt = offset;
   added.lists = lists.lists();
   const entries = added.count === 0 ? previous.entries : appendEntries(previous.entries, added, closedState);
-  if (added.room > ADDED_ROOM_KEPT) scratch = { ...added, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM) };
+  if (added.room > ADDED_ROOM_KEPT) scratch = { ...added, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM, true) };
   return new SeatFileReading(previous.room, previous.seat, offset, size, entries, null, { lastLineEmpty, bodyHasText, tornAt });
 }
 
 function appendEntries(columns: EntryColumns, added: Added, closedState: number): EntryColumns {
   const had = columns.start.length;
-  const next = allocateColumns(had + added.count);
+  const next = allocateColumns(had + added.count, needsWideColumns(columns, added));
   for (const key of COLUMN_KEYS) {
     next[key].set(columns[key] as never);
     next[key].set(added.columns[key].subarray(0, added.count) as never, had);
   }
   if (closedState !== -1) next.state[had - 1] = closedState;
   return { ...next, lists: added.lists, re: extendByEntry(columns.re, added.re), written: extendByEntry(columns.written, added.written) };
+}
+
+/** Whether a file's columns with these entries added must be wide: a number does not fit the narrow ones. */
+function needsWideColumns(columns: EntryColumns, added: Added): boolean {
+  if (columns.start instanceof Float64Array && columns.start.length > 0) return true;
+  // Starts grow entry by entry: the last is the largest.
+  if (added.columns.start[added.count - 1]! >= NARROW_START || added.lists.length > NARROW_SHORT) return true;
+  const headerLength = added.columns.headerLength;
+  for (let i = 0; i < added.count; i++) if (headerLength[i]! >= NARROW_SHORT) return true;
+  return false;
 }
 
 /**
@@ -751,6 +777,8 @@ export type PackedSeatFileReading = {
   entries: number;
   /** The columns' buffer; null when there are no entries. */
   columns: ArrayBuffer | null;
+  /** Whether the columns are wide (see EntryColumns). */
+  wide: boolean;
   lists: (readonly string[])[];
   re: [number, string][];
   written: [number, string][];
@@ -766,9 +794,9 @@ export function packSeatFileReading(bytes: Uint8Array): { offset: number; value:
   const reading = readSeatFile(createSeatFileReading('', ''), bytes, 0);
   if (awaitsWriter(reading)) return null;
   const n = countEntries(reading);
-  const columns = n === 0 ? null : (reading.entries.start.buffer as ArrayBuffer);
+  const columns = n === 0 ? null : (reading.entries.instant.buffer as ArrayBuffer);
   const { lists, re, written } = reading.entries;
-  const value: PackedSeatFileReading = { offset: reading.offset, size: reading.size, entries: n, columns, lists: [...lists], re: [...re], written: [...written], scan: reading.scan };
+  const value: PackedSeatFileReading = { offset: reading.offset, size: reading.size, entries: n, columns, wide: reading.entries.start instanceof Float64Array, lists: [...lists], re: [...re], written: [...written], scan: reading.scan };
   return { offset: reading.offset, value, transfer: columns === null ? [] : [columns] };
 }
 
@@ -777,6 +805,6 @@ export function adoptSeatFileReading(room: string, seat: string, packed: PackedS
   const entries: EntryColumns =
     packed.columns === null
       ? NO_ENTRIES
-      : { ...allocateColumns(packed.entries, packed.columns), lists: packed.lists.map(shareAddressees), re: new Map(packed.re), written: new Map(packed.written) };
+      : { ...allocateColumns(packed.entries, packed.wide, packed.columns), lists: packed.lists.map(shareAddressees), re: new Map(packed.re), written: new Map(packed.written) };
   return new SeatFileReading(room, seat, packed.offset, packed.size, entries, null, packed.scan);
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 // What the kernel says of a process: its peak resident memory and the CPU time it has used.
 // Linux only (/proc), which is where the bench runs.
@@ -47,4 +47,29 @@ function readStatCpuMs(path: string): number | null {
   } catch {
     return null;
   }
+}
+
+/** One thread of a process: its id, its name as the system has it (comm), and the CPU it has used. */
+export type ThreadCpu = { tid: number; name: string; cpuMs: number };
+
+/** Every live thread of the process with its CPU so far; an empty list once the process is gone. */
+export function readThreadsCpuMs(pid: number): ThreadCpu[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const threads: ThreadCpu[] = [];
+  for (const tid of tids) {
+    const cpuMs = readStatCpuMs(`/proc/${pid}/task/${tid}/stat`);
+    let name: string;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (cpuMs !== null) threads.push({ tid: Number(tid), name, cpuMs });
+  }
+  return threads;
 }

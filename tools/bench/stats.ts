@@ -15,3 +15,7 @@ export type Spread = { n: number; p50: number; p95: number; max: number };
 export function spread(samples: readonly number[]): Spread {
   return { n: samples.length, p50: percentile(samples, 50), p95: percentile(samples, 95), max: Math.max(...samples) };
 }
+
+export function sum(samples: readonly number[]): number {
+  return samples.reduce((total, sample) => total + sample, 0);
+}

@@ -1,6 +1,7 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { useKeys } from '../keyboard/useKeys.ts';
+import { measureWithoutLayout } from './measureWithoutLayout.ts';
 import { useFollow } from './useFollow.ts';
 
 // A conversation's rows in order, on one time axis, as every kind's page shows them: virtualized
@@ -48,6 +49,8 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     enabled: placed,
     getScrollElement: () => scrollElement,
     estimateSize: () => ESTIMATED_ROW_PX,
+    // A row is measured after the frame's own layout, never by reading its height as it is put in.
+    measureElement: measureWithoutLayout,
     initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
     overscan: 4,
   });

@@ -7,6 +7,7 @@ import { useRouter, Link } from '../router/Router.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { conversationPath, livePath } from '../router/routes.ts';
 import { projectName } from '../sessions/names.ts';
+import { findConversation } from '../../../shared/projects.ts';
 import { clipApart } from '../text/clipApart.ts';
 import { useConversations } from '../sessions/useConversations.ts';
 import { countOf } from '../text/count.ts';
@@ -22,6 +23,7 @@ import './live.css';
 // 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
 
 const ROW_PX = 30;
+const estimateRow = () => ROW_PX;
 /** The most characters of an id or a peer a row shows; a longer one is cut in its middle, apart from the others. */
 const NAME_CHARS = 19;
 /** A stream lost for longer than this is said to have stopped (it is still tried again). */
@@ -76,25 +78,16 @@ export default function LiveView({ query }: { query: string }) {
   const filterSources = useMemo(() => sessions?.sources ?? [], [sessions]);
   const filterProjects = useMemo(() => sessions?.projects.map((project) => project.cwd) ?? [], [sessions]);
 
-  const { projects, labels } = useMemo(() => {
-    const byConversation = new Map<string, string | null>();
-    const labelOf = new Map<string, string>();
-    for (const project of sessions?.projects ?? []) {
-      for (const session of project.sessions) {
-        const key = `${session.source.id}\u0000${session.id}`;
-        byConversation.set(key, session.cwd);
-        const { label } = kindOf(session).tableName(session);
-        if (label !== null) labelOf.set(key, label);
-      }
-    }
-    return { projects: byConversation, labels: labelOf };
-  }, [sessions]);
+  // A row's project and label are looked up for the rows drawn only, in the projects the list
+  // changed only (findConversation): what a write costs the view does not grow with the list.
+  const projects = sessions?.projects;
+  const conversationOf = useCallback((sourceId: string, id: string) => (projects === undefined ? undefined : findConversation(projects, sourceId, id)), [projects]);
   const all = feed.rows();
   // Filtered again whenever the feed or the filter changes: a row being written may turn into an entry.
   const shown = useMemo(() => {
-    const projectOf = (sourceId: string, id: string) => projects.get(`${sourceId}\u0000${id}`);
+    const projectOf = (sourceId: string, id: string) => conversationOf(sourceId, id)?.cwd;
     return isFiltered(filter) ? all.filter((row) => matchesLive(row, filter, projectOf)) : all.slice();
-  }, [all, version, filter, projects]);
+  }, [all, version, filter, conversationOf]);
   const names = useMemo(() => {
     const seen = new Set<string>();
     for (const row of all) {
@@ -114,11 +107,13 @@ export default function LiveView({ query }: { query: string }) {
   }, [all, version, filter.type]);
 
   const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
+  // Made again only with the rows shown: the virtualizer places every row again whenever its key function is another.
+  const getItemKey = useCallback((index: number) => shown[index]!.id, [shown]);
   const virtualizer = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scrollElement,
-    estimateSize: () => ROW_PX,
-    getItemKey: (index) => shown[index]!.id,
+    estimateSize: estimateRow,
+    getItemKey,
     overscan: 10,
   });
   const follow = useFollow(scrollElement, virtualizer, shown.length, true);
@@ -191,15 +186,15 @@ export default function LiveView({ query }: { query: string }) {
             {virtualizer.getVirtualItems().map((virtual) => {
               const row = shown[virtual.index]!;
               if (row.type === 'break') return <LiveBreakView key={virtual.key} row={row} index={virtual.index} start={virtual.start} />;
-              const conversation = `${row.source.id}\u0000${row.sessionId}`;
+              const conversation = conversationOf(row.source.id, row.sessionId);
               return (
                 <LiveRowView
                   key={virtual.key}
                   row={row}
                   index={virtual.index}
                   start={virtual.start}
-                  cwd={projects.get(conversation)}
-                  label={labels.get(conversation)}
+                  cwd={conversation?.cwd}
+                  label={conversation === undefined ? undefined : (kindOf(conversation).tableName(conversation).label ?? undefined)}
                   sessionName={names.get(row.sessionId) ?? row.sessionId}
                   peerName={row.item.peer === null ? null : (names.get(row.item.peer) ?? row.item.peer)}
                   onOpen={navigate}

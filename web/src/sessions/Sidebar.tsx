@@ -1,5 +1,5 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
@@ -39,11 +39,15 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const total = data?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
 
   const listRef = useRef<HTMLDivElement>(null);
+  // Made again only with the rows: the virtualizer places every row again whenever its key
+  // function is another, which a render for a new list not yet taken (deferred) need not do.
+  const estimateSize = useCallback((index: number) => (rows[index]?.kind === 'project' ? PROJECT_HEIGHT : SESSION_HEIGHT * (1 + countNested(rows[index]))), [rows]);
+  const getItemKey = useCallback((index: number) => rowKey(rows[index], index), [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => listRef.current,
-    estimateSize: (index) => (rows[index]?.kind === 'project' ? PROJECT_HEIGHT : SESSION_HEIGHT * (1 + countNested(rows[index]))),
-    getItemKey: (index) => rowKey(rows[index], index),
+    estimateSize,
+    getItemKey,
     measureElement: measureWithoutLayout,
     overscan: 6,
   });

@@ -1,6 +1,7 @@
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
+import { childrenInOtherProjects, conversationKey } from '../../../shared/projects.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { pathOf } from './conversations.ts';
 
@@ -26,7 +27,7 @@ const keptProjects = new WeakMap<readonly ConversationSummary[], KeptProject>();
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
   const needle = filter.trim().toLowerCase();
-  const { byParent: elsewhere, byProject: elsewhereIn } = childrenInOtherProjects(projects);
+  const { byParent: elsewhere, byProject: elsewhereIn } = childrenInOtherProjects(projects, parentOf);
   const result: ProjectNode[] = [];
   for (const project of projects) {
     const elsewhereHere = elsewhereIn.get(project.cwd) ?? [];
@@ -48,37 +49,6 @@ function buildProject(project: SessionsResponse['projects'][number], needle: str
   const kept = project.sessions.filter(keep);
   if (kept.length === 0) return null;
   return { cwd: project.cwd, sessions: nestChains(kept, elsewhere), total: project.sessions.length };
-}
-
-/**
- * Children by their parent's key, for parents listed in another project than the child; and the
- * same children by their parent's project, in the list's order.
- */
-function childrenInOtherProjects(projects: SessionsResponse['projects']) {
-  const byParent = new Map<string, ConversationSummary[]>();
-  const byProject = new Map<string | null, ConversationSummary[]>();
-  const children: { session: ConversationSummary; cwd: string | null; parentKey: string }[] = [];
-  for (const project of projects) {
-    for (const session of project.sessions) {
-      const parent = parentOf(session);
-      if (parent !== null && parent !== session.id) children.push({ session, cwd: project.cwd, parentKey: sessionKey({ source: session.source, id: parent }) });
-    }
-  }
-  // Most lists have no chain: no key of every conversation is made for them.
-  if (children.length === 0) return { byParent, byProject };
-  const projectOf = new Map<string, string | null>();
-  for (const project of projects) for (const session of project.sessions) projectOf.set(sessionKey(session), project.cwd);
-  for (const { session, cwd, parentKey } of children) {
-    const parentCwd = projectOf.get(parentKey);
-    if (parentCwd === undefined || parentCwd === cwd) continue;
-    const list = byParent.get(parentKey) ?? [];
-    list.push(session);
-    byParent.set(parentKey, list);
-    const here = byProject.get(parentCwd) ?? [];
-    here.push(session);
-    byProject.set(parentCwd, here);
-  }
-  return { byParent, byProject };
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -117,7 +87,7 @@ function nestChains(sessions: ConversationSummary[], elsewhere: Map<string, Conv
   const toNode = (session: ConversationSummary, depth: number): SessionNode => {
     seen.add(sessionKey(session));
     const kids = (children.get(sessionKey(session)) ?? []).filter((kid) => !seen.has(sessionKey(kid)));
-    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)), elsewhere: elsewhere.get(sessionKey(session)) ?? [] };
+    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)), elsewhere: elsewhere.get(conversationKey(session.source.id, session.id)) ?? [] };
   };
   const nodes = roots.map((root) => toNode(root, 0));
   // A chain that loops back on itself has no root; its sessions are still listed.

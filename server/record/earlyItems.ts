@@ -1,0 +1,46 @@
+import { sep } from 'node:path';
+import type { LiveItem } from '../../shared/wire/common.ts';
+import { readEntry } from '../../shared/record/entry.ts';
+import { parseEntryName } from '../../shared/record/entryName.ts';
+import { concludeObservation } from '../../shared/record/observation.ts';
+import { pathIn } from '../watch/listFolder.ts';
+import { lookAtFile } from './lookAtFile.ts';
+import { projectFile, textSeenIn } from './liveItems.ts';
+
+/**
+ * Items of a session folder the first scan had not read, told at once. Such a folder is read
+ * whole before its session is told, so that its summary is the folder's, never one file's (no
+ * "no start" for a session whose start is not read yet): on the main thread when no scan thread
+ * has begun it, else by the thread that has it, which yields the CPU to everything else (at 1M on
+ * a busy machine its answer came 50–70 ms late). The file written is looked at here meanwhile,
+ * the index untouched, and its item told; when the folder's look tells the same item again, it is
+ * not told twice.
+ */
+export function createEarlyItems(recordDir: string) {
+  /** Per session, the items told early, as told, by key: until the folder's look tells them again. */
+  const told = new Map<string, Map<string, string>>();
+
+  return {
+    /** The item a file is now, from a look on this thread; null when there is no file there. */
+    look(sessionId: string, name: string): LiveItem | null {
+      const entryName = parseEntryName(name);
+      const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name }), entryName, readEntry);
+      const known = concludeObservation(null, { name, entryName, mtimeMs: look.mtimeMs ?? 0 }, look.seen, Date.now(), performance.now());
+      if (known === null) return null;
+      const item = projectFile(sessionId, known, textSeenIn(look.reading));
+      let items = told.get(sessionId);
+      if (items === undefined) told.set(sessionId, (items = new Map()));
+      items.set(item.key, JSON.stringify(item));
+      return item;
+    },
+    /** Whether this item was told early just as it is: then it is not told again. Either way, the early one is forgotten. */
+    toldAlready(sessionId: string, item: LiveItem): boolean {
+      const items = told.get(sessionId);
+      const early = items?.get(item.key);
+      if (early === undefined) return false;
+      items!.delete(item.key);
+      if (items!.size === 0) told.delete(sessionId);
+      return early === JSON.stringify(item);
+    },
+  };
+}

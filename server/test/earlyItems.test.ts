@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
+import { startWriter } from '../../tools/writer/writerClient.ts';
+import type { FolderWatch } from '../record/folderWatch.ts';
+import type { ScanPool, ScannedFolder } from '../record/scanPool.ts';
+import { beginRecordScan } from '../record/scanStart.ts';
+import { connectEventStream } from './eventStream.ts';
+import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+
+// A write into a session folder the first scan has not read yet is asked of a scan thread, which
+// reads the folder whole; a scan thread yields the CPU to everything else, and at 1M it answered
+// a write's ask 50–70 ms late. The write's item is told at once from a look on the main thread;
+// its session, when the thread hands the folder over, so its summary is the whole folder's.
+
+const FOLDERS = 120;
+const ENTRIES = 20;
+const NO_RECONCILE = 600_000;
+
+/**
+ * The scan threads' pool, its hand-over held back until `release`: the threads read as they do,
+ * but nothing they read reaches the reader, as when a busy machine leaves them no CPU.
+ */
+function holdHandOver(pool: ScanPool, reserved: string | null = null): { pool: ScanPool; release(): void } {
+  let held = true;
+  const heldPool: ScanPool = {
+    take: (): ScannedFolder | undefined => (held ? undefined : pool.take()),
+    get wake() {
+      return pool.wake;
+    },
+    set wake(wake) {
+      pool.wake = wake;
+    },
+    get finished() {
+      return !held && pool.finished;
+    },
+    get started() {
+      return pool.started;
+    },
+    inLine: (sessionId) => pool.inLine(sessionId),
+    grow: (threads) => pool.grow(threads),
+    done: pool.done,
+    askSoon: (sessionId) => pool.askSoon(sessionId),
+    // A folder reserved when the threads were started is one no thread has begun when asked.
+    claim: (sessionId) => sessionId === reserved || pool.claim(sessionId),
+    terminate: () => pool.terminate(),
+  };
+  return {
+    pool: heldPool,
+    release() {
+      held = false;
+      pool.wake?.();
+    },
+  };
+}
+
+/** A dashboard over the record, its first scan the one begun, held; a writer; its event stream. `close` ends them all. */
+async function startOver(record: { dir: string; remove(): void }, folders: FolderWatch, hold: { pool: ScanPool; release(): void }) {
+  const writer = await startWriter(record.dir);
+  const dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: NO_RECONCILE, headStart: { folders, pool: hold.pool } });
+  const events = await connectEventStream(dashboard.url);
+  return {
+    writer,
+    dashboard,
+    events,
+    async close() {
+      hold.release();
+      events.close();
+      await writer.kill();
+      await dashboard.close();
+      record.remove();
+    },
+  };
+}
+
+/** A record of FOLDERS sessions of ENTRIES entries each, a start first. */
+function writeRecord(): { dir: string; remove(): void } {
+  const record = makeTempRecord();
+  for (let i = 0; i < FOLDERS; i++) {
+    const sessionId = `s${String(i).padStart(3, '0')}`;
+    mkdirSync(join(record.dir, sessionId));
+    writeFileSync(join(record.dir, sessionId, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId }));
+    for (let seq = 2; seq <= ENTRIES; seq++) writeFileSync(join(record.dir, sessionId, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `entry ${seq}`), sessionId }));
+  }
+  return record;
+}
+
+describe('a write while the first scan has not read its folder', () => {
+  it('is listed at once, its session told whole once the scan hands the folder over, and its item never told twice', { timeout: 60_000 }, async () => {
+    const record = writeRecord();
+    const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
+    assert.ok(headStart?.pool, 'scan threads began');
+    const hold = holdHandOver(headStart.pool);
+    const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
+    try {
+      await events.next(({ event }) => event.type === 'hello');
+      // Every folder begun by a thread: the write's folder is asked of one, never read here.
+      await headStart.pool.done;
+      const sessionId = 's042';
+      const name = nameAt(59, ENTRIES + 1);
+      await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written while the scan is held'), sessionId } });
+      const told = await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === name && item.evidence === 'parsed'), 20_000);
+      assert.equal(told.event.type === 'items' && told.event.items.find((item) => item.key === name)?.firstLine, 'written while the scan is held');
+      assert.equal(dashboard.sources[0]!.status().indexing.state, 'scanning');
+      // The one file read is not the session: the list has none of it until the folder is read whole.
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
+      assert.ok(!list.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === sessionId), 'the session is not listed from one file');
+      assert.ok(!events.notices.some(({ event }) => event.type === 'session-changed' && event.session.id === sessionId), 'no summary of one file is told');
+
+      hold.release();
+      const changed = await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId, 20_000);
+      assert.ok(changed.event.type === 'session-changed' && changed.event.session.counts.sent === ENTRIES, 'the session told is the whole folder');
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 30_000);
+      await writer.send({ op: 'write', sessionId, seq: ENTRIES + 2, entry: { ...sentEntry(59, 'after the scan'), sessionId } });
+      await events.next(({ event }) => event.type === 'items' && event.items.some((item) => item.key === nameAt(59, ENTRIES + 2)));
+      // Told while being written and then as its entry is one row that turns into its entry.
+      const toldOfIt = events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.filter((item) => item.key === name) : []));
+      assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], 'the write is one row of the live view');
+    } finally {
+      await close();
+    }
+  });
+
+  it('into a folder no scan thread has begun, is read with the folder on the main thread at once: its session told whole while the threads are held', { timeout: 60_000 }, async () => {
+    const record = writeRecord();
+    const sessionId = `s${String(FOLDERS - 1).padStart(3, '0')}`;
+    const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
+    assert.ok(headStart?.pool, 'scan threads began');
+    // Taken from the threads before any began (they are still starting): none ever reads it.
+    assert.ok(headStart.pool.claim(sessionId));
+    const hold = holdHandOver(headStart.pool, sessionId);
+    const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
+    try {
+      await events.next(({ event }) => event.type === 'hello');
+      const name = nameAt(59, ENTRIES + 1);
+      await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written before any thread came to it'), sessionId } });
+      const changed = await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES, 20_000);
+      assert.ok(changed.event.type === 'session-changed' && changed.event.session.degraded.length === 0, 'the session told is the whole folder, its start included');
+      await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === name && item.evidence === 'parsed'), 20_000);
+      assert.equal(dashboard.sources[0]!.status().indexing.state, 'scanning');
+      // Only what was written is an item: the folder's other entries were there before.
+      const keys = new Set(events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.map((item) => item.key) : [])));
+      assert.deepEqual([...keys], [name]);
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
+      assert.equal(list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId)?.counts.sent, ENTRIES);
+    } finally {
+      await close();
+    }
+  });
+});
