@@ -8,13 +8,13 @@ import { lookAtFile } from './lookAtFile.ts';
 import { projectFile, textSeenIn } from './liveItems.ts';
 
 /**
- * Items of a session folder the first scan had not read, told at once. Such a folder is read
- * whole before its session is told, so that its summary is the folder's, never one file's (no
- * "no start" for a session whose start is not read yet): on the main thread when no scan thread
- * has begun it, else by the thread that has it, which yields the CPU to everything else (at 1M on
- * a busy machine its answer came 50–70 ms late). The file written is looked at here meanwhile,
- * the index untouched, and its item told; when the folder's look tells the same item again, it is
- * not told twice.
+ * Items of a session folder the first scan has not read yet, told at once. A write there is
+ * asked of a scan thread, which reads the folder whole so that its session is told as it is;
+ * but a scan thread yields the CPU to everything else, and its answer came 50–70 ms late at 1M
+ * while the machine was busy. The file written is looked at here meanwhile, and its item told,
+ * the index untouched: the session and the list wait for the whole folder, and one file's look
+ * never stands for a session's summary (no "no start" for a session whose start is not read yet).
+ * When the thread's look of the folder tells the same item again, it is not told twice.
  */
 export function createEarlyItems(recordDir: string) {
   /** Per session, the items told early, as told, by key: until the folder's look tells them again. */

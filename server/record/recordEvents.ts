@@ -16,7 +16,7 @@ type RecordEventsContext = {
   scan: ScanHandOver;
   reconciler: Pick<Reconciler, 'reconcile' | 'noteSeen'>;
   isClosed: () => boolean;
-  /** Told of a file that stirred in a folder the first scan had not read yet (ScanHandOver.readFolderHere, ask). */
+  /** Told of a file that stirred in a folder asked of the scan threads (ScanHandOver.ask). */
   onAsked?: ((sessionId: string, name: string) => void) | undefined;
   onError?: ((message: string) => void) | undefined;
 };
@@ -64,11 +64,9 @@ export function createRecordEvents(context: RecordEventsContext): FolderWatchHan
   function onStir(sessionId: string, name: string | null): void {
     if (isClosed()) return;
     reconciler.noteSeen();
-    // A folder the first scan has not read yet is read whole: here at once when no scan thread
-    // has begun it, else by the thread that has it; what stirred in it is told as an item apart
-    // (earlyItems.ts).
-    const readHere = scan.readFolderHere(sessionId);
-    if (readHere || scan.ask(sessionId, name)) {
+    // A folder the first scan has not read yet is read whole, by the scan threads; what stirred
+    // in it is told meanwhile (earlyItems.ts).
+    if (scan.ask(sessionId, name)) {
       if (name !== null) context.onAsked?.(sessionId, name);
       return;
     }

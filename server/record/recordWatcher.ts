@@ -31,7 +31,7 @@ type RecordWatcherOptions = {
   noticeGatherMs?: number;
   /** Told of a session in which the watcher saw something while the first scan runs (ScanHandOver). */
   onSeenWhileScanning?: (sessionId: string) => void;
-  /** Told of a file that stirred in a folder the first scan had not read yet (read whole apart). */
+  /** Told of a file that stirred in a folder the first scan has not read yet, asked of its threads. */
   onAsked?: (sessionId: string, name: string) => void;
   /** Told of each reading of a file this thread made, after the index has what it concluded. */
   onRead?: (sessionId: string, name: string, reading: EntryReading | null) => void;

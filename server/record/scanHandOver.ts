@@ -1,5 +1,3 @@
-import { opendirSync } from 'node:fs';
-import { sep } from 'node:path';
 import type { FolderEntry } from '../watch/listFolder.ts';
 import type { FolderWatch } from './folderWatch.ts';
 import type { RecordIndex } from './recordIndex.ts';
@@ -17,14 +15,6 @@ type Stirred = Set<string> | 'all';
  * 100,000 entries is concluded in slices like any other work.
  */
 const CONCLUDE_BETWEEN_CLOCKS = 64;
-
-/**
- * A folder no scan thread has begun is read here, at once, when something stirs in it, if it
- * holds at most this many files: 200 entries read in 6–13 ms once this thread's reading code is
- * warm (40–120 ms the first time). A larger one is asked of a thread, so that one write never
- * holds this thread for long.
- */
-const READ_HERE_MAX_FILES = 200;
 
 type ScanHandOverOptions = {
   recordDir: string;
@@ -61,8 +51,6 @@ export function createScanHandOver(options: ScanHandOverOptions) {
   const askedOfWorker = new Map<string, Stirred>();
   /** Whether the first scan is reading now, as opposed to the watcher or a later reconcile. */
   let scanReading = false;
-  /** Folders in line taken out of the threads' hands and read here (readFolderHere). */
-  const readHere = new Set<string>();
 
   /**
    * Records a session folder that a scan thread looked at, from its `from`th file for as long as
@@ -195,7 +183,6 @@ export function createScanHandOver(options: ScanHandOverOptions) {
      * it already, or is over: the watcher reads it then.
      */
     ask(sessionId: string, name: string | null): boolean {
-      if (readHere.has(sessionId)) return false;
       if (scanPool === null || scanPool.finished || (!askedOfWorker.has(sessionId) && index.hasSession(sessionId))) return false;
       // A folder come since the scan began is new whole; in any other, what stirred is new.
       let stirred = askedOfWorker.get(sessionId);
@@ -204,45 +191,8 @@ export function createScanHandOver(options: ScanHandOverOptions) {
       scanPool.askSoon(sessionId);
       return true;
     },
-    /**
-     * Reads here, at once, a folder in line that stirred before any scan thread began it, and
-     * tells its session: asked of a thread, its notice waited for the thread, which yields the
-     * CPU to everything else, to finish the folder it was reading. Read as the first scan reads
-     * (what stirred in it is told as an item apart: earlyItems.ts). False when a thread has it,
-     * it is large, or the scan is over: asked, or read by the watcher, then.
-     */
-    readFolderHere(sessionId: string): boolean {
-      if (scanPool === null || scanPool.finished || askedOfWorker.has(sessionId) || index.hasSession(sessionId) || !scanPool.inLine(sessionId)) return false;
-      if (countFilesUpTo(`${options.recordDir}${sep}${sessionId}`, READ_HERE_MAX_FILES + 1) > READ_HERE_MAX_FILES || !scanPool.claim(sessionId)) return false;
-      readHere.add(sessionId);
-      const reading = scanReading;
-      scanReading = true;
-      try {
-        looks.reconcileSession(sessionId, () => {});
-      } finally {
-        scanReading = reading;
-      }
-      tellSeen(sessionId);
-      return true;
-    },
     async terminate(): Promise<void> {
       await scanPool?.terminate();
     },
   };
-}
-
-/** How many entries a folder holds, counted up to `most`; 0 when it cannot be listed (then it is read, and says why). */
-function countFilesUpTo(folder: string, most: number): number {
-  let count = 0;
-  try {
-    const dir = opendirSync(folder);
-    try {
-      while (count < most && dir.readSync() !== null) count++;
-    } finally {
-      dir.closeSync();
-    }
-  } catch {
-    return 0;
-  }
-  return count;
 }

@@ -78,26 +78,6 @@ describe('scan threads sharing the first scan', () => {
     }
   });
 
-  it('a folder taken out of the threads\' hands before any began it is read by no thread, nor reported unread; one a thread has begun cannot be taken', async () => {
-    const record = makeTempRecord();
-    try {
-      const sessionIds = writeRecord(record.dir);
-      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
-      const claimed = sessionIds.at(-1)!;
-      assert.equal(pool.claim(claimed), true);
-      // Taken by the caller: an ask for it has no thread to go to, and nothing comes of it.
-      pool.askSoon(claimed);
-      const folders = await takeAll(pool);
-      assert.deepEqual(await pool.done, [], 'no folder left unread');
-      assert.ok(!folders.some((folder) => folder.sessionId === claimed), 'no thread read the folder taken');
-      assert.equal(folders.length, sessionIds.length - 1);
-      assert.equal(pool.claim(sessionIds[0]!), false, 'a folder a thread read cannot be taken');
-      assert.equal(pool.claim('not-in-line'), false);
-    } finally {
-      record.remove();
-    }
-  });
-
   it('a folder asked for again before the look its last ask asked for has begun is read once for them all: that look begins after every ask', async () => {
     const record = makeTempRecord();
     try {

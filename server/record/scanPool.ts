@@ -64,16 +64,8 @@ export type ScanPool = {
    * Every ask for one folder goes to the thread that has it, so its looks come in order.
    */
   askSoon(sessionId: string): void;
-  /**
-   * Takes a folder in line out of the threads' hands, for the caller to read: true when no thread
-   * had begun it (none will), false when one has it (ask for it then).
-   */
-  claim(sessionId: string): boolean;
   terminate(): Promise<void>;
 };
-
-/** In a folder's claim: the caller has it, not a thread (threads are 1 + their number). */
-const CLAIMED_HERE = -1;
 
 /** No more threads than this: beyond it, the disk and the thread concluding are the limit. */
 const MAX_SCAN_THREADS = 4;
@@ -141,8 +133,6 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
         askedElsewhere.set(sessionId, thread);
       } else {
         const claimed = Atomics.compareExchange(claims, at, 0, chosen + 1);
-        // Read by the caller (claim): no thread has it to ask.
-        if (claimed === CLAIMED_HERE) return;
         thread = claimed === 0 ? chosen : claimed - 1;
       }
       // The look the last ask asked for has not begun: it begins after this ask, and is its look too.
@@ -151,12 +141,6 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       const asked = threads[thread]!;
       asked.asks.postMessage(sessionId);
       lastAsks.set(sessionId, { thread, sent: ++asked.asksSent });
-    },
-    claim(sessionId) {
-      const at = positions.get(sessionId);
-      if (at === undefined || Atomics.compareExchange(claims, at, 0, CLAIMED_HERE) !== 0) return false;
-      unreported.delete(sessionId);
-      return true;
     },
     async terminate() {
       stopped = true;

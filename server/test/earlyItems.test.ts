@@ -24,7 +24,7 @@ const NO_RECONCILE = 600_000;
  * The scan threads' pool, its hand-over held back until `release`: the threads read as they do,
  * but nothing they read reaches the reader, as when a busy machine leaves them no CPU.
  */
-function holdHandOver(pool: ScanPool, reserved: string | null = null): { pool: ScanPool; release(): void } {
+function holdHandOver(pool: ScanPool): { pool: ScanPool; release(): void } {
   let held = true;
   const heldPool: ScanPool = {
     take: (): ScannedFolder | undefined => (held ? undefined : pool.take()),
@@ -44,8 +44,6 @@ function holdHandOver(pool: ScanPool, reserved: string | null = null): { pool: S
     grow: (threads) => pool.grow(threads),
     done: pool.done,
     askSoon: (sessionId) => pool.askSoon(sessionId),
-    // A folder reserved when the threads were started is one no thread has begun when asked.
-    claim: (sessionId) => sessionId === reserved || pool.claim(sessionId),
     terminate: () => pool.terminate(),
   };
   return {
@@ -97,8 +95,6 @@ describe('a write while the first scan has not read its folder', () => {
     const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
     try {
       await events.next(({ event }) => event.type === 'hello');
-      // Every folder begun by a thread: the write's folder is asked of one, never read here.
-      await headStart.pool.done;
       const sessionId = 's042';
       const name = nameAt(59, ENTRIES + 1);
       await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written while the scan is held'), sessionId } });
@@ -119,33 +115,6 @@ describe('a write while the first scan has not read its folder', () => {
       // Told while being written and then as its entry is one row that turns into its entry.
       const toldOfIt = events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.filter((item) => item.key === name) : []));
       assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], 'the write is one row of the live view');
-    } finally {
-      await close();
-    }
-  });
-
-  it('into a folder no scan thread has begun, is read with the folder on the main thread at once: its session told whole while the threads are held', { timeout: 60_000 }, async () => {
-    const record = writeRecord();
-    const sessionId = `s${String(FOLDERS - 1).padStart(3, '0')}`;
-    const headStart = beginRecordScan(record.dir, (message) => assert.fail(message));
-    assert.ok(headStart?.pool, 'scan threads began');
-    // Taken from the threads before any began (they are still starting): none ever reads it.
-    assert.ok(headStart.pool.claim(sessionId));
-    const hold = holdHandOver(headStart.pool, sessionId);
-    const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
-    try {
-      await events.next(({ event }) => event.type === 'hello');
-      const name = nameAt(59, ENTRIES + 1);
-      await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written before any thread came to it'), sessionId } });
-      const changed = await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES, 20_000);
-      assert.ok(changed.event.type === 'session-changed' && changed.event.session.degraded.length === 0, 'the session told is the whole folder, its start included');
-      await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === name && item.evidence === 'parsed'), 20_000);
-      assert.equal(dashboard.sources[0]!.status().indexing.state, 'scanning');
-      // Only what was written is an item: the folder's other entries were there before.
-      const keys = new Set(events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.map((item) => item.key) : [])));
-      assert.deepEqual([...keys], [name]);
-      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
-      assert.equal(list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId)?.counts.sent, ENTRIES);
     } finally {
       await close();
     }
