@@ -104,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // refusal (onRequest) take none, nor does any error's few words: they are answered as their
   // request is read.
   const turns = options.turns ?? createLoopTurns();
+  fastify.server.on('connection', () => turns.connectionAccepted());
   app.addHook('preHandler', () => turns.take('answer'));
   app.addHook('preSerialization', async (_request, reply, payload) => {
     if (reply.statusCode < 400) await turns.take('finish');

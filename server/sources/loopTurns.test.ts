@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { stat } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { TURN_MS, createLoopTurns, type LoopTurns } from './loopTurns.ts';
+import { ARRIVAL_TURN_MS, TURN_MS, createLoopTurns, type LoopTurns } from './loopTurns.ts';
 
 // The event loop's turns, as steps see them: counted, never timed. A step "holds the loop" as
 // synchronous reads do.
@@ -84,5 +85,49 @@ describe('turns of the event loop', () => {
     // Each answer is a turn of its own; in each, the export gets a quarter of a turn of 1 ms
     // steps (and the step under way), where with no lanes it would fill the turn (8 steps).
     assert.ok(stepsBetween <= answers * (TURN_MS / 4 + 2), `the export made ${stepsBetween} steps while ${answers} answers waited`);
+  });
+
+  it('a burst of new connections is accepted while work fills the turns: each is taken within a step or two, not a full turn of steps each', async () => {
+    const turns = createLoopTurns();
+    const CONNECTIONS = 12;
+    const STEP_MS = 0.5;
+    let steps = 0;
+    const stepsAtAccept: number[] = [];
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      stepsAtAccept.push(steps);
+    });
+    server.on('connection', () => turns.connectionAccepted());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    let working = true;
+    // A page's reads, a step at a time, for as long as the connections take to arrive.
+    const work = (async () => {
+      while (working && steps < 20_000) {
+        await turns.take('answer');
+        holdLoop(STEP_MS);
+        steps++;
+      }
+    })();
+    try {
+      while (steps < 40) await new Promise((resolve) => setImmediate(resolve));
+      const stepsBefore = steps;
+      // All connect at once: the kernel completes them, the loop accepts them one a poll phase.
+      const clients = Array.from({ length: CONNECTIONS }, () => connect(port, '127.0.0.1'));
+      while (stepsAtAccept.length < CONNECTIONS && steps < 20_000) await new Promise((resolve) => setImmediate(resolve));
+      working = false;
+      await work;
+      for (const client of clients) client.destroy();
+      assert.equal(stepsAtAccept.length, CONNECTIONS, 'every connection was accepted');
+      const stepsTaken = stepsAtAccept.at(-1)! - stepsBefore;
+      // A full turn is TURN_MS / STEP_MS = 16 steps; a turn cut short by an accepted connection,
+      // ARRIVAL_TURN_MS / STEP_MS = 2 (and the step under way).
+      assert.ok(stepsTaken <= CONNECTIONS * (ARRIVAL_TURN_MS / STEP_MS + 2), `${stepsTaken} steps ran while ${CONNECTIONS} connections were accepted (${stepsAtAccept.map((at) => at - stepsBefore).join(', ')})`);
+    } finally {
+      working = false;
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
