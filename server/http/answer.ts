@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import { JsonBytes, NotHere, type Source } from '../sources/source.ts';
+import { sendInSteps } from './answerInSteps.ts';
 import { stopWithClient } from './stopWithClient.ts';
 
 export function sendNotFound(reply: FastifyReply, message: string): FastifyReply {
@@ -9,10 +11,10 @@ export function sendNotFound(reply: FastifyReply, message: string): FastifyReply
 
 /**
  * Asks a source for one request's answer and sends it: a value (checked and serialized by the
- * route's response schema), bytes the source made itself, or a 404 with the source's reason. The
+ * route's response schema, a long list a slice a turn: server/http/answerInSteps.ts), bytes the source made itself, or a 404 with the source's reason. The
  * source's work stops when the client goes away, and nobody is answered then.
  */
-export async function sendAnswer(reply: FastifyReply, ask: (signal: AbortSignal) => Promise<unknown>): Promise<FastifyReply> {
+export async function sendAnswer(reply: FastifyReply, turns: LoopTurns, ask: (signal: AbortSignal) => Promise<unknown>): Promise<FastifyReply> {
   const stop = stopWithClient(reply);
   let answer: unknown;
   try {
@@ -27,7 +29,7 @@ export async function sendAnswer(reply: FastifyReply, ask: (signal: AbortSignal)
   if (answer instanceof JsonBytes) {
     return reply.type('application/json; charset=utf-8').header('content-length', answer.bytes).send(Readable.from(answer.chunks, { objectMode: false }));
   }
-  return reply.send(answer);
+  return sendInSteps(reply, answer, turns);
 }
 
 /** The stores a dashboard reads, found by id or by a conversation they hold. */

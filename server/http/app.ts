@@ -113,11 +113,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Searches and exports wait in queues of their own; pages and items in none.
   const searches = options.queues?.searches ?? createAdmission(SEARCH_QUEUE);
   const exports = options.queues?.exports ?? createAdmission(EXPORT_QUEUE);
-  registerConversationRoutes(app, options.sources, lookup);
-  registerViewRoutes(app, lookup);
+  registerConversationRoutes(app, options.sources, lookup, turns);
+  registerViewRoutes(app, lookup, turns);
   registerSessionRoutes(app, options.sources, lookup, { stopping: stopping.signal, turns, exports });
   registerEventRoutes(app, options.sources);
-  registerSearchRoutes(app, options.sources, { searches });
+  registerSearchRoutes(app, options.sources, { searches, turns });
   registerExportRoutes(app, options.sources, lookup, { stopping: stopping.signal, turns, searches, exports });
   registerMapRoutes(app, options.sources);
 

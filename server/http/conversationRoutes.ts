@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/wire/common.ts';
 import { WIRE_KINDS, activityAnswerSchema, itemResponseSchema, pageResponseSchema } from '../../shared/wire/kinds.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
 import { parseQuery } from './errors.ts';
@@ -24,7 +25,7 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
 
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerConversationRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup): void {
+export function registerConversationRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, turns: LoopTurns): void {
   const sessionList = createSessionListBody(sources);
 
   // `rec.sessions/4` (sessionsResponseSchema): sent as the chunks kept per project, its envelope
@@ -38,14 +39,14 @@ export function registerConversationRoutes(app: ZodApp, sources: readonly Source
 
   const page = (source: Source, id: string, query: unknown, reply: FastifyReply) => {
     const asked = parseQuery(WIRE_KINDS[source.ref.kind].page.query, query);
-    return sendAnswer(reply, (signal) => source.page(id, asked, signal));
+    return sendAnswer(reply, turns, (signal) => source.page(id, asked, signal));
   };
-  const item = (source: Source, id: string, key: string, reply: FastifyReply) => sendAnswer(reply, (signal) => source.item(id, key, signal));
+  const item = (source: Source, id: string, key: string, reply: FastifyReply) => sendAnswer(reply, turns, (signal) => source.item(id, key, signal));
   const activity = (source: Source, id: string, query: unknown, reply: FastifyReply) => {
     const wire = WIRE_KINDS[source.ref.kind];
     if (!('activity' in wire) || source.activity === undefined) return sendNotFound(reply, `a ${source.ref.kind} conversation has no activity summary yet`);
     const asked = parseQuery(wire.activity.query, query);
-    return sendAnswer(reply, (signal) => source.activity!(id, asked, signal));
+    return sendAnswer(reply, turns, (signal) => source.activity!(id, asked, signal));
   };
 
   const inSource = { params: conversationParams, querystring: anyQuerySchema };

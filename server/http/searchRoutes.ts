@@ -5,7 +5,9 @@ import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type Search
 import { describeBadSearchText } from '../search/searchText.ts';
 import { readStatedSession } from '../sources/sessions.ts';
 import { SearchRefused, type Source, type SourceSearch } from '../sources/source.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import type { Admission } from './admission.ts';
+import { sendInSteps } from './answerInSteps.ts';
 import { BadRequest } from './errors.ts';
 import { stopWithClient } from './stopWithClient.ts';
 import type { ZodApp } from './zodApp.ts';
@@ -18,11 +20,14 @@ import type { ZodApp } from './zodApp.ts';
  * answers with what it found, and says so (server/search/searchPool.ts). It waits in the queue of
  * searches first, and is refused there when the queue is full.
  */
-export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], options: { searches: Admission }): void {
+export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], options: { searches: Admission; turns: LoopTurns }): void {
   app.get(
     '/api/search',
     { onRequest: options.searches.admit, schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema } } },
-    async (request, reply) => (await runSearch(request.query, reply, sources)) ?? reply,
+    async (request, reply) => {
+      const found = await runSearch(request.query, reply, sources);
+      return found === null ? reply : sendInSteps(reply, found, options.turns);
+    },
   );
 }
 

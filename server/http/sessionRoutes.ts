@@ -34,7 +34,7 @@ export function registerSessionRoutes(app: ZodApp, sources: readonly Source[], l
   app.get('/api/joined-sessions/:session', { schema: { params: sessionParams, querystring: joinedSessionQuerySchema, response: answers(joinedSessionResponseSchema) } }, async (request, reply) => {
     const parts = join.partsOf(request.params.session);
     if (parts instanceof NotHere) return sendNotFound(reply, parts.why);
-    return sendAnswer(reply, (signal) => readSessionPage(request.params.session, parts, request.query.limit, signal));
+    return sendAnswer(reply, work.turns, (signal) => readSessionPage(request.params.session, parts, request.query.limit, signal));
   });
 
   app.get('/api/joined-sessions/:session/export', { onRequest: exports.admit, schema: { params: sessionParams, querystring: exportQuerySchema, response: { ...answers(z.unknown()), 503: errorResponseSchema } } }, async (request, reply) => {

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/wire/common.ts';
 import { WIRE_KINDS, viewListSchema, viewOneSchema } from '../../shared/wire/kinds.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import type { Source, SourceView } from '../sources/source.ts';
 import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
 import { anyQuerySchema } from './conversationRoutes.ts';
@@ -15,7 +16,7 @@ import type { ZodApp } from './zodApp.ts';
 const viewParams = z.object({ source: z.string(), view: z.string() });
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerViewRoutes(app: ZodApp, lookup: SourceLookup): void {
+export function registerViewRoutes(app: ZodApp, lookup: SourceLookup, turns: LoopTurns): void {
   /** The view of that name the source offers, with its schemas; null when its kind has none. */
   const viewOf = (source: Source, name: string) => {
     const views: Readonly<Record<string, { list: { query: z.ZodType }; one: { query: z.ZodType } }>> = WIRE_KINDS[source.ref.kind].views;
@@ -29,13 +30,13 @@ export function registerViewRoutes(app: ZodApp, lookup: SourceLookup): void {
     const view = viewOf(source, name);
     if (view === null) return noView(reply, source, name);
     const asked = parseQuery(view.wire.list.query, query);
-    return sendAnswer(reply, (signal) => view.offered.list(asked, signal));
+    return sendAnswer(reply, turns, (signal) => view.offered.list(asked, signal));
   };
   const one = (source: Source, name: string, key: string, query: unknown, reply: FastifyReply) => {
     const view = viewOf(source, name);
     if (view === null) return noView(reply, source, name);
     const asked = parseQuery(view.wire.one.query, query);
-    return sendAnswer(reply, (signal) => view.offered.one(key, asked, signal));
+    return sendAnswer(reply, turns, (signal) => view.offered.one(key, asked, signal));
   };
 
   app.get('/api/sources/:source/views/:view', { schema: { params: viewParams, querystring: anyQuerySchema, response: answers(viewListSchema) } }, async (request, reply) => {
