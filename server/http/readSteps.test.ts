@@ -56,10 +56,15 @@ function connected(port: number): Promise<Socket> {
 
 /**
  * Asks for a page of `source`'s conversation and, once the page's work has begun, for an export
- * that is refused as it arrives; says whether the page was read whole when the refusal was decided.
+ * that is refused as it arrives; says whether the page's work was done when the refusal was
+ * decided. `during`: the page's reads (the export is asked as its handler starts), or its
+ * serializing (asked by the first step that serializes it, which goes at once: on a loop that
+ * serializes a page in one step, the page is serialized whole before the export's bytes are read).
  */
-async function refuseDuringPage(source: Source, turns: LoopTurns, pagePath: string, exportPath: string): Promise<{ refused: { head: string }; page: { head: string; body: string }; pageReadAtRefusal: boolean[] }> {
+async function refuseDuringPage(source: Source, real: LoopTurns, pagePath: string, exportPath: string, during: 'reading' | 'serializing' = 'reading'): Promise<{ refused: { head: string }; page: { head: string; body: string }; pageReadAtRefusal: boolean[] }> {
   let pageRead = false;
+  let pageSerialized = false;
+  let askExport = () => {};
   const seen = {
     ...source,
     async page(id: string, query: never, signal: AbortSignal) {
@@ -68,6 +73,16 @@ async function refuseDuringPage(source: Source, turns: LoopTurns, pagePath: stri
       return page;
     },
   } as Source;
+  let asked = false;
+  const turns: LoopTurns = {
+    ...real,
+    take(lane) {
+      if (during !== 'serializing' || lane !== 'finish' || !pageRead || asked) return real.take(lane);
+      asked = true;
+      askExport();
+      return Promise.resolve();
+    },
+  };
   // Every export is refused as it arrives: the refusal is what waits, or does not.
   const exports = createAdmission({ work: 'exports', running: 0, waiting: 0, retryAfterSeconds: 3 });
   const pageReadAtRefusal: boolean[] = [];
@@ -80,16 +95,20 @@ async function refuseDuringPage(source: Source, turns: LoopTurns, pagePath: stri
       exports: {
         ...exports,
         async admit(request, reply) {
-          pageReadAtRefusal.push(pageRead);
+          pageReadAtRefusal.push(during === 'reading' ? pageRead : pageSerialized);
           await exports.admit.call(this, request, reply);
         },
       },
     },
   });
   app.addHook('onClose', () => source.close());
-  let askExport = () => {};
   app.addHook('preHandler', async (request) => {
-    if (request.url === pagePath) askExport();
+    if (during === 'reading' && request.url === pagePath) askExport();
+  });
+  // onSend sees the page's bytes once they are all made (a stream of them, or one string).
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.url === pagePath) pageSerialized = true;
+    return payload;
   });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -143,72 +162,13 @@ describe('the reads of a page, in steps', () => {
   });
 
   it('a refusal that arrives while a page of many items is being serialized is answered before the page is serialized whole', async () => {
-    const real = createLoopTurns(0.001);
-    const source = createRecordSource({ root: record.dir, turns: real });
+    const turns = createLoopTurns(0.001);
+    const source = createRecordSource({ root: record.dir, turns });
     await source.start();
-    const pagePath = `/api/sessions/long?limit=${FILES + 1}`;
-    let pageRead = false;
-    let pageSerialized = false;
-    let askExport = () => {};
-    const seen = {
-      ...source,
-      async page(id: string, query: never, signal: AbortSignal) {
-        const page = await source.page(id, query, signal);
-        pageRead = true;
-        return page;
-      },
-    } as Source;
-    // The first step that serializes the page goes at once and sends the refusal's bytes: on a
-    // loop that serializes a page in one step, the page is serialized whole before they are read.
-    let sent = false;
-    const turns: LoopTurns = {
-      ...real,
-      take(lane) {
-        if (lane !== 'finish' || !pageRead || sent) return real.take(lane);
-        sent = true;
-        askExport();
-        return Promise.resolve();
-      },
-    };
-    const exports = createAdmission({ work: 'exports', running: 0, waiting: 0, retryAfterSeconds: 3 });
-    const serializedAtRefusal: boolean[] = [];
-    const app = await buildApp({
-      sources: [seen],
-      webRoot: null,
-      token: null,
-      turns,
-      queues: {
-        exports: {
-          ...exports,
-          async admit(request, reply) {
-            serializedAtRefusal.push(pageSerialized);
-            await exports.admit.call(this, request, reply);
-          },
-        },
-      },
-    });
-    app.addHook('onClose', () => source.close());
-    // onSend sees the page's bytes once they are all made (a stream of them, or one string).
-    app.addHook('onSend', async (request, _reply, payload) => {
-      if (request.url === pagePath) pageSerialized = true;
-      return payload;
-    });
-    try {
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const port = (app.server.address() as { port: number }).port;
-      const [forPage, forExport] = await Promise.all([connected(port), connected(port)]);
-      askExport = () => forExport.write('GET /api/sessions/long/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
-      const refusal = readAnswer(forExport);
-      const page = readAnswer(forPage);
-      forPage.write(`GET ${pagePath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-      const [refused, answered] = await Promise.all([refusal, page]);
-      assert.match(refused.head, /^HTTP\/1\.1 503/);
-      assert.match(answered.head, /^HTTP\/1\.1 200/);
-      const body = sessionResponseSchema.parse(JSON.parse(answered.body));
-      assert.equal(body.items.length, FILES + 1, 'the page holds every item');
-      assert.deepEqual(serializedAtRefusal, [false], 'the refusal was decided while the page was still being serialized');
-    } finally {
-      await app.close();
-    }
+    const { refused, page, pageReadAtRefusal } = await refuseDuringPage(source as Source, turns, `/api/sessions/long?limit=${FILES + 1}`, '/api/sessions/long/export?format=ndjson', 'serializing');
+    assert.match(refused.head, /^HTTP\/1\.1 503/);
+    assert.match(page.head, /^HTTP\/1\.1 200/);
+    assert.equal(sessionResponseSchema.parse(JSON.parse(page.body)).items.length, FILES + 1, 'the page holds every item');
+    assert.deepEqual(pageReadAtRefusal, [false], 'the refusal was decided while the page was still being serialized');
   });
 });
