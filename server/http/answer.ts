@@ -11,8 +11,9 @@ export function sendNotFound(reply: FastifyReply, message: string): FastifyReply
 
 /**
  * Asks a source for one request's answer and sends it: a value (checked and serialized by the
- * route's response schema, a long list a slice a turn: server/http/answerInSteps.ts), bytes the source made itself, or a 404 with the source's reason. The
- * source's work stops when the client goes away, and nobody is answered then.
+ * route's response schema, a long list a slice a turn: server/http/answerInSteps.ts), bytes the
+ * source made itself, or a 404 with the source's reason. The source's work stops when the client
+ * goes away, and nobody is answered then.
  */
 export async function sendAnswer(reply: FastifyReply, turns: LoopTurns, ask: (signal: AbortSignal) => Promise<unknown>): Promise<FastifyReply> {
   const stop = stopWithClient(reply);
