@@ -20,6 +20,8 @@ export type LiveEarlyWrite = {
   rowMs: number | null;
   /** Written → its item notice at the bench's own client of the event stream: the server's part of `rowMs`. */
   noticeMs: number | null;
+  /** When it was written, by the wall clock: beside the page's long tasks. */
+  writtenAtClock: number;
 };
 
 /** A task of the page's main thread over 50 ms (Chromium's long tasks), by the wall clock. */
@@ -77,7 +79,7 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         const j = Math.floor(random() * (i + 1));
         [order[i], order[j]] = [order[j]!, order[i]!];
       }
-      const writes: (LiveEarlyWrite & { name: string; writtenAt: number; writtenAtClock: number })[] = [];
+      const writes: (LiveEarlyWrite & { name: string; writtenAt: number })[] = [];
       let indexing = 'scanning';
       for (let i = 0; performance.now() - liveAt < options.windowMs; i++) {
         const newFolder = i % 5 === 4;
@@ -131,7 +133,7 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         firstAnswerMs: firstAnswerAt - dashboard.spawnedAt,
         liveAfterMs: liveAt - firstAnswerAt,
         readyMs: readyAt === null ? null : readyAt - dashboard.spawnedAt,
-        writes: writes.map(({ afterFirstAnswerMs, indexing: state, rowMs, noticeMs }) => ({ afterFirstAnswerMs, indexing: state, rowMs, noticeMs })),
+        writes: writes.map(({ afterFirstAnswerMs, indexing: state, rowMs, noticeMs, writtenAtClock }) => ({ afterFirstAnswerMs, indexing: state, rowMs, noticeMs, writtenAtClock })),
         pageErrors,
         page: pageWork,
         longTasks,
