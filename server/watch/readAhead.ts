@@ -10,6 +10,12 @@ import { readWhole, type FileRead, type OpenRules } from './safeOpen.ts';
 /** Files a batch, and bytes: a batch read ahead is held in memory until it is taken. */
 const BATCH_FILES = 64;
 const BATCH_BYTES = 1024 * 1024;
+/**
+ * Batches asked for before the one being taken is done: with one, the thread waited while the
+ * loop took a batch, and the loop waited while the thread read the next (each was idle a third
+ * of an export). With more, the lane's threads read them side by side and the next is ready.
+ */
+const BATCHES_AHEAD = 3;
 
 export type FileReadLane = Lane<ReadFilesRequest, ReadFilesReply>;
 
@@ -47,16 +53,24 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
       },
     );
   };
-  let pending = readBatch(takeBatch());
+  const pending: Promise<FileRead[]>[] = [];
+  const askAhead = () => {
+    while (pending.length < BATCHES_AHEAD) {
+      const batch = readBatch(takeBatch());
+      if (batch === null) return;
+      pending.push(batch);
+    }
+  };
   try {
-    while (pending !== null) {
-      const reads = await pending;
-      pending = readBatch(takeBatch());
+    askAhead();
+    while (pending.length > 0) {
+      const reads = await pending.shift()!;
+      askAhead();
       yield* reads;
     }
   } finally {
-    // Taken no further (the client went away): the batch read ahead is let go, its failure with it.
-    pending?.catch(() => {});
+    // Taken no further (the client went away): the batches read ahead are let go, their failures with them.
+    for (const batch of pending) batch.catch(() => {});
   }
 }
 
