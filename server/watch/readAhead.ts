@@ -26,11 +26,12 @@ export function createFileReadLane(threads: number): FileReadLane {
 
 /**
  * Each file of `files` read whole under `rules` (the one safe open: readWhole), in order, as
- * readWhole on the loop would give it; a batch is read on a thread while the one before it is
- * taken. A batch the thread could not read is read on the loop instead: it costs time, never a file.
- * `size` is what the reader last knew of a file: it only cuts the batches.
+ * readWhole on the loop would give it, a batch at a time (a file a step cost an await each); a
+ * batch is read on a thread while the one before it is taken. A batch the thread could not read is
+ * read on the loop instead: it costs time, never a file. `size` is what the reader last knew of a
+ * file: it only cuts the batches.
  */
-export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path: string; size: number }>, rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): AsyncGenerator<FileRead> {
+export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path: string; size: number }>, rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): AsyncGenerator<FileRead[]> {
   const next = files[Symbol.iterator]();
   const takeBatch = (): string[] => {
     const paths: string[] = [];
@@ -46,7 +47,7 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
   const readBatch = (paths: string[]): Promise<FileRead[]> | null => {
     if (paths.length === 0) return null;
     return lane.use(signal, (ask) => ask({ type: 'read-files', paths, rules })).then(
-      (reply) => reply.reads.map((read) => ('at' in read ? { ...withoutPlace(read), bytes: Buffer.from(reply.buffer, read.at, read.length) } : read)),
+      (reply) => reply.reads.map((read) => ('at' in read ? withBytes(read, reply.buffer) : read)),
       (error: unknown) => {
         if (signal.aborted) throw error;
         return paths.map((path) => readWhole(path, rules));
@@ -66,7 +67,7 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
     while (pending.length > 0) {
       const reads = await pending.shift()!;
       askAhead();
-      yield* reads;
+      yield reads;
     }
   } finally {
     // Taken no further (the client went away): the batches read ahead are let go, their failures with them.
@@ -74,7 +75,7 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
   }
 }
 
-function withoutPlace<T extends { at: number; length: number }>(read: T): Omit<T, 'at' | 'length'> {
-  const { at: _at, length: _length, ...rest } = read;
-  return rest;
+/** A read whose bytes the thread placed in the reply's buffer, with its bytes a view of it. */
+function withBytes(read: Extract<ReadFilesReply['reads'][number], { at: number }>, buffer: ArrayBuffer): FileRead {
+  return { type: 'bytes', bytes: Buffer.from(buffer, read.at, read.length), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
 }
