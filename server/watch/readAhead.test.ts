@@ -54,4 +54,20 @@ describe('files read ahead on a thread', () => {
     }
     assert.deepEqual(texts, names.map((name) => JSON.stringify({ name })));
   });
+
+  it('read side by side on two threads, batches ahead of the one taken: every file comes once, in its order, whatever its size', async () => {
+    const two = createFileReadLane(2);
+    try {
+      const names = Array.from({ length: 700 }, (_, i) => `side-${String(i).padStart(3, '0')}.json`);
+      const text = (i: number) => JSON.stringify({ i, pad: 'p'.repeat((i * 7919) % 20_000) });
+      names.forEach((name, i) => writeFileSync(join(root, 'session', name), text(i)));
+      const texts: string[] = [];
+      for await (const batch of readFilesAhead(two, names.map((name, i) => ({ path: join(root, 'session', name), size: text(i).length })), { root }, new AbortController().signal)) {
+        for (const read of batch) texts.push(read.type === 'bytes' ? read.bytes.toString('utf8') : read.type);
+      }
+      assert.deepEqual(texts, names.map((_, i) => text(i)));
+    } finally {
+      await two.close();
+    }
+  });
 });

@@ -15,7 +15,7 @@ const BATCH_BYTES = 1024 * 1024;
  * loop took a batch, and the loop waited while the thread read the next (each was idle a third
  * of an export). With more, the lane's threads read them side by side and the next is ready.
  */
-const BATCHES_AHEAD = 3;
+const BATCHES_AHEAD = 2;
 
 export type FileReadLane = Lane<ReadFilesRequest, ReadFilesReply>;
 
