@@ -47,6 +47,8 @@ export function createFirstScanLine(context: FirstScanContext) {
    */
   function handOver(line: InLine[]): AppendScan | null {
     if (handed?.line === line) return handed.scan;
+    // Another line's thread, never read: it ends (a line is read once, by the walk that listed it).
+    void handed?.started?.stop();
     if (line.length >= context.scanThreadFrom) startThread();
     const scan = line.length >= context.scanThreadFrom && thread !== null ? thread.read(line.map(({ file }) => allowedPath(root, file.relative))) : null;
     handed = { line, scan, started: thread };
