@@ -108,6 +108,24 @@ describe('the export pipeline', () => {
     assert.equal((JSON.parse(second!) as { b: string }).b, notUtf8.toString('base64'));
   });
 
+  it('escapes every character below U+0100, a quote and a backslash at a slice\'s end and a character cut by it, byte for byte as JSON.stringify does', async () => {
+    const every = Array.from({ length: 0x100 }, (_, code) => String.fromCharCode(code)).join('');
+    // A slice is 64 KiB: a quote, a backslash and a ✓ (3 bytes) each placed across or at its end.
+    const text = `${every}${'x'.repeat(65_536 - Buffer.byteLength(every) - 2)}"\\✓\u0000${every}`;
+    const bytes = Buffer.from(text);
+    // Pieces cut inside a character and right after an escaped byte.
+    const cuts = [0, 1, 2, 300, 65_535, 65_537, bytes.length];
+    const pieces = {
+      utf8: true,
+      async *read() {
+        for (let at = 1; at < cuts.length; at++) yield bytes.subarray(cuts[at - 1], cuts[at]);
+      },
+    };
+    const [, whole, inPieces] = (await made(partsOf([plain('sent', 1, { name: 't', base64Name: 'b', value: { bytes } }), plain('sent', 2, { name: 't', base64Name: 'b', value: { pieces } })]), 'ndjson')).split('\n');
+    assert.equal(whole, `{"n":1,"t":${JSON.stringify(text)}}`);
+    assert.equal(inPieces, `{"n":2,"t":${JSON.stringify(text)}}`);
+  });
+
   it('stops asking the kind for items when its client goes away, and counts it stopped', async () => {
     const read: string[] = [];
     const stop = new AbortController();

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ExportFormat } from '../../shared/wire/common.ts';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import { createChunkWriter, type ChunkWriter } from './chunkWriter.ts';
-import type { ExportList, ExportParts, ExportRecord, MarkdownBlock } from './exportParts.ts';
+import type { ExportList, ExportParts, ExportRecord, MarkdownBlock, TextPieces } from './exportParts.ts';
 
 // The one export pipeline, for every kind and for a search's hits: it frames what a kind supplies
 // (exportParts.ts) as NDJSON lines, one JSON document or one Markdown document, and makes it as
@@ -64,7 +64,7 @@ export async function* exportBytes(parts: ExportParts, format: ExportFormat, opt
     await turns.take('export');
     for await (const chunk of made) {
       yield chunk;
-      await turns.take('export');
+      if (!turns.takeNow('export')) await turns.take('export');
     }
     yield* out.take();
     finished = true;
@@ -81,41 +81,56 @@ async function* frameNdjson(parts: ExportParts, out: ChunkWriter, { signal, turn
   out.writeText(JSON.stringify(parts.ndjsonHead) + '\n');
   for await (const item of parts.items.ndjson(signal)) {
     signal.throwIfAborted();
-    yield* writeRecord(out, item.record, signal);
+    const { record } = item;
+    // A text in memory is written without a generator of its own: most records are a small file.
+    if (record.text?.value != null && 'pieces' in record.text.value) yield* writeRecordInPieces(out, record, record.text.value.pieces, signal);
+    else yield* writeRecord(out, record);
     out.writeText('\n');
     if (out.isFull()) yield* out.take();
-    await turns.take('export');
+    if (!turns.takeNow('export')) await turns.take('export');
   }
 }
 
-/** One NDJSON record: its fields, then its text, which may be hundreds of megabytes, a slice at a time. */
-async function* writeRecord(out: ChunkWriter, record: ExportRecord, signal: AbortSignal): AsyncGenerator<Buffer> {
+/** An NDJSON record's fields, up to where its text's value begins (or whole, when it has no text). */
+function writeFields(out: ChunkWriter, record: ExportRecord): void {
   const fields = 'fieldsJson' in record ? record.fieldsJson : JSON.stringify(record.fields);
   if (record.text === undefined) {
     out.writeText(fields);
     return;
   }
-  out.writeText(fields === '{}' ? '{' : `${fields.slice(0, -1)},`);
-  const { name, base64Name, value } = record.text;
-  out.writeText(`${JSON.stringify(name)}:`);
+  out.writeText(`${fields === '{}' ? '{' : `${fields.slice(0, -1)},`}${JSON.stringify(record.text.name)}:`);
+}
+
+/** One NDJSON record whose text is in memory (or none): its fields, then its text, a slice at a time. */
+function* writeRecord(out: ChunkWriter, record: ExportRecord): Generator<Buffer> {
+  writeFields(out, record);
+  if (record.text === undefined) return;
+  const { base64Name, value } = record.text;
   if (value === null) out.writeText('null');
-  else if ('pieces' in value) {
-    const pieces = value.pieces.read(signal);
-    if (value.pieces.utf8) {
-      out.writeText('"');
-      for await (const piece of pieces) yield* out.writeJsonPiece(piece);
-      out.writeText('"');
-    } else {
-      out.writeText(`null,${JSON.stringify(base64Name)}:`);
-      yield* out.writeBase64Pieces(pieces);
-    }
-  } else if ('json' in value) {
+  else if ('json' in value) {
     yield* out.take();
     out.writeBytes(value.json);
-  } else if (isUtf8(value.bytes)) yield* out.writeJsonString(value.bytes);
-  else {
-    out.writeText(`null,${JSON.stringify(base64Name)}:`);
-    yield* out.writeBase64String(value.bytes);
+  } else if ('bytes' in value) {
+    if (isUtf8(value.bytes)) yield* out.writeJsonString(value.bytes);
+    else {
+      out.writeText(`null,${JSON.stringify(base64Name)}:`);
+      yield* out.writeBase64String(value.bytes);
+    }
+  }
+  out.writeText('}');
+}
+
+/** One NDJSON record whose text may be hundreds of megabytes, read a piece at a time as it is sent. */
+async function* writeRecordInPieces(out: ChunkWriter, record: ExportRecord, textPieces: TextPieces, signal: AbortSignal): AsyncGenerator<Buffer> {
+  writeFields(out, record);
+  const pieces = textPieces.read(signal);
+  if (textPieces.utf8) {
+    out.writeText('"');
+    for await (const piece of pieces) yield* out.writeJsonPiece(piece);
+    out.writeText('"');
+  } else {
+    out.writeText(`null,${JSON.stringify(record.text!.base64Name)}:`);
+    yield* out.writeBase64Pieces(pieces);
   }
   out.writeText('}');
 }
@@ -141,7 +156,7 @@ async function* frameJson(parts: ExportParts, out: ChunkWriter, { itemSchema, si
     out.writeText((first ? '' : ',') + JSON.stringify(itemSchema.parse(item.value)));
     first = false;
     if (out.isFull()) yield* out.take();
-    await turns.take('export');
+    if (!turns.takeNow('export')) await turns.take('export');
   }
   openUpTo(parts.lists.length - 1);
   if (open >= 0) out.writeText(']');
@@ -170,7 +185,7 @@ async function* frameMarkdown(parts: ExportParts, out: ChunkWriter, { exportedAt
     if (item.block !== undefined) yield* writeBlock(out, item.block, signal);
     items++;
     if (out.isFull()) yield* out.take();
-    await turns.take('export');
+    if (!turns.takeNow('export')) await turns.take('export');
   }
   openUpTo(parts.lists.length - 1);
   const last = parts.lists[open];

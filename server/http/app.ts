@@ -112,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Searches and exports wait in queues of their own; pages and items in none.
   const searches = options.queues?.searches ?? createAdmission(SEARCH_QUEUE);
   const exports = options.queues?.exports ?? createAdmission(EXPORT_QUEUE);
-  registerConversationRoutes(app, options.sources, lookup);
+  registerConversationRoutes(app, options.sources, lookup, turns);
   registerViewRoutes(app, lookup);
   registerSessionRoutes(app, options.sources, lookup, { stopping: stopping.signal, turns, exports });
   registerEventRoutes(app, options.sources);

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/wire/common.ts';
 import { WIRE_KINDS, activityAnswerSchema, itemResponseSchema, pageResponseSchema } from '../../shared/wire/kinds.ts';
+import type { LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { sendAnswer, sendNotFound, type SourceLookup } from './answer.ts';
 import { parseQuery } from './errors.ts';
@@ -24,15 +25,15 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
 
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
-export function registerConversationRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup): void {
-  const sessionList = createSessionListBody(sources);
+export function registerConversationRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, turns: LoopTurns): void {
+  const sessionList = createSessionListBody(sources, turns);
 
   // `rec.sessions/4` (sessionsResponseSchema): sent as the chunks kept per project, its envelope
   // validated here and each conversation by its source, so not serialized again per answer. Asked
   // `?since=` a version it can answer from, only what changed since (rec.session-changes/1).
   app.get('/api/sessions', { schema: { querystring: listQuerySchema } }, async (request, reply) => {
     const since = request.query.since;
-    const body = (since === undefined ? null : sessionList.changesSince(since)) ?? sessionList.body();
+    const body = (since === undefined ? null : await sessionList.changesSince(since)) ?? (await sessionList.body());
     return reply.type('application/json; charset=utf-8').header('content-length', body.bytes).send(streamOf(body));
   });
 

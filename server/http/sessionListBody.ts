@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { sessionChangesResponseSchema, sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { groupProjects } from '../../shared/projects.ts';
 import { sessionKey } from '../../shared/sessionList.ts';
+import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 
 /** The list's envelope; its conversations are validated one by one by their sources. */
@@ -30,8 +31,14 @@ const REMOVED_KEPT = 10_000;
  *
  * Each new body is a generation of the list; the version names it with this process's own prefix,
  * so that `changesSince` answers a client only what changed after the generation it holds.
+ *
+ * A body is built a conversation a step, each step in `turns` (server/sources/loopTurns.ts):
+ * listing a conversation a source has not summarised since it changed folds it, and while the
+ * record's first scan runs that is most of them. Built in one step, a list asked for in the
+ * middle of a first scan of 1,000 sessions held the event loop 100–370 ms, and every write's
+ * notice waited behind it. One body is built at a time; an asker meanwhile waits for it.
  */
-export function createSessionListBody(sources: readonly Source[]) {
+export function createSessionListBody(sources: readonly Source[], turns: LoopTurns = createLoopTurns()) {
   const prefix = randomBytes(4).toString('hex');
   let generation = 0;
   let projects = new Map<string | null, ProjectBody>();
@@ -41,16 +48,32 @@ export function createSessionListBody(sources: readonly Source[]) {
   /** The oldest generation `changesSince` can answer from: removals before it were forgotten. */
   let forgottenBefore = 0;
   let last: SessionListBody | null = null;
+  /** The sources' version `last` is the list as of; null when they changed while it was built. */
+  let lastVersion: string | null = null;
+  let building: Promise<SessionListBody> | null = null;
   let sourcesNow: unknown = [];
   let degradedNow = 0;
   const versionNow = () => sources.map((source) => source.version()).join('/');
 
-  const build = (): SessionListBody => {
-    if (last?.version === versionNow()) return last;
+  const build = async (): Promise<SessionListBody> => {
+    while (building !== null) await building;
+    if (last !== null && lastVersion === versionNow()) return last;
+    building = buildNow();
+    try {
+      return await building;
+    } finally {
+      building = null;
+    }
+  };
+
+  const buildNow = async (): Promise<SessionListBody> => {
     generation++;
     const listed: (ListedConversation & { source: Source['ref'] })[] = [];
     const keptNow = new Map<string, Kept>();
     let degradedSessions = 0;
+    // Listing may change a source's version (a fold made on demand): what changed between steps
+    // is what changed meanwhile, and a body that may have missed it is not kept as current.
+    let changedMeanwhile = false;
     for (const source of sources) {
       for (const conversation of source.conversations()) {
         if (conversation.degraded) degradedSessions++;
@@ -59,6 +82,9 @@ export function createSessionListBody(sources: readonly Source[]) {
         const before = kept.get(key);
         keptNow.set(key, before?.json === conversation.json ? before : { json: conversation.json, changedIn: generation, ref: { source: source.ref, id: conversation.id } });
         removed.delete(key);
+        const seen = versionNow();
+        await turns.take('answer');
+        if (versionNow() !== seen) changedMeanwhile = true;
       }
     }
     for (const [key, one] of kept) if (!keptNow.has(key)) removed.set(key, { ...one, changedIn: generation });
@@ -88,8 +114,8 @@ export function createSessionListBody(sources: readonly Source[]) {
     }
     chunks.push(CLOSE);
     projects = projectsNow;
-    // Listing may have changed an index (a fold is made on demand): key by the version after.
-    last = { version: versionNow(), chunks, bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+    last = { version: `${prefix}.${generation}`, chunks, bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+    lastVersion = changedMeanwhile ? null : versionNow();
     return last;
   };
 
@@ -100,10 +126,10 @@ export function createSessionListBody(sources: readonly Source[]) {
      * What changed after the list's version `since` (rec.session-changes/1), as of now; null when
      * `since` is not a version this list can answer from: the whole list is the answer then.
      */
-    changesSince(since: string): SessionListBody | null {
+    async changesSince(since: string): Promise<SessionListBody | null> {
       const match = /^([0-9a-f]{8})\.([0-9]+)$/.exec(since);
       const from = match === null || match[1] !== prefix ? NaN : Number(match[2]);
-      build();
+      await build();
       if (!Number.isSafeInteger(from) || from > generation || from < forgottenBefore) return null;
       const changed: string[] = [];
       for (const one of kept.values()) if (one.changedIn > from) changed.push(one.json);

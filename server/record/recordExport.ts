@@ -93,6 +93,8 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
       for (const item of items) if (item.type === 'file' && item.file.size <= SCRATCH_BYTES) yield { path: folder + item.file.name, size: item.file.size };
     })();
     const ahead = readFilesAhead(threads.files, small, { root: reader.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal);
+    let batch: FileRead[] = [];
+    let taken = 0;
     try {
       for (const item of items) {
         signal.throwIfAborted();
@@ -116,9 +118,13 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
           }
           read = readForExport(sessionId, item.file, false);
         } else {
-          const next = await ahead.next();
-          if (next.done === true) throw new Error('the files read ahead ended before the export\'s items');
-          read = concludeRead(sessionId, item.file, next.value, false);
+          if (taken === batch.length) {
+            const next = await ahead.next();
+            if (next.done === true) throw new Error('the files read ahead ended before the export\'s items');
+            batch = next.value;
+            taken = 0;
+          }
+          read = concludeRead(sessionId, item.file, batch[taken++]!, false);
         }
         yield fileRecord(sessionIdJson, item.file, item.run, read.state, read.bytes === null ? null : { bytes: read.bytes });
       }

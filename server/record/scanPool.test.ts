@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
@@ -55,6 +55,40 @@ describe('scan threads sharing the first scan', () => {
       }
       await takeAll(pool);
       assert.equal(most, 2, 'both scan threads seen by their name');
+    } finally {
+      record.remove();
+    }
+  });
+
+  it("the first scan thread starts at the main thread's priority and lowers its own once loaded; the second is in the background from its first instruction", async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      const niceness = (threadId: string) => {
+        try {
+          const stat = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        } catch {
+          return null; // ended
+        }
+      };
+      const main = niceness(readlinkSync('/proc/thread-self').split('/').at(-1)!);
+      const before = new Set(readdirSync('/proc/self/task'));
+      const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));
+      // Read as the pool is made, before either thread has loaded a module: each is the one task a Worker added.
+      const started = readdirSync('/proc/self/task').filter((threadId) => !before.has(threadId));
+      const [first, second] = started.map(niceness);
+      assert.equal(started.length, 2, 'the pool started two threads');
+      assert.equal(first, main, "the first thread started at the main thread's priority");
+      assert.ok(second! > main!, `the second thread started in the background (${second}, the main thread ${main})`);
+      let lowered = false;
+      while (!lowered && !pool.finished) {
+        for (let folder = pool.take(); folder !== undefined; folder = pool.take());
+        lowered = niceness(started[0]!)! > main!;
+        if (!lowered) await new Promise<void>((resolve) => (pool.wake = resolve));
+      }
+      await takeAll(pool);
+      assert.equal(lowered, true, 'the first thread lowered its own priority once it had loaded, before its first folder was handed over');
     } finally {
       record.remove();
     }

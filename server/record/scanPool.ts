@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { startBackgroundThread } from '../watch/threadPriority.ts';
 import { openLooks, type OpenedLooks, type PackedLooks } from './scanLooks.ts';
 
@@ -35,6 +35,17 @@ export type ScanShare = {
   sessionIds: string[];
   queue: SharedArrayBuffer;
   thread: number;
+  /**
+   * Started at the process's priority, to lower its own once loaded: the first thread. The main
+   * thread loads the server on one core while this one starts up on the other, so a write in a
+   * folder not read yet, asked of a thread in the first moments after the first answer, finds one
+   * loaded. Started niced, both threads started up only once the main thread and every other
+   * process at normal priority left them the CPU: such a write's notice waited ~100–180 ms, where
+   * ~30–60 ms otherwise, for ~30 ms later first answers (docs/performance.md, "The seventh round").
+   * The others start niced from their first instruction: a third thread starting as an equal
+   * would take CPU from the main thread's start.
+   */
+  startedAsEqual: boolean;
   asks: MessagePort;
   /** At each thread's number, how many of the asks it was sent it has begun to answer. */
   asksBegun: SharedArrayBuffer;
@@ -185,13 +196,16 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   /** Starts one more thread; false when it could not be started. */
   function spawn(): boolean {
     const channel = new MessageChannel();
-    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, asks: channel.port2, asksBegun };
+    const startedAsEqual = threads.length === 0;
+    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, startedAsEqual, asks: channel.port2, asksBegun };
     let worker: Worker;
     try {
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
       // heap from adding to the process's peak. Named, so that the system (top -H, /proc) and the
       // bench can tell the scan threads' CPU from the main thread's and the collector's.
-      worker = startBackgroundThread(new URL(`./scanWorker${ext}`, import.meta.url), { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+      const script = new URL(`./scanWorker${ext}`, import.meta.url);
+      const options = { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } };
+      worker = startedAsEqual ? new Worker(script, options) : startBackgroundThread(script, options);
     } catch (error) {
       onError(`scan thread: ${(error as Error).message}`);
       channel.port1.close();

@@ -4,6 +4,7 @@ import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts
 import { readEntryFacts, type EntryReading } from '../../shared/record/entryFacts.ts';
 import { describeError } from '../watch/describeError.ts';
 import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
+import { yieldToMainThread } from '../watch/threadPriority.ts';
 import { lookAtFile, lookAtRead } from './lookAtFile.ts';
 import { readRecordFile } from './readRecordFile.ts';
 import { createLooksPacker, type ScannedFile } from './scanLooks.ts';
@@ -103,6 +104,7 @@ function createScanThread(share: ScanShare, post: (message: ScanThreadMessage, m
 
   return {
     async run(): Promise<void> {
+      if (share.startedAsEqual) yieldToMainThread();
       for (;;) {
         await answerAsks();
         const at = Atomics.add(next, 0, 1);

@@ -55,6 +55,19 @@ describe('turns of the event loop', () => {
     assert.equal(turns.describe().deferred, before, 'no step waited');
   });
 
+  it('takeNow takes a step with time left in its turn at once, and says so; with its turn spent it takes none, and the step waits in take for a later one', async () => {
+    const roomy = createLoopTurns(60_000);
+    assert.equal(roomy.takeNow('export'), true);
+    assert.equal(roomy.takeNow('answer'), true);
+    assert.equal(roomy.describe().deferred, 0);
+    const tight = createLoopTurns(1);
+    assert.equal(tight.takeNow('export'), true);
+    holdLoop(2);
+    assert.equal(tight.takeNow('export'), false, 'a spent turn is not taken');
+    await tight.take('export');
+    assert.ok(tight.describe().deferred >= 1, 'the step waited for a later iteration');
+  });
+
   it('while answers wait, exports take only their share of a turn: pages are not queued behind exports', async () => {
     const turns = createLoopTurns();
     let exporting = true;

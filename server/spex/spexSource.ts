@@ -96,8 +96,9 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     status,
     strays: () => reader.strays(),
     version: () => `${changeVersion}.${statusVersion}`,
-    conversations() {
-      return [...reader.sessions()].map((session) => projection.listed(session).listed);
+    *conversations() {
+      // A session at a time: the list takes a step for each (server/http/sessionListBody.ts).
+      for (const session of reader.sessions()) yield projection.listed(session).listed;
     },
     conversation(id) {
       const session = reader.session(id);

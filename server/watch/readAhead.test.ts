@@ -39,7 +39,7 @@ describe('files read ahead on a thread', () => {
   it('are read as the event loop reads them: bytes as on disk, and a link, a pipe, a folder outside and a missing file refused or missing alike', async () => {
     const paths = ['session/a.json', 'session/b.json', 'session/link.json', 'session/pipe.json', 'away/secret.json', 'session/none.json', 'session'].map((name) => join(root, name));
     const ahead: FileRead[] = [];
-    for await (const read of readFilesAhead(lane, paths.map((path) => ({ path, size: 10 })), { root, maxBytes: 1024 }, new AbortController().signal)) ahead.push(read);
+    for await (const read of readFilesAhead(lane, paths.map((path) => ({ path, size: 10 })), { root, maxBytes: 1024 }, new AbortController().signal)) ahead.push(...read);
     const onLoop = paths.map((path) => readWhole(path, { root, maxBytes: 1024 }));
     assert.deepEqual(ahead.map(describeRead), onLoop.map(describeRead));
     assert.deepEqual(ahead.map((read) => (read.type === 'refused' ? read.refusal : read.type)), ['bytes', 'bytes', 'link', 'not-a-file', 'outside', 'missing', 'folder']);
@@ -49,9 +49,25 @@ describe('files read ahead on a thread', () => {
     const names = Array.from({ length: 300 }, (_, i) => `many-${String(i).padStart(3, '0')}.json`);
     for (const name of names) writeFileSync(join(root, 'session', name), JSON.stringify({ name }));
     const texts: string[] = [];
-    for await (const read of readFilesAhead(lane, names.map((name) => ({ path: join(root, 'session', name), size: 20 })), { root }, new AbortController().signal)) {
-      texts.push(read.type === 'bytes' ? read.bytes.toString('utf8') : read.type);
+    for await (const batch of readFilesAhead(lane, names.map((name) => ({ path: join(root, 'session', name), size: 20 })), { root }, new AbortController().signal)) {
+      for (const read of batch) texts.push(read.type === 'bytes' ? read.bytes.toString('utf8') : read.type);
     }
     assert.deepEqual(texts, names.map((name) => JSON.stringify({ name })));
+  });
+
+  it('read side by side on two threads, batches ahead of the one taken: every file comes once, in its order, whatever its size', async () => {
+    const two = createFileReadLane(2);
+    try {
+      const names = Array.from({ length: 700 }, (_, i) => `side-${String(i).padStart(3, '0')}.json`);
+      const text = (i: number) => JSON.stringify({ i, pad: 'p'.repeat((i * 7919) % 20_000) });
+      names.forEach((name, i) => writeFileSync(join(root, 'session', name), text(i)));
+      const texts: string[] = [];
+      for await (const batch of readFilesAhead(two, names.map((name, i) => ({ path: join(root, 'session', name), size: text(i).length })), { root }, new AbortController().signal)) {
+        for (const read of batch) texts.push(read.type === 'bytes' ? read.bytes.toString('utf8') : read.type);
+      }
+      assert.deepEqual(texts, names.map((_, i) => text(i)));
+    } finally {
+      await two.close();
+    }
   });
 });

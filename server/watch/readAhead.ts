@@ -10,6 +10,12 @@ import { readWhole, type FileRead, type OpenRules } from './safeOpen.ts';
 /** Files a batch, and bytes: a batch read ahead is held in memory until it is taken. */
 const BATCH_FILES = 64;
 const BATCH_BYTES = 1024 * 1024;
+/**
+ * Batches asked for before the one being taken is done: with one, the thread waited while the
+ * loop took a batch, and the loop waited while the thread read the next (each was idle a third
+ * of an export). With more, the lane's threads read them side by side and the next is ready.
+ */
+const BATCHES_AHEAD = 2;
 
 export type FileReadLane = Lane<ReadFilesRequest, ReadFilesReply>;
 
@@ -20,11 +26,12 @@ export function createFileReadLane(threads: number): FileReadLane {
 
 /**
  * Each file of `files` read whole under `rules` (the one safe open: readWhole), in order, as
- * readWhole on the loop would give it; a batch is read on a thread while the one before it is
- * taken. A batch the thread could not read is read on the loop instead: it costs time, never a file.
- * `size` is what the reader last knew of a file: it only cuts the batches.
+ * readWhole on the loop would give it, a batch at a time (a file a step cost an await each); a
+ * batch is read on a thread while the one before it is taken. A batch the thread could not read is
+ * read on the loop instead: it costs time, never a file. `size` is what the reader last knew of a
+ * file: it only cuts the batches.
  */
-export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path: string; size: number }>, rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): AsyncGenerator<FileRead> {
+export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path: string; size: number }>, rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): AsyncGenerator<FileRead[]> {
   const next = files[Symbol.iterator]();
   const takeBatch = (): string[] => {
     const paths: string[] = [];
@@ -40,27 +47,35 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
   const readBatch = (paths: string[]): Promise<FileRead[]> | null => {
     if (paths.length === 0) return null;
     return lane.use(signal, (ask) => ask({ type: 'read-files', paths, rules })).then(
-      (reply) => reply.reads.map((read) => ('at' in read ? { ...withoutPlace(read), bytes: Buffer.from(reply.buffer, read.at, read.length) } : read)),
+      (reply) => reply.reads.map((read) => ('at' in read ? withBytes(read, reply.buffer) : read)),
       (error: unknown) => {
         if (signal.aborted) throw error;
         return paths.map((path) => readWhole(path, rules));
       },
     );
   };
-  let pending = readBatch(takeBatch());
+  const pending: Promise<FileRead[]>[] = [];
+  const askAhead = () => {
+    while (pending.length < BATCHES_AHEAD) {
+      const batch = readBatch(takeBatch());
+      if (batch === null) return;
+      pending.push(batch);
+    }
+  };
   try {
-    while (pending !== null) {
-      const reads = await pending;
-      pending = readBatch(takeBatch());
-      yield* reads;
+    askAhead();
+    while (pending.length > 0) {
+      const reads = await pending.shift()!;
+      askAhead();
+      yield reads;
     }
   } finally {
-    // Taken no further (the client went away): the batch read ahead is let go, its failure with it.
-    pending?.catch(() => {});
+    // Taken no further (the client went away): the batches read ahead are let go, their failures with them.
+    for (const batch of pending) batch.catch(() => {});
   }
 }
 
-function withoutPlace<T extends { at: number; length: number }>(read: T): Omit<T, 'at' | 'length'> {
-  const { at: _at, length: _length, ...rest } = read;
-  return rest;
+/** A read whose bytes the thread placed in the reply's buffer, with its bytes a view of it. */
+function withBytes(read: Extract<ReadFilesReply['reads'][number], { at: number }>, buffer: ArrayBuffer): FileRead {
+  return { type: 'bytes', bytes: Buffer.from(buffer, read.at, read.length), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
 }

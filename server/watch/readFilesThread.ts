@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { readWhole, type FileRead, type OpenRules } from './safeOpen.ts';
+import { yieldToMainThread } from './threadPriority.ts';
 
 // A thread that reads a batch of whole files through the one safe open (safeOpen.ts: no link
 // followed, a regular file only, within the root, within the size), so that an export's opens,
@@ -32,6 +33,9 @@ function readFiles(request: ReadFilesRequest): { reply: ReadFilesReply; transfer
 }
 
 if (parentPort !== null) {
+  // Two batches are read side by side on the lane's two threads: as the main thread's equals they
+  // took the CPU from it while it answered others (a 404 beside an export at p95 54–83 ms, not 12–31).
+  yieldToMainThread();
   const port = parentPort;
   port.on('message', (request: ReadFilesRequest) => {
     try {

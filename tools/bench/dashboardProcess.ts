@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { connectEventStream, type EventStream } from '../../server/test/eventStream.ts';
 
@@ -24,10 +25,20 @@ export type DashboardProcess = {
 export const BENCH_TOKEN = 'bench-access-token-0123456789';
 export const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
 
+/**
+ * The options the command's first line gives node (`#!/usr/bin/env -S node <options>`): the bench
+ * starts it with the Node it runs on, and with them, as npx would start it.
+ */
+function readNodeOptions(bin: string): string[] {
+  const first = readFileSync(bin, 'utf8').split('\n', 1)[0]!;
+  const options = /^#!\/usr\/bin\/env -S node\s+(.*)$/.exec(first)?.[1];
+  return options === undefined ? [] : options.trim().split(/\s+/);
+}
+
 /** `stores`: a record's directory, or the command's arguments that name its stores (`--spex=…`, `--sac=…`). */
 export async function startDashboardProcess(bin: string, stores: string | readonly string[], nodeArgs: string[] = []): Promise<DashboardProcess> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, bin, ...(typeof stores === 'string' ? [stores] : stores), '--port', '0', '--no-open', '--token', BENCH_TOKEN], {
+  const child = spawn(process.execPath, [...readNodeOptions(bin), ...nodeArgs, bin, ...(typeof stores === 'string' ? [stores] : stores), '--port', '0', '--no-open', '--token', BENCH_TOKEN], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CI: '1' },
   });

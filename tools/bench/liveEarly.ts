@@ -13,7 +13,19 @@ import { LAUNCH, watchLiveRows, type RowsSeen } from './liveView.ts';
 // read, some not; every fifth a new folder), each timed from its write to the frame its row is on
 // screen. What the writes met is noted: the scan still running, or the record indexed.
 
-export type LiveEarlyWrite = { afterFirstAnswerMs: number; indexing: string; rowMs: number | null };
+export type LiveEarlyWrite = {
+  afterFirstAnswerMs: number;
+  indexing: string;
+  /** Written → its row on screen. */
+  rowMs: number | null;
+  /** Written → its item notice at the bench's own client of the event stream: the server's part of `rowMs`. */
+  noticeMs: number | null;
+  /** When it was written, by the wall clock: beside the page's long tasks. */
+  writtenAtClock: number;
+};
+
+/** A task of the page's main thread over 50 ms (Chromium's long tasks), by the wall clock. */
+export type LongTask = { atClock: number; ms: number };
 
 export type LiveEarlyResult = {
   firstAnswerMs: number;
@@ -28,6 +40,8 @@ export type LiveEarlyResult = {
    * all and in its tasks, scripts, style and layout.
    */
   page: { threadMs: number; taskMs: number; scriptMs: number; layoutMs: number; styleMs: number };
+  /** The page's long tasks from the first write to the last row: a row that came late came behind one, or not. */
+  longTasks: LongTask[];
   /** Files and folders written, for the bench to remove afterwards. */
   written: string[];
 };
@@ -41,6 +55,7 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (error) => pageErrors.push(String(error.stack ?? error.message)));
     await page.addInitScript(watchLiveRows);
+    await page.addInitScript(watchLongTasks);
     await page.setExtraHTTPHeaders(BENCH_AUTH);
     const dashboard = await startDashboardProcess(bin, recordDir);
     try {
@@ -64,7 +79,7 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         const j = Math.floor(random() * (i + 1));
         [order[i], order[j]] = [order[j]!, order[i]!];
       }
-      const writes: (LiveEarlyWrite & { name: string; writtenAtClock: number })[] = [];
+      const writes: (LiveEarlyWrite & { name: string; writtenAt: number })[] = [];
       let indexing = 'scanning';
       for (let i = 0; performance.now() - liveAt < options.windowMs; i++) {
         const newFolder = i % 5 === 4;
@@ -82,7 +97,7 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         const writtenAtClock = Date.now();
         writeFileSync(join(folder, name), JSON.stringify(entry));
         written.push(newFolder ? folder : join(folder, name));
-        writes.push({ name, writtenAtClock, afterFirstAnswerMs: writtenAt - firstAnswerAt, indexing, rowMs: null });
+        writes.push({ name, writtenAt, writtenAtClock, afterFirstAnswerMs: writtenAt - firstAnswerAt, indexing, rowMs: null, noticeMs: null });
         await sleep(Math.max(0, writtenAt + options.gapMs - performance.now()));
       }
       const pageAfter = await readPage();
@@ -101,6 +116,12 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         if (writes.every((write) => write.rowMs !== null) || performance.now() > deadline) break;
         await sleep(50);
       }
+      for (const write of writes) {
+        const notice = events.notices.find((n) => n.at >= write.writtenAt && n.event.type === 'items' && n.event.items.some((item) => item.key === write.name));
+        write.noticeMs = notice === undefined ? null : notice.at - write.writtenAt;
+      }
+      const firstWrittenAt = writes[0]?.writtenAtClock ?? Date.now();
+      const longTasks = (await page.evaluate(() => (globalThis as unknown as { __longTasks: LongTask[] }).__longTasks)).filter((task) => task.atClock + task.ms >= firstWrittenAt);
       let readyAt: number | null = null;
       try {
         readyAt = (await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 120_000)).at;
@@ -112,9 +133,10 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
         firstAnswerMs: firstAnswerAt - dashboard.spawnedAt,
         liveAfterMs: liveAt - firstAnswerAt,
         readyMs: readyAt === null ? null : readyAt - dashboard.spawnedAt,
-        writes: writes.map(({ afterFirstAnswerMs, indexing: state, rowMs }) => ({ afterFirstAnswerMs, indexing: state, rowMs })),
+        writes: writes.map(({ afterFirstAnswerMs, indexing: state, rowMs, noticeMs, writtenAtClock }) => ({ afterFirstAnswerMs, indexing: state, rowMs, noticeMs, writtenAtClock })),
         pageErrors,
         page: pageWork,
+        longTasks,
         written,
       };
     } finally {
@@ -123,4 +145,20 @@ export async function measureLiveEarly(bin: string, recordDir: string, record: G
   } finally {
     await browser.close();
   }
+}
+
+/** Runs in the page before its scripts: keeps each long task of its main thread, by the wall clock. */
+function watchLongTasks(): void {
+  type Entry = { startTime: number; duration: number };
+  type Window = {
+    performance: { timeOrigin: number };
+    PerformanceObserver: new (callback: (list: { getEntries(): Entry[] }) => void) => { observe(options: object): void };
+    __longTasks: LongTask[];
+  };
+  const page = globalThis as unknown as Window;
+  const tasks: LongTask[] = [];
+  page.__longTasks = tasks;
+  new page.PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) tasks.push({ atClock: page.performance.timeOrigin + entry.startTime, ms: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
 }

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -204,3 +204,6 @@ await build({
     comments: { legal: false, annotation: true, jsdoc: false },
   },
 });
+// The command runs by its first line, which passes node its options: `npm start` runs it as npx
+// does, so it must be executable here as it is once installed.
+chmodSync(join(OUT, 'server', 'bin.js'), 0o755);
