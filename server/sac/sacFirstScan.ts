@@ -23,6 +23,8 @@ export function createFirstScanLine(context: FirstScanContext) {
   let thread: AppendScanThread | null = null;
   /** Whether this line's thread was started (or failed to start): it is started once a line. */
   let threadTried = false;
+  /** A line handed to its thread and not yet read here: the thread has been reading it meanwhile. */
+  let handed: { line: InLine[]; scan: AppendScan | null; started: AppendScanThread | null } | null = null;
 
   /**
    * Starts the scan thread for a line being listed that is long enough for one
@@ -39,17 +41,32 @@ export function createFirstScanLine(context: FirstScanContext) {
   }
 
   /**
+   * Hands a listed line to its scan thread, when it is long enough for one: the thread reads it
+   * from its end from now on, while this thread still reads the store's own files. Returns the
+   * scan, or null when this thread reads the line alone.
+   */
+  function handOver(line: InLine[]): AppendScan | null {
+    if (handed?.line === line) return handed.scan;
+    // Another line's thread, never read: it ends (a line is read once, by the walk that listed it).
+    void handed?.started?.stop();
+    if (line.length >= context.scanThreadFrom) startThread();
+    const scan = line.length >= context.scanThreadFrom && thread !== null ? thread.read(line.map(({ file }) => allowedPath(root, file.relative))) : null;
+    handed = { line, scan, started: thread };
+    thread = null;
+    threadTried = false;
+    return scan;
+  }
+
+  /**
    * Reads a first scan's seat files: from the front of the line on this thread, in slices, and,
    * once the line is long enough, from its end on a scan thread (server/watch/appendScan.ts),
    * whose readings are adopted as they come. A file read here meanwhile (a watch told of it) is
    * newer than the thread's reading of it, which is dropped; whatever the thread left is read here.
    */
   function* readLine(line: InLine[]): Generator<Promise<unknown> | void> {
-    if (line.length >= context.scanThreadFrom) startThread();
-    const scan: AppendScan | null = line.length >= context.scanThreadFrom && thread !== null ? thread.read(line.map(({ file }) => allowedPath(root, file.relative))) : null;
-    const started = thread;
-    thread = null;
-    threadTried = false;
+    const scan = handOver(line);
+    const started = handed!.started;
+    handed = null;
     const done = new Uint8Array(line.length);
     const adopt = (scanned: AppendScanned[]) => {
       for (const { index, read } of scanned) {
@@ -101,12 +118,14 @@ export function createFirstScanLine(context: FirstScanContext) {
     return true;
   }
 
-  /** Ends a thread started for a line that will not be read (the scan was cut short while listing). */
+  /** Ends a thread started for a line that will not be read (the scan was cut short while listing, or before the line was read). */
   function stopThread(): void {
     void thread?.stop();
+    void handed?.started?.stop();
     thread = null;
+    handed = null;
     threadTried = false;
   }
 
-  return { startThread, readLine, stopThread };
+  return { startThread, handOver, readLine, stopThread };
 }

@@ -138,10 +138,13 @@ export function createSacReader(options: ReaderOptions): SacReader {
       rules.secrets?.look();
       const strays = listRoot();
       // A first scan lists the rooms' seat files in a line first, then reads the store's files,
-      // then the line: a scan thread started for a long line starts up meanwhile.
+      // then the line: a scan thread started for a long line starts up while the rest is listed,
+      // and is handed the line as soon as it is listed, to read from its end while the store's
+      // files are read here.
       const line: InLine[] | undefined = watch.scanning() ? [] : undefined;
       try {
         const touched = new Set(yield* rooms.listChannels(true, line));
+        if (line !== undefined) rooms.handOverLine(line);
         // The first scan reads them now (ready means read); a reconcile only asks, as an event would.
         for (const name of STORE_FILES) {
           if (line === undefined) {

@@ -214,6 +214,7 @@ export function createSacRooms(context: RoomsContext) {
     archived: () => archived,
     listChannels,
     listRoom,
+    handOverLine: firstScanLine.handOver,
     readLine: firstScanLine.readLine,
     stopThread: firstScanLine.stopThread,
     readSeat,

@@ -6,7 +6,10 @@ import { after, describe, it } from 'node:test';
 import { countEntries, type SeatFileReading } from '../../shared/sac/seatFile.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import { appendedBytes, writtenFile } from '../../shared/sac/testing/sacWriter.ts';
+import { createPendingTails } from '../watch/pendingTails.ts';
 import { createSacReader, type SacReader } from './sacReader.ts';
+import { createSacRooms } from './sacRooms.ts';
+import { storeRules } from './storeOpen.ts';
 import type { FirstScanReader } from './sacFirstScan.ts';
 import { eventually } from '../test/harness.ts';
 
@@ -145,6 +148,36 @@ describe('the sac first scan on two threads', () => {
       await eventually(() => (fileOf(rewritten)?.problem?.code === 'changed-after-read' ? true : undefined), 'the rewrite seen');
     } finally {
       await reader.close();
+    }
+  });
+
+  it('a listed line is handed to the scan thread at once: it reads the whole line while the main thread is busy elsewhere, and the main thread reads only what it left', async () => {
+    const root = writeStore();
+    const by = new Map<string, FirstScanReader[]>();
+    const rooms = createSacRooms({
+      root,
+      rules: storeRules(root),
+      pending: createPendingTails(() => {}),
+      watch: () => {},
+      unwatchUnder: () => {},
+      onLayout: () => {},
+      scanThreadFrom: 2,
+      onError: (message) => assert.fail(message),
+      onFirstScanRead: (relative, who) => by.set(relative, [...(by.get(relative) ?? []), who]),
+    });
+    const line: Parameters<typeof rooms.readLine>[0] = [];
+    for (const step of rooms.listChannels(true, line)) assert.equal(step, undefined);
+    try {
+      const scan = rooms.handOverLine(line);
+      assert.ok(scan !== null, 'a line this long is handed to a thread');
+      // The main thread reads nothing meanwhile (as it reads the store's own files): the thread takes the whole line.
+      await eventually(() => (scan.ended ? true : undefined), 'the scan thread done with the line');
+      for (const step of rooms.readLine(line)) if (step instanceof Promise) await step;
+      assert.equal(by.size, ROOMS * SEATS + 1, 'every seat file of the line is told');
+      for (const [relative, who] of by) assert.ok(who[0] === 'thread' || (who[0] === 'left by thread' && who.join() === 'left by thread,main'), `${relative}: ${who.join(', ')}`);
+      assert.deepEqual(by.get(LINKED), ['left by thread', 'main'], 'the secret under another name is left, and withheld here');
+    } finally {
+      rooms.stopThread();
     }
   });
 });
