@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { appendSacEntry, declareSacFocus, declareSacQuiet, joinSacRoom, writeSacJson } from '../../server/demo/sacWrite.ts';
+import { toCommandLine } from './commandLine.ts';
 
 // A real writer process for tests of the sac reader: it writes a set-agent-comm store the way
 // sac's CLI does (appends to seat files, JSON renamed into place), from another process, so the
@@ -106,7 +107,7 @@ function inside(root: string, relative: string): string {
 }
 
 export async function runSacWriter(root: string): Promise<void> {
-  const reply = (line: Ack | { ready: true }) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  const reply = (line: Ack | { ready: true }) => process.stdout.write(toCommandLine(line));
   reply({ ready: true });
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
@@ -184,7 +185,7 @@ export async function startSacWriter(root: string): Promise<SacWriter> {
     send(command) {
       const commandId = `s${next++}`;
       const done = new Promise<void>((resolve, reject) => waiting.set(JSON.stringify(commandId), { resolve, reject }));
-      child.stdin.write(`${JSON.stringify({ ...command, id: commandId })}\n`);
+      child.stdin.write(toCommandLine({ ...command, id: commandId }));
       return done;
     },
     async close() {

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { appendEvent, appendToTimeline, spexSessionFolder, writeSessionJson } from '../../server/demo/spexAppend.ts';
+import { toCommandLine } from './commandLine.ts';
 
 // A real writer process for spex homes: it appends as spex's writer does (one O_APPEND write per
 // line, 12-digit segments rolling at a bound, session.json renamed into place), from another
@@ -28,7 +29,7 @@ export type SpexWriterCommand = z.infer<typeof commandSchema>;
 type Ack = { ok: true; id: string; segment?: string } | { ok: false; id: string | null; error: string };
 
 async function runSpexWriter(home: string): Promise<void> {
-  const reply = (line: Ack | { ready: true }) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  const reply = (line: Ack | { ready: true }) => process.stdout.write(toCommandLine(line));
   reply({ ready: true });
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
@@ -118,7 +119,7 @@ export async function startSpexWriter(home: string): Promise<SpexWriter> {
     send(command) {
       const id = `w${next++}`;
       const ack = new Promise<{ segment?: string }>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
+      child.stdin.write(toCommandLine({ ...command, id }));
       return ack;
     },
     async kill() {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { WriterAck, WriterCommand } from './writerProcess.ts';
+import { toCommandLine } from './commandLine.ts';
 
 // Drives a writer process (writerProcess.ts) from a test: the record is then written by another
 // process, as it is in real use, so the reader under test meets real concurrency.
@@ -71,7 +72,7 @@ export async function startWriter(recordDir: string): Promise<Writer> {
       if (pending.has(key)) return Promise.reject(new Error(`command ${key} is already pending`));
       if (child.exitCode !== null || child.signalCode !== null) return Promise.reject(new Error('writer has exited'));
       const ack = new Promise<WriterOkAck>((resolve, reject) => pending.set(key, { resolve, reject }));
-      child.stdin.write(`${JSON.stringify({ ...command, id })}\n`);
+      child.stdin.write(toCommandLine({ ...command, id }));
       return ack;
     },
     kill(signal = 'SIGKILL') {

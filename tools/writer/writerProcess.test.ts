@@ -162,3 +162,12 @@ test('exit ends the writer with code 0', async () => {
   await writer.send({ op: 'exit' });
   assert.equal(await writer.exited, 0);
 });
+
+test('a text holding the line and paragraph separators (U+2028, U+2029) is written as given, and acked', { timeout: 10_000 }, async () => {
+  const writer = await startTestWriter();
+  const sessionId = nextSessionId();
+  await writer.send({ op: 'write', sessionId, seq: 1, entry: startEntry(sessionId, '2026-11-20T09:00:00.000Z') });
+  const text = 'one\u2028two\u2029three';
+  const ack = await writer.send({ op: 'write', sessionId, seq: 2, entry: { kind: 'message', sessionId, at: '2026-11-20T09:00:01.000Z', side: 'sent', peer: { as: 'api-service' }, text, isQueued: true, cwd: '/home/dev/projects/web-app' } });
+  assert.equal(JSON.parse(await readFile(ack.file ?? '', 'utf8')).text, text);
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { writeEntryFile } from '../../server/demo/entryFile.ts';
+import { toCommandLine } from './commandLine.ts';
 
 // A real writer process for tests: it writes the record as a plugin's session would, from another
 // process, so a reader under test meets real concurrency, half-written files and a writer killed
@@ -60,7 +61,7 @@ type Reply = (line: WriterLine) => void;
 /** Runs the process: reads commands until `exit` or the end of stdin. */
 export async function runWriterProcess(recordDir: string): Promise<void> {
   const root = path.resolve(recordDir);
-  const reply: Reply = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  const reply: Reply = (line) => process.stdout.write(toCommandLine(line));
   // Keeps stalled writes' open files reachable until the process ends (or is killed).
   const lifetime = new AbortController();
   reply({ ready: true });
