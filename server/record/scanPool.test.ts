@@ -6,6 +6,7 @@ import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.
 import { readEntry } from '../../shared/record/entry.ts';
 import { concludeObservation } from '../../shared/record/observation.ts';
 import { makeTempRecord } from '../test/harness.ts';
+import { readThreadNiceness } from '../test/processes.ts';
 import { lookAtFile } from './lookAtFile.ts';
 import { fingerprintEntry } from './readRecordFile.ts';
 import { startScanPool, type ScannedFolder, type ScanPool } from './scanPool.ts';
@@ -64,14 +65,7 @@ describe('scan threads sharing the first scan', () => {
     const record = makeTempRecord();
     try {
       const sessionIds = writeRecord(record.dir);
-      const niceness = (threadId: string) => {
-        try {
-          const stat = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-        } catch {
-          return null; // ended
-        }
-      };
+      const niceness = readThreadNiceness;
       const main = niceness(readlinkSync('/proc/thread-self').split('/').at(-1)!);
       const before = new Set(readdirSync('/proc/self/task'));
       const pool = startScanPool({ recordDir: record.dir, sessionIds, threads: 2 }, (message) => assert.fail(message));

@@ -32,3 +32,14 @@ export function isRunning(pid: number): boolean {
   const stat = readStat(pid);
   return stat !== null && stat.state !== 'Z' && stat.state !== 'X';
 }
+
+/** A thread of this process's nice value, as the kernel keeps it (its stat's 19th field); null once it has ended. */
+export function readThreadNiceness(threadId: number | string): number | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[16]);
+}

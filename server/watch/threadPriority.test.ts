@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { readThreadNiceness } from '../test/processes.ts';
 import { startBackgroundThread } from './threadPriority.ts';
 
-/** A thread's nice value, as the kernel keeps it: the 19th field of its stat. */
+/** A running thread's nice value. */
 function readNiceness(threadId: number): number {
-  const stat = readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  return readThreadNiceness(threadId)!;
 }
 
 test('a thread started in the background runs at a lower priority than the main thread from its first instruction, and the main thread keeps its own', async () => {
