@@ -35,8 +35,13 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
   for (const item of items) {
     if (item.type !== 'file' || !isReadForItem(item.file.evidence)) continue;
     const name = item.file.name;
-    if (item.file.size > READ_ASIDE_BYTES) aside.push(readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read)));
-    else {
+    if (item.file.size > READ_ASIDE_BYTES) {
+      const read = readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read));
+      // A client gone away fails it while the small files are still read: marked handled here, so
+      // that it does not end the process as an unhandled rejection; awaited below, it still throws.
+      read.catch(() => {});
+      aside.push(read);
+    } else {
       await step();
       signal.throwIfAborted();
       reads.set(name, source.readNow(sessionId, name));

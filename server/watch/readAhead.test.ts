@@ -71,3 +71,26 @@ describe('files read ahead on a thread', () => {
     }
   });
 });
+
+describe('files read ahead, when the export stops', () => {
+  it('batches read ahead that fail because the client went away are let go, not left as unhandled rejections that end the process', async () => {
+    const names = Array.from({ length: 400 }, (_, i) => `stop-${String(i).padStart(3, '0')}.json`);
+    for (const name of names) writeFileSync(join(root, 'session', name), JSON.stringify({ name }));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const abort = new AbortController();
+      const ahead = readFilesAhead(lane, names.map((name) => ({ path: join(root, 'session', name), size: 20 })), { root }, abort.signal);
+      const first = await ahead.next();
+      assert.equal(first.done, false);
+      // The export now sends its first batch while the next are read; its client goes away meanwhile.
+      abort.abort(new Error('the client went away'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await ahead.return(undefined);
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -59,6 +59,10 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
     while (pending.length < BATCHES_AHEAD) {
       const batch = readBatch(takeBatch());
       if (batch === null) return;
+      // A batch read ahead fails when the client goes away, often while the one before it is being
+      // sent and no one awaits it yet: unhandled, that rejection ended the process. It is marked
+      // handled here; awaited, it still throws.
+      batch.catch(() => {});
       pending.push(batch);
     }
   };
@@ -71,7 +75,7 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
     }
   } finally {
     // Taken no further (the client went away): the batches read ahead are let go, their failures with them.
-    for (const batch of pending) batch.catch(() => {});
+    pending.length = 0;
   }
 }
 
