@@ -77,6 +77,7 @@ const ANSWERS = [
   '/api/search?q=message&limit=200',
   '/api/search/export?q=message&format=ndjson',
   '/api/sessions',
+  '/api/events',
 ];
 
 describe('a client that goes away mid-answer', () => {
