@@ -37,6 +37,7 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
     // Not started at all (no Node at this one's path any more): told as stopped, with no exit
     // code. Unheard, the 'error' event would end the command; and no 'exit' follows it.
     child.on('error', () => {
+      // Started, its end is told by 'exit'; a signal or message that failed to reach it changes nothing.
       if (child.pid !== undefined) return;
       if (!stopping) onExit(null);
       resolve();
