@@ -10,8 +10,9 @@ export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
   // Three workers, one spec file each at a time, on two cores: a test waits on the page, the
-  // writer and the watcher for nearly half its time (six spec files: 148 s of CPU in all, where
-  // their tests took 261 s of a worker's time), so two workers left a core idle for much of the run.
+  // writer and the watcher for nearly half its time (the whole tier: about 400 s of CPU in all,
+  // every process counted, where two workers took about 500 s, that is 1,000 s of two cores), so
+  // two workers left a core idle for much of the run. See docs/development.md, "The suite's time".
   workers: 3,
   fullyParallel: false,
   // Bounds that stop a hang, never a claim about speed (that is the bench's): a two-core runner
