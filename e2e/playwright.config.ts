@@ -9,8 +9,11 @@ import { E2E_TOKEN } from './support/dashboard.ts';
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
-  // Two cores: two workers, one spec file each at a time.
-  workers: 2,
+  // Three workers, one spec file each at a time, on two cores: a test waits on the page, the
+  // writer and the watcher for nearly half its time (the whole tier: about 400 s of CPU in all,
+  // every process counted, where two workers took about 500 s, that is 1,000 s of two cores), so
+  // two workers left a core idle for much of the run. See docs/development.md, "The suite's time".
+  workers: 3,
   fullyParallel: false,
   // Bounds that stop a hang, never a claim about speed (that is the bench's): a two-core runner
   // shared with other work, recording a trace of every test, takes several times as long as an

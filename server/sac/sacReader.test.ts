@@ -1,55 +1,22 @@
 import assert from 'node:assert/strict';
-import fs, { appendFileSync, mkdirSync, mkdtempSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, { appendFileSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { mayOpen } from '../../shared/sac/layout.ts';
 import { listEntries } from '../../shared/sac/seatFile.ts';
-import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import { appendedBytes } from '../../shared/sac/testing/sacWriter.ts';
-import { createSacReader, type SacChange, type SacReader } from './sacReader.ts';
+import { removeStores, startReader, until, writeExampleStore } from '../test/sacReaderRig.ts';
+import type { SacReader } from './sacReader.ts';
 
 const made: string[] = [];
-after(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-function writeExampleStore(): string {
-  const root = mkdtempSync(join(tmpdir(), 'sac-reader-'));
-  made.push(root);
-  for (const [path, text] of Object.entries(EXAMPLE_STORE)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-
-async function startReader(root: string): Promise<{ reader: SacReader; changes: SacChange[] }> {
-  const changes: SacChange[] = [];
-  const reader = createSacReader({ root, onChange: (change) => changes.push(change), onStatus: () => {} });
-  await reader.start();
-  // What the first scan read is told once, as it ends: what follows is news.
-  assert.ok(changes.some((change) => change.store && change.rooms.includes('team')), 'the scan tells what it read');
-  changes.length = 0;
-  return { reader, changes };
-}
-
-async function until<T>(probe: () => T | undefined, what: string, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+after(() => removeStores(made));
 
 const WEB = 'web-app#3f9c1a20';
 
 describe('the sac reader', () => {
   it('reads every room, seat file and store file of a store as sac wrote it', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     writeFileSync(join(root, 'nudges.json'), '{}');
     const { reader } = await startReader(root);
     try {
@@ -66,7 +33,7 @@ describe('the sac reader', () => {
   });
 
   it('reads an append from the offset it remembered, and tells of the room at once', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     const { reader, changes } = await startReader(root);
     try {
       const file = join(root, 'channels/team', `${WEB}.md`);
@@ -81,27 +48,8 @@ describe('the sac reader', () => {
     }
   });
 
-  it('keeps an unterminated tail pending, and calls it torn once its mtime is 10 s old', async () => {
-    const root = writeExampleStore();
-    const { reader } = await startReader(root);
-    try {
-      const file = join(root, 'channels/team', `${WEB}.md`);
-      appendFileSync(file, '\n## 2026-11-30T17:21:00.000+00:00 — FACT\nhalf a li');
-      const pending = await until(() => (reader.seatFile('team', WEB)!.reading.items.at(-1)?.evidence === 'pending' ? true : undefined), 'a pending tail');
-      assert.ok(pending);
-      // An mtime 11 s ago: the reader's timer looks again after the window and finds it torn.
-      const past = new Date(Date.now() - 11_000);
-      utimesSync(file, past, past);
-      appendFileSync(file, '');
-      utimesSync(file, past, past);
-      await until(() => (reader.seatFile('team', WEB)!.reading.items.at(-1)?.evidence === 'damaged' ? true : undefined), 'a torn tail', 12_000);
-    } finally {
-      await reader.close();
-    }
-  });
-
   it('says a seat file that shrank was changed after it was read, and reads nothing more of it', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     const { reader } = await startReader(root);
     try {
       const file = join(root, 'channels/team', 'api-service#c4e10000.md');
@@ -114,7 +62,7 @@ describe('the sac reader', () => {
   });
 
   it('says a store file that does not parse is unknown, not empty', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     writeFileSync(join(root, 'registry.json'), '{"agents": {');
     const { reader } = await startReader(root);
     try {
@@ -126,7 +74,7 @@ describe('the sac reader', () => {
   });
 
   it('ignores writers’ temporaries and dot-folders, and leaves an archived room out', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     mkdirSync(join(root, 'channels/.archive/old'), { recursive: true });
     writeFileSync(join(root, 'channels/.archive/old/web-app.md'), '## 2026-11-30T17:00:00.000+00:00 — FACT\nold\n');
     writeFileSync(join(root, 'channels/team/web-app#3f9c1a20.md.tmp.4242'), 'a temporary');
@@ -142,7 +90,7 @@ describe('the sac reader', () => {
   });
 
   it('opens no path its allowlist refuses: secrets are never opened, even when watched or listed', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     writeFileSync(join(root, 'relays.json'), '{"secret":"CANARY-relay"}');
     writeFileSync(join(root, 'http-tokens.json'), '{"t":"CANARY-token"}');
     const opened: string[] = [];
@@ -175,7 +123,7 @@ describe('the sac reader', () => {
   });
 
   it('keeps each seat file’s entries as it read them when the next file is read into the same buffer', async () => {
-    const root = writeExampleStore();
+    const root = writeExampleStore(made);
     // Headers of every form the core reads from its bytes: addressees, a reply, a time not in the writer's form.
     const seats = ['alpha#00000001', 'beta#00000002', 'gamma#00000003'];
     seats.forEach((seat, i) => {

@@ -85,8 +85,9 @@ describe('the rec-dashboard command', () => {
   it('a port asked for that is in use gets a one-line error', async () => {
     const blocker = await listenOn(0);
     const port = (blocker!.address() as { port: number }).port;
-    const result = await runCommand([makeTempRecord().dir, '--port', String(port)]);
-    blocker!.close();
+    // Closed whatever the command does: a listener left open keeps this file's process, and the
+    // tier that waits for it, from ever ending.
+    const result = await runCommand([makeTempRecord().dir, '--port', String(port)]).finally(() => blocker!.close());
     assert.equal(result.code, 1);
     assert.match(result.stderr, new RegExp(`^rec-dashboard: port ${port} is in use\\. Pick another with --port, or --port 0 for any free one\\.\\n$`));
   });

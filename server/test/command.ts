@@ -25,10 +25,12 @@ export function runCommand(args: string[], options: { nodeArgs?: string[]; timeo
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // Only a bound on a command that hangs, as startCommand's: on a loaded two-core runner a
+    // command that ends at once has taken more than 10 s to load.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`the command did not end: ${stdout} ${stderr}`));
-    }, options.timeoutMs ?? 10_000);
+    }, options.timeoutMs ?? 60_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

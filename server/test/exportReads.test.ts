@@ -25,8 +25,11 @@ before(async () => {
     const text = i === 70 ? LARGE_TEXT : i % 10 === 0 ? `line "${i}"\n\twith \\ escapes and 日本語` : `message ${i} ${'x'.repeat(i * 97)}`;
     await writer.send({ op: 'write', sessionId: 'many', seq: i + 1, entry: sentEntry(1, text, { sessionId: 'many', at: isoAt(1 + Math.floor(i / 100), i % 100) }) });
   }
-  // Bytes that are not UTF-8, under an entry's name: sent in base64, in their place.
-  await writer.send({ op: 'raw', path: 'many/2026-11-20T090003.000Z-999.json', bytes: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64') });
+  // Bytes that are not UTF-8, under an entry's name: sent in base64, in their place. Dated past
+  // the pending window, they are damaged from the first look: written fresh, they were pending
+  // for one export and damaged for the next whenever the first took more than 10 s.
+  const past = new Date(Date.now() - 60_000).toISOString();
+  await writer.send({ op: 'raw', path: 'many/2026-11-20T090003.000Z-999.json', bytes: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64'), mtime: past });
   await writer.kill('SIGTERM');
 });
 
