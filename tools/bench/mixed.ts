@@ -1,5 +1,4 @@
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { setImmediate as nextIteration } from 'node:timers/promises';
+import { Agent, get } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSeededRandom } from '../../shared/seededRandom.ts';
 import { BENCH_AUTH, connectEvents, startDashboardProcess } from './dashboardProcess.ts';
@@ -54,27 +53,51 @@ function planRequests(): Kind[] {
   });
 }
 
-/** GETs a path and reads its answer to the end without parsing it. */
-async function ask(url: string, kind: Kind, path: string): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(new URL(path, url), { headers: BENCH_AUTH });
-  let bytes = 0;
-  // A search's answer is small: kept, to tell one that stopped early.
-  const kept: Uint8Array[] = [];
-  for await (const chunk of response.body ?? []) {
-    bytes += (chunk as Uint8Array).length;
-    if (kind !== 'export') kept.push(chunk as Uint8Array);
-  }
-  const ms = performance.now() - started;
-  // fetch gives the body's end before its connection is back in undici's pool: a next request
-  // asked at once found every connection busy and opened one more (measured: 40 connections for
-  // 20 clients asking one at a time with nothing else running, 20 with this wait; 180 of a mix's
-  // ~200 new connections carried one request), and the surplus was closed when idle, so a client
-  // that asks one request after another, as a tab does on its connection, opened a new one for
-  // nearly every other request. One iteration of the bench's loop gives the connection back.
-  await nextIteration();
-  const stoppedEarly = kind.endsWith('search') && response.status === 200 && (JSON.parse(Buffer.concat(kept).toString('utf8')) as { stoppedEarly?: unknown }).stoppedEarly != null;
-  return { kind, status: response.status, ms, bytes, retryAfter: response.headers.get('retry-after'), stoppedEarly };
+/**
+ * The clients' connections: kept alive, one a client at most, as a tab's or a script's are. fetch
+ * (undici) opened a new connection for 180 of a mix's ~200 that carried one request: its body ends
+ * before its connection is back in its pool, so a client asking again at once found every one busy
+ * and opened another, and the surplus was closed once idle (measured: 40 connections for 20 clients
+ * asking one at a time with nothing else running). Each connection accepted cut the server's turns
+ * short (server/sources/loopTurns.ts), and a refusal asked on one waited to be accepted.
+ */
+function createClients(url: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+  const sockets = new WeakSet<object>();
+  let connections = 0;
+  return {
+    /** Connections opened so far. */
+    connections: () => connections,
+    close: () => agent.destroy(),
+    /** GETs a path and reads its answer to the end without parsing it. */
+    ask(kind: Kind, path: string): Promise<Answer> {
+      const started = performance.now();
+      return new Promise((resolve, reject) => {
+        const request = get(new URL(path, url), { agent, headers: BENCH_AUTH }, (response) => {
+          let bytes = 0;
+          // A search's answer is small: kept, to tell one that stopped early.
+          const kept: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (kind !== 'export') kept.push(chunk);
+          });
+          response.on('error', reject);
+          response.on('end', () => {
+            const ms = performance.now() - started;
+            const status = response.statusCode ?? 0;
+            const stoppedEarly = kind.endsWith('search') && status === 200 && (JSON.parse(Buffer.concat(kept).toString('utf8')) as { stoppedEarly?: unknown }).stoppedEarly != null;
+            const retryAfter = response.headers['retry-after'];
+            resolve({ kind, status, ms, bytes, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, stoppedEarly });
+          });
+        });
+        request.on('socket', (socket) => {
+          if (!sockets.has(socket)) connections++;
+          sockets.add(socket);
+        });
+        request.on('error', reject);
+      });
+    },
+  };
 }
 
 function describeKind(answers: readonly Answer[]): MixedKind {
@@ -127,12 +150,14 @@ export async function measureMixed(bin: string, dir: string, record: GeneratedRe
           return `/api/sessions/${encodeURIComponent(record.bigSessionIds[i % record.bigSessionIds.length]!)}/export?format=ndjson`;
       }
     };
+    const alone = createClients(url);
     const quietly = async (kind: Kind, path: (i: number) => string) => {
       const times: number[] = [];
-      for (let i = 0; i < 40; i++) times.push((await ask(url, kind, path(i))).ms);
+      for (let i = 0; i < 40; i++) times.push((await alone.ask(kind, path(i))).ms);
       return spread(times);
     };
     const quiet: Quiet = { page: await quietly('page', (i) => pathOf('page', i)), item: await quietly('item', (i) => pathOf('item', i)), trivial: await quietly('page', () => '/api/sessions/no-such-session') };
+    alone.close();
     log(`mixed: ${CLIENTS} clients send ${REQUESTS} requests (${MIX.map(({ kind }) => `${plan.filter((k) => k === kind).length} ${kind}`).join(', ')})`);
     const answers: Answer[] = [];
     let next = 0;
@@ -141,18 +166,17 @@ export async function measureMixed(bin: string, dir: string, record: GeneratedRe
     // whichever round trips were under way.
     (globalThis as { gc?: () => void }).gc?.();
     const benchLoop = monitorEventLoopDelay({ resolution: 5 });
-    let connections = 0;
-    const countConnection = () => connections++;
-    subscribe('undici:client:connected', countConnection);
+    const clients = createClients(url);
     benchLoop.enable();
     const started = performance.now();
     const client = async () => {
-      for (let i = next++; i < REQUESTS; i = next++) answers.push(await ask(url, plan[i]!, pathOf(plan[i]!, i)));
+      for (let i = next++; i < REQUESTS; i = next++) answers.push(await clients.ask(plan[i]!, pathOf(plan[i]!, i)));
     };
     await Promise.all(Array.from({ length: CLIENTS }, client));
     const wallMs = performance.now() - started;
     benchLoop.disable();
-    unsubscribe('undici:client:connected', countConnection);
+    const connections = clients.connections();
+    clients.close();
     const kinds = Object.fromEntries(MIX.map(({ kind }) => [kind, describeKind(answers.filter((answer) => answer.kind === kind))]));
     const results: MixedLoad = { clients: CLIENTS, requests: REQUESTS, wallMs, quiet, all: spread(answers.map((answer) => answer.ms)), kinds, peakRssBytes: readPeakRss(dashboard.pid) ?? 0, benchLoopMaxMs: benchLoop.max / 1e6, connections };
     return { rows: describeRows(results), results };
