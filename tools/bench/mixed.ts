@@ -85,9 +85,13 @@ function createClients(url: string) {
           response.on('end', () => {
             const ms = performance.now() - started;
             const status = response.statusCode ?? 0;
-            const stoppedEarly = kind.endsWith('search') && status === 200 && (JSON.parse(Buffer.concat(kept).toString('utf8')) as { stoppedEarly?: unknown }).stoppedEarly != null;
             const retryAfter = response.headers['retry-after'];
-            resolve({ kind, status, ms, bytes, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, stoppedEarly });
+            try {
+              const stoppedEarly = kind.endsWith('search') && status === 200 && (JSON.parse(Buffer.concat(kept).toString('utf8')) as { stoppedEarly?: unknown }).stoppedEarly != null;
+              resolve({ kind, status, ms, bytes, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, stoppedEarly });
+            } catch (error) {
+              reject(error as Error);
+            }
           });
         });
         request.on('socket', (socket) => {
