@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
 import { createRecordSource } from '../record/recordSource.ts';
-import { TURN_MS } from '../sources/loopTurns.ts';
+import { TURN_MS, createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import { NotHere, type Source } from '../sources/source.ts';
 import { createTestSearchPool, eventually, makeTempRecord } from '../test/harness.ts';
 import { createAdmission, type Admission } from './admission.ts';
@@ -24,6 +24,9 @@ before(async () => {
   await writer.send({ op: 'write', sessionId: 'one', seq: 1, entry: startEntry(0, { sessionId: 'one' }) });
   const ack = await writer.send({ op: 'write', sessionId: 'one', seq: 2, entry: sentEntry(1, 'the cart still posts orders to v1', { sessionId: 'one' }) });
   file = ack.file!.split('/').at(-1)!;
+  // A search with more hits than an answer serializes in one step (server/http/answerInSteps.ts).
+  await writer.send({ op: 'write', sessionId: 'two', seq: 1, entry: startEntry(2, { sessionId: 'two' }) });
+  for (let i = 0; i < 20; i++) await writer.send({ op: 'write', sessionId: 'two', seq: i + 2, entry: sentEntry(3 + i, `the basket holds ${i} orders`, { sessionId: 'two' }) });
   await writer.kill('SIGTERM');
 });
 
@@ -86,7 +89,26 @@ type Answer = { status: number; retryAfter: string | null; body: string };
 
 type Served = { app: FastifyInstance; url: string; searches: Admission; exports: Admission; get(path: string): Promise<Answer> };
 
-async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { running: 2, waiting: 2 }): Promise<Served> {
+/**
+ * The event loop's turns, with the finishing lane (an answer made, being checked and sent) held
+ * until `release`: an answer sent in turns of a loaded loop, as long as a test needs it.
+ */
+function holdFinishing(): { turns: LoopTurns; held: () => number; release: () => void } {
+  const turns = createLoopTurns();
+  let held = 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const take = async (lane: Parameters<LoopTurns['take']>[0]) => {
+    if (lane === 'finish') {
+      held++;
+      await released;
+    }
+    return turns.take(lane);
+  };
+  return { turns: { ...turns, take, takeNow: (lane) => lane !== 'finish' && turns.takeNow(lane) }, held: () => held, release };
+}
+
+async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { running: 2, waiting: 2 }, turns?: LoopTurns): Promise<Served> {
   const searches = createAdmission({ work: 'searches', running: 1, waiting: 1, retryAfterSeconds: 2 });
   const exports = createAdmission({ work: 'exports', ...exportPlaces, retryAfterSeconds: 3 });
   // A source of its own: closing an app stops its sources' work.
@@ -99,7 +121,7 @@ async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { runni
       if (reply.statusCode === 503) gate.pagesDoneAtRefusals.push(gate.pagesDone);
     },
   };
-  const app = await buildApp({ sources: [holdAtGate(source, gate)], webRoot: null, token: null, queues: { searches, exports: noted } });
+  const app = await buildApp({ sources: [holdAtGate(source, gate)], webRoot: null, token: null, queues: { searches, exports: noted }, ...(turns === undefined ? {} : { turns }) });
   app.addHook('onClose', () => source.close());
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -137,6 +159,28 @@ describe('the queues of searches and exports', () => {
       assert.equal(gate.searches, 2);
     } finally {
       gate.open();
+      await app.close();
+    }
+  });
+
+  it('a search whose hits are made gives its place to the next search while its answer is still being sent: the thread is not kept idle for a loaded loop or a slow client', async () => {
+    const gate = createGate();
+    gate.open();
+    const finishing = holdFinishing();
+    const { app, get, searches } = await serve(gate, undefined, finishing.turns);
+    try {
+      const first = get('/api/search?q=basket');
+      await eventually(() => (finishing.held() > 0 ? true : undefined), 'the first search\'s answer to be under way');
+      const next = get('/api/search?q=basket');
+      await eventually(() => (gate.searches === 2 ? true : undefined), 'the next search to begin while the first one\'s answer is being sent');
+      assert.equal(searches.describe().refused, 0);
+      finishing.release();
+      const answers = await Promise.all([first, next]);
+      assert.deepEqual(answers.map((answer) => answer.status), [200, 200]);
+      assert.deepEqual(answers.map((answer) => JSON.parse(answer.body).hits.length), [20, 20], 'each answer is whole');
+      await queueHolds(searches, 0, 0);
+    } finally {
+      finishing.release();
       await app.close();
     }
   });

@@ -1,4 +1,4 @@
-import type { FastifyReply, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { RETRY_AFTER_S, SEARCH_THREADS, SEARCH_WAITING } from '../search/searchPool.ts';
 
 // A queue of its own for each kind of heavy work (searches, exports): a few run at once, a few
@@ -45,11 +45,20 @@ export type Admission = {
    * before the route validates its query or does anything else.
    */
   admit: onRequestAsyncHookHandler;
+  /**
+   * Gives back the place `admit` took for the request before its response closes: its work is
+   * done and only its answer is left to send. A search's place is its thread's: held while its
+   * hits were serialized in turns and taken by its client, it kept the next search off an idle
+   * thread. Nothing when the request holds no place.
+   */
+  leave(request: FastifyRequest): void;
   /** Running and waiting now, and refused so far. */
   describe(): { running: number; waiting: number; refused: number };
 };
 
 export function createAdmission(options: AdmissionOptions): Admission {
+  /** The places `admit` took, by request, until each is given back. */
+  const admitted = new WeakMap<FastifyRequest, Ticket>();
   let running = 0;
   let refused = 0;
   const waiting: { resolve: () => void }[] = [];
@@ -112,9 +121,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
 
   return {
     enter,
-    async admit(_request, reply) {
+    async admit(request, reply) {
       const ticket = enter();
       if (ticket === null) return sendBusy(reply, options);
+      admitted.set(request, ticket);
       // The response closes when it has been sent whole, or when its client goes first.
       const closed = new AbortController();
       reply.raw.once('close', () => {
@@ -128,6 +138,9 @@ export function createAdmission(options: AdmissionOptions): Admission {
         return reply.code(499).send();
       }
       return undefined;
+    },
+    leave(request) {
+      admitted.get(request)?.leave();
     },
     describe: () => ({ running, waiting: waiting.length, refused }),
   };

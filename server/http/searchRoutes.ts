@@ -26,7 +26,10 @@ export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], op
     { onRequest: options.searches.admit, schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema } } },
     async (request, reply) => {
       const found = await runSearch(request.query, reply, sources);
-      return found === null ? reply : sendInSteps(reply, found, options.turns);
+      if (found === null) return reply;
+      // Its hits are made: the next search may have the thread while these are sent.
+      options.searches.leave(request);
+      return sendInSteps(reply, found, options.turns);
     },
   );
 }

@@ -16,7 +16,7 @@ import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { measureLiveEarly } from './liveEarly.ts';
 import { measureLiveView } from './liveView.ts';
 import { measureMap } from './map.ts';
-import { measureMixed } from './mixed.ts';
+import { MIXED_SHAPE, measureMixed } from './mixed.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
 import { SCAN_LAYERS, SCAN_STEPS, runScanLayer, runScanSteps, type LayerRun } from './scanLayers.ts';
@@ -524,9 +524,11 @@ async function main(): Promise<void> {
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
     if (phases.has('heavy')) rows.push(...(await measureHeavyKinds(bin, workDir, log)));
-    // 500 pages, items, searches and exports from 20 clients at once, on a 100k record of its own.
+    // 500 pages, items, searches and exports from 20 clients at once, on a 100k record of its own
+    // (800 sessions × 100 entries and four of 5,000), kept by --dir for the next run.
     if (phases.has('mixed')) {
-      const mixed = await measureMixed(bin, workDir, log);
+      const { dir, record } = prepareRecord('mixed-100k', MIXED_SHAPE);
+      const mixed = await measureMixed(bin, dir, record, log);
       results['mixed'] = mixed.results;
       rows.push(...mixed.rows);
     }
