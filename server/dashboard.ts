@@ -83,12 +83,13 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     await closeSources();
     throw error;
   }
-  // The requests that came while the app was built, and every one after.
-  listening.open();
   // The API answers at once, with indexing progress, while the first scans run.
   for (const source of sources) {
     source.start().catch((error: unknown) => options.onError?.(`reading ${source.status().root} failed: ${(error as Error).message}`));
   }
+  // The requests that came while the app was built, and every one after: as before the address
+  // was bound early, each is answered by sources that have started.
+  listening.open();
   const { origin } = listening;
   return {
     url: addressToOpen(origin, options.token),
