@@ -22,7 +22,7 @@ export type EarlyListener = {
    * then, the requests that come are held.
    */
   serverFactory(handler: RequestHandler): Server;
-  /** Hands the requests held, and every one after, to the handler the app gave. */
+  /** Hands the requests held, in the order they came, and every one after, to the handler the app gave. */
   open(): void;
   /** Stops accepting connections, and resolves once the last has ended; held requests are dropped. */
   close(): Promise<void>;
@@ -33,6 +33,8 @@ export type EarlyListener = {
 const PORT_TRIES = 20;
 /** fastify's own for the server it makes (a browser keeps a connection that long). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+/** fastify's own too, as the dashboard had before it bound its address early: no bound on reading a request (Node's is 300 s). */
+const REQUEST_TIMEOUT_MS = 0;
 
 /**
  * Listens on `host`, at `port` or, when `portFallback`, the next free one (up to 20 tries). Fails
@@ -48,6 +50,7 @@ export async function listenEarly(options: { host: string; port: number; portFal
       else held.push({ request, response });
     });
     made.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    made.requestTimeout = REQUEST_TIMEOUT_MS;
     return made;
   };
   const server = makeServer();
