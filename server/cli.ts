@@ -6,6 +6,7 @@ import { USAGE, parseCliArgs } from './cliArgs.ts';
 import type { Dashboard } from './dashboard.ts';
 import { startCompileCache } from './compileCache.ts';
 import { createAccessToken } from './http/access.ts';
+import { addressToOpen, listenEarly, type EarlyListener } from './http/earlyListen.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
 import { reportUnforeseenFailures } from './unforeseenFailure.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
@@ -76,15 +77,42 @@ export async function main(argv: string[]): Promise<void> {
     const begin = storeKindOf(store.kind).begin;
     return begin === undefined ? store : { ...store, headStart: begin(store.root, onError) };
   });
-  const { startDashboard } = await import('./dashboard.ts');
-
   const token = command.token === 'generate' ? createAccessToken() : command.token;
+  // The address is bound and printed before the rest of the command loads (the HTTP server, the
+  // other kinds, the schemas): a browser opening it, or a client connecting, meanwhile has its
+  // request held and answered once the app is built (server/http/earlyListen.ts).
+  let listening: EarlyListener;
+  try {
+    listening = await listenEarly({ host: command.host, port: command.port, portFallback: command.portIsDefault });
+  } catch (error) {
+    await demo?.stop();
+    failToStart(error as NodeJS.ErrnoException, command);
+  }
+  const url = addressToOpen(listening.origin, token);
+
+  console.log(`rec-dashboard ${readVersion()}`);
+  if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
+  for (const store of stores) {
+    console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
+  }
+  if (listening.portTakenInstead !== null) console.log(`Port ${listening.portTakenInstead} is in use; using ${listening.port} instead.`);
+  const readable = stores.length === 1 && stores[0]!.kind === 'record' ? 'the record' : 'these stores';
+  if (command.host !== '127.0.0.1' && command.host !== 'localhost' && command.host !== '::1') {
+    console.log(`Listening on ${command.host}: other machines that reach this address can read ${readable}.`);
+  }
+  if (token === null) console.log(`No access token (--no-token): anyone who can reach this address can read ${readable}.`);
+  else console.log('Open the address below: it carries the access token, which the browser then keeps in a cookie.');
+  console.log(url);
+  if (command.open ?? (process.stdout.isTTY === true && !process.env['CI'])) openBrowser(url);
+
+  const { startDashboard } = await import('./dashboard.ts');
   try {
     dashboard = await startDashboard({
       stores,
       host: command.host,
       port: command.port,
       portFallback: command.portIsDefault,
+      listening,
       webRoot: findWebRoot(),
       token,
       onError,
@@ -92,29 +120,16 @@ export async function main(argv: string[]): Promise<void> {
     });
   } catch (error) {
     await demo?.stop();
-    const err = error as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') fail(`port ${command.port} is in use. Pick another with --port, or --port 0 for any free one.`, 1);
-    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on ${command.host}: no such address here. Use --host 127.0.0.1.`, 1);
-    if (err.code === 'EACCES') fail(`not allowed to listen on port ${command.port}. Pick a port above 1023 with --port.`, 1);
-    fail(`could not start: ${err.message}`, 1);
-    return;
+    failToStart(error as NodeJS.ErrnoException, command);
   }
+}
 
-  console.log(`rec-dashboard ${readVersion()}`);
-  if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
-  for (const store of stores) {
-    console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
-  }
-  if (dashboard.portTakenInstead !== null) console.log(`Port ${dashboard.portTakenInstead} is in use; using ${dashboard.port} instead.`);
-  const readable = stores.length === 1 && stores[0]!.kind === 'record' ? 'the record' : 'these stores';
-  if (command.host !== '127.0.0.1' && command.host !== 'localhost' && command.host !== '::1') {
-    console.log(`Listening on ${command.host}: other machines that reach this address can read ${readable}.`);
-  }
-  if (token === null) console.log(`No access token (--no-token): anyone who can reach this address can read ${readable}.`);
-  else console.log('Open the address below: it carries the access token, which the browser then keeps in a cookie.');
-  console.log(dashboard.url);
-
-  if (command.open ?? (process.stdout.isTTY === true && !process.env['CI'])) openBrowser(dashboard.url);
+/** Why the command could not listen or start, in one line that says what to do. */
+function failToStart(err: NodeJS.ErrnoException, command: { host: string; port: number }): never {
+  if (err.code === 'EADDRINUSE') fail(`port ${command.port} is in use. Pick another with --port, or --port 0 for any free one.`, 1);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on ${command.host}: no such address here. Use --host 127.0.0.1.`, 1);
+  if (err.code === 'EACCES') fail(`not allowed to listen on port ${command.port}. Pick a port above 1023 with --port.`, 1);
+  fail(`could not start: ${err.message}`, 1);
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
+import { addressToOpen, isWildcard, listenEarly, type EarlyListener } from './http/earlyListen.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { createSearchPool } from './search/searchPool.ts';
 import { createLoopTurns } from './sources/loopTurns.ts';
@@ -13,6 +13,11 @@ type DashboardOptions = {
   port: number;
   /** Try the next ports when this one is taken (the port was not asked for). */
   portFallback: boolean;
+  /**
+   * The address, bound already (the command binds it before it loads this module): its requests
+   * are held until the app is built. Else the dashboard binds `host` and `port` itself.
+   */
+  listening?: EarlyListener;
   webRoot: string | null;
   /** The access token; null turns access control off. */
   token: string | null;
@@ -35,7 +40,6 @@ export type Dashboard = {
   close(): Promise<void>;
 };
 
-const PORT_TRIES = 20;
 /**
  * How long requests in progress may take to finish when the dashboard closes. After that their
  * connections are cut: a client that never finishes its request must not keep the server up.
@@ -44,6 +48,7 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  const listening = options.listening ?? (await listenEarly(options));
   // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
   const searchPool = createSearchPool(options.searchBudgetMs !== undefined ? { budgetMs: options.searchBudgetMs } : {});
   // One event loop, so one share of its turns: the app's hooks and exports and the sources' reads.
@@ -62,61 +67,46 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   );
   const closeSources = () => Promise.all(sources.map((source) => source.close()));
   const hostnames = isWildcard(options.host) ? [] : [options.host];
-  const app = await buildApp({
-    sources,
-    webRoot: options.webRoot,
-    hostnames,
-    token: options.token,
-    turns,
-  });
-  let port = options.port;
-  let portTakenInstead: number | null = null;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await app.listen({ host: options.host, port });
-      break;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' && options.portFallback && attempt < PORT_TRIES) {
-        portTakenInstead ??= options.port;
-        port++;
-        continue;
-      }
-      await app.close();
-      await closeSources();
-      throw error;
-    }
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      sources,
+      webRoot: options.webRoot,
+      hostnames,
+      token: options.token,
+      turns,
+      serverFactory: listening.serverFactory,
+    });
+    await app.ready();
+  } catch (error) {
+    await listening.close();
+    await closeSources();
+    throw error;
   }
-  const bound = (app.server.address() as AddressInfo).port;
   // The API answers at once, with indexing progress, while the first scans run.
   for (const source of sources) {
     source.start().catch((error: unknown) => options.onError?.(`reading ${source.status().root} failed: ${(error as Error).message}`));
   }
-  const origin = `http://${urlHost(options.host)}:${bound}/`;
+  // The requests that came while the app was built, and every one after: as before the address
+  // was bound early, each is answered by sources that have started.
+  listening.open();
+  const { origin } = listening;
   return {
-    url: options.token === null ? origin : `${origin}?token=${options.token}`,
+    url: addressToOpen(origin, options.token),
     origin,
-    port: bound,
-    portTakenInstead,
+    port: listening.port,
+    portTakenInstead: listening.portTakenInstead,
     sources,
     app,
     async close() {
-      const cut = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      const cut = setTimeout(() => listening.cutConnections(), CLOSE_GRACE_MS);
       try {
-        await app.close();
+        // fastify closes a server it was given only if it listened on it: this one it did not.
+        await Promise.all([app.close(), listening.close()]);
       } finally {
         clearTimeout(cut);
         await closeSources();
       }
     },
   };
-}
-
-function isWildcard(host: string): boolean {
-  return host === '0.0.0.0' || host === '::' || host === '[::]';
-}
-
-function urlHost(host: string): string {
-  if (isWildcard(host)) return '127.0.0.1';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
@@ -33,6 +33,8 @@ type AppOptions = {
   queues?: { searches?: Admission; exports?: Admission };
   /** The event loop's turns, shared with the sources' reads (server/sources/loopTurns.ts); else the app's own. */
   turns?: LoopTurns;
+  /** A server bound already, for the app to serve (server/http/earlyListen.ts); else fastify makes its own. */
+  serverFactory?: FastifyServerFactory;
 };
 
 /**
@@ -52,7 +54,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // fastify's own compilers (ajv, fast-json-stringify) are never loaded: every route has zod's,
   // and loading them was ~80 ms of a start's CPU before its first answer.
   const compilersFactory = { buildValidator: refuseOwnCompiler, buildSerializer: refuseOwnCompiler };
-  const fastify = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: MAX_NAME_CHARS }, schemaController: { compilersFactory } });
+  const fastify = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { maxParamLength: MAX_NAME_CHARS },
+    schemaController: { compilersFactory },
+    ...(options.serverFactory !== undefined ? { serverFactory: options.serverFactory } : {}),
+  });
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const lookup = createSourceLookup(options.sources);
   // Every route declares its params, query and answers with the schemas the browser parses with

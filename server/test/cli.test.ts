@@ -73,6 +73,25 @@ describe('the rec-dashboard command', () => {
     record.remove();
   });
 
+  it('prints the address before it loads the server, and a request sent at once is held and answered once the server has loaded', async () => {
+    const record = makeTempRecord();
+    const preload = new URL('./tellModuleLoads.ts', import.meta.url).href;
+    const running = await startCommand([record.dir, '--port', '0'], undefined, [], { NODE_OPTIONS: `--import=${preload}` });
+    try {
+      const response = await running.get('/api/sessions');
+      assert.equal(response.status, 200);
+      const list = recordSessionsResponseSchema.parse(await response.json());
+      assert.equal(list.sources[0]!.root, record.dir);
+      const printed = running.stdout;
+      assert.ok(printed.includes('(loading server/dashboard.ts)'), printed.join('\n'));
+      assert.ok(printed.indexOf(running.url) < printed.indexOf('(loading server/dashboard.ts)'), printed.join('\n'));
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    assert.equal(await running.exited, 0);
+    record.remove();
+  });
+
   it('SIGINT (Ctrl-C) stops it cleanly too', async () => {
     const record = makeTempRecord();
     const running = await startCommand([record.dir, '--port', '0']);
