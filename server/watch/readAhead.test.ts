@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createFileReadLane, readFilesAhead } from './readAhead.ts';
-import { readWhole, type FileRead } from './safeOpen.ts';
+import { createFileReadLane, readFilesAhead, type AheadRead } from './readAhead.ts';
+import { readWhole } from './safeOpen.ts';
 
 // Files read ahead on a thread go through the same safe open as on the event loop: whatever the
 // thread, a link is never followed, a pipe never opened, nothing outside the root read.
@@ -29,7 +29,7 @@ after(async () => {
 });
 
 /** What a read says, without the times a second look may see otherwise. */
-function describeRead(read: FileRead): unknown {
+function describeRead(read: AheadRead): unknown {
   if (read.type === 'bytes') return { type: 'bytes', bytes: [...read.bytes], size: read.size };
   if (read.type === 'refused') return { type: 'refused', refusal: read.refusal };
   return { type: read.type };
@@ -38,7 +38,7 @@ function describeRead(read: FileRead): unknown {
 describe('files read ahead on a thread', () => {
   it('are read as the event loop reads them: bytes as on disk, and a link, a pipe, a folder outside and a missing file refused or missing alike', async () => {
     const paths = ['session/a.json', 'session/b.json', 'session/link.json', 'session/pipe.json', 'away/secret.json', 'session/none.json', 'session'].map((name) => join(root, name));
-    const ahead: FileRead[] = [];
+    const ahead: AheadRead[] = [];
     for await (const read of readFilesAhead(lane, paths.map((path) => ({ path, size: 10 })), { root, maxBytes: 1024 }, new AbortController().signal)) ahead.push(...read);
     const onLoop = paths.map((path) => readWhole(path, { root, maxBytes: 1024 }));
     assert.deepEqual(ahead.map(describeRead), onLoop.map(describeRead));
