@@ -7,6 +7,7 @@ import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { exportBytes } from '../export/pipeline.ts';
 import { createLoopTurns } from '../sources/loopTurns.ts';
+import { NotHere } from '../sources/source.ts';
 import { eventually, makeTempRecord } from '../test/harness.ts';
 import { createFileReadLane } from '../watch/readAhead.ts';
 import { createReaderThreads, type ReaderThreads } from './readerThreads.ts';
@@ -52,10 +53,10 @@ type Line = { file?: string; evidence?: string; why?: string | null; fileText?: 
 /** The session exported as NDJSON, its items those of when it began; `meanwhile` runs before the first file is read. */
 async function exportWith(session: string, readers: ReaderThreads, meanwhile: () => Promise<void>): Promise<Line[]> {
   const parts = createRecordExport(reader, createSummaryCache(reader.ref), readers, createLoopTurns())(session);
-  assert.ok(!('reason' in parts), 'the session is there');
+  if (parts instanceof NotHere) assert.fail(`the session is there: ${parts.why}`);
   await meanwhile();
   const chunks: Buffer[] = [];
-  for await (const chunk of exportBytes(parts as Exclude<typeof parts, { reason: string }>, 'ndjson', { exportedAt: new Date().toISOString(), itemSchema: z.unknown(), signal: new AbortController().signal })) chunks.push(chunk);
+  for await (const chunk of exportBytes(parts, 'ndjson', { exportedAt: new Date().toISOString(), itemSchema: z.unknown(), signal: new AbortController().signal })) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as Line);
 }
 
