@@ -25,7 +25,7 @@ const threads = createReaderThreads();
 let writer: Writer;
 
 /** A session a test: a file the reader once knew as changed is said to be changed ever after. */
-const SESSIONS = ['thread', 'loop'];
+const SESSIONS = ['thread', 'loop', 'markdown'];
 const raw = (session: string, seq: number, bytes: Uint8Array) => writer.send({ op: 'raw', path: `${session}/${nameAt(seq, seq)}`, bytes: Buffer.from(bytes).toString('base64') });
 
 /** Each file's entry as first written; the export then finds other bytes under some of their names. */
@@ -52,12 +52,17 @@ type Line = { file?: string; evidence?: string; why?: string | null; fileText?: 
 
 /** The session exported as NDJSON, its items those of when it began; `meanwhile` runs before the first file is read. */
 async function exportWith(session: string, readers: ReaderThreads, meanwhile: () => Promise<void>): Promise<Line[]> {
+  const made = await exportAs('ndjson', session, readers, meanwhile);
+  return made.trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as Line);
+}
+
+async function exportAs(format: 'ndjson' | 'md', session: string, readers: ReaderThreads, meanwhile: () => Promise<void>): Promise<string> {
   const parts = createRecordExport(reader, createSummaryCache(reader.ref), readers, createLoopTurns())(session);
   if (parts instanceof NotHere) assert.fail(`the session is there: ${parts.why}`);
   await meanwhile();
   const chunks: Buffer[] = [];
-  for await (const chunk of exportBytes(parts, 'ndjson', { exportedAt: new Date().toISOString(), itemSchema: z.unknown(), signal: new AbortController().signal })) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8').trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as Line);
+  for await (const chunk of exportBytes(parts, format, { exportedAt: new Date().toISOString(), itemSchema: z.unknown(), signal: new AbortController().signal })) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Rewrites three of the files: one no longer an entry, one not UTF-8, one another entry. */
@@ -99,6 +104,15 @@ describe("an export's files read ahead", () => {
       assert.match(other!.fileText!, /second text/);
     });
   }
+});
+
+describe("an export's files read as it reaches them", () => {
+  it('in Markdown, a file changed between the reader\'s look and the export\'s read is shown as its bytes now say', async () => {
+    const markdown = await exportAs('md', 'markdown', threads, () => changeFiles('markdown'));
+    assert.match(markdown, /second text/, 'the entry written since, as it now reads');
+    assert.doesNotMatch(markdown, /first text 3/, 'not the entry the reader first read there');
+    assert.match(markdown, /first text 4/);
+  });
 });
 
 const closedLane = createFileReadLane(1);

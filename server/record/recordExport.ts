@@ -63,7 +63,7 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
   function concludeRead(sessionId: string, file: NamedFile, read: FileRead, needReading: boolean): ExportRead {
     const bytes = read.type === 'bytes' ? read.bytes : null;
     if (bytes !== null && isAsKnown(file, fingerprintEntry(bytes))) return { state: file, bytes, reading: needReading ? readEntry(bytes) : null };
-    return { state: lookAfresh(sessionId, file, read).state, bytes, reading: null };
+    return { ...lookAfresh(sessionId, file, read), bytes };
   }
 
   /** Looks at a file's bytes afresh: the reader learns what they are, and the export sends that. */
