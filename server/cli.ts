@@ -7,6 +7,7 @@ import type { Dashboard } from './dashboard.ts';
 import { startCompileCache } from './compileCache.ts';
 import { createAccessToken } from './http/access.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
+import { reportUnforeseenFailures } from './unforeseenFailure.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { recognizeStore } from './sources/recognize.ts';
 
@@ -33,6 +34,8 @@ export async function main(argv: string[]): Promise<void> {
       break;
   }
 
+  // A failure nobody foresaw still ends the command, as Node ends any process: said in its words first.
+  reportUnforeseenFailures();
   let demo: Demo | null = null;
   let dashboard: Dashboard | null = null;
   // Installed before anything starts, so that an interrupt at any moment still closes the

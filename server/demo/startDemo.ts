@@ -34,6 +34,14 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
       if (!stopping) onExit(code);
       resolve();
     });
+    // Not started at all (no Node at this one's path any more): told as stopped, with no exit
+    // code. Unheard, the 'error' event would end the command; and no 'exit' follows it.
+    child.on('error', () => {
+      // Started, its end is told by 'exit'; a signal or message that failed to reach it changes nothing.
+      if (child.pid !== undefined) return;
+      if (!stopping) onExit(null);
+      resolve();
+    });
   });
   return {
     dir,
@@ -46,7 +54,7 @@ export function startDemo(onExit: (code: number | null) => void): Demo {
       stopping = true;
       // The record is removed next, so a write cut short harms nobody: the writer is not given
       // time to finish one, which would hold up the dashboard's stop by a slow write's length.
-      if (child.exitCode === null && child.signalCode === null) {
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
         await exited;
       }

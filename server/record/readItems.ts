@@ -1,5 +1,6 @@
 import { sep } from 'node:path';
 import type { SessionItem } from '../../shared/record/session.ts';
+import { awaitLater } from '../../shared/awaitLater.ts';
 import type { RecordReader } from './recordReader.ts';
 import { isReadForItem, type ItemRead } from './projection.ts';
 import type { ReadReply } from './readerThread.ts';
@@ -36,11 +37,8 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
     if (item.type !== 'file' || !isReadForItem(item.file.evidence)) continue;
     const name = item.file.name;
     if (item.file.size > READ_ASIDE_BYTES) {
-      const read = readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read));
-      // A client gone away fails it while the small files are still read: marked handled here, so
-      // that it does not end the process as an unhandled rejection; awaited below, it still throws.
-      read.catch(() => {});
-      aside.push(read);
+      // A client gone away fails it while the small files are still read: awaited below, if reached.
+      aside.push(awaitLater(readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read))));
     } else {
       await step();
       signal.throwIfAborted();

@@ -20,7 +20,7 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
  * the fast tier runs many files at once on two cores, where a search of a few hundred texts has
  * taken over 3 s. The budget's own tests set theirs.
  */
-const TEST_SEARCH_BUDGET_MS = 60_000;
+export const TEST_SEARCH_BUDGET_MS = 60_000;
 
 /** A search pool with the tests' budget, for a source a test builds itself (its source closes it). */
 export function createTestSearchPool(): SearchPool {

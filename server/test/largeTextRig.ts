@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
 import { describeExportActivity } from '../export/pipeline.ts';
-import { eventually } from './harness.ts';
+import { TEST_SEARCH_BUDGET_MS, eventually } from './harness.ts';
 
 // What the tests of large texts share: a dashboard over a spex home and a sac store, once both
 // are read; the bytes this process has read (the kernel's count, whatever the machine's load);
@@ -21,6 +21,7 @@ export async function startSpexAndSac(spexHome: string, sacStore: string): Promi
     portFallback: false,
     webRoot: null,
     reconcileIntervalMs: 60_000,
+    searchBudgetMs: TEST_SEARCH_BUDGET_MS,
   });
   await eventually(() => (dashboard.sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'the first scans', 60_000);
   return dashboard;

@@ -6,6 +6,7 @@ import type { SacWriter } from '../../tools/writer/sacWriter.ts';
 import { buildApp } from '../http/app.ts';
 import { createSacSource } from '../sac/sacSource.ts';
 import type { Source, SourceNotice } from '../sources/source.ts';
+import { createTestSearchPool } from './harness.ts';
 
 // A sac source behind the HTTP app every kind is served by (server/http/app.ts), asked through
 // app.inject: the list of conversations, a conversation's page, an item, search, export and the
@@ -15,7 +16,7 @@ export type SacTestApp = { app: FastifyInstance; source: Source<'sac'>; notices:
 
 export async function startSacApp(root: string): Promise<SacTestApp> {
   const errors: string[] = [];
-  const source = createSacSource({ root, onError: (message) => errors.push(message) });
+  const source = createSacSource({ root, onError: (message) => errors.push(message), searchPool: createTestSearchPool() });
   const notices: SourceNotice[] = [];
   source.subscribe((notice) => notices.push(notice));
   await source.start();

@@ -3,7 +3,7 @@ import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.
 import { buildApp } from '../http/app.ts';
 import type { Source, SourceNotice } from '../sources/source.ts';
 import { createSpexSource } from '../spex/spexSource.ts';
-import { makeTempRecord } from './harness.ts';
+import { createTestSearchPool, makeTempRecord } from './harness.ts';
 
 // A spex home written by a real writer process, read by a real spex source behind the product's
 // HTTP app (the source as the only one it serves), so every answer a client can get is asked.
@@ -25,7 +25,7 @@ export async function startSpexRig(prepare?: (writer: SpexWriter, home: string) 
   const home = temp.dir;
   const writer = await startSpexWriter(home);
   if (prepare !== undefined) await prepare(writer, home);
-  const source = createSpexSource({ root: home, reconcileIntervalMs: 60_000 });
+  const source = createSpexSource({ root: home, reconcileIntervalMs: 60_000, searchPool: createTestSearchPool() });
   const notices: SourceNotice[] = [];
   const served: string[] = [];
   source.subscribe((notice) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../http/app.ts';
 import { createRecordSource } from '../record/recordSource.ts';
+import { createTestSearchPool } from './harness.ts';
 
 export type TestApp = { app: FastifyInstance; source: ReturnType<typeof createRecordSource>; close(): Promise<void> };
 
@@ -9,7 +10,7 @@ export type TestApp = { app: FastifyInstance; source: ReturnType<typeof createRe
  * tests that ask it through `app.inject`: no port, so a rule is checked quickly and precisely.
  */
 export async function buildTestApp(recordDir: string, options: { token?: string | null; hostnames?: string[] } = {}): Promise<TestApp> {
-  const source = createRecordSource({ root: recordDir });
+  const source = createRecordSource({ root: recordDir, searchPool: createTestSearchPool() });
   await source.start();
   const app = await buildApp({ sources: [source], webRoot: null, token: options.token ?? null, hostnames: options.hostnames ?? [] });
   return {

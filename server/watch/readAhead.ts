@@ -1,3 +1,4 @@
+import { awaitLater } from '../../shared/awaitLater.ts';
 import { createLane, threadScript, type Lane } from '../search/threadLane.ts';
 import type { FileReadAt, ReadFilesReply, ReadFilesRequest } from './readFilesThread.ts';
 import { readWhole, type FileIdentity, type FileRead, type OpenRules } from './safeOpen.ts';
@@ -76,11 +77,8 @@ export async function* readFilesAhead(
     while (pending.length < BATCHES_AHEAD) {
       const batch = readBatch(takeBatch());
       if (batch === null) return;
-      // A batch read ahead fails when the client goes away, often while the one before it is being
-      // sent and no one awaits it yet: unhandled, that rejection ended the process. It is marked
-      // handled here; awaited, it still throws.
-      batch.catch(() => {});
-      pending.push(batch);
+      // A batch read ahead fails when the client goes away, often while the one before it is being sent.
+      pending.push(awaitLater(batch));
     }
   };
   try {
