@@ -1,3 +1,5 @@
+import { escapeJsonBytes } from '../watch/jsonText.ts';
+
 // Bytes of an export, gathered into chunks: one write to the socket per entry of 200 bytes costs
 // more than the bytes. A store's bytes go into a JSON string escaped as they are, never decoded
 // into a string and encoded again (that was most of an export's time and garbage), a slice at a
@@ -28,8 +30,17 @@ export function createChunkWriter() {
       reserve(text.length * 3);
       at += buffer.write(text, at, 'utf8');
     },
-    /** Bytes already in their final form (JSON made elsewhere): sent as their own chunk. */
+    /**
+     * Bytes already in their final form (JSON made elsewhere): copied into the chunk when they are
+     * a small file's (a chunk of their own each was a socket write a file), else sent as their own chunk.
+     */
     writeBytes(bytes: Uint8Array): void {
+      if (bytes.length <= SLICE_BYTES) {
+        reserve(bytes.length);
+        buffer.set(bytes, at);
+        at += bytes.length;
+        return;
+      }
       if (at > 0) taken.push(buffer.subarray(0, at));
       buffer = buffer.subarray(at);
       at = 0;
@@ -97,14 +108,11 @@ export function createChunkWriter() {
   };
 
   /**
-   * A slice escaped by JSON.stringify, byte for byte: each byte read as the latin1 character of
-   * its value, so that `"`, `\\` and those below 0x20 are escaped as JSON.stringify escapes them and
-   * every other byte (0x80 and above too) is written back as it was. Looking at each byte in
-   * JavaScript, with a view of the bytes between two escapes, was most of an export's loop time.
+   * A slice escaped by JSON.stringify, byte for byte (server/watch/jsonText.ts). Looking at each
+   * byte in JavaScript, with a view of the bytes between two escapes, was most of an export's loop time.
    */
   function escapeSlice(bytes: Uint8Array): void {
-    const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-    const json = JSON.stringify(latin1);
+    const json = escapeJsonBytes(bytes);
     reserve(json.length - 2);
     at += buffer.write(json.slice(1, -1), at, 'latin1');
   }

@@ -6,11 +6,11 @@ import type { ExportFormat } from '../../shared/wire/common.ts';
 
 /**
  * A text as its store holds it: its bytes (written as a JSON string when they are UTF-8, in
- * base64 when they are not), or the JSON string of them already made (on a reader thread); null
- * when there are none to give. A value of its own, so that a text can become chunks read as they
- * are sent without its kind or the framing changing.
+ * base64 when they are not), or the JSON string of them already made on a thread (of their base64,
+ * `base64`, when they are not UTF-8); null when there are none to give. A value of its own, so
+ * that a text can become chunks read as they are sent without its kind or the framing changing.
  */
-export type ExportText = { bytes: Uint8Array } | { json: Uint8Array } | { pieces: TextPieces } | null;
+export type ExportText = { bytes: Uint8Array } | { json: Uint8Array; base64?: boolean } | { pieces: TextPieces } | null;
 
 /**
  * A text too large to hold, read a piece at a time as it is sent (largeText.ts): whether it is

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { ExportFormat } from '../../shared/wire/common.ts';
-import type { ExportItem, ExportParts, ExportRecord } from './exportParts.ts';
+import { makeJsonText } from '../watch/jsonText.ts';
+import type { ExportItem, ExportParts, ExportRecord, ExportText } from './exportParts.ts';
 import { describeExportActivity, exportBytes, exportFileName } from './pipeline.ts';
 
 describe('an export\'s file name', () => {
@@ -98,6 +99,23 @@ describe('the export pipeline', () => {
       { n: 4, fileText: null },
       { n: 5 },
     ]);
+  });
+
+  it('writes a text made its JSON text on a thread byte for byte as the same text given as its bytes: UTF-8 as a JSON string, bytes that are not UTF-8 in base64', async () => {
+    const texts = [Buffer.from('a "quote", a \\, a tab\t, \u0001 and ✓\n'), Buffer.from([0x7b, 0xff, 0xfe, 0x22, 0x7d]), Buffer.alloc(0)];
+    const record = (n: number, value: ExportText) => plain('sent', n, { name: 'fileText', base64Name: 'fileBase64', value });
+    const asBytes = await made(partsOf(texts.map((bytes, n) => record(n, { bytes }))), 'ndjson');
+    const onThread = await made(
+      partsOf(
+        texts.map((bytes, n) => {
+          const { json, base64 } = makeJsonText(bytes);
+          return record(n, { json: Buffer.from(json, 'latin1'), base64 });
+        }),
+      ),
+      'ndjson',
+    );
+    assert.equal(onThread, asBytes);
+    assert.equal((JSON.parse(onThread.split('\n')[2]!) as { fileBase64?: string }).fileBase64, texts[1]!.toString('base64'));
   });
 
   it('writes a text of megabytes in slices, byte for byte what JSON.stringify writes, and its base64 whole', async () => {

@@ -108,7 +108,7 @@ function* writeRecord(out: ChunkWriter, record: ExportRecord): Generator<Buffer>
   const { base64Name, value } = record.text;
   if (value === null) out.writeText('null');
   else if ('json' in value) {
-    yield* out.take();
+    if (value.base64 === true) out.writeText(`null,${JSON.stringify(base64Name)}:`);
     out.writeBytes(value.json);
   } else if ('bytes' in value) {
     if (isUtf8(value.bytes)) yield* out.writeJsonString(value.bytes);

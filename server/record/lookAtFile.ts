@@ -2,7 +2,8 @@ import type { EntryReading } from '../../shared/record/entryFacts.ts';
 import type { EntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { FileRead } from '../watch/safeOpen.ts';
-import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile, statRecordPath } from './readRecordFile.ts';
+import { fingerprintEntry } from './entryFingerprint.ts';
+import { MAX_ENTRY_BYTES, readRecordFile, statRecordPath } from './readRecordFile.ts';
 
 /** What one look at a file found; `mtimeMs` null when the file could not be stat'ed. */
 type Look = { seen: Observation; mtimeMs: number | null; reading: EntryReading | null };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { fingerprintEntry } from './readRecordFile.ts';
+import { fingerprintEntry } from './entryFingerprint.ts';
 
 // An entry's fingerprint tells a file that changed after it parsed: the scan threads, the watcher
 // and the export each take it of the bytes they read, and compare it with the one first taken.

@@ -7,17 +7,21 @@ import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { ConversationExport, ExportItem, ExportText, ItemPlace } from '../export/exportParts.ts';
 import type { LoopTurns } from '../sources/loopTurns.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
-import { readFilesAhead } from '../watch/readAhead.ts';
+import { readJsonText } from '../watch/jsonText.ts';
+import { readFilesAhead, type AheadRead, type JsonTextRead } from '../watch/readAhead.ts';
 import type { FileRead } from '../watch/safeOpen.ts';
 import { lookAtRead } from './lookAtFile.ts';
 import { projectItem } from './projection.ts';
 import { readItemAside, readItems } from './readItems.ts';
-import { MAX_ENTRY_BYTES, fingerprintEntry, readRecordFile } from './readRecordFile.ts';
+import { fingerprintEntry } from './entryFingerprint.ts';
+import { MAX_ENTRY_BYTES, readRecordFile } from './readRecordFile.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import type { RecordReader } from './recordReader.ts';
 import { describeItemMarkdown, describeSessionMarkdown } from './recordMarkdown.ts';
 import type { SummaryCache } from './summaryCache.ts';
 
+/** The fingerprint the export's reading threads take of each file, by its module's place (the source's or the build's). */
+const FINGERPRINT_BY = { module: new URL(`./entryFingerprint${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href, name: 'fingerprintEntry' };
 /** The NDJSON export's first line names its shape, as every answer of the API does. */
 const RECORD_EXPORT_SCHEMA = 'rec.session-export/1';
 /** Items projected at a time for the JSON export: a page's worth. */
@@ -27,7 +31,7 @@ const BATCH_ITEMS = 200;
 type ExportRead = { state: KnownFile; bytes: Buffer | null; reading: EntryReading | null };
 /**
  * Files up to this size are read on a thread a batch ahead of the export (server/watch/readAhead.ts),
- * and escaped into their line on the event loop (a few milliseconds a megabyte, with no parsing).
+ * fingerprinted and made their JSON text there, and copied into their line on the event loop.
  * Larger ones are read on a reader thread, as for a page: a thread costs its own heap, which a
  * session with a few entries of 1–2 MB made RSS grow by.
  */
@@ -58,13 +62,29 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
   /** What the export sends of a file, from a read of it made here or on a thread (readFilesAhead). */
   function concludeRead(sessionId: string, file: NamedFile, read: FileRead, needReading: boolean): ExportRead {
     const bytes = read.type === 'bytes' ? read.bytes : null;
-    const settled = file.evidence === 'parsed' || file.evidence === 'invalid';
-    if (bytes !== null && settled && file.fingerprint !== null && fingerprintEntry(bytes) === file.fingerprint) {
-      return { state: file, bytes, reading: needReading ? readEntry(bytes) : null };
-    }
+    if (bytes !== null && isAsKnown(file, fingerprintEntry(bytes))) return { state: file, bytes, reading: needReading ? readEntry(bytes) : null };
+    return { ...lookAfresh(sessionId, file, read), bytes };
+  }
+
+  /** Looks at a file's bytes afresh: the reader learns what they are, and the export sends that. */
+  function lookAfresh(sessionId: string, file: NamedFile, read: FileRead): { state: KnownFile; reading: EntryReading | null } {
     const look = lookAtRead(read, readEntry);
-    const state = reader.recordLook(sessionId, file.name, { seen: look.seen, mtimeMs: look.mtimeMs }) ?? file;
-    return { state, bytes, reading: look.reading };
+    return { state: reader.recordLook(sessionId, file.name, { seen: look.seen, mtimeMs: look.mtimeMs }) ?? file, reading: look.reading };
+  }
+
+  /**
+   * What the export sends of a file read ahead: made a JSON text on the thread, whose fingerprint
+   * is compared with the reader's, and when they differ looked at afresh from the bytes the text
+   * was made of, so that the evidence sent is the evidence of the bytes sent whichever thread read them.
+   */
+  function concludeAhead(sessionId: string, file: NamedFile, read: AheadRead): { state: KnownFile; text: ExportText } {
+    if (read.type !== 'json') {
+      const concluded = concludeRead(sessionId, file, read, false);
+      return { state: concluded.state, text: concluded.bytes === null ? null : { bytes: concluded.bytes } };
+    }
+    const text = { json: read.json, base64: read.base64 };
+    if (isAsKnown(file, read.fingerprint)) return { state: file, text };
+    return { state: lookAfresh(sessionId, file, bytesOf(read)).state, text };
   }
 
   const refJson = JSON.stringify(ref);
@@ -92,8 +112,8 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
     const small = (function* () {
       for (const item of items) if (item.type === 'file' && item.file.size <= SCRATCH_BYTES) yield { path: folder + item.file.name, size: item.file.size };
     })();
-    const ahead = readFilesAhead(threads.files, small, { root: reader.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal);
-    let batch: FileRead[] = [];
+    const ahead = readFilesAhead(threads.files, small, { root: reader.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal, { fingerprint: FINGERPRINT_BY });
+    let batch: AheadRead[] = [];
     let taken = 0;
     try {
       for (const item of items) {
@@ -108,7 +128,6 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
           yield { record: { fields: { type: 'stray', source: ref, sessionId, file: item.file.name, evidence: 'stray', size: item.file.size, fileText: null } } };
           continue;
         }
-        let read: ExportRead;
         if (item.file.size > SCRATCH_BYTES) {
           // A large text is decoded and escaped on a reader thread, as for a page.
           const aside = await readItemAside(reader, threads, sessionId, item.file, null, signal);
@@ -116,17 +135,18 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
             yield fileRecord(sessionIdJson, item.file, item.run, aside.state, { json: aside.sourceJson });
             continue;
           }
-          read = readForExport(sessionId, item.file, false);
-        } else {
-          if (taken === batch.length) {
-            const next = await ahead.next();
-            if (next.done === true) throw new Error('the files read ahead ended before the export\'s items');
-            batch = next.value;
-            taken = 0;
-          }
-          read = concludeRead(sessionId, item.file, batch[taken++]!, false);
+          const read = readForExport(sessionId, item.file, false);
+          yield fileRecord(sessionIdJson, item.file, item.run, read.state, read.bytes === null ? null : { bytes: read.bytes });
+          continue;
         }
-        yield fileRecord(sessionIdJson, item.file, item.run, read.state, read.bytes === null ? null : { bytes: read.bytes });
+        if (taken === batch.length) {
+          const next = await ahead.next();
+          if (next.done === true) throw new Error('the files read ahead ended before the export\'s items');
+          batch = next.value;
+          taken = 0;
+        }
+        const { state, text } = concludeAhead(sessionId, item.file, batch[taken++]!);
+        yield fileRecord(sessionIdJson, item.file, item.run, state, text);
       }
     } finally {
       await ahead.return(undefined);
@@ -192,6 +212,16 @@ export function createRecordExport(reader: RecordReader, summaryOf: SummaryCache
       newest: (limit) => ({ total: items.length, json: (signal) => values(fold, items.slice(-limit), signal, 'answer') }),
     };
   };
+}
+
+/** A file's bytes as read, a text made on a thread gives them back (the same bytes exactly). */
+function bytesOf(read: JsonTextRead): FileRead {
+  return { type: 'bytes', bytes: readJsonText(read.json, read.base64), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
+}
+
+/** Bytes with this fingerprint are those the reader settled on for the file: it knows them as they are. */
+function isAsKnown(file: NamedFile, fingerprint: number): boolean {
+  return (file.evidence === 'parsed' || file.evidence === 'invalid') && file.fingerprint !== null && fingerprint === file.fingerprint;
 }
 
 /** A file at the time in its name, on its side, with the peer the host named; a gap or a stray file in its place in the session. */

@@ -8,7 +8,7 @@ import { concludeObservation } from '../../shared/record/observation.ts';
 import { makeTempRecord } from '../test/harness.ts';
 import { readThreadNiceness } from '../test/processes.ts';
 import { lookAtFile } from './lookAtFile.ts';
-import { fingerprintEntry } from './readRecordFile.ts';
+import { fingerprintEntry } from './entryFingerprint.ts';
 import { startScanPool, type ScannedFolder, type ScanPool } from './scanPool.ts';
 
 // Scan threads share one line of folders: each folder is read by one of them, once, in its turn;

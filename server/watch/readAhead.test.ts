@@ -4,8 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createFileReadLane, readFilesAhead } from './readAhead.ts';
-import { readWhole, type FileRead } from './safeOpen.ts';
+import { createFileReadLane, readFilesAhead, type AheadRead } from './readAhead.ts';
+import { fingerprintBytesForTest } from '../test/byteFingerprint.ts';
+import { readJsonText } from './jsonText.ts';
+import { readWhole } from './safeOpen.ts';
 
 // Files read ahead on a thread go through the same safe open as on the event loop: whatever the
 // thread, a link is never followed, a pipe never opened, nothing outside the root read.
@@ -29,7 +31,7 @@ after(async () => {
 });
 
 /** What a read says, without the times a second look may see otherwise. */
-function describeRead(read: FileRead): unknown {
+function describeRead(read: AheadRead): unknown {
   if (read.type === 'bytes') return { type: 'bytes', bytes: [...read.bytes], size: read.size };
   if (read.type === 'refused') return { type: 'refused', refusal: read.refusal };
   return { type: read.type };
@@ -38,7 +40,7 @@ function describeRead(read: FileRead): unknown {
 describe('files read ahead on a thread', () => {
   it('are read as the event loop reads them: bytes as on disk, and a link, a pipe, a folder outside and a missing file refused or missing alike', async () => {
     const paths = ['session/a.json', 'session/b.json', 'session/link.json', 'session/pipe.json', 'away/secret.json', 'session/none.json', 'session'].map((name) => join(root, name));
-    const ahead: FileRead[] = [];
+    const ahead: AheadRead[] = [];
     for await (const read of readFilesAhead(lane, paths.map((path) => ({ path, size: 10 })), { root, maxBytes: 1024 }, new AbortController().signal)) ahead.push(...read);
     const onLoop = paths.map((path) => readWhole(path, { root, maxBytes: 1024 }));
     assert.deepEqual(ahead.map(describeRead), onLoop.map(describeRead));
@@ -69,6 +71,23 @@ describe('files read ahead on a thread', () => {
     } finally {
       await two.close();
     }
+  });
+});
+
+describe('files read ahead as JSON texts', () => {
+  it('come as the JSON string of their bytes, byte for byte as JSON.stringify writes their text, bytes that are not UTF-8 as their base64, each with the fingerprint of its bytes; what cannot be read comes as on the event loop', async () => {
+    const texts = [Buffer.from('{"a":"quote \\" and \\\\ and \\t, ✓ 日本語"}\n'), Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), Buffer.from('line\u2028break\u0001\t\r\n')];
+    texts.forEach((bytes, i) => writeFileSync(join(root, 'session', `json-${i}.json`), bytes));
+    const paths = [...texts.map((_, i) => `session/json-${i}.json`), 'session/link.json', 'session/none.json'].map((name) => join(root, name));
+    const fingerprint = { module: new URL('../test/byteFingerprint.ts', import.meta.url).href, name: 'fingerprintBytesForTest' };
+    const ahead: AheadRead[] = [];
+    for await (const batch of readFilesAhead(lane, paths.map((path) => ({ path, size: 10 })), { root, maxBytes: 1024 }, new AbortController().signal, { fingerprint })) ahead.push(...batch);
+    assert.deepEqual(ahead.slice(texts.length).map(describeRead), paths.slice(texts.length).map((path) => describeRead(readWhole(path, { root, maxBytes: 1024 }))));
+    assert.deepEqual(
+      ahead.slice(0, texts.length).map((read) => (read.type === 'json' ? { json: read.json.toString('latin1'), base64: read.base64, fingerprint: read.fingerprint } : read.type)),
+      texts.map((bytes, i) => ({ json: i === 1 ? `"${bytes.toString('base64')}"` : Buffer.from(JSON.stringify(bytes.toString('utf8'))).toString('latin1'), base64: i === 1, fingerprint: fingerprintBytesForTest(bytes) })),
+    );
+    for (const [i, read] of ahead.slice(0, texts.length).entries()) assert.ok(read.type === 'json' && readJsonText(read.json, read.base64).equals(texts[i]!), 'the text gives its bytes back');
   });
 });
 

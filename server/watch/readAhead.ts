@@ -1,7 +1,7 @@
 import { awaitLater } from '../../shared/awaitLater.ts';
 import { createLane, threadScript, type Lane } from '../search/threadLane.ts';
-import type { ReadFilesReply, ReadFilesRequest } from './readFilesThread.ts';
-import { readWhole, type FileRead, type OpenRules } from './safeOpen.ts';
+import type { FileReadAt, ReadFilesReply, ReadFilesRequest } from './readFilesThread.ts';
+import { readWhole, type FileIdentity, type FileRead, type OpenRules } from './safeOpen.ts';
 
 // Many small files read whole, in order, on a thread a batch ahead of the one the event loop is
 // taking (readFilesThread.ts): an export of 100,000 entries spent most of its loop time in the
@@ -20,6 +20,16 @@ const BATCHES_AHEAD = 2;
 
 export type FileReadLane = Lane<ReadFilesRequest, ReadFilesReply>;
 
+/**
+ * A file read on a thread that made it a JSON text there (readFilesThread.ts, `asJson`): `json` is
+ * a JSON string value, quotes included (server/watch/jsonText.ts: the bytes escaped, or their
+ * base64 when they are not UTF-8), and `fingerprint` the kind's of the bytes.
+ */
+export type JsonTextRead = { type: 'json'; json: Buffer; base64: boolean; fingerprint: number; size: number; mtimeMs: number; identity: FileIdentity };
+
+/** A file read ahead: as readWhole gives it, or made a JSON text on the thread. */
+export type AheadRead = FileRead | JsonTextRead;
+
 /** Threads that read files ahead, as many as exports run at once; each lets its memory go when idle. */
 export function createFileReadLane(threads: number): FileReadLane {
   return createLane<ReadFilesRequest, ReadFilesReply>({ script: threadScript('readFilesThread', import.meta.url), threads, maxWaiting: Number.POSITIVE_INFINITY, idleMs: 2_000 });
@@ -30,9 +40,16 @@ export function createFileReadLane(threads: number): FileReadLane {
  * readWhole on the loop would give it, a batch at a time (a file a step cost an await each); a
  * batch is read on a thread while the one before it is taken. A batch the thread could not read is
  * read on the loop instead: it costs time, never a file. `size` is what the reader last knew of a
- * file: it only cuts the batches.
+ * file: it only cuts the batches. With `asJson`, a file read on the thread comes as a JsonTextRead
+ * (one read on the loop still as its bytes).
  */
-export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path: string; size: number }>, rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): AsyncGenerator<FileRead[]> {
+export async function* readFilesAhead(
+  lane: FileReadLane,
+  files: Iterable<{ path: string; size: number }>,
+  rules: Pick<OpenRules, 'root' | 'maxBytes'>,
+  signal: AbortSignal,
+  asJson?: ReadFilesRequest['asJson'],
+): AsyncGenerator<AheadRead[]> {
   const next = files[Symbol.iterator]();
   const takeBatch = (): string[] => {
     const paths: string[] = [];
@@ -45,9 +62,9 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
     }
     return paths;
   };
-  const readBatch = (paths: string[]): Promise<FileRead[]> | null => {
+  const readBatch = (paths: string[]): Promise<AheadRead[]> | null => {
     if (paths.length === 0) return null;
-    return lane.use(signal, (ask) => ask({ type: 'read-files', paths, rules })).then(
+    return lane.use(signal, (ask) => ask({ type: 'read-files', paths, rules, ...(asJson === undefined ? {} : { asJson }) })).then(
       (reply) => reply.reads.map((read) => ('at' in read ? withBytes(read, reply.buffer) : read)),
       (error: unknown) => {
         if (signal.aborted) throw error;
@@ -55,7 +72,7 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
       },
     );
   };
-  const pending: Promise<FileRead[]>[] = [];
+  const pending: Promise<AheadRead[]>[] = [];
   const askAhead = () => {
     while (pending.length < BATCHES_AHEAD) {
       const batch = readBatch(takeBatch());
@@ -77,7 +94,9 @@ export async function* readFilesAhead(lane: FileReadLane, files: Iterable<{ path
   }
 }
 
-/** A read whose bytes the thread placed in the reply's buffer, with its bytes a view of it. */
-function withBytes(read: Extract<ReadFilesReply['reads'][number], { at: number }>, buffer: ArrayBuffer): FileRead {
-  return { type: 'bytes', bytes: Buffer.from(buffer, read.at, read.length), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
+/** A read whose bytes (or JSON text) the thread placed in the reply's buffer, with them a view of it. */
+function withBytes(read: Extract<FileReadAt, { at: number }>, buffer: ArrayBuffer): AheadRead {
+  const placed = Buffer.from(buffer, read.at, read.length);
+  if (read.json !== undefined) return { type: 'json', json: placed, base64: read.json.base64, fingerprint: read.json.fingerprint, size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
+  return { type: 'bytes', bytes: placed, size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
 }

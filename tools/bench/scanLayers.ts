@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { readEntryFacts } from '../../shared/record/entryFacts.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import { lookAtRead } from '../../server/record/lookAtFile.ts';
-import { fingerprintEntry, readRecordFile } from '../../server/record/readRecordFile.ts';
+import { fingerprintEntry } from '../../server/record/entryFingerprint.ts';
+import { readRecordFile } from '../../server/record/readRecordFile.ts';
 import { createLooksPacker } from '../../server/record/scanLooks.ts';
 import { listFolder, pathIn } from '../../server/watch/listFolder.ts';
 

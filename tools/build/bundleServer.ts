@@ -24,6 +24,7 @@ const ENTRIES = [
   'server/record/recordTexts',
   'server/watch/wholeReadWorker',
   'server/watch/readFilesThread',
+  'server/record/entryFingerprint',
   'server/search/searchThread',
   'server/spex/spexTexts',
   'server/spex/spexSource',
