@@ -9,11 +9,10 @@ import { E2E_TOKEN } from './support/dashboard.ts';
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
-  // Three workers, one spec file each at a time, on two cores: a test waits on the page, the
-  // writer and the watcher for nearly half its time (the whole tier: about 400 s of CPU in all,
-  // every process counted, where two workers took about 500 s, that is 1,000 s of two cores), so
-  // two workers left a core idle for much of the run. See docs/development.md, "The suite's time".
-  workers: 3,
+  // Two workers, one spec file each at a time, on two cores. A third was tried: the tests wait on
+  // the page, the writer and the watcher for much of their time, but on an idle runner the tier
+  // took 9.3 min with three against 8.0–8.7 with two. See docs/development.md, "The suite's time".
+  workers: 2,
   fullyParallel: false,
   // Bounds that stop a hang, never a claim about speed (that is the bench's): a two-core runner
   // shared with other work, recording a trace of every test, takes several times as long as an
