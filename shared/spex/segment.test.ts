@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createSeededRandom } from '../seededRandom.ts';
 import { LINE_EVIDENCE_STATES } from './line.ts';
 import { EXAMPLE, ONE, RECEIPT_DIGEST, RECEIPT_PAYLOAD, RECEIPT_TRANSPORT, TWO, encode, lineOf } from './fixtures.test.ts';
@@ -224,40 +222,6 @@ describe('reading a segment as it grows gives what reading it whole gives', () =
     const bytes = encode(buildLog(createSeededRandom(7), 20));
     const sizes = Array.from({ length: bytes.length }, (_, i) => i);
     assert.deepEqual(readGrowing(bytes, sizes), readWhole(bytes));
-  });
-});
-
-describe('what a segment holds of its lines', () => {
-  it('a segment of 50,000 lines spex writes holds their facts in columns, not an object of each line, its time and its id', () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    const lines = 50_000;
-    let log = '';
-    for (let i = 0; i < lines; i++) {
-      const ts = new Date(Date.UTC(2026, 10, 30) + i * 1_000).toISOString();
-      log +=
-        i % 10 === 0
-          ? lineOf({ ts, kind: 'status', status: 'awaiting', proposal: 'merge', note: `round ${i}` })
-          : lineOf({ ts, kind: 'sent', mid: `${i}-0000-4000-8000-${String(i).padStart(12, '0')}`, text: `message ${i}`, from: i % 3 === 0 ? null : i % 2 === 0 ? ONE : TWO });
-    }
-    const bytes = encode(log);
-    log = '';
-    // The fast tier runs every file in one process, and the heap is the process's: what other
-    // files hold and free can only blur a measure, so the least of three is taken.
-    const measured: number[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      collect();
-      const before = process.memoryUsage();
-      const reading = createSegmentReading(SEGMENT);
-      readSegmentBytes(reading, bytes, { closed: true });
-      collect();
-      const after = process.memoryUsage();
-      assert.equal(reading.offset, bytes.length);
-      measured.push((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / lines);
-    }
-    const perLine = Math.min(...measured);
-    // Its byte range, time, shape, facts and id: about 70 bytes; an object a line held some 300.
-    assert.ok(perLine < 120, `${measured.map((one) => one.toFixed(0)).join(', ')} bytes a line`);
   });
 });
 
