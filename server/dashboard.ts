@@ -99,10 +99,18 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     sources,
     app,
     async close() {
-      const cut = setTimeout(() => listening.cutConnections(), CLOSE_GRACE_MS);
+      const cut = setTimeout(() => {
+        const count = listening.cutConnections();
+        if (count > 0) options.onError?.(`${count === 1 ? '1 connection was' : `${count} connections were`} still open ${CLOSE_GRACE_MS / 1000} s after stopping began, and cut.`);
+      }, CLOSE_GRACE_MS);
       try {
+        // In fastify's order: its preClose hooks end the event streams and the work in flight,
+        // and only then does the server stop listening and close the connections now idle. The
+        // other way round, a stream's connection ended after the server had closed its idle ones,
+        // and waited for the browser to close its side (or for the cut).
         // fastify closes a server it was given only if it listened on it: this one it did not.
-        await Promise.all([app.close(), listening.close()]);
+        await app.close();
+        await listening.close();
       } finally {
         clearTimeout(cut);
         await closeSources();

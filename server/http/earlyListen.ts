@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 // The command's address, bound before the rest of the server loads. Loading fastify, zod and the
 // wire's schemas and building the app is most of a start's work before its first answer
@@ -26,8 +27,8 @@ export type EarlyListener = {
   open(): void;
   /** Stops accepting connections, and resolves once the last has ended; held requests are dropped. */
   close(): Promise<void>;
-  /** Ends every connection, busy or not. */
-  cutConnections(): void;
+  /** Ends every connection, busy or not, and says how many there were. */
+  cutConnections(): number;
 };
 
 const PORT_TRIES = 20;
@@ -49,11 +50,17 @@ export async function listenEarly(options: { host: string; port: number; portFal
       if (open && handler !== null) handler(request, response);
       else held.push({ request, response });
     });
+    made.on('connection', (socket: Socket) => {
+      connections.add(socket);
+      socket.once('close', () => connections.delete(socket));
+    });
     made.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     made.requestTimeout = REQUEST_TIMEOUT_MS;
     return made;
   };
   const server = makeServer();
+  // Every connection open, on either address: what a cut ends.
+  const connections = new Set<Socket>();
 
   let port = options.port;
   let portTakenInstead: number | null = null;
@@ -95,7 +102,9 @@ export async function listenEarly(options: { host: string; port: number; portFal
       for (const { request, response } of held.splice(0)) if (!response.destroyed) handler(request, response);
     },
     cutConnections() {
-      for (const one of servers) one.closeAllConnections();
+      const open = connections.size;
+      for (const socket of connections) socket.destroy();
+      return open;
     },
     close() {
       for (const { response } of held.splice(0)) response.destroy();
