@@ -93,19 +93,20 @@ type Served = { app: FastifyInstance; url: string; searches: Admission; exports:
  * The event loop's turns, with the finishing lane (an answer made, being checked and sent) held
  * until `release`: an answer sent in turns of a loaded loop, as long as a test needs it.
  */
-function holdFinishing(): { turns: LoopTurns; held: () => number; release: () => void } {
+/** Turns of the event loop whose `lane` waits until released: an answer or a download held under way. */
+function holdLane(lane: Parameters<LoopTurns['take']>[0]): { turns: LoopTurns; held: () => number; release: () => void } {
   const turns = createLoopTurns();
   let held = 0;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const take = async (lane: Parameters<LoopTurns['take']>[0]) => {
-    if (lane === 'finish') {
+  const take = async (asked: Parameters<LoopTurns['take']>[0]) => {
+    if (asked === lane) {
       held++;
       await released;
     }
-    return turns.take(lane);
+    return turns.take(asked);
   };
-  return { turns: { ...turns, take, takeNow: (lane) => lane !== 'finish' && turns.takeNow(lane) }, held: () => held, release };
+  return { turns: { ...turns, take, takeNow: (asked) => asked !== lane && turns.takeNow(asked) }, held: () => held, release };
 }
 
 async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { running: 2, waiting: 2 }, turns?: LoopTurns): Promise<Served> {
@@ -166,7 +167,7 @@ describe('the queues of searches and exports', () => {
   it('a search whose hits are made gives its place to the next search while its answer is still being sent: the thread is not kept idle for a loaded loop or a slow client', async () => {
     const gate = createGate();
     gate.open();
-    const finishing = holdFinishing();
+    const finishing = holdLane('finish');
     const { app, get, searches } = await serve(gate, undefined, finishing.turns);
     try {
       const first = get('/api/search?q=basket');
@@ -181,6 +182,28 @@ describe('the queues of searches and exports', () => {
       await queueHolds(searches, 0, 0);
     } finally {
       finishing.release();
+      await app.close();
+    }
+  });
+
+  it('a search export whose hits are made gives its search place to the next search while its download is still being sent', async () => {
+    const gate = createGate();
+    gate.open();
+    const download = holdLane('export');
+    const { app, get, searches, exports } = await serve(gate, undefined, download.turns);
+    try {
+      const exported = get('/api/search/export?q=basket&format=ndjson');
+      await eventually(() => (download.held() > 0 ? true : undefined), 'the download to be under way');
+      const next = get('/api/search?q=basket');
+      await eventually(() => (gate.searches === 2 ? true : undefined), 'the next search to begin while the download is being sent');
+      await queueHolds(exports, 1, 0);
+      download.release();
+      const answers = await Promise.all([exported, next]);
+      assert.deepEqual(answers.map((answer) => answer.status), [200, 200]);
+      assert.equal(answers[0]!.body.trim().split('\n').length, 1 + 20, 'the download is whole: its head and every hit');
+      await Promise.all([queueHolds(searches, 0, 0), queueHolds(exports, 0, 0)]);
+    } finally {
+      download.release();
       await app.close();
     }
   });

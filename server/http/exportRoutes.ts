@@ -47,6 +47,9 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     const { format, ...query } = request.query;
     const response = await runSearch(query, reply, sources);
     if (response === null) return reply;
+    // Its hits are made: the search thread is free for the next search while they are sent, at
+    // the client's pace; the download keeps its place among exports.
+    searches.leave(request);
     const exportedAt = new Date().toISOString();
     // The query as it was asked, without the defaults its schema filled in.
     const asked = Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
