@@ -90,10 +90,10 @@ type Answer = { status: number; retryAfter: string | null; body: string };
 type Served = { app: FastifyInstance; url: string; searches: Admission; exports: Admission; get(path: string): Promise<Answer> };
 
 /**
- * The event loop's turns, with the finishing lane (an answer made, being checked and sent) held
- * until `release`: an answer sent in turns of a loaded loop, as long as a test needs it.
+ * The event loop's turns, with one lane held until `release`: the finishing lane (an answer made,
+ * being checked and sent) or the export lane (a download's chunks), under way for as long as a
+ * test needs, as in turns of a loaded loop.
  */
-/** Turns of the event loop whose `lane` waits until released: an answer or a download held under way. */
 function holdLane(lane: Parameters<LoopTurns['take']>[0]): { turns: LoopTurns; held: () => number; release: () => void } {
   const turns = createLoopTurns();
   let held = 0;

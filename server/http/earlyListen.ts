@@ -45,6 +45,8 @@ export async function listenEarly(options: { host: string; port: number; portFal
   let handler: RequestHandler | null = null;
   let open = false;
   const held: { request: IncomingMessage; response: ServerResponse }[] = [];
+  // Every connection open, on either address: what a cut ends.
+  const connections = new Set<Socket>();
   const makeServer = () => {
     const made = createServer((request, response) => {
       if (open && handler !== null) handler(request, response);
@@ -59,8 +61,6 @@ export async function listenEarly(options: { host: string; port: number; portFal
     return made;
   };
   const server = makeServer();
-  // Every connection open, on either address: what a cut ends.
-  const connections = new Set<Socket>();
 
   let port = options.port;
   let portTakenInstead: number | null = null;
