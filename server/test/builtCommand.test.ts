@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { startCommand } from './command.ts';
+import { startCommandTelling } from './command.ts';
 import { makeTempRecord } from './harness.ts';
 
 // The command as published: dist/server/bin.js, which `npm run build` makes (and `npm test` runs
@@ -15,8 +15,7 @@ describe('the built command', () => {
   it('answers its first request without having loaded what Node loads only for an import of its modules (undici, TLS, HTTP/2, zlib, Web Crypto, file streams)', async () => {
     assert.ok(existsSync(BUILT_BIN), `${BUILT_BIN} is missing: run npm run build first`);
     const record = makeTempRecord();
-    const preload = new URL('./tellBuiltinsLoaded.ts', import.meta.url).href;
-    const running = await startCommand([record.dir, '--port', '0'], BUILT_BIN, [], { NODE_OPTIONS: `--import=${preload}` });
+    const running = await startCommandTelling('tellBuiltinsLoaded.ts', [record.dir, '--port', '0'], BUILT_BIN);
     try {
       const response = await running.get('/api/sessions');
       assert.equal(response.status, 200);
