@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 
 import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { DEFAULT_PORT } from '../cliArgs.ts';
-import { runCommand, startCommand } from './command.ts';
+import { runCommand, startCommand, startCommandTelling } from './command.ts';
 import { eventually, makeTempRecord } from './harness.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
@@ -75,8 +75,7 @@ describe('the rec-dashboard command', () => {
 
   it('prints the address before it loads the server, and a request sent at once is held and answered once the server has loaded', async () => {
     const record = makeTempRecord();
-    const preload = new URL('./tellModuleLoads.ts', import.meta.url).href;
-    const running = await startCommand([record.dir, '--port', '0'], undefined, [], { NODE_OPTIONS: `--import=${preload}` });
+    const running = await startCommandTelling('tellModuleLoads.ts', [record.dir, '--port', '0']);
     try {
       const response = await running.get('/api/sessions');
       assert.equal(response.status, 200);

@@ -71,3 +71,8 @@ export function startCommand(args: string[], bin = BIN, prefix: string[] = [], e
     });
   });
 }
+
+/** Starts the command with a module of server/test preloaded (`--import`), which prints on its stdout what the test reads. */
+export function startCommandTelling(preload: string, args: string[], bin = BIN): Promise<RunningCommand> {
+  return startCommand(args, bin, [], { NODE_OPTIONS: `--import=${new URL(`./${preload}`, import.meta.url).href}` });
+}

@@ -100,6 +100,57 @@ function loadUnusedModulesOnUse(): Plugin {
 }
 
 /**
+ * Node's modules taken with `process.getBuiltinModule` rather than imported. An `import` of one
+ * makes its ES module facade, which reads every export, and so loads what a lazy getter would
+ * load only on use: `node:http`'s loads undici (for `WebSocket`, `EventSource`), ~55 ms of a
+ * start's CPU; `node:fs`'s its streams, `node:crypto`'s the Web Crypto API, `node:util`'s more.
+ * Each chunk's `import { a as b } from "node:x"` becomes `const { a: b } = process.getBuiltinModule("node:x")`,
+ * in the same place: the chunk's imports of its own chunks still load before its body, as before.
+ * Bound as the body runs, not before, such a name would be unset if a chunk that imports this
+ * one ran first and called into it: only a cycle of chunks does that, and the build refuses one.
+ */
+function takeBuiltinsUnfaced(): Plugin {
+  const statement = /^import\s+(.+?)\s+from\s+"(node:[\w/]+)";$/gm;
+  return {
+    name: 'take-builtins-unfaced',
+    renderChunk(code) {
+      if (!/^import\s.+\sfrom\s+"node:/m.test(code)) return null;
+      const rendered = new RolldownMagicString(code);
+      for (const match of code.matchAll(statement)) {
+        rendered.overwrite(match.index, match.index + match[0].length, bindBuiltin(match[1]!, match[2]!, this.error.bind(this)));
+      }
+      return rendered;
+    },
+    generateBundle(_options, bundle) {
+      const imports = new Map(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file.imports] as const] : [])));
+      const done = new Set<string>();
+      const visit = (name: string, path: string[]) => {
+        if (path.includes(name)) this.error(`chunks import each other (${[...path.slice(path.indexOf(name)), name].join(' -> ')}): Node's modules taken in a chunk's body would be unset in a cycle`);
+        if (done.has(name)) return;
+        for (const imported of imports.get(name) ?? []) visit(imported, [...path, name]);
+        done.add(name);
+      };
+      for (const name of imports.keys()) visit(name, []);
+    },
+  };
+}
+
+/** The bindings of an import clause (`x`, `* as x`, `{ a as b, c }`, `x, { … }`), taken from the module itself. */
+function bindBuiltin(clause: string, name: string, fail: (message: string) => never): string {
+  const taken = `process.getBuiltinModule(${JSON.stringify(name)})`;
+  const parts = /^(?:(?:\*\s+as\s+)?([\w$]+))?\s*,?\s*(?:\{([^}]*)\})?$/.exec(clause.trim());
+  if (parts === null || (parts[1] === undefined && parts[2] === undefined)) fail(`an import of ${name} the build cannot rewrite: import ${clause}`);
+  const [, whole, named] = parts!;
+  const names = named
+    ?.split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => part.replace(/^([\w$]+)\s+as\s+([\w$]+)$/, '$1: $2'));
+  if (whole === undefined) return `const { ${names!.join(', ')} } = ${taken};`;
+  return names === undefined ? `const ${whole} = ${taken};` : `const ${whole} = ${taken}, { ${names.join(', ')} } = ${whole};`;
+}
+
+/**
  * Packages fastify requires only inside the functions that use them, which the server never
  * calls: its own compilers (the app gives every route zod's), its logger (the app runs without
  * one) and `inject` (tests call it on the source, never on the bundle). Bundled, they were half
@@ -191,7 +242,7 @@ await build({
   input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(ROOT, `${entry}.ts`)])),
   platform: 'node',
   external: [...builtinModules, /^node:/],
-  plugins: [leaveOutNeverLoaded(), keepModulePlaces(), loadUnusedModulesOnUse(), gatherNotices()],
+  plugins: [leaveOutNeverLoaded(), keepModulePlaces(), loadUnusedModulesOnUse(), takeBuiltinsUnfaced(), gatherNotices()],
   output: {
     dir: OUT,
     format: 'esm',
