@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { PendingWindow } from '../shared/evidence.ts';
 import { buildApp } from './http/app.ts';
 import { addressToOpen, isWildcard, listenEarly, type EarlyListener } from './http/earlyListen.ts';
 import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
@@ -6,7 +7,7 @@ import { createSearchPool } from './search/searchPool.ts';
 import { createLoopTurns } from './sources/loopTurns.ts';
 import type { Source } from './sources/source.ts';
 
-type DashboardOptions = {
+type DashboardOptions = PendingWindow & {
   /** The stores to read, in the order given: the first holding a conversation id answers for it. */
   stores: StoreSpec[];
   host: string;
@@ -60,6 +61,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       root: store.root,
       searchPool,
       turns,
+      pendingWindowMs: options.pendingWindowMs,
       ...(store.headStart !== undefined ? { headStart: store.headStart } : {}),
       ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PENDING_WINDOW_MS, isPastPendingWindow } from './evidence.ts';
+import { PENDING_WINDOW_MS, isPastPendingWindow, nextRetryDelay } from './evidence.ts';
 
 // One rule for every kind of store: unfinished bytes (a file that does not parse yet, a line
 // without its newline, a header without its body) are pending for one window from the reader's
@@ -23,5 +23,14 @@ describe('the pending window, timed from the first look', () => {
   it('a file dated in the future tells nothing of its age: it has one window from the first look, not until its mtime comes round', () => {
     assert.equal(isPastPendingWindow(first(WALL + 3_600_000), STEADY + 1_000), false);
     assert.equal(isPastPendingWindow(first(WALL + 3_600_000), STEADY + PENDING_WINDOW_MS), true);
+  });
+
+  it('a reader given a shorter window keeps that one: past it at its end, at once for a file older than it, and its retries never wait past it', () => {
+    const window = 3_000;
+    assert.equal(isPastPendingWindow(first(WALL), STEADY + window - 1, window), false);
+    assert.equal(isPastPendingWindow(first(WALL), STEADY + window, window), true);
+    assert.equal(isPastPendingWindow(first(WALL - window), STEADY, window), true);
+    assert.equal(isPastPendingWindow(first(WALL + 3_600_000), STEADY + window, window), true);
+    assert.equal(nextRetryDelay(20, STEADY + window - 100, STEADY, window), 101);
   });
 });

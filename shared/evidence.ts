@@ -35,12 +35,18 @@ export type Touch = 'changed' | 'removed';
 export const PENDING_WINDOW_MS = 10_000;
 
 /**
+ * The pending window a reader keeps, when it is not PENDING_WINDOW_MS: a test's own reader
+ * waits a shorter one. The product always keeps PENDING_WINDOW_MS.
+ */
+export type PendingWindow = { pendingWindowMs?: number | undefined };
+
+/**
  * Whether a file that does not parse, seen for the first time, was already older than the window
  * (`now` and `changedAt`, its mtime, in epoch milliseconds): then it is damaged at once. A file
  * dated in the future (a clock set wrong, a touched file) tells nothing of its age, so it is not.
  */
-export function isAlreadyDamaged(now: number, changedAt: number): boolean {
-  return now - changedAt >= PENDING_WINDOW_MS;
+export function isAlreadyDamaged(now: number, changedAt: number, windowMs = PENDING_WINDOW_MS): boolean {
+  return now - changedAt >= windowMs;
 }
 
 /**
@@ -53,19 +59,19 @@ export type FirstLook = { steadyAt: number; wallAt: number; changedAt: number };
 /**
  * Whether what was first seen unfinished at `first` has outlived the pending window at `steadyNow`
  * (the reader's steady clock): it was already older than the window at that first look, or the
- * window has passed since. A file dated in the future waits one window from the first look, never
- * until its mtime comes round. One rule for every kind of store.
+ * window (`windowMs`) has passed since. A file dated in the future waits one window from the first
+ * look, never until its mtime comes round. One rule for every kind of store.
  */
-export function isPastPendingWindow(first: FirstLook, steadyNow: number): boolean {
-  return isAlreadyDamaged(first.wallAt, first.changedAt) || steadyNow - first.steadyAt >= PENDING_WINDOW_MS;
+export function isPastPendingWindow(first: FirstLook, steadyNow: number, windowMs = PENDING_WINDOW_MS): boolean {
+  return isAlreadyDamaged(first.wallAt, first.changedAt, windowMs) || steadyNow - first.steadyAt >= windowMs;
 }
 
 /**
  * When to read a pending file again: soon at first, then backing off, never past the moment the
- * window that began at `pendingSince` ends (both on the reader's clock, like `now`).
+ * window that began at `pendingSince` ends (both on the reader's clock, like `now`), `windowMs` long.
  */
-export function nextRetryDelay(attempt: number, now: number, pendingSince: number): number {
+export function nextRetryDelay(attempt: number, now: number, pendingSince: number, windowMs = PENDING_WINDOW_MS): number {
   const backoff = Math.min(50 * 2 ** attempt, 2_000);
-  const untilDamaged = Math.max(0, pendingSince + PENDING_WINDOW_MS - now);
+  const untilDamaged = Math.max(0, pendingSince + windowMs - now);
   return Math.min(backoff, untilDamaged + 1);
 }

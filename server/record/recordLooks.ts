@@ -1,7 +1,7 @@
 import { join, sep } from 'node:path';
 import { readEntry, type EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts';
-import { nextRetryDelay } from '../../shared/evidence.ts';
+import { nextRetryDelay, type PendingWindow } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { lookAtFile } from './lookAtFile.ts';
@@ -14,7 +14,7 @@ import type { FolderWatch } from './folderWatch.ts';
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */
 export type FreshRead = { state: KnownFile | undefined; reading: EntryReading | null };
 
-type RecordLooksOptions = {
+type RecordLooksOptions = PendingWindow & {
   recordDir: string;
   index: RecordIndex;
   /** A session folder listed is watched; one gone is forgotten, and watched afresh if it comes back. */
@@ -30,7 +30,7 @@ export type RecordLooks = ReturnType<typeof createRecordLooks>;
  * gone, a folder's listing. A file that does not parse yet is looked at again on a back-off.
  */
 export function createRecordLooks(options: RecordLooksOptions) {
-  const { recordDir, index, folders } = options;
+  const { recordDir, index, folders, pendingWindowMs } = options;
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
     observeFile(key.slice(0, slash), key.slice(slash + 1));
@@ -55,11 +55,11 @@ export function createRecordLooks(options: RecordLooksOptions) {
     const previous = index.file(sessionId, name);
     const mtimeMs = seenMtimeMs ?? previous?.mtimeMs ?? 0;
     // The pending window is timed on the process's steady clock, never by the file's mtime.
-    const known = concludeObservation(previous ?? null, { name, entryName, mtimeMs }, seen, Date.now(), performance.now());
+    const known = concludeObservation(previous ?? null, { name, entryName, mtimeMs }, seen, Date.now(), performance.now(), pendingWindowMs);
     index.putFile(sessionId, name, known);
     if (known?.evidence === 'pending') {
       const since = known.pendingSince ?? performance.now();
-      retries.schedule(`${sessionId}/${name}`, (attempt) => nextRetryDelay(attempt, performance.now(), since));
+      retries.schedule(`${sessionId}/${name}`, (attempt) => nextRetryDelay(attempt, performance.now(), since, pendingWindowMs));
     } else if (previous !== undefined) {
       // A file the index did not hold has no read due: a first scan's hundred thousand need no key.
       retries.cancel(`${sessionId}/${name}`);

@@ -1,4 +1,5 @@
 import type { LiveItem, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
@@ -39,7 +40,7 @@ export type RecordReader = {
   close(): Promise<void>;
 };
 
-type RecordSourceOptions = {
+type RecordSourceOptions = PendingWindow & {
   recordDir: string;
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
@@ -111,7 +112,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   };
 
   const notices = createNoticeGatherer(flush);
-  const early = createEarlyItems(options.recordDir);
+  const early = createEarlyItems(options.recordDir, options.pendingWindowMs);
   const earlyNotices = createNoticeGatherer<string>((keys) => {
     const bySession = new Map<string, LiveItem[]>();
     for (const key of keys) {
@@ -147,6 +148,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     ...(options.headStart !== undefined ? { headStart: options.headStart } : {}),
     index,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    pendingWindowMs: options.pendingWindowMs,
     noticeGatherMs: NOTICE_GATHER_MS,
     onSeenWhileScanning: tell,
     onAsked: (sessionId, name) => earlyNotices.gather(`${sessionId}\u0000${name}`),

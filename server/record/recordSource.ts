@@ -1,4 +1,5 @@
 import { stateRecordMessages } from '../../shared/record/mapStatements.ts';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import type { RecordSearchHit } from '../../shared/wire/record.ts';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
@@ -14,7 +15,7 @@ import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
 import type { RecordHeadStart } from './scanStart.ts';
 import { createSummaryCache } from './summaryCache.ts';
 
-type RecordSourceOptions = {
+type RecordSourceOptions = PendingWindow & {
   root: string;
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;
@@ -33,6 +34,7 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     recordDir: options.root,
     ...(options.headStart !== undefined ? { headStart: options.headStart } : {}),
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    pendingWindowMs: options.pendingWindowMs,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
   });
   const threads = createReaderThreads();

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import type { Indexing } from '../../shared/wire/common.ts';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
@@ -13,7 +14,7 @@ import { createRecordStatus, type RecordState } from './recordStatus.ts';
 import { createScanHandOver } from './scanHandOver.ts';
 import type { RecordHeadStart } from './scanStart.ts';
 
-type RecordWatcherOptions = {
+type RecordWatcherOptions = PendingWindow & {
   recordDir: string;
   index: RecordIndex;
   /** Told whenever the record's presence or the indexing progress changes. */
@@ -54,7 +55,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const isClosed = () => closed;
   const status = createRecordStatus(options.onStatus);
   const folders = options.headStart?.folders ?? createFolderWatch(recordDir);
-  const looks = createRecordLooks({ recordDir, index, folders, onRead: options.onRead });
+  const looks = createRecordLooks({ recordDir, index, folders, onRead: options.onRead, pendingWindowMs: options.pendingWindowMs });
   const scan = createScanHandOver({ recordDir, index, status, looks, folders, onSeenWhileScanning: options.onSeenWhileScanning, onError: options.onError });
   const reconciler = createReconciler({ recordDir, index, status, folders, looks, scan, isClosed, reconcileIntervalMs: options.reconcileIntervalMs, noticeGatherMs: options.noticeGatherMs });
   const events = createRecordEvents({ recordDir, index, status, looks, scan, reconciler, isClosed, onAsked: options.onAsked, onError: options.onError });

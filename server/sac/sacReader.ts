@@ -1,4 +1,5 @@
 import { join, sep } from 'node:path';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { Indexing } from '../../shared/wire/common.ts';
 import { STORE_FILES, classifyStoreName, isSecretName, type NameKind, type StoreFileName } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
@@ -48,7 +49,7 @@ export type SacReader = {
   close(): Promise<void>;
 };
 
-type ReaderOptions = {
+type ReaderOptions = PendingWindow & {
   root: string;
   onChange(change: SacChange): void;
   onStatus(): void;
@@ -100,7 +101,7 @@ export function createSacReader(options: ReaderOptions): SacReader {
   const pending = createPendingTails((relative) => {
     const found = rooms.fileOf(relative);
     if (found !== null && rooms.readSeat(found.room, found.seat)) tell({ rooms: [found.room.room], store: false });
-  });
+  }, options.pendingWindowMs);
   const rooms = createSacRooms({
     root,
     rules,

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { SourceStatus } from '../../shared/wire/common.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
 import { stateSacMessages } from '../../shared/sac/mapStatements.ts';
@@ -20,7 +21,7 @@ import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 // project), rooms a view of their own. Its reader reads the files; sacFolds.ts keeps what is
 // folded from them, sacProjection.ts says it in the wire's words, sacPages.ts answers with it.
 
-type SacSourceOptions = { root: string; onError?: (message: string) => void; searchPool?: SearchPool; turns?: LoopTurns };
+type SacSourceOptions = PendingWindow & { root: string; onError?: (message: string) => void; searchPool?: SearchPool; turns?: LoopTurns };
 
 /** A summary older than this is folded again: a focus turns stale and a quiet presence ends with time. */
 const SUMMARY_MAX_AGE_MS = 60_000;
@@ -43,6 +44,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
   };
   const reader = createSacReader({
     root,
+    pendingWindowMs: options.pendingWindowMs,
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onStatus: () => {
       // What the first scan read is not told item by item: it is what the files held when reading began.

@@ -1,3 +1,4 @@
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { SourceKind } from '../../shared/wire/common.ts';
 import type { RecordHeadStart } from '../record/scanStart.ts';
 import { recordStore } from '../record/recordStore.ts';
@@ -19,7 +20,7 @@ import type { Source } from './source.ts';
  */
 export type StoreSpec = { kind: SourceKind; root: string; headStart?: RecordHeadStart | null };
 
-type SourceOptions = {
+type SourceOptions = PendingWindow & {
   root: string;
   headStart?: RecordHeadStart | null;
   reconcileIntervalMs?: number;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import type { Indexing } from '../../shared/wire/common.ts';
 import { SESSION_JSON, type ProjectLabel, type Stray } from '../../shared/spex/layout.ts';
 import type { SegmentReading } from '../../shared/spex/segment.ts';
@@ -69,7 +70,7 @@ export type SpexReader = {
   close(): Promise<void>;
 };
 
-type ReaderOptions = {
+type ReaderOptions = PendingWindow & {
   root: string;
   /** Told of sessions whose summary may have changed (their own log, or what others say they sent). */
   onChanged: (sessionIds: Set<string>) => void;
@@ -96,7 +97,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
   const pending = createPendingTails((sessionId) => {
     const session = sessions.get(sessionId);
     if (session !== undefined) watch.stir(session.folder, null);
-  });
+  }, options.pendingWindowMs);
   const reads = createSessionReads({
     rules,
     sentIndex,

@@ -1,3 +1,4 @@
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { stateSpexMessages } from '../../shared/spex/mapStatements.ts';
 import { PAGE_TEXT_LIMIT_BYTES, type SourceStatus } from '../../shared/wire/common.ts';
 import type { SpexItemResponse, SpexSearchHit, SpexSessionResponse } from '../../shared/wire/spex.ts';
@@ -15,7 +16,7 @@ import { createLoopTurns, mapInSteps, type LoopTurns } from '../sources/loopTurn
 // A spex home as a source: its reader (index, watcher), its projection (spexProjection.ts), its
 // export and its search, and the notices its changes make.
 
-type SpexSourceOptions = { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number; searchPool?: SearchPool; turns?: LoopTurns };
+type SpexSourceOptions = PendingWindow & { root: string; onError?: (message: string) => void; reconcileIntervalMs?: number; searchPool?: SearchPool; turns?: LoopTurns };
 
 /** A page's items read a slice a step (server/sources/loopTurns.ts): their lines are read again from their segments. */
 const PAGE_STEP_ITEMS = 16;
@@ -41,6 +42,7 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
 
   const reader: SpexReader = createSpexReader({
     root: options.root,
+    pendingWindowMs: options.pendingWindowMs,
     ...(options.reconcileIntervalMs !== undefined ? { reconcileMs: options.reconcileIntervalMs } : {}),
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onChanged(ids) {

@@ -4,11 +4,10 @@ import { mkdirSync, readFileSync, symlinkSync, truncateSync, unlinkSync, writeFi
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sessionResponseSchema, type FileItem, type SessionSummary } from '../../shared/wire/record.ts';
-import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
-import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 
 // No evidence slips away: whatever happens to a file after the reader read it (its name taken by
@@ -37,7 +36,7 @@ before(async () => {
   writeFileSync(join(outside.dir, 'elsewhere.json'), JSON.stringify(entry('x', sentEntry(1, 'SECRET OUTSIDE THE RECORD'))));
   for (const replacement of replacements) for (const place of places) await writeSession(replacedSession(replacement.what, place), place === 'middle');
   await writer.send({ op: 'write', sessionId: 'watch-probe', seq: 1, entry: entry('watch-probe', startEntry(0)) });
-  dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 600_000 });
+  dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 600_000, pendingWindowMs: TEST_PENDING_WINDOW_MS });
   await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
   // A file written now is seen only once the folders are watched; the listings that follow the
   // watch's start are done a moment later.
@@ -141,7 +140,7 @@ describe('a file that is not finished in time', () => {
     const damaged = await eventually(async () => {
       const item = await itemOf(sessionId, file);
       return item?.evidence === 'damaged' ? item : undefined;
-    }, 'the file to be damaged, though its mtime is an hour ahead', PENDING_WINDOW_MS + 5_000);
+    }, 'the file to be damaged, though its mtime is an hour ahead', TEST_PENDING_WINDOW_MS + 5_000);
     assert.equal(damaged.size, 21);
     assert.deepEqual((await summaryOf(sessionId))?.degraded.map((reason) => reason.code), ['damaged-file']);
   });

@@ -3,6 +3,7 @@ import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
 import type { RecordHeadStart } from '../record/scanStart.ts';
 import { createSearchPool, type SearchPool } from '../search/searchPool.ts';
@@ -22,6 +23,13 @@ export function makeTempRecord(prefix = 'rec-test-'): { dir: string; remove(): v
  */
 export const TEST_SEARCH_BUDGET_MS = 60_000;
 
+/**
+ * The pending window of a test's own reader where a test waits for it to pass (a write cut short
+ * turning damaged or torn): the product's 10 s (PENDING_WINDOW_MS) would be waited in full. Long
+ * enough that the test sees the file pending first on a loaded machine.
+ */
+export const TEST_PENDING_WINDOW_MS = 3_000;
+
 /** A search pool with the tests' budget, for a source a test builds itself (its source closes it). */
 export function createTestSearchPool(): SearchPool {
   return createSearchPool({ budgetMs: TEST_SEARCH_BUDGET_MS });
@@ -29,7 +37,7 @@ export function createTestSearchPool(): SearchPool {
 
 export async function startTestDashboard(
   recordDir: string,
-  options: { reconcileIntervalMs?: number; token?: string | null; searchBudgetMs?: number; headStart?: RecordHeadStart | null } = {},
+  options: PendingWindow & { reconcileIntervalMs?: number; token?: string | null; searchBudgetMs?: number; headStart?: RecordHeadStart | null } = {},
 ): Promise<Dashboard> {
   return startDashboard({
     stores: [{ kind: 'record', root: recordDir, ...(options.headStart !== undefined ? { headStart: options.headStart } : {}) }],
@@ -40,6 +48,7 @@ export async function startTestDashboard(
     webRoot: null,
     reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
     searchBudgetMs: options.searchBudgetMs ?? TEST_SEARCH_BUDGET_MS,
+    pendingWindowMs: options.pendingWindowMs,
   });
 }
 

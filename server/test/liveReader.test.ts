@@ -3,14 +3,13 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync, appendFileSy
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sessionResponseSchema, type FileItem } from '../../shared/wire/record.ts';
-import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { isoAt, nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { buildApp } from '../http/app.ts';
 import type { Source } from '../sources/source.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream } from './eventStream.ts';
-import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 // The live reader against a real writer process: files arrive half-written, in bursts, cut
@@ -22,7 +21,7 @@ let writer: Writer;
 
 before(async () => {
   writer = await startWriter(record.dir);
-  dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 500 });
+  dashboard = await startTestDashboard(record.dir, { reconcileIntervalMs: 500, pendingWindowMs: TEST_PENDING_WINDOW_MS });
   await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'first scan');
 });
 
@@ -72,7 +71,7 @@ describe('the live reader', () => {
     const damaged = await eventually(async () => {
       const item = await itemOf(sessionId, file);
       return item?.evidence === 'damaged' ? item : undefined;
-    }, 'the damaged file', PENDING_WINDOW_MS + 5_000);
+    }, 'the damaged file', TEST_PENDING_WINDOW_MS + 5_000);
     assert.equal(damaged.size, 60);
     const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
     const summary = list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);

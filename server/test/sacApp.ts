@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { sacSeatSummarySchema, type SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import type { SacWriter } from '../../tools/writer/sacWriter.ts';
 import { buildApp } from '../http/app.ts';
@@ -14,9 +15,9 @@ import { createTestSearchPool } from './harness.ts';
 
 export type SacTestApp = { app: FastifyInstance; source: Source<'sac'>; notices: SourceNotice[]; errors: string[]; close(): Promise<void> };
 
-export async function startSacApp(root: string): Promise<SacTestApp> {
+export async function startSacApp(root: string, options: PendingWindow = {}): Promise<SacTestApp> {
   const errors: string[] = [];
-  const source = createSacSource({ root, onError: (message) => errors.push(message), searchPool: createTestSearchPool() });
+  const source = createSacSource({ root, onError: (message) => errors.push(message), searchPool: createTestSearchPool(), pendingWindowMs: options.pendingWindowMs });
   const notices: SourceNotice[] = [];
   source.subscribe((notice) => notices.push(notice));
   await source.start();

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema, sacSeatSummarySchema } from '../../shared/wire/sac.ts';
 import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
-import { eventually, makeTempRecord } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually, makeTempRecord } from './harness.ts';
 import { getBody, seatUrl, startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
 
 // What the sac reader must not do, whatever the store holds: read a secret under another name,
@@ -37,8 +38,8 @@ afterEach(async () => {
   store.remove();
 });
 
-async function serve(): Promise<SacTestApp> {
-  served = await startSacApp(store.dir);
+async function serve(options: PendingWindow = {}): Promise<SacTestApp> {
+  served = await startSacApp(store.dir, options);
   return served;
 }
 
@@ -133,13 +134,13 @@ describe('pending, timed from the first look', () => {
     await writer.send({ op: 'send', room: 'team', seat: WEB, ts: '2026-11-30T17:19:40.000+00:00', type: 'QUESTION', text: 'will this ever', stopAfterBytes: 50 });
     // A clock set wrong: the file says it was written an hour from now.
     await writer.send({ op: 'raw', path: `${TEAM}/${WEB}.md`, bytes: '', append: true, mtime: new Date(Date.now() + 3_600_000).toISOString() });
-    const app = await serve();
+    const app = await serve({ pendingWindowMs: TEST_PENDING_WINDOW_MS });
     const flow = async () => sacRoomResponseSchema.parse((await take(app, `/api/sac/rooms/team?source=${app.source.ref.id}`)).json);
     assert.ok((await flow()).room.pending > 0);
     const torn = await eventually(async () => {
       const now = await flow();
       return now.room.torn > 0 ? now : undefined;
-    }, 'the tail to turn torn', 20_000);
+    }, 'the tail to turn torn', TEST_PENDING_WINDOW_MS + 5_000);
     assert.equal(torn.room.pending, 0);
   });
 });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PENDING_WINDOW_MS } from '../../shared/evidence.ts';
 import { liveItemSchema, type LiveItem } from '../../shared/wire/common.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
-import { eventually, makeTempRecord } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually, makeTempRecord } from './harness.ts';
 import { startSacApp, writeExampleStore, type SacTestApp } from './sacApp.ts';
 
 // The live view's feed from a set-agent-comm store: every entry a writer process appends arrives
@@ -23,7 +22,7 @@ before(async () => {
   writer = await startSacWriter(store.dir);
   await writeExampleStore(writer);
   await writer.send({ op: 'raw', path: 'relays.json', bytes: Buffer.from(JSON.stringify({ secret: CANARY })).toString('base64') });
-  served = await startSacApp(store.dir);
+  served = await startSacApp(store.dir, { pendingWindowMs: TEST_PENDING_WINDOW_MS });
   await eventually(() => (served.source.status().indexing.state === 'ready' ? true : undefined), 'first scan');
 });
 after(async () => {
@@ -144,7 +143,7 @@ describe('set-agent-comm item notices', () => {
     assert.equal(stray.item.firstLine, null);
     const headerAt = Buffer.byteLength('notes before a header\n');
     // Seen before it was dated back, it waits one window from that first look, as every kind's pending file does.
-    const torn = await itemTold((item) => item.key === `${file}:${headerAt}` && item.evidence === 'damaged', 'the torn entry', PENDING_WINDOW_MS + 5_000);
+    const torn = await itemTold((item) => item.key === `${file}:${headerAt}` && item.evidence === 'damaged', 'the torn entry', TEST_PENDING_WINDOW_MS + 5_000);
     assert.equal(torn.item.degraded, true);
     assert.match(torn.item.words, /torn/);
     assert.equal(torn.item.firstLine, null);

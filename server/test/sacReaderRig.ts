@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import { createSacReader, type SacChange, type SacReader } from '../sac/sacReader.ts';
 
@@ -24,9 +25,9 @@ export function removeStores(made: string[]): void {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 }
 
-export async function startReader(root: string): Promise<{ reader: SacReader; changes: SacChange[] }> {
+export async function startReader(root: string, options: PendingWindow = {}): Promise<{ reader: SacReader; changes: SacChange[] }> {
   const changes: SacChange[] = [];
-  const reader = createSacReader({ root, onChange: (change) => changes.push(change), onStatus: () => {} });
+  const reader = createSacReader({ root, onChange: (change) => changes.push(change), onStatus: () => {}, pendingWindowMs: options.pendingWindowMs });
   await reader.start();
   // What the first scan read is told once, as it ends: what follows is news.
   assert.ok(changes.some((change) => change.store && change.rooms.includes('team')), 'the scan tells what it read');

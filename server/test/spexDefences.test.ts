@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { spexSessionResponseSchema, spexSummarySchema } from '../../shared/wire/spex.ts';
 import { startSpexWriter } from '../../tools/writer/spexWriter.ts';
-import { eventually, makeTempRecord } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually, makeTempRecord } from './harness.ts';
 import { A, B, PROJECT, sentEvent, sessionJson, startSpexRig, type SpexRig } from './spexHarness.ts';
 
 // What the spex reader must not do, whatever the home holds: follow a link out of it, lose a
@@ -19,8 +20,8 @@ after(async () => {
   for (const temp of temps) temp.remove();
 });
 
-async function rig(prepare?: Parameters<typeof startSpexRig>[0]): Promise<SpexRig> {
-  const started = await startSpexRig(prepare);
+async function rig(prepare?: Parameters<typeof startSpexRig>[0], options: PendingWindow = {}): Promise<SpexRig> {
+  const started = await startSpexRig(prepare, options);
   rigs.push(started);
   return started;
 }
@@ -140,12 +141,12 @@ describe('pending, timed from the first look', () => {
       await writer.send({ op: 'bytes', ...where(A), base64: Buffer.from('{"ts":"2026-').toString('base64') });
       // A clock set wrong: the file says it was written an hour from now.
       await writer.send({ op: 'age', ...where(A), file: 'timeline/000000000001.ndjson', mtime: new Date(Date.now() + 3_600_000).toISOString() });
-    });
+    }, { pendingWindowMs: TEST_PENDING_WINDOW_MS });
     assert.equal((await page(r, A)).session.counts.pending, 1);
     const torn = await eventually(async () => {
       const now = await page(r, A);
       return now.session.counts.torn === 1 ? now : undefined;
-    }, 'the tail to turn torn', 20_000);
+    }, 'the tail to turn torn', TEST_PENDING_WINDOW_MS + 5_000);
     assert.equal(torn.session.degraded[0]?.code, 'torn-write');
   });
 });

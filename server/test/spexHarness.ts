@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
 import { buildApp } from '../http/app.ts';
 import type { Source, SourceNotice } from '../sources/source.ts';
@@ -20,12 +21,12 @@ export type SpexRig = {
   close(): Promise<void>;
 };
 
-export async function startSpexRig(prepare?: (writer: SpexWriter, home: string) => Promise<void>): Promise<SpexRig> {
+export async function startSpexRig(prepare?: (writer: SpexWriter, home: string) => Promise<void>, options: PendingWindow = {}): Promise<SpexRig> {
   const temp = makeTempRecord('spex-test-');
   const home = temp.dir;
   const writer = await startSpexWriter(home);
   if (prepare !== undefined) await prepare(writer, home);
-  const source = createSpexSource({ root: home, reconcileIntervalMs: 60_000, searchPool: createTestSearchPool() });
+  const source = createSpexSource({ root: home, reconcileIntervalMs: 60_000, searchPool: createTestSearchPool(), pendingWindowMs: options.pendingWindowMs });
   const notices: SourceNotice[] = [];
   const served: string[] = [];
   source.subscribe((notice) => {

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { liveItemSchema, type LiveItem } from '../../shared/wire/common.ts';
 import { spexSessionResponseSchema } from '../../shared/wire/spex.ts';
 import type { SourceNotice } from '../sources/source.ts';
-import { eventually } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually } from './harness.ts';
 import { A, B, C, PROJECT, sentEvent, sessionJson, startSpexRig, statusEvent, type SpexRig } from './spexHarness.ts';
 
 // The live view's feed from a spex home: every line a real writer process appends is told as an
@@ -32,7 +32,7 @@ async function startRig(): Promise<SpexRig> {
     for (const id of [A, B, C]) await writer.send({ op: 'session', ...where(id), value: sessionJson(id) });
     // What is in the home when it is first read is not news: it is never told item by item.
     await writer.send({ op: 'event', ...where(A), event: sentEvent('written before the dashboard started', null) });
-  });
+  }, { pendingWindowMs: TEST_PENDING_WINDOW_MS });
   rigs.push(rig);
   return rig;
 }
@@ -112,7 +112,7 @@ describe('spex item notices', () => {
     assert.equal(toldOf(rig, B).length, 1, "the sender's own log has nothing new");
   });
 
-  it('a line written in two pieces is told being written, then as its event; damaged, invalid and torn lines are told as degraded evidence with no text', { timeout: 30_000 }, async () => {
+  it('a line written in two pieces is told being written, then as its event; damaged, invalid and torn lines are told as degraded evidence with no text', async () => {
     const rig = await startRig();
     const line = JSON.stringify(sentEvent('slowly written', null, { ts: '2026-11-30T11:00:00.000Z' }));
     // Cut after its kind: a tail is told once it shows it is not spex's private bookkeeping.
@@ -142,7 +142,7 @@ describe('spex item notices', () => {
     // A tail that never ends is torn once its segment's mtime is past the pending window.
     await rig.writer.send({ op: 'bytes', ...where(B), base64: Buffer.from('{"ts":"2026-11-30T11:00:03.000Z","kind":"sent","text":"cut').toString('base64') });
     await itemTold(rig, B, (item) => item.key === 'line-4' && item.evidence === 'pending', 'the tail, pending');
-    const torn = await itemTold(rig, B, (item) => item.key === 'line-4' && item.evidence === 'torn', 'the tail, torn', 20_000);
+    const torn = await itemTold(rig, B, (item) => item.key === 'line-4' && item.evidence === 'torn', 'the tail, torn', TEST_PENDING_WINDOW_MS + 5_000);
     assert.equal(torn.degraded, true);
     assert.match(torn.words, /^unknown evidence: /);
     assert.deepEqual(

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { PendingWindow } from '../../shared/evidence.ts';
 import { spexSummarySchema, spexSessionResponseSchema, spexItemResponseSchema } from '../../shared/wire/spex.ts';
-import { eventually, fingerprintTree } from './harness.ts';
+import { TEST_PENDING_WINDOW_MS, eventually, fingerprintTree } from './harness.ts';
 import { A, B, C, PROJECT, sentEvent, sessionJson, startSpexRig, statusEvent, type SpexRig } from './spexHarness.ts';
 
 // A spex home written the way spex writes it (one O_APPEND write per line, 12-digit segments rolling
@@ -14,8 +15,8 @@ after(async () => {
   for (const rig of rigs) await rig.close();
 });
 
-async function rig(prepare?: Parameters<typeof startSpexRig>[0]): Promise<SpexRig> {
-  const started = await startSpexRig(prepare);
+async function rig(prepare?: Parameters<typeof startSpexRig>[0], options: PendingWindow = {}): Promise<SpexRig> {
+  const started = await startSpexRig(prepare, options);
   rigs.push(started);
   return started;
 }
@@ -102,19 +103,19 @@ describe('evidence', () => {
     assert.equal(done.session.counts.pending, 0);
   });
 
-  test('a tail unterminated 10 s after its mtime is a torn write, found by the reader on its own', async () => {
+  test('a tail left unterminated past the pending window is a torn write, found by the reader on its own', async () => {
     const r = await rig(async (writer) => {
       await writer.send({ op: 'session', ...where(A), value: sessionJson(A) });
       await writer.send({ op: 'event', ...where(A), event: sentEvent('whole', null) });
       await writer.send({ op: 'bytes', ...where(A), base64: Buffer.from('{"ts":"2026-').toString('base64') });
-    });
+    }, { pendingWindowMs: TEST_PENDING_WINDOW_MS });
     assert.equal((await page(r, A)).session.counts.pending, 1);
     // The file's mtime says it stopped growing long ago; no write follows to wake the reader.
     await r.writer.send({ op: 'age', ...where(A), file: 'timeline/000000000001.ndjson', mtime: new Date(Date.now() - 60_000).toISOString() });
     const torn = await eventually(async () => {
       const now = await page(r, A);
       return now.session.counts.torn === 1 ? now : undefined;
-    }, 'a torn write', 15_000);
+    }, 'a torn write', TEST_PENDING_WINDOW_MS + 5_000);
     const item = torn.items[1]!;
     assert.equal(item.type === 'evidence' && item.evidence, 'torn');
     assert.equal(torn.session.degraded[0]?.code, 'torn-write');

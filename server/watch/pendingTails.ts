@@ -1,4 +1,4 @@
-import { isPastPendingWindow, nextRetryDelay, type FirstLook } from '../../shared/evidence.ts';
+import { PENDING_WINDOW_MS, isPastPendingWindow, nextRetryDelay, type FirstLook } from '../../shared/evidence.ts';
 import { createRetryQueue } from './retryQueue.ts';
 
 // Bytes a writer has not finished (a spex line without its newline, a set-agent-comm header
@@ -17,7 +17,8 @@ export type PendingTails = {
   close(): void;
 };
 
-export function createPendingTails(readAgain: (key: string) => void): PendingTails {
+/** `windowMs`: the pending window (PENDING_WINDOW_MS but in a test's own reader). */
+export function createPendingTails(readAgain: (key: string) => void, windowMs = PENDING_WINDOW_MS): PendingTails {
   const looks = new Map<string, FirstLook & { place: string }>();
   const retries = createRetryQueue(readAgain);
   return {
@@ -28,10 +29,10 @@ export function createPendingTails(readAgain: (key: string) => void): PendingTai
         first = { place, steadyAt: performance.now(), wallAt: Date.now(), changedAt };
         looks.set(key, first);
       }
-      const over = isPastPendingWindow(first, performance.now());
+      const over = isPastPendingWindow(first, performance.now(), windowMs);
       const since = first.steadyAt;
       if (over) retries.cancel(key);
-      else retries.schedule(key, (attempt) => nextRetryDelay(attempt, performance.now(), since));
+      else retries.schedule(key, (attempt) => nextRetryDelay(attempt, performance.now(), since, windowMs));
       return over;
     },
     settle(key) {

@@ -97,6 +97,15 @@ describe('what a reader concludes from each look at a file', () => {
     assert.equal(after?.evidence, 'damaged');
   });
 
+  it('a reader given a shorter window concludes damaged at its end, and at once of a file older than it', () => {
+    const window = 3_000;
+    const first = concludeObservation(null, FILE, unparsed(NOW + 3_600_000), NOW, 500, window);
+    const during = concludeObservation(first, FILE, unparsed(NOW + 3_600_000), NOW + window - 1, 500 + window - 1, window);
+    assert.equal(during?.evidence, 'pending');
+    assert.equal(concludeObservation(during, FILE, unparsed(NOW + 3_600_000), NOW + window, 500 + window, window)?.evidence, 'damaged');
+    assert.equal(concludeObservation(null, FILE, unparsed(NOW - window), NOW, 500, window)?.evidence, 'damaged');
+  });
+
   it('the pending window follows the reader\'s clock, not the wall clock: a wall clock set back does not keep a file pending', () => {
     const first = concludeObservation(null, FILE, unparsed(NOW - 100), NOW, 0);
     const later = concludeObservation(first, FILE, unparsed(NOW - 100), NOW - 3_600_000, PENDING_WINDOW_MS);

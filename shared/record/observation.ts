@@ -23,9 +23,16 @@ export type Observation =
 /**
  * Concludes from a new look at `file`. Returns null when there is nothing left to show.
  * `now` is the wall clock (epoch ms), which mtimes are compared with; `readerNow` is the reader's
- * own steady clock, which times the pending window (it defaults to `now`).
+ * own steady clock, which times the pending window, `windowMs` long (it defaults to `now`).
  */
-export function concludeObservation(previous: KnownFile | null, file: FileSeen, seen: Observation, now: number, readerNow = now): KnownFile | null {
+export function concludeObservation(
+  previous: KnownFile | null,
+  file: FileSeen,
+  seen: Observation,
+  now: number,
+  readerNow = now,
+  windowMs = PENDING_WINDOW_MS,
+): KnownFile | null {
   const fingerprint = previous?.fingerprint ?? null;
   const facts = previous?.facts ?? null;
   const read = fingerprint !== null;
@@ -58,8 +65,8 @@ export function concludeObservation(previous: KnownFile | null, file: FileSeen, 
       const since = pendingSince ?? readerNow;
       const damaged =
         pendingSince === undefined
-          ? isAlreadyDamaged(now, seen.changedAt)
-          : previous?.evidence === 'damaged' || readerNow - since >= PENDING_WINDOW_MS;
+          ? isAlreadyDamaged(now, seen.changedAt, windowMs)
+          : previous?.evidence === 'damaged' || readerNow - since >= windowMs;
       return makeKnown(previous, file, damaged ? 'damaged' : 'pending', seen.why, seen.size, null, null, since, undefined);
     }
   }
