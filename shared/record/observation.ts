@@ -23,7 +23,7 @@ export type Observation =
 /**
  * Concludes from a new look at `file`. Returns null when there is nothing left to show.
  * `now` is the wall clock (epoch ms), which mtimes are compared with; `readerNow` is the reader's
- * own steady clock, which times the pending window, `windowMs` long (it defaults to `now`).
+ * own steady clock (it defaults to `now`), which times the pending window, `windowMs` long.
  */
 export function concludeObservation(
   previous: KnownFile | null,
