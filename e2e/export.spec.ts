@@ -26,7 +26,7 @@ async function writeDegradedSession(): Promise<{ session: SessionWriting; damage
   session.seq += 1; // never written: a gap
   const damaged = entryFileName(new Date(), ++session.seq);
   await session.raw(damaged, '{"kind":"message","te', new Date(Date.now() - 3_600_000));
-  // The reader may see the file before it is dated back: it is then pending for its window first.
+  // The file appears already dated back (tools/writer/writerProcess.ts): damaged at the reader's first look.
   await expect
     .poll(async () => ((await (await apiFetch(`${live.url}/api/sessions/${session.sessionId}/files/${damaged}`)).json()) as { item?: { evidence?: string } }).item?.evidence, { timeout: 20_000 })
     .toBe('damaged');

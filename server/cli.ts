@@ -20,7 +20,7 @@ const STOP_DEADLINE_MS = 1_900;
 
 /** Runs the `rec-dashboard` command. Every failure is one line that says what to do. */
 export async function main(argv: string[]): Promise<void> {
-  const command = parseCliArgs(argv);
+  const command = parseCliArgs(argv, process.env);
   switch (command.type) {
     case 'help':
       console.log(USAGE);
@@ -117,6 +117,7 @@ export async function main(argv: string[]): Promise<void> {
       token,
       onError,
       ...(command.searchBudgetMs !== null ? { searchBudgetMs: command.searchBudgetMs } : {}),
+      ...(command.pendingWindowMs !== null ? { pendingWindowMs: command.pendingWindowMs } : {}),
     });
   } catch (error) {
     await demo?.stop();

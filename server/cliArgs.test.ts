@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_PORT, parseCliArgs, type CliCommand } from './cliArgs.ts';
+import { DEFAULT_PORT, TEST_PENDING_WINDOW_ENV, parseCliArgs, type CliCommand } from './cliArgs.ts';
 
 // The command line, read without starting anything: every flag and every way to get it wrong.
 
@@ -30,7 +30,22 @@ describe('the command line', () => {
       open: null,
       token: 'generate',
       searchBudgetMs: null,
+      pendingWindowMs: null,
     });
+  });
+
+  it(`${TEST_PENDING_WINDOW_ENV}, for tests, shortens the pending window to whole milliseconds from 1 to 10,000; unset or empty keeps the product's`, () => {
+    const withEnv = (value: string | undefined) => parseCliArgs(['/tmp/record'], { [TEST_PENDING_WINDOW_ENV]: value });
+    assert.equal(runOf(['/tmp/record']).pendingWindowMs, null);
+    assert.equal((withEnv(undefined) as Run).pendingWindowMs, null);
+    assert.equal((withEnv('') as Run).pendingWindowMs, null);
+    assert.equal((withEnv('3000') as Run).pendingWindowMs, 3_000);
+    assert.equal((withEnv('1') as Run).pendingWindowMs, 1);
+    assert.equal((withEnv('10000') as Run).pendingWindowMs, 10_000);
+    for (const value of ['0', '10001', '3s', '3.5', '-1', '1e3', ' 3000', 'ten']) {
+      assert.deepEqual(withEnv(value), { type: 'error', message: `${TEST_PENDING_WINDOW_ENV} takes whole milliseconds from 1 to 10000, not "${value}"` }, value);
+    }
+    assert.deepEqual(parseCliArgs(['--help'], { [TEST_PENDING_WINDOW_ENV]: 'ten' }), { type: 'help' });
   });
 
   it('--search-budget takes seconds, from a thousandth to 600, and nothing else', () => {

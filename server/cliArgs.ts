@@ -1,8 +1,16 @@
 import { parseArgs } from 'node:util';
+import { PENDING_WINDOW_MS } from '../shared/evidence.ts';
 import type { SourceKind } from '../shared/wire/common.ts';
 import { STORE_KINDS } from './sources/kinds.ts';
 
 export const DEFAULT_PORT = 4800;
+
+/**
+ * For tests of the built command only: the pending window its readers keep, in whole milliseconds,
+ * shorter than the product's 10 s (PENDING_WINDOW_MS), for a test that waits for a write cut short
+ * to turn damaged. Not in the usage: a person's dashboard always keeps the product's window.
+ */
+export const TEST_PENDING_WINDOW_ENV = 'REC_DASHBOARD_TEST_PENDING_WINDOW_MS';
 
 export type CliCommand =
   | { type: 'help' }
@@ -22,6 +30,8 @@ export type CliCommand =
       token: string | 'generate' | null;
       /** `--search-budget`: a search's thread time before it answers with what it found; null: the default. */
       searchBudgetMs: number | null;
+      /** From TEST_PENDING_WINDOW_ENV, in tests; null: the product's pending window. */
+      pendingWindowMs: number | null;
     }
   | { type: 'error'; message: string };
 
@@ -76,8 +86,8 @@ ${OPTION_LINES}
 Nothing in any store is ever written, renamed or deleted by rec-dashboard; set-agent-comm's
 relays.json and http-tokens.json are never opened.`;
 
-/** Reads the command line. Bad input is an error with a message, never a throw. */
-export function parseCliArgs(argv: string[]): CliCommand {
+/** Reads the command line (and a test's environment). Bad input is an error with a message, never a throw. */
+export function parseCliArgs(argv: string[], env: Readonly<Record<string, string | undefined>> = {}): CliCommand {
   const { rest, named } = takeNamedStores(argv);
   let parsed;
   try {
@@ -125,7 +135,15 @@ export function parseCliArgs(argv: string[]): CliCommand {
     if (!(seconds > 0 && seconds <= 600)) return { type: 'error', message: `--search-budget takes seconds from 0.001 to 600, not "${budget}"` };
     searchBudgetMs = seconds * 1000;
   }
-  return { type: 'run', dirs: positionals, named, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token, searchBudgetMs };
+  let pendingWindowMs: number | null = null;
+  const window = env[TEST_PENDING_WINDOW_ENV];
+  if (window !== undefined && window !== '') {
+    pendingWindowMs = /^\d{1,5}$/.test(window) ? Number(window) : NaN;
+    if (!(pendingWindowMs >= 1 && pendingWindowMs <= PENDING_WINDOW_MS)) {
+      return { type: 'error', message: `${TEST_PENDING_WINDOW_ENV} takes whole milliseconds from 1 to ${PENDING_WINDOW_MS}, not "${window}"` };
+    }
+  }
+  return { type: 'run', dirs: positionals, named, port, portIsDefault: values.port === undefined, host, open: values.open ?? null, token, searchBudgetMs, pendingWindowMs };
 }
 
 /**

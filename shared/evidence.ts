@@ -35,8 +35,9 @@ export type Touch = 'changed' | 'removed';
 export const PENDING_WINDOW_MS = 10_000;
 
 /**
- * The pending window a reader keeps, when it is not PENDING_WINDOW_MS: a test's own reader
- * waits a shorter one. The product always keeps PENDING_WINDOW_MS.
+ * The pending window a reader keeps, when it is not PENDING_WINDOW_MS: a test's own reader, or a
+ * command a test starts with REC_DASHBOARD_TEST_PENDING_WINDOW_MS (server/cliArgs.ts), waits a
+ * shorter one. A person's dashboard always keeps PENDING_WINDOW_MS.
  */
 export type PendingWindow = { pendingWindowMs?: number | undefined };
 

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { TEST_PENDING_WINDOW_ENV } from '../../server/cliArgs.ts';
 
 // Starts the real command, as a person would: `rec-dashboard <recordDir> --port 0 --no-open`,
 // and waits for the line that gives its address.
@@ -18,6 +19,14 @@ const WEB_INDEX = fileURLToPath(new URL('../../dist/web/index.html', import.meta
  * the way a person gets in instead: the printed address, traded for a cookie.
  */
 export const E2E_TOKEN = 'e2e-access-token-0123456789';
+
+/**
+ * The pending window of a command started for a test that waits for a write cut short to turn
+ * damaged (`startDashboard`'s `pendingWindowMs`): the product's 10 s would be waited in full. As
+ * the integration tests' (server/test/harness.ts), long enough that the test sees the file pending
+ * first on a loaded machine, where the page is open before the write.
+ */
+export const E2E_PENDING_WINDOW_MS = 3_000;
 
 export type RunningDashboard = {
   /** The dashboard's origin, without a trailing slash: tests append paths to it. */
@@ -41,14 +50,22 @@ export function assertBuilt(): void {
 /**
  * recordDir null runs the demo record; several directories are several stores, each recognised by
  * what it holds. `token: 'default'` leaves the command to make its own; `args` are more options
- * of the command (`--search-budget 0.05`).
+ * of the command (`--search-budget 0.05`); `pendingWindowMs` is the readers' pending window, given
+ * to the command as it is given in tests only (TEST_PENDING_WINDOW_ENV).
  */
-export async function startDashboard(recordDir: string | readonly string[] | null, port = 0, options: { token?: 'default'; args?: readonly string[] } = {}): Promise<RunningDashboard> {
+export async function startDashboard(
+  recordDir: string | readonly string[] | null,
+  port = 0,
+  options: { token?: 'default'; args?: readonly string[]; pendingWindowMs?: number } = {},
+): Promise<RunningDashboard> {
   assertBuilt();
   const tokenArgs = options.token === 'default' ? [] : ['--token', E2E_TOKEN];
   const dirs = recordDir === null ? [] : typeof recordDir === 'string' ? [recordDir] : [...recordDir];
   const args = [BIN, ...dirs, '--port', String(port), '--no-open', ...tokenArgs, ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1' };
+  delete env[TEST_PENDING_WINDOW_ENV];
+  if (options.pendingWindowMs !== undefined) env[TEST_PENDING_WINDOW_ENV] = String(options.pendingWindowMs);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

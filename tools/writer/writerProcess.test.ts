@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { watch } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +120,26 @@ test('raw writes arbitrary bytes, back-dates them on request, and refuses a path
   await assert.rejects(writer.send({ op: 'raw', path: 'a/../../escaped.txt', bytes: 'aGk=' }), /leaves the record directory/);
   await assert.rejects(writer.send({ op: 'raw', path: '/tmp/escaped.txt', bytes: 'aGk=' }), /leaves the record directory/);
   assert.equal((await readdir(path.dirname(recordDir))).includes('escaped.txt'), false);
+});
+
+test('a back-dated raw file appears whole and already dated: a watcher of its folder is told of it once, never of a change', async () => {
+  const writer = await startTestWriter();
+  const folder = path.join(recordDir, 'dated-session');
+  await writer.send({ op: 'raw', path: 'dated-session/first.txt', bytes: 'aGk=' });
+  const told: string[] = [];
+  const watcher = watch(folder, (event, name) => told.push(`${event} ${name}`));
+  try {
+    const name = '2026-01-01T000000.000Z-1.json';
+    await writer.send({ op: 'raw', path: `dated-session/${name}`, bytes: Buffer.from('{"kind":"message","te').toString('base64'), mtime: '2026-01-01T00:00:00.000Z' });
+    // Events come in order: once the next file's is told, every event of the dated one has been.
+    await writer.send({ op: 'raw', path: 'dated-session/after.txt', bytes: 'aGk=' });
+    for (let i = 0; i < 400 && !told.some((line) => line.endsWith(' after.txt')); i++) await sleep(5);
+    assert.deepEqual(told.filter((line) => line.endsWith(` ${name}`)), [`rename ${name}`]);
+    assert.equal((await stat(path.join(folder, name))).mtime.toISOString(), '2026-01-01T00:00:00.000Z');
+    assert.deepEqual((await readdir(path.dirname(recordDir))).filter((entry) => entry.includes(`raw-${writer.pid}-`)), []);
+  } finally {
+    watcher.close();
+  }
 });
 
 test('a burst writes N complete, valid message entries with consecutive sequence numbers', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -31,7 +31,7 @@ const rawCommand = z.object({
   /** Relative to the record directory; a path that leaves it is refused. */
   path: z.string().min(1),
   bytes: z.base64(),
-  /** Back-dates the file, e.g. so that a cut-short file is old enough to count as damaged. */
+  /** Back-dates the file, e.g. so that a cut-short file is old enough to count as damaged: it appears already dated. */
   mtime: z.iso.datetime().optional(),
 });
 
@@ -112,8 +112,9 @@ async function runCommand(
     case 'raw': {
       const file = resolveInside(root, command.path);
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, Buffer.from(command.bytes, 'base64'));
-      if (command.mtime !== undefined) await utimes(file, new Date(command.mtime), new Date(command.mtime));
+      const bytes = Buffer.from(command.bytes, 'base64');
+      if (command.mtime === undefined) await writeFile(file, bytes);
+      else await writeDated(root, file, bytes, new Date(command.mtime));
       return reply({ ok: true, id: command.id, file });
     }
     case 'burst': {
@@ -179,6 +180,25 @@ async function writeBurst(root: string, command: z.infer<typeof burstCommand>): 
     file = await writeEntryFile(root, command.sessionId, entry, { seq: command.startSeq + i });
   }
   return file;
+}
+
+let datedCount = 0;
+
+/**
+ * A back-dated file appears whole and already dated: written beside the record directory (where
+ * no reader of the record looks), dated, then renamed into place. Written in place and dated
+ * after, a reader could meet it new for a moment, and a new file that does not parse is pending
+ * for the whole window from that look, where the test meant one long since cut short.
+ */
+async function writeDated(root: string, file: string, bytes: Buffer, mtime: Date): Promise<void> {
+  const beside = path.join(path.dirname(root), `.raw-${process.pid}-${(datedCount += 1)}`);
+  try {
+    await writeFile(beside, bytes);
+    await utimes(beside, mtime, mtime);
+    await rename(beside, file);
+  } finally {
+    await rm(beside, { force: true });
+  }
 }
 
 /** Test files may be hostile, but they stay inside the record directory. */
