@@ -7,8 +7,11 @@ import type { RecordStatus } from './recordStatus.ts';
  */
 const SLICE_MS = 5;
 
-/** Whether the watcher saw a change since the last slice of a scan or reconcile. */
-export type SeenSinceSlice = { seen: boolean };
+/**
+ * When the watcher last saw a change since the last slice of a scan or reconcile (on the steady
+ * clock), null when it saw none.
+ */
+export type SeenSinceSlice = { at: number | null };
 
 type SlicesOptions = {
   /** Whether this is the first scan, whose reading is told by its progress. */
@@ -53,7 +56,7 @@ export function createSlices(options: SlicesOptions) {
     },
     /** A change the watcher saw, or an asked folder's look: the next slice leaves its notice room. */
     noteSeen(): void {
-      seenSinceSlice.seen = true;
+      seenSinceSlice.at = performance.now();
     },
     /** Counts a file read; the first scan tells its progress by it. */
     countRead(): void {
@@ -66,16 +69,19 @@ export function createSlices(options: SlicesOptions) {
     until: (): number => sliceStart + SLICE_MS,
     /**
      * Ends this slice and begins the next once `until` resolves (the next turn of the event loop
-     * without one). After a change the watcher saw, the next slice waits the notice's gathering
-     * time, so that the notice is not held behind it.
+     * without one). After a change the watcher saw, the next slice waits until the notice's
+     * gathering time has passed since the change, so that the notice is not held behind it; a
+     * pause that lasted that long already (waiting for a scan thread's look) waits no more.
      */
     async pause(until: Promise<void> | null): Promise<void> {
       if (initial) status.set({ indexing: { state: 'scanning', files: read } }, false);
       end();
       await (until ?? yieldToLoop());
-      if (seenSinceSlice.seen) {
-        seenSinceSlice.seen = false;
-        await sleep(options.noticeGatherMs + 1);
+      const seenAt = seenSinceSlice.at;
+      if (seenAt !== null) {
+        seenSinceSlice.at = null;
+        const left = seenAt + options.noticeGatherMs + 1 - performance.now();
+        if (left > 0) await sleep(left);
       }
       begin();
       sliceStart = performance.now();

@@ -42,7 +42,7 @@ export function createReconciler(context: ReconcileContext) {
   let reconcileTimer: NodeJS.Timeout | null = null;
   let reconciling: Promise<void> | null = null;
   let reconcileAgain = false;
-  const seenSinceSlice: SeenSinceSlice = { seen: false };
+  const seenSinceSlice: SeenSinceSlice = { at: null };
 
   /** Brings the index in line with the disk. Runs in slices; one at a time. */
   async function reconcile(initial: boolean): Promise<void> {
@@ -80,7 +80,7 @@ export function createReconciler(context: ReconcileContext) {
     scheduleReconcile,
     /** The watcher saw a change: the next slice of a scan or reconcile leaves its notice room. */
     noteSeen(): void {
-      seenSinceSlice.seen = true;
+      seenSinceSlice.at = performance.now();
     },
     cancelTimer(): void {
       if (reconcileTimer !== null) clearTimeout(reconcileTimer);

@@ -30,6 +30,35 @@ function writeRecord(dir: string): string[] {
   return sessionIds;
 }
 
+/** A session folder of `entries` entries. */
+function writeFolder(dir: string, sessionId: string, entries: number): void {
+  mkdirSync(join(dir, sessionId));
+  writeFileSync(join(dir, sessionId, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId }));
+  for (let seq = 2; seq <= entries; seq++) writeFileSync(join(dir, sessionId, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `entry ${seq}`), sessionId }));
+}
+
+/**
+ * The looks of one thread reading these folders in line, in the order they arrive here (each
+ * message as it comes), as `session:soon` or `session:in line`; `onArrive` is told of each.
+ */
+function arrivals(recordDir: string, sessionIds: string[], onArrive: (pool: ScanPool, look: string) => void): Promise<string[]> {
+  const pool = startScanPool({ recordDir, sessionIds, threads: 1 }, (message) => assert.fail(message));
+  const order: string[] = [];
+  return new Promise((resolve) => {
+    pool.wake = () => {
+      for (let folder = pool.take(); folder !== undefined; folder = pool.take()) {
+        const look = `${folder.sessionId}:${folder.soon ? 'soon' : 'in line'}`;
+        order.push(look);
+        onArrive(pool, look);
+      }
+      if (pool.finished) resolve(order);
+    };
+  });
+}
+
+/** The folders a thread hands over together hold this many files: a folder of as many goes alone. */
+const HANDED_OVER_TOGETHER = 1_000;
+
 /** Every folder the pool hands over, until its last thread ends. */
 async function takeAll(pool: ScanPool): Promise<ScannedFolder[]> {
   const taken: ScannedFolder[] = [];
@@ -152,6 +181,57 @@ describe('scan threads sharing the first scan', () => {
           [false],
           sessionId,
         );
+      }
+    } finally {
+      record.remove();
+    }
+  });
+
+  it('a folder asked for while a thread reads a large folder in line is handed over before that folder ends', async () => {
+    const record = makeTempRecord();
+    try {
+      writeFolder(record.dir, 'first', HANDED_OVER_TOGETHER);
+      writeFolder(record.dir, 'large', 5_000);
+      writeFolder(record.dir, 'asked', 20);
+      writeFolder(record.dir, 'probe', 1);
+      // A folder out of line asked for once the first one is handed over: its look comes once the
+      // thread has gone on (before the large folder or within it). Then another is asked for.
+      const order = await arrivals(record.dir, ['first', 'large', 'asked'], (pool, look) => {
+        if (look === 'first:in line') pool.askSoon('probe');
+        if (look === 'probe:soon') pool.askSoon('asked');
+      });
+      assert.deepEqual(
+        order.filter((look) => look !== 'probe:soon'),
+        ['first:in line', 'asked:soon', 'large:in line'],
+      );
+    } finally {
+      record.remove();
+    }
+  });
+
+  it('a folder asked for while its thread reads it in line, or holds its look in line, is looked at again after that look', async () => {
+    const record = makeTempRecord();
+    try {
+      writeFolder(record.dir, 'first', HANDED_OVER_TOGETHER);
+      writeFolder(record.dir, 'small', 300);
+      writeFolder(record.dir, 'large', 5_000);
+      writeFolder(record.dir, 'probe', 1);
+      writeFolder(record.dir, 'probe again', 1);
+      // Folders out of line asked for one after the other once the first one is handed over: the
+      // second one's look comes once the thread has gone on, into the small folder or the large
+      // one (holding the small one's look, not handed over yet). Then both are asked for.
+      const order = await arrivals(record.dir, ['first', 'small', 'large'], (pool, look) => {
+        if (look === 'first:in line') pool.askSoon('probe');
+        if (look === 'probe:soon') pool.askSoon('probe again');
+        if (look !== 'probe again:soon') return;
+        pool.askSoon('small');
+        pool.askSoon('large');
+      });
+      for (const sessionId of ['small', 'large']) {
+        const looks = order.filter((look) => look.startsWith(`${sessionId}:`));
+        // Read in line before it was asked for, or asked for before its turn.
+        const inLine = looks.length === 2 ? [`${sessionId}:in line`] : [];
+        assert.deepEqual(looks, [...inLine, `${sessionId}:soon`], sessionId);
       }
     } finally {
       record.remove();

@@ -49,6 +49,8 @@ export type ScanShare = {
   asks: MessagePort;
   /** At each thread's number, how many of the asks it was sent it has begun to answer. */
   asksBegun: SharedArrayBuffer;
+  /** At each thread's number, how many asks it was sent: a thread looks here between two files. */
+  asksSent: SharedArrayBuffer;
 };
 
 export type ScanPool = {
@@ -103,6 +105,8 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   const claims = new Int32Array(queue, 4);
   const asksBegun = new SharedArrayBuffer(4 * Math.max(MAX_SCAN_THREADS, work.threads));
   const begun = new Int32Array(asksBegun);
+  const asksSent = new SharedArrayBuffer(asksBegun.byteLength);
+  const sent = new Int32Array(asksSent);
   /** Per folder asked for, the thread asked and how many asks it had been sent with that one. */
   const lastAsks = new Map<string, { thread: number; sent: number }>();
   const positions = new Map(sessionIds.map((sessionId, at) => [sessionId, at]));
@@ -151,7 +155,8 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       if (last !== undefined && last.thread === thread && Atomics.load(begun, thread) < last.sent) return;
       const asked = threads[thread]!;
       asked.asks.postMessage(sessionId);
-      lastAsks.set(sessionId, { thread, sent: ++asked.asksSent });
+      Atomics.store(sent, thread, ++asked.asksSent);
+      lastAsks.set(sessionId, { thread, sent: asked.asksSent });
     },
     async terminate() {
       stopped = true;
@@ -197,7 +202,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   function spawn(): boolean {
     const channel = new MessageChannel();
     const startedAsEqual = threads.length === 0;
-    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, startedAsEqual, asks: channel.port2, asksBegun };
+    const share: ScanShare = { recordDir: work.recordDir, sessionIds, queue, thread: threads.length, startedAsEqual, asks: channel.port2, asksBegun, asksSent };
     let worker: Worker;
     try {
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
