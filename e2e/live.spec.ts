@@ -195,3 +195,46 @@ test('once the page holds the list, it asks the server only for what changed sin
     rmSync(join(live.dir, stray), { force: true });
   }
 });
+
+/** Writes `count` entries into a session, one every `everyMs`, while something else is looked at. */
+async function keepWriting(session: SessionWriting, count: number, everyMs: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await session.sent({ as: 'web-app' }, `busy write ${i}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+test("a search the server refuses (a regular expression it cannot run) shows the server's words, and is not asked again while the record is written", async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/refused-search');
+  await session.start();
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/search') asked.push(request.url());
+  });
+  await page.goto(`${live.url}/search?q=${encodeURIComponent('(unclosed')}&regex=1`);
+  const writing = keepWriting(session, 15, 200);
+  // Each write's notice once cancelled the search and asked it again: its answer never showed.
+  await expect(page.locator('.notice.error')).toContainText('not a regular expression', { timeout: 5_000 });
+  await writing;
+  await page.waitForTimeout(1_000);
+  await expect(page.locator('.notice.error')).toContainText('not a regular expression');
+  // The first ask, and at most the one a store's hello asks again.
+  expect(asked.length, asked.join('\n')).toBeLessThanOrEqual(2);
+});
+
+test("a search's results come while the record is written, and it is asked again at most every few seconds", async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/busy-search');
+  await session.start();
+  await session.sent({ as: 'web-app' }, 'findable busy-search marker');
+  await waitForItems(live.url, session.sessionId, 2);
+  const asked: number[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/search') asked.push(Date.now());
+  });
+  await page.goto(`${live.url}/search?q=busy-search+marker`);
+  const writing = keepWriting(session, 20, 150);
+  await expect(page.getByRole('status')).toContainText('1 entry', { timeout: 10_000 });
+  await writing;
+  // 20 writes over ~4 s: once every notice was once a search asked again, cancelling the last.
+  expect(asked.length, `${asked.length} searches asked`).toBeLessThanOrEqual(3);
+});

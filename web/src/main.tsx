@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { isRefusal } from './api/client.ts';
 import { App } from './app/App.tsx';
 import { EventStreamProvider } from './events/EventStream.tsx';
 import { RouterProvider } from './router/Router.tsx';
@@ -16,7 +17,8 @@ const queryClient = new QueryClient({
       // The live feed says when something changed; until then what we have is current.
       staleTime: Infinity,
       refetchOnWindowFocus: false,
-      retry: 1,
+      // Once more for a failure (a 503 with retry-after, a lost connection); never for a refusal.
+      retry: (failures, error) => failures < 1 && !isRefusal(error),
     },
   },
 });

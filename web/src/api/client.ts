@@ -50,3 +50,11 @@ export const KEEP_ENTRIES_AS_SENT = { structuralSharing: false } as const;
 export function isNotHere(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
+
+/**
+ * A 4xx: the server's answer to what was asked (a regular expression it cannot run, a filter it
+ * does not know, nothing there), the same however often it is asked: never asked again by itself.
+ */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500;
+}

@@ -15,6 +15,7 @@ export const queryKeys = {
   conversationSession: (source: string, id: string) => ['joined-sessions', 'of', source, id] as const,
   /** One session's page across the stores; under it, every session's. */
   joinedSession: (session?: string) => (session === undefined ? (['joined-session'] as const) : (['joined-session', session] as const)),
+  searches: () => ['search'] as const,
   search: (params: string) => ['search', params] as const,
   /** The map, and one edge's messages, by their query. */
   map: (params: string) => ['map', params] as const,

@@ -4,6 +4,7 @@ import { type Indexing, type SourceRef, type SourceStatus } from '../../../share
 import { recordEventSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { type ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { applySessionChanges, sessionKey } from '../../../shared/sessionList.ts';
+import { isRefusal } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { createLiveFeed, type LiveFeed } from './liveFeed.ts';
 import { openSharedStream, type StreamMessage } from './sharedStream.ts';
@@ -33,6 +34,12 @@ const MIN_FLUSH_GAP_MS = 100;
  * changed, or notices came while it was being fetched), at most this often.
  */
 const MIN_LIST_GAP_MS = 1_500;
+/**
+ * A search may take a thread seconds: while stores change, its results are asked for again at
+ * most this often, and a search under way is let finish. Asked again on every notice, a search on
+ * a busy store was cancelled and asked again before it could answer, and never showed results.
+ */
+const MIN_SEARCH_GAP_MS = 5_000;
 /** A stream that has not said hello by then does not hold the app back; its hello refetches. */
 const HELLO_WAIT_MS = 1_000;
 
@@ -59,9 +66,11 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.conversation(conversation.source.id, conversation.id) });
         void queryClient.invalidateQueries({ queryKey: queryKeys.views(conversation.source.id) });
       }
-      void queryClient.invalidateQueries({ queryKey: ['search'] });
+      searches.schedule();
       changed.clear();
     });
+    // A search the server refused (a regular expression it cannot run) is refused the same after any write.
+    const searches = createThrottle(MIN_SEARCH_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.searches(), predicate: (query) => !isRefusal(query.state.error) }, { cancelRefetch: false }));
     const list = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.conversations() }));
     // The sessions across the stores are joined by the server: its list is fetched again, at most this often.
     const joinedList = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.joinedSessions() }));
@@ -139,6 +148,7 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
       list.cancel();
       sessionPages.cancel();
       joinedList.cancel();
+      searches.cancel();
     };
   }, [queryClient, feed]);
 
