@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
+import { PAGE_TEXT_LIMIT_BYTES, pageStart } from '../../shared/wire/common.ts';
 import { fileResponseSchema, type FileResponse, type recordPageQuerySchema, type SessionResponse } from '../../shared/wire/record.ts';
 import type { LoopTurns } from '../sources/loopTurns.ts';
 import { JsonBytes, NotHere, type Answer } from '../sources/source.ts';
@@ -24,7 +24,7 @@ export function createRecordPages(source: RecordReader, summaryOf: SummaryCache,
     // Offsets and the total count in the filtered order, so a filtered session pages as any other.
     const inOrder = filterItems(fold, filterOf(query));
     const { limit, around } = query;
-    let offset = query.offset;
+    let offset = pageStart(query, inOrder.length);
     if (around !== undefined) {
       const at = inOrder.findIndex((item) => item.type !== 'gap' && item.file.name === around);
       if (at === -1) {

@@ -1,7 +1,8 @@
 import type { PendingWindow } from '../../shared/evidence.ts';
 import { stateSpexMessages } from '../../shared/spex/mapStatements.ts';
-import { PAGE_TEXT_LIMIT_BYTES, type SourceStatus } from '../../shared/wire/common.ts';
-import type { SpexItemResponse, SpexSearchHit, SpexSessionResponse } from '../../shared/wire/spex.ts';
+import type { z } from 'zod';
+import { PAGE_TEXT_LIMIT_BYTES, pageStart, type SourceStatus } from '../../shared/wire/common.ts';
+import type { SpexItemResponse, SpexSearchHit, SpexSessionResponse, spexPageQuerySchema } from '../../shared/wire/spex.ts';
 import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
 import { NotHere, type Answer, type Source, type SourceNotice } from '../sources/source.ts';
@@ -69,11 +70,12 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     return { ...ref, root: options.root, state: now.state, why: now.why, indexing: now.indexing };
   }
 
-  async function page(id: string, query: { offset: number; limit: number }): Promise<Answer<SpexSessionResponse>> {
+  async function page(id: string, query: z.output<typeof spexPageQuerySchema>): Promise<Answer<SpexSessionResponse>> {
     const session = reader.session(id);
     if (session === null) return new NotHere('no such session in this spex home');
-    const { offset, limit } = query;
     const items = projection.placeItems(session);
+    const { limit } = query;
+    const offset = pageStart(query, items.length);
     const onPage = await mapInSteps(items.slice(offset, offset + limit), turns, 'answer', PAGE_STEP_ITEMS, (slice) => projection.projectItems(session, slice, PAGE_TEXT_LIMIT_BYTES));
     return {
       schema: 'rec.spex-session/1',

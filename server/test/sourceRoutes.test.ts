@@ -87,6 +87,22 @@ describe('a conversation of any kind, named by its store and its id', () => {
     });
   }
 
+  for (const kind of ['record', 'spex'] as const) {
+    it(`a ${kind} conversation asked ?last=1 answers the page of its limit that holds its last item, as that page's offset answers it`, async () => {
+      const url = conversationUrl(kind, CONVERSATIONS[kind]);
+      const total = (WIRE_KINDS[kind].page.response.parse((await get(url)).json) as { page: { total: number } }).page.total;
+      assert.ok(total >= 2, `${total} items`);
+      for (const limit of [1, 2, 3, total, total + 1]) {
+        const last = await get(`${url}?last=1&limit=${limit}`);
+        assert.equal(last.status, 200, last.text);
+        const page = (last.json as { page: { offset: number; limit: number; total: number } }).page;
+        assert.deepEqual(page, { offset: Math.floor((total - 1) / limit) * limit, limit, total }, `limit ${limit}`);
+        assert.deepEqual(last.json, (await get(`${url}?offset=${page.offset}&limit=${limit}`)).json, `limit ${limit}: the same answer`);
+      }
+      assert.equal((await get(`${url}?last=2`)).status, 400);
+    });
+  }
+
   it("a record session's activity answers at …/activity; a kind that sums none says so", async () => {
     const activity = await get(`${conversationUrl('record', SESSION)}/activity?side=sent`);
     assert.equal(activity.status, 200, activity.text);

@@ -120,11 +120,26 @@ export function decimalQuerySchema(min: number, max: number) {
     .pipe(z.number().int().min(min, words).max(max, words));
 }
 
-/** A conversation paged by position in its order: `?offset=&limit=`. */
+/**
+ * A conversation paged by position in its order: `?offset=&limit=`; or `?last=1&limit=`, the page
+ * that holds its last item, so that a view opening at the newest asks once, not for the length
+ * first and then for the page.
+ */
 export const pagingQuerySchema = z.object({
   offset: decimalQuerySchema(0, Number.MAX_SAFE_INTEGER).default(0),
   limit: decimalQuerySchema(1, MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+  last: z.literal('1', 'last is 1 or not given').optional(),
 });
+
+/**
+ * Where a page begins in a conversation of `total` items: at `offset`; asked for the last page,
+ * at the greatest multiple of `limit` that is still an item's place (0 when there is none), the
+ * same place a reader paging by `limit` from 0 reaches, so the answer is one of those pages.
+ */
+export function pageStart(query: { offset: number; limit: number; last?: '1' | undefined }, total: number): number {
+  if (query.last === undefined) return query.offset;
+  return total === 0 ? 0 : Math.floor((total - 1) / query.limit) * query.limit;
+}
 
 export const pageExtentSchema = z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() });
 
