@@ -30,6 +30,19 @@ test('a session\'s old address, and an entry\'s, are replaced by today\'s in the
   await expect(page).toHaveURL(`${view.url}/search`);
 });
 
+test('a session opening at its newest entry shows its rows from one answer: the page that holds its last entry', async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith(`/${alpha}`) && url.pathname.startsWith('/api/')) asked.push(url.search);
+  });
+  await page.goto(`${view.url}${pathOf(alpha)}`);
+  await expect(page.locator('.conversation-row article[data-file]').first()).toBeVisible();
+  expect(asked).toHaveLength(1);
+  expect(new URLSearchParams(asked[0]).get('last')).toBe('1');
+});
+
 test('an entry URL loads directly, with that entry selected and in view', async ({ page }) => {
   const { beta } = view.shared.ids;
   const file = view.shared.files.betaReceived;

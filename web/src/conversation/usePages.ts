@@ -1,4 +1,4 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { MAX_PAGE_LIMIT } from '../../../shared/wire/common.ts';
 import { KEEP_ENTRIES_AS_SENT, isNotHere } from '../api/client.ts';
@@ -15,6 +15,8 @@ export type Paged<P, I> = {
   /** The query key every page of this conversation (in this order: with its filter) is kept under. */
   key: readonly unknown[];
   fetchPage(offset: number, limit: number, signal: AbortSignal): Promise<P>;
+  /** The page of `limit` that holds the last item (`?last=1`): its offset is a multiple of `limit`. */
+  fetchLast(limit: number, signal: AbortSignal): Promise<P>;
   /**
    * The page that holds an item, for a link to it. A server that does not know `around` answers
    * with the first page: the pages are then looked through.
@@ -32,14 +34,16 @@ export type Paged<P, I> = {
 type ListOptions = Omit<Parameters<typeof useConversationList>[0], 'count' | 'rowAt'>;
 
 /**
- * A paged conversation's list: the pages of the rows in view; and, until the length is known, a
- * one-item answer that gives it, so that the first page asked for is the one the view opens on
- * (for a followed one, its last). The newest answer taken is kept: which pages are in view
+ * A paged conversation's list: the pages of the rows in view; and, until the length is known, an
+ * answer that gives it. A view that opens at the newest asks for its last page, which is kept as
+ * the page it is, so it opens on one answer; one opened at an item asks a one-item answer, so that
+ * the first page asked for is the one the view opens on. The newest answer taken is kept: which pages are in view
  * depends on the length, so taking the newest of those in view let two answers with different
  * totals (pages fetched either side of a write) swap the length back and forth until React gave
  * up (error #301).
  */
 export function usePagedConversation<P, I>(paged: Paged<P, I>, columnOf: (item: I) => Column, options: ListOptions) {
+  const queryClient = useQueryClient();
   const [known, setKnown] = useState<{ page: P; at: number } | null>(null);
   const total = known === null ? null : paged.totalOf(known.page);
   // The list asks for a row's place only after this render has its pages (in effects).
@@ -49,11 +53,11 @@ export function usePagedConversation<P, I>(paged: Paged<P, I>, columnOf: (item: 
   const results = useQueries({
     queries: [
       ...indexes.map((pageIndex) => ({
-        queryKey: [...paged.key, 'page', PAGE_SIZE, pageIndex] as readonly unknown[],
+        queryKey: pageKey(paged, pageIndex),
         queryFn: ({ signal }: { signal: AbortSignal }) => paged.fetchPage(pageIndex * PAGE_SIZE, PAGE_SIZE, signal),
         ...KEEP_ENTRIES_AS_SENT,
       })),
-      ...(known === null ? [{ queryKey: [...paged.key, 'head'] as readonly unknown[], queryFn: ({ signal }: { signal: AbortSignal }) => paged.fetchPage(0, 1, signal), ...KEEP_ENTRIES_AS_SENT }] : []),
+      ...(known === null ? [headQuery(paged, options.target === null, (page) => queryClient.setQueryData(pageKey(paged, Math.floor(paged.offsetOf(page) / PAGE_SIZE)), page))] : []),
     ],
   });
   const byPage = new Map<number, P>();
@@ -91,6 +95,24 @@ export function usePagedConversation<P, I>(paged: Paged<P, I>, columnOf: (item: 
     /** The items of the pages fetched for the rows in view. */
     fetched: (): I[] => [...byPage.values()].flatMap((held) => [...paged.itemsOf(held)]),
     error: error as Error | null,
+  };
+}
+
+function pageKey<P, I>(paged: Paged<P, I>, pageIndex: number): readonly unknown[] {
+  return [...paged.key, 'page', PAGE_SIZE, pageIndex];
+}
+
+/** What gives the length first: for a view opening at the newest, its last page, kept as that page. */
+function headQuery<P, I>(paged: Paged<P, I>, atNewest: boolean, keepPage: (page: P) => void) {
+  return {
+    queryKey: [...paged.key, 'head', atNewest ? 'last' : 'first'] as readonly unknown[],
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
+      if (!atNewest) return paged.fetchPage(0, 1, signal);
+      const page = await paged.fetchLast(PAGE_SIZE, signal);
+      keepPage(page);
+      return page;
+    },
+    ...KEEP_ENTRIES_AS_SENT,
   };
 }
 

@@ -16,6 +16,7 @@ export function recordPages(source: string, sessionId: string, filter: URLSearch
   return {
     key: [...queryKeys.conversation(source, sessionId), filter.toString()],
     fetchPage: (offset, limit, signal) => page({ offset: String(offset), limit: String(limit) }, signal),
+    fetchLast: (limit, signal) => page({ last: '1', limit: String(limit) }, signal),
     fetchAround: (file, limit, signal) => page({ around: file, limit: String(limit) }, signal),
     totalOf: (response) => response.page.total,
     offsetOf: (response) => response.page.offset,

@@ -12,6 +12,7 @@ export function spexPages(source: string, sessionId: string): Paged<SpexSessionR
   return {
     key: queryKeys.conversation(source, sessionId),
     fetchPage: (offset, limit, signal) => page({ offset: String(offset), limit: String(limit) }, signal),
+    fetchLast: (limit, signal) => page({ last: '1', limit: String(limit) }, signal),
     // spex's pages do not know `around`: the shell looks through them.
     fetchAround: (_item, limit, signal) => page({ offset: '0', limit: String(limit) }, signal),
     totalOf: (response) => response.page.total,
