@@ -30,6 +30,31 @@ test('a session\'s old address, and an entry\'s, are replaced by today\'s in the
   await expect(page).toHaveURL(`${view.url}/search`);
 });
 
+test("an address opens on its view at once, with no placeholder shown while the view's code loads", async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  // The first view put in the page, whatever comes after it.
+  await page.addInitScript(() => {
+    const seen = new MutationObserver(() => {
+      const main = document.querySelector('main');
+      if (main === null) return;
+      (window as unknown as { firstView: string }).firstView = main.getAttribute('aria-label') ?? main.getAttribute('aria-labelledby') ?? main.textContent ?? '';
+      seen.disconnect();
+    });
+    seen.observe(document, { childList: true, subtree: true });
+  });
+  const views = [
+    [pathOf(alpha), `Session ${alpha}`],
+    [`/sessions/${alpha}`, 'Session across the stores'],
+    ['/search', 'Search'],
+    ['/live', 'Live'],
+    ['/map', 'map-title'],
+  ] as const;
+  for (const [path, label] of views) {
+    await page.goto(`${view.url}${path}`);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { firstView?: string }).firstView), { message: path }).toBe(label);
+  }
+});
+
 test('a session opening at its newest entry shows its rows from one answer: the page that holds its last entry', async ({ page }) => {
   const { alpha } = view.shared.ids;
   const asked: string[] = [];

@@ -2,9 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { isRefusal } from './api/client.ts';
-import { App } from './app/App.tsx';
+import { App, loadViewCode } from './app/App.tsx';
 import { EventStreamProvider } from './events/EventStream.tsx';
 import { RouterProvider } from './router/Router.tsx';
+import { parseRoute } from './router/routes.ts';
 import { ListDemandProvider } from './sessions/ListDemand.tsx';
 import { SettingsProvider } from './settings/Settings.tsx';
 import './app/app.css';
@@ -23,18 +24,27 @@ const queryClient = new QueryClient({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <SettingsProvider>
-        <RouterProvider>
-          <EventStreamProvider>
-            <ListDemandProvider>
-              <App />
-            </ListDemandProvider>
-          </EventStreamProvider>
-        </RouterProvider>
-      </SettingsProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+/** How long the first render waits for the code of the view its address opens; past it the view shows a placeholder until it comes. */
+const VIEW_CODE_WAIT_MS = 1_000;
+
+const viewCodeHere = Promise.race([loadViewCode(parseRoute(window.location.pathname, window.location.search)), new Promise((resolve) => setTimeout(resolve, VIEW_CODE_WAIT_MS))]);
+// A view whose code failed to load says so where it is shown (its lazy wrapper throws it there).
+void viewCodeHere.catch(() => undefined).then(render);
+
+function render() {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <SettingsProvider>
+          <RouterProvider>
+            <EventStreamProvider>
+              <ListDemandProvider>
+                <App />
+              </ListDemandProvider>
+            </EventStreamProvider>
+          </RouterProvider>
+        </SettingsProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

@@ -1,8 +1,8 @@
-import { Suspense, lazy, memo, useState } from 'react';
+import { Suspense, memo, useState } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { kindNamed } from '../kinds/registry.ts';
-import { NotFoundOrMoved } from '../router/legacyRoutes.tsx';
+import { NotFoundOrMoved, movedRoute } from '../router/legacyRoutes.tsx';
 import { useRouter } from '../router/Router.tsx';
 import type { Route } from '../router/routes.ts';
 import { HomeView, ProjectView } from '../sessions/OverviewViews.tsx';
@@ -12,6 +12,7 @@ import { useConversations } from '../sessions/useConversations.ts';
 import { useSettings } from '../settings/Settings.tsx';
 import { StatusBanners } from './StatusBanners.tsx';
 import { TopBar } from './TopBar.tsx';
+import { viewCode } from '../router/viewCode.ts';
 
 // The shell: the top bar, the stores' banners, the sidebar, and the view the address names. It
 // knows no kind of store: a conversation's page and a kind's own views come from the registry
@@ -20,10 +21,10 @@ import { TopBar } from './TopBar.tsx';
 /** Narrower than this, the sidebar starts closed: open, it would leave the view too little room. */
 const SIDEBAR_FROM = '(min-width: 1000px)';
 
-const SearchView = lazy(() => import('../search/SearchView.tsx'));
-const LiveView = lazy(() => import('../live/LiveView.tsx'));
-const SessionPage = lazy(() => import('../session/SessionPage.tsx'));
-const MapView = lazy(() => import('../map/MapView.tsx'));
+const SearchView = viewCode(() => import('../search/SearchView.tsx'));
+const LiveView = viewCode(() => import('../live/LiveView.tsx'));
+const SessionPage = viewCode(() => import('../session/SessionPage.tsx'));
+const MapView = viewCode(() => import('../map/MapView.tsx'));
 
 export function App() {
   const { route, path, navigate } = useRouter();
@@ -84,6 +85,33 @@ export function App() {
 // again from there, not from here as well.
 const ShownSidebar = memo(Sidebar);
 const ShownRoute = memo(RouteView);
+
+/**
+ * Loads the code of the view an address opens, for main.tsx to await before the first render
+ * (router/viewCode.ts); nothing for a view that is in the main chunk.
+ */
+export function loadViewCode(route: Route): Promise<unknown> {
+  const views = { search: SearchView, live: LiveView, session: SessionPage, map: MapView } as const;
+  switch (route.view) {
+    case 'search':
+    case 'live':
+    case 'session':
+    case 'map':
+      return views[route.view].load();
+    case 'conversation':
+      return kindNamed(route.kind)?.ConversationView.load() ?? Promise.resolve();
+    case 'source-view': {
+      const views = kindNamed(route.kind)?.views ?? {};
+      return Object.hasOwn(views, route.name) ? views[route.name]!.View.load() : Promise.resolve();
+    }
+    case 'not-found': {
+      const moved = movedRoute(route.path);
+      return moved === null ? Promise.resolve() : loadViewCode(moved);
+    }
+    default:
+      return Promise.resolve();
+  }
+}
 
 function RouteView({ route, path }: { route: Route; path: string }) {
   switch (route.view) {

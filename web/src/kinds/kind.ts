@@ -2,6 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 import type { LiveItem, SourceRef } from '../../../shared/wire/common.ts';
 import type { ConversationSummary, SearchHit } from '../../../shared/wire/kinds.ts';
 import type { SessionItem } from '../../../shared/wire/session.ts';
+import type { ViewCode } from '../router/viewCode.ts';
 
 // What a kind of store gives the shell, in one place per kind (kinds/<kind>/<kind>Kind.tsx),
 // listed in kinds/registry.ts: its words, its rows in the lists, its search hits, its pages. The
@@ -30,7 +31,7 @@ export type SearchFilter = { param: string; label: string; title?: string } & (
 );
 
 type SourceView = {
-  View: ComponentType<SourceViewProps>;
+  View: ViewCode<SourceViewProps>;
   /** The top bar's link to it, one per store of the kind; several stores are told apart by their folder. */
   link: { label: string; title: string };
 };
@@ -74,7 +75,7 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   /** One of its items among a session's items of every store, as its own page shows it (its words, its notes). */
   SessionItem: ComponentType<SessionItemProps<I>>;
   /** Its conversation's page (loaded when first shown). */
-  ConversationView: ComponentType<ConversationViewProps>;
+  ConversationView: ViewCode<ConversationViewProps>;
   /** Views only this kind has, by the name in their path (`/source/<id>/<name>`). */
   views?: Readonly<Record<string, SourceView>>;
   /** Its own table of its conversations (a project's), with what it alone counts; else the shell's. */

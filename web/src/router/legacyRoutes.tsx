@@ -3,6 +3,7 @@ import type { SourceRef } from '../../../shared/wire/common.ts';
 import { useStores } from '../events/EventStream.tsx';
 import { useConversations } from '../sessions/useConversations.ts';
 import { useRouter } from './Router.tsx';
+import { parseRoute, type Route } from './routes.ts';
 
 // Addresses of older versions, which links, bookmarks and the server's own notices still carry,
 // each replaced in the history (not pushed) by today's: the record's `/session/<id>[/entry/<file>]`,
@@ -31,6 +32,18 @@ function parseLegacyRoute(pathname: string, search: string): LegacyRoute | null 
   if (what === 'room' && name !== undefined) return { to: `/source/${source}/rooms/${name}${entry === undefined ? '' : `/item/${entry}`}` };
   if (what === 'seat' && name !== undefined && entry === undefined) return { to: `/source/${source}/conversation/${name}` };
   return null;
+}
+
+/** The route an old address is replaced by (a record session's: in a record not known yet); null when it is none. */
+export function movedRoute(path: string): Route | null {
+  const url = new URL(path, window.location.origin);
+  const legacy = parseLegacyRoute(url.pathname, url.search);
+  if (legacy === null) return null;
+  if ('to' in legacy) {
+    const to = new URL(legacy.to, window.location.origin);
+    return parseRoute(to.pathname, to.search);
+  }
+  return { view: 'conversation', kind: 'record', source: '', id: legacy.recordSession, item: legacy.file, query: legacy.query.replace(/^\?/, '') };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { movedRoute } from '../router/legacyRoutes.tsx';
 import { useRouter } from '../router/Router.tsx';
 
 // The list of every session is megabytes at 10,000 sessions. When the app opens on a conversation,
@@ -14,7 +15,9 @@ const ListDemandContext = createContext<ListDemand>({ wanted: true, want: () => 
 
 export function ListDemandProvider({ children }: { children: ReactNode }) {
   const { route } = useRouter();
-  const [wanted, setWanted] = useState(route.view !== 'conversation');
+  // An old address of a conversation opens its conversation: the list waits for its rows as well.
+  const opensConversation = route.view === 'conversation' || (route.view === 'not-found' && movedRoute(route.path)?.view === 'conversation');
+  const [wanted, setWanted] = useState(!opensConversation);
   const want = useCallback(() => setWanted(true), []);
   useEffect(() => {
     if (wanted) return;
@@ -22,7 +25,7 @@ export function ListDemandProvider({ children }: { children: ReactNode }) {
     return () => window.clearTimeout(timer);
   }, [wanted, want]);
   // Any other view needs the list at once.
-  if (!wanted && route.view !== 'conversation') setWanted(true);
+  if (!wanted && !opensConversation) setWanted(true);
   const value = useMemo(() => ({ wanted, want }), [wanted, want]);
   return <ListDemandContext value={value}>{children}</ListDemandContext>;
 }

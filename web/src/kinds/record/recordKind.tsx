@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { OUTCOMES } from '../../../../shared/record/entry.ts';
 import type { Kind } from '../kind.ts';
 import { RecordHitRow } from './RecordHitRow.tsx';
@@ -7,6 +6,7 @@ import { SessionTable } from './SessionTable.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { shortId } from '../../sessions/names.ts';
 import { RecordSessionItem } from './RecordSessionItem.tsx';
+import { viewCode } from '../../router/viewCode.ts';
 
 // The record: one JSON file per entry, a folder per session. What the shell shows of it.
 
@@ -47,7 +47,7 @@ export const recordKind: Kind<'record'> = {
   // A message parsed with no text to show: the plugin recorded it in metadata mode.
   liveNoText: (item) => (item.kind === 'message' && item.evidence === 'parsed' ? 'text withheld' : null),
   SessionItem: RecordSessionItem,
-  ConversationView: lazy(() => import('./RecordSessionView.tsx')),
+  ConversationView: viewCode(() => import('./RecordSessionView.tsx')),
   Table: ({ conversations, caption }) => <SessionTable sessions={conversations} caption={caption} />,
   OverviewSection: ({ conversations }) => {
     const degraded = conversations.filter((session) => session.degraded.length > 0);

@@ -1,10 +1,10 @@
-import { lazy } from 'react';
 import { ENTRY_TYPES } from '../../../../shared/sac/seatFile.ts';
 import type { Kind } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
 import { SacHitRow } from './SacHitRow.tsx';
 import { SacListRow } from './SacListRow.tsx';
 import { ROOMS } from './sacPaths.ts';
+import { viewCode } from '../../router/viewCode.ts';
 
 // set-agent-comm channels: rooms of append-only seat files. A seat is a conversation; a room is a
 // view across seats, which only this kind has.
@@ -31,8 +31,8 @@ export const sacKind: Kind<'sac'> = {
   HitRow: SacHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.item}`,
   SessionItem: ({ item, source, conversation }) => <SacEntry item={item} source={source} seat={conversation} showRoom />,
-  ConversationView: lazy(() => import('./SacSeatView.tsx')),
+  ConversationView: viewCode(() => import('./SacSeatView.tsx')),
   views: {
-    [ROOMS]: { View: lazy(() => import('./SacRoomsView.tsx')), link: { label: 'Rooms', title: 'The rooms of the set-agent-comm store' } },
+    [ROOMS]: { View: viewCode(() => import('./SacRoomsView.tsx')), link: { label: 'Rooms', title: 'The rooms of the set-agent-comm store' } },
   },
 };

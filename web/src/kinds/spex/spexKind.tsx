@@ -1,9 +1,9 @@
-import { lazy } from 'react';
 import type { Kind } from '../kind.ts';
 import { shortId } from '../../sessions/names.ts';
 import { SpexHitRow } from './SpexHitRow.tsx';
 import { SpexListRow } from './SpexListRow.tsx';
 import { SpexItemView } from './SpexItemView.tsx';
+import { viewCode } from '../../router/viewCode.ts';
 
 // spex session timelines: per session, an append-only log of what was addressed to it and of its
 // status declarations.
@@ -25,5 +25,5 @@ export const spexKind: Kind<'spex'> = {
   HitRow: SpexHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.key}`,
   SessionItem: ({ item, source, conversation }) => <SpexItemView item={item} source={source} sessionId={conversation} selected={false} />,
-  ConversationView: lazy(() => import('./SpexSessionView.tsx')),
+  ConversationView: viewCode(() => import('./SpexSessionView.tsx')),
 };
