@@ -55,17 +55,26 @@ test("an address opens on its view at once, with no placeholder shown while the 
   }
 });
 
-test('a session opening at its newest entry shows its rows from one answer: the page that holds its last entry', async ({ page }) => {
+test('a session opening at its newest entry shows its rows from one answer, the page that holds its last entry; its activity is asked for after it', async ({ page }) => {
   const { alpha } = view.shared.ids;
   const asked: string[] = [];
+  /** What happened to the session's page and to its activity, in order. */
+  const order: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname.endsWith(`/${alpha}`) && url.pathname.startsWith('/api/')) asked.push(url.search);
+    if (url.pathname.endsWith(`/${alpha}/activity`)) order.push('activity asked');
+  });
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.endsWith(`/${alpha}`) && url.pathname.startsWith('/api/')) order.push('page answered');
   });
   await page.goto(`${view.url}${pathOf(alpha)}`);
   await expect(page.locator('.conversation-row article[data-file]').first()).toBeVisible();
   expect(asked).toHaveLength(1);
   expect(new URLSearchParams(asked[0]).get('last')).toBe('1');
+  await expect(page.getByRole('region', { name: 'Reading this session' })).toContainText('peer');
+  expect(order.slice(0, 2)).toEqual(['page answered', 'activity asked']);
 });
 
 test('an entry URL loads directly, with that entry selected and in view', async ({ page }) => {

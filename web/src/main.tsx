@@ -6,7 +6,7 @@ import { App, loadViewCode } from './app/App.tsx';
 import { EventStreamProvider } from './events/EventStream.tsx';
 import { RouterProvider } from './router/Router.tsx';
 import { parseRoute } from './router/routes.ts';
-import { ListDemandProvider } from './sessions/ListDemand.tsx';
+import { FirstRowsProvider } from './conversation/FirstRows.tsx';
 import { SettingsProvider } from './settings/Settings.tsx';
 import './app/app.css';
 import './conversation/conversation.css';
@@ -38,9 +38,9 @@ function render() {
         <SettingsProvider>
           <RouterProvider>
             <EventStreamProvider>
-              <ListDemandProvider>
+              <FirstRowsProvider>
                 <App />
-              </ListDemandProvider>
+              </FirstRowsProvider>
             </EventStreamProvider>
           </RouterProvider>
         </SettingsProvider>

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { useWantList } from '../sessions/ListDemand.tsx';
+import { useTellFirstRowsShown } from './FirstRows.tsx';
 import type { ConversationListState, RowPlace } from './useConversationList.ts';
 
 // Every kind's conversation on one time axis: Sent on the left, Received on the right, what is
@@ -24,12 +24,12 @@ type Props = {
 
 export function ConversationList({ list, rowAt, renderRow, headings, label, busy, children, className = '' }: Props) {
   const { scrollRef, virtualizer, visible, follow, selected, setSelected } = list;
-  // The list of all conversations waits for the first rows (see ListDemand).
-  const wantList = useWantList();
+  // The list of all conversations waits for the first rows (conversation/FirstRows.tsx).
+  const tellFirstRows = useTellFirstRowsShown();
   const shown = visible.some((row) => rowAt(row.index) !== undefined) || (!busy && visible.length === 0);
   useEffect(() => {
-    if (shown) wantList();
-  }, [shown, wantList]);
+    if (shown) tellFirstRows();
+  }, [shown, tellFirstRows]);
   return (
     <div className={`conversation${headings === null ? ' conversation-flow' : ''} ${className}`}>
       {headings !== null && (

@@ -4,11 +4,11 @@ import { applyListChanges } from '../../../shared/sessionList.ts';
 import { getJson } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
-import { useListWanted } from './ListDemand.tsx';
+import { useFirstRowsShown } from '../conversation/FirstRows.tsx';
 
 /** Every conversation of every store, grouped by project, with the stores' states. */
 export function useConversations() {
-  const wanted = useListWanted();
+  const wanted = useFirstRowsShown();
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: queryKeys.conversations(),

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ActivityMinute, ActivityPeer, ActivityResponse } from '../../../../shared/wire/activity.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
+import { useFirstRowsShown } from '../../conversation/FirstRows.tsx';
 import { fetchActivity } from './recordApi.ts';
 import { useSettings } from '../../settings/Settings.tsx';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
@@ -23,9 +24,12 @@ const PEERS_SHOWN = 8;
 
 export function SessionActivity({ source, sessionId, filter, onFilter, onJump }: Props) {
   const filterQuery = sessionFilterQuery(filter);
+  // Asked for once the session's first rows are in: at 100,000 entries it is a megabyte and more.
+  const rowsShown = useFirstRowsShown();
   const activity = useQuery({
     queryKey: [...queryKeys.conversation(source, sessionId), 'activity', filterQuery.toString()],
     queryFn: ({ signal }) => fetchActivity(source, sessionId, filterQuery, signal),
+    enabled: rowsShown,
     placeholderData: (previous) => previous,
   });
   const data = activity.data;
