@@ -25,6 +25,9 @@ export type BrowserResult = {
   missed: number;
   /** For each write that never came into view: which write, and what the view showed then. */
   misses: Miss[];
+  /** The same session's page across the stores (`/sessions/<id>`), opened afterwards: navigation start → its first row, and its long tasks. */
+  acrossOpenMs: number | null;
+  acrossLongTasksMs: number[];
   /** Errors thrown in the page, and what it logged as errors. */
   pageErrors: string[];
   /** The tab's JS heap, used, at its highest sample. */
@@ -35,7 +38,7 @@ export type BrowserResult = {
 type Miss = { write: number; inDom: boolean; marker: string | null; fromBottomPx: number; path: string; shows: string };
 
 /** What the page notes about rows as they come into view; see watchRows. */
-type RowsSeen = { firstAt: number | null; seen: Record<string, number> };
+type RowsSeen = { firstAt: number | null; seen: Record<string, number>; acrossAt: number | null };
 
 /**
  * Runs in the page before its scripts. At the first animation frame after any change to the DOM or
@@ -56,11 +59,12 @@ function watchRows(): void {
     __rows: RowsSeen;
   };
   const page = globalThis as unknown as Window;
-  const rows: RowsSeen = { firstAt: null, seen: {} };
+  const rows: RowsSeen = { firstAt: null, seen: {}, acrossAt: null };
   page.__rows = rows;
   let scheduled = false;
   const look = () => {
     scheduled = false;
+    if (rows.acrossAt === null && page.document.querySelector('.joined-rows > li') !== null) rows.acrossAt = performance.now();
     const scroll = page.document.querySelector('.conversation-scroll');
     if (scroll === null) return;
     const view = scroll.getBoundingClientRect();
@@ -104,7 +108,7 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
     stuckAt = step;
     void browser.close();
   }, PHASE_LIMIT_MS);
-  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, misses: [], pageErrors: [], jsHeapUsedBytes: 0 };
+  const result: BrowserResult = { openMs: 0, domContentLoadedMs: 0, rowsAnsweredMs: null, openLongTasksMs: [], scrollLongTasksMs: [], scrolledRows: 0, visibleMs: [], watcherMs: [], missed: 0, misses: [], acrossOpenMs: null, acrossLongTasksMs: [], pageErrors: [], jsHeapUsedBytes: 0 };
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (error) => result.pageErrors.push(String(error.stack ?? error.message)));
@@ -213,6 +217,15 @@ export async function measureBrowser(url: string, recordDir: string, watcher: Ba
       await sleep(20 + Math.random() * 30);
     }
     target.lastAt = time;
+    await sampleHeap();
+
+    step = 'opening the session across the stores';
+    await takeLongTasks();
+    await page.goto(`${url}sessions/${encodeURIComponent(target.sessionId)}`);
+    await page.waitForFunction(() => (globalThis as unknown as { __rows: RowsSeen }).__rows.acrossAt !== null, undefined, { timeout: 30_000, polling: 50 });
+    result.acrossOpenMs = await page.evaluate(() => (globalThis as unknown as { __rows: RowsSeen }).__rows.acrossAt);
+    await sleep(1_500);
+    result.acrossLongTasksMs = await takeLongTasks();
     await sampleHeap();
   } catch (error) {
     if (stuckAt !== null) throw new Error(`no progress after ${PHASE_LIMIT_MS / 60_000} minutes, while ${stuckAt}`);
