@@ -22,6 +22,8 @@ export const conversationParams = z.object({ source: z.string(), id: z.string().
 export const sessionParams = z.object({ sessionId: z.string().min(1, 'a session id is needed') });
 const listQuerySchema = z.looseObject({ since: z.string().max(64).optional() });
 const NO_CONVERSATION = 'no such conversation in the stores read';
+/** The list asked for as lines. */
+const LINES = /^\s*application\/x-ndjson\s*(;|,|$)/i;
 
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
 
@@ -31,11 +33,17 @@ export function registerConversationRoutes(app: ZodApp, sources: readonly Source
   // `rec.sessions/4` (sessionsResponseSchema): sent as the chunks kept per project, its envelope
   // validated here and each conversation by its source, so not serialized again per answer. Asked
   // `?since=` a version it can answer from, only what changed since (rec.session-changes/1).
+  // Asked with `accept: application/x-ndjson`, the whole list comes as lines, its envelope then a
+  // project a line, so that a browser reads megabytes of it a project at a time.
   app.get('/api/sessions', { schema: { querystring: listQuerySchema } }, async (request, reply) => {
     const since = request.query.since;
-    const body = (since === undefined ? null : await sessionList.changesSince(since)) ?? (await sessionList.body());
-    return reply.type('application/json; charset=utf-8').header('content-length', body.bytes).send(streamOf(body));
+    const changes = since === undefined ? null : await sessionList.changesSince(since);
+    if (changes !== null) return sendList(reply, 'application/json', changes);
+    const whole = await sessionList.body();
+    return LINES.test(request.headers.accept ?? '') ? sendList(reply, 'application/x-ndjson', whole.lines) : sendList(reply, 'application/json', whole);
   });
+  const sendList = (reply: FastifyReply, type: string, body: { chunks: Buffer[]; bytes: number }) =>
+    reply.type(`${type}; charset=utf-8`).header('vary', 'accept').header('content-length', body.bytes).send(streamOf(body));
 
   const page = (source: Source, id: string, query: unknown, reply: FastifyReply) => {
     const asked = parseQuery(WIRE_KINDS[source.ref.kind].page.query, query);

@@ -84,6 +84,16 @@ describe('the list of sessions', () => {
     assert.deepStrictEqual(got.projects[1]!.sessions[0], projectSummary(folds.get('b')!, RECORD));
   });
 
+  test('asked for as lines, it is its envelope on the first line, then each project on a line of its own: the same list', async () => {
+    const body = await list.body();
+    const text = Buffer.concat(body.lines.chunks).toString('utf8');
+    assert.equal(body.lines.bytes, Buffer.byteLength(text));
+    assert.ok(text.endsWith('\n'));
+    const [head, ...projects] = text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepStrictEqual(Object.keys(head!), ['schema', 'version', 'sources', 'degradedSessions']);
+    assert.deepStrictEqual({ ...head, projects }, await parsed());
+  });
+
   test('a change to one session encodes its project again and keeps the chunks of the others', async () => {
     const before = await list.body();
     assert.equal(await list.body(), before, 'unchanged: the same body');

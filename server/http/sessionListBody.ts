@@ -1,21 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { sessionChangesResponseSchema, sessionsResponseSchema } from '../../shared/wire/conversations.ts';
+import { sessionChangesResponseSchema, sessionsHeadSchema } from '../../shared/wire/conversations.ts';
 import { groupProjects } from '../../shared/projects.ts';
 import { sessionKey } from '../../shared/sessionList.ts';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { ListedConversation, Source } from '../sources/source.ts';
 
-/** The list's envelope; its conversations are validated one by one by their sources. */
-const sessionsEnvelopeSchema = sessionsResponseSchema.omit({ projects: true });
+/** The list's envelope is checked here; its conversations are validated one by one by their sources. */
 const changesEnvelopeSchema = sessionChangesResponseSchema.omit({ changed: true });
 
 type ProjectBody = { conversations: ListedConversation['json'][]; bytes: Buffer };
 type SessionListBody = { version: string; chunks: Buffer[]; bytes: number };
+/** The whole list as JSON, and as lines (`application/x-ndjson`): its envelope, then each project, one a line. */
+type WholeList = SessionListBody & { lines: SessionListBody };
 /** A conversation as last listed, and the list's generation in which it last changed. */
 type Kept = { json: string; changedIn: number; ref: { source: Source['ref']; id: string } };
 
 const COMMA = Buffer.from(',');
+const NEWLINE = Buffer.from('\n');
 const CLOSE = Buffer.from(']}');
 /** Conversations gone from the list are remembered this many; a client further behind is answered the whole list. */
 const REMOVED_KEPT = 10_000;
@@ -47,15 +49,15 @@ export function createSessionListBody(sources: readonly Source[], turns: LoopTur
   const removed = new Map<string, Kept>();
   /** The oldest generation `changesSince` can answer from: removals before it were forgotten. */
   let forgottenBefore = 0;
-  let last: SessionListBody | null = null;
+  let last: WholeList | null = null;
   /** The sources' version `last` is the list as of; null when they changed while it was built. */
   let lastVersion: string | null = null;
-  let building: Promise<SessionListBody> | null = null;
+  let building: Promise<WholeList> | null = null;
   let sourcesNow: unknown = [];
   let degradedNow = 0;
   const versionNow = () => sources.map((source) => source.version()).join('/');
 
-  const build = async (): Promise<SessionListBody> => {
+  const build = async (): Promise<WholeList> => {
     while (building !== null) await building;
     if (last !== null && lastVersion === versionNow()) return last;
     building = buildNow();
@@ -66,7 +68,7 @@ export function createSessionListBody(sources: readonly Source[], turns: LoopTur
     }
   };
 
-  const buildNow = async (): Promise<SessionListBody> => {
+  const buildNow = async (): Promise<WholeList> => {
     generation++;
     const listed: (ListedConversation & { source: Source['ref'] })[] = [];
     const keptNow = new Map<string, Kept>();
@@ -96,8 +98,9 @@ export function createSessionListBody(sources: readonly Source[], turns: LoopTur
     kept = keptNow;
     sourcesNow = sources.map((source) => ({ ...source.status(), strays: source.strays() }));
     degradedNow = degradedSessions;
-    const head = JSON.stringify(sessionsEnvelopeSchema.parse({ schema: 'rec.sessions/4', version: `${prefix}.${generation}`, sources: sourcesNow, degradedSessions }));
+    const head = JSON.stringify(sessionsHeadSchema.parse({ schema: 'rec.sessions/4', version: `${prefix}.${generation}`, sources: sourcesNow, degradedSessions }));
     const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"projects":[`)];
+    const lines: Buffer[] = [Buffer.from(`${head}\n`)];
     const projectsNow = new Map<string | null, ProjectBody>();
     for (const project of groupProjects(listed)) {
       const conversations = project.sessions.map((conversation) => conversation.json);
@@ -111,16 +114,18 @@ export function createSessionListBody(sources: readonly Source[], turns: LoopTur
       projectsNow.set(project.cwd, body);
       if (projectsNow.size > 1) chunks.push(COMMA);
       chunks.push(body.bytes);
+      lines.push(body.bytes, NEWLINE);
     }
     chunks.push(CLOSE);
     projects = projectsNow;
-    last = { version: `${prefix}.${generation}`, chunks, bytes: chunks.reduce((sum, chunk) => sum + chunk.length, 0) };
+    const version = `${prefix}.${generation}`;
+    last = { version, chunks, bytes: byteCount(chunks), lines: { version, chunks: lines, bytes: byteCount(lines) } };
     lastVersion = changedMeanwhile ? null : versionNow();
     return last;
   };
 
   return {
-    /** The whole list as of now. */
+    /** The whole list as of now; its `lines`, the same list a project a line. */
     body: build,
     /**
      * What changed after the list's version `since` (rec.session-changes/1), as of now; null when
@@ -143,8 +148,12 @@ export function createSessionListBody(sources: readonly Source[], turns: LoopTur
 }
 
 /** The body as a stream for one answer; the chunks are shared, never written to. */
-export function streamOf(body: SessionListBody): Readable {
+export function streamOf(body: { chunks: Buffer[] }): Readable {
   return Readable.from(body.chunks, { objectMode: false });
+}
+
+function byteCount(chunks: readonly Buffer[]): number {
+  return chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

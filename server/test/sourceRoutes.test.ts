@@ -115,6 +115,22 @@ describe('a conversation of any kind, named by its store and its id', () => {
   });
 });
 
+describe('the list of every conversation', () => {
+  it('asked for with accept: application/x-ndjson, is the same list a line at a time: its envelope, then a project a line', async () => {
+    const json = await app.inject({ method: 'GET', url: '/api/sessions' });
+    const lines = await app.inject({ method: 'GET', url: '/api/sessions', headers: { accept: 'application/x-ndjson' } });
+    assert.equal(lines.statusCode, 200);
+    assert.match(String(lines.headers['content-type']), /^application\/x-ndjson; charset=utf-8$/);
+    assert.match(String(json.headers['content-type']), /^application\/json; charset=utf-8$/);
+    assert.equal(Number(lines.headers['content-length']), Buffer.byteLength(lines.body));
+    const [head, ...projects] = lines.body.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.ok(projects.length >= 1);
+    assert.deepEqual({ ...head, projects }, json.json());
+    const since = await app.inject({ method: 'GET', url: `/api/sessions?since=${String(head!['version'])}`, headers: { accept: 'application/x-ndjson' } });
+    assert.equal(JSON.parse(since.body).schema, 'rec.session-changes/1', 'what changed since a version is one JSON answer');
+  });
+});
+
 describe('views only one kind has, served by the routes every kind has', () => {
   it("a set-agent-comm store's rooms, and one room's flow, answer at /api/sources/:source/views/rooms[/:room], as /api/sac/rooms answers", async () => {
     const id = sourceOf('sac').ref.id;

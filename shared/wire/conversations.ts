@@ -13,17 +13,24 @@ const listedSourcesSchema = z.array(sourceStatusSchema.extend({ strays: z.array(
  */
 const listVersionSchema = z.string().regex(/^[0-9a-f]{8}\.[0-9]+$/, 'expected a list version');
 
-export const sessionsResponseSchema = z.object({
+/** The list's envelope: everything but its projects; the first line of the list asked for as lines. */
+export const sessionsHeadSchema = z.object({
   schema: z.literal('rec.sessions/4'),
   version: listVersionSchema,
   sources: listedSourcesSchema,
   /** Conversations with at least one degraded-evidence reason, across the sources. */
   degradedSessions: z.number().int(),
+});
+
+/** A project (a working directory) and its conversations; each of the other lines of the list asked for as lines. */
+export const listedProjectSchema = z.object({ cwd: z.string().nullable(), sessions: z.array(conversationSummarySchema) });
+
+export const sessionsResponseSchema = sessionsHeadSchema.extend({
   /**
    * Conversations of every source grouped by project (a working directory). Each says its source;
    * a session id held by two sources is listed twice, never merged.
    */
-  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.array(conversationSummarySchema) })),
+  projects: z.array(listedProjectSchema),
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
