@@ -77,6 +77,14 @@ test('a session opening at its newest entry shows its rows from one answer, the 
   expect(order.slice(0, 2)).toEqual(['page answered', 'activity asked']);
 });
 
+test('the list of every session is read as lines, a project a line, and lists the sessions', async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  const asked = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/sessions' && new URL(request.url()).search === '');
+  await page.goto(view.url);
+  expect((await asked).headers()['accept']).toBe('application/x-ndjson');
+  await expect(page.locator(`.session-row[data-session-id="${alpha}"]`)).toBeVisible();
+});
+
 test('an entry URL loads directly, with that entry selected and in view', async ({ page }) => {
   const { beta } = view.shared.ids;
   const file = view.shared.files.betaReceived;

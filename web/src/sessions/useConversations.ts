@@ -1,7 +1,7 @@
 import { replaceEqualDeep, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { sessionListAnswerSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
+import { listedProjectSchema, sessionListAnswerSchema, sessionsHeadSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { applyListChanges } from '../../../shared/sessionList.ts';
-import { getJson } from '../api/client.ts';
+import { getJson, getLines } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
 import { useFirstRowsShown } from '../conversation/FirstRows.tsx';
@@ -26,13 +26,18 @@ export function useConversations() {
  */
 async function fetchConversations(queryClient: QueryClient, signal: AbortSignal): Promise<SessionsResponse> {
   const held = queryClient.getQueryData<SessionsResponse>(queryKeys.conversations());
-  const answer = await getJson(apiUrls.conversations(held?.version), sessionListAnswerSchema, { signal });
+  const answer = held === undefined ? await fetchWholeList(signal) : await getJson(apiUrls.conversations(held.version), sessionListAnswerSchema, { signal });
   const now = queryClient.getQueryData<SessionsResponse>(queryKeys.conversations());
   if (answer.schema === 'rec.sessions/4') return now === undefined ? answer : replaceEqualDeep(now, answer);
   // Asked since the version held then: the list held now is that one with notices put in.
   if (now !== undefined && now.version === answer.since) return applyListChanges(now, answer);
   // The list that answer was for is no longer held (another answer replaced it): the whole list.
-  const whole = await getJson(apiUrls.conversations(), sessionListAnswerSchema, { signal });
-  if (whole.schema !== 'rec.sessions/4') throw new Error('the server answered changes to a list not asked about');
+  const whole = await fetchWholeList(signal);
   return now === undefined ? whole : replaceEqualDeep(now, whole);
+}
+
+/** The whole list, read a project a line (megabytes at 10,000 sessions). */
+async function fetchWholeList(signal: AbortSignal): Promise<SessionsResponse> {
+  const { head, lines } = await getLines(apiUrls.conversations(), sessionsHeadSchema, listedProjectSchema, { signal });
+  return { ...head, projects: lines };
 }
