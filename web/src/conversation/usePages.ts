@@ -37,10 +37,10 @@ type ListOptions = Omit<Parameters<typeof useConversationList>[0], 'count' | 'ro
  * A paged conversation's list: the pages of the rows in view; and, until the length is known, an
  * answer that gives it. A view that opens at the newest asks for its last page, which is kept as
  * the page it is, so it opens on one answer; one opened at an item asks a one-item answer, so that
- * the first page asked for is the one the view opens on. The newest answer taken is kept: which pages are in view
- * depends on the length, so taking the newest of those in view let two answers with different
- * totals (pages fetched either side of a write) swap the length back and forth until React gave
- * up (error #301).
+ * the first page asked for is the one the view opens on. The newest answer taken is kept: which
+ * pages are in view depends on the length, so taking the newest of those in view let two answers
+ * with different totals (pages fetched either side of a write) swap the length back and forth
+ * until React gave up (error #301).
  */
 export function usePagedConversation<P, I>(paged: Paged<P, I>, columnOf: (item: I) => Column, options: ListOptions) {
   const queryClient = useQueryClient();
