@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import type { JoinedSessionResponse, SessionItem } from '../../../shared/wire/session.ts';
 import { isNotHere } from '../api/client.ts';
@@ -24,6 +24,7 @@ export default function SessionPage({ session, query }: { session: string; query
   const filter = useMemo(() => readSessionFilter(query), [query]);
   const setFilter = (next: SessionFilter) => navigate(sessionPath(session, writeSessionFilter(next)), { replace: true });
   const shown = useMemo(() => data?.items.filter((item) => isShown(item, filter)) ?? [], [data, filter]);
+  const drawn = useDrawnInSteps(shown);
 
   return (
     <main className="view session-view" aria-label="Session across the stores">
@@ -44,7 +45,7 @@ export default function SessionPage({ session, query }: { session: string; query
           </div>
           {shown.length === 0 && <p className="muted">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
           <ol className="joined-rows">
-            {shown.map((item) => (
+            {drawn.map((item) => (
               <SessionRow key={`${item.item.source.id}/${item.conversation}/${keyOf(item)}`} item={item} />
             ))}
           </ol>
@@ -52,6 +53,20 @@ export default function SessionPage({ session, query }: { session: string; query
       )}
     </main>
   );
+}
+
+/** Rows drawn at once when a session's items first come; the rest are drawn in the background. */
+const FIRST_DRAWN = 60;
+
+/**
+ * The items to draw: a session's newest 1,000 items of each store, drawn at once, held the page
+ * 140 ms and more. When they first come, the first rows are drawn at once and the rest in a
+ * deferred render, which React does in slices between frames; a later change is drawn in the
+ * background too, the rows drawn before staying meanwhile.
+ */
+function useDrawnInSteps<T>(items: T[]): T[] {
+  const deferred = useDeferredValue(items);
+  return deferred.length === 0 && deferred !== items ? items.slice(0, FIRST_DRAWN) : deferred;
 }
 
 /** Each store's own view of the session, one click away: its degraded evidence, spex's declarations, sac's rooms. */
