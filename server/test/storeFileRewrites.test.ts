@@ -12,7 +12,10 @@ import { startSacApp, writeExampleStore } from './sacApp.ts';
 
 // A large registry.json that sac rewrites again and again (whole, renamed into place) must not
 // cost the event loop a parse per rewrite: it is parsed off the event loop, no more often than a
-// share of a core allows, and the last one written is always the one read in the end.
+// share of a core allows, and the last one written is always the one read in the end. Read and parsed
+// on the event loop (the reads' pace kept), 25 rewrites cost it 16 parses' worth; read off it, 4–6
+// (taking in each result, and its collector's share), on a 2-core machine: the bound is half the
+// parses of the rewrites. At 5 parses it failed one run in two with nothing wrong.
 
 const MB = 8;
 const REWRITES = 25;
@@ -28,7 +31,7 @@ function threadCpuMs(): number {
 }
 
 describe('a large registry rewritten again and again', () => {
-  it('costs the event loop less than a few parses of it, however often it is rewritten, and the last one written is read', async () => {
+  it('costs the event loop less than half the parses of its rewrites, however often it is rewritten, and the last one written is read', async () => {
     const store = makeTempRecord('sac-registry-');
     cleanups.push(() => store.remove());
     const writer = await startSacWriter(store.dir);
@@ -56,6 +59,6 @@ describe('a large registry rewritten again and again', () => {
       return session?.state === 'known' && session.session === 'marker-last!' ? true : undefined;
     }, 'the last registry written', 60_000);
     const spent = threadCpuMs() - started;
-    assert.ok(spent < 5 * oneParse, `the event loop spent ${spent.toFixed(0)} ms of CPU over ${REWRITES} rewrites; one parse costs ${oneParse.toFixed(0)} ms`);
+    assert.ok(spent < (REWRITES / 2) * oneParse, `the event loop spent ${spent.toFixed(0)} ms of CPU over ${REWRITES} rewrites; one parse costs ${oneParse.toFixed(0)} ms`);
   });
 });
