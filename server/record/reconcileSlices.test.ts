@@ -8,19 +8,41 @@ import { createRecordStatus } from './recordStatus.ts';
 // A scan's slices leave a change the watcher saw the time its notice is gathered in, so that the
 // notice is not held behind the next slice; a pause that lasted that long leaves it no more.
 
-function slicesWith(seenSinceSlice: SeenSinceSlice) {
-  return createSlices({ initial: true, status: createRecordStatus(() => {}), setScanReading: () => {}, seenSinceSlice, noticeGatherMs: NOTICE_GATHER_MS });
+function slicesWith(seenSinceSlice: SeenSinceSlice, noticesTold?: () => Promise<unknown>) {
+  return createSlices({ initial: true, status: createRecordStatus(() => {}), setScanReading: () => {}, seenSinceSlice, noticeGatherMs: NOTICE_GATHER_MS, noticesTold });
 }
 
 describe("a scan's slices and the notices the watcher gathers meanwhile", () => {
   it('a change seen just before a pause: the next slice begins once its notice is told', async () => {
     const seen: SeenSinceSlice = { at: null };
-    const slices = slicesWith(seen);
     const told: string[] = [];
     const notices = createNoticeGatherer<string>((keys) => told.push(...keys));
+    const slices = slicesWith(seen, () => notices.told());
     notices.gather('s1');
     slices.noteSeen();
     await slices.pause(null);
+    assert.deepEqual(told, ['s1'], 'told before the slice after the pause began');
+    notices.close();
+  });
+
+  it('a change seen just before a pause that a busy thread stretched past its gathering time: the next slice begins once its notice is told, not at once', async () => {
+    const seen: SeenSinceSlice = { at: null };
+    const told: string[] = [];
+    const notices = createNoticeGatherer<string>((keys) => told.push(...keys));
+    const slices = slicesWith(seen, () => notices.told());
+    notices.gather('s1');
+    slices.noteSeen();
+    // The pause ends in a callback that holds the thread past the notice's gathering time, as a
+    // loaded machine does: its time has passed, but its timer has not run, for the loop has had no
+    // turn of its timers since.
+    const busy = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const from = performance.now();
+        while (performance.now() - from < NOTICE_GATHER_MS + 2);
+        resolve();
+      }),
+    );
+    await slices.pause(busy);
     assert.deepEqual(told, ['s1'], 'told before the slice after the pause began');
     notices.close();
   });

@@ -21,6 +21,8 @@ type SlicesOptions = {
   setScanReading: (reading: boolean) => void;
   seenSinceSlice: SeenSinceSlice;
   noticeGatherMs: number;
+  /** Resolves once the notices gathered so far are told (the reader's gatherers). */
+  noticesTold?: (() => Promise<unknown>) | undefined;
 };
 
 export type Slices = ReturnType<typeof createSlices>;
@@ -71,7 +73,8 @@ export function createSlices(options: SlicesOptions) {
      * Ends this slice and begins the next once `until` resolves (the next turn of the event loop
      * without one). After a change the watcher saw, the next slice waits until the notice's
      * gathering time has passed since the change, so that the notice is not held behind it; a
-     * pause that lasted that long already (waiting for a scan thread's look) waits no more.
+     * pause that lasted that long already (waiting for a scan thread's look) waits no more than
+     * for what was gathered by then to be told.
      */
     async pause(until: Promise<void> | null): Promise<void> {
       if (initial) status.set({ indexing: { state: 'scanning', files: read } }, false);
@@ -82,6 +85,9 @@ export function createSlices(options: SlicesOptions) {
         seenSinceSlice.at = null;
         const left = seenAt + options.noticeGatherMs + 1 - performance.now();
         if (left > 0) await sleep(left);
+        // A loaded machine can hold the thread past the notice's time before the pause reckons
+        // it: its time has passed, but its timer has not run. The slice waits for the notice.
+        await options.noticesTold?.();
       }
       begin();
       sliceStart = performance.now();

@@ -150,6 +150,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     ...(options.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     pendingWindowMs: options.pendingWindowMs,
     noticeGatherMs: NOTICE_GATHER_MS,
+    noticesTold: () => Promise.all([notices.told(), earlyNotices.told()]),
     onSeenWhileScanning: tell,
     onAsked: (sessionId, name) => earlyNotices.gather(`${sessionId}\u0000${name}`),
     onRead(sessionId, name, reading) {

@@ -28,6 +28,8 @@ type ReconcileContext = {
   reconcileIntervalMs?: number | undefined;
   /** How long a slice waits after a change the watcher saw (RecordWatcherOptions.noticeGatherMs). */
   noticeGatherMs?: number | undefined;
+  /** Resolves once the notices gathered so far are told (RecordWatcherOptions.noticesTold). */
+  noticesTold?: (() => Promise<unknown>) | undefined;
 };
 
 export type Reconciler = ReturnType<typeof createReconciler>;
@@ -50,7 +52,7 @@ export function createReconciler(context: ReconcileContext) {
       reconcileAgain = true;
       return reconciling;
     }
-    const slices = createSlices({ initial, status: context.status, setScanReading: context.scan.setReading, seenSinceSlice, noticeGatherMs: context.noticeGatherMs ?? 0 });
+    const slices = createSlices({ initial, status: context.status, setScanReading: context.scan.setReading, seenSinceSlice, noticeGatherMs: context.noticeGatherMs ?? 0, noticesTold: context.noticesTold });
     reconciling = reconcileOnce(context, initial, slices);
     try {
       await reconciling;

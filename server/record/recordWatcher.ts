@@ -30,6 +30,8 @@ type RecordWatcherOptions = PendingWindow & {
    * that long after a change the watcher saw, so that its notice is not held behind the slice.
    */
   noticeGatherMs?: number;
+  /** Resolves once the notices gathered so far are told: a slice after a change waits for them. */
+  noticesTold?: () => Promise<unknown>;
   /** Told of a session in which the watcher saw something while the first scan runs (ScanHandOver). */
   onSeenWhileScanning?: (sessionId: string) => void;
   /** Told of a file that stirred in a folder the first scan has not read yet, asked of its threads. */
@@ -57,7 +59,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const folders = options.headStart?.folders ?? createFolderWatch(recordDir);
   const looks = createRecordLooks({ recordDir, index, folders, onRead: options.onRead, pendingWindowMs: options.pendingWindowMs });
   const scan = createScanHandOver({ recordDir, index, status, looks, folders, onSeenWhileScanning: options.onSeenWhileScanning, onError: options.onError });
-  const reconciler = createReconciler({ recordDir, index, status, folders, looks, scan, isClosed, reconcileIntervalMs: options.reconcileIntervalMs, noticeGatherMs: options.noticeGatherMs });
+  const reconciler = createReconciler({ recordDir, index, status, folders, looks, scan, isClosed, reconcileIntervalMs: options.reconcileIntervalMs, noticeGatherMs: options.noticeGatherMs, noticesTold: options.noticesTold });
   const events = createRecordEvents({ recordDir, index, status, looks, scan, reconciler, isClosed, onAsked: options.onAsked, onError: options.onError });
 
   return {

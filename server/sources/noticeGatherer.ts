@@ -7,6 +7,8 @@ export const NOTICE_GATHER_MS = 5;
 type NoticeGatherer<K> = {
   /** Notes what changed (or, with no key, only that something did): told together, a moment after the first. */
   gather(...keys: K[]): void;
+  /** Resolves once what was gathered so far is told: at once when nothing waits. */
+  told(): Promise<void>;
   /** Forgets what was gathered and tells nothing more: the source is closing. */
   close(): void;
 };
@@ -19,11 +21,17 @@ export function createNoticeGatherer<K>(tell: (keys: K[]) => void, gatherMs = NO
   let gathered = new Set<K>();
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  /** Who waits for what is gathered now to be told. */
+  let waiting: (() => void)[] = [];
   const flush = () => {
     timer = null;
     const keys = [...gathered];
     gathered = new Set();
-    tell(keys);
+    try {
+      tell(keys);
+    } finally {
+      for (const resolve of waiting.splice(0)) resolve();
+    }
   };
   return {
     gather(...keys) {
@@ -31,8 +39,12 @@ export function createNoticeGatherer<K>(tell: (keys: K[]) => void, gatherMs = NO
       for (const key of keys) gathered.add(key);
       timer ??= setTimeout(flush, gatherMs);
     },
+    told() {
+      return timer === null ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve));
+    },
     close() {
       closed = true;
+      for (const resolve of waiting.splice(0)) resolve();
       if (timer !== null) clearTimeout(timer);
       timer = null;
       gathered.clear();
