@@ -93,6 +93,8 @@ test('an entry URL loads directly, with that entry selected and in view', async 
   await expect(target).toBeInViewport();
   await expect(page.locator('.conversation-row.selected')).toContainText(file.replace(/^.*-(\d+)\.json$/, '#$1'));
   await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', file);
+  // Its time and the button beside it read as two phrases, copied or read aloud.
+  await expect(page.locator('.conversation-row.selected')).toContainText(/UTC Copy link/);
 });
 
 test('the back button walks back through entry, session and home; forward walks again', async ({ page }) => {

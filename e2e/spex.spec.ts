@@ -130,6 +130,8 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(person).toContainText('from a person');
   await expect(person).toContainText('reply via note');
   await expect(person.locator('.entry-text')).toHaveText(PERSON_TEXT);
+  // Its time and its place in its log read as two phrases, copied or read aloud.
+  await expect(person.locator('.spex-place')).toContainText(/UTC line \d+ of its log/);
 
   const peer = column(page, 'received').locator('article', { hasText: PEER_TEXT });
   await expect(peer).toHaveAttribute('aria-label', `Received from session ${B} · currency · node/currency`);

@@ -23,7 +23,7 @@ export function EntryLink({ sessionId, item, at }: { sessionId: string; item: Fi
     <>
       <Link to={itemPath(item.source.id, sessionId, item.file, filter)} className="entry-time" title={item.file} aria-label={`Link to entry ${item.file}`}>
         <Time at={at} />
-      </Link>
+      </Link>{' '}
       <CopyLink source={item.source.id} sessionId={sessionId} file={item.file} />
     </>
   );

@@ -236,10 +236,10 @@ function ItemPlace({ source, sessionId, item, where = 'its log', timeOfItsOwn = 
     <span className="spex-place">
       <Link to={path} className="entry-time" aria-label={`Link to item ${item.key}`} title={timeOfItsOwn ? undefined : 'This line has no time of its own: it stands where it is in its log'}>
         {item.at === null ? 'no time' : timeOfItsOwn ? <Time at={item.at} /> : <>in place, after <Time at={item.at} /></>}
-      </Link>
+      </Link>{' '}
       <span className="seq" title={`segment ${item.segment}`}>
         line {item.line} of {where}
-      </span>
+      </span>{' '}
       <CopyButton getText={() => new URL(path, window.location.origin).href} label={`Copy a link to item ${item.key}`} children="Copy link" />
     </span>
   );
