@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_PORT, TEST_PENDING_WINDOW_ENV, parseCliArgs, type CliCommand } from './cliArgs.ts';
+import { DEFAULT_PORT, TEST_PENDING_WINDOW_ENV, USAGE, parseCliArgs, type CliCommand } from './cliArgs.ts';
 
 // The command line, read without starting anything: every flag and every way to get it wrong.
 
@@ -108,6 +108,7 @@ describe('the command line', () => {
     for (const value of ['short', 't'.repeat(15), 't'.repeat(257), 'sixteen chars ok', 'slash/in/the/token', 'percent%20token0', '']) {
       assert.equal(errorOf([`--token=${value}`]), '--token takes 16 to 256 letters, digits or . _ ~ -', value);
     }
+    assert.match(USAGE, /--token <t> +the access token to require: 16 to 256 letters, digits or \. _ ~ -/, 'the help says what a token may be');
   });
 
   it('--help and --version are answered whatever else is given, in long and short form', () => {

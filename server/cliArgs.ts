@@ -74,7 +74,8 @@ ${OPTION_LINES}
   --host <h>     address to bind (default 127.0.0.1; anything else serves other machines too)
   --open         open the dashboard in a browser (the default when run in a terminal)
   --no-open      do not open a browser
-  --token <t>    the access token to require (default: a new one each start, in the address)
+  --token <t>    the access token to require: 16 to 256 letters, digits or . _ ~ -
+                 (default: a new one each start, in the address)
   --no-token     require no token: anyone who can reach the address can read the stores
   --search-budget <s>
                  seconds a search may read and match before it answers with what it found and
