@@ -93,7 +93,9 @@ export async function main(argv: string[]): Promise<void> {
   console.log(`rec-dashboard ${readVersion()}`);
   if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
   for (const store of stores) {
-    console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${existsSync(store.root) ? '' : '; it does not exist yet, and is waited for'}.`);
+    // The demo's stores are made by its writers as the dashboard starts: not a store that is missing.
+    const state = demo !== null ? ", which the demo's writer fills" : existsSync(store.root) ? '' : '; it does not exist yet, and is waited for';
+    console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${state}.`);
   }
   if (listening.portTakenInstead !== null) console.log(`Port ${listening.portTakenInstead} is in use; using ${listening.port} instead.`);
   const readable = stores.length === 1 && stores[0]!.kind === 'record' ? 'the record' : 'these stores';

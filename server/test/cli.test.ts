@@ -138,6 +138,9 @@ describe('the rec-dashboard command', () => {
       assert.deepEqual(list.sources.map((source) => source.kind), ['record', 'spex', 'sac']);
       recordDir = list.sources[0]!.root;
       assert.match(running.stdout.join('\n'), /Demo stores with live traffic in .* \(removed on exit\)/);
+      const reading = running.stdout.filter((line) => line.startsWith('Reading '));
+      assert.equal(reading.length, 3);
+      for (const line of reading) assert.match(line, /^Reading .* \(read-only\), which the demo's writer fills\.$/, 'a demo store is not said to be missing');
     } finally {
       running.child.kill('SIGTERM');
     }
