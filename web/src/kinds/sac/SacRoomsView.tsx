@@ -4,7 +4,7 @@ import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
-import type { SacRoomSummary } from '../../../../shared/wire/sac.ts';
+import type { SacRoomMember, SacRoomSummary } from '../../../../shared/wire/sac.ts';
 import type { SourceViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
 import { SacReasons } from './SacReasons.tsx';
@@ -82,6 +82,7 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
           <p className="sac-meta">
             {countOf(data.room.members.length, 'member')}, {countOf(data.room.seats.length, 'seat file')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
             {data.room.neverWrote > 0 && ` · ${data.room.neverWrote} joined and never wrote`}
+            <NoFileHere members={data.room.members} />
           </p>
         )}
         {data !== undefined && data.room.folder.state !== 'present' && (
@@ -149,4 +150,10 @@ function SeatLinks({ source, seats }: { source: string; seats: readonly string[]
       <Link to={conversationPath(source, seat)}>{seat}</Link>
     </span>
   ));
+}
+
+/** Members with no file in the room never wrote there either: counted beside those whose file is empty, as the roster lists both. */
+function NoFileHere({ members }: { members: readonly SacRoomMember[] }) {
+  const none = members.filter((member) => member.file === 'none').length;
+  return none === 0 ? null : <>{` · ${countOf(none, 'member')} with no file here: never wrote`}</>;
 }
