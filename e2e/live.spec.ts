@@ -104,6 +104,16 @@ test('a session in the sidebar follows its new entries from the live notices, wi
   expect(listFetches).toEqual([]);
 });
 
+test('a followed session keeps its newest entry in view when what is above its rows grows after them (its activity comes once they are shown)', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/grown');
+  await session.start();
+  await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: 40, startSeq: 2, cwd: '/e2e/grown' });
+  await waitForItems(live.url, session.sessionId, 41);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(page.getByRole('table', { name: 'Messages per peer' })).toBeVisible();
+  await expect(page.getByText('(#40)')).toBeInViewport();
+});
+
 test('the view follows the newest entry until the reader scrolls away; then "N new" brings them back', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/busy');
   await session.start();

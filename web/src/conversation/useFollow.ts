@@ -70,6 +70,17 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     };
   }, [el, stopFollowing]);
 
+  // The box changes size when what is above it does (a session's activity comes once its first
+  // rows are shown, and its header grows): a followed list stays at its end.
+  useEffect(() => {
+    if (el === null || !following) return;
+    const resized = new ResizeObserver(() => {
+      el.scrollTop = el.scrollHeight;
+    });
+    resized.observe(el);
+    return () => resized.disconnect();
+  }, [el, following]);
+
   // Keep the newest item in view as items arrive and rows take their measured height; before
   // the frame is painted, so that rows never show elsewhere first. The newest item ends the
   // scroll box, so following is scrolling to its end: one layout, where the virtualizer's
