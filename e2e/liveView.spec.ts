@@ -231,4 +231,6 @@ test("the live view's current selection downloads as NDJSON, JSON and Markdown: 
   const markdown = await download('Markdown');
   expect(markdown).toContain('````text\ntaken away ``` with a fence\n````');
   expect(markdown).toContain('- side: sent');
+  // Each item opens at today's address of its entry, as a link in the page does.
+  expect(markdown).toContain(`- Opens at \`"${conversationPath(sourceIdOf('record', stores[0]!.dir), a.sessionId, sent)}"\``);
 });

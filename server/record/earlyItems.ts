@@ -16,7 +16,7 @@ import { projectFile, textSeenIn } from './liveItems.ts';
  * never stands for a session's summary (no "no start" for a session whose start is not read yet).
  * When the thread's look of the folder tells the same item again, it is not told twice.
  */
-export function createEarlyItems(recordDir: string, pendingWindowMs?: number) {
+export function createEarlyItems(source: string, recordDir: string, pendingWindowMs?: number) {
   /** Per session, the items told early, as told, by key: until the folder's look tells them again. */
   const told = new Map<string, Map<string, string>>();
 
@@ -27,7 +27,7 @@ export function createEarlyItems(recordDir: string, pendingWindowMs?: number) {
       const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name }), entryName, readEntry);
       const known = concludeObservation(null, { name, entryName, mtimeMs: look.mtimeMs ?? 0 }, look.seen, Date.now(), performance.now(), pendingWindowMs);
       if (known === null) return null;
-      const item = projectFile(sessionId, known, textSeenIn(look.reading));
+      const item = projectFile(source, sessionId, known, textSeenIn(look.reading));
       let items = told.get(sessionId);
       if (items === undefined) told.set(sessionId, (items = new Map()));
       items.set(item.key, JSON.stringify(item));

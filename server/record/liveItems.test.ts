@@ -9,7 +9,7 @@ import { projectLiveItems, type FileChange } from './liveItems.ts';
 
 function project(files: KnownFile[], changed: Record<string, FileChange>) {
   return projectLiveItems(
-    { sessionId: SESSION, file: (name) => files.find((file) => file.name === name), fold: () => foldSession(SESSION, files), readAgain: () => null },
+    { source: 'record-0123abcd', sessionId: SESSION, file: (name) => files.find((file) => file.name === name), fold: () => foldSession(SESSION, files), readAgain: () => null },
     new Map(Object.entries(changed)),
   );
 }

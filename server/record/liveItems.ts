@@ -7,6 +7,7 @@ import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import type { SessionFold } from '../../shared/record/session.ts';
 import { seqToWire } from '../../shared/wire/record.ts';
+import { conversationAddress, itemAddress } from '../../shared/wire/paths.ts';
 
 // The record's items as the live view lists them: hand-written from what the index holds of a
 // file, in the words a session's page uses, so the browser applies none of the record's rules.
@@ -32,6 +33,8 @@ export function textSeenIn(reading: EntryReading | null): TextSeen | undefined {
 }
 
 type Projecting = {
+  /** The record's source id, for each item's link. */
+  source: string;
   sessionId: string;
   file(name: string): KnownFile | undefined;
   fold(): SessionFold | null;
@@ -55,7 +58,7 @@ export function projectLiveItems(projecting: Projecting, changes: ReadonlyMap<st
     const change = changes.get(file.name)!;
     let seen = change.seen;
     if (seen === undefined && hasText(file) && file.size <= READ_AGAIN_MAX_BYTES) seen = textSeenIn(projecting.readAgain(file.name));
-    items.push(projectFile(projecting.sessionId, file, seen));
+    items.push(projectFile(projecting.source, projecting.sessionId, file, seen));
   }
   return items;
 }
@@ -72,7 +75,7 @@ export function projectSettledGaps(projecting: Projecting, newFiles: Iterable<st
   for (const name of newFiles) {
     const file = projecting.file(name);
     if (file === undefined || file.entryName === null) continue;
-    for (const range of gapsBefore.get(name) ?? []) items.push(projectGap(projecting.sessionId, range, file));
+    for (const range of gapsBefore.get(name) ?? []) items.push(projectGap(projecting.source, projecting.sessionId, range, file));
   }
   return items;
 }
@@ -101,11 +104,7 @@ function hasText(file: KnownFile): boolean {
   return (file.evidence === 'parsed' || file.evidence === 'changed') && file.facts?.kind === 'message' && !file.facts.withheld;
 }
 
-function entryLink(sessionId: string, file: string): string {
-  return `/session/${encodeURIComponent(sessionId)}/entry/${encodeURIComponent(file)}`;
-}
-
-function projectGap(sessionId: string, range: MissingRange, before: KnownFile): LiveItem {
+function projectGap(source: string, sessionId: string, range: MissingRange, before: KnownFile): LiveItem {
   const jump = isSequenceJump(range);
   return {
     key: `gap-${seqToWire(range.from)}-${seqToWire(range.to)}`,
@@ -118,11 +117,11 @@ function projectGap(sessionId: string, range: MissingRange, before: KnownFile): 
     evidence: 'gap',
     degraded: true,
     firstLine: null,
-    link: entryLink(sessionId, before.name),
+    link: itemAddress(source, sessionId, before.name),
   };
 }
 
-export function projectFile(sessionId: string, file: KnownFile, seen: TextSeen | undefined): LiveItem {
+export function projectFile(source: string, sessionId: string, file: KnownFile, seen: TextSeen | undefined): LiveItem {
   const facts = file.facts;
   const message = facts?.kind === 'message' ? facts : null;
   const asEntry = file.evidence === 'parsed' || (file.evidence === 'changed' && seen !== undefined);
@@ -137,7 +136,7 @@ export function projectFile(sessionId: string, file: KnownFile, seen: TextSeen |
     evidence: file.evidence,
     degraded: file.evidence !== 'parsed' && file.evidence !== 'stray' ? true : file.touched !== undefined,
     firstLine: asEntry && message !== null && !message.withheld ? (seen?.firstLine ?? null) : null,
-    link: file.entryName === null ? `/session/${encodeURIComponent(sessionId)}` : entryLink(sessionId, file.name),
+    link: file.entryName === null ? conversationAddress(source, sessionId) : itemAddress(source, sessionId, file.name),
   };
 }
 

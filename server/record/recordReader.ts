@@ -88,6 +88,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   };
 
   const projectingOf = (sessionId: string) => ({
+    source: ref.id,
     sessionId,
     file: (name: string) => index.file(sessionId, name),
     fold: () => index.fold(sessionId),
@@ -112,7 +113,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
   };
 
   const notices = createNoticeGatherer(flush);
-  const early = createEarlyItems(options.recordDir, options.pendingWindowMs);
+  const early = createEarlyItems(ref.id, options.recordDir, options.pendingWindowMs);
   const earlyNotices = createNoticeGatherer<string>((keys) => {
     const bySession = new Map<string, LiveItem[]>();
     for (const key of keys) {

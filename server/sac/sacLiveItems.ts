@@ -2,6 +2,7 @@ import type { LiveItem, SourceRef } from '../../shared/wire/common.ts';
 import type { EvidenceState } from '../../shared/evidence.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { readEntry, readEntryEvidence, readTail, strayTextEnd, type SeatFileEntry, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { sourceViewAddress } from '../../shared/wire/paths.ts';
 
 // set-agent-comm's items as the live view lists them: each entry a seat appends, told as its
 // writer's (an entry is sent by the seat whose file holds it), in sac's words, each state of it
@@ -49,7 +50,7 @@ export function createLiveItems(reading: Reading): LiveItemsOf {
   }
 
   function link(room: string, item: string): string {
-    return `/sac/${reading.ref.id}/room/${encodeURIComponent(room)}/entry/${encodeURIComponent(item)}`;
+    return sourceViewAddress(reading.ref.id, 'rooms', room, item);
   }
 
   function tailOf(file: SeatFileReading): Told['tail'] {

@@ -9,6 +9,7 @@ import { LARGE_HEAD_READ_BYTES } from '../export/largeText.ts';
 import { readRanges } from './readLine.ts';
 import { isLargeLine } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
+import { itemAddress } from '../../shared/wire/paths.ts';
 
 // A spex home's lines as the live view lists them (`items` notices): each line of a log that is
 // new, or whose state changed, in log order, in the words of a spex session's page. A `sent` line
@@ -101,7 +102,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
   }
 
   function link(sessionId: string, key: string): string {
-    return `/spex/${sourceId}/session/${encodeURIComponent(sessionId)}/item/${encodeURIComponent(key)}`;
+    return itemAddress(sourceId, sessionId, key);
   }
 
   function projectOwn(sessionId: string, line: number, item: TimelineItem, text: string | null): LiveItem {

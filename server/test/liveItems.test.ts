@@ -6,6 +6,7 @@ import type { Dashboard } from '../dashboard.ts';
 import { startWriter, type Writer } from '../../tools/writer/writerClient.ts';
 import { connectEventStream, type EventStream, type Notice } from './eventStream.ts';
 import { eventually, makeTempRecord, startTestDashboard } from './harness.ts';
+import { sourceRefOf } from '../sources/sourceRef.ts';
 
 // The live view's feed: every item a writer process writes arrives as an item notice, in the
 // order written, each state of it once, with the core's facts in the record's words.
@@ -14,6 +15,8 @@ const record = makeTempRecord();
 let dashboard: Dashboard;
 let writer: Writer;
 let events: EventStream;
+/** Where an entry opens in the browser: its record, its session, its file, as today's addresses name them. */
+const linkOf = (sessionId: string, file: string) => `/source/${sourceRefOf('record', record.dir).id}/conversation/${sessionId}/item/${encodeURIComponent(file)}`;
 
 before(async () => {
   writer = await startWriter(record.dir);
@@ -80,7 +83,7 @@ describe('item notices', () => {
     }
     const parsed = told.filter((item) => item.evidence === 'parsed');
     assert.ok(parsed.every((item) => item.kind === 'message' && item.firstLine !== null && item.firstLine.includes('(#')), 'each with its first line');
-    assert.ok(parsed.every((item) => item.link === `/session/${sessionId}/entry/${encodeURIComponent(item.key)}`));
+    assert.ok(parsed.every((item) => item.link === linkOf(sessionId, item.key)), 'each opens at its entry, at its address today');
   });
 
   it('a file written slowly is told pending, then told again as its entry with its facts in the record words', async () => {
@@ -111,7 +114,7 @@ describe('item notices', () => {
       evidence: 'parsed',
       degraded: false,
       firstLine: 'First line of the question',
-      link: `/session/${sessionId}/entry/${encodeURIComponent(file)}`,
+      link: linkOf(sessionId, file),
     });
     const told = toldOf(sessionId).map(({ item }) => `${item.key} ${item.evidence}`);
     assert.ok(told.indexOf(`${file} pending`) < told.indexOf(`${file} parsed`));
@@ -134,7 +137,7 @@ describe('item notices', () => {
     assert.equal(gap.words, 'entries 3–4 missing: a write may have failed or a file was removed');
     assert.equal(gap.degraded, true);
     assert.equal(gap.kind, null);
-    assert.equal(gap.link, `/session/${sessionId}/entry/${encodeURIComponent(nameAt(2, 5))}`);
+    assert.equal(gap.link, linkOf(sessionId, nameAt(2, 5)));
     const withheld = await itemTold(sessionId, (item) => item.key === nameAt(2, 5) && item.evidence === 'parsed', 'the withheld entry');
     assert.equal(withheld.firstLine, null);
     assert.equal(withheld.words, 'queued by the host');

@@ -45,7 +45,7 @@ async function itemTold(match: (item: LiveItem) => boolean, what: string, timeou
   return eventually(() => told().find(({ item }) => match(item)), what, timeoutMs);
 }
 
-const linkOf = (room: string, item: string) => `/sac/${served.source.ref.id}/room/${encodeURIComponent(room)}/entry/${encodeURIComponent(item)}`;
+const linkOf = (room: string, item: string) => `/source/${served.source.ref.id}/rooms/${encodeURIComponent(room)}/item/${encodeURIComponent(item)}`;
 
 describe('set-agent-comm item notices', () => {
   it('what the first scan read is not told item by item', async () => {

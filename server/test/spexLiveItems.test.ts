@@ -40,7 +40,7 @@ async function startRig(): Promise<SpexRig> {
 describe('spex item notices', () => {
   it("a person's message, a session's and any other sender's, and a declaration are told as items of the receiving session in spex's words, with their first line", async () => {
     const rig = await startRig();
-    const link = (sessionId: string, key: string) => `/spex/${rig.source.ref.id}/session/${sessionId}/item/${key}`;
+    const link = (sessionId: string, key: string) => `/source/${rig.source.ref.id}/conversation/${sessionId}/item/${key}`;
     const hint = `\n\n— from session "checkout" (${B}). To reply: spex session send ${B} "<your reply>"`;
     await rig.writer.send({ op: 'event', ...where(A), event: sentEvent('please add a retry\nsecond line, not told', null, { ts: '2026-11-30T10:00:01.000Z', replyVia: 'note' }) });
     await rig.writer.send({ op: 'event', ...where(A), event: sentEvent(`short${hint}`, B, { ts: '2026-11-30T10:00:02.000Z' }) });

@@ -1,8 +1,11 @@
 // Every view has its own URL, so a view can be shared and the back button works. The paths are
-// built and read only here. A store and a conversation are named the same way for every kind:
+// built and read only here (a conversation's and an item's with shared/wire/paths.ts, the form the
+// server writes in a live item's link). A store and a conversation are named the same way for every kind:
 // `/source/<sourceId>/conversation/<id>[/item/<key>]`, and a view only one kind has (a
 // set-agent-comm store's rooms) `/source/<sourceId>/<view>[/<key>[/item/<key>]]`. A source's id
 // names its kind (`<kind>-<8 hex digits>`, as the wire's sourceRefSchema writes it).
+
+import { conversationAddress, itemAddress, sourceViewAddress } from '../../../shared/wire/paths.ts';
 
 export type Route =
   | { view: 'home' }
@@ -65,18 +68,16 @@ function withQuery(path: string, query: URLSearchParams | string): string {
 }
 
 export function conversationPath(source: string, id: string, query: URLSearchParams | string = ''): string {
-  return withQuery(`/source/${source}/conversation/${encodeURIComponent(id)}`, query);
+  return withQuery(conversationAddress(source, id), query);
 }
 
 export function itemPath(source: string, id: string, key: string, query: URLSearchParams | string = ''): string {
-  return withQuery(`/source/${source}/conversation/${encodeURIComponent(id)}/item/${encodeURIComponent(key)}`, query);
+  return withQuery(itemAddress(source, id, key), query);
 }
 
 /** A view only one kind has: of the whole store, of one `subject` of it, or opened at one of its items; `query`: its own. */
 export function sourceViewPath(source: string, name: string, subject: string | null = null, item: string | null = null, query: URLSearchParams | string = ''): string {
-  const base = `/source/${source}/${name}`;
-  if (subject === null) return withQuery(base, query);
-  return withQuery(`${base}/${encodeURIComponent(subject)}${item === null ? '' : `/item/${encodeURIComponent(item)}`}`, query);
+  return withQuery(sourceViewAddress(source, name, subject, item), query);
 }
 
 /** One Claude Code session across the stores, by the full id they state. */
