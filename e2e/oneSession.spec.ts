@@ -57,8 +57,11 @@ test("a session's page shows every store's items labelled with their store, none
 test("a session page's filters are in its address: one store, one side", async ({ page }) => {
   await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
   await expect(page.locator('.joined-row').first()).toBeVisible();
-  await page.getByRole('group', { name: 'Store' }).getByRole('checkbox').first().check();
+  const storeFilter = page.getByRole('group', { name: 'Store', exact: true });
+  await expect(storeFilter).toContainText('none chosen: every store is shown');
+  await storeFilter.getByRole('checkbox').first().check();
   await expect(page).toHaveURL(/\?store=record-[0-9a-f]{8}$/);
+  await expect(storeFilter).not.toContainText('none chosen');
   await expect(page.locator('.joined-row:not([data-store="record"])')).toHaveCount(0);
   await page.getByLabel('Side').selectOption('received');
   await expect(page).toHaveURL(/side=received/);

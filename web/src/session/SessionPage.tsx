@@ -109,6 +109,8 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
             {kindNamed(source.kind)?.name ?? source.kind} <span className="muted">{source.id}</span>
           </label>
         ))}
+        {/* A store checked narrows the page to the stores checked; none checked is no narrowing. */}
+        {filter.stores.length === 0 && <span className="muted">none chosen: every store is shown</span>}
       </fieldset>
       <label>
         Side{' '}
