@@ -22,7 +22,7 @@ export function createNoticeGatherer<K>(tell: (keys: K[]) => void, gatherMs = NO
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   /** Who waits for what is gathered now to be told. */
-  let waiting: (() => void)[] = [];
+  const waiting: (() => void)[] = [];
   const flush = () => {
     timer = null;
     const keys = [...gathered];
