@@ -82,12 +82,16 @@ test('items of two stores arrive in the order written, each row saying its sourc
   await expect(refusedRow).not.toContainText('Second line');
   await expect(refusedRow.locator('.live-side')).toHaveText('sent');
   await expect(refusedRow.locator('.live-session')).toContainText(a.sessionId.slice(0, 8));
+  // Its link to the session across the stores is shown whole in its cell, not cut by the column.
+  const cell = await refusedRow.locator('.live-session').boundingBox();
+  const across = await refusedRow.locator('.live-session .session-link').boundingBox();
+  expect(across!.x + across!.width).toBeLessThanOrEqual(cell!.x + cell!.width + 0.5);
   await expect(rowOf(page, rejected)).toContainText('rejected: the receive hook was refused');
   const keys = await rows(page).evaluateAll((found) => found.map((row) => row.getAttribute('data-key')));
   expect(keys.indexOf(refused)).toBeLessThan(keys.indexOf(rejected));
 
   await refusedRow.locator('.live-line').click();
-  // The server's link names the entry as it always has: the page puts today's address in its place.
+  // The server's link is the entry's address today: the page opens it in its place.
   await expect(page).toHaveURL(`${dashboard.url}${conversationPath(sourceIdOf('record', stores[0]!.dir), a.sessionId, refused)}`);
   await expect(page.locator(`[data-file="${refused}"]`)).toBeVisible();
 });

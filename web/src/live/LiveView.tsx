@@ -267,7 +267,7 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
         </Link>
         {label !== undefined && <span className="live-label"> {label}</span>}
         {row.session !== null && ' '}
-        <SessionLink session={row.session} />
+        <SessionLink session={row.session}>across</SessionLink>
         {cwd !== undefined && <span className="muted"> {projectName(cwd)}</span>}
       </span>
       <span className="live-side">{item.side ?? ''}</span>
