@@ -102,7 +102,6 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
             <option value="waking">waking entries only (who wakes whom, derived by sac’s rule)</option>
           </select>
         </label>
-        {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
         {flow.targetAbsent && (
           <p className="notice warn">
             Entry <code>{entry}</code> is not in this room’s flow. The flow is shown from its newest entries.
@@ -110,6 +109,7 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
         )}
         {flow.leftOut > 0 && <p className="notice">The newest {countOf(data?.items.length ?? 0, 'entry', 'entries')} are shown: the {countOf(flow.leftOut, 'earlier one')} are left out.</p>}
       </header>
+      {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
       <section className="sac-flow" aria-label="Flow">
         <ConversationList
           list={flow.list}

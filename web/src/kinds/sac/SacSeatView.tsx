@@ -40,7 +40,6 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         {data !== undefined && (
           <>
             <SeatFacts summary={data.seat} source={source} />
-            <SacReasons source={source} reasons={data.seat.degraded} />
             <label className="sac-others">
               <input type="checkbox" checked={others} onChange={(event) => setOthers(event.target.checked)} /> show entries addressed to others ({data.seat.counts.toOthers})
             </label>
@@ -53,6 +52,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         )}
         {flow.leftOut > 0 && <p className="notice">The newest entries are shown: the {flow.leftOut.toLocaleString('en')} earliest are left out.</p>}
       </header>
+      {data !== undefined && <SacReasons source={source} reasons={data.seat.degraded} />}
       <ConversationList
         list={flow.list}
         rowAt={flow.rowAt}
