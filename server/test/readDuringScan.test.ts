@@ -40,16 +40,23 @@ async function readWhileAsked(source: Source, conversationUrl: string, conversat
   let ready = false;
   const started = source.start().then(() => (ready = true));
   let askedWhileScanning = 0;
+  let round = 0;
   let n = 0;
+  // Each answer that arrives before the scan ends counts, whichever request of its round it is: a
+  // round's page can be answered while its search still reads, and the scan end meanwhile.
+  const answered = <T,>(asked: Promise<T>): Promise<T> =>
+    asked.then((answer) => {
+      if (!ready) askedWhileScanning++;
+      return answer;
+    });
   while (!ready) {
     // A client's list and a page, a round every few tens of milliseconds, and a search every fourth round.
     const answers = await Promise.all([
-      app.inject({ method: 'GET', url: '/api/sessions' }),
-      app.inject({ method: 'GET', url: conversationUrl.replace('{n}', encodeURIComponent(conversationOf(n))) }),
-      ...(askedWhileScanning % 4 === 0 ? [app.inject({ method: 'GET', url: `/api/search?q=${markerOf(n)}` })] : []),
+      answered(app.inject({ method: 'GET', url: '/api/sessions' })),
+      answered(app.inject({ method: 'GET', url: conversationUrl.replace('{n}', encodeURIComponent(conversationOf(n))) })),
+      ...(round++ % 4 === 0 ? [answered(app.inject({ method: 'GET', url: `/api/search?q=${markerOf(n)}` }))] : []),
     ]);
     assert.ok(answers.every((answer) => answer.statusCode === 200 || answer.statusCode === 404), answers.map((answer) => answer.statusCode).join());
-    if (!ready) askedWhileScanning++;
     n = (n + 331) % COUNT;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
