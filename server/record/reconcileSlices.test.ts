@@ -12,26 +12,26 @@ function slicesWith(seenSinceSlice: SeenSinceSlice, noticesTold?: () => Promise<
   return createSlices({ initial: true, status: createRecordStatus(() => {}), setScanReading: () => {}, seenSinceSlice, noticeGatherMs: NOTICE_GATHER_MS, noticesTold });
 }
 
+/** A change the watcher saw and gathered, its notice not told yet, and the slices to pause after it. */
+function changeSeenAndGathered() {
+  const told: string[] = [];
+  const notices = createNoticeGatherer<string>((keys) => told.push(...keys));
+  const slices = slicesWith({ at: null }, () => notices.told());
+  notices.gather('s1');
+  slices.noteSeen();
+  return { told, notices, slices };
+}
+
 describe("a scan's slices and the notices the watcher gathers meanwhile", () => {
   it('a change seen just before a pause: the next slice begins once its notice is told', async () => {
-    const seen: SeenSinceSlice = { at: null };
-    const told: string[] = [];
-    const notices = createNoticeGatherer<string>((keys) => told.push(...keys));
-    const slices = slicesWith(seen, () => notices.told());
-    notices.gather('s1');
-    slices.noteSeen();
+    const { told, notices, slices } = changeSeenAndGathered();
     await slices.pause(null);
     assert.deepEqual(told, ['s1'], 'told before the slice after the pause began');
     notices.close();
   });
 
   it('a change seen just before a pause that a busy thread stretched past its gathering time: the next slice begins once its notice is told, not at once', async () => {
-    const seen: SeenSinceSlice = { at: null };
-    const told: string[] = [];
-    const notices = createNoticeGatherer<string>((keys) => told.push(...keys));
-    const slices = slicesWith(seen, () => notices.told());
-    notices.gather('s1');
-    slices.noteSeen();
+    const { told, notices, slices } = changeSeenAndGathered();
     // The pause ends in a callback that holds the thread past the notice's gathering time, as a
     // loaded machine does: its time has passed, but its timer has not run, for the loop has had no
     // turn of its timers since.
