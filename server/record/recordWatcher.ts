@@ -5,6 +5,7 @@ import type { EntryReading } from '../../shared/record/entry.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
+import { createRootPoll, type RootLook } from '../watch/rootPoll.ts';
 import { createFolderWatch } from './folderWatch.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRecordEvents } from './recordEvents.ts';
@@ -45,7 +46,7 @@ type RecordWatcherOptions = PendingWindow & {
 
 /**
  * The file system shell: watches the record (chokidar for the record directory, a watch per
- * session folder; symlinks not followed), scans it meanwhile, reconciles periodically, and reads
+ * session folder; symlinks not followed; the record directory itself looked at every second), scans it meanwhile, reconciles periodically, and reads
  * again files that do not parse yet. It never writes anything in the record directory.
  *
  * Its parts: what a look concludes (recordLooks.ts), the first scan's threads (scanHandOver.ts),
@@ -61,6 +62,18 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const scan = createScanHandOver({ recordDir, index, status, looks, folders, onSeenWhileScanning: options.onSeenWhileScanning, onError: options.onError });
   const reconciler = createReconciler({ recordDir, index, status, folders, looks, scan, isClosed, reconcileIntervalMs: options.reconcileIntervalMs, noticeGatherMs: options.noticeGatherMs, noticesTold: options.noticesTold });
   const events = createRecordEvents({ recordDir, index, status, looks, scan, reconciler, isClosed, onAsked: options.onAsked, onError: options.onError });
+  // The record directory is looked at every second, as every store's root is (rootPoll.ts): its
+  // watch is set up only after the first scan, and one removed before it was ready told nothing.
+  let rootIdentity: string | null = null;
+  let rootLooked = false;
+  const rootPoll = createRootPoll(recordDir, (look: RootLook) => {
+    const before = rootIdentity;
+    rootIdentity = look.state === 'present' ? look.identity : null;
+    if (!rootLooked || closed) return;
+    // Another folder put in its place between two looks: its watches are of the old one.
+    if (before !== null && rootIdentity !== null && folders.started) folders.rewatch();
+    void reconciler.reconcile(status.indexing().state !== 'ready');
+  });
 
   return {
     /**
@@ -80,6 +93,8 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
       // Begun by the command already: its threads read meanwhile, on all but one core.
       scan.adopt(options.headStart?.pool ?? null);
       folders.start(events);
+      rootPoll.start();
+      rootLooked = true;
       // The record directory is watched with chokidar once the first scan is done, whose CPU it
       // would take; one that is not there yet is watched at once, and waited for.
       if (exists) await reconciler.reconcile(true);
@@ -107,6 +122,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     pendingRetries: () => looks.pendingRetries(),
     async close(): Promise<void> {
       closed = true;
+      rootPoll.stop();
       await scan.terminate();
       looks.close();
       reconciler.cancelTimer();

@@ -296,6 +296,49 @@ describe('the record directory itself', () => {
     }
   });
 
+  it('a record directory removed the moment its first read ends, before its watch is set up, is seen as missing within seconds', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    mkdirSync(join(recordDir, 's1'), { recursive: true });
+    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
+    const later = await startTestDashboard(recordDir);
+    try {
+      while (later.sources[0]!.status().indexing.state !== 'ready') await new Promise((resolve) => setImmediate(resolve));
+      rmSync(recordDir, { recursive: true });
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+
+  it('a record directory moved away is seen as missing within seconds, though its watches follow it; one put back in its place is read again', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    mkdirSync(join(recordDir, 's1'), { recursive: true });
+    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
+    const later = await startTestDashboard(recordDir);
+    try {
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
+      // A watch of a folder follows it where it is moved: only a look at the path says it is gone.
+      renameSync(recordDir, join(parent.dir, 'moved'));
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the move', 5_000);
+      mkdirSync(join(parent.dir, 'other', 's2'), { recursive: true });
+      writeFileSync(join(parent.dir, 'other', 's2', nameAt(3, 1)), JSON.stringify(entry('s2', startEntry(3))));
+      renameSync(join(parent.dir, 'other'), recordDir);
+      const list = await eventually(async () => {
+        const got = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
+        return got.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === 's2') ? got : undefined;
+      }, 'the record put back', 5_000);
+      assert.equal(list.sources[0]!.state, 'present');
+      const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
+      assert.equal(s1.items[0]?.type === 'file' && s1.items[0].evidence, 'removed');
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+
   it('a file already older than the pending window when first seen is damaged at once', async () => {
     const parent = makeTempRecord();
     mkdirSync(join(parent.dir, 's1'));
