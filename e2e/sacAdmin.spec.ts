@@ -147,6 +147,8 @@ test('a seat’s Received counts what the page shows, with entries to others cou
   await page.goto(`${url}${conversationPath(source, WEB)}`);
   const received = page.locator('[data-column="received"]').getByRole('article');
   await expect(received).toHaveCount(5);
+  // The sidebar's row counts as the page does: the entries to others apart, never among "received".
+  await expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).locator('.session-row-counts')).toContainText('5 received · 1 to others');
   await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (5');
   await expect(page.locator('.conversation-columns .side-received')).toContainText('1 to others not shown');
   await page.getByLabel(/show entries addressed to others/).check();

@@ -13,6 +13,7 @@ import { fetchSeat, sacKeys } from './sacApi.ts';
 import { ROOMS } from './sacPaths.ts';
 import { seatRows } from './seatRows.ts';
 import { useNewestWindow } from './useNewestWindow.ts';
+import { receivedShown } from './receivedShown.ts';
 import './sac.css';
 
 // A set-agent-comm seat: what its registry and store say of it, and its Sent | Received on the
@@ -73,7 +74,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
 
 /** The Received heading: what the page shows, with the entries addressed to others counted apart; a gone seat's backlog never as unread (sac's rule). */
 function describeReceived({ counts, reading }: SacSeatSummary, others: boolean): string {
-  const shown = others ? counts.received : counts.received - counts.toOthers;
+  const shown = receivedShown(counts, others);
   const apart = others ? `${counts.toOthers} of them to others` : `${counts.toOthers} to others not shown`;
   const cursor = reading.state === 'gone' ? `gone: backlog of ${reading.backlog} not counted as unread` : `${counts.unread} unread by sac’s cursor`;
   return `Received (${shown}; ${apart}; ${cursor})`;
