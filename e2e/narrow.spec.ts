@@ -72,6 +72,32 @@ test('at 800 px the sidebar starts closed and nothing makes the page scroll side
   }
 });
 
+test('a live row shows its session’s name, its link across the stores and its peer’s name whole in their cells, at 800 px the sidebar closed or opened, and at 1,100 px beside the sidebar with every column in the list', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 800 });
+  await openAndSettle(page, '/live');
+  // The demo's writers write on: rows come within seconds.
+  await expect(page.locator('.live-item').first()).toBeVisible({ timeout: 15_000 });
+  const cutOff = () =>
+    page.locator('.live-item').evaluateAll((rows) =>
+      rows.flatMap((row) => {
+        const cellOf = (name: Element) => name.parentElement!.getBoundingClientRect();
+        return [...row.querySelectorAll('.live-session > a, .live-peer > .live-name')].filter((name) => name.getBoundingClientRect().right > cellOf(name).right + 0.5).map((name) => `${name.textContent} ends at ${Math.round(name.getBoundingClientRect().right)}, its cell at ${Math.round(cellOf(name).right)}`);
+      }),
+    );
+  expect(await cutOff(), 'sidebar closed').toEqual([]);
+  await page.getByRole('button', { name: 'Sessions list' }).click();
+  await expect(page.locator('.sidebar')).toBeVisible();
+  expect(await cutOff(), 'sidebar open').toEqual([]);
+  expect(await measure(page), 'sidebar open').toEqual([]);
+  // Wider, the sidebar open beside it: the list's own width, not the window's, picks its columns.
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await expect(page.locator('.sidebar')).toBeVisible();
+  expect(await cutOff(), '1,100 px, sidebar open').toEqual([]);
+  const lastColumn = await page.locator('.live-columns > :last-child').boundingBox();
+  const list = await page.locator('.live-list').boundingBox();
+  expect(lastColumn!.x + lastColumn!.width, 'the first line’s column within the list').toBeLessThanOrEqual(list!.x + list!.width + 0.5);
+});
+
 test('at 1,280 px the sidebar starts open', async ({ page }) => {
   await page.goto(dashboard.url);
   await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'true');
