@@ -158,4 +158,8 @@ test('a seat’s Received counts what the page shows, with entries to others cou
   await page.goto(`${url}${conversationPath(source, WEB)}?others=1`);
   await expect(page.getByLabel(/show entries addressed to others/)).toBeChecked();
   await expect(received).toHaveCount(6);
+  // The overview counts the same: its session's badge, and its row in the table of conversations.
+  await page.goto(url);
+  await expect(page.locator('.store-badge', { hasText: WEB })).toContainText('5 received');
+  await expect(page.locator('tr', { has: page.locator(`a[title="${WEB}"]`) }).locator('td.num').nth(1)).toHaveText('5');
 });

@@ -96,7 +96,8 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
       lastAt: summary.lastAt,
       session: summary.session.state === 'known' ? summary.session.session : null,
       sent: summary.counts.sent,
-      received: summary.counts.received,
+      // As the seat's page shows them at first: those addressed to others are counted apart.
+      received: summary.counts.received - summary.counts.toOthers,
       degraded: summary.degraded.length > 0,
       json: JSON.stringify(summary),
     };

@@ -61,6 +61,8 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   tableName(conversation: C): { id: string; label: string | null };
   /** Its degraded reasons in plain words, one a line, for a hover. */
   describeDegraded(conversation: C): string;
+  /** How many received entries its page shows at first, as a table counts and sorts them; else its `counts.received`. */
+  receivedShown?(conversation: C): number;
   /** Its own search filters, offered where a store of this kind is read (or the address sets one), under `words`. */
   searchFilters?: { words: string; filters: readonly SearchFilter[] };
   /**

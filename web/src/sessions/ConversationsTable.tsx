@@ -40,13 +40,18 @@ function sortConversations(list: readonly ConversationSummary[], sort: Conversat
     case 'sent':
       return sorted.sort((a, b) => b.counts.sent - a.counts.sent || byLastAt(a, b));
     case 'received':
-      return sorted.sort((a, b) => b.counts.received - a.counts.received || byLastAt(a, b));
+      return sorted.sort((a, b) => receivedOf(b) - receivedOf(a) || byLastAt(a, b));
     case 'degraded':
       return sorted.sort((a, b) => b.degraded.length - a.degraded.length || byLastAt(a, b));
   }
 }
 
 /** `counted`: what the table lists, counted ("All 12 conversations"); its order follows. */
+/** Its received entries as its page shows them at first (a set-agent-comm seat's to others apart). */
+function receivedOf(conversation: ConversationSummary): number {
+  return kindOf(conversation).receivedShown?.(conversation) ?? conversation.counts.received;
+}
+
 type Props = { conversations: readonly ConversationSummary[]; counted: string; sort: ConversationSort; onSort(sort: ConversationSort): void };
 
 export function ConversationsTable({ conversations, counted, sort, onSort }: Props) {
@@ -119,7 +124,7 @@ const ConversationRow = memo(function ConversationRow({ conversation }: { conver
       </td>
       <td>{conversation.lastAt !== null ? <Time at={conversation.lastAt} /> : '—'}</td>
       <td className="num">{conversation.counts.sent.toLocaleString('en')}</td>
-      <td className="num">{conversation.counts.received.toLocaleString('en')}</td>
+      <td className="num">{receivedOf(conversation).toLocaleString('en')}</td>
       <td>
         {conversation.degraded.length === 0 ? (
           <span className="muted">no</span>

@@ -11,9 +11,9 @@ import { SacEntry } from './SacEntry.tsx';
 import { SacReasons } from './SacReasons.tsx';
 import { fetchSeat, sacKeys } from './sacApi.ts';
 import { ROOMS } from './sacPaths.ts';
+import { receivedShown } from './receivedShown.ts';
 import { seatRows } from './seatRows.ts';
 import { useNewestWindow } from './useNewestWindow.ts';
-import { receivedShown } from './receivedShown.ts';
 import './sac.css';
 
 // A set-agent-comm seat: what its registry and store say of it, and its Sent | Received on the

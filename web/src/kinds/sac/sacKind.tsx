@@ -4,6 +4,7 @@ import { SacEntry } from './SacEntry.tsx';
 import { SacHitRow } from './SacHitRow.tsx';
 import { SacListRow } from './SacListRow.tsx';
 import { ROOMS } from './sacPaths.ts';
+import { receivedShown } from './receivedShown.ts';
 import { viewCode } from '../../router/viewCode.ts';
 
 // set-agent-comm channels: rooms of append-only seat files. A seat is a conversation; a room is a
@@ -19,6 +20,7 @@ export const sacKind: Kind<'sac'> = {
   ListRow: SacListRow,
   tableName: (seat) => ({ id: seat.id, label: null }),
   describeDegraded: (seat) => seat.degraded.map((reason) => reason.words).join('\n'),
+  receivedShown: (seat) => receivedShown(seat.counts, false),
   searchFilters: {
     words: 'set-agent-comm only',
     filters: [
