@@ -2,6 +2,7 @@ import { lstatSync, watch as watchEntries, type FSWatcher as EntriesWatcher } fr
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { listFolder, type FolderEntry } from '../watch/listFolder.ts';
+import { rootIdentity } from '../watch/rootPoll.ts';
 import { createSessionFolderWatches, type SessionFolderWatches } from './sessionFolderWatches.ts';
 
 // The record directory is watched with chokidar: session folders and strays come and go there,
@@ -55,11 +56,15 @@ export function createFolderWatch(recordDir: string) {
   let rootEntries: EntriesWatcher | null = null;
   const folders = createSessionFolderWatches(recordDir, handlers);
   let closed = false;
+  /** The record directory the watches were set up on (rootPoll.ts's identity); null: it was not there. */
+  let watched: string | null = null;
   const root: RecordRoot = { recordDir, folders, handlers, isClosed: () => closed };
   const isCurrent = (watcher: FSWatcher) => watcher === rootWatcher;
 
   function begin(): FolderEntry[] | null {
     if (folders.begun) return null;
+    // Taken before the watches: a folder put in its place after this is another one.
+    watched = rootIdentity(recordDir);
     folders.begin();
     rootEntries = watchRecordEntries(root);
     const listing = listRecordDirectory(recordDir);
@@ -115,15 +120,22 @@ export function createFolderWatch(recordDir: string) {
     /** Whether a session folder is watched now. */
     isWatched: folders.isWatched,
 
+    /** Whether the watches are of the folder whose identity is given (rootPoll.ts), not of one that was there before it. */
+    isWatching(identity: string | null): boolean {
+      return identity === watched;
+    },
+
     forgetFolder: folders.forget,
 
     /**
-     * Watches the record directory afresh, when it appeared after the command started or came
-     * back after it was removed: the watchers made before then watch a folder that is gone.
+     * Watches the record directory afresh, when it appeared after the command started, came back
+     * after it was removed, or is another folder: the watchers made before then watch a folder
+     * that is gone or elsewhere.
      */
     rewatch(): void {
       const old = rootWatcher;
       closeAll();
+      watched = rootIdentity(recordDir);
       folders.begin();
       rootEntries = watchRecordEntries(root);
       rootWatcher = watchRecordRoot(root, isCurrent);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FOLDER_NAME_NOT_UTF8, listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { describeError } from '../watch/describeError.ts';
+import { rootIdentity } from '../watch/rootPoll.ts';
 import type { FolderWatch } from './folderWatch.ts';
 import { statRecordPath } from './readRecordFile.ts';
 import type { RecordIndex } from './recordIndex.ts';
@@ -20,7 +21,7 @@ type ReconcileContext = {
   recordDir: string;
   index: RecordIndex;
   status: RecordStatus;
-  folders: Pick<FolderWatch, 'started' | 'rewatch'>;
+  folders: Pick<FolderWatch, 'started' | 'rewatch' | 'isWatching'>;
   looks: RecordLooks;
   scan: ScanHandOver;
   isClosed: () => boolean;
@@ -112,7 +113,8 @@ async function reconcileOnce(context: ReconcileContext, initial: boolean, slices
     return;
   }
   if (status.record().state !== 'present') {
-    if (context.folders.started) context.folders.rewatch();
+    // Unless the look at the root (recordWatcher.ts) has watched it afresh already.
+    if (context.folders.started && !context.folders.isWatching(rootIdentity(recordDir))) context.folders.rewatch();
     status.set({ record: { state: 'present', why: null } });
   }
   if (initial) status.set({ indexing: { state: 'scanning', files: 0 } });

@@ -46,8 +46,9 @@ type RecordWatcherOptions = PendingWindow & {
 
 /**
  * The file system shell: watches the record (chokidar for the record directory, a watch per
- * session folder; symlinks not followed; the record directory itself looked at every second), scans it meanwhile, reconciles periodically, and reads
- * again files that do not parse yet. It never writes anything in the record directory.
+ * session folder; symlinks not followed; the record directory itself looked at every second),
+ * scans it meanwhile, reconciles periodically, and reads again files that do not parse yet. It
+ * never writes anything in the record directory.
  *
  * Its parts: what a look concludes (recordLooks.ts), the first scan's threads (scanHandOver.ts),
  * the reconciles (recordReconcile.ts) and where the watches' events go (recordEvents.ts).
@@ -62,17 +63,18 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   const scan = createScanHandOver({ recordDir, index, status, looks, folders, onSeenWhileScanning: options.onSeenWhileScanning, onError: options.onError });
   const reconciler = createReconciler({ recordDir, index, status, folders, looks, scan, isClosed, reconcileIntervalMs: options.reconcileIntervalMs, noticeGatherMs: options.noticeGatherMs, noticesTold: options.noticesTold });
   const events = createRecordEvents({ recordDir, index, status, looks, scan, reconciler, isClosed, onAsked: options.onAsked, onError: options.onError });
-  // The record directory is looked at every second, as every store's root is (rootPoll.ts): its
-  // watch is set up only after the first scan, and one removed before it was ready told nothing.
-  let rootIdentity: string | null = null;
+  // The record directory is looked at every second, as every store's root is (rootPoll.ts):
+  // chokidar watches it only once the first scan is done, and one removed before it was ready
+  // told nothing; nor does any watch tell of another folder put in its place.
   let rootLooked = false;
   const rootPoll = createRootPoll(recordDir, (look: RootLook) => {
-    const before = rootIdentity;
-    rootIdentity = look.state === 'present' ? look.identity : null;
-    if (!rootLooked || closed) return;
-    // Another folder put in its place between two looks: its watches are of the old one.
-    if (before !== null && rootIdentity !== null && folders.started) folders.rewatch();
-    void reconciler.reconcile(status.indexing().state !== 'ready');
+    if (closed) return;
+    // Another folder than the one watched (at any time, the first scan's included): watched afresh.
+    const another = look.state === 'present' && !folders.isWatching(look.identity);
+    if (another) folders.rewatch();
+    // The first look is the start's own; after it, a look that tells what a reconcile has not
+    // (gone, back, unreadable, another folder) has one read the record directory as it is.
+    if (rootLooked && (another || look.state !== status.record().state)) void reconciler.reconcile(status.indexing().state !== 'ready');
   });
 
   return {

@@ -303,7 +303,11 @@ describe('the record directory itself', () => {
     writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
     const later = await startTestDashboard(recordDir);
     try {
-      while (later.sources[0]!.status().indexing.state !== 'ready') await new Promise((resolve) => setImmediate(resolve));
+      const deadline = Date.now() + 5_000;
+      while (later.sources[0]!.status().indexing.state !== 'ready') {
+        assert.ok(Date.now() < deadline, 'the first read ends within 5 s');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       rmSync(recordDir, { recursive: true });
       await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
     } finally {
@@ -312,7 +316,7 @@ describe('the record directory itself', () => {
     }
   });
 
-  it('a record directory moved away is seen as missing within seconds, though its watches follow it; one put back in its place is read again', async () => {
+  it('a record directory moved away is seen as missing within seconds; another put in its place is read, and what was read before shows as removed', async () => {
     const parent = makeTempRecord('rec-parent-');
     const recordDir = join(parent.dir, 'record');
     mkdirSync(join(recordDir, 's1'), { recursive: true });
@@ -320,7 +324,6 @@ describe('the record directory itself', () => {
     const later = await startTestDashboard(recordDir);
     try {
       await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
-      // A watch of a folder follows it where it is moved: only a look at the path says it is gone.
       renameSync(recordDir, join(parent.dir, 'moved'));
       await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the move', 5_000);
       mkdirSync(join(parent.dir, 'other', 's2'), { recursive: true });
@@ -333,6 +336,35 @@ describe('the record directory itself', () => {
       assert.equal(list.sources[0]!.state, 'present');
       const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
       assert.equal(s1.items[0]?.type === 'file' && s1.items[0].evidence, 'removed');
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+
+  it('another folder put in the record directory’s place at once (the record moved away, another moved in) is watched: a write into it is told', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    const other = join(parent.dir, 'other');
+    for (const dir of [recordDir, other]) {
+      mkdirSync(join(dir, 's1'), { recursive: true });
+      writeFileSync(join(dir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
+    }
+    const later = await startTestDashboard(recordDir);
+    try {
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
+      // Every watch set up (chokidar's last, after the first scan) before the folders are swapped.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      renameSync(recordDir, join(parent.dir, 'moved'));
+      renameSync(other, recordDir);
+      // Past the next look at the record directory, and any reconcile a watch's event began.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      writeFileSync(join(recordDir, 's1', nameAt(1, 2)), JSON.stringify(entry('s1', sentEntry(1, 'into the folder put in its place'))));
+      const page = await eventually(async () => {
+        const got = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
+        return got.items.some((item) => item.type === 'file' && item.file === nameAt(1, 2)) ? got : undefined;
+      }, 'the write into the record put in its place', 3_000);
+      assert.equal(page.items.length, 2);
     } finally {
       await later.close();
       parent.remove();

@@ -15,12 +15,20 @@ function lookAtRoot(root: string): RootLook {
     const stat = statSync(root);
     if (!stat.isDirectory()) return { state: 'unreadable', why: 'not a folder' };
     // An inode number is soon given again to a folder made anew: its birth time tells them apart.
+    // (Node reads it with statx; where a sandbox forbids statx, libuv gives the change time instead,
+    // which moves whenever a name comes or goes in the folder, and each such change reads it anew.)
     return { state: 'present', identity: `${stat.dev}:${stat.ino}:${stat.birthtimeMs}` };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { state: 'missing', why: `${root} does not exist (yet); waiting for it` };
     return { state: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
   }
+}
+
+/** The identity of the folder at the root's path now (see RootLook), or null when there is none. */
+export function rootIdentity(root: string): string | null {
+  const look = lookAtRoot(root);
+  return look.state === 'present' ? look.identity : null;
 }
 
 /**
