@@ -120,6 +120,14 @@ export function createFolderWatch(recordDir: string) {
     /** Whether a session folder is watched now. */
     isWatched: folders.isWatched,
 
+    /**
+     * The record directory is gone (or cannot be listed): whatever comes back under its path, even
+     * the same folder moved back, is watched afresh, since the watches made before are dead.
+     */
+    lost(): void {
+      watched = null;
+    },
+
     /** Whether the watches are of the folder whose identity is given (rootPoll.ts), not of one that was there before it. */
     isWatching(identity: string | null): boolean {
       return identity === watched;

@@ -21,7 +21,7 @@ type ReconcileContext = {
   recordDir: string;
   index: RecordIndex;
   status: RecordStatus;
-  folders: Pick<FolderWatch, 'started' | 'rewatch' | 'isWatching'>;
+  folders: Pick<FolderWatch, 'started' | 'rewatch' | 'isWatching' | 'lost'>;
   looks: RecordLooks;
   scan: ScanHandOver;
   isClosed: () => boolean;
@@ -103,6 +103,7 @@ async function reconcileOnce(context: ReconcileContext, initial: boolean, slices
   try {
     dirents = listFolder(recordDir);
   } catch (error) {
+    context.folders.lost();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       for (const sessionId of [...index.sessionIds()]) looks.observeFolderGone(sessionId);

@@ -69,6 +69,7 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
   let rootLooked = false;
   const rootPoll = createRootPoll(recordDir, (look: RootLook) => {
     if (closed) return;
+    if (look.state !== 'present') folders.lost();
     // Another folder than the one watched (at any time, the first scan's included): watched afresh.
     const another = look.state === 'present' && !folders.isWatching(look.identity);
     if (another) folders.rewatch();

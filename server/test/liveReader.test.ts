@@ -342,6 +342,30 @@ describe('the record directory itself', () => {
     }
   });
 
+  it('a record directory moved away and the same folder moved back is watched afresh: a file then written directly in it is listed within seconds', async () => {
+    const parent = makeTempRecord('rec-parent-');
+    const recordDir = join(parent.dir, 'record');
+    mkdirSync(join(recordDir, 's1'), { recursive: true });
+    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
+    const later = await startTestDashboard(recordDir);
+    try {
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
+      // Every watch set up (chokidar's last, after the first scan) before the folder is moved.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      renameSync(recordDir, join(parent.dir, 'moved'));
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the move', 5_000);
+      // The same folder, the same identity: the watches made before it moved are dead all the same.
+      renameSync(join(parent.dir, 'moved'), recordDir);
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the move back', 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      writeFileSync(join(recordDir, 'stray-after-the-move-back.txt'), 'x');
+      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.strays.includes('stray-after-the-move-back.txt') ? true : undefined), 'the stray', 3_000);
+    } finally {
+      await later.close();
+      parent.remove();
+    }
+  });
+
   it('another folder put in the record directory’s place at once (the record moved away, another moved in) is watched: a write into it is told', async () => {
     const parent = makeTempRecord('rec-parent-');
     const recordDir = join(parent.dir, 'record');
