@@ -97,6 +97,15 @@ test('the live view keeps every column in its list, and a row’s session name, 
   await page.getByRole('button', { name: 'Sessions list' }).click();
   await expect(page.locator('.sidebar')).toBeVisible();
   expect(await beyond(), '800 px, sidebar open').toEqual([]);
+  // There a name gives up its room, and the link across the stores stays whole in its cell.
+  const acrossCut = await page.locator('.live-item').evaluateAll((rows) =>
+    rows.flatMap((row) => {
+      const cell = row.querySelector('.live-session')!.getBoundingClientRect();
+      const across = row.querySelector('.live-session > .session-link');
+      return across !== null && across.getBoundingClientRect().right > cell.right + 0.5 ? [`across ends at ${Math.round(across.getBoundingClientRect().right)}, its cell at ${Math.round(cell.right)}`] : [];
+    }),
+  );
+  expect(acrossCut, '800 px, sidebar open').toEqual([]);
   // Wider, the sidebar open beside it: the list's own width, not the window's, picks its columns.
   await page.setViewportSize({ width: 1100, height: 800 });
   await expect(page.locator('.sidebar')).toBeVisible();

@@ -46,12 +46,12 @@ function sortConversations(list: readonly ConversationSummary[], sort: Conversat
   }
 }
 
-/** `counted`: what the table lists, counted ("All 12 conversations"); its order follows. */
 /** Its received entries as its page shows them at first (a set-agent-comm seat's to others apart). */
 function receivedOf(conversation: ConversationSummary): number {
   return kindOf(conversation).receivedShown?.(conversation) ?? conversation.counts.received;
 }
 
+/** `counted`: what the table lists, counted ("All 12 conversations"); its order follows. */
 type Props = { conversations: readonly ConversationSummary[]; counted: string; sort: ConversationSort; onSort(sort: ConversationSort): void };
 
 export function ConversationsTable({ conversations, counted, sort, onSort }: Props) {
