@@ -230,6 +230,38 @@ describe('the session list', () => {
   });
 });
 
+/** A session folder holding its start entry, at `second`. */
+function writeSession(recordDir: string, sessionId: string, second: number): void {
+  mkdirSync(join(recordDir, sessionId), { recursive: true });
+  writeFileSync(join(recordDir, sessionId, nameAt(second, 1)), JSON.stringify(entry(sessionId, startEntry(second))));
+}
+
+/** A record directory `record` holding session s1, in a folder of its own, read by a dashboard of its own while `run` runs. */
+async function withRecordInParent(run: (at: { recordDir: string; parentDir: string; later: Dashboard }) => Promise<void>): Promise<void> {
+  const parent = makeTempRecord('rec-parent-');
+  const recordDir = join(parent.dir, 'record');
+  writeSession(recordDir, 's1', 0);
+  const later = await startTestDashboard(recordDir);
+  try {
+    await run({ recordDir, parentDir: parent.dir, later });
+  } finally {
+    await later.close();
+    parent.remove();
+  }
+}
+
+type ListedSource = ReturnType<typeof recordSessionsResponseSchema.parse>['sources'][number];
+
+/** Waits until the record, as /api/sessions tells it, is as `test` asks. */
+async function sourceIs(later: Dashboard, test: (source: ListedSource) => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  await eventually(async () => (test((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!) ? true : undefined), what, timeoutMs);
+}
+
+/** Waits until /api/sessions lists a session. */
+async function sessionListed(later: Dashboard, sessionId: string, what: string): Promise<void> {
+  await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).projects.some((project) => project.sessions.some((session) => session.sessionId === sessionId)) ? true : undefined), what);
+}
+
 describe('the record directory itself', () => {
   it('a file that comes or goes directly in the record directory is told to clients as a record notice, so they fetch the list again', async () => {
     const events = await connectEventStream(dashboard.url);
@@ -272,114 +304,68 @@ describe('the record directory itself', () => {
   });
 
   it('a record directory removed and recreated is picked up again; what was read before shows as removed', async () => {
-    const parent = makeTempRecord('rec-parent-');
-    const recordDir = join(parent.dir, 'record');
-    mkdirSync(join(recordDir, 's1'), { recursive: true });
-    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
-    const later = await startTestDashboard(recordDir);
-    try {
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).projects.length === 1 ? true : undefined), 'the first read');
+    await withRecordInParent(async ({ recordDir, later }) => {
+      await sourceIs(later, (source) => source.indexing.state === 'ready', 'the first read');
       rmSync(recordDir, { recursive: true });
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
-      mkdirSync(join(recordDir, 's2'), { recursive: true });
-      writeFileSync(join(recordDir, 's2', nameAt(3, 1)), JSON.stringify(entry('s2', startEntry(3))));
-      const list = await eventually(async () => {
-        const got = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
-        return got.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === 's2') ? got : undefined;
-      }, 'the new record', 5_000);
+      await sourceIs(later, (source) => source.state === 'missing', 'the removal');
+      writeSession(recordDir, 's2', 3);
+      await sessionListed(later, 's2', 'the new record');
       const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
       assert.equal(s1.items[0]?.type === 'file' && s1.items[0].evidence, 'removed');
-      assert.equal(list.sources[0]!.state, 'present');
-    } finally {
-      await later.close();
-      parent.remove();
-    }
+      await sourceIs(later, (source) => source.state === 'present', 'the record present');
+    });
   });
 
   it('a record directory removed the moment its first read ends, before its watch is set up, is seen as missing within seconds', async () => {
-    const parent = makeTempRecord('rec-parent-');
-    const recordDir = join(parent.dir, 'record');
-    mkdirSync(join(recordDir, 's1'), { recursive: true });
-    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
-    const later = await startTestDashboard(recordDir);
-    try {
+    await withRecordInParent(async ({ recordDir, later }) => {
       const deadline = Date.now() + 5_000;
       while (later.sources[0]!.status().indexing.state !== 'ready') {
         assert.ok(Date.now() < deadline, 'the first read ends within 5 s');
         await new Promise((resolve) => setImmediate(resolve));
       }
       rmSync(recordDir, { recursive: true });
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the removal', 5_000);
-    } finally {
-      await later.close();
-      parent.remove();
-    }
+      await sourceIs(later, (source) => source.state === 'missing', 'the removal');
+    });
   });
 
   it('a record directory moved away is seen as missing within seconds; another put in its place is read, and what was read before shows as removed', async () => {
-    const parent = makeTempRecord('rec-parent-');
-    const recordDir = join(parent.dir, 'record');
-    mkdirSync(join(recordDir, 's1'), { recursive: true });
-    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
-    const later = await startTestDashboard(recordDir);
-    try {
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
-      renameSync(recordDir, join(parent.dir, 'moved'));
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the move', 5_000);
-      mkdirSync(join(parent.dir, 'other', 's2'), { recursive: true });
-      writeFileSync(join(parent.dir, 'other', 's2', nameAt(3, 1)), JSON.stringify(entry('s2', startEntry(3))));
-      renameSync(join(parent.dir, 'other'), recordDir);
-      const list = await eventually(async () => {
-        const got = await getJson(later, '/api/sessions', recordSessionsResponseSchema);
-        return got.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === 's2') ? got : undefined;
-      }, 'the record put back', 5_000);
-      assert.equal(list.sources[0]!.state, 'present');
+    await withRecordInParent(async ({ recordDir, parentDir, later }) => {
+      await sourceIs(later, (source) => source.indexing.state === 'ready', 'the first read');
+      renameSync(recordDir, join(parentDir, 'moved'));
+      await sourceIs(later, (source) => source.state === 'missing', 'the move');
+      writeSession(join(parentDir, 'other'), 's2', 3);
+      renameSync(join(parentDir, 'other'), recordDir);
+      await sessionListed(later, 's2', 'the record put back');
+      await sourceIs(later, (source) => source.state === 'present', 'the record present');
       const s1 = await getJson(later, '/api/sessions/s1', sessionResponseSchema);
       assert.equal(s1.items[0]?.type === 'file' && s1.items[0].evidence, 'removed');
-    } finally {
-      await later.close();
-      parent.remove();
-    }
+    });
   });
 
   it('a record directory moved away and the same folder moved back is watched afresh: a file then written directly in it is listed within seconds', async () => {
-    const parent = makeTempRecord('rec-parent-');
-    const recordDir = join(parent.dir, 'record');
-    mkdirSync(join(recordDir, 's1'), { recursive: true });
-    writeFileSync(join(recordDir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
-    const later = await startTestDashboard(recordDir);
-    try {
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
+    await withRecordInParent(async ({ recordDir, parentDir, later }) => {
+      await sourceIs(later, (source) => source.indexing.state === 'ready', 'the first read');
       // Every watch set up (chokidar's last, after the first scan) before the folder is moved.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      renameSync(recordDir, join(parent.dir, 'moved'));
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'missing' ? true : undefined), 'the move', 5_000);
+      renameSync(recordDir, join(parentDir, 'moved'));
+      await sourceIs(later, (source) => source.state === 'missing', 'the move');
       // The same folder, the same identity: the watches made before it moved are dead all the same.
-      renameSync(join(parent.dir, 'moved'), recordDir);
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.state === 'present' ? true : undefined), 'the move back', 5_000);
+      renameSync(join(parentDir, 'moved'), recordDir);
+      await sourceIs(later, (source) => source.state === 'present', 'the move back');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       writeFileSync(join(recordDir, 'stray-after-the-move-back.txt'), 'x');
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.strays.includes('stray-after-the-move-back.txt') ? true : undefined), 'the stray', 3_000);
-    } finally {
-      await later.close();
-      parent.remove();
-    }
+      await sourceIs(later, (source) => source.strays.includes('stray-after-the-move-back.txt'), 'the stray', 3_000);
+    });
   });
 
   it('another folder put in the record directory’s place at once (the record moved away, another moved in) is watched: a write into it is told', async () => {
-    const parent = makeTempRecord('rec-parent-');
-    const recordDir = join(parent.dir, 'record');
-    const other = join(parent.dir, 'other');
-    for (const dir of [recordDir, other]) {
-      mkdirSync(join(dir, 's1'), { recursive: true });
-      writeFileSync(join(dir, 's1', nameAt(0, 1)), JSON.stringify(entry('s1', startEntry(0))));
-    }
-    const later = await startTestDashboard(recordDir);
-    try {
-      await eventually(async () => ((await getJson(later, '/api/sessions', recordSessionsResponseSchema)).sources[0]!.indexing.state === 'ready' ? true : undefined), 'the first read');
+    await withRecordInParent(async ({ recordDir, parentDir, later }) => {
+      const other = join(parentDir, 'other');
+      writeSession(other, 's1', 0);
+      await sourceIs(later, (source) => source.indexing.state === 'ready', 'the first read');
       // Every watch set up (chokidar's last, after the first scan) before the folders are swapped.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      renameSync(recordDir, join(parent.dir, 'moved'));
+      renameSync(recordDir, join(parentDir, 'moved'));
       renameSync(other, recordDir);
       // Past the next look at the record directory, and any reconcile a watch's event began.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -389,10 +375,7 @@ describe('the record directory itself', () => {
         return got.items.some((item) => item.type === 'file' && item.file === nameAt(1, 2)) ? got : undefined;
       }, 'the write into the record put in its place', 3_000);
       assert.equal(page.items.length, 2);
-    } finally {
-      await later.close();
-      parent.remove();
-    }
+    });
   });
 
   it('a file already older than the pending window when first seen is damaged at once', async () => {
