@@ -3,7 +3,7 @@ import type { PendingWindow } from '../../shared/evidence.ts';
 import type { SourceStatus } from '../../shared/wire/common.ts';
 import { findFirst } from '../../shared/sac/lookup.ts';
 import { stateSacMessages } from '../../shared/sac/mapStatements.ts';
-import { summarizeSeat } from '../../shared/sac/seat.ts';
+import { receivedShownAtFirst, summarizeSeat } from '../../shared/sac/seat.ts';
 import { sacSeatSummarySchema, type SacSearchHit, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
 import type { ListedConversation, Source, SourceNotice } from '../sources/source.ts';
@@ -96,8 +96,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
       lastAt: summary.lastAt,
       session: summary.session.state === 'known' ? summary.session.session : null,
       sent: summary.counts.sent,
-      // As the seat's page shows them at first: those addressed to others are counted apart.
-      received: summary.counts.received - summary.counts.toOthers,
+      received: receivedShownAtFirst(summary.counts),
       degraded: summary.degraded.length > 0,
       json: JSON.stringify(summary),
     };

@@ -56,6 +56,14 @@ type SeatCounts = {
   unread: number;
 };
 
+/**
+ * The received entries a seat's page shows at first: those addressed to someone else are shown
+ * only on demand, and counted apart wherever the received ones are counted.
+ */
+export function receivedShownAtFirst(counts: Pick<SeatCounts, 'received' | 'toOthers'>): number {
+  return counts.received - counts.toOthers;
+}
+
 export type SeatView = {
   name: SeatName;
   session: SeatSession;
