@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { sacItemResponseSchema, sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema } from '../../shared/wire/sac.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
@@ -145,6 +147,25 @@ describe('sac writes as the reader meets them', () => {
     assert.equal(flow.room.entries, 4);
     const api = await summaryOf(app, API);
     assert.ok(api.degraded.some((reason) => reason.code === 'changed-after-read'));
+  });
+
+  it('a seat file written over in place, its size kept, long before its end, was changed after it was read: the seat says so, told by a notice', async () => {
+    for (let i = 0; i < 10; i++) await writer.send({ op: 'send', room: 'team', seat: API, ts: `2026-11-30T17:20:${String(10 + i)}.000+00:00`, type: 'FACT', text: `later entry ${i} ${'.'.repeat(200)}` });
+    const app = await serve();
+    const path = `${TEAM}/${API}.md`;
+    const bytes = readFileSync(join(store.dir, path));
+    // The first entry's body, far before the window of the last bytes read that every append compares.
+    const at = bytes.indexOf('\n', bytes.indexOf('## ')) + 1;
+    assert.ok(bytes.length - at > 1024, `the body is ${bytes.length - at} bytes before the end`);
+    const noticesBefore = app.notices.length;
+    await writer.send({ op: 'raw', path, bytes: b64('HACKED'), at });
+    const api = await eventually(async () => {
+      const seat = await summaryOf(app, API);
+      return seat.degraded.some((reason) => reason.code === 'changed-after-read') ? seat : undefined;
+    }, 'changed after read');
+    assert.ok(api.degraded.some((reason) => reason.code === 'changed-after-read'));
+    assert.ok(app.notices.length > noticesBefore, 'a notice told it');
+    assert.equal((await teamFlow(app)).room.changed > 0, true);
   });
 
   it('bytes that are not UTF-8 in a body are shown with replacement characters, never a crash', async () => {

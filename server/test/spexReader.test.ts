@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { PendingWindow } from '../../shared/evidence.ts';
@@ -78,6 +78,26 @@ describe('segments', () => {
     const reason = body.session.degraded.find((reason) => reason.code === 'changed-after-read')!;
     assert.deepEqual(reason.files, ['timeline/000000000001.ndjson']);
     assert.match(reason.words, /changed after it was read/);
+  });
+
+  test('the open segment written over in place, its size kept, long before its end, is changed after it was read, told by a notice', async () => {
+    const r = await rig(async (writer) => {
+      await writer.send({ op: 'session', ...where(A), value: sessionJson(A) });
+      for (let i = 0; i < 20; i++) await writer.send({ op: 'event', ...where(A), event: sentEvent(`line ${i} ${'.'.repeat(100)}`, null) });
+    });
+    const file = 'timeline/000000000001.ndjson';
+    const bytes = readFileSync(join(r.home, 'projects', PROJECT, 'sessions', A, file));
+    // The first line's text, far before the window of the last bytes read that every append compares.
+    const at = bytes.indexOf('line 0');
+    assert.ok(bytes.length - at > 1024, `the text is ${bytes.length - at} bytes before the end`);
+    const noticesBefore = r.notices.length;
+    await r.writer.send({ op: 'overwrite', ...where(A), file, at, base64: Buffer.from('HACKED').toString('base64') });
+    const body = await eventually(async () => {
+      const now = await page(r, A);
+      return now.session.degraded.some((reason) => reason.code === 'changed-after-read') ? now : undefined;
+    }, 'changed-after-read');
+    assert.deepEqual(body.session.degraded.find((reason) => reason.code === 'changed-after-read')!.files, [file]);
+    assert.ok(r.notices.length > noticesBefore, 'a notice told it');
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -73,6 +74,52 @@ describe('reading an append-only file from where the last read stopped', () => {
     writeFileSync(path, '{"a":9}\n{"b":2}\n{"c":3}\n');
     const read = readAppended(path, rules, mark.offset, mark, 1 << 20);
     assert.equal(read.type, 'changed');
+  });
+
+  // Written in place, as an editor or a script writing at an offset does: the file keeps its size.
+  function writeAt(path: string, at: number, text: string): void {
+    const fd = openSync(path, 'r+');
+    try {
+      writeSync(fd, text, at);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const lines = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"n":${from + i},"text":"line ${from + i}"}\n`).join('');
+  // A file's change time is the kernel's coarse clock: a write within its tick of the read would not move it.
+  const nextTick = () => sleep(20);
+
+  it('says bytes rewritten in place long before the offset changed after reading, when the write added nothing', async () => {
+    const path = join(dir, 'in-place.ndjson');
+    writeFileSync(path, lines(0, 100));
+    const { mark } = readAll(path, null);
+    await nextTick();
+    writeAt(path, 10, 'HACKED');
+    const read = readAppended(path, rules, mark.offset, mark, 1 << 20);
+    assert.equal(read.type, 'changed');
+  });
+
+  it('checks the bytes appended since the first read too, once the file is written without growing', async () => {
+    const path = join(dir, 'appended-then-in-place.ndjson');
+    writeFileSync(path, lines(0, 10));
+    const first = readAll(path, null);
+    appendFileSync(path, lines(10, 100));
+    const second = readAll(path, first.mark);
+    await nextTick();
+    writeAt(path, first.mark.offset + 20, 'HACKED');
+    assert.equal(readAppended(path, rules, second.mark.offset, second.mark, 1 << 20).type, 'changed');
+  });
+
+  it('reads on a file whose change time moved while its bytes stayed as they were read (a chmod), and then what is appended', async () => {
+    const path = join(dir, 'chmod.ndjson');
+    writeFileSync(path, lines(0, 100));
+    const first = readAll(path, null);
+    await nextTick();
+    chmodSync(path, 0o600);
+    const same = readAll(path, first.mark);
+    assert.equal(same.text, '');
+    appendFileSync(path, lines(100, 1));
+    assert.equal(readAll(path, same.mark).text, lines(100, 1));
   });
 
   it('says another file put in place under the same name changed after reading', () => {

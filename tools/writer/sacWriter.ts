@@ -42,8 +42,8 @@ const quietCommand = z.object({ op: z.literal('quiet'), id, seat: segment, since
 const relayCommand = z.object({ op: z.literal('relay'), id, room: segment, seat: segment.refine((seat) => seat.includes('@'), 'a remote seat: <agent>@<host>#<id>'), ts: z.string(), type: z.string(), text: z.string(), to: z.array(z.string()).optional(), re: z.string().optional() });
 const joinCommand = z.object({ op: z.literal('join'), id, room: segment, seat: segment });
 const jsonCommand = z.object({ op: z.literal('json'), id, name: segment, value: z.unknown() });
-/** Any bytes at a path under the root, whole or appended; optionally dated back. */
-const rawCommand = z.object({ op: z.literal('raw'), id, path: z.string().min(1), bytes: z.base64(), append: z.boolean().optional(), mtime: z.iso.datetime().optional() });
+/** Any bytes at a path under the root, whole, appended or (`at`) written over it in place; optionally dated back. */
+const rawCommand = z.object({ op: z.literal('raw'), id, path: z.string().min(1), bytes: z.base64(), append: z.boolean().optional(), at: z.number().int().nonnegative().optional(), mtime: z.iso.datetime().optional() });
 /** sac's `retire`: the room's folder moves under `channels/.archive/`. */
 const archiveCommand = z.object({ op: z.literal('archive'), id, room: segment });
 const exitCommand = z.object({ op: z.literal('exit'), id: id.optional() });
@@ -87,7 +87,17 @@ async function run(root: string, command: Exclude<SacWriterCommand, { op: 'exit'
     case 'raw': {
       const file = inside(root, command.path);
       await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, Buffer.from(command.bytes, 'base64'), { flag: command.append === true ? 'a' : 'w' });
+      if (command.at !== undefined) {
+        // A write in place, which sac never makes: the file keeps its size where the bytes fit.
+        const handle = await open(file, 'r+');
+        try {
+          await handle.write(Buffer.from(command.bytes, 'base64'), 0, undefined, command.at);
+        } finally {
+          await handle.close();
+        }
+      } else {
+        await writeFile(file, Buffer.from(command.bytes, 'base64'), { flag: command.append === true ? 'a' : 'w' });
+      }
       if (command.mtime !== undefined) await utimes(file, new Date(command.mtime), new Date(command.mtime));
       return;
     }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { utimesSync } from 'node:fs';
+import { closeSync, openSync, utimesSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ const commandSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('event'), id: z.string(), ...where, ...placement, event: z.record(z.string(), z.unknown()) }),
   /** Any bytes, in one write (a line cut short, bad UTF-8, a line's second half). */
   z.object({ op: z.literal('bytes'), id: z.string(), ...where, ...placement, base64: z.base64() }),
+  /** Bytes written over a file of the session (relative to its folder) at `at`, its size kept where they fit: a write in place, which spex never makes. */
+  z.object({ op: z.literal('overwrite'), id: z.string(), ...where, file: z.string(), at: z.number().int().nonnegative(), base64: z.base64() }),
   /** Back-dates a file of the session (relative to its folder). */
   z.object({ op: z.literal('age'), id: z.string(), ...where, file: z.string(), mtime: z.iso.datetime() }),
   z.object({ op: z.literal('exit'), id: z.string() }),
@@ -59,6 +61,16 @@ async function runSpexWriter(home: string): Promise<void> {
         case 'bytes':
           reply({ ok: true, id: command.id, segment: appendToTimeline(folder, Buffer.from(command.base64, 'base64'), options) });
           break;
+        case 'overwrite': {
+          const fd = openSync(join(folder, command.file), 'r+');
+          try {
+            writeSync(fd, Buffer.from(command.base64, 'base64'), 0, undefined, command.at);
+          } finally {
+            closeSync(fd);
+          }
+          reply({ ok: true, id: command.id });
+          break;
+        }
         case 'age': {
           const at = new Date(command.mtime);
           utimesSync(join(folder, command.file), at, at);
