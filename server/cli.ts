@@ -9,7 +9,7 @@ import { createAccessToken } from './http/access.ts';
 import { addressToOpen, listenEarly, type EarlyListener } from './http/earlyListen.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
 import { reportUnforeseenFailures } from './unforeseenFailure.ts';
-import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
+import { declareStoresSecrets, storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { recognizeStore } from './sources/recognize.ts';
 
 /**
@@ -68,6 +68,8 @@ export async function main(argv: string[]): Promise<void> {
     stores = found.stores;
   }
 
+  // Before any store is read, on this thread or another: no reader opens a secret's other name.
+  declareStoresSecrets(stores);
   // Before the scan threads start and the rest of the command loads: both compile from the cache.
   startCompileCache(stores.map((store) => store.root));
   const onError = (message: string) => console.error(`rec-dashboard: ${message}`);

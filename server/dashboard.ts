@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PendingWindow } from '../shared/evidence.ts';
 import { buildApp } from './http/app.ts';
 import { addressToOpen, isWildcard, listenEarly, type EarlyListener } from './http/earlyListen.ts';
-import { storeKindOf, type StoreSpec } from './sources/kinds.ts';
+import { declareStoresSecrets, storeKindOf, type StoreSpec } from './sources/kinds.ts';
 import { createSearchPool } from './search/searchPool.ts';
 import { createLoopTurns } from './sources/loopTurns.ts';
 import type { Source } from './sources/source.ts';
@@ -49,6 +49,8 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** Starts reading the stores and serving them. Listening happens before the first scans end. */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
+  // Before any store is read (the command declared them already, before its record's first scan).
+  declareStoresSecrets(options.stores);
   const listening = options.listening ?? (await listenEarly(options));
   // One pool of search threads for every store: a search's capacity is the machine's, not a kind's.
   const searchPool = createSearchPool(options.searchBudgetMs !== undefined ? { budgetMs: options.searchBudgetMs } : {});

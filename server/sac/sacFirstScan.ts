@@ -35,7 +35,7 @@ export function createFirstScanLine(context: FirstScanContext) {
     threadTried = true;
     const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
     thread = startAppendScan(
-      { root, secretNames: SECRET_FILES, reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' } },
+      { root, secretPrefixes: SECRET_FILES, reader: { module: new URL(`../../shared/sac/seatFile${ext}`, import.meta.url).href, name: 'packSeatFileReading' } },
       context.onError,
     );
   }

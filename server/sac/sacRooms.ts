@@ -267,7 +267,7 @@ function readAppendedBytes(file: SeatFileState, before: SeatFileReading, context
       file.reading = before.size === 0 && file.mark === null ? before : noteSeatFileChanged(before, 'the file was removed after it was read; sac never removes a seat file');
       return;
     case 'refused':
-      if (read.refusal === 'secret') file.reading = noteSeatFileWithheld(before, 'it is the same file (device and inode) as a secret of the store');
+      if (read.refusal === 'secret') file.reading = noteSeatFileWithheld(before, 'it is the same file (device and inode) as a secret of a store read here');
       else file.reading = file.mark === null ? noteSeatFileUnreadable(before, read.why) : noteSeatFileChanged(before, `now ${read.why}`);
       return;
     case 'unreadable':

@@ -19,7 +19,7 @@ export function allowedPath(root: string, relative: string): string {
 
 /** The rules every open of a sac store's file follows: within the root, never a secret. */
 export function storeRules(root: string): OpenRules {
-  return { root, secrets: createSecretFiles(root, SECRET_FILES) };
+  return { root, secrets: createSecretFiles([{ root, prefixes: SECRET_FILES }]) };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { SearchPool } from '../search/searchPool.ts';
 import { spexStore } from '../spex/spexStore.ts';
 import type { LoopTurns } from './loopTurns.ts';
 import type { Source } from './source.ts';
+import { declareSecretStores, type SecretPlace } from '../watch/secretFiles.ts';
 
 // The server's registry of store kinds: how the command finds a store of each kind, names it, and
 // makes its source. A kind's entry is one module of its own folder (`server/<kind>/<kind>Store.ts`),
@@ -46,6 +47,12 @@ export type StoreKind<K extends SourceKind = SourceKind> = {
   recognize(dir: string, names: readonly string[]): boolean;
   /** `--<name> [DIR]`: a store of the kind at the place given, or else at its default place. */
   option?: { name: string; help: string; defaultPlace(): string };
+  /**
+   * The names at a store's root it keeps private (each a prefix, in any case: sac's secrets and
+   * their copies). No reader of any store opens another name of such a file
+   * (server/watch/secretFiles.ts).
+   */
+  secretPrefixes?: readonly string[];
   /** Begins reading before the rest of the command loads (the record's first scan). */
   begin?(root: string, onError: (message: string) => void): RecordHeadStart | null;
   /** The kind's source: loaded when a store of the kind is read. */
@@ -60,4 +67,17 @@ export const STORE_KINDS: readonly StoreKind[] = [BY_KIND.sac, BY_KIND.spex, BY_
 
 export function storeKindOf(kind: SourceKind): StoreKind {
   return BY_KIND[kind];
+}
+
+/**
+ * Declares the secrets of the stores given to every reader of every store, this thread's and the
+ * threads started afterwards: called before any store is read.
+ */
+export function declareStoresSecrets(stores: readonly StoreSpec[]): void {
+  const places: SecretPlace[] = [];
+  for (const store of stores) {
+    const prefixes = BY_KIND[store.kind].secretPrefixes;
+    if (prefixes !== undefined) places.push({ root: store.root, prefixes });
+  }
+  declareSecretStores(places);
 }

@@ -46,7 +46,7 @@ async function takeAll(scan: AppendScan): Promise<AppendScanned[]> {
 describe('a first scan on a second thread', () => {
   it('reads every file of the line the caller leaves it, once, with the mark an append is read on from', async () => {
     const { root, paths } = writeFiles(40);
-    const scan = startLine({ root, secretNames: [], reader: READER }, paths, (message) => assert.fail(message));
+    const scan = startLine({ root, secretPrefixes: [], reader: READER }, paths, (message) => assert.fail(message));
     assert.ok(scan);
     const taken = await takeAll(scan);
     assert.deepEqual(taken.map((file) => file.index).sort((a, b) => a - b), paths.map((_, i) => i));
@@ -60,7 +60,7 @@ describe('a first scan on a second thread', () => {
 
   it('a file the caller claimed first is never read by the thread', async () => {
     const { root, paths } = writeFiles(40);
-    const scan = startLine({ root, secretNames: [], reader: READER }, paths, (message) => assert.fail(message));
+    const scan = startLine({ root, secretPrefixes: [], reader: READER }, paths, (message) => assert.fail(message));
     assert.ok(scan);
     for (let i = 0; i < 25; i++) assert.equal(scan.claim(i), true);
     const taken = await takeAll(scan);
@@ -76,7 +76,7 @@ describe('a first scan on a second thread', () => {
     rmSync(paths[4]!);
     symlinkSync(paths[0]!, paths[4]!);
     writeFileSync(paths[3]!, 'a line that will wait for its writer');
-    const scan = startLine({ root, secretNames: ['relays.json'], reader: READER }, paths, (message) => assert.fail(message));
+    const scan = startLine({ root, secretPrefixes: ['relays.json'], reader: READER }, paths, (message) => assert.fail(message));
     assert.ok(scan);
     const taken = new Map((await takeAll(scan)).map((file) => [file.index, file.read]));
     assert.equal(taken.get(5), null, 'the secret');
@@ -88,7 +88,7 @@ describe('a first scan on a second thread', () => {
 
   it('a thread started before its line is listed reads the files written meanwhile, and never a secret made and linked meanwhile', async () => {
     const { root, paths } = writeFiles(8);
-    const thread = startAppendScan({ root, secretNames: ['relays.json'], reader: READER }, (message) => assert.fail(message));
+    const thread = startAppendScan({ root, secretPrefixes: ['relays.json'], reader: READER }, (message) => assert.fail(message));
     assert.ok(thread);
     // Given time to start up and look about it: the secret comes after.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -106,7 +106,7 @@ describe('a first scan on a second thread', () => {
 
   it('a thread never handed a line is stopped, and hands nothing over', async () => {
     const { root } = writeFiles(3);
-    const thread = startAppendScan({ root, secretNames: [], reader: READER }, (message) => assert.fail(message));
+    const thread = startAppendScan({ root, secretPrefixes: [], reader: READER }, (message) => assert.fail(message));
     assert.ok(thread);
     await thread.stop();
     const scan = thread.read([join(root, 'file-0.md')]);
@@ -118,7 +118,7 @@ describe('a first scan on a second thread', () => {
   it('a thread that fails leaves every file to the caller, and says why', async () => {
     const { root, paths } = writeFiles(10);
     const errors: string[] = [];
-    const scan = startLine({ root, secretNames: [], reader: { module: 'data:text/javascript,throw new Error("no such core")', name: 'readLength' } }, paths, (message) => errors.push(message));
+    const scan = startLine({ root, secretPrefixes: [], reader: { module: 'data:text/javascript,throw new Error("no such core")', name: 'readLength' } }, paths, (message) => errors.push(message));
     assert.ok(scan);
     assert.deepEqual(await takeAll(scan), []);
     assert.match(errors.join('\n'), /no such core/);

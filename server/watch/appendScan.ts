@@ -14,7 +14,8 @@ import type { AppendMark } from './appendRead.ts';
 /** What a scan thread works with from its start: the store, its secrets, and the kind's core. */
 export type AppendScanWork = {
   root: string;
-  secretNames: readonly string[];
+  /** The names at the root, each a prefix in any case, that are secrets (server/watch/secretFiles.ts). */
+  secretPrefixes: readonly string[];
   /** A pure core function by module and export: `(bytes) => { offset, value, transfer } | null`. */
   reader: { module: string; name: string };
 };

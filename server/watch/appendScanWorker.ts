@@ -28,7 +28,7 @@ async function runAppendScan(work: AppendScanWork, port: MessagePort): Promise<v
   const scratch = createReadScratch();
   const line = await lineComing;
   // Looked at once the line is listed: a secret made meanwhile is known by its inode too.
-  const rules = { root: work.root, secrets: createSecretFiles(work.root, work.secretNames) };
+  const rules = { root: work.root, secrets: createSecretFiles([{ root: work.root, prefixes: work.secretPrefixes }]) };
   rules.secrets.look();
   const claims = new Int32Array(line.claims);
   let files: AppendScanned[] = [];

@@ -63,7 +63,7 @@ describe('the one safe open', () => {
   it('refuses a hard link to a secret by its device and inode, without opening it, and keeps refusing it once the secret is written anew', () => {
     writeFileSync(join(root, 'relays.json'), '{"secret":"RELAY"}');
     linkSync(join(root, 'relays.json'), join(root, 'inside', 'seat.md'));
-    const secrets = createSecretFiles(root, ['relays.json']);
+    const secrets = createSecretFiles([{ root, prefixes: ['relays.json'] }]);
     const read = readWhole(join(root, 'inside', 'seat.md'), { root, secrets });
     assert.equal(read.type === 'refused' && read.refusal, 'secret');
     // The secret is written again (a new inode, renamed into place): the old one, still linked, is still refused.

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import { describeError } from './describeError.ts';
-import type { SecretFiles } from './secretFiles.ts';
+import { secretsOfStores, type SecretFiles } from './secretFiles.ts';
 
 // The one door through which every reader (the record, spex, set-agent-comm) opens a store's file,
 // whether it reads it whole, reads a range of it again for a page, or reads what was appended.
@@ -65,6 +65,8 @@ export function openSafely(path: string | Buffer, rules: OpenRules): Opened | Ex
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { type: 'refused', refusal: stat.isDirectory() ? 'folder' : 'not-a-file', why: describeKind(stat), size: stat.size, mtimeMs: stat.mtimeMs };
     if (rules.secrets != null && rules.secrets.isSecret(stat)) return refusedSecret(stat);
+    // Another store's secret, hard-linked into this one, is withheld as it would be there.
+    if (secretsOfStores()?.isOtherName(stat) === true) return refusedSecret(stat);
     if (rules.maxBytes !== undefined && stat.size > rules.maxBytes) return { type: 'refused', refusal: 'too-large', why: `${stat.size} bytes, more than the ${rules.maxBytes} read whole`, size: stat.size, mtimeMs: stat.mtimeMs };
     keep = true;
     return { type: 'open', fd, stat };
@@ -296,7 +298,7 @@ export function isFolderInside(fd: number, path: string | Buffer, root: string):
 // ——— outcomes ———
 
 function refusedSecret(stat: Stats): Extract<FileRead, { type: 'refused' }> {
-  return { type: 'refused', refusal: 'secret', why: 'the same file (device and inode) as a secret of the store, under another name: withheld, never read', size: stat.size, mtimeMs: stat.mtimeMs };
+  return { type: 'refused', refusal: 'secret', why: 'the same file (device and inode) as a secret of a store read here, under another name: withheld, never read', size: stat.size, mtimeMs: stat.mtimeMs };
 }
 
 function failedOpen(path: string | Buffer, error: NodeJS.ErrnoException): Exclude<FileRead, { type: 'bytes' }> {
