@@ -106,12 +106,19 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'sent', mid: crypto.randomUUID(), text: 'from a person to spex\nsecond line', from: null });
   await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'sent', mid: crypto.randomUUID(), text: 'from one spex session to another', from: SPEX_SENDER });
   await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'status', status: 'awaiting', proposal: 'merge', note: 'ready' });
+  await spex(SPEX_RECEIVER, { ts: new Date().toISOString(), kind: 'sent', mid: crypto.randomUUID(), text: 'from a sender spex names so', from: 'a person' });
 
   const person = page.locator('.live-item', { hasText: 'from a person to spex' });
   await expect(person).toBeVisible();
   await expect(person.locator('.live-source')).toHaveText('spex');
   await expect(person.locator('.live-side')).toHaveText('received');
   await expect(person.locator('.live-peer')).toHaveText('a person');
+  await expect(person.locator('.live-peer .live-person')).toHaveText('a person');
+  // A sender whose name as written is "a person" is a peer, shown as written, never as a person.
+  const soNamed = page.locator('.live-item', { hasText: 'from a sender spex names so' });
+  await expect(soNamed.locator('.live-peer .live-person')).toHaveCount(0);
+  await expect(soNamed.locator('.live-peer .live-name')).toHaveText('a person');
+  await expect(soNamed.locator('.live-words')).toHaveText('received from “a person”, as written');
   await expect(person).not.toContainText('second line');
   await expect(person.locator('.live-session')).toContainText(SPEX_RECEIVER.slice(0, 8));
   const peer = page.locator('.live-item', { hasText: 'from one spex session to another' });

@@ -142,7 +142,10 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(peer).toContainText("spex's reply hint");
 
   const issues = column(page, 'received').locator('article', { hasText: ISSUES_TEXT });
-  await expect(issues).toHaveAttribute('aria-label', 'Received from issues');
+  await expect(issues).toHaveAttribute('aria-label', 'Received from “issues”, as spex wrote it');
+  // A sender's name is as written, said so: never read as a person's words.
+  await expect(issues.locator('.peer-as')).toHaveText('issues (as written)');
+  await expect(issues.locator('.spex-person')).toHaveCount(0);
 
   const mine = column(page, 'sent').locator('article', { hasText: SENT_TEXT });
   await expect(mine).toHaveAttribute('aria-label', `Sent to session ${B} · currency · node/currency`);
@@ -162,7 +165,7 @@ test('declarations span both columns in their place, with spex’s word, the raw
   expect(await itemsInOrder(page)).toEqual([
     'both: Declaration: working',
     'received: Received from a person',
-    'received: Received from issues',
+    'received: Received from “issues”, as spex wrote it',
     `received: Received from session ${B} · currency · node/currency`,
     `sent: Sent to session ${B} · currency · node/currency`,
     'both: Declaration: asking',

@@ -246,7 +246,8 @@ export function describeSpexHit(hit: SpexSearchHit): string {
  * it names), one in another's log whose `from` is this session was sent to that log's session.
  */
 function placeItem(item: SpexItem): ItemPlace {
-  if (item.type === 'received') return { at: item.at, side: 'received', peer: item.from.by === 'person' ? 'a person' : item.from.by === 'session' ? item.from.sessionId : item.from.as };
+  // A person is no peer: the item itself says "a person" (its from), a peer's name is as written.
+  if (item.type === 'received') return { at: item.at, side: 'received', peer: item.from.by === 'person' ? null : item.from.by === 'session' ? item.from.sessionId : item.from.as };
   if (item.type === 'sent') return { at: item.at, side: 'sent', peer: item.receiver };
   return { at: item.at, side: null, peer: null };
 }

@@ -115,11 +115,12 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
     const firstLine = text === null ? null : firstLineOf(text);
     switch (facts.kind) {
       case 'sent': {
-        const peer = facts.from === null ? 'a person' : facts.from;
-        const fromSession = facts.from !== null && reader.session(facts.from) !== null ? facts.from : null;
-        const sender = facts.from === null ? 'a person' : fromSession !== null ? `session ${facts.from}` : facts.from;
         const via = facts.replyVia === null ? '' : `; reply via ${facts.replyVia}`;
-        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer, ...(fromSession !== null ? peerNamedOf(fromSession) : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
+        // A person is said in words and carried as a fact; a peer's name, whatever it says, as written and quoted.
+        if (facts.from === null) return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: null, fromPerson: true, words: `received from a person${via}`, evidence: 'parsed', degraded: false, firstLine };
+        const fromSession = reader.session(facts.from) !== null ? facts.from : null;
+        const sender = fromSession !== null ? `session ${facts.from}` : `“${facts.from}”, as written`;
+        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? peerNamedOf(fromSession) : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
       }
       case 'status': {
         const proposal = facts.proposal === null ? '' : `, proposal ${facts.proposal}`;

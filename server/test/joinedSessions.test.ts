@@ -81,7 +81,8 @@ describe('one session across the stores', () => {
     const record = page.items.find((item) => item.kind === 'record' && item.side === 'sent')!;
     assert.equal(record.peer, 'uds:/tmp/cc-socks/4242.sock');
     const spexReceived = page.items.filter((item) => item.kind === 'spex' && item.side === 'received').map((item) => item.peer);
-    assert.deepEqual(spexReceived, ['a person', SESSION_B]);
+    // A person is no peer: null, and the item says whose words they are (its from).
+    assert.deepEqual(spexReceived, [null, SESSION_B]);
     // A spex line seen from the sender's side still says where it comes from: the receiver's log.
     const spexSent = page.items.find((item) => item.kind === 'spex' && item.side === 'sent')!;
     assert.ok(spexSent.kind === 'spex' && spexSent.item.type === 'sent' && spexSent.item.fromLog === 'receiver');

@@ -59,7 +59,8 @@ describe('spex item notices', () => {
       at: '2026-11-30T10:00:01.000Z',
       kind: 'sent',
       side: 'received',
-      peer: 'a person',
+      peer: null,
+      fromPerson: true,
       words: 'received from a person; reply via note',
       refused: false,
       evidence: 'parsed',
@@ -72,7 +73,8 @@ describe('spex item notices', () => {
     // spex's reply hint is part of the text: a one-line text with a hint has the text as its first line.
     assert.equal(peer!.firstLine, 'short');
     assert.equal(other!.peer, 'issues');
-    assert.equal(other!.words, 'received from issues');
+    assert.equal(other!.words, 'received from “issues”, as written');
+    assert.equal(other!.fromPerson, undefined);
     assert.deepEqual(declared, {
       key: 'line-5',
       at: '2026-11-30T10:00:04.000Z',
@@ -110,6 +112,16 @@ describe('spex item notices', () => {
     }
     assert.equal(toldOf(rig, C).length, 0, 'a session that nothing named is told nothing');
     assert.equal(toldOf(rig, B).length, 1, "the sender's own log has nothing new");
+  });
+
+  it('a sender whose name as written is "a person" is told as that peer, quoted, never as a person', async () => {
+    const rig = await startRig();
+    await rig.writer.send({ op: 'event', ...where(C), event: sentEvent('from a peer so named', 'a person', { ts: '2026-11-30T10:00:01.000Z' }) });
+    await rig.writer.send({ op: 'event', ...where(C), event: sentEvent("from a person's own hand", null, { ts: '2026-11-30T10:00:02.000Z' }) });
+    const named = await itemTold(rig, C, (item) => item.firstLine === 'from a peer so named', 'the peer so named');
+    const person = await itemTold(rig, C, (item) => item.firstLine === "from a person's own hand", 'the person');
+    assert.deepEqual([named.peer, named.fromPerson, named.words], ['a person', undefined, 'received from “a person”, as written']);
+    assert.deepEqual([person.peer, person.fromPerson, person.words], [null, true, 'received from a person']);
   });
 
   it('a line written in two pieces is told being written, then as its event; damaged, invalid and torn lines are told as degraded evidence with no text', async () => {

@@ -72,7 +72,8 @@ describe('spex session names', () => {
     assert.equal(receivedByB.peerNamed, 'checkout retries · node/checkout-1111');
     const sentByA = await find(A, (item) => item.side === 'sent', "A's sent item");
     assert.equal(sentByA.peerNamed, 'invoice · node/invoice-2222');
-    const fromPerson = await find(B, (item) => item.peer === 'a person', "a person's message");
+    const fromPerson = await find(B, (item) => item.fromPerson === true, "a person's message");
     assert.equal(fromPerson.peerNamed, undefined);
+    assert.equal(fromPerson.peer, null);
   });
 });

@@ -73,6 +73,11 @@ export const liveItemSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /** The peer as written (the host's `peer.as`, a spex `from`, a sac `to`), or null. */
   peer: z.string().nullable(),
+  /**
+   * The words are a person's, not a peer's (spex's `from: null`): `peer` is null then. A peer
+   * whose name as written is "a person" is a peer, never this.
+   */
+  fromPerson: z.literal(true).optional(),
   /** What the peer's store calls it, beside `peer` (a spex session's title and branch); absent where it names none. */
   peerNamed: z.string().optional(),
   /** What came of it, or what it is, in the words the conversation's page uses. */

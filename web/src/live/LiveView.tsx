@@ -271,7 +271,12 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
         {cwd !== undefined && <span className="muted"> {projectName(cwd)}</span>}
       </span>
       <span className="live-side">{item.side ?? ''}</span>
-      <span className="live-peer" title={[item.peer, item.peerNamed].filter((part) => part != null).join(' · ') || undefined}>
+      <span className="live-peer" title={item.fromPerson === true ? undefined : [item.peer, item.peerNamed].filter((part) => part != null).join(' · ') || undefined}>
+        {item.fromPerson === true && (
+          <strong className="live-person" title="from: null — a person, not a session">
+            a person
+          </strong>
+        )}
         {peerName !== null && <span className="live-name">{peerName}</span>}
         {item.peerNamed !== undefined && <span className="live-label"> {item.peerNamed}</span>}
       </span>

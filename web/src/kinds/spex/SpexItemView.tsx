@@ -21,9 +21,9 @@ export function columnOf(item: SpexItem): Column {
   return item.type === 'sent' || item.type === 'received' ? item.type : 'both';
 }
 
-/** Who sent a received message, in words: a person, a session of this home, or the name as spex wrote it. */
+/** Who sent a received message, in words: a person, a session of this home, or the name as spex wrote it, quoted. */
 function senderLabel(from: SpexSender): string {
-  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${describeNamed(from.sessionId, from.named)}` : from.as;
+  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${describeNamed(from.sessionId, from.named)}` : `“${from.as}”, as spex wrote it`;
 }
 
 export function SpexItemView(props: ItemProps) {
@@ -53,7 +53,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
         {from.by === 'session' && <SpexSessionRef source={source} sessionId={from.sessionId} named={from.named} title="A session of this spex home: its view" />}
         {from.by === 'other' && (
           <span className="peer-as" title="from, exactly as spex wrote it: neither a person nor a session of this home">
-            <VerbatimText text={from.as} inline />
+            {from.as === '' ? <em>(an empty string)</em> : <VerbatimText text={from.as} inline />} <span className="muted">(as written)</span>
           </span>
         )}
         {' '}
