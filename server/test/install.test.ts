@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -33,4 +33,23 @@ describe('installing the project', () => {
       work.remove();
     }
   });
+
+  for (const script of ['start', 'build', 'test']) {
+    it(`npm ${script === 'test' ? 'test' : `run ${script}`} on a Node older than 22.22 stops at once with one line naming the Node it needs, never a stack trace`, async () => {
+      const work = makeTempRecord('rec-old-node-');
+      try {
+        copyFileSync(join(ROOT, 'package.json'), join(work.dir, 'package.json'));
+        mkdirSync(join(work.dir, 'tools', 'build'), { recursive: true });
+        copyFileSync(join(ROOT, 'tools', 'build', 'needsNode.mjs'), join(work.dir, 'tools', 'build', 'needsNode.mjs'));
+        const result = await runNpm(['run', script], work.dir, ON_NODE_20);
+        assert.notEqual(result.code, 0, result.output);
+        const said = result.output.split('\n').filter((line) => line.startsWith('rec-dashboard:'));
+        assert.deepEqual(said.length, 1, result.output);
+        assert.match(said[0]!, /needs Node\.js 22\.22 or newer, and this is v20\.19\.0/);
+        assert.doesNotMatch(result.output, /ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /);
+      } finally {
+        work.remove();
+      }
+    });
+  }
 });
