@@ -15,9 +15,11 @@ after(() => removeStores(made));
 const WEB = 'web-app#3f9c1a20';
 
 describe('the sac reader', () => {
-  it('reads every room, seat file and store file of a store as sac wrote it', async () => {
+  it("reads every room, seat file and store file of a store as sac wrote it; sac's own nudges and stats are no strays, a name sac does not write is", async () => {
     const root = writeExampleStore(made);
     writeFileSync(join(root, 'nudges.json'), '{}');
+    mkdirSync(join(root, 'stats'));
+    writeFileSync(join(root, 'notes.txt'), 'a person left this here');
     const { reader } = await startReader(root);
     try {
       assert.equal(reader.status().indexing.state, 'ready');
@@ -26,7 +28,7 @@ describe('the sac reader', () => {
       assert.deepEqual(team.files.map((file) => file.seat).sort(), ['api-service#c4e10000', WEB]);
       assert.equal(listEntries(reader.seatFile('team', 'api-service#c4e10000')!.reading).length, 3);
       assert.equal(reader.store().registry.state, 'read');
-      assert.deepEqual(reader.strays(), ['nudges.json']);
+      assert.deepEqual(reader.strays(), ['notes.txt']);
     } finally {
       await reader.close();
     }

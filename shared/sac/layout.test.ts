@@ -31,12 +31,12 @@ describe('which names under a sac root are rooms, seat files and store files', (
     assert.equal(classifySeatFile('web-app.md', 'folder').role, 'not-a-seat');
   });
 
-  it('the store JSON files are read; nudges, stats and temporaries are not', () => {
+  it("the store JSON files are read; nudges and stats are sac's own, not read; temporaries and links are not read", () => {
     assert.deepEqual(classifyStoreName('registry.json', 'file'), { role: 'store-file', file: 'registry.json' });
     assert.deepEqual(classifyStoreName('cursors.json', 'file'), { role: 'store-file', file: 'cursors.json' });
     assert.deepEqual(classifyStoreName('channels', 'folder'), { role: 'channels' });
-    assert.equal(classifyStoreName('nudges.json', 'file').role, 'not-read');
-    assert.equal(classifyStoreName('stats', 'folder').role, 'not-read');
+    assert.equal(classifyStoreName('nudges.json', 'file').role, 'sac-own');
+    assert.equal(classifyStoreName('stats', 'folder').role, 'sac-own');
     assert.equal(classifyStoreName('registry.json.tmp.8690', 'file').role, 'not-read');
     assert.equal(classifyStoreName('registry.json', 'link').role, 'not-read');
   });

@@ -21,7 +21,9 @@ type StoreName =
   | { role: 'store-file'; file: StoreFileName }
   /** Never opened and never shown; its name is not listed either. */
   | { role: 'secret' }
-  /** Something this reader does not read (nudges, the stats ledger, a temporary, an unknown name). */
+  /** A file sac keeps for itself that this reader does not read (nudges, the stats ledger): no stray, it belongs there. */
+  | { role: 'sac-own'; why: string }
+  /** Something this reader does not read (a temporary, a link, an unknown name): a stray of the store. */
   | { role: 'not-read'; why: string };
 
 /** Whether a name at the top of a sac root is a secret. */
@@ -44,8 +46,8 @@ export function classifyStoreName(name: string, kind: NameKind): StoreName {
   if (isTemporary(name)) return { role: 'not-read', why: 'a writer’s temporary' };
   const file = STORE_FILES.find((known) => known === name);
   if (file !== undefined) return kind === 'file' ? { role: 'store-file', file } : { role: 'not-read', why: `${name} is not a file` };
-  if (name === 'nudges.json') return { role: 'not-read', why: 'what each seat has been told: not read' };
-  if (name === 'stats') return { role: 'not-read', why: 'the ledger of waking decisions: not read' };
+  if (name === 'nudges.json') return { role: 'sac-own', why: 'what each seat has been told: not read' };
+  if (name === 'stats') return { role: 'sac-own', why: 'the ledger of waking decisions: not read' };
   return { role: 'not-read', why: 'not a name sac writes here' };
 }
 
