@@ -37,6 +37,25 @@ test('two sessions whose ids share a prefix are two rows, each with a badge and 
   await expect(page.locator(`tr[data-session="${SESSION_B}"] .store-badge`).last()).toContainText('checkout#9c0ffee0-111');
 });
 
+test('two sessions whose ids share their first 8 characters are written apart wherever an id is cut short: the sidebar, a search hit, a peer resolved', async ({ page }) => {
+  const [a, b] = [`9c0ffee0…000a`, `9c0ffee0…000b`];
+  await page.goto(dashboard.url);
+  const sidebar = page.getByRole('navigation', { name: 'Projects and sessions' });
+  await expect(sidebar.locator('code.sid', { hasText: a }).first()).toBeVisible();
+  await expect(sidebar.locator('code.sid', { hasText: b }).first()).toBeVisible();
+  await expect(sidebar.locator('code.sid', { hasText: /^9c0ffee0$/ })).toHaveCount(0);
+
+  await page.goto(`${dashboard.url}/search?q=payments%2Fclient.ts`);
+  const hits = page.getByRole('region', { name: 'Search results' });
+  await expect(hits.locator('code', { hasText: a }).first()).toBeVisible();
+  await expect(hits.locator('code', { hasText: b }).first()).toBeVisible();
+  await expect(hits.locator('code', { hasText: /^9c0ffee0$/ })).toHaveCount(0);
+
+  // A's send, whose writer resolved its peer to B: the link says B, not a prefix both share.
+  await page.goto(`${dashboard.url}${conversationPath(sourceIdOf('record', stores.record), SESSION_A)}`);
+  await expect(page.locator('.peer-session').first()).toHaveText(b);
+});
+
 test("a session's page shows every store's items labelled with their store, none of the other session's, and a new sac entry without a reload", async ({ page }) => {
   await page.goto(dashboard.url);
   await page.getByRole('link', { name: `Across the stores: ${SESSION_A}` }).click();

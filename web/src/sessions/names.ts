@@ -1,7 +1,46 @@
 // How ids and projects are written short in lists: the full one is always on hover.
 
+const PREFIX = 8;
+const LEAST_TAIL = 4;
+
+/** The ids listed that share their first 8 characters with another, each with how it is shown apart. */
+let apart = new Map<string, string>();
+const seen = new WeakSet<object>();
+
+/**
+ * Tells shortId the ids the stores list now (each new list once): two sessions whose ids share
+ * their first 8 characters stay two everywhere, so such ids are written with as much of their end
+ * as tells them apart (`9c0ffee0…000a`), or whole.
+ */
+export function knowListedIds(list: { projects: readonly { sessions: readonly { id: string }[] }[] }): void {
+  if (seen.has(list)) return;
+  seen.add(list);
+  const byPrefix = new Map<string, Set<string>>();
+  for (const project of list.projects) {
+    for (const { id } of project.sessions) {
+      if (id.length <= PREFIX) continue;
+      const prefix = id.slice(0, PREFIX);
+      let ids = byPrefix.get(prefix);
+      if (ids === undefined) byPrefix.set(prefix, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+  const next = new Map<string, string>();
+  for (const ids of byPrefix.values()) if (ids.size > 1) for (const id of ids) next.set(id, writtenApart(id, ids));
+  apart = next;
+}
+
+/** `id` with the least of its end that no other of `alike` ends with; whole if its end cannot tell it. */
+function writtenApart(id: string, alike: ReadonlySet<string>): string {
+  for (let tail = LEAST_TAIL; PREFIX + 1 + tail < id.length; tail++) {
+    const end = id.slice(-tail);
+    if (![...alike].some((other) => other !== id && other.endsWith(end))) return `${id.slice(0, PREFIX)}…${end}`;
+  }
+  return id;
+}
+
 export function shortId(sessionId: string): string {
-  return sessionId.length > 8 ? sessionId.slice(0, 8) : sessionId;
+  return apart.get(sessionId) ?? (sessionId.length > PREFIX ? sessionId.slice(0, PREFIX) : sessionId);
 }
 
 export function projectName(cwd: string | null): string {

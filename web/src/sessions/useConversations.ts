@@ -5,18 +5,22 @@ import { getJson, getLines } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
 import { useFirstRowsShown } from '../conversation/FirstRows.tsx';
+import { knowListedIds } from './names.ts';
 
 /** Every conversation of every store, grouped by project, with the stores' states. */
 export function useConversations() {
   const wanted = useFirstRowsShown();
   const queryClient = useQueryClient();
-  return useQuery({
+  const query = useQuery({
     queryKey: queryKeys.conversations(),
     queryFn: ({ signal }) => fetchConversations(queryClient, signal),
     enabled: wanted,
     // fetchConversations keeps every unchanged conversation's object itself.
     structuralSharing: false,
   });
+  // Before anything renders from this list: ids that share a prefix are written apart (names.ts).
+  if (query.data !== undefined) knowListedIds(query.data);
+  return query;
 }
 
 /**
