@@ -109,3 +109,43 @@ test('a seat whose session is gone is drawn as gone in the list, and its backlog
   await expect(seatRow(page, API)).toContainText('gone: backlog of 2 not counted as unread');
   await expect(seatRow(page, WEB)).toContainText('1 unread by sac');
 });
+
+test("a room's flow, asked again while entries keep coming, is let finish and then asked once more: no answer is cancelled for a newer one, and the last entry is shown", async ({ page }) => {
+  await writer.send({ op: 'send', room: 'busy', seat: WEB, ts: sacTime(), type: 'FACT', text: 'busy 0' });
+  await page.goto(`${url}/source/${source}/rooms/busy`);
+  await expect(flowOf(page).getByRole('article')).toHaveCount(1);
+  // Every answer takes 400 ms: ten notices a second would each cancel the one before.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 400, downloadThroughput: -1, uploadThroughput: -1 });
+  const cancelled: string[] = [];
+  page.on('requestfailed', (request) => {
+    if (request.url().includes('/api/sac/rooms/busy')) cancelled.push(request.failure()?.errorText ?? '');
+  });
+  for (let i = 1; i <= 15; i++) {
+    await writer.send({ op: 'send', room: 'busy', seat: WEB, ts: sacTime(), type: 'FACT', text: `busy ${i}` });
+    await page.waitForTimeout(60);
+  }
+  // The flow follows its newest entry (only what is in view is drawn).
+  await expect(flowOf(page).getByRole('article', { name: /./ }).filter({ hasText: 'busy 15' })).toBeVisible({ timeout: 15_000 });
+  expect(cancelled).toEqual([]);
+});
+
+test('a room that is not there is not asked again as entries come to the store', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/sac/rooms/nosuchroom')) asked.push(request.url());
+  });
+  await page.goto(`${url}/source/${source}/rooms/nosuchroom`);
+  await expect(page.getByText(/no such room|not there|no room/i).first()).toBeVisible();
+  const before = asked.length;
+  const seat = await seatRow(page, WEB).textContent();
+  for (let i = 0; i < 5; i++) {
+    await writer.send({ op: 'send', room: 'busy', seat: WEB, ts: sacTime(), type: 'FACT', text: `while away ${i}` });
+    await page.waitForTimeout(150);
+  }
+  // The notices came (the seat's counts changed), and a flush or two went by.
+  await expect(seatRow(page, WEB)).not.toHaveText(seat!);
+  await page.waitForTimeout(500);
+  expect(asked.length).toBe(before);
+});

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type InvalidateQueryFilters } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { type Indexing, type SourceRef, type SourceStatus } from '../../../shared/wire/common.ts';
 import { recordEventSchema, type SessionsResponse } from '../../../shared/wire/conversations.ts';
@@ -57,15 +57,40 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
     let lostAt: number | null = null;
     const changed = new Map<string, ConversationSummary>();
 
+    /**
+     * What a notice made stale is fetched again, but a fetch under way is let finish and followed
+     * by one more once it ends: cancelled on every notice, a busy room's flow (84 KB, ten notices
+     * a second) was asked again and again and never arrived. What the server refused (a 404, a
+     * query it cannot run) is asked again only where the notice names it (`named`).
+     */
+    const again = new Map<string, { filters: InvalidateQueryFilters; named: boolean }>();
+    const refresh = (filters: InvalidateQueryFilters, named = false) => {
+      const key = JSON.stringify(filters.queryKey);
+      if (queryClient.isFetching(filters) > 0) {
+        again.set(key, { filters, named });
+        refreshAgain.schedule();
+      }
+      const wanted = filters.predicate;
+      void queryClient.invalidateQueries({ ...filters, predicate: (query) => (named || !isRefusal(query.state.error)) && (wanted === undefined || wanted(query)) }, { cancelRefetch: false });
+    };
+    const refreshAgain = createThrottle(MIN_FLUSH_GAP_MS, () => {
+      const waiting = [...again.values()];
+      again.clear();
+      for (const { filters, named } of waiting) refresh(filters, named);
+    });
+
     const conversations = createThrottle(MIN_FLUSH_GAP_MS, () => {
       // One regrouping of the list for all the notices of a flush, however many conversations.
       queryClient.setQueryData<SessionsResponse>(queryKeys.conversations(), (old) => (old === undefined ? old : applySessionChanges(old, changed.values())));
       // An answer on its way may predate these notices and would put the old summaries back.
       if (queryClient.isFetching({ queryKey: queryKeys.conversations() }) > 0) list.schedule();
+      const sources = new Set<string>();
       for (const conversation of changed.values()) {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.conversation(conversation.source.id, conversation.id) });
-        void queryClient.invalidateQueries({ queryKey: queryKeys.views(conversation.source.id) });
+        // A page that said "no such conversation" is asked again when the notice names it: it may be there now.
+        refresh({ queryKey: queryKeys.conversation(conversation.source.id, conversation.id) }, true);
+        sources.add(conversation.source.id);
       }
+      for (const source of sources) refresh({ queryKey: queryKeys.views(source) });
       searches.schedule();
       changed.clear();
     });
@@ -77,16 +102,24 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
     // A session's page across the stores is fetched again when one of its conversations has new
     // items; the server's answer names them, so nothing here joins anything.
     const itemsOf = new Set<string>();
+    /** The sessions the told items' stores state: a page that found none of a session's stores may find one now. */
+    const sessionsOf = new Set<string>();
     const sessionPages = createThrottle(MIN_FLUSH_GAP_MS, () => {
       const told = new Set(itemsOf);
+      const toldSessions = new Set(sessionsOf);
       itemsOf.clear();
-      void queryClient.invalidateQueries({
-        queryKey: queryKeys.joinedSession(),
-        predicate: (query) => {
-          const data = query.state.data as { conversations?: readonly { source: SourceRef; id: string }[] } | undefined;
-          return data?.conversations === undefined || data.conversations.some((one) => told.has(`${one.source.id}\u0000${one.id}`));
+      sessionsOf.clear();
+      refresh(
+        {
+          queryKey: queryKeys.joinedSession(),
+          predicate: (query) => {
+            const data = query.state.data as { conversations?: readonly { source: SourceRef; id: string }[] } | undefined;
+            if (data?.conversations === undefined) return toldSessions.has(String(query.queryKey[1]));
+            return data.conversations.some((one) => told.has(`${one.source.id}\u0000${one.id}`));
+          },
         },
-      });
+        true,
+      );
     });
 
     const onMessage = (message: StreamMessage) => {
@@ -136,6 +169,7 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
         case 'items':
           feed.add(event.source, event.sessionId, event.session, event.items);
           itemsOf.add(`${event.source.id}\u0000${event.sessionId}`);
+          if (event.session !== null) sessionsOf.add(event.session);
           sessionPages.schedule();
           break;
       }
@@ -147,6 +181,7 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
       conversations.cancel();
       list.cancel();
       sessionPages.cancel();
+      refreshAgain.cancel();
       joinedList.cancel();
       searches.cancel();
     };

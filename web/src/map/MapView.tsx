@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { mapResponseSchema, type MapResponse } from '../../../shared/wire/map.ts';
-import { getJson } from '../api/client.ts';
+import { getJson, isRefusal } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
 import { useLiveFeed, useStores } from '../events/EventStream.tsx';
@@ -80,7 +80,8 @@ export default function MapView({ query }: { query: string }) {
     queryFn: ({ signal }) => getJson(apiUrls.map(mapQueryOf(filter, Date.now())), mapResponseSchema, { signal }),
     placeholderData: (previous) => previous,
   });
-  useLiveRefetch(map.refetch, map.isFetching);
+  // A window the server refused (a time it cannot read) is refused the same after any write.
+  useLiveRefetch(map.refetch, map.isFetching, isRefusal(map.error));
   const pulsing = usePulses(map.data);
 
   const chosen = (id: string) => filter.stores === null || filter.stores.includes(id);
@@ -145,15 +146,18 @@ export default function MapView({ query }: { query: string }) {
   );
 }
 
-/** Fetches the map again when the stores tell of new items: at once, or when the fetch in flight ends. */
-function useLiveRefetch(refetch: () => Promise<unknown>, fetching: boolean): void {
+/** Fetches the map again when the stores tell of new items: at once, or when the fetch in flight ends; never a refused one. */
+function useLiveRefetch(refetch: () => Promise<unknown>, fetching: boolean, refused: boolean): void {
   const feed = useLiveFeed();
   const dirty = useRef(false);
   const inFlight = useRef(fetching);
   inFlight.current = fetching;
+  const wasRefused = useRef(refused);
+  wasRefused.current = refused;
   useEffect(
     () =>
       feed.subscribe(() => {
+        if (wasRefused.current) return;
         if (inFlight.current) dirty.current = true;
         else void refetch();
       }),
