@@ -203,7 +203,8 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
       at: placedItem.at,
       now: view?.view === 'withheld' ? null : now,
       evidence: item.evidence,
-      why: view?.view === 'withheld' && item.evidence !== 'pending' ? `${item.why}; ${view.why}` : item.why,
+      // Why it is not shown, beside why it is evidence, unless the two say the same ("not valid UTF-8").
+      why: view?.view === 'withheld' && item.evidence !== 'pending' && view.why !== item.why ? `${item.why}; ${view.why}` : item.why,
       // The size of the line shown: without spex's receipt, when it held one.
       bytes: read.type === 'bytes' && !large ? read.bytes.length : item.end - item.start,
       raw: clipped?.text ?? null,

@@ -161,6 +161,7 @@ describe('evidence', () => {
     assert.equal(damaged!.type === 'evidence' && damaged!.raw, '{"ts":"2026-11-30T10:00:00Z","kind":"sent","te');
     assert.match(invalid!.type === 'evidence' ? invalid!.why : '', /status/);
     assert.equal(badUtf8!.type === 'evidence' && badUtf8!.raw, null, 'bytes that are not UTF-8 are not shown');
+    assert.equal(badUtf8!.type === 'evidence' && badUtf8!.why, 'not valid UTF-8', 'why is said once');
     assert.equal(unknown!.type === 'unknown-kind' && unknown!.kindName, 'reaction');
     assert.match(unknown!.type === 'unknown-kind' ? (unknown!.raw ?? '') : '', /"emoji":"ok"/);
     assert.deepEqual(body.session.degraded.map((reason) => reason.code), ['damaged-line', 'invalid-line']);
