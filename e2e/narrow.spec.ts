@@ -111,6 +111,16 @@ test('the live view keeps every column in its list, and a row’s session name, 
   await expect(page.locator('.sidebar')).toBeVisible();
   expect(await cutOff(), '1,100 px, sidebar open').toEqual([]);
   expect(await beyond(), '1,100 px, sidebar open').toEqual([]);
+  // Wide, beside the sidebar: what came of it, said in words, has more room than the first line.
+  await page.setViewportSize({ width: 1400, height: 800 });
+  const widths = await page.locator('.live-columns > *').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
+  expect(widths[5]!, `what came of it ${Math.round(widths[5]!)} px, the first line ${Math.round(widths[6]!)} px`).toBeGreaterThanOrEqual(widths[6]!);
+  expect(await beyond(), '1,400 px, sidebar open').toEqual([]);
+  // Narrowest, 700 px beside the sidebar: the first line gives up its column, every other stays in the list.
+  await page.setViewportSize({ width: 700, height: 800 });
+  await expect(page.locator('.sidebar')).toBeVisible();
+  expect(await beyond(), '700 px, sidebar open').toEqual([]);
+  await expect(page.locator('.live-columns > *').filter({ hasText: 'what came of it' })).toBeVisible();
 });
 
 test('at 1,280 px the sidebar starts open', async ({ page }) => {
