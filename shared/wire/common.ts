@@ -165,6 +165,9 @@ export const exportQuerySchema = z.object({
  * kind is not asked when one is given. Text matching is a substring, or a regular expression in
  * RE2 syntax (linear time) with `regex=1`.
  */
+/** What a time in a query must be, said where one is not: the address may have been written by hand. */
+const ISO_INSTANT_WORDS = 'not a time: an instant in ISO 8601 in UTC, e.g. 2026-11-20T09:00:00Z';
+
 export const commonSearchQuerySchema = z.object({
   q: z.string().max(1_000).default(''),
   regex: z.enum(['0', '1']).default('0'),
@@ -176,8 +179,8 @@ export const commonSearchQuerySchema = z.object({
   peer: z.string().max(1_000).optional(),
   /** A project: the working directory a conversation is listed under, exactly. */
   project: z.string().optional(),
-  from: z.iso.datetime().optional(),
-  to: z.iso.datetime().optional(),
+  from: z.iso.datetime({ error: ISO_INSTANT_WORDS }).optional(),
+  to: z.iso.datetime({ error: ISO_INSTANT_WORDS }).optional(),
   limit: decimalQuerySchema(1, 1_000).default(200),
 });
 export type CommonSearchQuery = z.infer<typeof commonSearchQuerySchema>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { sourceRefSchema } from './common.ts';
 
+const ISO_TIME_WORDS = 'not a time: an instant in ISO 8601, e.g. 2026-11-20T09:00:00Z';
+
 // The map of who talks to whom (`GET /api/map`), and one edge's messages (`GET /api/map/messages`):
 // what every store states of its messages' senders and receivers (shared/map/), with each count
 // said in its store's words and by the side that states it. A node is a session by its full id,
@@ -8,8 +10,8 @@ import { sourceRefSchema } from './common.ts';
 
 /** Which messages: within `since`…`until` (ISO instants, inclusive), of the stores named in `stores` (comma-separated ids; all when absent). */
 export const mapQuerySchema = z.object({
-  since: z.iso.datetime({ offset: true }).optional(),
-  until: z.iso.datetime({ offset: true }).optional(),
+  since: z.iso.datetime({ offset: true, error: ISO_TIME_WORDS }).optional(),
+  until: z.iso.datetime({ offset: true, error: ISO_TIME_WORDS }).optional(),
   stores: z
     .string()
     .max(10_000)

@@ -132,7 +132,7 @@ export default function MapView({ query }: { query: string }) {
       {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
       <div className="map-body">
         {map.data === undefined ? (
-          <p className="muted">loading…</p>
+          map.isError ? null : <p className="muted">loading…</p>
         ) : map.data.nodes.length === 0 ? (
           <p className="notice">No store states a message in this window.</p>
         ) : (

@@ -27,11 +27,11 @@ export function readTimeField(value: string, zone: TimeZoneSetting): string | nu
   throw new TimeFieldError(`${value.trim()} is not a time: write it as the page does, e.g. 2026-11-20 09:00:00 (year-month-day, 24-hour clock; seconds may be left out)`);
 }
 
-/** A time from the URL, written as the page writes times, in the reader's zone: '' for none. */
+/** A time from the URL, written as the page writes times, in the reader's zone: '' for none, as written for one that is no time (the search says why). */
 export function writeTimeField(iso: string | null, zone: TimeZoneSetting): string {
   if (iso === null) return '';
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
+  if (Number.isNaN(date.getTime())) return iso;
   const { day, minute, second, ms } = clockOf(date, zone);
   return `${day} ${minute}:${second}${ms === 0 ? '' : `.${String(ms).padStart(3, '0')}`}`;
 }
