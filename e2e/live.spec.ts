@@ -230,6 +230,8 @@ test("a search the server refuses (a regular expression it cannot run) shows the
   await expect(page.locator('.notice.error')).toContainText('not a regular expression');
   // The first ask, and at most the one a store's hello asks again.
   expect(asked.length, asked.join('\n')).toBeLessThanOrEqual(2);
+  // Nothing to download of a search that was refused.
+  await expect(page.getByRole('link', { name: /NDJSON/ })).toHaveCount(0);
 });
 
 test("a search's results come while the record is written, and it is asked again at most every few seconds", async ({ page }) => {

@@ -56,6 +56,12 @@ test('two sessions whose ids share their first 8 characters are written apart wh
   await expect(page.locator('.peer-session').first()).toHaveText(b);
 });
 
+test('a full id no store names says so, with nothing to download', async ({ page }) => {
+  await page.goto(`${dashboard.url}/sessions/ffffffff-0000-4000-8000-000000000000`);
+  await expect(page.getByText('No store read names this full session id.')).toBeVisible();
+  await expect(page.getByRole('link', { name: /NDJSON/ })).toHaveCount(0);
+});
+
 test("a session's page shows every store's items labelled with their store, none of the other session's, and a new sac entry without a reload", async ({ page }) => {
   await page.goto(dashboard.url);
   await page.getByRole('link', { name: `Across the stores: ${SESSION_A}` }).click();

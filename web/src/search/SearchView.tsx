@@ -2,7 +2,7 @@ import { SessionLink } from '../session/SessionLink.tsx';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { searchResponseSchema, type SearchResponse, type StoppedEarly } from '../../../shared/wire/search.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { getJson, isNotHere } from '../api/client.ts';
+import { getJson, isNotHere, isRefusal } from '../api/client.ts';
 import { apiUrls } from '../api/urls.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
@@ -105,7 +105,8 @@ export default function SearchView({ query }: { query: string }) {
           </p>
         )}
       </form>
-      {!isEmptySearch(params) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
+      {/* A search the server refused (a pattern it cannot run) has no results to download. */}
+      {!isEmptySearch(params) && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       <SearchResults results={results} empty={isEmptySearch(params)} />
     </main>
   );

@@ -35,7 +35,8 @@ export default function SessionPage({ session, query }: { session: string; query
         {error !== null && <p className={`notice ${isNotHere(error) ? '' : 'error'}`}>{isNotHere(error) ? 'No store read names this full session id.' : `Could not load the session: ${error.message}`}</p>}
         {data !== undefined && <StoreViews data={data} />}
         {data !== undefined && <Filters data={data} filter={filter} onFilter={setFilter} />}
-        <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />
+        {/* Nothing to download where no store names the session. */}
+        {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
       {data !== undefined && (
         <section className="session-items" aria-label="Sent and received, every store">
