@@ -135,12 +135,16 @@ test('a chain child sits under its parent in the sidebar', async ({ page }) => {
   await expect(page.locator('.chain-brief')).toContainText('Fix the flaky cart test');
 });
 
-test('keys: j/k move between entries, r shows raw JSON, ] moves to the next session, / opens search, ? lists keys', async ({ page }) => {
+test('keys: j/k move between entries, Home and End select the first and the newest, r shows raw JSON, ] moves to the next session, / opens search, ? lists keys', async ({ page }) => {
   const { alpha } = view.shared.ids;
   await page.goto(`${view.url}/session/${alpha}`);
   await expect(page.locator('.conversation-row')).toHaveCount(4);
   await page.keyboard.press('Home');
-  await page.keyboard.press('j');
+  await expect(page.locator('.conversation-row.selected')).toHaveAttribute('data-index', '0');
+  // The selection goes with End and Home: a key that acts on it acts on what is in view.
+  await page.keyboard.press('End');
+  await expect(page.locator('.conversation-row.selected')).toHaveAttribute('data-index', '3');
+  await page.keyboard.press('Home');
   await expect(page.locator('.conversation-row.selected')).toHaveAttribute('data-index', '0');
   await page.keyboard.press('j');
   await page.keyboard.press('j');

@@ -124,6 +124,13 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     const onScreen = virtualizer.getVirtualItems();
     select(delta > 0 ? (onScreen[0]?.index ?? 0) : (onScreen.at(-1)?.index ?? rows - 1));
   };
+  const toNewest = () => {
+    if (rows > 0) {
+      setSelected(rows - 1);
+      toTell.current = rows - 1;
+    }
+    follow.resume();
+  };
   const own = Object.fromEntries(Object.entries(keys).map(([key, run]) => [key, () => run(selected)]));
   useKeys({
     ...own,
@@ -131,10 +138,15 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     ArrowDown: () => step(1),
     k: () => step(-1),
     ArrowUp: () => step(-1),
-    End: () => follow.resume(),
-    G: () => follow.resume(),
+    // The selection goes with the view: a key that acts on the selected entry (r, o) acts on
+    // the one now in view, never on one scrolled away from.
+    End: () => toNewest(),
+    G: () => toNewest(),
     Home: () => {
+      if (rows === 0) return;
       follow.stopFollowing();
+      setSelected(0);
+      toTell.current = 0;
       virtualizer.scrollToIndex(0, { align: 'start' });
     },
   });
