@@ -22,7 +22,7 @@ test.beforeAll(async () => {
   }
   const degradedFirst = [...sessions].sort((a, b) => Number(isDegraded(b)) - Number(isDegraded(a)));
   const one = (kind: string) => degradedFirst.find((session) => session.source.kind === kind)!;
-  paths = ['/', '/live', '/search?q=the', `/source/${one('sac').source.id}/rooms`, ...['record', 'spex', 'sac'].map((kind) => conversationPath(one(kind).source.id, one(kind).id))];
+  paths = ['/', '/live', '/search?q=the', `/source/${one('sac').source.id}/rooms`, ...['record', 'spex', 'sac'].map((kind) => conversationPath(one(kind).source.id, one(kind).id)), `/sessions/${one('record').id}`];
 });
 
 test.afterAll(async () => {
@@ -44,7 +44,7 @@ function measure(page: Page) {
     }
     const view = document.querySelector('main.view');
     const edge = view?.getBoundingClientRect();
-    for (const wide of document.querySelectorAll('main.view table, main.view .banner, main.view .live-row')) {
+    for (const wide of document.querySelectorAll('main.view table, main.view .banner, main.view .live-row, main.view fieldset')) {
       const box = wide.getBoundingClientRect();
       if (edge !== undefined && box.right > edge.right + 0.5) out.push(`${wide.tagName.toLowerCase()}.${wide.className} ends at ${Math.round(box.right)}, its view at ${Math.round(edge.right)}`);
       if (wide.classList.contains('banner') && edge !== undefined && box.width < edge.width / 2) out.push(`a banner squeezed to ${Math.round(box.width)} px`);
