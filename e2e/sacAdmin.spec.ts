@@ -151,6 +151,8 @@ test('a seat’s Received counts what the page shows, with entries to others cou
   await expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).locator('.session-row-counts')).toContainText('5 received · 1 to others');
   await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (5');
   await expect(page.locator('.conversation-columns .side-received')).toContainText('1 to others not shown');
+  // sac's cursor counts the entries to others too, and the heading says so.
+  await expect(page.locator('.conversation-columns .side-received')).toContainText('unread by sac’s cursor, which counts entries to others too');
   await page.getByLabel(/show entries addressed to others/).check();
   await expect(page).toHaveURL(/others=1/);
   await expect(received).toHaveCount(6);

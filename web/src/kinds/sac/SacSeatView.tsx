@@ -76,7 +76,9 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
 function describeReceived({ counts, reading }: SacSeatSummary, others: boolean): string {
   const shown = receivedShown(counts, others);
   const apart = others ? `${counts.toOthers} of them to others` : `${counts.toOthers} to others not shown`;
-  const cursor = reading.state === 'gone' ? `gone: backlog of ${reading.backlog} not counted as unread` : `${counts.unread} unread by sac’s cursor`;
+  // sac's cursor counts every entry of the seat's rooms after it, those to others too: said, so
+  // that more unread than received shown reads as sac's rule, not as a miscount.
+  const cursor = reading.state === 'gone' ? `gone: backlog of ${reading.backlog} not counted as unread` : `${counts.unread} unread by sac’s cursor${counts.toOthers > 0 ? ', which counts entries to others too' : ''}`;
   return `Received (${shown}; ${apart}; ${cursor})`;
 }
 
