@@ -1,6 +1,7 @@
 import { SECRET_FILES } from '../../shared/sac/layout.ts';
 import { adoptSeatFileReading, type PackedSeatFileReading } from '../../shared/sac/seatFile.ts';
 import { startAppendScan, type AppendScan, type AppendScanThread, type AppendScanned } from '../watch/appendScan.ts';
+import type { AppendMark } from '../watch/appendRead.ts';
 import type { RoomState, RoomsContext, SeatFileState } from './sacRooms.ts';
 import { allowedPath } from './storeOpen.ts';
 
@@ -15,6 +16,8 @@ export type FirstScanReader = 'main' | 'thread' | 'left by thread';
 type FirstScanContext = Pick<RoomsContext, 'root' | 'pending' | 'scanThreadFrom' | 'onError' | 'onFirstScanRead'> & {
   /** Reads a seat file here, as the rooms read any: what a thread left, or what was not handed to one. */
   readSeat(room: RoomState, seat: string): boolean;
+  /** The seat file read before under another name that this one is (sacRooms.ts), else null: it is claimed. */
+  otherNameOf(file: SeatFileState, mark: AppendMark): string | null;
 };
 
 export function createFirstScanLine(context: FirstScanContext) {
@@ -110,6 +113,8 @@ export function createFirstScanLine(context: FirstScanContext) {
   function adoptReading({ room, file }: InLine, read: NonNullable<AppendScanned['read']>): boolean {
     if (file.mark !== null || file.reading.size !== 0 || file.reading.problem !== null) return true;
     if (file.withheld !== null || room.lost !== null) return false;
+    // Another name for a file read already: read here, where it is withheld and says whose it is.
+    if (context.otherNameOf(file, read.mark) !== null) return false;
     file.reading = adoptSeatFileReading(room.room, file.seat, read.value as PackedSeatFileReading);
     file.mark = read.mark;
     file.mtimeMs = read.mtimeMs;

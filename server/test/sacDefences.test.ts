@@ -106,6 +106,34 @@ describe('secrets, known by device and inode', () => {
   });
 });
 
+describe('a seat file under another name', () => {
+  const teamOf = async (app: SacTestApp) => sacRoomResponseSchema.parse((await take(app, `/api/sac/rooms/team?source=${app.source.ref.id}`)).json).room;
+
+  it('a seat file moved to another name is withheld there, saying whose file it is: no new sender, no entry counted twice', async () => {
+    const app = await serve();
+    const before = await teamOf(app);
+    renameSync(join(store.dir, TEAM, `${WEB}.md`), join(store.dir, TEAM, 'web-app#99999999.md'));
+    const moved = await eventually(async () => (await seatsOf(app)).find((seat) => seat.seat === 'web-app#99999999' && seat.degraded.some((reason) => reason.code === 'withheld' && reason.files.includes(`${TEAM}/web-app#99999999.md`))), 'the file under its new name, withheld');
+    const withheld = moved.degraded.find((reason) => reason.code === 'withheld');
+    assert.ok(withheld, JSON.stringify(moved.degraded));
+    assert.match(withheld.words, new RegExp(`same file .* as ${TEAM}/${WEB.replace('#', '#')}\\.md`));
+    assert.equal(moved.counts.sent, 0, 'its entries are not a new sender’s');
+    assert.equal((await teamOf(app)).entries, before.entries, 'no entry counted twice');
+  });
+
+  it('two names of one seat file at a first scan (a hard link) are read once, under the first name read', async () => {
+    linkSync(join(store.dir, TEAM, `${API}.md`), join(store.dir, TEAM, 'api-service#99999999.md'));
+    const app = await serve();
+    const seats = await seatsOf(app);
+    const names = [API, 'api-service#99999999'].map((name) => seats.find((seat) => seat.seat === name)!);
+    const read = names.filter((seat) => seat.counts.sent > 0);
+    const withheld = names.filter((seat) => seat.degraded.some((reason) => reason.code === 'withheld' && reason.files.includes(`${TEAM}/${seat.seat}.md`)));
+    assert.equal(read.length, 1, JSON.stringify(names.map((seat) => [seat.seat, seat.counts, seat.degraded])));
+    assert.equal(withheld.length, 1);
+    assert.notEqual(read[0]!.seat, withheld[0]!.seat);
+  });
+});
+
 describe('a store that goes away and comes back', () => {
   it('a store moved away and back is read again within a second of its return, with the entries appended since', async () => {
     const app = await serve();

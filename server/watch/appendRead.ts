@@ -123,6 +123,16 @@ export function readAppended(path: string | Buffer, rules: OpenRules, from: numb
 const CHANGED = 'bytes already read are no longer as they were read; the writer only appends';
 
 /**
+ * Whether a file read from its start (`bytes`, or the mark its first read left) begins with the
+ * bytes another mark says were read: a file under a new name that holds what another held.
+ */
+export function beginsAsRead(known: AppendMark, read: { bytes: Uint8Array } | { mark: AppendMark }): boolean {
+  if (known.verified === 0) return false;
+  if ('mark' in read) return read.mark.verified === known.verified && read.mark.whole === known.whole;
+  return read.bytes.length >= known.verified && fingerprint(read.bytes.subarray(0, known.verified)) === known.whole;
+}
+
+/**
  * The fingerprint of the bytes before `known.offset`, read again in pieces; null when those before
  * `known.verified` are not the bytes that were read.
  */
