@@ -106,15 +106,19 @@ describe('a write while the first scan has not read its folder', () => {
       assert.ok(!list.projects.flatMap((project) => project.sessions).some((session) => session.sessionId === sessionId), 'the session is not listed from one file');
       assert.ok(!events.notices.some(({ event }) => event.type === 'session-changed' && event.session.id === sessionId), 'no summary of one file is told');
 
+      const from = events.notices.length;
       hold.release();
-      const changed = await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId, 20_000);
-      assert.ok(changed.event.type === 'session-changed' && changed.event.session.counts.sent === ENTRIES, 'the session told is the whole folder');
+      await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES, 20_000);
+      // Every summary told is the whole folder. The scan may have read the newest file while it
+      // was being written (a busy machine), and its summary then counts it pending.
+      const summaries = events.notices.slice(from).flatMap(({ event }) => (event.type === 'session-changed' && event.session.id === sessionId ? [event.session.counts] : []));
+      for (const counts of summaries) assert.equal(counts.sent + counts.pending, ENTRIES, `the session told is the whole folder: ${JSON.stringify(counts)}`);
       await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 30_000);
       await writer.send({ op: 'write', sessionId, seq: ENTRIES + 2, entry: { ...sentEntry(59, 'after the scan'), sessionId } });
       await events.next(({ event }) => event.type === 'items' && event.items.some((item) => item.key === nameAt(59, ENTRIES + 2)));
       // Told while being written and then as its entry is one row that turns into its entry.
       const toldOfIt = events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.filter((item) => item.key === name) : []));
-      assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], 'the write is one row of the live view');
+      assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], `the write is one row of the live view: ${JSON.stringify(toldOfIt)}`);
     } finally {
       await close();
     }
