@@ -63,20 +63,24 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
      * a second) was asked again and again and never arrived. What the server refused (a 404, a
      * query it cannot run) is asked again only where the notice names it (`named`).
      */
-    const again = new Map<string, { filters: InvalidateQueryFilters; named: boolean }>();
+    const again: { filters: InvalidateQueryFilters; named: boolean }[] = [];
     const refresh = (filters: InvalidateQueryFilters, named = false) => {
-      const key = JSON.stringify(filters.queryKey);
       if (queryClient.isFetching(filters) > 0) {
-        again.set(key, { filters, named });
+        again.push({ filters, named });
         refreshAgain.schedule();
       }
       const wanted = filters.predicate;
       void queryClient.invalidateQueries({ ...filters, predicate: (query) => (named || !isRefusal(query.state.error)) && (wanted === undefined || wanted(query)) }, { cancelRefetch: false });
     };
     const refreshAgain = createThrottle(MIN_FLUSH_GAP_MS, () => {
-      const waiting = [...again.values()];
-      again.clear();
-      for (const { filters, named } of waiting) refresh(filters, named);
+      // Each as it was asked: a key once; a predicate (the conversations a notice named) each.
+      const asked = new Set<string>();
+      for (const { filters, named } of again.splice(0)) {
+        const key = `${JSON.stringify(filters.queryKey)} ${named}`;
+        if (filters.predicate === undefined && asked.has(key)) continue;
+        asked.add(key);
+        refresh(filters, named);
+      }
     });
 
     const conversations = createThrottle(MIN_FLUSH_GAP_MS, () => {
