@@ -2,11 +2,12 @@ import { join, sep } from 'node:path';
 import { classifyRoomFolder, classifySeatFile, isSecretName, mayOpen, seatFilePath, type NameKind } from '../../shared/sac/layout.ts';
 import type { RoomFiles } from '../../shared/sac/seat.ts';
 import { awaitsWriter, createSeatFileReading, noteSeatFileChanged, noteSeatFileUnreadable, noteSeatFileWithheld, readSeatFile, type SeatFileReading } from '../../shared/sac/seatFile.ts';
-import { beginsAsRead, createReadScratch, readAppended, type AppendMark } from '../watch/appendRead.ts';
+import { createReadScratch, readAppended, type AppendMark } from '../watch/appendRead.ts';
 import { listStoreFolder, type FolderEntry } from '../watch/listFolder.ts';
 import type { PendingTails } from '../watch/pendingTails.ts';
 import { statPath, type OpenRules } from '../watch/safeOpen.ts';
 import { createFirstScanLine, type FirstScanReader, type InLine } from './sacFirstScan.ts';
+import { createSeatIdentities, type SeatIdentities } from './seatIdentities.ts';
 import { allowedPath } from './storeOpen.ts';
 
 // The rooms of a set-agent-comm store (`channels/<room>/<seat>.md`) and what is read of each seat
@@ -62,7 +63,7 @@ export function createSacRooms(context: RoomsContext) {
   const channels = join(root, 'channels');
   const rooms = new Map<string, RoomState>();
   const scratch = createReadScratch();
-  const firstScanLine = createFirstScanLine({ ...context, readSeat: (room, seat) => readSeat(room, seat), otherNameOf: (file, mark) => otherNameOf(file, mark, { mark }) });
+  const firstScanLine = createFirstScanLine({ ...context, readSeat: (room, seat) => readSeat(room, seat), otherNameOf: (file, mark) => identities.otherNameOf(file, mark, { mark }) });
   /** Names under channels/ that are listed and never read. */
   let strays: string[] = [];
   /** The names of retired rooms (`channels/.archive/<room>`): listed, never read. */
@@ -81,31 +82,8 @@ export function createSacRooms(context: RoomsContext) {
     return file;
   }
 
-  /**
-   * Each seat file read, by its device and inode. Another name for one of them holds that seat's
-   * entries, not another seat's: sac never renames or links a seat file, and a seat is the file's
-   * name. Read as a seat of its own, a seat file moved to another name was a new sender, its
-   * entries counted twice in the room. The file under the new name is withheld, saying whose it is.
-   */
-  const readAs = new Map<string, SeatFileState>();
-  function otherNameOf(file: SeatFileState, identity: { dev: number; ino: number }, read: { bytes: Uint8Array } | { mark: AppendMark }): string | null {
-    const key = `${identity.dev}:${identity.ino}`;
-    const owner = readAs.get(key);
-    // A file the store no longer holds (its room dropped, the store read afresh) claims nothing.
-    const current = owner !== undefined && rooms.get(owner.room)?.files.get(owner.seat) === owner;
-    if (current && owner !== file && owner.mark !== null) {
-      // Still there, it is the same file under two names; gone, it is that file moved if it holds
-      // what was read of it (else the system gave its inode number to a new file).
-      const gone = owner.reading.problem?.code === 'changed-after-read';
-      if (!gone || beginsAsRead(owner.mark, read)) return owner.relative;
-    }
-    readAs.set(key, file);
-    return null;
-  }
-  function withholdAsOtherName(file: SeatFileState, before: SeatFileReading, other: string): void {
-    file.withheld = `the same file (device and inode) as ${other}, read under that name: sac never renames or links a seat file, so its entries are that seat's, not another's`;
-    file.reading = noteSeatFileWithheld(before, file.withheld);
-  }
+  // A file the store no longer holds (its room dropped, the store read afresh) claims nothing.
+  const identities = createSeatIdentities((file) => rooms.get(file.room)?.files.get(file.seat) === file);
 
   /** Reads what was appended to a seat file; says whether anything a reader sees changed. */
   function readSeat(room: RoomState, seat: string, entry?: FolderEntry): boolean {
@@ -118,7 +96,7 @@ export function createSacRooms(context: RoomsContext) {
     } else if (room.lost !== null) {
       file.reading = file.mark === null ? noteSeatFileWithheld(before, room.lost) : noteSeatFileChanged(before, room.lost);
     } else {
-      readAppendedBytes(file, before, context, scratch, otherNameOf, withholdAsOtherName);
+      readAppendedBytes(file, before, context, scratch, identities);
     }
     if (!awaitsWriter(file.reading)) context.pending.settle(relative);
     if (file.reading === before) return false;
@@ -277,15 +255,14 @@ function readAppendedBytes(
   before: SeatFileReading,
   context: RoomsContext,
   scratch: Buffer,
-  otherNameOf: (file: SeatFileState, identity: { dev: number; ino: number }, read: { bytes: Uint8Array }) => string | null,
-  withholdAsOtherName: (file: SeatFileState, before: SeatFileReading, other: string) => void,
+  identities: SeatIdentities,
 ): void {
   const read = readAppended(allowedPath(context.root, file.relative), context.rules, before.offset, file.mark, Number.MAX_SAFE_INTEGER, scratch);
   switch (read.type) {
     case 'bytes': {
       // A first read: is it a file already read under another name?
-      const other = file.mark === null ? otherNameOf(file, read.identity, { bytes: read.bytes }) : null;
-      if (other !== null) return withholdAsOtherName(file, before, other);
+      const other = file.mark === null ? identities.otherNameOf(file, read.identity, { bytes: read.bytes }) : null;
+      if (other !== null) return identities.withhold(file, before, other);
       file.mtimeMs = read.mtimeMs;
       let reading = readSeatFile(before, read.bytes, before.offset);
       // What waits for its writer is timed from the reader's first look at it there.
