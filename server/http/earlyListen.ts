@@ -32,6 +32,31 @@ export type EarlyListener = {
 };
 
 const PORT_TRIES = 20;
+/**
+ * Connections open at once, on every address together. Each holds a file descriptor, and the
+ * stores are read through the same table: a process nearby that opened connections without end
+ * would leave the watch and the reads failing with EMFILE, and a store's files told unreadable
+ * where nothing was wrong with them. A browser keeps six or so (one an event stream), a client a
+ * few: one past the bound is answered at once with a 503 and `retry-after`, and closed.
+ */
+const MAX_CONNECTIONS = 256;
+/**
+ * How long a connection may stay without having sent a whole request's headers, from when it
+ * was accepted: one that sends nothing, or a byte now and then, is closed after it, so that it
+ * does not hold its place under the bound. (Node's own bound on a request's headers, 60 s,
+ * counts nothing for a connection that sent no byte; a connection between requests is closed
+ * after its keep-alive time, as before.)
+ */
+const FIRST_REQUEST_MS = 20_000;
+const TOO_MANY_CONNECTIONS = [
+  'HTTP/1.1 503 Service Unavailable',
+  'content-type: text/plain; charset=utf-8',
+  'retry-after: 1',
+  'connection: close',
+  'content-length: 55',
+  '',
+  'Too many connections are open to rec-dashboard at once.',
+].join('\r\n');
 /** fastify's own for the server it makes (a browser keeps a connection that long). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 /** fastify's own too, as the dashboard had before it bound its address early: no bound on reading a request (Node's is 300 s). */
@@ -41,20 +66,53 @@ const REQUEST_TIMEOUT_MS = 0;
  * Listens on `host`, at `port` or, when `portFallback`, the next free one (up to 20 tries). Fails
  * as `server.listen` does (EADDRINUSE, EACCES, EADDRNOTAVAIL), with the port's error.
  */
-export async function listenEarly(options: { host: string; port: number; portFallback: boolean }): Promise<EarlyListener> {
+export async function listenEarly(options: {
+  host: string;
+  port: number;
+  portFallback: boolean;
+  /** Tests' bounds on connections: MAX_CONNECTIONS and FIRST_REQUEST_MS unless given. */
+  connections?: { max: number; firstRequestMs: number };
+}): Promise<EarlyListener> {
+  const { max, firstRequestMs } = options.connections ?? { max: MAX_CONNECTIONS, firstRequestMs: FIRST_REQUEST_MS };
   let handler: RequestHandler | null = null;
   let open = false;
   const held: { request: IncomingMessage; response: ServerResponse }[] = [];
   // Every connection open, on either address: what a cut ends.
   const connections = new Set<Socket>();
+  // Connections accepted that have not yet sent a whole request's headers, and their deadline.
+  const waitingForRequest = new Map<Socket, NodeJS.Timeout>();
+  // Connections past the bound, answered with a 503 as they were accepted.
+  const refused = new WeakSet<Socket>();
   const makeServer = () => {
     const made = createServer((request, response) => {
+      // Answered already, before it was read: it does no work.
+      if (refused.has(request.socket)) return void response.destroy();
       if (open && handler !== null) handler(request, response);
       else held.push({ request, response });
     });
     made.on('connection', (socket: Socket) => {
+      if (connections.size >= max) {
+        refused.add(socket);
+        socket.end(TOO_MANY_CONNECTIONS);
+        // A client that keeps its side open is not waited for.
+        setTimeout(() => socket.destroy(), 1_000).unref();
+        return;
+      }
       connections.add(socket);
-      socket.once('close', () => connections.delete(socket));
+      const silent = setTimeout(() => socket.destroy(), firstRequestMs);
+      silent.unref();
+      waitingForRequest.set(socket, silent);
+      socket.once('close', () => {
+        connections.delete(socket);
+        clearTimeout(silent);
+        waitingForRequest.delete(socket);
+      });
+    });
+    made.on('request', (request: IncomingMessage) => {
+      const silent = waitingForRequest.get(request.socket);
+      if (silent === undefined) return;
+      clearTimeout(silent);
+      waitingForRequest.delete(request.socket);
     });
     made.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     made.requestTimeout = REQUEST_TIMEOUT_MS;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
 import { listenEarly } from '../http/earlyListen.ts';
@@ -55,5 +56,91 @@ describe('an address bound before the app is built', () => {
     await dashboard!.close();
     dashboard = null;
     await assert.rejects(sendGet(port, '/api/sessions', {}), { code: 'ECONNREFUSED' });
+  });
+});
+
+/** A raw connection, once it is made. */
+function connectRaw(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Everything the server sends on a connection until it closes it (within 10 s, or this fails), and when it closed, from now. */
+function readUntilClosed(socket: Socket): Promise<{ text: string; closedAfterMs: number }> {
+  const from = performance.now();
+  let text = '';
+  socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  socket.on('error', () => {});
+  return new Promise((resolve, reject) => {
+    const late = setTimeout(() => reject(new Error(`the server kept the connection open 10 s, having sent ${JSON.stringify(text.slice(0, 80))}`)), 10_000);
+    socket.once('close', () => {
+      clearTimeout(late);
+      resolve({ text, closedAfterMs: performance.now() - from });
+    });
+  });
+}
+
+/** A GET on a connection of its own, asked again while the answer is a 503 (a place frees as the server sees a close). */
+async function getWhenAPlaceIsFree(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const answer = await sendGet(port, path, { ...headers, connection: 'close' });
+    if (answer.status !== 503 || Date.now() > until) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('connections: bounded, and none held open without a request', () => {
+  const record = makeTempRecord();
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const opened: Socket[] = [];
+  let dashboard: Dashboard | null = null;
+  after(async () => {
+    for (const socket of opened) socket.destroy();
+    await dashboard?.close();
+    record.remove();
+  });
+
+  it('a connection past the bound is answered at once with a 503 and retry-after, and closed; once another ends, a request is answered', async () => {
+    const listening = await listenEarly({ host: '127.0.0.1', port: 0, portFallback: false, connections: { max: 4, firstRequestMs: 60_000 } });
+    dashboard = await startDashboard({ stores: [{ kind: 'record', root: record.dir }], host: '127.0.0.1', port: 0, portFallback: false, listening, webRoot: null, token: TOKEN });
+    for (let i = 0; i < 4; i++) opened.push(await connectRaw(listening.port));
+    // The fifth sends nothing: it is answered as it is accepted.
+    const fifth = await readUntilClosed(await connectRaw(listening.port));
+    assert.match(fifth.text, /^HTTP\/1\.1 503 /);
+    assert.match(fifth.text, /\r\nretry-after: 1\r\n/);
+    assert.match(fifth.text, /Too many connections are open to rec-dashboard at once\.$/);
+    // One of the four ends: its place is free again.
+    opened.shift()!.destroy();
+    const listed = await getWhenAPlaceIsFree(listening.port, '/api/sessions', auth);
+    assert.equal(listed.status, 200);
+  });
+
+  it('a connection that sends nothing, or half its headers, is closed once the time for its first request has passed; one that asked stays open between requests', async () => {
+    await dashboard?.close();
+    const listening = await listenEarly({ host: '127.0.0.1', port: 0, portFallback: false, connections: { max: 4, firstRequestMs: 300 } });
+    dashboard = await startDashboard({ stores: [{ kind: 'record', root: record.dir }], host: '127.0.0.1', port: 0, portFallback: false, listening, webRoot: null, token: TOKEN });
+    const silent = readUntilClosed(await connectRaw(listening.port));
+    const halfSocket = await connectRaw(listening.port);
+    halfSocket.write(`GET /api/sessions HTTP/1.1\r\nhost: 127.0.0.1:${listening.port}\r\n`);
+    const half = readUntilClosed(halfSocket);
+    const askedSocket = await connectRaw(listening.port);
+    opened.push(askedSocket);
+    let answer = '';
+    askedSocket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    askedSocket.write(`GET /api/sessions HTTP/1.1\r\nhost: 127.0.0.1:${listening.port}\r\nauthorization: Bearer ${TOKEN}\r\n\r\n`);
+    const [silentClosed, halfClosed] = await Promise.all([silent, half]);
+    assert.ok(silentClosed.closedAfterMs >= 250, `closed after ${silentClosed.closedAfterMs} ms`);
+    assert.ok(halfClosed.closedAfterMs >= 250, `closed after ${halfClosed.closedAfterMs} ms`);
+    assert.equal(silentClosed.text, '');
+    // The one that asked was answered, and is kept for its next request past that time.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.equal(askedSocket.destroyed, false);
+    // The places the two held are free: four more connections are taken, the fifth is refused.
+    for (let i = 0; i < 3; i++) opened.push(await connectRaw(listening.port));
+    assert.match((await readUntilClosed(await connectRaw(listening.port))).text, /^HTTP\/1\.1 503 /);
   });
 });
