@@ -100,6 +100,44 @@ test('messages per peer name each peer as the host gave it, and "unknown" for no
   await expect(rows.nth(3)).toHaveText(/^unknown\s*10/);
 });
 
+test('a session with more peers than are shown at first has each of those shown whole, and "Show all" lists the rest under a header kept in view', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/busy/many-peers');
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+  await writeAt(session, at(30), { kind: 'start', host: 'claude-code', version: '2.1.314', inbound: 'accept' });
+  for (let peer = 0; peer < 11; peer++) await writeAt(session, at(29 - peer), sent(`peer-${String(peer).padStart(2, '0')}`, `to peer ${peer}`));
+  await waitForItems(live.url, session.sessionId, 12);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  const table = page.getByRole('table', { name: /Messages per peer/ });
+  await expect(table).toContainText('11 peers');
+  const rows = table.locator('tbody tr');
+  await expect(rows.first()).toContainText('peer-00');
+  const shown = await rows.count();
+  expect(shown).toBeLessThan(11);
+  // Each row shown lies whole inside what shows the table, and the page's own scrolling shows it:
+  // none is cut by the edge of a box of its own.
+  const boxes = [page.locator('.peer-counts'), page.locator('.session-activity')];
+  for (let row = 0; row < shown; row++) {
+    const edges = (await rows.nth(row).boundingBox())!;
+    for (const box of boxes) {
+      const around = (await box.boundingBox())!;
+      expect(edges.y, `row ${row}'s top`).toBeGreaterThanOrEqual(around.y - 0.5);
+      expect(edges.y + edges.height, `row ${row}'s bottom`).toBeLessThanOrEqual(around.y + around.height + 0.5);
+    }
+  }
+  await page.getByRole('button', { name: 'Show all 11 peers' }).click();
+  await expect(rows).toHaveCount(11);
+  // The last is reached by scrolling the list, whose header stays at its top, above the rows.
+  const header = table.getByRole('columnheader', { name: 'Peer' });
+  await rows.nth(10).scrollIntoViewIfNeeded();
+  await expect(rows.nth(10)).toBeInViewport();
+  await expect(rows.nth(10)).toContainText('peer-10');
+  expect(await page.locator('.peer-counts').evaluate((list) => list.scrollTop)).toBeGreaterThan(0);
+  const list = (await page.locator('.peer-counts').boundingBox())!;
+  const headerEdges = (await header.boundingBox())!;
+  expect(headerEdges.y).toBeCloseTo(list.y, 0);
+  await expect(header).toBeInViewport();
+});
+
 test.describe('in a browser whose local zone is not UTC', () => {
   test.use({ timezoneId: 'Asia/Kolkata' });
   test('relative times read "N minutes ago", with the exact time in the page\'s zone on hover', async ({ page }) => {

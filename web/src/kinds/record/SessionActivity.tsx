@@ -19,8 +19,12 @@ import './busy.css';
 
 type Props = { source: string; sessionId: string; filter: SessionFilter; onFilter(filter: SessionFilter): void; onJump(index: number): void };
 
-/** Peers listed before "show all": a session may talk to hundreds of addresses. */
-const PEERS_SHOWN = 8;
+/**
+ * Peers listed before "show all": a session may talk to hundreds of addresses. As many as fit
+ * beside the activity strip, each whole, without a box that scrolls inside the page's own; every
+ * peer, once asked for, is listed in a box of its own that scrolls, its header kept in view.
+ */
+const PEERS_SHOWN = 5;
 
 export function SessionActivity({ source, sessionId, filter, onFilter, onJump }: Props) {
   const filterQuery = sessionFilterQuery(filter);
@@ -87,7 +91,7 @@ function PeerCounts({ peers, filter, onFilter }: { peers: ActivityPeer[]; filter
   if (peers.length === 0) return null;
   const shown = all ? peers : peers.slice(0, PEERS_SHOWN);
   return (
-    <div className="peer-counts">
+    <div className={all ? 'peer-counts all' : 'peer-counts'}>
       <table aria-label="Messages per peer">
         <caption>
           Messages per peer ({countOf(peers.length, 'peer')}), the peer as the host gave it; no two are joined
