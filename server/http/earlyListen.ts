@@ -93,9 +93,11 @@ export async function listenEarly(options: {
     made.on('connection', (socket: Socket) => {
       if (connections.size >= max) {
         refused.add(socket);
-        socket.end(TOO_MANY_CONNECTIONS);
-        // A client that keeps its side open is not waited for.
-        setTimeout(() => socket.destroy(), 1_000).unref();
+        // Closed as soon as the answer is handed to the system: a client that keeps its side
+        // open (or opens thousands a second) does not hold a descriptor meanwhile.
+        socket.end(TOO_MANY_CONNECTIONS, () => socket.destroy());
+        // Should the answer never be taken (it is a few hundred bytes, into an empty socket).
+        setTimeout(() => socket.destroy(), 10_000).unref();
         return;
       }
       connections.add(socket);

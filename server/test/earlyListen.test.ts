@@ -118,6 +118,32 @@ describe('connections: bounded, and none held open without a request', () => {
     assert.equal(listed.status, 200);
   });
 
+  it('a connection past the bound is closed on the server’s side once answered, though its client keeps its own side open', async () => {
+    await dashboard?.close();
+    const listening = await listenEarly({ host: '127.0.0.1', port: 0, portFallback: false, connections: { max: 2, firstRequestMs: 60_000 } });
+    dashboard = await startDashboard({ stores: [{ kind: 'record', root: record.dir }], host: '127.0.0.1', port: 0, portFallback: false, listening, webRoot: null, token: TOKEN });
+    for (let i = 0; i < 2; i++) opened.push(await connectRaw(listening.port));
+    const answered = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const socket = await new Promise<Socket>((resolve, reject) => {
+          const made = connect({ port: listening.port, host: '127.0.0.1', allowHalfOpen: true }, () => resolve(made));
+          made.once('error', reject);
+        });
+        opened.push(socket);
+        let text = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        await new Promise((resolve) => socket.once('end', resolve));
+        return text;
+      }),
+    );
+    for (const text of answered) assert.match(text, /^HTTP\/1\.1 503 /);
+    // Every one of the twenty clients still holds its side; the server holds only the two it keeps.
+    const until = Date.now() + 5_000;
+    const held = () => new Promise<number>((resolve, reject) => listening.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    while ((await held()) > 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(await held(), 2);
+  });
+
   it('a connection that sends nothing, or half its headers, is closed once the time for its first request has passed; one that asked stays open between requests', async () => {
     await dashboard?.close();
     const listening = await listenEarly({ host: '127.0.0.1', port: 0, portFallback: false, connections: { max: 4, firstRequestMs: 300 } });
