@@ -158,7 +158,7 @@ function extendFile(file: FileIndex, reading: SeatFileReading): FileIndex {
 /**
  * Counts entries [from, to) by their addressees: a file's first read (hundreds of entries, a few
  * lists) counted by place in its lists, and the counts added to the map once a list, rather than
- * a map's look-up an entry (a tenth of a million-entry store's indexing on the main thread).
+ * a map's look-up an entry (a tenth of the first list of a million-entry store's seats).
  */
 function countByAddressees(byTo: Map<readonly string[], number>, columns: SeatFileReading['entries'], from: number, to: number): void {
   const lists = columns.lists;
