@@ -50,6 +50,23 @@ test('the map names both sessions by their full ids, with an edge between them n
   await expect(map.getByRole('button', { name: `a person → ${SESSION_A}:` })).toBeVisible();
 });
 
+test('a node’s name is drawn over the edges that cross it, ringed in the color of the box it sits in, so it stays legible', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const label = mapOf(page).locator('.map-label').first();
+  await expect(label).toBeVisible();
+  const drawn = await label.evaluate((text) => {
+    const style = getComputedStyle(text);
+    const box = text.closest('svg')!.querySelector('.map-project rect')!;
+    // Later in the document is drawn over: the names come after the edges.
+    const edge = text.closest('svg')!.querySelector('.map-edge')!;
+    return { paintOrder: style.paintOrder, stroke: style.stroke, strokeWidth: parseFloat(style.strokeWidth), boxFill: getComputedStyle(box).fill, afterEdges: (edge.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 };
+  });
+  expect(drawn.paintOrder.startsWith('stroke')).toBe(true);
+  expect(drawn.stroke).toBe(drawn.boxFill);
+  expect(drawn.strokeWidth).toBeGreaterThanOrEqual(2);
+  expect(drawn.afterEdges).toBe(true);
+});
+
 test('an edge lists its messages, each linking into its store’s page; a node opens its session', async ({ page }) => {
   await page.goto(`${url}/map`);
   const map = mapOf(page);
@@ -63,7 +80,8 @@ test('an edge lists its messages, each linking into its store’s page; a node o
   await panel.getByRole('link', { name: /set-agent-comm, as its sender wrote it/ }).click();
   await expect(page).toHaveURL(new RegExp(`/source/${sourceIdOf('sac', stores.sac)}/conversation/${encodeURIComponent(SEAT_A)}/item/`));
   await page.goBack();
-  await mapOf(page).getByRole('link', { name: new RegExp(`^session ${SESSION_B}`) }).click();
+  // A person clicks a node's name (the middle of its link may lie between the dot and the name).
+  await mapOf(page).getByRole('link', { name: new RegExp(`^session ${SESSION_B}`) }).locator('.map-label').click();
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
 });
 
