@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { WIRE_KINDS, pageResponseSchema } from '../../shared/wire/kinds.ts';
@@ -10,6 +12,8 @@ import { createLoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { makeTempRecord } from '../test/harness.ts';
 import { buildApp } from './app.ts';
+import { sendInSteps } from './answerInSteps.ts';
+import { answerError } from './errors.ts';
 
 // A long list is checked and serialized a slice a step (server/http/answerInSteps.ts): the bytes
 // sent are the ones the route's schema and JSON.stringify make of the whole answer in one step.
@@ -65,6 +69,34 @@ describe('answers with a long list, in steps', () => {
     } finally {
       await app.close();
       await source.close();
+    }
+  });
+
+  it('an item that fails the route\'s schema in any slice, not only the first, is refused and never sent', async () => {
+    const answerSchema = z.object({ schema: z.literal('steps/1'), items: z.array(z.object({ n: z.number() })), total: z.number() });
+    const app = Fastify().withTypeProvider<ZodTypeProvider>();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    app.setErrorHandler(answerError);
+    const turns = createLoopTurns(0.001);
+    const items = (bad: number | null) => Array.from({ length: ITEMS }, (_, n) => ({ n: n === bad ? String(n) : n }));
+    app.get('/:bad', { schema: { response: { 200: answerSchema } } }, async (request, reply) => {
+      const { bad } = request.params as { bad: string };
+      return sendInSteps(reply, { schema: 'steps/1', items: items(bad === 'none' ? null : Number(bad)), total: ITEMS }, turns);
+    });
+    try {
+      const good = await app.inject({ method: 'GET', url: '/none' });
+      assert.equal(good.statusCode, 200);
+      assert.equal(good.body, JSON.stringify({ schema: 'steps/1', items: items(null), total: ITEMS }));
+      // The first slice, one in the middle, and the last, which is not full.
+      for (const bad of [3, 20, ITEMS - 1]) {
+        const refused = await app.inject({ method: 'GET', url: `/${bad}` });
+        assert.equal(refused.statusCode, 500, `item ${bad}`);
+        assert.equal(JSON.parse(refused.body).message, 'the answer did not match its schema; the server logged why');
+        assert.doesNotMatch(refused.body, /"n":/);
+      }
+    } finally {
+      await app.close();
     }
   });
 });

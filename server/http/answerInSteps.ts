@@ -24,15 +24,20 @@ export async function sendInSteps(reply: FastifyReply, value: unknown, turns: Lo
   const long = object === null ? [] : Object.entries(object).filter(([, one]) => Array.isArray(one) && one.length > SLICE_ITEMS);
   if (schema === null || object === null || long.length !== 1) return reply.send(value);
   const [key, list] = long[0] as [string, unknown[]];
+  // The first slice is checked with the envelope; the others by the list's own schema, when the
+  // route's is an object that names one (the envelope checked again with every slice was a third
+  // of a page's checking).
+  const listSchema = listSchemaOf(schema, key);
   const chunks: Buffer[] = [];
   let envelope: Record<string, unknown> = {};
   for (let at = 0; at < list.length; at += SLICE_ITEMS) {
     await turns.take('finish');
-    const checked = z.safeEncode(schema, { ...object, [key]: list.slice(at, at + SLICE_ITEMS) });
+    const slice = list.slice(at, at + SLICE_ITEMS);
+    const checked = at === 0 || listSchema === null ? z.safeEncode(schema, { ...object, [key]: slice }) : z.safeEncode(listSchema, slice);
     if (!checked.success) throw new ResponseSerializationError(reply.request.method, reply.request.url, { cause: checked.error });
-    envelope = checked.data as Record<string, unknown>;
-    const items = (envelope[key] as unknown[]).map((one) => JSON.stringify(one) ?? 'null').join(',');
-    chunks.push(Buffer.from(at === 0 ? items : `,${items}`));
+    if (at === 0 || listSchema === null) envelope = checked.data as Record<string, unknown>;
+    const items = Array.isArray(checked.data) ? checked.data : (envelope[key] as unknown[]);
+    chunks.push(serializeSlice(items, at === 0));
   }
   // The envelope's members in the schema's order, as JSON.stringify writes them: the list in its place.
   const members = Object.entries(envelope).filter(([, one]) => one !== undefined && typeof one !== 'function' && typeof one !== 'symbol');
@@ -44,6 +49,30 @@ export async function sendInSteps(reply: FastifyReply, value: unknown, turns: Lo
   chunks.push(Buffer.from(`]${after === '' ? '' : ','}${after}}`));
   const bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   return reply.type('application/json; charset=utf-8').header('content-length', bytes).send(Readable.from(chunks, { objectMode: false }));
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * A slice's items as JSON, comma-separated (and led by a comma unless `first`). Each item is made
+ * UTF-8 alone: joined first, one character outside Latin-1 in one item made the whole slice's
+ * text two bytes a character, and its encoding ~2× slower than the items' one by one (measured
+ * on a page of the 100,000-entry session: 1.0 against 2.3–2.4 ms for 200 items).
+ */
+function serializeSlice(items: readonly unknown[], first: boolean): Buffer {
+  const parts: Buffer[] = [];
+  for (const one of items) {
+    if (parts.length > 0 || !first) parts.push(COMMA);
+    parts.push(Buffer.from(JSON.stringify(one) ?? 'null'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** The schema of the list at `key`, when `schema` is an object whose member there is an array. */
+function listSchemaOf(schema: z.ZodType, key: string): z.ZodType | null {
+  if (!(schema instanceof z.ZodObject)) return null;
+  const member = (schema.shape as Record<string, z.ZodType>)[key];
+  return member instanceof z.ZodArray ? member : null;
 }
 
 /** The route's schema for a 200 answer, or null when it declares none. */
