@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -7,14 +7,22 @@ import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.
 import { eventually } from '../test/harness.ts';
 import { createReaderThreads } from './readerThreads.ts';
 import { READ_ASIDE_BYTES, readItems } from './readItems.ts';
+import type { ReaderThreads } from './readerThreads.ts';
 import { createRecordReader } from './recordReader.ts';
 
 // A page's files, read while its client may go away: a large one on a reader thread, the small
-// ones a step at a time on the event loop.
+// ones a step at a time on the event loop, and half of many small ones on a thread that is free.
 
 const dir = mkdtempSync(join(tmpdir(), 'rec-read-items-'));
 const session = join(dir, 'session');
 mkdirSync(session);
+/** A session of more small files than a page shares with a thread, some of them not entries as written. */
+const many = join(dir, 'many');
+mkdirSync(many);
+const MANY = 40;
+const DAMAGED = nameAt(25, 25);
+const INVALID = nameAt(30, 30);
+const CHANGED = nameAt(35, 35);
 const reader = createRecordReader({ recordDir: dir, reconcileIntervalMs: 60_000 });
 const threads = createReaderThreads();
 
@@ -23,6 +31,12 @@ before(async () => {
   writeFileSync(join(session, nameAt(0, 0)), JSON.stringify({ ...startEntry(0), sessionId: 'session', cwd: '/tmp' }));
   writeFileSync(join(session, nameAt(1, 1)), entry(1, 'x'.repeat(READ_ASIDE_BYTES * 3)));
   for (let seq = 2; seq < 10; seq++) writeFileSync(join(session, nameAt(seq, seq)), entry(seq, `small ${seq}`));
+  writeFileSync(join(many, nameAt(0, 0)), JSON.stringify({ ...startEntry(0), sessionId: 'many', cwd: '/tmp' }));
+  for (let seq = 1; seq < MANY; seq++) writeFileSync(join(many, nameAt(seq, seq)), JSON.stringify({ ...sentEntry(seq, `to a peer ${seq} — ünïcödé`), sessionId: 'many', cwd: '/tmp' }));
+  // Cut short long ago (damaged, not pending), and an entry of a known kind without its fields.
+  writeFileSync(join(many, DAMAGED), JSON.stringify({ ...sentEntry(25, 'cut'), sessionId: 'many' }).slice(0, 40));
+  utimesSync(join(many, DAMAGED), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+  writeFileSync(join(many, INVALID), JSON.stringify({ kind: 'message', sessionId: 'many', at: '2026-11-20T09:00:30.000Z' }));
   await reader.start();
   await eventually(() => (reader.status().indexing.state === 'ready' ? true : undefined), 'the first scan');
 });
@@ -51,5 +65,33 @@ describe("a page's files", () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+
+  it('of many small ones, half are read on a reader thread that is free, and each is concluded as the loop concludes it', async () => {
+    // A thread started and parked, as after a page before: one that is not is never waited for.
+    await threads.files.use(undefined, async () => {});
+    let shared = 0;
+    const counting: ReaderThreads = {
+      ...threads,
+      files: {
+        ...threads.files,
+        useIdle: (signal, work) => {
+          const reading = threads.files.useIdle(signal, work);
+          if (reading !== null) shared++;
+          return reading;
+        },
+      },
+    };
+    // Changed after the first scan read it, in the half a thread reads.
+    writeFileSync(join(many, CHANGED), JSON.stringify({ ...sentEntry(35, 'other words'), sessionId: 'many', cwd: '/tmp' }));
+    const items = reader.fold('many')!.items;
+    assert.equal(items.length, MANY);
+    const reads = await readItems(reader, counting, 'many', items, 1024, new AbortController().signal, async () => {});
+    assert.equal(shared, 1, 'the second half went to the thread');
+    // Every file but the damaged one, which a page never reads again.
+    assert.deepEqual([...reads.keys()].sort(), items.flatMap((item) => (item.type === 'file' && item.file.name !== DAMAGED ? [item.file.name] : [])).sort());
+    for (const [name, read] of reads) assert.deepEqual(read, reader.readNow('many', name), name);
+    const evidence = (name: string) => reads.get(name)?.state?.evidence;
+    assert.deepEqual([evidence(INVALID), evidence(CHANGED), evidence(nameAt(39, 39))], ['invalid', 'changed', 'parsed']);
   });
 });

@@ -5,6 +5,10 @@ import type { RecordReader } from './recordReader.ts';
 import { isReadForItem, type ItemRead } from './projection.ts';
 import type { ReadReply } from './readerThread.ts';
 import type { ReaderThreads } from './readerThreads.ts';
+import { MAX_ENTRY_BYTES } from './readRecordFile.ts';
+import { parseEntryName } from '../../shared/record/entryName.ts';
+import { readFilesIfIdle } from '../watch/readAhead.ts';
+import type { FileRead } from '../watch/safeOpen.ts';
 import { createSharedWork } from '../sources/sharedWork.ts';
 
 /**
@@ -24,15 +28,24 @@ const HUGE_BYTES = 16 * 1024 * 1024;
 type AsideItemRead = ItemRead & { valueJson: Uint8Array | null; sourceJson: Uint8Array | null };
 
 /**
+ * A page with at least this many small files reads the second half of them on a reader thread,
+ * if one is free, while the event loop reads the first: their opens, fstats, reads and closes were
+ * most of a page's time on the loop. Below it, the thread's round trip costs more than it saves.
+ */
+const SHARE_FROM = 32;
+
+/**
  * Reads the files of a page's items, as a page shows them: small ones now, large ones on a
  * reader thread, clipped there to `textLimit`. Each file read now is a step of its own, taken
  * after `step` resolves (a turn of the event loop: server/sources/loopTurns.ts): a page of a
  * hundred files read in one go held the loop for ~18 ms, and a refusal that arrived meanwhile
- * waited for all of them.
+ * waited for all of them. Of many small files, half may be read on a thread that is free now
+ * (never waited for), and concluded here from its reads as the loop concludes from its own.
  */
 export async function readItems(source: RecordReader, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal, step: () => Promise<void>): Promise<Map<string, ItemRead>> {
   const reads = new Map<string, ItemRead>();
   const aside: Promise<unknown>[] = [];
+  const small: string[] = [];
   for (const item of items) {
     if (item.type !== 'file' || !isReadForItem(item.file.evidence)) continue;
     const name = item.file.name;
@@ -40,9 +53,35 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
       // A client gone away fails it while the small files are still read: awaited below, if reached.
       aside.push(awaitLater(readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read))));
     } else {
+      small.push(name);
+    }
+  }
+  // Only entry names are read whole: any other is a stray, stat'ed by the loop.
+  const shareable = small.length >= SHARE_FROM ? small.slice(small.length >> 1).filter((name) => parseEntryName(name) !== null) : [];
+  const folder = `${source.recordDir}${sep}${sessionId}${sep}`;
+  const shared = shareable.length === 0 ? null : readFilesIfIdle(threads.files, shareable.map((name) => folder + name), { root: source.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal);
+  const onThread = new Set(shared === null ? [] : shareable);
+  // It may fail (its client went away) while the loop reads the first half: awaited below, if reached.
+  if (shared !== null) awaitLater(shared);
+  for (const name of small) {
+    if (onThread.has(name)) continue;
+    await step();
+    signal.throwIfAborted();
+    reads.set(name, source.readNow(sessionId, name));
+  }
+  if (shared !== null) {
+    let done: FileRead[] | null;
+    try {
+      done = await shared;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // A thread that could not read them leaves them to the loop: it costs time, never a file.
+      done = null;
+    }
+    for (const [at, name] of shareable.entries()) {
       await step();
       signal.throwIfAborted();
-      reads.set(name, source.readNow(sessionId, name));
+      reads.set(name, done === null ? source.readNow(sessionId, name) : source.readDone(sessionId, name, done[at]!));
     }
   }
   await Promise.all(aside);

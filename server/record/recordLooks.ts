@@ -4,7 +4,8 @@ import { parseEntryName, type EntryName } from '../../shared/record/entryName.ts
 import { nextRetryDelay, type PendingWindow } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
-import { lookAtFile } from './lookAtFile.ts';
+import { lookAtFile, lookAtRead } from './lookAtFile.ts';
+import type { FileRead } from '../watch/safeOpen.ts';
 import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { describeError } from '../watch/describeError.ts';
 import type { RecordIndex } from './recordIndex.ts';
@@ -44,7 +45,15 @@ export function createRecordLooks(options: RecordLooksOptions) {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
     const entryName = parseEntryName(name);
-    const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry);
+    return concludeFresh(sessionId, name, entryName, lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry));
+  }
+
+  /** What observeFile concludes, from a read of an entry's file made elsewhere (a reader thread's). */
+  function observeRead(sessionId: string, name: string, read: FileRead): FreshRead {
+    return concludeFresh(sessionId, name, parseEntryName(name), lookAtRead(read, readEntry));
+  }
+
+  function concludeFresh(sessionId: string, name: string, entryName: EntryName | null, look: ReturnType<typeof lookAtRead>): FreshRead {
     concludeLook(sessionId, name, entryName, look.seen, look.mtimeMs);
     options.onRead?.(sessionId, name, look.reading);
     return { state: index.file(sessionId, name), reading: look.reading };
@@ -111,6 +120,7 @@ export function createRecordLooks(options: RecordLooksOptions) {
 
   return {
     observeFile,
+    observeRead,
     concludeLook,
     observeGone,
     observeFolderGone,

@@ -7,6 +7,7 @@ import { GAP_SETTLE_MS, projectLiveItems, projectSettledGaps, textSeenIn, type F
 import { createEarlyItems } from './earlyItems.ts';
 import { createRecordIndex } from './recordIndex.ts';
 import type { FreshRead } from './recordLooks.ts';
+import type { FileRead } from '../watch/safeOpen.ts';
 import { createRecordWatcher } from './recordWatcher.ts';
 import { NOTICE_GATHER_MS, createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
@@ -28,6 +29,8 @@ export type RecordReader = {
   sessionIds(): Iterable<string>;
   fold(sessionId: string): SessionFold | null;
   readNow(sessionId: string, name: string): FreshRead;
+  /** Concludes from a read of an entry's file made elsewhere (a reader thread), as readNow from its own. */
+  readDone(sessionId: string, name: string, read: FileRead): FreshRead;
   /** Records what a look at a file found elsewhere (a reader thread), as readNow would. */
   recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): KnownFile | undefined;
   /** The loose files: those directly in the record directory, never entries (the wire's `strays`). */
@@ -172,6 +175,7 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     sessionIds: () => index.sessionIds(),
     fold: (sessionId) => index.fold(sessionId),
     readNow: (sessionId, name) => watcher.readNow(sessionId, name),
+    readDone: (sessionId, name, read) => watcher.readDone(sessionId, name, read),
     recordLook: (sessionId, name, look) => watcher.recordLook(sessionId, name, look),
     looseFiles: () => index.looseFiles(),
     version: () => `${index.version()}.${statusVersion}`,

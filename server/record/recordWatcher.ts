@@ -6,6 +6,7 @@ import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { Observation } from '../../shared/record/observation.ts';
 import { createRootPoll, type RootLook } from '../watch/rootPoll.ts';
+import type { FileRead } from '../watch/safeOpen.ts';
 import { createFolderWatch } from './folderWatch.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRecordEvents } from './recordEvents.ts';
@@ -116,6 +117,10 @@ export function createRecordWatcher(options: RecordWatcherOptions) {
     /** Reads a file of a session again now, for a page: what is on disk is what is shown. */
     readNow(sessionId: string, name: string): FreshRead {
       return looks.observeFile(sessionId, name);
+    },
+    /** Concludes from a read of an entry's file made elsewhere (a reader thread), as readNow from its own. */
+    readDone(sessionId: string, name: string, read: FileRead): FreshRead {
+      return looks.observeRead(sessionId, name, read);
     },
     /** Records a look at a file taken elsewhere (a reader thread), as readNow records its own. */
     recordLook(sessionId: string, name: string, look: { seen: Observation; mtimeMs: number | null }): KnownFile | undefined {

@@ -35,6 +35,12 @@ export type Lane<Request, Reply> = {
    * rather than kept when it is done, e.g. after it held a large entry.
    */
   use<T>(signal: AbortSignal | undefined, work: (ask: Ask<Request, Reply>, retire: () => void) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` as `use` does if a thread is started and free now; else returns null at once, and
+   * starts a thread for next time if the lane has none. For work the event loop can do itself,
+   * which would lose by waiting for a thread to start (100–200 ms) or to come free.
+   */
+  useIdle<T>(signal: AbortSignal | undefined, work: (ask: Ask<Request, Reply>, retire: () => void) => Promise<T>): Promise<T> | null;
   close(): Promise<void>;
 };
 
@@ -168,7 +174,7 @@ export function createLane<Request, Reply>(options: LaneOptions): Lane<Request, 
     });
   }
 
-  return {
+  const lane: Lane<Request, Reply> = {
     async use(signal, work) {
       if (closed) throw new ThreadsClosed();
       signal?.throwIfAborted();
@@ -212,10 +218,17 @@ export function createLane<Request, Reply>(options: LaneOptions): Lane<Request, 
         release();
       }
     },
+    useIdle(signal, work) {
+      if (!closed && idle.length > 0 && running < options.threads && waiting.length === 0) return lane.use(signal, work);
+      // Started and parked, as after any work: found idle by the next caller.
+      if (!closed && all.size === 0 && running < options.threads) lane.use(undefined, async () => {}).catch(() => {});
+      return null;
+    },
     async close() {
       closed = true;
       for (const waiter of waiting.splice(0)) waiter.reject(new ThreadsClosed());
       await Promise.all([...all].map(end));
     },
   };
+  return lane;
 }

@@ -94,6 +94,17 @@ export async function* readFilesAhead(
   }
 }
 
+/**
+ * Each of `paths` read whole under `rules` on a thread of the lane that is free now, as readWhole
+ * gives them, in order; null at once when none is (the caller reads them itself, and a thread is
+ * started for next time).
+ */
+export function readFilesIfIdle(lane: FileReadLane, paths: string[], rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): Promise<FileRead[]> | null {
+  const reading = lane.useIdle(signal, (ask) => ask({ type: 'read-files', paths, rules }));
+  if (reading === null) return null;
+  return reading.then((reply) => reply.reads.map((read): FileRead => ('at' in read ? { type: 'bytes', bytes: Buffer.from(reply.buffer, read.at, read.length), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity } : read)));
+}
+
 /** A read whose bytes (or JSON text) the thread placed in the reply's buffer, with them a view of it. */
 function withBytes(read: Extract<FileReadAt, { at: number }>, buffer: ArrayBuffer): AheadRead {
   const placed = Buffer.from(buffer, read.at, read.length);
