@@ -174,6 +174,35 @@ export function createLane<Request, Reply>(options: LaneOptions): Lane<Request, 
     });
   }
 
+  /** Runs `work` on `thread`, whose slot is taken; the slot and the thread are given back after it. */
+  async function runOn<T>(thread: Thread, signal: AbortSignal | undefined, work: (ask: Ask<Request, Reply>, retire: () => void) => Promise<T>): Promise<T> {
+    if (signal !== undefined) holding.set(signal, (holding.get(signal) ?? 0) + 1);
+    const onAbort = () => void end(thread);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let retired = false;
+    try {
+      await thread.ready;
+      return await work((request) => askThread(thread, request) as Promise<Reply>, () => (retired = true));
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (closed) throw new ThreadsClosed();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (thread.ended || retired || closed) void end(thread);
+      else park(thread);
+      letGo(signal);
+      release();
+    }
+  }
+
+  /** A parked thread, taken from the idle ones. */
+  function unpark(thread: Thread): Thread {
+    clearTimeout(thread.idleTimer!);
+    thread.idleTimer = null;
+    return thread;
+  }
+
   const lane: Lane<Request, Reply> = {
     async use(signal, work) {
       if (closed) throw new ThreadsClosed();
@@ -184,44 +213,30 @@ export function createLane<Request, Reply>(options: LaneOptions): Lane<Request, 
         release();
         throw signal.reason;
       }
-      if (signal !== undefined) holding.set(signal, (holding.get(signal) ?? 0) + 1);
-      let thread = idle.pop();
-      if (thread !== undefined) {
-        clearTimeout(thread.idleTimer!);
-        thread.idleTimer = null;
+      const parked = idle.pop();
+      let thread: Thread;
+      if (parked !== undefined) {
+        thread = unpark(parked);
       } else {
         try {
           thread = startThread(options.script);
         } catch (error) {
-          letGo(signal);
           release();
           throw error;
         }
         all.add(thread);
       }
-      const mine = thread;
-      const onAbort = () => void end(mine);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      let retired = false;
-      try {
-        await mine.ready;
-        return await work((request) => askThread(mine, request) as Promise<Reply>, () => (retired = true));
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        if (closed) throw new ThreadsClosed();
-        throw error;
-      } finally {
-        signal?.removeEventListener('abort', onAbort);
-        if (mine.ended || retired || closed) void end(mine);
-        else park(mine);
-        letGo(signal);
-        release();
-      }
+      return runOn(thread, signal, work);
     },
     useIdle(signal, work) {
-      if (!closed && idle.length > 0 && running < options.threads && waiting.length === 0) return lane.use(signal, work);
+      if (closed || signal?.aborted === true) return null;
+      if (idle.length > 0 && running < options.threads && waiting.length === 0) {
+        // The slot and the thread are taken now, before anything else can take them.
+        running++;
+        return runOn(unpark(idle.pop()!), signal, work);
+      }
       // Started and parked, as after any work: found idle by the next caller.
-      if (!closed && all.size === 0 && running < options.threads) lane.use(undefined, async () => {}).catch(() => {});
+      if (all.size === 0 && running < options.threads) lane.use(undefined, async () => {}).catch(() => {});
       return null;
     },
     async close() {
