@@ -8,6 +8,7 @@ import { eventually } from '../test/harness.ts';
 import { createReaderThreads } from './readerThreads.ts';
 import { READ_ASIDE_BYTES, readItems } from './readItems.ts';
 import type { ReaderThreads } from './readerThreads.ts';
+import { createFileReadLane } from '../watch/readAhead.ts';
 import { createRecordReader } from './recordReader.ts';
 
 // A page's files, read while its client may go away: a large one on a reader thread, the small
@@ -93,5 +94,23 @@ describe("a page's files", () => {
     for (const [name, read] of reads) assert.deepEqual(read, reader.readNow('many', name), name);
     const evidence = (name: string) => reads.get(name)?.state?.evidence;
     assert.deepEqual([evidence(INVALID), evidence(CHANGED), evidence(nameAt(39, 39))], ['invalid', 'changed', 'parsed']);
+  });
+
+  it('with no thread free, a page reads all its files on the loop, and starts a thread for the next only when pages come in a row', async () => {
+    // Longer than pages in a row are apart: the page before this test's first is not in a row with it.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const lane = createFileReadLane(1);
+    let warmed = 0;
+    const counting: ReaderThreads = { ...threads, files: { ...lane, warm: () => void (warmed++, lane.warm()) } };
+    try {
+      const items = reader.fold('many')!.items;
+      const first = await readItems(reader, counting, 'many', items, 1024, new AbortController().signal, async () => {});
+      assert.equal(first.size, MANY - 1, 'every file but the damaged one, read on the loop');
+      assert.equal(warmed, 0, 'a page alone starts no thread');
+      await readItems(reader, counting, 'many', items, 1024, new AbortController().signal, async () => {});
+      assert.equal(warmed, 1, 'the second page in a row starts one for the next');
+    } finally {
+      await lane.close();
+    }
   });
 });

@@ -33,6 +33,15 @@ type AsideItemRead = ItemRead & { valueJson: Uint8Array | null; sourceJson: Uint
  * most of a page's time on the loop. Below it, the thread's round trip costs more than it saves.
  */
 const SHARE_FROM = 32;
+/**
+ * A page that finds no thread free starts one for the next page only if another page could have
+ * shared within this long (the lane's threads are let go 2 s after their last work): a thread
+ * costs ~50 ms of CPU to start and saves a page ~2 ms, so pages in a row (scrolling, a busy live
+ * session) are worth one, a page every few seconds is not.
+ */
+const WARM_WITHIN_MS = 2_000;
+/** When a page last had files to share, on the steady clock. */
+let lastShareable = Number.NEGATIVE_INFINITY;
 
 /**
  * Reads the files of a page's items, as a page shows them: small ones now, large ones on a
@@ -40,7 +49,8 @@ const SHARE_FROM = 32;
  * after `step` resolves (a turn of the event loop: server/sources/loopTurns.ts): a page of a
  * hundred files read in one go held the loop for ~18 ms, and a refusal that arrived meanwhile
  * waited for all of them. Of many small files, half may be read on a thread that is free now
- * (never waited for), and concluded here from its reads as the loop concludes from its own.
+ * (never waited for, started only for pages in a row), and concluded here from its reads as the
+ * loop concludes from its own.
  */
 export async function readItems(source: RecordReader, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal, step: () => Promise<void>): Promise<Map<string, ItemRead>> {
   const reads = new Map<string, ItemRead>();
@@ -60,6 +70,11 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
   const shareable = small.length >= SHARE_FROM ? small.slice(small.length >> 1).filter((name) => parseEntryName(name) !== null) : [];
   const folder = `${source.recordDir}${sep}${sessionId}${sep}`;
   const shared = shareable.length === 0 ? null : readFilesIfIdle(threads.files, shareable.map((name) => folder + name), { root: source.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal);
+  if (shareable.length > 0) {
+    const now = performance.now();
+    if (shared === null && now - lastShareable < WARM_WITHIN_MS) threads.files.warm();
+    lastShareable = now;
+  }
   const onThread = new Set(shared === null ? [] : shareable);
   // It may fail (its client went away) while the loop reads the first half: awaited below, if reached.
   if (shared !== null) awaitLater(shared);

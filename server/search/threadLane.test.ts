@@ -98,18 +98,21 @@ describe('a lane of reader threads', () => {
     await assert.rejects(lane.use(undefined, async () => {}), ThreadsClosed);
   });
 
-  it('work asked only of a free thread never waits: none started, it is refused at once and one is started; free, it runs; busy, it is refused', async () => {
+  it('work asked only of a free thread never waits: none started, it is refused at once; one warmed, it runs; busy, it is refused', async () => {
     // Room for two threads, one started.
     const lane = createSearchLane(2, 1);
     try {
       assert.equal(lane.useIdle(undefined, async () => 'ran'), null, 'no thread started yet');
-      // The one started for next time is parked once loaded.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(lane.useIdle(undefined, async () => 'ran'), null, 'none is started by asking');
+      lane.warm();
+      // The one warmed is parked once loaded.
       let ran: Promise<string> | null = null;
       for (const started = performance.now(); ran === null && performance.now() - started < 10_000; ) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         ran = lane.useIdle(undefined, async (ask) => `ran: ${(await ask(searchOf([null], null))).scanned} read`);
       }
-      assert.notEqual(ran, null, 'a thread was started and parked for the next caller');
+      assert.notEqual(ran, null, 'a thread was warmed and parked for the next caller');
       // Taken at once: a second asker in the same turn is refused, not made to wait for another to start.
       assert.equal(lane.useIdle(undefined, async () => 'ran too'), null);
       assert.equal(await ran, 'ran: 0 read');

@@ -36,11 +36,13 @@ export type Lane<Request, Reply> = {
    */
   use<T>(signal: AbortSignal | undefined, work: (ask: Ask<Request, Reply>, retire: () => void) => Promise<T>): Promise<T>;
   /**
-   * Runs `work` as `use` does if a thread is started and free now; else returns null at once, and
-   * starts a thread for next time if the lane has none. For work the event loop can do itself,
-   * which would lose by waiting for a thread to start (100–200 ms) or to come free.
+   * Runs `work` as `use` does if a thread is started and free now; else returns null at once. For
+   * work the event loop can do itself, which would lose by waiting for a thread to start
+   * (50–200 ms) or to come free.
    */
   useIdle<T>(signal: AbortSignal | undefined, work: (ask: Ask<Request, Reply>, retire: () => void) => Promise<T>): Promise<T> | null;
+  /** Starts a thread and parks it, if the lane has none and room for one: `useIdle` finds it. */
+  warm(): void;
   close(): Promise<void>;
 };
 
@@ -235,9 +237,11 @@ export function createLane<Request, Reply>(options: LaneOptions): Lane<Request, 
         running++;
         return runOn(unpark(idle.pop()!), signal, work);
       }
-      // Started and parked, as after any work: found idle by the next caller.
-      if (all.size === 0 && running < options.threads) lane.use(undefined, async () => {}).catch(() => {});
       return null;
+    },
+    warm() {
+      // Started and parked, as after any work.
+      if (!closed && all.size === 0 && running < options.threads) lane.use(undefined, async () => {}).catch(() => {});
     },
     async close() {
       closed = true;
