@@ -96,18 +96,22 @@ export async function* readFilesAhead(
 
 /**
  * Each of `paths` read whole under `rules` on a thread of the lane that is free now, as readWhole
- * gives them, in order; null at once when none is (the caller reads them itself, and a thread is
- * started for next time).
+ * gives them, in order; null at once when none is (the caller reads them itself; `lane.warm()`
+ * starts a thread for later).
  */
 export function readFilesIfIdle(lane: FileReadLane, paths: string[], rules: Pick<OpenRules, 'root' | 'maxBytes'>, signal: AbortSignal): Promise<FileRead[]> | null {
   const reading = lane.useIdle(signal, (ask) => ask({ type: 'read-files', paths, rules }));
   if (reading === null) return null;
-  return reading.then((reply) => reply.reads.map((read): FileRead => ('at' in read ? { type: 'bytes', bytes: Buffer.from(reply.buffer, read.at, read.length), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity } : read)));
+  return reading.then((reply) => reply.reads.map((read) => ('at' in read ? bytesOf(read, reply.buffer) : read)));
 }
 
 /** A read whose bytes (or JSON text) the thread placed in the reply's buffer, with them a view of it. */
 function withBytes(read: Extract<FileReadAt, { at: number }>, buffer: ArrayBuffer): AheadRead {
-  const placed = Buffer.from(buffer, read.at, read.length);
-  if (read.json !== undefined) return { type: 'json', json: placed, base64: read.json.base64, fingerprint: read.json.fingerprint, size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
-  return { type: 'bytes', bytes: placed, size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
+  if (read.json === undefined) return bytesOf(read, buffer);
+  return { type: 'json', json: Buffer.from(buffer, read.at, read.length), base64: read.json.base64, fingerprint: read.json.fingerprint, size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
+}
+
+/** A read the thread placed in the reply's buffer as its bytes, with them a view of it. */
+function bytesOf(read: Extract<FileReadAt, { at: number }>, buffer: ArrayBuffer): FileRead {
+  return { type: 'bytes', bytes: Buffer.from(buffer, read.at, read.length), size: read.size, mtimeMs: read.mtimeMs, identity: read.identity };
 }
