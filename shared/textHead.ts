@@ -91,13 +91,66 @@ function skipSpace(bytes: Uint8Array, at: number): number {
   return at;
 }
 
-/** The closing quote of the string opened at `open`; -1 when the bytes end first. */
+/**
+ * The closing quote of the string opened at `open`; -1 when the bytes end first. A quote is found
+ * by `indexOf` and is the string's end unless an odd run of backslashes stands before it: a
+ * text of megabytes is crossed at the speed of a byte search, not a byte at a time.
+ */
 function findStringEnd(bytes: Uint8Array, open: number): number {
-  for (let at = open + 1; at < bytes.length; at++) {
-    if (bytes[at] === 0x5c) at++;
-    else if (bytes[at] === 0x22) return at;
+  let from = open + 1;
+  for (;;) {
+    const quote = bytes.indexOf(0x22, from);
+    if (quote === -1) return -1;
+    let slashes = 0;
+    while (bytes[quote - 1 - slashes] === 0x5c) slashes++;
+    if (slashes % 2 === 0) return quote;
+    from = quote + 1;
   }
-  return -1;
+}
+
+/**
+ * Where the string value of top-level member `name` lies in `bytes`, a JSON object: `start` is
+ * its first byte after the opening quote, `end` its closing quote. Null as for readMemberHead,
+ * or when the bytes end inside the string.
+ */
+export function findStringMemberSpan(bytes: Uint8Array, name: string): { start: number; end: number } | null {
+  const start = findStringMember(bytes, name);
+  if (start === null) return null;
+  const end = findStringEnd(bytes, start - 1);
+  return end === -1 ? null : { start, end };
+}
+
+/**
+ * How many bytes of UTF-8 the JSON string whose body (between its quotes, valid JSON) is `body`
+ * decodes to, as Buffer.byteLength counts them (a lone surrogate 3), without decoding it: the
+ * bytes between escapes are the text's own, and only the escapes are looked at.
+ */
+export function jsonStringUtf8Length(body: Uint8Array): number {
+  let length = 0;
+  let at = 0;
+  for (;;) {
+    const slash = body.indexOf(0x5c, at);
+    if (slash === -1) return length + body.length - at;
+    length += slash - at;
+    if (body[slash + 1] !== 0x75) {
+      length += 1;
+      at = slash + 2;
+      continue;
+    }
+    const unit = hexUnit(body, slash + 2);
+    if (unit >= 0xd800 && unit <= 0xdbff && body[slash + 6] === 0x5c && body[slash + 7] === 0x75 && (hexUnit(body, slash + 8) & 0xfc00) === 0xdc00) {
+      length += 4;
+      at = slash + 12;
+      continue;
+    }
+    length += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    at = slash + 6;
+  }
+}
+
+/** The code unit written as four hex digits at `at`. */
+function hexUnit(bytes: Uint8Array, at: number): number {
+  return Number.parseInt(String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!), 16);
 }
 
 /** Where the value at `at` ends (the byte after it); -1 when the bytes end first. */

@@ -1,4 +1,5 @@
 import { sep } from 'node:path';
+import type { KnownFile } from '../../shared/record/knownFile.ts';
 import type { SessionItem } from '../../shared/record/session.ts';
 import { awaitLater } from '../../shared/awaitLater.ts';
 import type { RecordReader } from './recordReader.ts';
@@ -105,18 +106,20 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
 
 /**
  * Reads one file on a reader thread, and records what it found as a read now would. `file` is
- * what the index holds of it: its size as last seen picks the lane.
+ * what the index holds of it: its size as last seen picks the lane, and the fingerprint of an
+ * entry that parsed lets a page's read take the head of its text when the bytes are the same.
  */
-export async function readItemAside(source: RecordReader, threads: ReaderThreads, sessionId: string, file: { name: string; size: number }, textLimit: number | null, signal: AbortSignal): Promise<AsideItemRead> {
+export async function readItemAside(source: RecordReader, threads: ReaderThreads, sessionId: string, file: Pick<KnownFile, 'name' | 'size' | 'evidence' | 'fingerprint'>, textLimit: number | null, signal: AbortSignal): Promise<AsideItemRead> {
   const { name } = file;
   // Both names come from the index, which took them from a folder listing.
   const path = `${source.recordDir}${sep}${sessionId}${sep}${name}`;
   const lane = file.size > HUGE_BYTES ? threads.readHuge : threads.read;
+  const parsed = file.evidence === 'parsed' ? file.fingerprint : null;
   let found;
   try {
-    found = await shareRead(threads, `${textLimit}:${path}`, signal, (shared) =>
+    found = await shareRead(threads, `${textLimit}:${parsed}:${path}`, signal, (shared) =>
       lane.use(shared, async (ask, retire) => {
-        const reply = await ask({ type: 'read', path, name, textLimit });
+        const reply = await ask({ type: 'read', path, name, textLimit, parsed });
         // It may have grown since the index saw it.
         if ('size' in reply.seen && (reply.seen.size ?? 0) > HUGE_BYTES) retire();
         return reply;
