@@ -1,5 +1,6 @@
-// A stable k-way merge, for a core that orders items from many sorted lists: the record's search
-// (sessions, newest first) and set-agent-comm's room flow (seat files, by header instant).
+// A stable k-way merge, for a core that orders items from many sorted lists: the record's and
+// spex's searches (sessions' and logs' candidates, newest first) and set-agent-comm's room flow
+// (seat files, by header instant).
 
 export type Merge<T> = {
   /** The next `count` items, fewer at the end. */
@@ -67,4 +68,41 @@ export function mergeSorted<T>(lists: readonly (readonly T[])[], before: (a: T, 
     hasMore: () => heap.length > 0,
     total: lists.reduce((sum, list) => sum + list.length, 0),
   };
+}
+
+/**
+ * A list that comes in its writer's order (a record session's entries, a spex log's lines, a
+ * set-agent-comm seat file's entries), newest first, as a stable sort by `atOf` would give it:
+ * a time as ISO 8601 UTC in one format, or as a number. It almost always comes in time order
+ * already: reversed, with each run of equal times put back in its order, it is sorted in linear
+ * time.
+ */
+export function orderNewestFirst<T>(list: readonly T[], atOf: (item: T) => string | number): T[] {
+  for (let i = 1; i < list.length; i++) {
+    if (atOf(list[i - 1]!) > atOf(list[i]!)) return [...list].sort((a, b) => compareNewestFirst(atOf(a), atOf(b)));
+  }
+  const ordered: T[] = [];
+  let end = list.length;
+  while (end > 0) {
+    let start = end - 1;
+    const at = atOf(list[start]!);
+    while (start > 0 && atOf(list[start - 1]!) === at) start--;
+    for (let i = start; i < end; i++) ordered.push(list[i]!);
+    end = start;
+  }
+  return ordered;
+}
+
+function compareNewestFirst(a: string | number, b: string | number): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/**
+ * Merges lists that are each newest first into one, newest first, a few items at a time: a
+ * search that finds its hits among the newest items orders no more than it reads. Equal times
+ * keep the order of the lists, so the whole is what a stable sort of the lists one after the
+ * other would give.
+ */
+export function mergeNewestFirst<T>(lists: readonly (readonly T[])[], atOf: (item: T) => string | number): Merge<T> {
+  return mergeSorted(lists, (a, b) => compareNewestFirst(atOf(a), atOf(b)) < 0);
 }

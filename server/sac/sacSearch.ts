@@ -5,7 +5,8 @@ import { resolveProject } from '../../shared/sac/seat.ts';
 import { ENTRY_TYPES, readEntry, readEntryEvidence, type SeatFileReading } from '../../shared/sac/seatFile.ts';
 import { sacSearchHitSchema, type SacSearchHit } from '../../shared/wire/sac.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
-import { listCandidates, type SearchPool } from '../search/searchPool.ts';
+import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
+import type { SearchPool } from '../search/searchPool.ts';
 import { describeBadSearchText } from '../search/searchText.ts';
 import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
@@ -34,7 +35,10 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
   const to = query.to === undefined ? Infinity : Date.parse(query.to);
   const store = reader.store();
   type Candidate = { room: string; reading: SeatFileReading; index: number; place: number; project: string };
-  const candidates: Candidate[] = [];
+  // One list a seat file, in the file's order, and the lists merged newest first as the thread
+  // asks for them: a search that finds its hits among the newest entries orders no more than it
+  // reads.
+  const lists: Candidate[][] = [];
   const projects = new Map<string, string>();
   const projectOf = (seat: string) => {
     let project = projects.get(seat);
@@ -52,6 +56,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
       const columns = reading.entries;
       // An entry whose time names no instant takes the place of the entry before it in its file, as in the room's flow.
       let place = -Infinity;
+      const list: Candidate[] = [];
       for (let i = 0; i < columns.start.length; i++) {
         const instant = columns.instant[i]!;
         if (!Number.isNaN(instant)) place = instant;
@@ -59,8 +64,9 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
         if (Number.isNaN(instant) ? query.from !== undefined || query.to !== undefined : instant < from || instant > to) continue;
         const evidence = readEntryEvidence(reading, i).evidence;
         if (evidence !== 'parsed' && evidence !== 'changed') continue;
-        candidates.push({ room: files.room, reading, index: i, place, project });
+        list.push({ room: files.room, reading, index: i, place, project });
       }
+      if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.place));
     }
     if (performance.now() - sliceStart > 8) {
       await yieldToLoop();
@@ -69,7 +75,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
     }
   }
   // Newest first; equal places keep the rooms' order, as a stable sort does.
-  candidates.sort((a, b) => b.place - a.place);
+  const candidates = mergeNewestFirst(lists, (candidate) => candidate.place);
   const toThread = (candidate: Candidate): SacCandidate | null => {
     const file = reader.seatFile(candidate.room, candidate.reading.seat);
     if (file === null) return null;
@@ -77,7 +83,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
     return { root, relative: file.relative, identity: file.mark === null ? null : { dev: file.mark.dev, ino: file.mark.ino }, bodyStart: item.bodyStart, length: Math.min(item.end - item.bodyStart, LARGE_TEXT_BYTES), end: item.end };
   };
   const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
-  const found = await pool.search(SAC_SEARCHER, listCandidates(candidates), toThread, textQuery, query.limit, signal);
+  const found = await pool.search(SAC_SEARCHER, candidates, toThread, textQuery, query.limit, signal);
   const hits = found.hits.map(({ candidate, found: { snippet, match } }) => {
     const { room } = candidate;
     const seat = candidate.reading.seat;

@@ -70,20 +70,6 @@ export type SearchPool = {
   close(): Promise<void>;
 };
 
-/** A list as candidates. */
-export function listCandidates<C>(list: readonly C[]): Candidates<C> {
-  let at = 0;
-  return {
-    take(count) {
-      const slice = list.slice(at, at + count);
-      at += slice.length;
-      return slice;
-    },
-    hasMore: () => at < list.length,
-    total: list.length,
-  };
-}
-
 export function createSearchPool(options: SearchPoolOptions = {}): SearchPool {
   const budgetMs = options.budgetMs ?? SEARCH_BUDGET_MS;
   const lane = createLane<SearchRequest, SearchReply>({ script: threadScript('searchThread', import.meta.url), threads: SEARCH_THREADS, maxWaiting: SEARCH_WAITING, idleMs: 10_000 });

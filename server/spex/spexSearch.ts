@@ -3,11 +3,12 @@ import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { spexSearchHitSchema, type SpexSearchHit } from '../../shared/wire/spex.ts';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
-import { listCandidates, type SearchPool } from '../search/searchPool.ts';
+import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
+import type { SearchPool } from '../search/searchPool.ts';
 import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
 import type { SpexProjection } from './spexProjection.ts';
-import type { SpexReader } from './spexReader.ts';
+import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { SpexCandidate } from './spexTexts.ts';
 
 /** The module a search thread reads and matches spex's candidates with. */
@@ -24,8 +25,19 @@ const GATHER_SLICE_MS = 8;
 export async function searchSpex(reader: SpexReader, projection: SpexProjection, pool: SearchPool, ref: SourceRef & { kind: 'spex' }, query: KindSearchQuery<'spex'>, signal: AbortSignal): Promise<SourceSearch> {
   const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   type Candidate = { sessionId: string; project: string; kind: 'received' | 'sent' | 'declaration'; at: string; owner: string; line: number; item: TimelineItem; from: string | null };
-  const candidates: Candidate[] = [];
+  // One list a log, in the log's order, and the lists merged newest first as the thread asks for
+  // them: a search that finds its hits among the newest lines orders no more than it reads (a
+  // sort of a million lines' candidates held the event loop for seconds before the first read).
+  const lists: Candidate[][] = [];
   const peer = query.peer?.toLowerCase();
+  const inRange = (candidate: Candidate) => (query.project === undefined || candidate.project === query.project) && (query.from === undefined || candidate.at >= query.from) && (query.to === undefined || candidate.at <= query.to);
+  // A session's project, looked up once a search: the same senders write to many logs.
+  const projects = new Map<SpexSession, string>();
+  const projectOf = (session: SpexSession) => {
+    let project = projects.get(session);
+    if (project === undefined) projects.set(session, (project = projection.listed(session).summary.project.key));
+    return project;
+  };
   let sliceStart = performance.now();
   for (const session of reader.sessions()) {
     if (performance.now() - sliceStart > GATHER_SLICE_MS) {
@@ -33,34 +45,37 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       signal.throwIfAborted();
       sliceStart = performance.now();
     }
-    const project = projection.listed(session).summary.project.key;
+    const project = projectOf(session);
+    const list: Candidate[] = [];
+    const add = (candidate: Candidate) => {
+      if (inRange(candidate)) list.push(candidate);
+    };
     for (const { line, item } of reader.items(session)) {
       if (item.evidence !== 'parsed') continue;
       const facts = item.facts;
       if (facts.kind === 'status') {
         if (!facts.hasNote || query.side !== undefined || query.person !== undefined || peer !== undefined) continue;
-        candidates.push({ sessionId: session.sessionId, project, kind: 'declaration', at: facts.ts, owner: session.sessionId, line, item, from: null });
+        add({ sessionId: session.sessionId, project, kind: 'declaration', at: facts.ts, owner: session.sessionId, line, item, from: null });
         continue;
       }
       if (facts.kind !== 'sent') continue;
       const fromPerson = facts.from === null;
       if (query.person === '1' && !fromPerson) continue;
       if (query.side !== 'sent' && (peer === undefined || (facts.from ?? '').toLowerCase().includes(peer))) {
-        candidates.push({ sessionId: session.sessionId, project, kind: 'received', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
+        add({ sessionId: session.sessionId, project, kind: 'received', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
       }
       // The same line from its sender's side, when the sender is a session of this home.
       if (query.side !== 'received' && query.person === undefined && facts.from !== null && facts.from !== session.sessionId) {
         const sender = reader.session(facts.from);
         if (sender !== null && (peer === undefined || session.sessionId.toLowerCase().includes(peer))) {
-          candidates.push({ sessionId: sender.sessionId, project: projection.listed(sender).summary.project.key, kind: 'sent', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
+          add({ sessionId: sender.sessionId, project: projectOf(sender), kind: 'sent', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
         }
       }
     }
+    // A log is in event order, its times almost always too; equal times keep the log's order.
+    if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.at));
   }
-  const inRange = candidates.filter(
-    (candidate) => (query.project === undefined || candidate.project === query.project) && (query.from === undefined || candidate.at >= query.from) && (query.to === undefined || candidate.at <= query.to),
-  );
-  inRange.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  const candidates = mergeNewestFirst(lists, (candidate) => candidate.at);
   const toThread = (candidate: Candidate): SpexCandidate => ({
     root: reader.root,
     path: reader.segmentPath(candidate.owner, candidate.item.segment) ?? '',
@@ -68,7 +83,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     end: candidate.item.end,
     note: candidate.kind === 'declaration',
   });
-  const found = await pool.search(SPEX_SEARCHER, listCandidates(inRange), toThread, textQuery, query.limit, signal);
+  const found = await pool.search(SPEX_SEARCHER, candidates, toThread, textQuery, query.limit, signal);
   const hits = found.hits.map(({ candidate, found: { snippet, match } }) => {
     const hit: SpexSearchHit = {
       source: ref,

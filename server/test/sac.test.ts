@@ -140,4 +140,23 @@ describe('a set-agent-comm store as sac writes it', () => {
     // A filter of the record's facts selects no sac entry.
     assert.deepEqual(await search('q=cart&record.outcome=queued'), []);
   });
+
+  // Last: it adds a room to the store the other tests read.
+  it("searches newest first across a room's seat files, an entry written with an earlier time than the one before it among them", async () => {
+    const entries: [string, string, string][] = [
+      [WEB, '2026-11-30T10:00:00.000+00:00', 'deploy one'],
+      [WEB, '2026-11-30T12:00:00.000+00:00', 'deploy three'],
+      // The writer's clock went back: the file's order is not time order here.
+      [WEB, '2026-11-30T11:00:00.000+00:00', 'deploy two'],
+      [API, '2026-11-30T11:30:00.000+00:00', 'deploy elsewhere'],
+    ];
+    for (const [seat, ts, text] of entries) await writer.send({ op: 'send', room: 'order', seat, ts, type: 'FACT', text });
+    const texts = async (query: string) => {
+      const body = await getBody(served.app, `/api/search?q=deploy&sac.room=order${query}`);
+      return searchResponseSchema.parse(body.json).hits.map((hit) => sacSearchHitSchema.parse(hit).snippet);
+    };
+    await eventually(async () => ((await texts('')).length === 4 ? true : undefined), 'the room read');
+    assert.deepEqual(await texts(''), ['deploy three', 'deploy elsewhere', 'deploy two', 'deploy one']);
+    assert.deepEqual(await texts('&limit=2'), ['deploy three', 'deploy elsewhere']);
+  });
 });

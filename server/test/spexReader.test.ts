@@ -359,4 +359,18 @@ describe('search', () => {
     assert.deepEqual(await search('&from=2026-11-30T10:30:00.000Z&to=2026-11-30T12:30:00.000Z&side=received'), ['received:a:deploy from B']);
     assert.deepEqual(await search('&record.outcome=consumed'), [], "outcomes are the record's words");
   });
+
+  test("hits come newest first across the home's logs, a line written with an earlier time than the one before it among them", async () => {
+    const r = await rig(async (writer) => {
+      for (const id of [A, C]) await writer.send({ op: 'session', ...where(id), value: sessionJson(id) });
+      await writer.send({ op: 'event', ...where(A), event: sentEvent('deploy one', null, { ts: '2026-11-30T10:00:00.000Z' }) });
+      await writer.send({ op: 'event', ...where(A), event: sentEvent('deploy three', null, { ts: '2026-11-30T12:00:00.000Z' }) });
+      // The writer's clock went back: event order is not time order here.
+      await writer.send({ op: 'event', ...where(A), event: sentEvent('deploy two', null, { ts: '2026-11-30T11:00:00.000Z' }) });
+      await writer.send({ op: 'event', ...where(C), event: sentEvent('deploy elsewhere', null, { ts: '2026-11-30T11:30:00.000Z' }) });
+    });
+    const snippets = async (query: string) => (await r.get(`/api/search?q=deploy${query}`)).body.hits.map((hit: { snippet: string }) => hit.snippet);
+    assert.deepEqual(await snippets(''), ['deploy three', 'deploy elsewhere', 'deploy two', 'deploy one']);
+    assert.deepEqual(await snippets('&limit=2'), ['deploy three', 'deploy elsewhere']);
+  });
 });
