@@ -12,6 +12,7 @@ import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape
 import { measureEarly } from './early.ts';
 import { measureExport } from './export.ts';
 import { measureHeavyKinds } from './heavyKinds.ts';
+import { measureStoreSearches } from './storeSearches.ts';
 import { measureBurst, measureLive, type LiveTarget } from './live.ts';
 import { measureLiveEarly } from './liveEarly.ts';
 import { measureLiveView } from './liveView.ts';
@@ -35,7 +36,7 @@ import { measureSpex } from './spex.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --scale 100k|1m   the main record: 1,000 sessions × 100 entries (default) or 5,000 × 200
-  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,mixed,profile,layers
+  --only <phases>   a comma-separated subset of: cold,idle,live,burst,liveview,early,liveearly,search,api,export,session,browser,spex,sac,map,heavy,mixed,stores,profile,layers
                     (profile, a CPU profile of the first scan on every thread, and layers, a scan thread's
                     steps one by one on one thread beside the plain scan, only when named)
   --repeat <n>      cold starts, each beside a baseline scan (default 3 at 100k, 1 at 1m)
@@ -47,7 +48,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'profile', 'layers'] as const;
+const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'stores', 'profile', 'layers'] as const;
 type Phase = (typeof PHASES)[number];
 
 const { values } = parseArgs({
@@ -143,7 +144,7 @@ const ratio = (value: number, baseline: number) => value / baseline;
 
 async function main(): Promise<void> {
   const startsMain = phases.has('cold') || phases.has('idle') || phases.has('live') || phases.has('burst') || phases.has('liveview') || phases.has('search');
-  const mainRecord = startsMain || phases.has('early') || phases.has('liveearly') || phases.has('profile') || phases.has('layers') ? prepareRecord(`main-${scale}`, MAIN) : null;
+  const mainRecord = startsMain || phases.has('early') || phases.has('liveearly') || phases.has('profile') || phases.has('layers') || phases.has('stores') ? prepareRecord(`main-${scale}`, MAIN) : null;
   const wideRecord = phases.has('api') || phases.has('export') || phases.has('session') || phases.has('browser') ? prepareRecord('wide', WIDE) : null;
   results['records'] = {
     main: mainRecord && { dir: mainRecord.dir, ...summary(mainRecord.record) },
@@ -544,6 +545,13 @@ async function main(): Promise<void> {
       const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log);
       results['sac'] = sac.results;
       rows.push(...sac.rows);
+    }
+    // A search over each kind of store and over all three at once: the main record beside the
+    // spex and sac phases' stores, read by one command.
+    if (phases.has('stores') && mainRecord !== null) {
+      const searches = await measureStoreSearches(bin, mainRecord.dir, workDir, log);
+      results['stores'] = searches.results;
+      rows.push(...searches.rows);
     }
   } finally {
     await dashboard?.stop();

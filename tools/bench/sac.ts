@@ -27,11 +27,17 @@ type Baseline = { files: number; entries: number; ms: number; cpuMs: number; max
 type Indexed = { ms: number; cpuMs: number; listMs: number; seats: number; noticeMs: number[]; missed: number; maxRssBytes: number };
 
 /** `sacSource` is the module measured: the built dist/server/sac/sacSource.js, or the source with --source. */
-export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void): { rows: Row[]; results: unknown } {
+/** The phase's store (kept in `workDir`, made again only when its shape changed); its root. */
+export function prepareSacStore(workDir: string, log: (message: string) => void): string {
   const root = join(workDir, 'sac-store');
   mkdirSync(root, { recursive: true });
   log(`sac: generating ${SAC_SHAPE.rooms} rooms × ${SAC_SHAPE.seats} seats × ${SAC_SHAPE.entries} entries`);
   runStep('sacStore.ts', ['generate', root, String(SAC_SHAPE.rooms), String(SAC_SHAPE.seats), String(SAC_SHAPE.entries)]);
+  return root;
+}
+
+export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void): { rows: Row[]; results: unknown } {
+  const root = prepareSacStore(workDir, log);
   const baselines: Baseline[] = [];
   const indexed: Indexed[] = [];
   for (let i = 0; i < repeat; i++) {
