@@ -14,8 +14,9 @@ import { ThreadsBusy, ThreadsClosed, createLane, threadScript } from './threadLa
 // behind it, for as long as its texts take: RE2 is linear, but 100,000 texts under a heavy
 // pattern, on a machine shared with other work, is a minute. The stores one request asks share
 // its budget: each store's search is made with the request's signal, and the budget runs from
-// when the first of them has a thread. A search of three stores on two threads took two budgets
-// and more (8.2 s at 3 s each) when each had one of its own.
+// when the first of them has a thread. When each had one of its own, a search of three stores
+// took a budget a store, one after the other on the one search thread of a 2-core machine (7-11 s
+// at 3 s each, `npm run bench -- --only stores`).
 
 /**
  * Searches at once: one per core beside the event loop's, at most two. On two cores, two

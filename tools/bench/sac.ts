@@ -26,7 +26,6 @@ function runStep<T>(script: string, args: string[]): T {
 type Baseline = { files: number; entries: number; ms: number; cpuMs: number; maxRssBytes: number };
 type Indexed = { ms: number; cpuMs: number; listMs: number; seats: number; noticeMs: number[]; missed: number; maxRssBytes: number };
 
-/** `sacSource` is the module measured: the built dist/server/sac/sacSource.js, or the source with --source. */
 /** The phase's store (kept in `workDir`, made again only when its shape changed); its root. */
 export function prepareSacStore(workDir: string, log: (message: string) => void): string {
   const root = join(workDir, 'sac-store');
@@ -36,6 +35,7 @@ export function prepareSacStore(workDir: string, log: (message: string) => void)
   return root;
 }
 
+/** `sacSource` is the module measured: the built dist/server/sac/sacSource.js, or the source with --source. */
 export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void): { rows: Row[]; results: unknown } {
   const root = prepareSacStore(workDir, log);
   const baselines: Baseline[] = [];
