@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import type { KnownFile } from '../../shared/record/knownFile.ts';
+import type { KnownFile, NamedFile } from '../../shared/record/knownFile.ts';
 import type { SessionItem } from '../../shared/record/session.ts';
 import { awaitLater } from '../../shared/awaitLater.ts';
 import type { RecordReader } from './recordReader.ts';
@@ -7,7 +7,6 @@ import { isReadForItem, type ItemRead } from './projection.ts';
 import type { ReadReply } from './readerThread.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import { MAX_ENTRY_BYTES } from './readRecordFile.ts';
-import { parseEntryName } from '../../shared/record/entryName.ts';
 import { readFilesIfIdle } from '../watch/readAhead.ts';
 import type { FileRead } from '../watch/safeOpen.ts';
 import { createSharedWork } from '../sources/sharedWork.ts';
@@ -56,7 +55,7 @@ let lastShareable = Number.NEGATIVE_INFINITY;
 export async function readItems(source: RecordReader, threads: ReaderThreads, sessionId: string, items: readonly SessionItem[], textLimit: number, signal: AbortSignal, step: () => Promise<void>): Promise<Map<string, ItemRead>> {
   const reads = new Map<string, ItemRead>();
   const aside: Promise<unknown>[] = [];
-  const small: string[] = [];
+  const small: NamedFile[] = [];
   for (const item of items) {
     if (item.type !== 'file' || !isReadForItem(item.file.evidence)) continue;
     const name = item.file.name;
@@ -64,11 +63,11 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
       // A client gone away fails it while the small files are still read: awaited below, if reached.
       aside.push(awaitLater(readItemAside(source, threads, sessionId, item.file, textLimit, signal).then((read) => reads.set(name, read))));
     } else {
-      small.push(name);
+      small.push(item.file);
     }
   }
-  // Only entry names are read whole: any other is a stray, stat'ed by the loop.
-  const shareable = small.length >= SHARE_FROM ? small.slice(small.length >> 1).filter((name) => parseEntryName(name) !== null) : [];
+  // Each has an entry's name (a stray is an item of its own, stat'ed by the loop), so each is read whole.
+  const shareable = small.length >= SHARE_FROM ? small.slice(small.length >> 1).map((file) => file.name) : [];
   const folder = `${source.recordDir}${sep}${sessionId}${sep}`;
   const shared = shareable.length === 0 ? null : readFilesIfIdle(threads.files, shareable.map((name) => folder + name), { root: source.recordDir, maxBytes: MAX_ENTRY_BYTES }, signal);
   if (shareable.length > 0) {
@@ -79,7 +78,7 @@ export async function readItems(source: RecordReader, threads: ReaderThreads, se
   const onThread = new Set(shared === null ? [] : shareable);
   // It may fail (its client went away) while the loop reads the first half: awaited below, if reached.
   if (shared !== null) awaitLater(shared);
-  for (const name of small) {
+  for (const { name } of small) {
     if (onThread.has(name)) continue;
     await step();
     signal.throwIfAborted();

@@ -44,13 +44,23 @@ export function createRecordLooks(options: RecordLooksOptions) {
   function observeFile(sessionId: string, name: string, bytes?: Buffer): FreshRead {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
-    const entryName = parseEntryName(name);
+    const entryName = entryNameOf(sessionId, name);
     return concludeFresh(sessionId, name, entryName, lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry));
   }
 
   /** What observeFile concludes, from a read of an entry's file made elsewhere (a reader thread's). */
   function observeRead(sessionId: string, name: string, read: FileRead): FreshRead {
-    return concludeFresh(sessionId, name, parseEntryName(name), lookAtRead(read, readEntry));
+    return concludeFresh(sessionId, name, entryNameOf(sessionId, name), lookAtRead(read, readEntry));
+  }
+
+  /**
+   * A file's time and sequence, as the index read them from its name when it holds the file (the
+   * same name reads the same): a page of 200 files read each name again, twice with the share of
+   * its files, ~190 KB of the page's 3.5 MB of garbage (docs/performance.md, eighteenth round).
+   */
+  function entryNameOf(sessionId: string, name: string): EntryName | null {
+    const known = index.file(sessionId, name);
+    return known === undefined ? parseEntryName(name) : known.entryName;
   }
 
   function concludeFresh(sessionId: string, name: string, entryName: EntryName | null, look: ReturnType<typeof lookAtRead>): FreshRead {
