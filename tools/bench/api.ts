@@ -32,8 +32,8 @@ export type ApiTimes = {
  * Rounds of the longest session's two pages asked, and reported, before its timed rounds. The
  * first asks start reader threads (a lane for its 2 MB entry: the last page's first ask took
  * 159–211 ms; one for pages in a row) and run the page's code before it is optimized (20–44 ms
- * each, where the pages settle at 15–19 ms): timed with the rest, a few of sixty set the p95
- * (docs/performance.md, eighteenth round). The session's order is made before, by the list.
+ * each, where the pages settle at 15–23 ms at p50): timed with the rest, a few of sixty set the
+ * p95 (docs/performance.md, eighteenth round). The session's order is made before, by the list.
  */
 const WARM_ROUNDS = 5;
 
