@@ -1,6 +1,6 @@
-// A stable k-way merge, for a core that orders items from many sorted lists: the record's and
-// spex's searches (sessions' and logs' candidates, newest first) and set-agent-comm's room flow
-// (seat files, by header instant).
+// A stable k-way merge, for a core that orders items from many sorted lists: every kind's search
+// (a record session's, a spex log's and a set-agent-comm seat file's candidates, newest first) and
+// set-agent-comm's room flow (seat files, by header instant).
 
 export type Merge<T> = {
   /** The next `count` items, fewer at the end. */
