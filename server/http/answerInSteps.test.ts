@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isoAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { WIRE_KINDS, pageResponseSchema } from '../../shared/wire/kinds.ts';
@@ -12,6 +12,7 @@ import { createLoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
 import { makeTempRecord } from '../test/harness.ts';
 import { buildApp } from './app.ts';
+import { answerSerializer } from './answerCheck.ts';
 import { sendInSteps } from './answerInSteps.ts';
 import { answerError } from './errors.ts';
 
@@ -76,7 +77,7 @@ describe('answers with a long list, in steps', () => {
     const answerSchema = z.object({ schema: z.literal('steps/1'), items: z.array(z.object({ n: z.number() })), total: z.number() });
     const app = Fastify().withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
+    app.setSerializerCompiler(answerSerializer);
     app.setErrorHandler(answerError);
     const turns = createLoopTurns(0.001);
     const items = (bad: number | null) => Array.from({ length: ITEMS }, (_, n) => ({ n: n === bad ? String(n) : n }));

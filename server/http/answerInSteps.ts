@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LoopTurns } from '../sources/loopTurns.ts';
+import { answerCheckOf } from './answerCheck.ts';
 
 // An answer with a long list (a page's items, a search's hits, a view's rows), checked by its
 // route's schema and serialized a slice of the list a step, each step in a turn of the event loop
@@ -28,12 +29,14 @@ export async function sendInSteps(reply: FastifyReply, value: unknown, turns: Lo
   // route's is an object that names one (the envelope checked again with every slice was a third
   // of a page's checking).
   const listSchema = listSchemaOf(schema, key);
+  const checkWhole = answerCheckOf(schema);
+  const checkList = listSchema === null ? checkWhole : answerCheckOf(listSchema);
   const chunks: Buffer[] = [];
   let envelope: Record<string, unknown> = {};
   for (let at = 0; at < list.length; at += SLICE_ITEMS) {
     await turns.take('finish');
     const slice = list.slice(at, at + SLICE_ITEMS);
-    const checked = at === 0 || listSchema === null ? z.safeEncode(schema, { ...object, [key]: slice }) : z.safeEncode(listSchema, slice);
+    const checked = at === 0 || listSchema === null ? checkWhole({ ...object, [key]: slice }) : checkList(slice);
     if (!checked.success) throw new ResponseSerializationError(reply.request.method, reply.request.url, { cause: checked.error });
     if (at === 0 || listSchema === null) envelope = checked.data as Record<string, unknown>;
     const items = Array.isArray(checked.data) ? checked.data : (envelope[key] as unknown[]);

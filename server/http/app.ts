@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
+import { answerSerializer } from './answerCheck.ts';
 import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { EXPORT_QUEUE, SEARCH_QUEUE, createAdmission, type Admission } from './admission.ts';
 import { createSourceLookup } from './answer.ts';
@@ -63,9 +64,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const lookup = createSourceLookup(options.sources);
   // Every route declares its params, query and answers with the schemas the browser parses with
-  // (shared/wire/): a query is checked, and an answer checked and serialized, by the same ones.
+  // (shared/wire/): a query is checked, and an answer checked and serialized, by the same ones
+  // (an answer's check: answerCheck.ts).
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer);
   app.setErrorHandler(answerError);
   const names = new Set([...(options.hostnames ?? [])].map((name) => name.toLowerCase()));
 
