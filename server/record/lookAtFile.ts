@@ -16,16 +16,17 @@ type ReadEntry = (bytes: Buffer) => EntryReading;
 
 /**
  * Looks at one file of a session folder: reads an entry's bytes, or only stats a stray, which
- * is never read (record-format: Layout). Holds no state, so a scan worker can do it too.
+ * is never read (record-format: Layout). Holds no state, so a scan worker can do it too. With
+ * `scratch`, an entry that fits in it is read into it: the look keeps none of its bytes.
  */
-export function lookAtFile(path: string | Buffer, entryName: EntryName | null, readEntry: ReadEntry): Look {
+export function lookAtFile(path: string | Buffer, entryName: EntryName | null, readEntry: ReadEntry, scratch?: Buffer): Look {
   if (entryName === null) {
     const stat = statRecordPath(path);
     return stat === null
       ? { seen: { type: 'gone' }, mtimeMs: null, reading: null }
       : { seen: { type: 'stray', why: 'not an entry file name', size: stat.size }, mtimeMs: stat.mtimeMs, reading: null };
   }
-  return lookAtRead(readRecordFile(path), readEntry);
+  return lookAtRead(readRecordFile(path, scratch), readEntry);
 }
 
 /** What a read of an entry's file found: the same conclusions, from a read already made. */

@@ -26,12 +26,19 @@ type RecordLooksOptions = PendingWindow & {
 
 export type RecordLooks = ReturnType<typeof createRecordLooks>;
 
+/** A page's files are at most READ_ASIDE_BYTES (1 MiB; larger ones are read on a thread). */
+const SCRATCH_BYTES = 1 << 20;
+
 /**
  * What the reader concludes of what it sees on disk: a look at a file, a file or a session folder
  * gone, a folder's listing. A file that does not parse yet is looked at again on a back-off.
  */
 export function createRecordLooks(options: RecordLooksOptions) {
   const { recordDir, index, folders, pendingWindowMs } = options;
+  // The loop's reads of entries (a page's, a watched file's) go through one buffer, as a scan
+  // thread's do: a buffer a file is memory outside V8's heap, and V8 starts a full collection for
+  // every ~64 MB of it (docs/performance.md, nineteenth round). What a look keeps is strings.
+  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
     observeFile(key.slice(0, slash), key.slice(slash + 1));
@@ -45,7 +52,7 @@ export function createRecordLooks(options: RecordLooksOptions) {
     // Both names come from a folder listing (never '.' or '..', never holding a separator), so
     // plain joining is safe, and cheaper than path.join once per file.
     const entryName = entryNameOf(sessionId, name);
-    return concludeFresh(sessionId, name, entryName, lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry));
+    return concludeFresh(sessionId, name, entryName, lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name, bytes }), entryName, readEntry, scratch));
   }
 
   /** What observeFile concludes, from a read of an entry's file made elsewhere (a reader thread's). */
