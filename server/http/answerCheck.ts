@@ -13,8 +13,8 @@ import { z } from 'zod';
 // (`z.compile`: code generated once per schema). On a page of the 100,000-entry session's items
 // that check took 0.05–0.06 ms and made ~140 KB of garbage, against 0.23 ms and ~590 KB by
 // encode (docs/performance.md, nineteenth round). A schema is compiled the first time an answer
-// of it is sent (~17 ms for a session's page, 0 ms of the start); one that holds any other step is
-// checked by encode as before.
+// of it is sent (12–24 ms for a page's; the first answer of a start, the list of sessions, is
+// made as bytes and has none); one that holds any other step is checked by encode as before.
 
 type AnswerCheck = (value: unknown) => z.ZodSafeParseResult<unknown>;
 
@@ -49,8 +49,8 @@ export const answerSerializer: FastifySerializerCompiler<unknown> = ({ schema, m
  * The kinds of schema whose parse and encode are the same: each checks a value and copies it
  * (without the members an object does not name), passes it to its parts unchanged, or (custom)
  * checks it with a function and passes it on as it is. Any other kind (transform, pipe and codec,
- * default, prefault, catch, lazy…) makes a schema
- * checked by encode; a kind zod adds later is in the second group until it is named here.
+ * default, prefault, catch, lazy…) makes a schema checked by encode; a kind zod adds later is in
+ * that group until it is named here.
  */
 const SAME_BOTH_WAYS = new Set([
   'string', 'number', 'int', 'boolean', 'null', 'undefined', 'unknown', 'any', 'never', 'literal', 'enum',

@@ -5,6 +5,7 @@ import { nextRetryDelay, type PendingWindow } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { lookAtFile, lookAtRead } from './lookAtFile.ts';
+import { READ_ASIDE_BYTES } from './readItems.ts';
 import type { FileRead } from '../watch/safeOpen.ts';
 import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { describeError } from '../watch/describeError.ts';
@@ -26,8 +27,8 @@ type RecordLooksOptions = PendingWindow & {
 
 export type RecordLooks = ReturnType<typeof createRecordLooks>;
 
-/** A page's files are at most READ_ASIDE_BYTES (1 MiB; larger ones are read on a thread). */
-const SCRATCH_BYTES = 1 << 20;
+/** A page reads files up to this size on the loop (larger ones on a thread): each fits. */
+const SCRATCH_BYTES = READ_ASIDE_BYTES;
 
 /**
  * What the reader concludes of what it sees on disk: a look at a file, a file or a session folder
