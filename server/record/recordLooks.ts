@@ -5,12 +5,12 @@ import { nextRetryDelay, type PendingWindow } from '../../shared/evidence.ts';
 import type { KnownFile } from '../../shared/record/knownFile.ts';
 import { concludeObservation, type Observation } from '../../shared/record/observation.ts';
 import { lookAtFile, lookAtRead } from './lookAtFile.ts';
-import { READ_ASIDE_BYTES } from './readItems.ts';
 import type { FileRead } from '../watch/safeOpen.ts';
 import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { describeError } from '../watch/describeError.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from '../watch/retryQueue.ts';
+import { createReadScratch } from '../watch/appendRead.ts';
 import type { FolderWatch } from './folderWatch.ts';
 
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */
@@ -27,19 +27,17 @@ type RecordLooksOptions = PendingWindow & {
 
 export type RecordLooks = ReturnType<typeof createRecordLooks>;
 
-/** A page reads files up to this size on the loop (larger ones on a thread): each fits. */
-const SCRATCH_BYTES = READ_ASIDE_BYTES;
-
 /**
  * What the reader concludes of what it sees on disk: a look at a file, a file or a session folder
  * gone, a folder's listing. A file that does not parse yet is looked at again on a back-off.
  */
 export function createRecordLooks(options: RecordLooksOptions) {
   const { recordDir, index, folders, pendingWindowMs } = options;
-  // The loop's reads of entries (a page's, a watched file's) go through one buffer, as a scan
-  // thread's do: a buffer a file is memory outside V8's heap, and V8 starts a full collection for
-  // every ~64 MB of it (docs/performance.md, nineteenth round). What a look keeps is strings.
-  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
+  // The loop's reads of entries (a page's, a watched file's) go through one buffer, as spex's and
+  // sac's readers' reads and a scan thread's do: a buffer a file is memory outside V8's heap, and
+  // V8 starts a full collection for every ~64 MB of it (docs/performance.md, nineteenth round).
+  // What a look keeps is strings.
+  const scratch = createReadScratch();
   const retries = createRetryQueue((key) => {
     const slash = key.indexOf('/');
     observeFile(key.slice(0, slash), key.slice(slash + 1));

@@ -44,9 +44,11 @@ const VERIFY_PIECE_BYTES = 1024 * 1024;
 const SCRATCH_BYTES = 8 * 1024 * 1024;
 
 /**
- * A buffer a reader reads appends into, again and again, where each read would otherwise take a
- * buffer of its own: a first scan of thousands of files then leaves the collector no buffer a
- * file, and touches no fresh memory a file. One per reader; its bytes are valid until its next read.
+ * A buffer a reader reads into (appends, or a record entry whole), again and again, where each
+ * read would otherwise take a buffer of its own: a first scan of thousands of files then leaves
+ * the collector no buffer a file, and touches no fresh memory a file (a buffer is memory outside
+ * V8's heap, which starts full collections of its own). One per reader; its bytes are valid
+ * until its next read.
  */
 export function createReadScratch(): Buffer {
   return Buffer.allocUnsafe(SCRATCH_BYTES);
