@@ -10,7 +10,7 @@ import { listFolder, pathIn, type FolderEntry } from '../watch/listFolder.ts';
 import { describeError } from '../watch/describeError.ts';
 import type { RecordIndex } from './recordIndex.ts';
 import { createRetryQueue } from '../watch/retryQueue.ts';
-import { createReadScratch } from '../watch/appendRead.ts';
+import { createReadScratch } from '../watch/safeOpen.ts';
 import type { FolderWatch } from './folderWatch.ts';
 
 /** A file read just now, for a page of a session: its state and, where it parses, its fields. */

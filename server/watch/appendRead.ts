@@ -40,19 +40,6 @@ type AppendedRead = Exclude<FileRead, { type: 'bytes' }> | (Extract<FileRead, { 
 const CHECK_BYTES = 256;
 /** Bytes already read are compared whole in pieces of this size, never one buffer the file's size. */
 const VERIFY_PIECE_BYTES = 1024 * 1024;
-/** Reads of up to this many bytes (a spex segment is bounded at 4 MiB) go through a reader's one scratch buffer. */
-const SCRATCH_BYTES = 8 * 1024 * 1024;
-
-/**
- * A buffer a reader reads into (appends, or a record entry whole), again and again, where each
- * read would otherwise take a buffer of its own: a first scan of thousands of files then leaves
- * the collector no buffer a file, and touches no fresh memory a file (a buffer is memory outside
- * V8's heap, which starts full collections of its own). One per reader; its bytes are valid
- * until its next read.
- */
-export function createReadScratch(): Buffer {
-  return Buffer.allocUnsafe(SCRATCH_BYTES);
-}
 
 /**
  * Reads `path` from `from` on (at most `maxBytes`), after checking that what `known` says was

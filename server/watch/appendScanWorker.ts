@@ -1,5 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { createReadScratch, readAppended } from './appendRead.ts';
+import { readAppended } from './appendRead.ts';
+import { createReadScratch } from './safeOpen.ts';
 import { createSecretFiles } from './secretFiles.ts';
 import type { AppendScanLine, AppendScanMessage, AppendScanReading, AppendScanned, AppendScanWork } from './appendScan.ts';
 

@@ -78,6 +78,23 @@ export function openSafely(path: string | Buffer, rules: OpenRules): Opened | Ex
 }
 
 /**
+ * Reads of up to this many bytes (a spex segment is bounded at 4 MiB, a record entry a page reads
+ * on the event loop at 1 MiB) go through a reader's one scratch buffer.
+ */
+const SCRATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A buffer a reader reads into (appends, or a record entry whole), again and again, where each
+ * read would otherwise take a buffer of its own: a first scan of thousands of files then leaves
+ * the collector no buffer a file, and touches no fresh memory a file (a buffer is memory outside
+ * V8's heap, which starts full collections of its own). One per reader; its bytes are valid
+ * until its next read.
+ */
+export function createReadScratch(): Buffer {
+  return Buffer.allocUnsafe(SCRATCH_BYTES);
+}
+
+/**
  * Reads a file whole (a record entry, session.json, a store's JSON file). With `scratch`, a file
  * that fits is read into it, and its bytes are valid until the next read into it.
  */
