@@ -25,6 +25,17 @@ describe("the head of a text too large to read whole", () => {
     assert.equal(readMemberHead(bytesOf('not json "text":"x"'), 'text', 10), null);
   });
 
+  it('a head is what JSON.parse makes of it, with escapes or without, and a raw control character in it gives nothing', () => {
+    for (const text of ['plain words, 三 😀', String.raw`a\ttab \"quoted\" \\ \u00e9`, 'x'.repeat(300)]) {
+      const line = `{"ts":"x","text":"${text}"}`;
+      assert.equal(readMemberHead(bytesOf(line), 'text', 1000)!.text, JSON.parse(`"${text}"`));
+    }
+    for (const control of ['\t', '\n', '\u0000', '\u001f']) {
+      assert.equal(readMemberHead(bytesOf(`{"text":"before${control}after"}`), 'text', 1000), null, JSON.stringify(control));
+      assert.equal(readMemberHead(bytesOf(`{"text":"an\\nescape${control}after"}`), 'text', 1000), null, JSON.stringify(control));
+    }
+  });
+
   it('a head of bytes is cut at a whole character, and bytes that are not UTF-8 give nothing', () => {
     assert.equal(readTextHead(bytesOf('ab日本'), 4), 'ab');
     assert.equal(readTextHead(new Uint8Array([0x61, 0xff, 0x62]), 3), null);
