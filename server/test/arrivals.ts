@@ -15,14 +15,17 @@ export function createArrivals<T>(nothingMatched: string) {
         waiter.resolve(item);
       }
     },
-    next(match: (item: T) => boolean, timeoutMs: number): Promise<T> {
+    /** `what` names the wait in its failure, beside how many arrived and the last of them. */
+    next(match: (item: T) => boolean, timeoutMs: number, what?: string): Promise<T> {
       const seen = items.find(match);
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const waiter = { match, resolve };
         waiters.add(waiter);
         setTimeout(() => {
-          if (waiters.delete(waiter)) reject(new Error(nothingMatched));
+          if (!waiters.delete(waiter)) return;
+          const last = items.length === 0 ? 'none' : JSON.stringify(items.at(-1)).slice(0, 400);
+          reject(new Error(`${what === undefined ? nothingMatched : `${nothingMatched}: ${what}`}, within ${timeoutMs} ms; ${items.length} arrived, the last: ${last}`));
         }, timeoutMs).unref();
       });
     },

@@ -94,11 +94,11 @@ describe('a write while the first scan has not read its folder', () => {
     const hold = holdHandOver(headStart.pool);
     const { writer, dashboard, events, close } = await startOver(record, headStart.folders, hold);
     try {
-      await events.next(({ event }) => event.type === 'hello');
+      await events.next(({ event }) => event.type === 'hello', undefined, 'the hello');
       const sessionId = 's042';
       const name = nameAt(59, ENTRIES + 1);
       await writer.send({ op: 'write', sessionId, seq: ENTRIES + 1, entry: { ...sentEntry(59, 'written while the scan is held'), sessionId } });
-      const told = await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === name && item.evidence === 'parsed'), 20_000);
+      const told = await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === name && item.evidence === 'parsed'), 20_000, 'the write made while the scan is held, as its entry');
       assert.equal(told.event.type === 'items' && told.event.items.find((item) => item.key === name)?.firstLine, 'written while the scan is held');
       assert.equal(dashboard.sources[0]!.status().indexing.state, 'scanning');
       // The one file read is not the session: the list has none of it until the folder is read whole.
@@ -108,14 +108,14 @@ describe('a write while the first scan has not read its folder', () => {
 
       const from = events.notices.length;
       hold.release();
-      await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES, 20_000);
+      await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES, 20_000, 'the session whole, once the scan hands its folder over');
       // Every summary told is the whole folder. The scan may have read the newest file while it
       // was being written (a busy machine), and its summary then counts it pending.
       const summaries = events.notices.slice(from).flatMap(({ event }) => (event.type === 'session-changed' && event.session.id === sessionId ? [event.session.counts] : []));
       for (const counts of summaries) assert.equal(counts.sent + counts.pending, ENTRIES, `the session told is the whole folder: ${JSON.stringify(counts)}`);
       await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 30_000);
       await writer.send({ op: 'write', sessionId, seq: ENTRIES + 2, entry: { ...sentEntry(59, 'after the scan'), sessionId } });
-      await events.next(({ event }) => event.type === 'items' && event.items.some((item) => item.key === nameAt(59, ENTRIES + 2)));
+      await events.next(({ event }) => event.type === 'items' && event.items.some((item) => item.key === nameAt(59, ENTRIES + 2)), undefined, 'the write after the scan');
       // Told while being written and then as its entry is one row that turns into its entry.
       const toldOfIt = events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.filter((item) => item.key === name) : []));
       assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], `the write is one row of the live view: ${JSON.stringify(toldOfIt)}`);

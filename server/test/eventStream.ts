@@ -11,8 +11,8 @@ export type Notice<E = RecordEvent> = { at: number; event: E };
 
 export type EventStream<E = RecordEvent> = {
   notices: Notice<E>[];
-  /** Resolves with the first notice (already arrived or to come) that matches. */
-  next(match: (notice: Notice<E>) => boolean, timeoutMs?: number): Promise<Notice<E>>;
+  /** Resolves with the first notice (already arrived or to come) that matches; `what` names the wait if none does. */
+  next(match: (notice: Notice<E>) => boolean, timeoutMs?: number, what?: string): Promise<Notice<E>>;
   close(): void;
 };
 
@@ -60,7 +60,7 @@ async function connectWith<S extends z.ZodType>(origin: string, headers: Record<
   })();
   return {
     notices: notices.items,
-    next: (match, timeoutMs = 5_000) => notices.next(match, timeoutMs),
+    next: (match, timeoutMs = 5_000, what) => notices.next(match, timeoutMs, what),
     close: () => controller.abort(),
   };
 }
