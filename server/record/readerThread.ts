@@ -4,11 +4,11 @@ import { valueAsWritten } from '../../shared/jsonText.ts';
 import { readEntry } from '../../shared/record/entry.ts';
 import { parseEntryName } from '../../shared/record/entryName.ts';
 import type { Observation } from '../../shared/record/observation.ts';
+import { createReadScratch } from '../watch/safeOpen.ts';
 import { clipLargeEntry } from './clipLargeEntry.ts';
 import { fingerprintEntry } from './entryFingerprint.ts';
 import { lookAtFile, lookAtRead } from './lookAtFile.ts';
 import { readRecordFile } from './readRecordFile.ts';
-import { createReadScratch } from '../watch/safeOpen.ts';
 import { clipEntry, type Clipping } from './projection.ts';
 
 // A reader thread: what the HTTP app would otherwise do on its event loop for one request while
