@@ -17,7 +17,11 @@ import type { FolderLooked, ScanShare, ScanThreadMessage } from './scanPool.ts';
 // writes (a few in a record, if any): a thread that needs none of them starts in a fraction of
 // the time. It reads, and never writes.
 
-/** Entries up to this size are read into one buffer kept for the purpose, not one a file. */
+/**
+ * Entries up to this size are read into one buffer kept for the purpose, not one a file. Not the
+ * readers' 8 MiB `createReadScratch`: with it each scan thread kept the pages its few large
+ * entries touched, and the 100k scan peaked 8–11 MB higher (190–193 against 180–182 MB).
+ */
 const SCRATCH_BYTES = 1 << 20;
 /** Folders in line are handed over together once they hold this many files. */
 const HAND_OVER_FILES = 1_000;
