@@ -6,13 +6,13 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { entryFileName } from '../../server/demo/entryFile.ts';
 import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
-import { readCpuMs, readMainThreadCpuMs, readPeakRss, readThreadsCpuMs, type ThreadCpu } from './proc.ts';
+import { readCpuMs, readDiskReadBytes, readMainThreadCpuMs, readPeakRss, readThreadsCpuMs, type ThreadCpu } from './proc.ts';
 
 const run = promisify(execFile);
 const SCAN_SCRIPT = fileURLToPath(new URL('./baselineScan.ts', import.meta.url));
 
-/** `cpuMs` is the scan process's CPU time, start-up included. */
-export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; cpuMs: number; wallMs: number; maxRssBytes: number };
+/** `cpuMs` is the scan process's CPU time, start-up included; `diskReadBytes`, what it read from storage (null: not counted). */
+export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; cpuMs: number; wallMs: number; maxRssBytes: number; diskReadBytes: number | null };
 
 /** The plain synchronous scan, in a fresh process; wallMs is from spawn to exit. */
 export async function runBaselineScan(recordDir: string, listOnly = false): Promise<BaselineScan> {
@@ -33,6 +33,8 @@ export type ColdStart = {
   readyFiles: number;
   /** CPU time of every thread of the command, from its start to indexing ready. */
   cpuMsToReady: number;
+  /** What the command had read from storage, not the page cache, by indexing ready (null: not counted). */
+  diskReadBytesToReady: number | null;
   /** CPU time of the command's main thread to indexing ready: start-up, answering, and concluding what the scan threads read. */
   mainCpuMsToReady: number;
   /** CPU time to indexing ready of each kind of thread: the same work as cpuMsToReady, told apart. */
@@ -59,6 +61,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const events = await connectEvents(dashboard.url);
   const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
   const cpuMsToReady = readCpuMs(dashboard.pid) ?? 0;
+  const diskReadBytesToReady = readDiskReadBytes(dashboard.pid);
   const mainCpuMsToReady = readMainThreadCpuMs(dashboard.pid) ?? 0;
   const threadsCpuMsToReady = groupThreads(dashboard.pid, threads.stop());
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
@@ -89,6 +92,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
       },
       readyMs: ready.at - spawnedAt,
       cpuMsToReady,
+      diskReadBytesToReady,
       mainCpuMsToReady,
       threadsCpuMsToReady,
       readyFiles: ready.event.type === 'source' ? ready.event.source.indexing.files : 0,

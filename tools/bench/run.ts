@@ -45,7 +45,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --dir <path>      keep generated records here and reuse them (default: a temp dir, removed)
   --out <file>      where to write the JSON (default: rec-bench-<scale>.json in --dir, else in the OS temp dir)
   --source          run server/bin.ts rather than the built dist/server/bin.js
-  --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench`;
+  --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench
+  --from-disk       the cold starts and their plain scans each begin with the page cache dropped, as
+                    after a reboot (needs root: it writes /proc/sys/vm/drop_caches); without it
+                    both read a record the page cache holds`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'stores', 'profile', 'layers'] as const;
@@ -62,6 +65,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     source: { type: 'boolean', default: false },
     bin: { type: 'string' },
+    'from-disk': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -89,6 +93,16 @@ if (!existsSync(bin)) {
 /** A kind's source module of the command measured: the built one beside dist/server/bin.js, the source beside server/bin.ts. */
 function sourceModuleBeside(command: string, kind: 'spex' | 'sac'): string {
   return join(dirname(command), kind, `${kind}Source${command.endsWith('.ts') ? '.ts' : '.js'}`);
+}
+const fromDisk = values['from-disk'];
+/** Drops the page cache (and the kernel's cached names and inodes): the next read of the record is from storage. */
+function dropPageCache(): void {
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '3');
+  } catch (error) {
+    console.error(`bench: --from-disk drops the page cache, which needs root on Linux (${(error as Error).message})`);
+    process.exit(2);
+  }
 }
 const keepDir = values.dir;
 const workDir = keepDir ?? mkdtempSync(join(tmpdir(), 'rec-bench-'));
@@ -155,13 +169,15 @@ async function main(): Promise<void> {
   try {
     if (mainRecord !== null && startsMain) {
       const { dir, record } = mainRecord;
-      const label = scale === '1m' ? '1M' : '100k';
+      const label = `${scale === '1m' ? '1M' : '100k'}${fromDisk ? ' from disk' : ''}`;
       // The generator left the files in the page cache; a first scan makes sure all are.
-      await runBaselineScan(dir);
+      if (!fromDisk) await runBaselineScan(dir);
       const pairs: { baseline: BaselineScan; cold: ColdStart }[] = [];
       const coldRuns = phases.has('cold') ? repeat : 1;
       for (let i = 0; i < coldRuns; i++) {
+        if (fromDisk) dropPageCache();
         const baseline = await runBaselineScan(dir);
+        if (fromDisk) dropPageCache();
         log(`baseline scan ${i + 1}: ${baseline.files} files in ${Math.round(baseline.wallMs)} ms (${Math.round(baseline.ms)} ms scanning)`);
         const started = await measureColdStart(bin, dir, 'bench-probe');
         const cold = started.result;
@@ -186,6 +202,13 @@ async function main(): Promise<void> {
           { measure: `cold ${label}: main thread's CPU to the first answer`, value: median(pairs.map((p) => p.cold.mainCpuMsToFirstAnswer)), unit: 'ms', note: `address printed at ${Math.round(median(pairs.map((p) => p.cold.urlMs)))} ms (median); the work the first answer waits for, whatever the load (the scan threads' not counted)` },
           { measure: `cold ${label}: indexed (ready)`, value: median(pairs.map((p) => p.cold.readyMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(best), target: `≤ ${READY_RATIO}×`, met: median(best) <= READY_RATIO },
           { measure: `cold ${label}: CPU to ready, every thread`, value: median(pairs.map((p) => p.cold.cpuMsToReady)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(p.cold.cpuMsToReady, p.baseline.cpuMs))), note: 'the work done, whatever the machine\'s load: start-up, reading, concluding, watching' },
+          {
+            measure: `cold ${label}: read from storage to ready`,
+            value: mb(median(pairs.map((p) => p.cold.diskReadBytesToReady ?? 0))),
+            unit: 'MB',
+            baseline: { value: mb(median(pairs.map((p) => p.baseline.diskReadBytes ?? 0))), what: 'plain scan' },
+            note: `what each found outside the page cache (/proc/<pid>/io's read_bytes), per run: ${pairs.map((p) => `${Math.round(mb(p.cold.diskReadBytesToReady ?? 0))} against ${Math.round(mb(p.baseline.diskReadBytes ?? 0))}`).join(', ')} MB`,
+          },
           { measure: `cold ${label}: main thread's CPU to ready`, value: median(pairs.map((p) => p.cold.mainCpuMsToReady)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(p.cold.mainCpuMsToReady, p.baseline.cpuMs))), note: 'start-up, answering, and concluding what the scan threads read: the share of the work the scan threads cannot take' },
           { measure: `cold ${label}: scan threads' CPU to ready`, value: median(pairs.map((p) => sum(p.cold.threadsCpuMsToReady.scan))), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(sum(p.cold.threadsCpuMsToReady.scan), p.baseline.cpuMs))), note: `each: ${last.cold.threadsCpuMsToReady.scan.join(', ')} ms; V8's helper threads (the collector's, the compiler's) ${median(pairs.map((p) => p.cold.threadsCpuMsToReady.v8))} ms (median)` },
           { measure: `cold ${label}: watching (new file seen)`, value: median(pairs.map((p) => p.cold.liveMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(pairs.map((p) => ratio(p.cold.liveMs, p.baseline.wallMs))) },
