@@ -170,7 +170,8 @@ async function main(): Promise<void> {
     if (mainRecord !== null && startsMain) {
       const { dir, record } = mainRecord;
       const label = `${scale === '1m' ? '1M' : '100k'}${fromDisk ? ' from disk' : ''}`;
-      // The generator left the files in the page cache; a first scan makes sure all are.
+      // The generator left the files in the page cache; a first scan makes sure all are (from
+      // disk, each plain scan and each start begins with the cache dropped instead).
       if (!fromDisk) await runBaselineScan(dir);
       const pairs: { baseline: BaselineScan; cold: ColdStart }[] = [];
       const coldRuns = phases.has('cold') ? repeat : 1;
