@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readStorageBytes } from './storageReads.mjs';
 
 // The baseline for reading: the plainest scan of the record there is, in a fresh process.
 // Every session folder is listed, and every file in it read and parsed as JSON, synchronously.
@@ -31,13 +32,5 @@ for (const session of readdirSync(recordDir, { withFileTypes: true })) {
 }
 const ms = performance.now() - started;
 const cpu = process.cpuUsage();
-// What it read from storage rather than the page cache (Linux's count; null elsewhere). Read here,
-// not by importing the bench's own proc.ts: a module more to load would be part of the baseline.
-let diskReadBytes: number | null = null;
-try {
-  const io = /^read_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'));
-  if (io !== null) diskReadBytes = Number(io[1]);
-} catch {
-  // Not Linux: not counted.
-}
+const diskReadBytes = readStorageBytes();
 process.stdout.write(`${JSON.stringify({ files, bytes, unparsed, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes })}\n`);

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { entryFileName } from '../../server/demo/entryFile.ts';
 import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
-import { readCpuMs, readDiskReadBytes, readMainThreadCpuMs, readPeakRss, readThreadsCpuMs, type ThreadCpu } from './proc.ts';
+import { readCpuMs, readMainThreadCpuMs, readPeakRss, readThreadsCpuMs, type ThreadCpu } from './proc.ts';
+import { readStorageBytes } from './storageReads.mjs';
 
 const run = promisify(execFile);
 const SCAN_SCRIPT = fileURLToPath(new URL('./baselineScan.ts', import.meta.url));
@@ -61,7 +62,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const events = await connectEvents(dashboard.url);
   const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
   const cpuMsToReady = readCpuMs(dashboard.pid) ?? 0;
-  const diskReadBytesToReady = readDiskReadBytes(dashboard.pid);
+  const diskReadBytesToReady = readStorageBytes(dashboard.pid);
   const mainCpuMsToReady = readMainThreadCpuMs(dashboard.pid) ?? 0;
   const threadsCpuMsToReady = groupThreads(dashboard.pid, threads.stop());
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;

@@ -25,20 +25,6 @@ function readStatusKb(pid: number, field: string): number | null {
   }
 }
 
-/**
- * Bytes the process (every thread of it, ended or not) had the kernel fetch from storage so far
- * (/proc/<pid>/io's read_bytes): what a read found outside the page cache, readahead included.
- * Null where the kernel does not count it, or once the process is gone.
- */
-export function readDiskReadBytes(pid: number | 'self'): number | null {
-  try {
-    const match = /^read_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
-    return match === null ? null : Number(match[1]);
-  } catch {
-    return null;
-  }
-}
-
 /** User plus system CPU time used so far, in milliseconds (10 ms resolution). */
 export function readCpuMs(pid: number): number | null {
   return readStatCpuMs(`/proc/${pid}/stat`);

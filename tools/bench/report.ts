@@ -55,3 +55,9 @@ export function formatTable(rows: readonly Row[]): string {
   }
   return out.join('\n');
 }
+
+/** What a measured process and its plain counterpart read from storage rather than the page cache, for a row's note. */
+export function storageNote(measured: unknown, plain: unknown): string {
+  const mb = (bytes: unknown) => (typeof bytes === 'number' ? `${Math.round(bytes / 2 ** 20)} MB` : 'not counted');
+  return `read from storage ${mb(measured)} (the plain read ${mb(plain)})`;
+}

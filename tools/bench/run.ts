@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,9 +47,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --out <file>      where to write the JSON (default: rec-bench-<scale>.json in --dir, else in the OS temp dir)
   --source          run server/bin.ts rather than the built dist/server/bin.js
   --bin <path>      run this command instead (another checkout's dist/server/bin.js), measured by this bench
-  --from-disk       the cold starts and their plain scans each begin with the page cache dropped, as
-                    after a reboot (needs root: it writes /proc/sys/vm/drop_caches); without it
-                    both read a record the page cache holds`;
+  --from-disk       the record's cold starts and their plain scans, and the spex and sac phases'
+                    indexing and plain reads, each begin with the page cache dropped, as after a
+                    reboot (needs root: it writes /proc/sys/vm/drop_caches); without it all read
+                    stores the page cache holds`;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PHASES = ['cold', 'idle', 'live', 'burst', 'liveview', 'early', 'liveearly', 'search', 'api', 'export', 'session', 'browser', 'spex', 'sac', 'map', 'heavy', 'mixed', 'stores', 'profile', 'layers'] as const;
@@ -95,9 +97,13 @@ function sourceModuleBeside(command: string, kind: 'spex' | 'sac'): string {
   return join(dirname(command), kind, `${kind}Source${command.endsWith('.ts') ? '.ts' : '.js'}`);
 }
 const fromDisk = values['from-disk'];
-/** Drops the page cache (and the kernel's cached names and inodes): the next read of the record is from storage. */
+/**
+ * Drops the page cache (and the kernel's cached names and inodes), once what was written is on
+ * storage (a page still to be written is not dropped): the next read of a store is from storage.
+ */
 function dropPageCache(): void {
   try {
+    execFileSync('sync');
     writeFileSync('/proc/sys/vm/drop_caches', '3');
   } catch (error) {
     console.error(`bench: --from-disk drops the page cache, which needs root on Linux (${(error as Error).message})`);
@@ -556,7 +562,7 @@ async function main(): Promise<void> {
       removeAdded();
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
-    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log)));
+    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log, fromDisk ? dropPageCache : null)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
@@ -570,7 +576,7 @@ async function main(): Promise<void> {
       rows.push(...mixed.rows);
     }
     if (phases.has('sac')) {
-      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log);
+      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log, fromDisk ? dropPageCache : null);
       results['sac'] = sac.results;
       rows.push(...sac.rows);
     }
