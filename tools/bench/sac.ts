@@ -70,7 +70,7 @@ export function measureSac(sacSource: string, workDir: string, repeat: number, w
         `median of ${repeat}, each in a fresh process; CPU time ${Math.round(median(indexed.map((r) => r.cpuMs)))} ms, ` +
         `${(median(indexed.map((r) => r.cpuMs)) / median(baselines.map((b) => b.cpuMs))).toFixed(2)}× the baseline's ${Math.round(median(baselines.map((b) => b.cpuMs)))} ms; ` +
         `baseline peak RSS ${Math.round(mb(median(baselines.map((b) => b.maxRssBytes))))} MB; ` +
-        indexed.map((r, i) => storageNote(r.diskReadBytes, baselines[i]!.diskReadBytes)).join('; '),
+        `at the median, ${storageNote(median(indexed.map((r) => r.diskReadBytes ?? 0)), median(baselines.map((b) => b.diskReadBytes ?? 0)))}`,
     },
     {
       measure: `${label}: list of ${last.seats.toLocaleString('en-US')} seats, first time`,
