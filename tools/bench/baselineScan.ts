@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readMinorFaults } from './freshPages.mjs';
 import { readStorageBytes } from './storageReads.mjs';
 
 // The baseline for reading: the plainest scan of the record there is, in a fresh process.
@@ -33,4 +34,5 @@ for (const session of readdirSync(recordDir, { withFileTypes: true })) {
 const ms = performance.now() - started;
 const cpu = process.cpuUsage();
 const diskReadBytes = readStorageBytes();
-process.stdout.write(`${JSON.stringify({ files, bytes, unparsed, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes })}\n`);
+const minorFaults = readMinorFaults();
+process.stdout.write(`${JSON.stringify({ files, bytes, unparsed, ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes, minorFaults })}\n`);

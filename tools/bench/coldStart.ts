@@ -7,13 +7,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { entryFileName } from '../../server/demo/entryFile.ts';
 import { connectEvents, startDashboardProcess, timedGet, type DashboardProcess } from './dashboardProcess.ts';
 import { readCpuMs, readMainThreadCpuMs, readPeakRss, readThreadsCpuMs, type ThreadCpu } from './proc.ts';
+import { readMinorFaults } from './freshPages.mjs';
 import { readStorageBytes } from './storageReads.mjs';
 
 const run = promisify(execFile);
 const SCAN_SCRIPT = fileURLToPath(new URL('./baselineScan.ts', import.meta.url));
 
-/** `cpuMs` is the scan process's CPU time, start-up included; `diskReadBytes`, what it read from storage (null: not counted). */
-export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; cpuMs: number; wallMs: number; maxRssBytes: number; diskReadBytes: number | null };
+/**
+ * `cpuMs` is the scan process's CPU time, start-up included; `diskReadBytes`, what it read from
+ * storage; `minorFaults`, the fresh pages it touched (null: not counted).
+ */
+export type BaselineScan = { files: number; bytes: number; unparsed: number; ms: number; cpuMs: number; wallMs: number; maxRssBytes: number; diskReadBytes: number | null; minorFaults: number | null };
 
 /** The plain synchronous scan, in a fresh process; wallMs is from spawn to exit. */
 export async function runBaselineScan(recordDir: string, listOnly = false): Promise<BaselineScan> {
@@ -36,6 +40,8 @@ export type ColdStart = {
   cpuMsToReady: number;
   /** What the command had read from storage, not the page cache, by indexing ready (null: not counted). */
   diskReadBytesToReady: number | null;
+  /** The fresh pages the command had touched by indexing ready: its minor page faults, every thread (null: not counted). */
+  minorFaultsToReady: number | null;
   /** CPU time of the command's main thread to indexing ready: start-up, answering, and concluding what the scan threads read. */
   mainCpuMsToReady: number;
   /** CPU time to indexing ready of each kind of thread: the same work as cpuMsToReady, told apart. */
@@ -63,6 +69,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
   const ready = await events.next((n) => n.event.type === 'source' && n.event.source.indexing.state === 'ready', 600_000);
   const cpuMsToReady = readCpuMs(dashboard.pid) ?? 0;
   const diskReadBytesToReady = readStorageBytes(dashboard.pid);
+  const minorFaultsToReady = readMinorFaults(dashboard.pid);
   const mainCpuMsToReady = readMainThreadCpuMs(dashboard.pid) ?? 0;
   const threadsCpuMsToReady = groupThreads(dashboard.pid, threads.stop());
   const peakRssAtReadyBytes = readPeakRss(dashboard.pid) ?? 0;
@@ -94,6 +101,7 @@ export async function measureColdStart(bin: string, recordDir: string, probeSess
       readyMs: ready.at - spawnedAt,
       cpuMsToReady,
       diskReadBytesToReady,
+      minorFaultsToReady,
       mainCpuMsToReady,
       threadsCpuMsToReady,
       readyFiles: ready.event.type === 'source' ? ready.event.source.indexing.files : 0,

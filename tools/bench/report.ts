@@ -1,3 +1,6 @@
+import type { PageCost } from './freshPages.mjs';
+import { median } from './stats.ts';
+
 // One row of the bench's table: a figure, the baseline it was taken beside, and the target.
 
 export type Unit = 'ms' | 'µs' | 'MB' | 'MB/s' | '%' | 'files' | 'count';
@@ -60,4 +63,26 @@ export function formatTable(rows: readonly Row[]): string {
 export function storageNote(measured: unknown, plain: unknown): string {
   const mb = (bytes: unknown) => (typeof bytes === 'number' ? `${Math.round(bytes / 2 ** 20)} MB` : 'not counted');
   return `read from storage ${mb(measured)} (the plain read ${mb(plain)})`;
+}
+
+/**
+ * The fresh pages a measured process and its plain counterpart touched (their minor page faults,
+ * from each one's start), as a row beside the time's: what keeping, or growing a heap to, more
+ * memory than the plain read cost, at this run's price of a page (null: not measured).
+ */
+export function freshPagesRow(measure: string, measured: readonly (number | null)[], plain: readonly (number | null)[], plainWhat: string, pageCost: PageCost | null): Row | null {
+  const counted = (faults: readonly (number | null)[]) => faults.filter((n): n is number => n !== null);
+  if (counted(measured).length === 0 || counted(plain).length === 0) return null;
+  const value = median(counted(measured));
+  const base = median(counted(plain));
+  const cpu = (faults: number) => (pageCost === null || !Number.isFinite(pageCost.usPerPage) ? null : Math.round((faults * pageCost.usPerPage) / 1000));
+  const priced = cpu(value) === null ? 'not priced (no page cost measured)' : `at this run's ${pageCost!.usPerPage.toFixed(1)} µs a page, ~${cpu(value)} ms of CPU against ~${cpu(base)} ms`;
+  return {
+    measure,
+    value,
+    unit: 'count',
+    baseline: { value: base, what: plainWhat },
+    ratio: value / base,
+    note: `minor page faults from each process's start, every thread, at the median; ${priced}; per run: ${measured.map((n, i) => `${n ?? '—'} against ${plain[i] ?? '—'}`).join(', ')}`,
+  };
 }

@@ -22,7 +22,8 @@ import { MIXED_SHAPE, measureMixed } from './mixed.ts';
 import { readPeakRss } from './proc.ts';
 import { describeProfile, profileFirstScan } from './profile.ts';
 import { SCAN_LAYERS, SCAN_STEPS, runScanLayer, runScanSteps, type LayerRun } from './scanLayers.ts';
-import { formatTable, type Row } from './report.ts';
+import type { PageCost } from './freshPages.mjs';
+import { formatTable, freshPagesRow, type Row } from './report.ts';
 import { measureSac } from './sac.ts';
 import { measureSessionPage } from './sessionPage.ts';
 import { SEARCHES_AT_ONCE, measureLargeEntries, measureSearch, type SearchLoad } from './search.ts';
@@ -101,6 +102,11 @@ const fromDisk = values['from-disk'];
  * Drops the page cache (and the kernel's cached names and inodes), once what was written is on
  * storage (a page still to be written is not dropped): the next read of a store is from storage.
  */
+/** What a page's first touch costs here, measured in a fresh process (freshPages.mjs). */
+function measurePageCost(): PageCost {
+  return JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./freshPages.mjs', import.meta.url))], { encoding: 'utf8' })) as PageCost;
+}
+
 function dropPageCache(): void {
   try {
     execFileSync('sync');
@@ -171,6 +177,14 @@ async function main(): Promise<void> {
     wide: wideRecord && { dir: wideRecord.dir, ...summary(wideRecord.record) },
   };
 
+  // What a page's first touch costs on this machine, once a run, in a fresh process: the price of
+  // the fresh pages each phase's process touched beyond its plain read's.
+  const pageCost = phases.has('cold') || phases.has('spex') || phases.has('sac') ? measurePageCost() : null;
+  if (pageCost !== null) {
+    results['pageCost'] = pageCost;
+    rows.push({ measure: 'fresh memory: a page\'s first touch', value: pageCost.usPerPage, unit: 'µs', note: `a new ${pageCost.mb} MB buffer filled in a fresh process: ${pageCost.faults.toLocaleString('en-US')} page faults, ${Math.round(pageCost.firstMs)} ms, and ${pageCost.againMs.toFixed(1)} ms filled again (median of three)` });
+  }
+
   let dashboard: DashboardProcess | null = null;
   try {
     if (mainRecord !== null && startsMain) {
@@ -216,6 +230,7 @@ async function main(): Promise<void> {
             baseline: { value: mb(median(pairs.map((p) => p.baseline.diskReadBytes ?? 0))), what: 'plain scan' },
             note: `what each found outside the page cache (/proc/<pid>/io's read_bytes), per run: ${pairs.map((p) => `${Math.round(mb(p.cold.diskReadBytesToReady ?? 0))} against ${Math.round(mb(p.baseline.diskReadBytes ?? 0))}`).join(', ')} MB`,
           },
+          ...[freshPagesRow(`cold ${label}: fresh pages to ready`, pairs.map((p) => p.cold.minorFaultsToReady), pairs.map((p) => p.baseline.minorFaults), 'plain scan', pageCost)].filter((row) => row !== null),
           { measure: `cold ${label}: main thread's CPU to ready`, value: median(pairs.map((p) => p.cold.mainCpuMsToReady)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(p.cold.mainCpuMsToReady, p.baseline.cpuMs))), note: 'start-up, answering, and concluding what the scan threads read: the share of the work the scan threads cannot take' },
           { measure: `cold ${label}: scan threads' CPU to ready`, value: median(pairs.map((p) => sum(p.cold.threadsCpuMsToReady.scan))), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.cpuMs)), what: 'plain scan CPU' }, ratio: median(pairs.map((p) => ratio(sum(p.cold.threadsCpuMsToReady.scan), p.baseline.cpuMs))), note: `each: ${last.cold.threadsCpuMsToReady.scan.join(', ')} ms; V8's helper threads (the collector's, the compiler's) ${median(pairs.map((p) => p.cold.threadsCpuMsToReady.v8))} ms (median)` },
           { measure: `cold ${label}: watching (new file seen)`, value: median(pairs.map((p) => p.cold.liveMs)), unit: 'ms', baseline: { value: median(pairs.map((p) => p.baseline.wallMs)), what: 'plain scan' }, ratio: median(pairs.map((p) => ratio(p.cold.liveMs, p.baseline.wallMs))) },
@@ -562,7 +577,7 @@ async function main(): Promise<void> {
       removeAdded();
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
-    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log, fromDisk ? dropPageCache : null)));
+    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log, fromDisk ? dropPageCache : null, pageCost)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
@@ -576,7 +591,7 @@ async function main(): Promise<void> {
       rows.push(...mixed.rows);
     }
     if (phases.has('sac')) {
-      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log, fromDisk ? dropPageCache : null);
+      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log, fromDisk ? dropPageCache : null, pageCost);
       results['sac'] = sac.results;
       rows.push(...sac.rows);
     }

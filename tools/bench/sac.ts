@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { storageNote, type Row } from './report.ts';
+import type { PageCost } from './freshPages.mjs';
+import { freshPagesRow, storageNote, type Row } from './report.ts';
 import { median, spread } from './stats.ts';
 
 // The bench's sac phase: a store of 100 rooms × 20 seats × 500 entries (1M entries), indexed by
@@ -23,8 +24,8 @@ function runStep<T>(script: string, args: string[]): T {
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
 
-type Baseline = { files: number; entries: number; ms: number; cpuMs: number; maxRssBytes: number; diskReadBytes: number | null };
-type Indexed = { ms: number; cpuMs: number; listMs: number; seats: number; noticeMs: number[]; missed: number; maxRssBytes: number; diskReadBytes: number | null };
+type Baseline = { files: number; entries: number; ms: number; cpuMs: number; maxRssBytes: number; diskReadBytes: number | null; minorFaults: number | null };
+type Indexed = { ms: number; cpuMs: number; listMs: number; seats: number; noticeMs: number[]; missed: number; maxRssBytes: number; diskReadBytes: number | null; minorFaults: number | null };
 
 /** The phase's store (kept in `workDir`, made again only when its shape changed); its root. */
 export function prepareSacStore(workDir: string, log: (message: string) => void): string {
@@ -36,7 +37,7 @@ export function prepareSacStore(workDir: string, log: (message: string) => void)
 }
 
 /** `sacSource` is the module measured: the built dist/server/sac/sacSource.js, or the source with --source. */
-export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void, dropPageCache: (() => void) | null = null): { rows: Row[]; results: unknown } {
+export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void, dropPageCache: (() => void) | null = null, pageCost: PageCost | null = null): { rows: Row[]; results: unknown } {
   const root = prepareSacStore(workDir, log);
   const label = dropPageCache === null ? 'sac' : 'sac from disk';
   // Both from the page cache, or both from storage: the store, kept from an earlier run, may have
@@ -72,6 +73,7 @@ export function measureSac(sacSource: string, workDir: string, repeat: number, w
         `baseline peak RSS ${Math.round(mb(median(baselines.map((b) => b.maxRssBytes))))} MB; ` +
         `at the median, ${storageNote(median(indexed.map((r) => r.diskReadBytes ?? 0)), median(baselines.map((b) => b.diskReadBytes ?? 0)))}`,
     },
+    ...[freshPagesRow(`${label}: fresh pages to indexed`, indexed.map((r) => r.minorFaults), baselines.map((b) => b.minorFaults), 'read-and-split', pageCost)].filter((row) => row !== null),
     {
       measure: `${label}: list of ${last.seats.toLocaleString('en-US')} seats, first time`,
       value: median(indexed.map((r) => r.listMs)),

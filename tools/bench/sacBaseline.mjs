@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readMinorFaults } from './freshPages.mjs';
 import { readStorageBytes } from './storageReads.mjs';
 
 // The baseline for reading a set-agent-comm store: the plainest read there is, in a fresh
@@ -24,4 +25,4 @@ for (const room of readdirSync(join(root, 'channels'))) {
 }
 const ms = performance.now() - started;
 const used = process.cpuUsage(cpu);
-process.stdout.write(`${JSON.stringify({ files, entries, ms, cpuMs: (used.user + used.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes: readStorageBytes() })}\n`);
+process.stdout.write(`${JSON.stringify({ files, entries, ms, cpuMs: (used.user + used.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes: readStorageBytes(), minorFaults: readMinorFaults() })}\n`);

@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readMinorFaults } from './freshPages.mjs';
 import { readStorageBytes } from './storageReads.mjs';
 
 // The sac source alone over a store, in a fresh process, as the dashboard holds it: its first
@@ -51,6 +52,7 @@ await source.start();
 const ms = performance.now() - started;
 const cpuMs = cpuMsSince(cpu);
 const diskReadBytes = readStorageBytes();
+const minorFaults = readMinorFaults();
 const listStarted = performance.now();
 const seats = [...source.conversations()].length;
 const listMs = performance.now() - listStarted;
@@ -97,5 +99,5 @@ if (writes > 0) {
   writer.close();
 }
 await source.close();
-process.stdout.write(`${JSON.stringify({ ms, cpuMs, listMs, seats, noticeMs, missed, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, cpuMs, listMs, seats, noticeMs, missed, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes, minorFaults })}\n`);
 process.exit(0);

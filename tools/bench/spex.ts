@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { appendEvent, spexSessionFolder } from '../../server/demo/spexAppend.ts';
-import { storageNote, type Row } from './report.ts';
+import type { PageCost } from './freshPages.mjs';
+import { freshPagesRow, storageNote, type Row } from './report.ts';
 import { percentile } from './stats.ts';
 
 // The spex phase: a home of 1,000 sessions × 1,000 events (~1M lines, 4 MiB segments) indexed by
@@ -27,6 +28,9 @@ function startChild(script: string, args: string[]): Child {
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return { lines, write: (text) => child.stdin.write(text), end: () => child.stdin.end(), exited: new Promise((resolve) => child.once('exit', () => resolve())) };
 }
+
+/** A count a child printed; null where it printed none (null, where Linux does not say). */
+const countOf = (value: number | string | undefined): number | null => (typeof value === 'number' ? value : null);
 
 async function nextJson(child: Child): Promise<Record<string, number | string>> {
   const { value, done } = await child.lines.next();
@@ -76,7 +80,7 @@ export function generateSpexHome(dir: string, log: (message: string) => void): s
 }
 
 /** `spexSource` is the module measured: the built dist/server/spex/spexSource.js, or the source with --source. */
-export async function measureSpex(spexSource: string, dir: string, log: (message: string) => void, dropPageCache: (() => void) | null = null): Promise<Row[]> {
+export async function measureSpex(spexSource: string, dir: string, log: (message: string) => void, dropPageCache: (() => void) | null = null, pageCost: PageCost | null = null): Promise<Row[]> {
   const home = generateSpexHome(dir, log);
   const label = dropPageCache === null ? 'spex' : 'spex from disk';
   // Both from the page cache, or both from storage: the home, kept from an earlier run, may have
@@ -138,6 +142,7 @@ export async function measureSpex(spexSource: string, dir: string, log: (message
       met: ratio <= READ_RATIO,
       note: `CPU time ${Math.round(Number(ready['cpuMs']))} ms, ${(Number(ready['cpuMs']) / Number(baseline['cpuMs'])).toFixed(2)}× the plain read's ${Math.round(Number(baseline['cpuMs']))} ms; ${ready['conversations']} sessions listed; the list's summaries made in ${Math.round(Number(ready['listedMs']) - Number(ready['ready']))} ms more; ${storageNote(ready['diskReadBytes'], baseline['diskReadBytes'])}`,
     },
+    ...[freshPagesRow(`${label}: fresh pages to indexed`, [countOf(ready['minorFaults'])], [countOf(baseline['minorFaults'])], 'plain read', pageCost)].filter((row) => row !== null),
     { measure: `${label}: line appended → notice`, value: p95, unit: 'ms', target: 'p95 ≤ 50 ms', met: p95 <= 50, note: `p50 ${percentile(latencies, 50).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms; ${latencies.length} of ${WRITES} told${missed > 0 ? `, ${missed} not within 2 s` : ''}` },
     { measure: `${label}: peak RSS`, value: mb(peak['maxRssBytes']!), unit: 'MB', target: `≤ ${RSS_LIMIT_MB} MB`, met: mb(peak['maxRssBytes']!) <= RSS_LIMIT_MB, baseline: { value: mb(baseline['maxRssBytes']!), what: 'the plain read' }, note: `${mb(ready['rssBytes']!).toFixed(0)} MB once indexed; ${spexSource.endsWith('.ts') ? 'the source, run with type stripping' : 'the built module'}` },
   ];

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readMinorFaults } from './freshPages.mjs';
 import { readStorageBytes } from './storageReads.mjs';
 
 // The baseline for reading a spex home: the plainest read of the same files, in a fresh process.
@@ -33,4 +34,4 @@ for (const project of readdirSync(projects)) {
 }
 const ms = performance.now() - started;
 const used = process.cpuUsage(cpu);
-process.stdout.write(`${JSON.stringify({ files, lines, ms, cpuMs: (used.user + used.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes: readStorageBytes() })}\n`);
+process.stdout.write(`${JSON.stringify({ files, lines, ms, cpuMs: (used.user + used.system) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, diskReadBytes: readStorageBytes(), minorFaults: readMinorFaults() })}\n`);

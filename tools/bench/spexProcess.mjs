@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { readMinorFaults } from './freshPages.mjs';
 import { readStorageBytes } from './storageReads.mjs';
 
 // The spex source alone over a home, in a fresh process, as the dashboard holds it: prints
@@ -26,10 +27,11 @@ const cpu = process.cpuUsage();
 await source.start();
 const ms = performance.now() - started;
 const used = process.cpuUsage(cpu);
+const minorFaults = readMinorFaults();
 let conversations = 0;
 for (const conversation of source.conversations()) conversations += conversation.json.length > 0 ? 1 : 0;
 const listedMs = performance.now() - started;
-process.stdout.write(`${JSON.stringify({ ready: ms, cpuMs: (used.user + used.system) / 1000, listedMs, conversations, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss, diskReadBytes: readStorageBytes() })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: ms, cpuMs: (used.user + used.system) / 1000, listedMs, conversations, maxRssBytes: process.resourceUsage().maxRSS * 1024, rssBytes: process.memoryUsage().rss, diskReadBytes: readStorageBytes(), minorFaults })}\n`);
 process.stdin.on('data', (chunk) => {
   if (chunk.toString().includes('rss')) process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
 });
