@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { PageCost } from './freshPages.mjs';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { connectEventStream, type EventStream } from '../../server/test/eventStream.ts';
@@ -23,13 +24,21 @@ export type DashboardProcess = {
  * requests carry it (`Authorization: Bearer`, and the browser's extra headers).
  */
 export const BENCH_TOKEN = 'bench-access-token-0123456789';
+/**
+ * How the spex and sac phases run: each store's source in a process of its own, started with the
+ * command's Node options (`nodeOptions`, its young generation's size among them) while the plain
+ * read runs with Node's own; from storage when `dropPageCache` is given; the fresh pages each
+ * touched priced at `pageCost`.
+ */
+export type StorePhaseOptions = { dropPageCache?: (() => void) | null; pageCost?: PageCost | null; nodeOptions?: readonly string[] };
+
 export const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
 
 /**
  * The options the command's first line gives node (`#!/usr/bin/env -S node <options>`): the bench
  * starts it with the Node it runs on, and with them, as npx would start it.
  */
-function readNodeOptions(bin: string): string[] {
+export function readNodeOptions(bin: string): string[] {
   const first = readFileSync(bin, 'utf8').split('\n', 1)[0]!;
   const options = /^#!\/usr\/bin\/env -S node\s+(.*)$/.exec(first)?.[1];
   return options === undefined ? [] : options.trim().split(/\s+/);

@@ -8,7 +8,7 @@ import { measureApi } from './api.ts';
 import { startBareWatcher } from './bareWatcherClient.ts';
 import { measureBrowser, type BrowserResult } from './browser.ts';
 import { measureColdStart, measureIdle, removeProbe, runBaselineScan, type BaselineScan, type ColdStart } from './coldStart.ts';
-import type { DashboardProcess } from './dashboardProcess.ts';
+import { readNodeOptions, type DashboardProcess, type StorePhaseOptions } from './dashboardProcess.ts';
 import { generateRecord, removeLeftovers, type GeneratedRecord, type RecordShape } from './generateRecord.ts';
 import { measureEarly } from './early.ts';
 import { measureExport } from './export.ts';
@@ -98,15 +98,16 @@ function sourceModuleBeside(command: string, kind: 'spex' | 'sac'): string {
   return join(dirname(command), kind, `${kind}Source${command.endsWith('.ts') ? '.ts' : '.js'}`);
 }
 const fromDisk = values['from-disk'];
-/**
- * Drops the page cache (and the kernel's cached names and inodes), once what was written is on
- * storage (a page still to be written is not dropped): the next read of a store is from storage.
- */
+
 /** What a page's first touch costs here, measured in a fresh process (freshPages.mjs). */
 function measurePageCost(): PageCost {
   return JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('./freshPages.mjs', import.meta.url))], { encoding: 'utf8' })) as PageCost;
 }
 
+/**
+ * Drops the page cache (and the kernel's cached names and inodes), once what was written is on
+ * storage (a page still to be written is not dropped): the next read of a store is from storage.
+ */
 function dropPageCache(): void {
   try {
     execFileSync('sync');
@@ -184,6 +185,9 @@ async function main(): Promise<void> {
     results['pageCost'] = pageCost;
     rows.push({ measure: 'fresh memory: a page\'s first touch', value: pageCost.usPerPage, unit: 'µs', note: `a new ${pageCost.mb} MB buffer filled in a fresh process: ${pageCost.faults.toLocaleString('en-US')} page faults, ${Math.round(pageCost.firstMs)} ms, and ${pageCost.againMs.toFixed(1)} ms filled again (median of three)` });
   }
+
+  // spex's and sac's sources run in processes of their own, with the Node options the command runs with.
+  const storePhase: StorePhaseOptions = { dropPageCache: fromDisk ? dropPageCache : null, pageCost, nodeOptions: readNodeOptions(bin) };
 
   let dashboard: DashboardProcess | null = null;
   try {
@@ -577,7 +581,7 @@ async function main(): Promise<void> {
       removeAdded();
     }
     // A spex home of its own (1,000 sessions × 1,000 events), whatever the scale.
-    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log, fromDisk ? dropPageCache : null, pageCost)));
+    if (phases.has('spex')) rows.push(...(await measureSpex(sourceModuleBeside(bin, 'spex'), workDir, log, storePhase)));
     // The map of who talks to whom, on a record of its own (200 sessions × 20 peers), in Chromium.
     if (phases.has('map')) rows.push(...(await measureMap(bin, workDir, log)));
     // spex and sac searches and exports under load: a store of each of its own.
@@ -591,7 +595,7 @@ async function main(): Promise<void> {
       rows.push(...mixed.rows);
     }
     if (phases.has('sac')) {
-      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log, fromDisk ? dropPageCache : null, pageCost);
+      const sac = measureSac(sourceModuleBeside(bin, 'sac'), workDir, Math.min(repeat, 3), writes, log, storePhase);
       results['sac'] = sac.results;
       rows.push(...sac.rows);
     }

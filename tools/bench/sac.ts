@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PageCost } from './freshPages.mjs';
+import type { StorePhaseOptions } from './dashboardProcess.ts';
 import { freshPagesRow, storageNote, type Row } from './report.ts';
 import { median, spread } from './stats.ts';
 
 // The bench's sac phase: a store of 100 rooms × 20 seats × 500 entries (1M entries), indexed by
-// the sac source in a fresh process, beside the plainest read-and-split of the same files in a
+// the sac source in a fresh process started with the command's Node options, beside the plainest read-and-split of the same files in a
 // fresh process of the same run; the list of every seat's summary; then new entries appended as
 // sac appends them by a writer process of its own, each timed to the source's notice of its seat;
 // and the indexing process's peak RSS. The source measured is the module named: the built one
@@ -19,8 +19,8 @@ export const SAC_SHAPE = { rooms: 100, seats: 20, entries: 500 };
 const READ_RATIO = 1.3;
 const RSS_LIMIT_MB = 250;
 
-function runStep<T>(script: string, args: string[]): T {
-  const out = execFileSync(process.execPath, [join(HERE, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
+function runStep<T>(script: string, args: string[], nodeOptions: readonly string[] = []): T {
+  const out = execFileSync(process.execPath, [...nodeOptions, join(HERE, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
 
@@ -37,7 +37,7 @@ export function prepareSacStore(workDir: string, log: (message: string) => void)
 }
 
 /** `sacSource` is the module measured: the built dist/server/sac/sacSource.js, or the source with --source. */
-export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void, dropPageCache: (() => void) | null = null, pageCost: PageCost | null = null): { rows: Row[]; results: unknown } {
+export function measureSac(sacSource: string, workDir: string, repeat: number, writes: number, log: (message: string) => void, { dropPageCache = null, pageCost = null, nodeOptions = [] }: StorePhaseOptions = {}): { rows: Row[]; results: unknown } {
   const root = prepareSacStore(workDir, log);
   const label = dropPageCache === null ? 'sac' : 'sac from disk';
   // Both from the page cache, or both from storage: the store, kept from an earlier run, may have
@@ -51,7 +51,7 @@ export function measureSac(sacSource: string, workDir: string, repeat: number, w
     baselines.push(runStep<Baseline>('sacBaseline.mjs', [root]));
     log(`sac: index ${i + 1}/${repeat}${i === repeat - 1 ? `, then ${writes} new entries` : ''}`);
     dropPageCache?.();
-    indexed.push(runStep<Indexed>('sacProcess.mjs', [sacSource, root, String(i === repeat - 1 ? writes : 0)]));
+    indexed.push(runStep<Indexed>('sacProcess.mjs', [sacSource, root, String(i === repeat - 1 ? writes : 0)], nodeOptions));
   }
   const base = median(baselines.map((b) => b.ms));
   const ms = median(indexed.map((r) => r.ms));

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { appendEvent, spexSessionFolder } from '../../server/demo/spexAppend.ts';
-import type { PageCost } from './freshPages.mjs';
+import type { StorePhaseOptions } from './dashboardProcess.ts';
 import { freshPagesRow, storageNote, type Row } from './report.ts';
 import { percentile } from './stats.ts';
 
 // The spex phase: a home of 1,000 sessions × 1,000 events (~1M lines, 4 MiB segments) indexed by
-// the spex source in a fresh process, beside a plain read-and-parse of the same files in the same
+// the spex source in a fresh process started with the command's Node options, beside a plain read-and-parse of the same files in the same
 // run; then lines appended one O_APPEND write each, as spex does, timed to their notice.
 
 const SESSIONS = 1_000;
@@ -23,8 +23,8 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 type Child = { lines: AsyncIterator<string>; write(text: string): void; end(): void; exited: Promise<void> };
 
-function startChild(script: string, args: string[]): Child {
-  const child = spawn(process.execPath, [join(HERE, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+function startChild(script: string, args: string[], nodeOptions: readonly string[] = []): Child {
+  const child = spawn(process.execPath, [...nodeOptions, join(HERE, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return { lines, write: (text) => child.stdin.write(text), end: () => child.stdin.end(), exited: new Promise((resolve) => child.once('exit', () => resolve())) };
 }
@@ -80,7 +80,7 @@ export function generateSpexHome(dir: string, log: (message: string) => void): s
 }
 
 /** `spexSource` is the module measured: the built dist/server/spex/spexSource.js, or the source with --source. */
-export async function measureSpex(spexSource: string, dir: string, log: (message: string) => void, dropPageCache: (() => void) | null = null, pageCost: PageCost | null = null): Promise<Row[]> {
+export async function measureSpex(spexSource: string, dir: string, log: (message: string) => void, { dropPageCache = null, pageCost = null, nodeOptions = [] }: StorePhaseOptions = {}): Promise<Row[]> {
   const home = generateSpexHome(dir, log);
   const label = dropPageCache === null ? 'spex' : 'spex from disk';
   // Both from the page cache, or both from storage: the home, kept from an earlier run, may have
@@ -98,7 +98,7 @@ export async function measureSpex(spexSource: string, dir: string, log: (message
   await baselineChild.exited;
   log('spex: indexing by the spex source');
   dropPageCache?.();
-  const child = startChild('spexProcess.mjs', [spexSource, home]);
+  const child = startChild('spexProcess.mjs', [spexSource, home], nodeOptions);
   // A notice (a line written while the home is indexed) may come before the ready line.
   let ready = await nextJson(child);
   while (ready['ready'] === undefined) ready = await nextJson(child);
