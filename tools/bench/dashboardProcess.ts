@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { PageCost } from './freshPages.mjs';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { PageCost } from './freshPages.mjs';
 import { connectEventStream, type EventStream } from '../../server/test/eventStream.ts';
 
 // The real command, started as a person starts it, and a client of its event stream that notes
@@ -24,14 +24,6 @@ export type DashboardProcess = {
  * requests carry it (`Authorization: Bearer`, and the browser's extra headers).
  */
 export const BENCH_TOKEN = 'bench-access-token-0123456789';
-/**
- * How the spex and sac phases run: each store's source in a process of its own, started with the
- * command's Node options (`nodeOptions`, its young generation's size among them) while the plain
- * read runs with Node's own; from storage when `dropPageCache` is given; the fresh pages each
- * touched priced at `pageCost`.
- */
-export type StorePhaseOptions = { dropPageCache?: (() => void) | null; pageCost?: PageCost | null; nodeOptions?: readonly string[] };
-
 export const BENCH_AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
 
 /**
@@ -43,6 +35,14 @@ export function readNodeOptions(bin: string): string[] {
   const options = /^#!\/usr\/bin\/env -S node\s+(.*)$/.exec(first)?.[1];
   return options === undefined ? [] : options.trim().split(/\s+/);
 }
+
+/**
+ * How the spex and sac phases run: each store's source in a process of its own, started with the
+ * command's Node options (`nodeOptions`, its young generation's size among them) while the plain
+ * read runs with Node's own; from storage when `dropPageCache` is given; the fresh pages each
+ * touched priced at `pageCost`.
+ */
+export type StorePhaseOptions = { dropPageCache?: (() => void) | null; pageCost?: PageCost | null; nodeOptions?: readonly string[] };
 
 /** `stores`: a record's directory, or the command's arguments that name its stores (`--spex=…`, `--sac=…`). */
 export async function startDashboardProcess(bin: string, stores: string | readonly string[], nodeArgs: string[] = []): Promise<DashboardProcess> {
