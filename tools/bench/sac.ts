@@ -7,10 +7,10 @@ import { freshPagesRow, storageNote, type Row } from './report.ts';
 import { median, spread } from './stats.ts';
 
 // The bench's sac phase: a store of 100 rooms × 20 seats × 500 entries (1M entries), indexed by
-// the sac source in a fresh process started with the command's Node options, beside the plainest read-and-split of the same files in a
-// fresh process of the same run; the list of every seat's summary; then new entries appended as
-// sac appends them by a writer process of its own, each timed to the source's notice of its seat;
-// and the indexing process's peak RSS. The source measured is the module named: the built one
+// the sac source in a fresh process started with the command's Node options, beside the plainest
+// read-and-split of the same files in a fresh process of the same run; the list of every seat's
+// summary; then new entries appended as sac appends them by a writer process of its own, each
+// timed to the source's notice of its seat; and the indexing process's peak RSS. The source measured is the module named: the built one
 // (dist/server/sac/sacSource.js) unless the bench runs the source.
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));

@@ -9,8 +9,9 @@ import { freshPagesRow, storageNote, type Row } from './report.ts';
 import { percentile } from './stats.ts';
 
 // The spex phase: a home of 1,000 sessions × 1,000 events (~1M lines, 4 MiB segments) indexed by
-// the spex source in a fresh process started with the command's Node options, beside a plain read-and-parse of the same files in the same
-// run; then lines appended one O_APPEND write each, as spex does, timed to their notice.
+// the spex source in a fresh process started with the command's Node options, beside a plain
+// read-and-parse of the same files in the same run; then lines appended one O_APPEND write each,
+// as spex does, timed to their notice.
 
 const SESSIONS = 1_000;
 const EVENTS = 1_000;
