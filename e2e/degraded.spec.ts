@@ -24,6 +24,30 @@ test('a gap in the sequence is a banner naming the missing entry and the files a
   expect(order[gapAt + 1]).toContain('after the gap');
 });
 
+test('a short banner is shown whole: the files it names are in view, not behind a scroll', async ({ page }) => {
+  await page.goto(`${view.url}/session/${view.shared.ids.degraded}`);
+  const banner = page.getByRole('region', { name: 'Degraded recording' });
+  await expect(banner.locator('[data-reason="sequence-gap"]')).toContainText('entry 3 missing, between');
+  const { scrollHeight, clientHeight } = await banner.evaluate((element) => ({ scrollHeight: element.scrollHeight, clientHeight: element.clientHeight }));
+  expect(scrollHeight, 'the banner holds more than it shows').toBeLessThanOrEqual(clientHeight + 1);
+  // Nor is its room taken below the view: the rows' box ends on the page.
+  const overflow = await page.locator('main.conversation-view').evaluate((element) => element.scrollHeight - element.clientHeight);
+  expect(overflow, 'pixels of the page pushed below the view').toBeLessThanOrEqual(1);
+});
+
+test('at a short view nothing is pushed out of the page: the rows keep a third of it, and what sits above scrolls', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 420 });
+  await page.goto(`${view.url}/session/${view.shared.ids.degraded}`);
+  await expect(page.getByRole('region', { name: 'Degraded recording' }).locator('[data-reason="sequence-gap"]')).toContainText('entry 3 missing, between');
+  const main = page.locator('main.conversation-view');
+  const { overflow, rowsShare } = await main.evaluate((element) => {
+    const rows = element.querySelector('.conversation')!.getBoundingClientRect();
+    return { overflow: element.scrollHeight - element.clientHeight, rowsShare: rows.height / element.clientHeight };
+  });
+  expect(overflow, 'pixels of the page pushed below the view').toBeLessThanOrEqual(1);
+  expect(rowsShare, "the rows' share of the page, padding included").toBeGreaterThanOrEqual(0.3);
+});
+
 test('a damaged, an invalid, a stray and an unknown-kind file each show as what they are, never as an entry', async ({ page }) => {
   await page.goto(`${view.url}/session/${view.shared.ids.degraded}`);
   const banner = page.getByRole('region', { name: 'Degraded recording' });
