@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createLoopTurns, type LoopTurns } from '../sources/loopTurns.ts';
 import type { Source } from '../sources/source.ts';
@@ -9,7 +9,7 @@ import { decideAccess, sendAccessCookie, sendAccessDenied } from './access.ts';
 import { EXPORT_QUEUE, SEARCH_QUEUE, createAdmission, type Admission } from './admission.ts';
 import { createSourceLookup } from './answer.ts';
 import { registerConversationRoutes } from './conversationRoutes.ts';
-import { answerError } from './errors.ts';
+import { answerError, answerUnroutable } from './errors.ts';
 import { registerEventRoutes } from './eventRoutes.ts';
 import { registerExportRoutes } from './exportRoutes.ts';
 import { registerMapRoutes } from './mapRoutes.ts';
@@ -57,6 +57,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const compilersFactory = { buildValidator: refuseOwnCompiler, buildSerializer: refuseOwnCompiler };
   const fastify = Fastify({
     logger: options.logger ?? false,
+    // An address the router cannot take (a %-escape that does not decode, a name past the longest
+    // there can be) is answered before any hook: it passes the same door and carries the same
+    // headers, rather than fastify's own answer without either.
+    frameworkErrors: (error, request, reply) => {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+      return door(request, reply) ?? answerUnroutable(error, reply);
+    },
     routerOptions: { maxParamLength: MAX_NAME_CHARS },
     schemaController: { compilersFactory },
     ...(options.serverFactory !== undefined ? { serverFactory: options.serverFactory } : {}),
@@ -71,7 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(answerError);
   const names = new Set([...(options.hostnames ?? [])].map((name) => name.toLowerCase()));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // The door, before anything else: Host, Origin, then the token.
+  const door = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
     const host = request.headers.host ?? '';
     if (!isAllowedHostname(hostnameOf(host), names)) {
       return reply.code(403).type('text/plain; charset=utf-8').send(
@@ -85,7 +93,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const access = decideAccess(request, options.token);
     if (access.type === 'exchange') return sendAccessCookie(reply, request, options.token!, access.location);
     if (access.type === 'deny') return sendAccessDenied(reply, request);
-  });
+    return undefined;
+  };
+  app.addHook('onRequest', async (request, reply) => door(request, reply));
   // `?source=` picks a store: a link made for another store (or another dashboard's) must not
   // be answered with this one's session of the same id.
   app.addHook('preHandler', async (request, reply) => {

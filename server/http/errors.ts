@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import type { errorResponseSchema } from '../../shared/wire/common.ts';
 
 // One answer for everything that is not a value, with one body, `{ error, message }`
 // (errorResponseSchema): a query the route's or the kind's schema refuses is a 400 that says
@@ -39,4 +40,19 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
     return reply.code(status).send({ error: 'internal', message });
   }
   return reply.code(status).send({ error: status === 404 ? 'not-found' : 'bad-request', message: error.message });
+}
+
+/**
+ * An address the router could not take, answered in the same words as any other refusal: a
+ * %-escape that does not decode (400), or a name longer than any folder or file name (414).
+ */
+export function answerUnroutable(error: FastifyError, reply: FastifyReply): FastifyReply {
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, 'A name in this address is longer than any folder or file name can be.']
+      : error.code === 'FST_ERR_BAD_URL'
+        ? [400, 'This address is not valid: a %-escape in its path does not decode.']
+        : [500, error.message];
+  const body: z.input<typeof errorResponseSchema> = { error: status === 500 ? 'internal' : 'bad-request', message };
+  return reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(body));
 }

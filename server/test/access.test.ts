@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { accessCookieName } from '../http/access.ts';
 import type { Dashboard } from '../dashboard.ts';
 import { runCommand, startCommand } from './command.ts';
-import { makeTempRecord, startTestDashboard } from './harness.ts';
+import { makeTempRecord, rawGet, startTestDashboard } from './harness.ts';
 
 const TOKEN = 'test-token-0123456789abcdef';
 const record = makeTempRecord();
@@ -45,6 +45,24 @@ describe('the access token', () => {
     assert.equal(cookie, `${accessCookieName(dashboard.port)}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
     const next = await fetch(at('/api/sessions'), { headers: { cookie: cookie.split(';')[0]! } });
     assert.equal(next.status, 200);
+  });
+
+  it('an address the router cannot take passes the same door: a foreign Host 403, no token 401, then a 400 in the API\'s words, headers on', async () => {
+    const host = `127.0.0.1:${dashboard.port}`;
+    const tooLong = `/api/sessions/${'x'.repeat(2_000)}`;
+    for (const path of ['/api/sessions/%ff', '/%E0%A4%A', tooLong]) {
+      assert.equal((await rawGet(dashboard.origin, path, { host: 'attacker.example' })).status, 403, `${path.slice(0, 40)}: a foreign Host`);
+      assert.equal((await rawGet(dashboard.origin, path, { host, origin: 'http://attacker.example' })).status, 403, `${path.slice(0, 40)}: another site`);
+      const denied = await rawGet(dashboard.origin, path, { host });
+      assert.equal(denied.status, 401, `${path.slice(0, 40)}: no token`);
+      assert.equal(denied.headers['x-content-type-options'], 'nosniff');
+      const refused = await rawGet(dashboard.origin, path, { host, authorization: `Bearer ${TOKEN}` });
+      assert.equal(refused.status, path === tooLong ? 414 : 400, path.slice(0, 40));
+      assert.match(String(refused.headers['content-security-policy']), /script-src 'self'/);
+      const body = JSON.parse(refused.body) as { error: string; message: string };
+      assert.equal(body.error, 'bad-request');
+      assert.match(body.message, path === tooLong ? /longer than any folder or file name/ : /does not decode/);
+    }
   });
 
   it('an API client gets in with Authorization: Bearer', async () => {

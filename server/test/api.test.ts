@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileResponseSchema, sessionResponseSchema } from '../../shared/wire/record.ts';
 import { nameAt, receivedEntry, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import type { Dashboard } from '../dashboard.ts';
-import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
+import { eventually, getJson, makeTempRecord, rawGet as rawGetAt, startTestDashboard } from './harness.ts';
 import { recordSessionsResponseSchema, recordSearchResponseSchema } from '../../shared/test/recordWire.ts';
 import { sessionChangesResponseSchema } from '../../shared/wire/conversations.ts';
 import { applyListChanges } from '../../shared/sessionList.ts';
@@ -18,6 +17,7 @@ const record = makeTempRecord();
 let dashboard: Dashboard;
 const VERBATIM = 'line one\r\n\tline two\u200b \u202eevil\u202c 🧪 <script>alert(1)</script> end ';
 const LONG = 'é'.repeat(70_000);
+const rawGet = (path: string, headers: Record<string, string>) => rawGetAt(dashboard.url, path, headers);
 
 function put(sessionId: string, name: string, value: unknown): void {
   mkdirSync(join(record.dir, sessionId), { recursive: true });
@@ -42,16 +42,6 @@ after(async () => {
   await dashboard.close();
   record.remove();
 });
-
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, dashboard.url), { headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject).end();
-  });
-}
 
 describe('the API', () => {
   it('/api/sessions lists projects by working directory with the rec.sessions/4 schema', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -116,4 +117,15 @@ export function fingerprintTree(dir: string): string[] {
   };
   walk(dir, '.');
   return lines;
+}
+
+/** A GET with the headers fetch will not set (Host): its status, headers and body. */
+export function rawGet(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject).end();
+  });
 }
