@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_PORT, TEST_PENDING_WINDOW_ENV, USAGE, parseCliArgs, type CliCommand } from './cliArgs.ts';
+import { DEFAULT_PORT, TEST_PENDING_WINDOW_ENV, TOKEN_ENV, USAGE, parseCliArgs, type CliCommand } from './cliArgs.ts';
 
 // The command line, read without starting anything: every flag and every way to get it wrong.
 
@@ -109,6 +109,19 @@ describe('the command line', () => {
       assert.equal(errorOf([`--token=${value}`]), '--token takes 16 to 256 letters, digits or . _ ~ -', value);
     }
     assert.match(USAGE, /--token <t> +the access token to require: 16 to 256 letters, digits or \. _ ~ -/, 'the help says what a token may be');
+  });
+
+  it('the token may come from REC_DASHBOARD_TOKEN, out of other users\' sight; --token and --no-token win over it', () => {
+    const token = 'from-the-environment-0123';
+    const run = (argv: string[], value: string) => {
+      const command = parseCliArgs(argv, { [TOKEN_ENV]: value });
+      return command.type === 'run' ? command.token : command;
+    };
+    assert.equal(run([], token), token);
+    assert.equal(run(['--token', 'from-the-command-line'], token), 'from-the-command-line');
+    assert.equal(run(['--no-token'], token), null);
+    assert.deepEqual(run([], 'short'), { type: 'error', message: `${TOKEN_ENV} takes 16 to 256 letters, digits or . _ ~ -` });
+    assert.match(USAGE, new RegExp(`\\$${TOKEN_ENV}`), 'the help names it');
   });
 
   it('--help and --version are answered whatever else is given, in long and short form', () => {

@@ -12,6 +12,13 @@ export const DEFAULT_PORT = 4800;
  */
 export const TEST_PENDING_WINDOW_ENV = 'REC_DASHBOARD_TEST_PENDING_WINDOW_MS';
 
+/**
+ * The access token, from the environment: a process's arguments are readable by every user of
+ * the machine (`ps`, `/proc/<pid>/cmdline`), its environment only by its own. `--token` and
+ * `--no-token` win over it.
+ */
+export const TOKEN_ENV = 'REC_DASHBOARD_TOKEN';
+
 export type CliCommand =
   | { type: 'help' }
   | { type: 'version' }
@@ -75,7 +82,8 @@ ${OPTION_LINES}
   --open         open the dashboard in a browser (the default when run in a terminal)
   --no-open      do not open a browser
   --token <t>    the access token to require: 16 to 256 letters, digits or . _ ~ -
-                 (default: a new one each start, in the address)
+                 (default: $${TOKEN_ENV} if set, else a new one each start, in the address;
+                 the environment keeps it from other users, the command line does not)
   --no-token     require no token: anyone who can reach the address can read the stores
   --search-budget <s>
                  seconds a search may read and match before it answers with what it found and
@@ -127,7 +135,9 @@ export function parseCliArgs(argv: string[], env: Readonly<Record<string, string
   }
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') return { type: 'error', message: '--host takes an address, such as 127.0.0.1' };
-  const token = parseToken(values['no-token'] === true ? false : (values.token as string | boolean | undefined));
+  const fromEnv = env[TOKEN_ENV];
+  const given = values['no-token'] === true ? false : (values.token as string | boolean | undefined);
+  const token = given === undefined && fromEnv !== undefined ? parseToken(fromEnv, TOKEN_ENV) : parseToken(given, '--token');
   if (typeof token === 'object' && token !== null) return token;
   let searchBudgetMs: number | null = null;
   const budget = values['search-budget'];
@@ -178,12 +188,12 @@ function takeNamedStores(argv: string[]): { rest: string[]; named: NamedStore[] 
   return { rest, named };
 }
 
-function parseToken(value: string | boolean | undefined): string | 'generate' | null | { type: 'error'; message: string } {
+function parseToken(value: string | boolean | undefined, from: string): string | 'generate' | null | { type: 'error'; message: string } {
   if (value === undefined || value === true) return 'generate';
   if (value === false) return null;
   // The token travels in a URL, a cookie and a header: URL-safe characters only.
   if (!/^[A-Za-z0-9._~-]{16,256}$/.test(value)) {
-    return { type: 'error', message: '--token takes 16 to 256 letters, digits or . _ ~ -' };
+    return { type: 'error', message: `${from} takes 16 to 256 letters, digits or . _ ~ -` };
   }
   return value;
 }
