@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { USAGE, parseCliArgs } from './cliArgs.ts';
@@ -198,10 +199,29 @@ function findWebRoot(): string | null {
   return existsSync(join(webRoot, 'index.html')) ? webRoot : null;
 }
 
+/**
+ * Opens the address in a browser. An opener's arguments, and those of the browser it starts, are
+ * readable by every user of the machine (`ps`, `/proc/<pid>/cmdline`): an address that carries
+ * the token is not given there. It is written in a page only its owner can read (mode 0600, in a
+ * folder of mode 0700), which sends the browser on to it; the opener is given the page's path.
+ * The folder is removed when the command ends.
+ */
 function openBrowser(url: string): void {
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {
-    const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+    let target = url;
+    if (new URL(url).searchParams.has('token')) {
+      const dir = mkdtempSync(join(tmpdir(), 'rec-dashboard-open-'));
+      process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+      target = join(dir, 'open.html');
+      const href = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+      writeFileSync(
+        target,
+        `<!doctype html>\n<meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>rec-dashboard</title>\n<p><a href="${href}">Open rec-dashboard</a></p>\n`,
+        { mode: 0o600, flag: 'wx' },
+      );
+    }
+    const child = spawn(opener, [target], { stdio: 'ignore', detached: true });
     child.on('error', () => console.log(`(Could not open a browser; open the address above.)`));
     child.unref();
   } catch {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -98,6 +98,30 @@ describe('the rec-dashboard command', () => {
     assert.equal(await running.exited, 0);
     assert.equal(running.stderr(), '');
     record.remove();
+  });
+
+  it('--open gives the browser no token in its arguments: a page only its owner reads sends it on, and is removed on exit', async () => {
+    const record = makeTempRecord();
+    const bin = makeTempRecord('rec-test-opener-');
+    const told = join(bin.dir, 'told');
+    // An opener as the command finds it on PATH, which writes down the arguments it was given.
+    writeFileSync(join(bin.dir, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${told}.part' && mv '${told}.part' '${told}'\n`, { mode: 0o755 });
+    const running = await startCommand([record.dir, '--port', '0', '--open'], undefined, [], { PATH: `${bin.dir}:${process.env['PATH']}` });
+    let page: string | undefined;
+    try {
+      [page] = (await eventually(() => (existsSync(told) ? readFileSync(told, 'utf8') : undefined), 'the opener to run')).trimEnd().split('\n');
+      assert.ok(running.token !== null);
+      assert.doesNotMatch(page!, new RegExp(running.token), 'the token is not in the opener\'s arguments');
+      assert.equal(statSync(page!).mode & 0o777, 0o600);
+      assert.equal(statSync(dirname(page!)).mode & 0o777, 0o700);
+      assert.match(readFileSync(page!, 'utf8'), new RegExp(`http-equiv="refresh" content="0;url=${running.url.replaceAll('.', '\\.').replace('?', '\\?')}"`));
+    } finally {
+      running.child.kill('SIGINT');
+    }
+    assert.equal(await running.exited, 0);
+    assert.equal(existsSync(dirname(page!)), false, 'the page is removed on exit');
+    record.remove();
+    bin.remove();
   });
 
   it('a port asked for that is in use gets a one-line error', async () => {
