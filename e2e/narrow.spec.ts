@@ -123,6 +123,31 @@ test('the live view keeps every column in its list, and a row’s session name, 
   await expect(page.locator('.live-columns > *').filter({ hasText: 'what came of it' })).toBeVisible();
 });
 
+test('the sessions across the stores keep every column readable in a narrow view: 520 px, and 800 px beside the sidebar', async ({ page }) => {
+  for (const [width, sidebar] of [[520, false], [800, true]] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    await openAndSettle(page, '/');
+    if (sidebar) {
+      await page.getByRole('button', { name: 'Sessions list' }).click();
+      await expect(page.locator('.sidebar')).toBeVisible();
+    }
+    await expect(page.locator('.joined-sessions tbody tr').first()).toBeVisible();
+    // An auto layout gave the full ids one letter's width, a line per letter or two, beside badges that did not wrap.
+    const squeezed = await page.locator('.joined-sessions tbody tr').evaluateAll((rows) =>
+      rows.flatMap((row) =>
+        [...row.children].flatMap((cell) => {
+          const box = cell.getBoundingClientRect();
+          const table = row.closest('table')!.getBoundingClientRect();
+          return box.width < 96 || box.right > table.right + 0.5 ? [`${cell.tagName.toLowerCase()} "${cell.textContent!.slice(0, 40)}" ${Math.round(box.width)} px wide, ending at ${Math.round(box.right)} in a table ending at ${Math.round(table.right)}`] : [];
+        }),
+      ),
+    );
+    expect(squeezed, `${width} px${sidebar ? ', sidebar open' : ''}`).toEqual([]);
+    const idLines = await page.locator('.joined-sessions .full-id').evaluateAll((ids) => ids.map((id) => id.getClientRects().length));
+    expect(Math.max(...idLines), `a full id's lines at ${width} px`).toBeLessThanOrEqual(3);
+  }
+});
+
 test('at 1,280 px the sidebar starts open', async ({ page }) => {
   await page.goto(dashboard.url);
   await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'true');
