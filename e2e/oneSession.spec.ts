@@ -131,3 +131,12 @@ test("a live row and a search hit link to the session's page by the full id thei
     [`/sessions/${SESSION_A}`, `/sessions/${SESSION_A}`, `/sessions/${SESSION_B}`, `/sessions/${SESSION_B}`],
   );
 });
+
+test('every search hit says which store it is from with the same badge, the record’s as the others’', async ({ page }) => {
+  await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('retry loop|refund endpoint')}&regex=1`);
+  const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+  await expect(hits.first()).toBeVisible();
+  const badges = await hits.evaluateAll((items) => items.map((item) => item.querySelector('.search-hit-head .badge-source')?.textContent ?? '(none)'));
+  expect(new Set(badges)).toEqual(new Set(['record', 'spex', 'sac']));
+  await expect(hits.locator('.badge-source', { hasText: 'record' }).first()).toHaveAttribute('title', `the record (${sourceIdOf('record', stores.record)})`);
+});

@@ -66,10 +66,11 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   /** Its own search filters, offered where a store of this kind is read (or the address sets one), under `words`. */
   searchFilters?: { words: string; filters: readonly SearchFilter[] };
   /**
-   * A search hit of this kind, opening its item in its place; `across` is the shell's link to the
-   * session across the stores (nothing where the store states none), for its head.
+   * A search hit of this kind, opening its item in its place. For its head, from the shell: `store`,
+   * which store it is from (the same badge for every kind), and `across`, the link to the session
+   * across the stores (nothing where the store states none).
    */
-  HitRow: ComponentType<{ hit: H; across: ReactNode }>;
+  HitRow: ComponentType<{ hit: H; store: ReactNode; across: ReactNode }>;
   /** The key a list of hits keeps a hit by. */
   hitKey(hit: H): string;
   /** What the live view says in place of the first line of an item that has none (a withheld text); null: nothing. */

@@ -10,6 +10,7 @@ import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useConversations } from '../sessions/useConversations.ts';
 import { kindOf, listKinds } from '../kinds/registry.ts';
+import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings } from '../settings/Settings.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
@@ -142,7 +143,7 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
       <ol className="search-hits">
         {hits.map((hit) => {
           const { HitRow, hitKey } = kindOf(hit);
-          return <HitRow key={hitKey(hit)} hit={hit} across={<SessionLink session={hit.session} />} />;
+          return <HitRow key={hitKey(hit)} hit={hit} store={<SourceBadge source={hit.source} />} across={<SessionLink session={hit.session} />} />;
         })}
       </ol>
     </section>

@@ -5,6 +5,7 @@ import { projectPath } from '../router/routes.ts';
 import { countOf } from '../text/count.ts';
 import { Time } from '../time/Time.tsx';
 import { kindOf } from '../kinds/registry.ts';
+import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { pathOf } from './conversations.ts';
 import { projectName } from './names.ts';
 import { useRowsShown } from './useRowsShown.tsx';
@@ -107,9 +108,7 @@ const ConversationRow = memo(function ConversationRow({ conversation }: { conver
   return (
     <tr data-conversation={`${conversation.source.id}/${conversation.id}`}>
       <td>
-        <span className="badge badge-source" title={`${kind.conversationWords} (${conversation.source.id})`}>
-          {conversation.source.kind}
-        </span>
+        <SourceBadge source={conversation.source} />
       </td>
       <td>
         <Link to={pathOf(conversation)} title={conversation.id}>

@@ -10,7 +10,7 @@ import { OutcomeLabel } from './OutcomeLabel.tsx';
 import { receivedOutcome, sentOutcome } from './outcomeWords.ts';
 
 /** A record entry found by a search: its side, peer and outcome, opening the entry in its session. */
-export function RecordHitRow({ hit, across }: { hit: RecordSearchHit; across: ReactNode }) {
+export function RecordHitRow({ hit, store, across }: { hit: RecordSearchHit; store: ReactNode; across: ReactNode }) {
   const outcome = hit.side === 'sent' ? sentOutcome(hit) : receivedOutcome(hit);
   return (
     <li className={`search-hit hit-${hit.side} tone-${outcome.tone}`}>
@@ -18,6 +18,7 @@ export function RecordHitRow({ hit, across }: { hit: RecordSearchHit; across: Re
         <Link to={itemPath(hit.source.id, hit.sessionId, hit.file)} className="entry-time" aria-label={`Open entry ${hit.file} in session ${hit.sessionId}`}>
           <Time at={hit.at} />
         </Link>
+        {store}
         <span className={`side side-${hit.side}`}>{hit.side}</span>
         <span>
           {hit.side === 'sent' ? 'to ' : 'from '}

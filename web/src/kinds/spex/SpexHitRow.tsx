@@ -13,7 +13,7 @@ import { SpexSessionRef } from './SpexSessionRef.tsx';
  * received message from its sender, a sent one from this session to its receiver (from the
  * receiver's log), each session named as spex names it.
  */
-export function SpexHitRow({ hit, across }: { hit: SpexSearchHit; across: ReactNode }) {
+export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: ReactNode; across: ReactNode }) {
   const source = hit.source.id;
   return (
     <li className={`search-hit hit-${hit.kind === 'sent' ? 'sent' : 'received'}`}>
@@ -21,7 +21,7 @@ export function SpexHitRow({ hit, across }: { hit: SpexSearchHit; across: ReactN
         <Link to={itemPath(source, hit.sessionId, hit.key)} className="entry-time" aria-label={`Open line ${hit.key} in spex session ${hit.sessionId}`}>
           <Time at={hit.at} />
         </Link>
-        <span className="badge badge-source">spex</span>
+        {store}
         <span className={`side side-${hit.kind}`}>{hit.kind}</span>
         <span className="muted">session</span> <SpexSessionRef source={source} sessionId={hit.sessionId} named={hit.sessionNamed} />
         {hit.kind === 'sent' && hit.receiver !== null && hit.receiverNamed !== null && (
