@@ -39,3 +39,20 @@ test('a withheld text is never matched by its words', async ({ page }) => {
   await page.goto(`${view.url}/search?q=confidential`);
   await expect(page.getByRole('status')).toContainText('0 entries');
 });
+
+test('a time that is not one is refused with what to write, and the page never asks for the filter it was just given', async ({ page }) => {
+  await page.goto(`${view.url}/search`);
+  await page.getByRole('textbox', { name: /^from/ }).fill('yesterday');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/^yesterday is not a time: write it as the page does, .* Not searched\.$/);
+  await expect(page.getByText('Give a text or a filter.')).toHaveCount(0);
+  await expect(page).toHaveURL(`${view.url}/search`);
+
+  // After a search: its results stay, said to be that search's, not the refused one's.
+  await page.goto(`${view.url}/search?q=got+it+queued`);
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+  await page.getByRole('textbox', { name: /^to/ }).fill('2026-13-45');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('alert')).toContainText('Not searched: the results below are those of the search before.');
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+});

@@ -102,13 +102,14 @@ export default function SearchView({ query }: { query: string }) {
         })}
         {formError !== null && (
           <p className="notice error" role="alert">
-            {formError}
+            {formError} Not searched{isEmptySearch(params) ? '.' : ': the results below are those of the search before.'}
           </p>
         )}
       </form>
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
       {!isEmptySearch(params) && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
-      <SearchResults results={results} empty={isEmptySearch(params)} />
+      {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
+      {(formError === null || !isEmptySearch(params)) && <SearchResults results={results} empty={isEmptySearch(params)} />}
     </main>
   );
 }
