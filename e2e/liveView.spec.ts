@@ -139,6 +139,19 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await expect(page.locator('[data-item="line-1"]')).toContainText('from a person to spex');
 });
 
+test('the live view’s downloads, opened first, look as every view’s: the word, then its buttons apart', async ({ page }) => {
+  await openLive(page);
+  const group = page.getByRole('group', { name: 'Download the selection' });
+  await expect(group).toBeVisible();
+  // Its style came with another view's downloads: opened first, the word and the buttons touched.
+  const gaps = await group.evaluate((links) => {
+    const boxes = [...links.children].map((child) => child.getBoundingClientRect());
+    return boxes.slice(1).map((box, i) => Math.round(box.left - boxes[i]!.right));
+  });
+  expect(gaps.length).toBe(3);
+  for (const gap of gaps) expect(gap, `gaps ${gaps.join(', ')} px`).toBeGreaterThanOrEqual(4);
+});
+
 test('a filter is kept in the address and survives a reload', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-filter');
   await openLive(page);

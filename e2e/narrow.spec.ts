@@ -121,6 +121,11 @@ test('the live view keeps every column in its list, and a row’s session name, 
   await expect(page.locator('.sidebar')).toBeVisible();
   expect(await beyond(), '700 px, sidebar open').toEqual([]);
   await expect(page.locator('.live-columns > *').filter({ hasText: 'what came of it' })).toBeVisible();
+  // A phone's width, the sidebar closed: every column but the first line still in the list.
+  await page.getByRole('button', { name: 'Sessions list' }).click();
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.locator('.sidebar')).toHaveCount(0);
+  expect(await beyond(), '390 px, sidebar closed').toEqual([]);
 });
 
 test('the sessions across the stores keep every column readable in a narrow view: 520 px, and 800 px beside the sidebar', async ({ page }) => {

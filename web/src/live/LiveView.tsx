@@ -17,6 +17,7 @@ import { useFollow } from '../conversation/useFollow.ts';
 import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
 import { isFiltered, liveFilterQuery, matchesLive, parseLiveFilter, type LiveFilter } from './liveFilter.ts';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
+import '../export/export.css';
 import './live.css';
 
 // Every new item of every source, in the order it arrived, one line each. Virtualized: a burst of
