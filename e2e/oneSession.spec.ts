@@ -114,6 +114,8 @@ test("each store's own page links to the session's page and to its other stores'
   }
   await page.getByRole('link', { name: `Session ${SESSION_A} across the stores` }).click();
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_A}`);
+  // There, each store's view is named once: its store, what it calls the session, and a seat's own name.
+  await expect(page.getByRole('list', { name: 'Its stores' }).getByRole('link')).toHaveText(['the record session', 'spex session', 'set-agent-comm seat checkout#9c0ffee0']);
 });
 
 test("a live row and a search hit link to the session's page by the full id their store states", async ({ page }) => {

@@ -80,7 +80,9 @@ function StoreViews({ data }: { data: JoinedSessionResponse }) {
           return (
             <li key={`${conversation.source.id}/${conversation.id}`}>
               <Link to={conversationPath(conversation.source.id, conversation.id)} className={`store-badge kind-${conversation.source.kind}${conversation.degraded.length > 0 ? ' degraded' : ''}`}>
-                <span className="store-name">{kind.name}</span> {kind.describeAsOther(conversation).replace(/^its /, '')}
+                {/* Its store's name, then what the store calls it ("seat"), and the seat's name where it is not the session's id. */}
+                <span className="store-name">{kind.name}</span> {kind.noun}
+                {conversation.id === data.session ? '' : ` ${conversation.id}`}
               </Link>
               {conversation.degraded.length > 0 && <span className="degraded-count" title={kind.describeDegraded(conversation)}> degraded evidence: open its own view</span>}
             </li>
