@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test } from './support/test.ts';
 import { startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { makeRecordDir } from './support/record.ts';
@@ -26,6 +30,21 @@ test('the printed address lets the browser in, and the token leaves the address 
   await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
+});
+
+test('the printed address opened from a page of no site, as --open opens it, lets the browser in too', async ({ page }) => {
+  // A navigation another site began gets no SameSite=Strict cookie on its redirect: the page --open
+  // writes is a file, so the first visit must not rest on a redirect.
+  const dir = mkdtempSync(join(tmpdir(), 'rec-e2e-open-'));
+  try {
+    const opener = join(dir, 'open.html');
+    writeFileSync(opener, `<!doctype html><meta http-equiv="refresh" content="0;url=${dashboard.printed.replaceAll('&', '&amp;')}">`);
+    await page.goto(pathToFileURL(opener).href);
+    await expect(page).toHaveURL(`${dashboard.url}/`);
+    await expect(page.getByRole('heading', { name: 'The record' })).toBeVisible();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a browser without the token gets a page that says how to get in, and no record', async ({ page }) => {

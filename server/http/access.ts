@@ -43,12 +43,22 @@ export function decideAccess(request: FastifyRequest, token: string | null): Acc
   return { type: 'deny' };
 }
 
+/**
+ * Sets the cookie and sends the browser on to `location` (a path of this dashboard). A browser
+ * does not send a SameSite=Strict cookie on a redirect of a navigation another site began (the
+ * page `--open` writes, a file, sends it here): it would land on the page that asks for the
+ * token. There, the answer is a page of this dashboard's own that moves on by itself, a
+ * navigation this site begins, with the cookie.
+ */
 export function sendAccessCookie(reply: FastifyReply, request: FastifyRequest, token: string, location: string): FastifyReply {
   const name = accessCookieName(request.socket.localPort ?? 0);
+  reply.header('set-cookie', `${name}=${token}; HttpOnly; SameSite=Strict; Path=/`).header('cache-control', 'no-store');
+  if (request.headers['sec-fetch-site'] !== 'cross-site') return reply.redirect(location, 303);
+  const href = location.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
   return reply
-    .header('set-cookie', `${name}=${token}; HttpOnly; SameSite=Strict; Path=/`)
-    .header('cache-control', 'no-store')
-    .redirect(location, 303);
+    .code(200)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>rec-dashboard</title></head>\n<body><p><a href="${href}">Open rec-dashboard</a></p></body></html>\n`);
 }
 
 export function sendAccessDenied(reply: FastifyReply, request: FastifyRequest): FastifyReply {
