@@ -79,7 +79,7 @@ test('one torn write is one card and one banner that names its file and links to
   await expect(banner).toContainText(`1 torn write in ${TORN_FILE}`);
   // A banner of its own beside the room's header, as the record's and spex's are, shown whole.
   await expect(page.getByRole('region', { name: 'Degraded evidence' })).toBeInViewport({ ratio: 1 });
-  await banner.getByRole('link', { name: /see it in #ops/ }).click();
+  await banner.getByRole('link', { name: /See it in #ops/ }).click();
   await expect(page).toHaveURL(/\/rooms\/ops\/item\//);
   await expect(flowOf(page).locator('article.sac-target')).toHaveClass(/ev-damaged/);
   await expect(seatRow(page, API).locator('.badge-degraded')).toBeVisible();

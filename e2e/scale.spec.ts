@@ -27,6 +27,9 @@ test(`a session of ${COUNT.toLocaleString('en')} entries keeps a screenful in th
   await page.goto(`${live.url}/session/${session.sessionId}`);
   await expect(page.getByText(`(#${COUNT})`)).toBeInViewport();
   expect(await page.locator('.conversation-row').count()).toBeLessThan(40);
+  // The sidebar writes its counts as the tables do: 20,000, not 20000.
+  const row = page.getByRole('navigation', { name: 'Projects and sessions' }).locator(`a[href*="${session.sessionId}"]`).first();
+  await expect(row.locator('.session-row-counts')).toContainText(/\d{1,3}(,\d{3})+ (sent|received)/);
 
   // Scroll away as a reader does (the wheel stops following the newest entry), then jump to the
   // middle, as a drag of the scrollbar would.

@@ -39,16 +39,16 @@ export function RecordListRow({ conversation: session, depth, selected }: { conv
         )}
       </span>
       <span className="session-row-counts">
-        <span>{counts.sent} sent</span>
-        <span>{counts.received} received</span>
+        <span>{counts.sent.toLocaleString('en')} sent</span>
+        <span>{counts.received.toLocaleString('en')} received</span>
         {counts.refused > 0 && (
           <span className="count-refused" title="Sent entries the host did not queue">
-            {counts.refused} not queued
+            {counts.refused.toLocaleString('en')} not queued
           </span>
         )}
         {counts.rejected > 0 && (
           <span className="count-refused" title="Received entries whose receive hook was refused">
-            {counts.rejected} rejected
+            {counts.rejected.toLocaleString('en')} rejected
           </span>
         )}
       </span>

@@ -33,9 +33,9 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
       </span>
       <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no entry yet'}</span>
       <span className="session-row-counts">
-        <span>{counts.sent} sent</span>
+        <span>{counts.sent.toLocaleString('en')} sent</span>
         <span title={counts.toOthers > 0 ? `${counts.toOthers} more in its rooms addressed to others, shown on its page on demand` : undefined}>
-          {receivedShown(counts, false)} received{counts.toOthers > 0 && ` · ${counts.toOthers} to others`}
+          {receivedShown(counts, false).toLocaleString('en')} received{counts.toOthers > 0 && ` · ${counts.toOthers.toLocaleString('en')} to others`}
         </span>
         <SacReading reading={session.reading} brief />
       </span>

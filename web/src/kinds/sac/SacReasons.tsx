@@ -19,7 +19,7 @@ export function SacReasons({ source, reasons }: { source: string; reasons: reado
             <span key={range.item} className="sac-reason-place">
               {' '}
               <Link to={sourceViewPath(source, ROOMS, range.room, range.item)}>
-                see it in #{range.room}
+                See it in #{range.room}
               </Link>{' '}
               (written by <Link to={conversationPath(source, range.seat)}>{range.seat}</Link>, bytes {range.start}–{range.end})
             </span>

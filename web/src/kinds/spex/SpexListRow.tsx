@@ -32,9 +32,9 @@ export function SpexListRow({ conversation: session, selected }: { conversation:
       </span>
       <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no line read yet'}</span>
       <span className="session-row-counts">
-        <span>{counts.sent} sent</span>
-        <span>{counts.received} received</span>
-        <span title="Messages from a person (from: null)">{counts.fromPerson} from a person</span>
+        <span>{counts.sent.toLocaleString('en')} sent</span>
+        <span>{counts.received.toLocaleString('en')} received</span>
+        <span title="Messages from a person (from: null)">{counts.fromPerson.toLocaleString('en')} from a person</span>
       </span>
     </Link>
   );
