@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { USAGE, parseCliArgs } from './cliArgs.ts';
 import type { Dashboard } from './dashboard.ts';
 import { startCompileCache } from './compileCache.ts';
-import { createAccessToken } from './http/access.ts';
+import { createAccessToken, pageMovingOnTo } from './http/access.ts';
 import { addressToOpen, listenEarly, type EarlyListener } from './http/earlyListen.ts';
 import { startDemo, type Demo } from './demo/startDemo.ts';
 import { reportUnforeseenFailures } from './unforeseenFailure.ts';
@@ -214,12 +214,7 @@ function openBrowser(url: string): void {
       const dir = mkdtempSync(join(tmpdir(), 'rec-dashboard-open-'));
       process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
       target = join(dir, 'open.html');
-      const href = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-      writeFileSync(
-        target,
-        `<!doctype html>\n<meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>rec-dashboard</title>\n<p><a href="${href}">Open rec-dashboard</a></p>\n`,
-        { mode: 0o600, flag: 'wx' },
-      );
+      writeFileSync(target, pageMovingOnTo(url), { mode: 0o600, flag: 'wx' });
     }
     const child = spawn(opener, [target], { stdio: 'ignore', detached: true });
     child.on('error', () => console.log(`(Could not open a browser; open the address above.)`));

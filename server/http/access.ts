@@ -54,11 +54,13 @@ export function sendAccessCookie(reply: FastifyReply, request: FastifyRequest, t
   const name = accessCookieName(request.socket.localPort ?? 0);
   reply.header('set-cookie', `${name}=${token}; HttpOnly; SameSite=Strict; Path=/`).header('cache-control', 'no-store');
   if (request.headers['sec-fetch-site'] !== 'cross-site') return reply.redirect(location, 303);
-  const href = location.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-  return reply
-    .code(200)
-    .type('text/html; charset=utf-8')
-    .send(`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>rec-dashboard</title></head>\n<body><p><a href="${href}">Open rec-dashboard</a></p></body></html>\n`);
+  return reply.code(200).type('text/html; charset=utf-8').send(pageMovingOnTo(location));
+}
+
+/** A page that sends the browser on to `address` by itself (a meta refresh), with a link for one that does not. */
+export function pageMovingOnTo(address: string): string {
+  const href = address.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>rec-dashboard</title></head>\n<body><p><a href="${href}">Open rec-dashboard</a></p></body></html>\n`;
 }
 
 export function sendAccessDenied(reply: FastifyReply, request: FastifyRequest): FastifyReply {

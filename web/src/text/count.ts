@@ -11,9 +11,10 @@ export function countOf(count: number, one: string, many?: string): string {
 }
 
 /**
- * A count with its thousands marked ("1,024"). A whole number under a thousand is written as is:
- * toLocaleString asks Intl each time, and the map names 4,000 edges with several counts each.
+ * A count with its thousands marked ("1,024"), where its words do not change with it ("12 sent").
+ * A whole number under a thousand is written as is: toLocaleString asks Intl each time, and the
+ * map names 4,000 edges with several counts each.
  */
-function writeCount(count: number): string {
+export function writeCount(count: number): string {
   return Number.isInteger(count) && Math.abs(count) < 1000 ? String(count) : count.toLocaleString('en');
 }

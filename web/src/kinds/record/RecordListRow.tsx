@@ -4,6 +4,7 @@ import { conversationPath } from '../../router/routes.ts';
 import { projectName, shortId } from '../../sessions/names.ts';
 import { Time } from '../../time/Time.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
+import { writeCount } from '../../text/count.ts';
 
 /** A record session in the sidebar: its span, its counts, and what makes its record doubtful. */
 export function RecordListRow({ conversation: session, depth, selected }: { conversation: SessionSummary; depth: number; selected: boolean }) {
@@ -39,16 +40,16 @@ export function RecordListRow({ conversation: session, depth, selected }: { conv
         )}
       </span>
       <span className="session-row-counts">
-        <span>{counts.sent.toLocaleString('en')} sent</span>
-        <span>{counts.received.toLocaleString('en')} received</span>
+        <span>{writeCount(counts.sent)} sent</span>
+        <span>{writeCount(counts.received)} received</span>
         {counts.refused > 0 && (
           <span className="count-refused" title="Sent entries the host did not queue">
-            {counts.refused.toLocaleString('en')} not queued
+            {writeCount(counts.refused)} not queued
           </span>
         )}
         {counts.rejected > 0 && (
           <span className="count-refused" title="Received entries whose receive hook was refused">
-            {counts.rejected.toLocaleString('en')} rejected
+            {writeCount(counts.rejected)} rejected
           </span>
         )}
       </span>

@@ -4,6 +4,7 @@ import { conversationPath } from '../../router/routes.ts';
 import { Time } from '../../time/Time.tsx';
 import { SacReading } from './SacReading.tsx';
 import { receivedShown } from './receivedShown.ts';
+import { writeCount } from '../../text/count.ts';
 
 /** A set-agent-comm seat in the sidebar: its liveness as sac derives it, its counts, how far sac's cursor has it read. */
 
@@ -33,9 +34,9 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
       </span>
       <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no entry yet'}</span>
       <span className="session-row-counts">
-        <span>{counts.sent.toLocaleString('en')} sent</span>
+        <span>{writeCount(counts.sent)} sent</span>
         <span title={counts.toOthers > 0 ? `${counts.toOthers} more in its rooms addressed to others, shown on its page on demand` : undefined}>
-          {receivedShown(counts, false).toLocaleString('en')} received{counts.toOthers > 0 && ` · ${counts.toOthers.toLocaleString('en')} to others`}
+          {writeCount(receivedShown(counts, false))} received{counts.toOthers > 0 && ` · ${writeCount(counts.toOthers)} to others`}
         </span>
         <SacReading reading={session.reading} brief />
       </span>

@@ -3,6 +3,7 @@ import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { shortId } from '../../sessions/names.ts';
 import { Time } from '../../time/Time.tsx';
+import { writeCount } from '../../text/count.ts';
 
 /** A spex session in the sidebar: its title, its status now (current, not history), its counts. */
 export function SpexListRow({ conversation: session, selected }: { conversation: SpexSummary; depth: number; selected: boolean }) {
@@ -32,9 +33,9 @@ export function SpexListRow({ conversation: session, selected }: { conversation:
       </span>
       <span className="session-row-when">{session.lastAt !== null ? <Time at={session.lastAt} short /> : 'no line read yet'}</span>
       <span className="session-row-counts">
-        <span>{counts.sent.toLocaleString('en')} sent</span>
-        <span>{counts.received.toLocaleString('en')} received</span>
-        <span title="Messages from a person (from: null)">{counts.fromPerson.toLocaleString('en')} from a person</span>
+        <span>{writeCount(counts.sent)} sent</span>
+        <span>{writeCount(counts.received)} received</span>
+        <span title="Messages from a person (from: null)">{writeCount(counts.fromPerson)} from a person</span>
       </span>
     </Link>
   );
