@@ -232,6 +232,32 @@ test('items from a record and a set-agent-comm store arriving, each in its store
   await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');
 });
 
+test('a type is chosen in one store, as that store names its kinds: the record’s “message” is not a spex line of kind “message”', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-types');
+  await openLive(page);
+  await a.start();
+  const recorded = await a.sent({ as: 'api-service' }, 'A record message');
+  // spex keeps a line of a kind it does not know, raw: here one its writer named "message".
+  await spexWriter.send({ op: 'event', project: SPEX_PROJECT, sessionId: SPEX_RECEIVER, event: { ts: new Date().toISOString(), kind: 'message', text: 'a spex line of its own kind' } });
+  const spexRow = rows(page).filter({ has: page.locator('.live-source', { hasText: /^spex$/ }) }).filter({ hasText: "a kind spex's reader does not know" });
+  await expect(rowOf(page, recorded)).toBeVisible();
+  await expect(spexRow).toHaveCount(1);
+  const type = page.getByRole('combobox', { name: /^type/ });
+  await expect(type.locator('optgroup[label="the record"] option', { hasText: /^message$/ })).toHaveCount(1);
+  await expect(type.locator('optgroup[label="spex"] option', { hasText: /^message$/ })).toHaveCount(1);
+  await type.selectOption('spex:message');
+  await expect(page).toHaveURL(/[?&]type=spex%3Amessage(&|$)/);
+  await expect(spexRow).toHaveCount(1);
+  await expect(rowOf(page, recorded)).toHaveCount(0);
+  await type.selectOption('record:message');
+  await expect(rowOf(page, recorded)).toBeVisible();
+  await expect(spexRow).toHaveCount(0);
+  // An address that names a kind without its store keeps meaning any store's.
+  await openLive(page, '?type=message');
+  await expect(type).toHaveValue('message');
+  await expect(type.locator('option:checked')).toHaveText('message (any store)');
+});
+
 test("the live view's current selection downloads as NDJSON, JSON and Markdown: the rows it lists, as it was told them", async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-export');
   await openLive(page, '?side=sent');

@@ -2,7 +2,7 @@ import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { SourceRef } from '../../../shared/wire/common.ts';
+import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { conversationPath, livePath } from '../router/routes.ts';
@@ -15,7 +15,7 @@ import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
 import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
-import { isFiltered, liveFilterQuery, matchesLive, parseLiveFilter, type LiveFilter } from './liveFilter.ts';
+import { isFiltered, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
 import '../export/export.css';
 import './live.css';
@@ -101,10 +101,14 @@ export default function LiveView({ query }: { query: string }) {
   const itemCount = useMemo(() => all.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0), [all, version]);
   const shownCount = isFiltered(filter) ? shown.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0) : itemCount;
   const kinds = useMemo(() => {
-    const seen = new Set<string>();
-    for (const row of all) if (row.type === 'item' && row.item.kind !== null) seen.add(row.item.kind);
-    if (filter.type !== '') seen.add(filter.type);
-    return [...seen].sort();
+    const seen = new Map<SourceKind, Set<string>>();
+    const see = (store: SourceKind, kind: string) => {
+      const words = seen.get(store) ?? new Set<string>();
+      seen.set(store, words.add(kind));
+    };
+    for (const row of all) if (row.type === 'item' && row.item.kind !== null) see(row.source.kind, row.item.kind);
+    if (filter.type !== null && filter.type.store !== null) see(filter.type.store, filter.type.kind);
+    return SOURCE_KINDS.filter((store) => seen.has(store)).map((store) => ({ store, kinds: [...seen.get(store)!].sort() }));
   }, [all, version, filter.type]);
 
   const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
@@ -300,7 +304,7 @@ const LiveFilters = memo(function LiveFilters({
   onFilter(next: LiveFilter): void;
   sources: readonly SourceRef[];
   projects: readonly (string | null)[];
-  kinds: readonly string[];
+  kinds: readonly { store: SourceKind; kinds: readonly string[] }[];
 }) {
   const named = projects.filter((cwd): cwd is string => cwd !== null);
   return (
@@ -345,12 +349,19 @@ const LiveFilters = memo(function LiveFilters({
       </label>
       <label>
         type{' '}
-        <select value={filter.type} onChange={(event) => onFilter({ ...filter, type: event.target.value })}>
+        <select
+          title="Each store names its own kinds, listed under its name: spex's “sent” is a line of a message sent to the session"
+          value={filter.type === null ? '' : liveTypeValue(filter.type)} onChange={(event) => onFilter({ ...filter, type: parseLiveType(event.target.value) })}>
           <option value="">any</option>
-          {kinds.map((kind) => (
-            <option key={kind} value={kind}>
-              {kind}
-            </option>
+          {filter.type !== null && filter.type.store === null && <option value={filter.type.kind}>{filter.type.kind} (any store)</option>}
+          {kinds.map(({ store, kinds: words }) => (
+            <optgroup key={store} label={kindNamed(store)?.name ?? store}>
+              {words.map((kind) => (
+                <option key={kind} value={liveTypeValue({ store, kind })}>
+                  {kind}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </label>

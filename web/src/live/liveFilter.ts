@@ -1,3 +1,4 @@
+import { SOURCE_KINDS, type SourceKind } from '../../../shared/wire/common.ts';
 import type { LiveRow } from '../events/liveFeed.ts';
 
 // The live view's filters, kept in the address (`/live?side=sent&refused=1`), so a filtered view
@@ -14,11 +15,30 @@ export type LiveFilter = {
   side: 'sent' | 'received' | null;
   /** A part of the peer as written. */
   peer: string;
-  /** The kind as the store names it, exactly; empty: any. */
-  type: string;
+  /**
+   * The kind as the store names it, exactly, in one kind of store (`type=spex:sent`): each store
+   * names its own kinds, and the same word may mean another thing in another (spex's `sent` is a
+   * line of a message sent to the session). A word without a store (`type=message`) is any
+   * store's; null: any.
+   */
+  type: LiveType | null;
   refused: boolean;
   degraded: boolean;
 };
+
+type LiveType = { store: SourceKind | null; kind: string };
+
+/** `spex:sent` is spex's kind `sent`; a value that does not begin with a kind of store and a colon is a kind of any store. */
+export function parseLiveType(value: string | null): LiveType | null {
+  if (value === null || value === '') return null;
+  const colon = value.indexOf(':');
+  const store = colon < 0 ? '' : value.slice(0, colon);
+  return (SOURCE_KINDS as readonly string[]).includes(store) ? { store: store as SourceKind, kind: value.slice(colon + 1) } : { store: null, kind: value };
+}
+
+export function liveTypeValue(type: LiveType): string {
+  return type.store === null ? type.kind : `${type.store}:${type.kind}`;
+}
 
 export function parseLiveFilter(query: string): LiveFilter {
   const params = new URLSearchParams(query);
@@ -29,7 +49,7 @@ export function parseLiveFilter(query: string): LiveFilter {
     session: params.get('session') ?? '',
     side: side === 'sent' || side === 'received' ? side : null,
     peer: params.get('peer') ?? '',
-    type: params.get('type') ?? '',
+    type: parseLiveType(params.get('type')),
     refused: params.get('refused') === '1',
     degraded: params.get('degraded') === '1',
   };
@@ -42,7 +62,7 @@ export function liveFilterQuery(filter: LiveFilter): URLSearchParams {
   if (filter.session !== '') params.set('session', filter.session);
   if (filter.side !== null) params.set('side', filter.side);
   if (filter.peer !== '') params.set('peer', filter.peer);
-  if (filter.type !== '') params.set('type', filter.type);
+  if (filter.type !== null) params.set('type', liveTypeValue(filter.type));
   if (filter.refused) params.set('refused', '1');
   if (filter.degraded) params.set('degraded', '1');
   return params;
@@ -61,7 +81,7 @@ export function matchesLive(row: LiveRow, filter: LiveFilter, projectOf: (source
   if (filter.degraded && !item.degraded) return false;
   if (filter.side !== null && item.side !== filter.side) return false;
   if (filter.source !== null && row.source.id !== filter.source && row.source.kind !== filter.source) return false;
-  if (filter.type !== '' && item.kind !== filter.type) return false;
+  if (filter.type !== null && (item.kind !== filter.type.kind || (filter.type.store !== null && row.source.kind !== filter.type.store))) return false;
   if (filter.session !== '' && !row.sessionId.includes(filter.session)) return false;
   if (filter.peer !== '' && (item.peer === null || !item.peer.toLowerCase().includes(filter.peer.toLowerCase()))) return false;
   if (filter.project !== null && (projectOf(row.source.id, row.sessionId) ?? null) !== filter.project) return false;
