@@ -17,7 +17,9 @@ function describeActivity(fold: SessionFold, filter: ConversationFilter) {
   const inOrder = filterItems(fold, filter);
   const minutes: ActivityMinute[] = [];
   let undated = 0;
+  let messages = 0;
   inOrder.forEach((item, index) => {
+    if (item.type === 'file' && item.file.facts?.kind === 'message') messages++;
     // Gaps have no time, and strays come last whatever their names say.
     if (item.type !== 'file') {
       undated++;
@@ -28,7 +30,7 @@ function describeActivity(fold: SessionFold, filter: ConversationFilter) {
     if (last !== undefined && last.minute === minute) last.count++;
     else minutes.push({ minute, count: 1, firstIndex: index });
   });
-  return { total: inOrder.length, minutes, undated, peers: countPeers(fold) };
+  return { total: inOrder.length, messages, minutes, undated, peers: countPeers(fold) };
 }
 
 /** Messages per peer as the host gave it, over the whole session; most first, ties in order of first appearance. */

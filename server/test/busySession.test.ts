@@ -122,6 +122,8 @@ describe('a session\'s activity, from the index', () => {
     const activity = await getJson(dashboard, `/api/sessions/${SESSION}/activity`, activityResponseSchema);
     assert.equal(activity.schema, 'rec.session-activity/1');
     assert.equal(activity.total, 10);
+    // The start entry, the gap and the damaged file are items, not messages.
+    assert.equal(activity.messages, 7);
     assert.deepEqual(activity.filter, { side: null, peer: null });
     assert.deepEqual(activity.minutes, [
       { minute: new Date(BASE).toISOString(), count: 4, firstIndex: 0 },
@@ -142,6 +144,7 @@ describe('a session\'s activity, from the index', () => {
     const activity = await getJson(dashboard, `/api/sessions/${SESSION}/activity?side=received`, activityResponseSchema);
     assert.deepEqual(activity.filter, { side: 'received', peer: null });
     assert.equal(activity.total, 7);
+    assert.equal(activity.messages, 4, 'the received messages; the start entry, the gap and the damaged file stay');
     assert.deepEqual(
       activity.minutes.map((minute) => [minute.count, minute.firstIndex]),
       [

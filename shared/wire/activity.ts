@@ -41,6 +41,11 @@ export const activityResponseSchema = z.object({
   filter: conversationFilterSchema,
   /** Items in the filtered order: a page with the same filter says the same `page.total`. */
   total: z.number().int().nonnegative(),
+  /**
+   * Of `total`, the message entries: the rest are what stays in place whatever the filter (a
+   * gap, a start entry, a file that holds no message), which says nothing of a side or a peer.
+   */
+  messages: z.number().int().nonnegative(),
   /** Minutes that hold at least one item, in order; an empty minute is not listed. */
   minutes: z.array(activityMinuteSchema),
   /** Items with no time of their own (gaps, stray files): in the total, in no minute. */

@@ -58,8 +58,7 @@ export function SessionActivity({ source, sessionId, filter, onFilter, onJump }:
         {isFiltered(filter) && (
           <span className="filter-words" role="status">
             Showing {describeFilter(filter)}
-            {data !== undefined && JSON.stringify(data.filter) === JSON.stringify(filter) && `: ${countOf(data.total, 'item')}`}. Gaps, start entries and files that hold no
-            message stay in their place.{' '}
+            {data !== undefined && JSON.stringify(data.filter) === JSON.stringify(filter) ? `: ${describeShown(data)}` : '. Gaps, start entries and files that hold no message stay in their place.'}{' '}
             <button type="button" className="small" onClick={() => onFilter({ side: null, peer: null })}>
               Clear filter
             </button>
@@ -71,6 +70,17 @@ export function SessionActivity({ source, sessionId, filter, onFilter, onJump }:
       {data !== undefined && <PeerCounts peers={data.peers} filter={filter} onFilter={onFilter} />}
     </section>
   );
+}
+
+/**
+ * How many items the filter leaves, in the peer table's terms: its messages, then what stays in
+ * place whatever the filter, so "9 items" beside a peer's 2 sent and 5 received adds up.
+ */
+function describeShown(activity: ActivityResponse): string {
+  const kept = activity.total - activity.messages;
+  const messages = countOf(activity.messages, 'message');
+  if (kept === 0) return `${messages}.`;
+  return `${messages}, and ${countOf(kept, 'item')} shown whatever the filter (gaps, start entries, files that hold no message), ${countOf(activity.total, 'item')} in all.`;
 }
 
 /** A peer exactly as the host gave it, or "unknown" where it gave none, as an entry shows it. */
