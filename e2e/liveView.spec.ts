@@ -204,7 +204,9 @@ test('a burst of 2,000 writes ends with all of them listed, in the order written
   await page.locator('.live-scroll').evaluate((element) => element.scrollTo(0, 0));
   await expect(page.locator('.live-item[data-index="0"]')).toHaveAttribute('data-key', /-1\.json$/);
   await expect(page.locator('.live-item[data-index="999"]')).toHaveCount(0);
-  await page.locator('.live-scroll').evaluate((element) => element.scrollTo(0, 999 * 30 - 60));
+  // Every row has the same height (one line or two, as the list's width has it).
+  const rowHeight = await page.locator('.live-item[data-index="0"]').evaluate((row) => row.getBoundingClientRect().height);
+  await page.locator('.live-scroll').evaluate((element, height) => element.scrollTo(0, 999 * height - 2 * height), rowHeight);
   await expect(page.locator('.live-item[data-index="999"]')).toHaveAttribute('data-key', /-1000\.json$/);
 });
 

@@ -116,16 +116,47 @@ test('the live view keeps every column in its list, and a row’s session name, 
   const widths = await page.locator('.live-columns > *').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().width));
   expect(widths[5]!, `what came of it ${Math.round(widths[5]!)} px, the first line ${Math.round(widths[6]!)} px`).toBeGreaterThanOrEqual(widths[6]!);
   expect(await beyond(), '1,400 px, sidebar open').toEqual([]);
-  // Narrowest, 700 px beside the sidebar: the first line gives up its column, every other stays in the list.
+  // Narrowest, 700 px beside the sidebar: every cell stays in the list, two lines a row.
   await page.setViewportSize({ width: 700, height: 800 });
   await expect(page.locator('.sidebar')).toBeVisible();
   expect(await beyond(), '700 px, sidebar open').toEqual([]);
   await expect(page.locator('.live-columns > *').filter({ hasText: 'what came of it' })).toBeVisible();
-  // A phone's width, the sidebar closed: every column but the first line still in the list.
+  // A phone's width, the sidebar closed: every cell still in the list.
   await page.getByRole('button', { name: 'Sessions list' }).click();
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(page.locator('.sidebar')).toHaveCount(0);
   expect(await beyond(), '390 px, sidebar closed').toEqual([]);
+});
+
+test('the live view at 1,024 px beside the sidebar is two lines a row, what came of it and the first line each with room for words; wide, a label beside a name is a word or nothing', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openAndSettle(page, '/live');
+  await expect(page.locator('.sidebar')).toBeVisible();
+  await expect(page.locator('.live-item').first()).toBeVisible({ timeout: 15_000 });
+  const rooms = await page.locator('.live-item').evaluateAll((rows) =>
+    rows.flatMap((row) => {
+      const width = (selector: string) => row.querySelector(selector)!.getBoundingClientRect().width;
+      const time = row.querySelector('.live-time')!;
+      const problems = [];
+      if (width('.live-words') < 200) problems.push(`what came of it has ${Math.round(width('.live-words'))} px`);
+      if (width('.live-line') < 200) problems.push(`the first line has ${Math.round(width('.live-line'))} px`);
+      if (time.scrollWidth > time.clientWidth + 0.5) problems.push(`the time "${time.textContent}" is cut`);
+      return problems;
+    }),
+  );
+  expect(rooms, '1,024 px, sidebar open').toEqual([]);
+  // Wide beside the sidebar, a spex session's title or a project beside an id is shown with room for a word of it, or not at all (it is in the hover).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.locator('.live-item .live-label').first()).toBeAttached({ timeout: 15_000 });
+  const slivers = await page.locator('.live-item').evaluateAll((rows) =>
+    rows.flatMap((row) =>
+      [...row.querySelectorAll('.live-label, .live-session > .muted')]
+        .map((label) => [label.textContent!.trim(), label.getBoundingClientRect().width] as const)
+        .filter(([text, width]) => width > 0 && width < 40 && text.length > 3)
+        .map(([text, width]) => `"${text}" in ${Math.round(width)} px`),
+    ),
+  );
+  expect(slivers, '1,440 px, sidebar open').toEqual([]);
 });
 
 test('the sessions across the stores keep every column readable in a narrow view: 520 px, and 800 px beside the sidebar', async ({ page }) => {

@@ -20,11 +20,29 @@ import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
 import '../export/export.css';
 import './live.css';
 
-// Every new item of every source, in the order it arrived, one line each. Virtualized: a burst of
+// Every new item of every source, in the order it arrived, a row each. Virtualized: a burst of
 // 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
 
+/** A row's height where the list's style does not say (`--live-row-px`, two lines in a narrow list). */
 const ROW_PX = 30;
-const estimateRow = () => ROW_PX;
+
+/**
+ * Every row's height, as the list's style gives it for its width (live.css): one line where the
+ * list is wide, two where it is not, so what came of it and the first line keep their room.
+ * Read again whenever the list changes width; the threshold is the style's alone.
+ */
+function useRowHeight(scrollElement: HTMLElement | null): number {
+  const [height, setHeight] = useState(ROW_PX);
+  useEffect(() => {
+    if (scrollElement === null) return;
+    const read = () => setHeight(Number.parseFloat(getComputedStyle(scrollElement).getPropertyValue('--live-row-px')) || ROW_PX);
+    read();
+    const resized = new ResizeObserver(read);
+    resized.observe(scrollElement);
+    return () => resized.disconnect();
+  }, [scrollElement]);
+  return height;
+}
 /** The most characters of an id or a peer a row shows; a longer one is cut in its middle, apart from the others. */
 const NAME_CHARS = 19;
 /** A stream lost for longer than this is said to have stopped (it is still tried again). */
@@ -114,6 +132,8 @@ export default function LiveView({ query }: { query: string }) {
   const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
   // Made again only with the rows shown: the virtualizer places every row again whenever its key function is another.
   const getItemKey = useCallback((index: number) => shown[index]!.id, [shown]);
+  const rowPx = useRowHeight(scrollElement);
+  const estimateRow = useCallback(() => rowPx, [rowPx]);
   const virtualizer = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scrollElement,
@@ -121,6 +141,8 @@ export default function LiveView({ query }: { query: string }) {
     getItemKey,
     overscan: 10,
   });
+  // Every row is placed again at its new height; the row at the top stays at the top.
+  useEffect(() => virtualizer.measure(), [virtualizer, rowPx]);
   const follow = useFollow(scrollElement, virtualizer, shown.length, true);
 
   const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
@@ -236,7 +258,7 @@ type RowProps = {
 
 function LiveBreakView({ row, index, start }: { row: Extract<LiveRow, { type: 'break' }>; index: number; start: number }) {
   return (
-    <div className="live-row live-break" data-index={index} style={{ transform: `translateY(${start}px)`, height: ROW_PX }} role="note">
+    <div className="live-row live-break" data-index={index} style={{ transform: `translateY(${start}px)` }} role="note">
       The connection was lost from <Time at={new Date(row.lostAt).toISOString()} short /> to <Time at={new Date(row.backAt).toISOString()} short />: what was written meanwhile is not listed here.
     </div>
   );
@@ -245,7 +267,7 @@ function LiveBreakView({ row, index, start }: { row: Extract<LiveRow, { type: 'b
 // A row is drawn again only when what it shows changed: a new item, a scroll or a list refetched
 // while a store is indexed leaves the other rows as they are.
 const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, sessionName, peerName, onOpen }: RowProps) {
-  const style = { transform: `translateY(${start}px)`, height: ROW_PX };
+  const style = { transform: `translateY(${start}px)` };
   const { item, source, sessionId } = row;
   const classes = ['live-row', 'live-item', item.refused ? 'live-refused' : '', item.degraded ? 'live-degraded' : '', item.side !== null ? `live-${item.side}` : ''].join(' ');
   return (
