@@ -10,6 +10,7 @@ type Listed = { source: { kind: string; id: string }; id: string; degraded: unkn
 
 let dashboard: RunningDashboard;
 let paths: string[] = [];
+let seatPath = '';
 
 test.beforeAll(async () => {
   dashboard = await startDashboard(null);
@@ -22,6 +23,7 @@ test.beforeAll(async () => {
   }
   const degradedFirst = [...sessions].sort((a, b) => Number(isDegraded(b)) - Number(isDegraded(a)));
   const one = (kind: string) => degradedFirst.find((session) => session.source.kind === kind)!;
+  seatPath = conversationPath(one('sac').source.id, one('sac').id);
   paths = ['/', '/live', '/search?q=the', `/source/${one('sac').source.id}/rooms`, ...['record', 'spex', 'sac'].map((kind) => conversationPath(one(kind).source.id, one(kind).id)), `/sessions/${one('record').id}`];
 });
 
@@ -157,6 +159,15 @@ test('the live view at 1,024 px beside the sidebar is two lines a row, what came
     ),
   );
   expect(slivers, '1,440 px, sidebar open').toEqual([]);
+});
+
+test('at 1,024 × 768 what narrows a seat’s or a room’s rows stays in view above them, whatever its header scrolls', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openAndSettle(page, seatPath);
+  await expect(page.getByRole('checkbox', { name: /show entries addressed to others/ })).toBeInViewport({ ratio: 1 });
+  await page.locator('.sac-header dd a[href*="/rooms/"]').first().click();
+  await expect(page.locator('main.view h1')).toHaveText(/^#/);
+  await expect(page.getByRole('combobox', { name: 'Flow shows' })).toBeInViewport({ ratio: 1 });
 });
 
 test('the sessions across the stores keep every column readable in a narrow view: 520 px, and 800 px beside the sidebar', async ({ page }) => {

@@ -26,9 +26,10 @@ export function RoomMembers({ source, members }: { source: string; members: read
               {member.liveness.word === 'unknown' ? '? unknown' : member.liveness.word} (derived)
             </span>{' '}
             <SacReading reading={member.reading} />
+            {member.presence.state === 'quiet' && ' '}
             {member.presence.state === 'quiet' && (
               <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything">
-                {' '}quiet{member.presence.until !== null && <> until <WrittenTime text={member.presence.until} /></>}
+                quiet{member.presence.until !== null && <> until <WrittenTime text={member.presence.until} /></>}
               </span>
             )}
             {member.left && <span className="muted"> · left (sac part)</span>}

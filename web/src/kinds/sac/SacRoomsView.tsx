@@ -45,7 +45,7 @@ function RoomsTable({ source }: { source: string }) {
                   <span key={member.seat}>
                     {index > 0 && ', '}
                     <Link to={conversationPath(source, member.seat)}>{member.seat}</Link>
-                    {member.presence.state === 'quiet' && <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything"> quiet</span>}
+                    {member.presence.state === 'quiet' && <> <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything">quiet</span></>}
                   </span>
                 ))}
               </td>
@@ -91,6 +91,15 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
           </p>
         )}
         {data !== undefined && <RoomMembers source={source} members={data.room.members} />}
+        {flow.targetAbsent && (
+          <p className="notice warn">
+            Entry <code>{entry}</code> is not in this room’s flow. The flow is shown from its newest entries.
+          </p>
+        )}
+        {flow.leftOut > 0 && <p className="notice">The newest {countOf(data?.items.length ?? 0, 'entry', 'entries')} are shown: the {countOf(flow.leftOut, 'earlier one')} are left out.</p>}
+      </header>
+      {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
+      <div className="conversation-controls">
         <label className="sac-flow-filter">
           Flow shows{' '}
           <select
@@ -102,14 +111,7 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
             <option value="waking">waking entries only (who wakes whom, derived by sac’s rule)</option>
           </select>
         </label>
-        {flow.targetAbsent && (
-          <p className="notice warn">
-            Entry <code>{entry}</code> is not in this room’s flow. The flow is shown from its newest entries.
-          </p>
-        )}
-        {flow.leftOut > 0 && <p className="notice">The newest {countOf(data?.items.length ?? 0, 'entry', 'entries')} are shown: the {countOf(flow.leftOut, 'earlier one')} are left out.</p>}
-      </header>
-      {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
+      </div>
       <section className="sac-flow" aria-label="Flow">
         <ConversationList
           list={flow.list}

@@ -38,14 +38,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         <p><Link to={sourceViewPath(source, ROOMS)}>Rooms</Link></p>
         <h1>{seat}</h1>
         <DownloadLinks {...apiUrls.conversationExport(source, seat)} what="this seat" />
-        {data !== undefined && (
-          <>
-            <SeatFacts summary={data.seat} source={source} />
-            <label className="sac-others">
-              <input type="checkbox" checked={others} onChange={(event) => setOthers(event.target.checked)} /> show entries addressed to others ({data.seat.counts.toOthers})
-            </label>
-          </>
-        )}
+        {data !== undefined && <SeatFacts summary={data.seat} source={source} />}
         {flow.targetAbsent && (
           <p className="notice warn">
             Entry <code>{item}</code> is not among this seat’s entries{others ? '' : ' (entries addressed to others are not shown)'}.
@@ -54,6 +47,13 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         {flow.leftOut > 0 && <p className="notice">The newest entries are shown: the {flow.leftOut.toLocaleString('en')} earliest are left out.</p>}
       </header>
       {data !== undefined && <SacReasons source={source} reasons={data.seat.degraded} />}
+      {data !== undefined && (
+        <div className="conversation-controls">
+          <label className="sac-others">
+            <input type="checkbox" checked={others} onChange={(event) => setOthers(event.target.checked)} /> show entries addressed to others ({data.seat.counts.toOthers})
+          </label>
+        </div>
+      )}
       <ConversationList
         list={flow.list}
         rowAt={flow.rowAt}
