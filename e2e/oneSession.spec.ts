@@ -95,6 +95,17 @@ test("a session page's filters are in its address: one store, one side", async (
   await expect(page.locator('.joined-row.side-received')).toHaveCount(1);
 });
 
+test("a session page's peer filter finds what a person wrote by the words the item says, “a person”, and a peer by its name", async ({ page }) => {
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}?peer=a%20person`);
+  const rows = page.locator('.joined-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toHaveAttribute('data-store', 'spex');
+  await expect(rows).toContainText('a person');
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}?peer=${SESSION_B}`);
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.filter({ hasText: 'a person' })).toHaveCount(0);
+});
+
 test("each store's own page links to the session's page and to its other stores' views, as the server joined them, and to none of the other session's", async ({ page }) => {
   const record = sourceIdOf('record', stores.record);
   const spex = sourceIdOf('spex', stores.spex);

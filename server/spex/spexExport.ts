@@ -247,7 +247,7 @@ export function describeSpexHit(hit: SpexSearchHit): string {
  */
 function placeItem(item: SpexItem): ItemPlace {
   // A person is no peer: the item itself says "a person" (its from), a peer's name is as written.
-  if (item.type === 'received') return { at: item.at, side: 'received', peer: item.from.by === 'person' ? null : item.from.by === 'session' ? item.from.sessionId : item.from.as };
+  if (item.type === 'received') return item.from.by === 'person' ? { at: item.at, side: 'received', peer: null, fromPerson: true } : { at: item.at, side: 'received', peer: item.from.by === 'session' ? item.from.sessionId : item.from.as };
   if (item.type === 'sent') return { at: item.at, side: 'sent', peer: item.receiver };
   return { at: item.at, side: null, peer: null };
 }

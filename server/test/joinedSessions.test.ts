@@ -83,6 +83,8 @@ describe('one session across the stores', () => {
     const spexReceived = page.items.filter((item) => item.kind === 'spex' && item.side === 'received').map((item) => item.peer);
     // A person is no peer: null, and the item says whose words they are (its from).
     assert.deepEqual(spexReceived, [null, SESSION_B]);
+    // ...and the place says so, as the store does: a person wrote it.
+    assert.deepEqual(page.items.filter((item) => item.kind === 'spex' && item.side === 'received').map((item) => item.fromPerson), [true, undefined]);
     // A spex line seen from the sender's side still says where it comes from: the receiver's log.
     const spexSent = page.items.find((item) => item.kind === 'spex' && item.side === 'sent')!;
     assert.ok(spexSent.kind === 'spex' && spexSent.item.type === 'sent' && spexSent.item.fromLog === 'receiver');

@@ -59,6 +59,8 @@ const placeFields = {
   side: z.enum(['sent', 'received']).nullable(),
   /** The peer as its store names it; null where it names none. */
   peer: z.string().nullable(),
+  /** Its store says a person wrote it (spex's `from: null`): a person, not a peer, and no peer named. */
+  fromPerson: z.literal(true).optional(),
 };
 
 /** An item of one of the session's stores, as that store's page gives it, and its place on the session's time axis. */

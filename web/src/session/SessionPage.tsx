@@ -124,7 +124,7 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
         </select>
       </label>
       <label>
-        Peer <input type="search" value={filter.peer} placeholder="as its store names it" onChange={(event) => onFilter({ ...filter, peer: event.target.value })} />
+        Peer <input type="search" value={filter.peer} placeholder="a name, or “a person”" onChange={(event) => onFilter({ ...filter, peer: event.target.value })} />
       </label>
     </form>
   );
