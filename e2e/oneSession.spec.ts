@@ -106,6 +106,22 @@ test("a session page's peer filter finds what a person wrote by the words the it
   await expect(rows.filter({ hasText: 'a person' })).toHaveCount(0);
 });
 
+test("a store's page given a filter it does not take says so, naming it, and says nothing of the filters it takes", async ({ page }) => {
+  const record = sourceIdOf('record', stores.record);
+  const spex = sourceIdOf('spex', stores.spex);
+  const sac = sourceIdOf('sac', stores.sac);
+  const notice = page.locator('.params-not-applied');
+  await page.goto(`${dashboard.url}${conversationPath(spex, SESSION_A)}?side=received`);
+  await expect(notice).toContainText('Not applied on this page: side=received. It shows every item');
+  await page.goto(`${dashboard.url}${conversationPath(sac, 'checkout#9c0ffee0')}?side=sent&others=1`);
+  await expect(notice).toHaveText('Not applied on this page: side=sent (it reads only others).');
+  await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?others=1`);
+  await expect(notice).toHaveText('Not applied on this page: others=1 (it reads only side, peer, peerUnknown).');
+  await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=received`);
+  await expect(page.locator('.filter-words')).toBeVisible();
+  await expect(notice).toHaveCount(0);
+});
+
 test("each store's own page links to the session's page and to its other stores' views, as the server joined them, and to none of the other session's", async ({ page }) => {
   const record = sourceIdOf('record', stores.record);
   const spex = sourceIdOf('spex', stores.spex);

@@ -4,13 +4,14 @@ import { useRouter } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { useConversations } from '../../sessions/useConversations.ts';
 import type { ConversationViewProps } from '../kind.ts';
+import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
 import { MarksLegend } from '../../conversation/marks.tsx';
 import { DegradedBanner } from './DegradedBanner.tsx';
 import { RecordConversation } from './RecordConversation.tsx';
 import { SessionActivity } from './SessionActivity.tsx';
 import { SessionHeader } from './SessionHeader.tsx';
 import { FilterQueryContext } from './filterContext.ts';
-import { readSessionFilter, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
+import { readSessionFilter, SESSION_FILTER_PARAMS, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
 
 // A record session's page: its header, what is degraded, how busy it was and with whom, and its
 // entries on the shell's time axis.
@@ -49,6 +50,7 @@ export default function RecordSessionView({ source, id: sessionId, item: file, q
       {session !== null && <SessionHeader session={session} runList={latest?.runs ?? null} children={children} />}
       {session !== null && <DegradedBanner session={session} />}
       {session !== null && <MarksLegend names={session.degraded.length > 0 ? ['unknown'] : []} />}
+      <ParamsNotApplied query={query} reads={SESSION_FILTER_PARAMS} />
       <SessionActivity key={`${source}/${sessionId}`} source={source} sessionId={sessionId} filter={filter} onFilter={onFilter} onJump={onJump} />
       <FilterQueryContext value={filterText}>
         {/* A filter is another order: the list starts again, with its own length and positions. */}

@@ -6,6 +6,9 @@ import type { ConversationFilter } from '../../../../shared/wire/activity.ts';
 
 export type SessionFilter = ConversationFilter;
 
+/** The address's parameters a record session's page reads. */
+export const SESSION_FILTER_PARAMS = ['side', 'peer', 'peerUnknown'] as const;
+
 /** The filter an address asks for; a value that is not one is no filter. */
 export function readSessionFilter(search: string): SessionFilter {
   const params = new URLSearchParams(search);

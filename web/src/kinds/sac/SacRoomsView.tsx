@@ -8,6 +8,7 @@ import type { SacRoomMember, SacRoomSummary } from '../../../../shared/wire/sac.
 import type { SourceViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
 import { SacReasons } from './SacReasons.tsx';
+import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
 import { fetchRoom, fetchRooms, sacKeys, type RoomFlowFilter } from './sacApi.ts';
 import { RoomMembers } from './RoomMembers.tsx';
 import { ROOMS } from './sacPaths.ts';
@@ -19,7 +20,7 @@ import './sac.css';
 
 export default function SacRoomsView({ source, subject: room, item, query }: SourceViewProps) {
   const flow: RoomFlowFilter = new URLSearchParams(query).get('flow') === 'waking' ? 'waking' : 'all';
-  return room === null ? <RoomsTable source={source} /> : <RoomFlow key={`${room}/${flow}`} source={source} room={room} entry={item} flow={flow} />;
+  return room === null ? <RoomsTable source={source} /> : <RoomFlow key={`${room}/${flow}`} source={source} room={room} entry={item} flow={flow} query={query} />;
 }
 
 function RoomsTable({ source }: { source: string }) {
@@ -60,7 +61,7 @@ function RoomsTable({ source }: { source: string }) {
   );
 }
 
-function RoomFlow({ source, room, entry, flow: filter }: { source: string; room: string; entry: string | null; flow: RoomFlowFilter }) {
+function RoomFlow({ source, room, entry, flow: filter, query }: { source: string; room: string; entry: string | null; flow: RoomFlowFilter; query: string }) {
   const { navigate } = useRouter();
   const flow = useNewestWindow({
     queryKey: (limit) => sacKeys.room(source, room, filter, limit),
@@ -99,6 +100,7 @@ function RoomFlow({ source, room, entry, flow: filter }: { source: string; room:
         {flow.leftOut > 0 && <p className="notice">The newest {countOf(data?.items.length ?? 0, 'entry', 'entries')} are shown: the {countOf(flow.leftOut, 'earlier one')} are left out.</p>}
       </header>
       {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
+      <ParamsNotApplied query={query} reads={['flow']} />
       <div className="conversation-controls">
         <label className="sac-flow-filter">
           Flow shows{' '}

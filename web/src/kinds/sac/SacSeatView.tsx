@@ -7,6 +7,7 @@ import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
+import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
 import { SacEntry } from './SacEntry.tsx';
 import { SacReasons } from './SacReasons.tsx';
 import { fetchSeat, sacKeys } from './sacApi.ts';
@@ -18,6 +19,9 @@ import './sac.css';
 
 // A set-agent-comm seat: what its registry and store say of it, and its Sent | Received on the
 // shell's time axis, each received entry marked as sac's cursor marks it (not what the session read).
+
+/** The address's parameters a seat's page reads. */
+const SEAT_PARAMS = ['others'];
 
 export default function SacSeatView({ source, id: seat, item, query }: ConversationViewProps) {
   const { navigate } = useRouter();
@@ -47,6 +51,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         {flow.leftOut > 0 && <p className="notice">The newest entries are shown: the {flow.leftOut.toLocaleString('en')} earliest are left out.</p>}
       </header>
       {data !== undefined && <SacReasons source={source} reasons={data.seat.degraded} />}
+      <ParamsNotApplied query={query} reads={SEAT_PARAMS} />
       {data !== undefined && (
         <div className="conversation-controls">
           <label className="sac-others">

@@ -6,6 +6,7 @@ import { useRouter } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
 import type { ConversationViewProps } from '../kind.ts';
+import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
 import { MarksLegend } from '../../conversation/marks.tsx';
 import { SpexDegradedBanner, SpexHeader } from './SpexHeader.tsx';
 import { SpexItemView, columnOf } from './SpexItemView.tsx';
@@ -17,7 +18,7 @@ import './spex.css';
 // receiver's log), its declarations and the lines that are not events across both, each in its
 // place. The header says what session.json holds now, labelled as current, never as history.
 
-export default function SpexSessionView({ source, id: sessionId, item }: ConversationViewProps) {
+export default function SpexSessionView({ source, id: sessionId, item, query }: ConversationViewProps) {
   const { navigate } = useRouter();
   const paged = useMemo(() => spexPages(source, sessionId), [source, sessionId]);
   const target = useItemIndex(paged, item);
@@ -53,6 +54,7 @@ export default function SpexSessionView({ source, id: sessionId, item }: Convers
     <main className="view conversation-view spex-view" aria-label={`spex session ${sessionId}`}>
       <SpexHeader data={data} />
       <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
+      <ParamsNotApplied query={query} reads={[]} />
       <MarksLegend
         names={[
           ...(session.counts.sent + session.counts.fromPeers > 0 ? (['two-sides'] as const) : []),
