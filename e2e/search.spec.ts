@@ -56,3 +56,16 @@ test('a time that is not one is refused with what to write, and the page never a
   await expect(page.getByRole('alert')).toContainText('Not searched: the results below are those of the search before.');
   await expect(page.locator('.search-hit')).toHaveCount(2);
 });
+
+test('a time in the address that is not one is refused in the page’s words, as if typed, and nothing is searched', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/search')) asked.push(request.url());
+  });
+  await page.goto(`${view.url}/search?q=got+it+queued&from=yesterday`);
+  await expect(page.getByRole('alert')).toHaveText(/^yesterday is not a time: write it as the page does, .* Not searched\.$/);
+  await expect(page.getByRole('textbox', { name: /^from/ })).toHaveValue('yesterday');
+  await expect(page.locator('.search-hit')).toHaveCount(0);
+  await expect(page.getByText('Search failed')).toHaveCount(0);
+  expect(asked).toEqual([]);
+});

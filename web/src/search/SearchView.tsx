@@ -12,7 +12,7 @@ import { useConversations } from '../sessions/useConversations.ts';
 import { kindOf, listKinds } from '../kinds/registry.ts';
 import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
-import { useSettings } from '../settings/Settings.tsx';
+import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { TimeFieldError } from '../time/timeField.ts';
 import { countOf } from '../text/count.ts';
@@ -28,9 +28,12 @@ export default function SearchView({ query }: { query: string }) {
   useEffect(() => inputRef.current?.focus(), []);
 
   const params = new URLSearchParams(query);
+  // An address's time is read as the form reads it: a time that is not one (`?from=yesterday`)
+  // is refused in the page's words, as if typed, and nothing is asked of the server.
+  const addressError = timeErrorOf(query, timeZone);
   const results = useQuery({
     queryKey: queryKeys.search(query),
-    enabled: !isEmptySearch(params),
+    enabled: !isEmptySearch(params) && addressError === null,
     queryFn: ({ signal }) => getJson(apiUrls.search(params), searchResponseSchema, { signal }),
   });
 
@@ -102,16 +105,32 @@ export default function SearchView({ query }: { query: string }) {
         })}
         {formError !== null && (
           <p className="notice error" role="alert">
-            {formError} Not searched{isEmptySearch(params) ? '.' : ': the results below are those of the search before.'}
+            {formError} Not searched{isEmptySearch(params) || addressError !== null ? '.' : ': the results below are those of the search before.'}
+          </p>
+        )}
+        {formError === null && addressError !== null && (
+          <p className="notice error" role="alert">
+            {addressError} Not searched.
           </p>
         )}
       </form>
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
-      {!isEmptySearch(params) && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
+      {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
-      {(formError === null || !isEmptySearch(params)) && <SearchResults results={results} empty={isEmptySearch(params)} />}
+      {(formError === null || !isEmptySearch(params)) && addressError === null && <SearchResults results={results} empty={isEmptySearch(params)} />}
     </main>
   );
+}
+
+/** The page's words for a time in the address that is not one; null: every time is one, or none is given. */
+function timeErrorOf(query: string, zone: TimeZoneSetting): string | null {
+  try {
+    queryFromForm(formFromQuery(query, zone), zone);
+    return null;
+  } catch (error) {
+    if (error instanceof TimeFieldError) return error.message;
+    throw error;
+  }
 }
 
 /** A search out of time is shown as one, never as "no matches": the texts it did not reach may hold more. */
