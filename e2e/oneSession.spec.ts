@@ -169,3 +169,29 @@ test('every search hit says which store it is from with the same badge, the reco
   expect(new Set(badges)).toEqual(new Set(['record', 'spex', 'sac']));
   await expect(hits.locator('.badge-source', { hasText: 'record' }).first()).toHaveAttribute('title', `the record (${sourceIdOf('record', stores.record)})`);
 });
+
+test('a search is narrowed to one store by the form, kept in the address, and every hit is of that store', async ({ page }) => {
+  await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('retry loop|refund endpoint')}&regex=1`);
+  const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+  await expect(hits.first()).toBeVisible();
+  const spex = sourceIdOf('spex', stores.spex);
+  await page.getByRole('combobox', { name: 'store' }).selectOption(spex);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]source=${spex}(&|$)`));
+  await expect(hits.first()).toBeVisible();
+  const badges = await hits.evaluateAll((items) => items.map((item) => item.querySelector('.badge-source')?.textContent ?? '(none)'));
+  expect(new Set(badges)).toEqual(new Set(['spex']));
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'store' })).toHaveValue(spex);
+});
+
+test('a search cut at its limit says more matched and shows up to 1,000 on asking', async ({ page }) => {
+  await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('retry loop|refund endpoint')}&regex=1&limit=2`);
+  const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');
+  await expect(hits).toHaveCount(2);
+  await expect(page.getByRole('status').filter({ hasText: '2 entries shown, the newest; more matched' })).toBeVisible();
+  await page.getByRole('button', { name: 'Show up to 1,000' }).click();
+  await expect(page).toHaveURL(/[?&]limit=1000(&|$)/);
+  await expect(hits.nth(2)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Show up to 1,000' })).toHaveCount(0);
+});

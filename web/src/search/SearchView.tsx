@@ -9,13 +9,13 @@ import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useConversations } from '../sessions/useConversations.ts';
-import { kindOf, listKinds } from '../kinds/registry.ts';
+import { kindNamed, kindOf, listKinds } from '../kinds/registry.ts';
 import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
 import { TimeFieldError } from '../time/timeField.ts';
-import { countOf } from '../text/count.ts';
+import { countOf, writeCount } from '../text/count.ts';
 
 export default function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
@@ -90,6 +90,20 @@ export default function SearchView({ query }: { query: string }) {
                 ))}
             </select>
           </label>
+          {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (
+            <label>
+              store{' '}
+              <select value={form.source} onChange={(e) => set('source', e.target.value)}>
+                <option value="">every store</option>
+                {form.source !== '' && !(sessions?.sources.some((source) => source.id === form.source) ?? false) && <option value={form.source}>{form.source}</option>}
+                {sessions?.sources.map((source) => (
+                  <option key={source.id} value={source.id}>
+                    {kindNamed(source.kind)?.name ?? source.kind} ({source.id})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <label>
             from ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.from} onChange={(e) => set('from', e.target.value)} />
           </label>
@@ -117,9 +131,15 @@ export default function SearchView({ query }: { query: string }) {
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
       {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
-      {(formError === null || !isEmptySearch(params)) && addressError === null && <SearchResults results={results} empty={isEmptySearch(params)} />}
+      {(formError === null || !isEmptySearch(params)) && addressError === null && <SearchResults results={results} empty={isEmptySearch(params)} params={params} />}
     </main>
   );
+}
+
+function withLimit(params: URLSearchParams, limit: number): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.set('limit', String(limit));
+  return next;
 }
 
 /** The page's words for a time in the address that is not one; null: every time is one, or none is given. */
@@ -143,7 +163,11 @@ function StoppedEarlyNotice({ stoppedEarly: { searched, candidates, afterMs } }:
   );
 }
 
-function SearchResults({ results, empty }: { results: UseQueryResult<SearchResponse>; empty: boolean }) {
+/** The most hits the server gives a search (its `limit`'s bound); it gives 200 unless asked. */
+const MOST_HITS = 1_000;
+
+function SearchResults({ results, empty, params }: { results: UseQueryResult<SearchResponse>; empty: boolean; params: URLSearchParams }) {
+  const { navigate } = useRouter();
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
     const notThere = isNotHere(results.error);
@@ -157,8 +181,16 @@ function SearchResults({ results, empty }: { results: UseQueryResult<SearchRespo
       <p className="muted" role="status">
         {countOf(hits.length, 'entry', 'entries')}
         {stoppedEarly !== null ? ' in the texts searched' : ''}
-        {truncated ? ` shown; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
+        {truncated ? ` shown, the newest; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
         conversations: nothing here pairs a sent entry with a received one.
+        {truncated && hits.length < MOST_HITS && (
+          <>
+            {' '}
+            <button type="button" className="small" onClick={() => navigate(searchPath(withLimit(params, MOST_HITS)))}>
+              Show up to {writeCount(MOST_HITS)}
+            </button>
+          </>
+        )}
       </p>
       <ol className="search-hits">
         {hits.map((hit) => {

@@ -14,6 +14,8 @@ export type SearchForm = {
   side: '' | 'sent' | 'received';
   peer: string;
   project: string;
+  /** One store's id: only it is searched; '' for every store. */
+  source: string;
   /**
    * Times as the page writes them (`2026-11-20 09:00:00`), in the zone the reader chose. Not the
    * browser's date input: it writes the browser's locale (11/20/2026, 09:00 AM), not the page's.
@@ -45,6 +47,7 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
     side: side === 'sent' || side === 'received' ? side : '',
     peer: params.get('peer') ?? '',
     project: params.get('project') ?? '',
+    source: params.get('source') ?? '',
     from: writeTimeField(params.get('from'), zone),
     to: writeTimeField(params.get('to'), zone),
     own,
@@ -60,6 +63,7 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.side !== '') params.set('side', form.side);
   if (form.peer !== '') params.set('peer', form.peer);
   if (form.project !== '') params.set('project', form.project);
+  if (form.source !== '') params.set('source', form.source);
   for (const [param, value] of Object.entries(form.own)) if (value !== '') params.set(param, value);
   const from = readTimeField(form.from, zone);
   const to = readTimeField(form.to, zone);
