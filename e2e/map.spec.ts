@@ -67,6 +67,22 @@ test('a node’s name is drawn over the edges that cross it, ringed in the color
   expect(drawn.afterEdges).toBe(true);
 });
 
+test('a project’s name is drawn over the edges too, and an arrow’s head is as large on a busy edge as on a quiet one', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const name = mapOf(page).locator('.map-project-names text').first();
+  await expect(name).toBeVisible();
+  const drawn = await name.evaluate((text) => {
+    const svg = text.closest('svg')!;
+    const edge = svg.querySelector('.map-edge')!;
+    const head = svg.querySelector('marker#map-arrow')!;
+    return { afterEdges: (edge.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0, paintOrder: getComputedStyle(text).paintOrder, headUnits: head.getAttribute('markerUnits') };
+  });
+  expect(drawn.afterEdges).toBe(true);
+  expect(drawn.paintOrder.startsWith('stroke')).toBe(true);
+  // Sized in the map's units: a head sized by the stroke grew with every message of its edge.
+  expect(drawn.headUnits).toBe('userSpaceOnUse');
+});
+
 test('an edge lists its messages, each linking into its store’s page; a node opens its session', async ({ page }) => {
   await page.goto(`${url}/map`);
   const map = mapOf(page);

@@ -83,22 +83,29 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
         onPointerUp={onPointerUp}
       >
         <defs>
-          <marker id="map-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          {/* In the map's own units, not the stroke's: a busy edge is thicker, its head is not (a head
+              as wide as seven strokes of a busy edge covered the names it points at). */}
+          <marker id="map-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
             <path d="M0,0 L10,5 L0,10 z" className="map-arrow" />
           </marker>
         </defs>
         {layout.boxes.map((box) => (
           <g key={box.project ?? ''} className="map-project">
             <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={10} />
-            <text x={box.x + 10} y={box.y + 16}>
-              <title>{box.project ?? 'no project named'}</title>
-              {box.project === null ? 'no project named' : projectName(box.project)}
-            </text>
           </g>
         ))}
         <g className="map-edges" onPointerOver={onPoint} onFocus={onPoint} onPointerLeave={() => setPointed(null)} onBlur={() => setPointed(null)}>
           {map.edges.map((edge) => (
             <EdgeArrow key={edge.key} edge={edge} from={layout.nodes.get(edge.from)} to={layout.nodes.get(edge.to)} nodes={byKey} pulsing={pulsing.has(edge.key)} selected={selected === edge.key} onSelect={onSelect} />
+          ))}
+        </g>
+        {/* A project's name is drawn over the edges that cross its box, as a node's is. */}
+        <g className="map-project-names">
+          {layout.boxes.map((box) => (
+            <text key={box.project ?? ''} x={box.x + 10} y={box.y + 16}>
+              <title>{box.project ?? NO_PROJECT_WHY}</title>
+              {box.project === null ? 'no project known' : projectName(box.project)}
+            </text>
           ))}
         </g>
         <g className="map-nodes">
@@ -112,6 +119,9 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
     </div>
   );
 }
+
+/** What the box of the nodes no store places in a project holds, on hover. */
+const NO_PROJECT_WHY = 'No store places these in a project: a person, peers known only by an address or a name as written, and sessions whose project no store states.';
 
 /** The layout of the nodes shown: laid out again only when the set of nodes changes, never for a count. */
 function useStableLayout(map: MapResponse): Layout {
