@@ -212,3 +212,28 @@ test('a seat downloads as NDJSON, JSON and Markdown from the same links as a rec
   const json = await download('JSON');
   expect(JSON.parse(json.text)).toMatchObject({ schema: 'rec.sac-seat/1', others: true });
 });
+
+test('a room downloads as NDJSON, JSON and Markdown from its page: its whole flow in time order', async ({ page }) => {
+  await page.goto(`${url}/source/${source}/rooms/team`);
+  const group = page.getByRole('group', { name: 'Download this room' });
+  const download = async (label: string) => {
+    const [got] = await Promise.all([page.waitForEvent('download'), group.getByRole('link', { name: `Download this room as ${label}` }).click()]);
+    return { name: got.suggestedFilename(), text: (await readFile((await got.path())!)).toString('utf8') };
+  };
+  const ndjson = await download('NDJSON');
+  expect(ndjson.name).toBe('sac-room-team.ndjson');
+  const lines = ndjson.text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines[0]).toMatchObject({ type: 'room', room: 'team', items: lines.length - 1 });
+  // The example's four first (another test may have written one since, later in time).
+  expect(lines.slice(1, 5).map((line) => [line['seat'], line['typeWord']])).toEqual([
+    [API, 'QUESTION'],
+    [API, 'FACT'],
+    [WEB, 'ANSWER'],
+    [API, 'REQUEST'],
+  ]);
+  const md = await download('Markdown');
+  expect(md.text).toMatch(/^# Room `team`/);
+  for (const canary of CANARIES) expect(md.text + ndjson.text).not.toContain(canary);
+  const json = await download('JSON');
+  expect(JSON.parse(json.text)).toMatchObject({ schema: 'rec.sac-room/1', total: lines.length - 1 });
+});

@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify';
 import { errorResponseSchema, exportQuerySchema, type ExportFormat } from '../../shared/wire/common.ts';
 import { WIRE_KINDS, searchHitSchema } from '../../shared/wire/kinds.ts';
 import { searchQuerySchema } from '../../shared/wire/search.ts';
-import { NotHere, type Source } from '../sources/source.ts';
+import { z } from 'zod';
+import { NotHere, type Source, type SourceView } from '../sources/source.ts';
 import { sendNotFound, type SourceLookup } from './answer.ts';
 import { conversationParams, sessionParams } from './conversationRoutes.ts';
 import { describeSearchExport } from './searchExport.ts';
@@ -17,7 +18,7 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
 /**
  * Exports, as downloads made as they are sent (server/export/pipeline.ts): one conversation whole
  * (`GET /api/sources/:source/conversations/:id/export?format=`, and the route before it,
- * `/api/sessions/:id/export`), from the parts the source that holds it supplies, and a search's
+ * `/api/sessions/:id/export`), one of a view whole (`…/views/:view/:key/export`: a room's flow), from the parts the source that holds it supplies, and a search's
  * hits (`GET /api/search/export?format=&…` with the search's own query). Each waits in the queue
  * of exports (a search's also in the queue of searches), and is refused there when it is full.
  */
@@ -34,6 +35,23 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     const source = lookup.byId(request.params.source);
     return source === null ? sendNotFound(reply, lookup.unknownWords()) : answerExport(source, request.params.id, request.query.format, reply);
   });
+
+  // One of a view whole (a set-agent-comm room's flow), where the view offers it.
+  app.get(
+    '/api/sources/:source/views/:view/:key/export',
+    { onRequest: exports.admit, schema: { params: z.object({ source: z.string(), view: z.string(), key: z.string().min(1, 'a key is needed') }), querystring: exportQuerySchema, response: errors } },
+    async (request, reply) => {
+      const { source: id, view: name, key } = request.params;
+      const source = lookup.byId(id);
+      if (source === null) return sendNotFound(reply, lookup.unknownWords());
+      const views = source.views as Readonly<Record<string, SourceView<unknown, unknown, unknown, unknown>>> | undefined;
+      const view = views !== undefined && Object.hasOwn(views, name) ? views[name]! : undefined;
+      if (view?.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} store's view ${JSON.stringify(name)} cannot be exported`);
+      const parts = view.export(key);
+      if (parts instanceof NotHere) return sendNotFound(reply, parts.why);
+      return sendExport(reply, parts, request.query.format, WIRE_KINDS[source.ref.kind].pageItem, { stopping, turns });
+    },
+  );
 
   app.get('/api/sessions/:sessionId/export', { onRequest: exports.admit, schema: { params: sessionParams, querystring: exportQuerySchema.extend({ source: searchQuerySchema.shape.source }), response: errors } }, async (request, reply) => {
     const id = request.params.sessionId;

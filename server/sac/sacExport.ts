@@ -1,8 +1,8 @@
 import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/seatFile.ts';
-import type { SacFlowItem, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
-import type { ConversationExport, ExportItem, TextPieces } from '../export/exportParts.ts';
+import type { SacFlowItem, SacRoomSummary, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
+import type { ConversationExport, ExportItem, ExportParts, TextPieces } from '../export/exportParts.ts';
 import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, trimPieces, type PieceRead } from '../export/largeText.ts';
 import { describeLargeMarkdown, fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
@@ -11,7 +11,8 @@ import type { SacReader, SeatFileState } from './sacReader.ts';
 import { readSeatRange } from './storeOpen.ts';
 
 // A seat exported whole (server/export/pipeline.ts frames it), as of when the export began: the
-// stretches of its Sent | Received then, each read from its file as the export reaches it.
+// stretches of its Sent | Received then, each read from its file as the export reaches it. A room
+// is exported the same way, its flow one list in time order (`rec.sac-room-export/1`).
 //
 // - `ndjson`: a first line with the seat's summary, then one line per stretch, Sent then
 //   Received: its place (room, file, byte range), its evidence, its header's facts, and its bytes
@@ -20,9 +21,14 @@ import { readSeatRange } from './storeOpen.ts';
 // - `md`: a transcript in sac's words.
 
 const SAC_EXPORT_SCHEMA = 'rec.sac-seat-export/1';
+const SAC_ROOM_EXPORT_SCHEMA = 'rec.sac-room-export/1';
 
 type Column = 'sent' | 'received';
-type Exported = { column: Column; room: string; flow: FlowItem; received: ReceivedItem | null };
+/** A stretch exported: of a seat's Sent or Received (`column`), or of a room's flow (`column` null). */
+type Exported = { column: Column | null; room: string; flow: FlowItem; received: ReceivedItem | null };
+
+/** The list a stretch is in: a seat's column, or a room's items (named as a room's page names them). */
+const listOf = (item: Exported) => item.column ?? 'items';
 
 type SacExporting = {
   ref: { kind: 'sac'; id: string };
@@ -32,9 +38,11 @@ type SacExporting = {
   /** The seat's fold and summary now; null when the store holds no such seat. */
   foldSeat(seat: string): { view: SeatView; summary: SacSeatSummary } | null;
   summaryOf(seat: string): SacSeatSummary;
+  /** The room's flow and summary now; null when no folder of it is read. */
+  roomNow(room: string): { items: FlowItem[]; summary: SacRoomSummary } | null;
 };
 
-export function createSacExport(exporting: SacExporting): (seat: string) => Answer<ConversationExport> {
+export function createSacExport(exporting: SacExporting): { seat(seat: string): Answer<ConversationExport>; room(room: string): Answer<ExportParts> } {
   const { ref, reader, flows } = exporting;
 
   /**
@@ -117,7 +125,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
         const large = await readLargeStretch(item.room, item.flow, signal);
         const problem = 'pieces' in large ? null : 'changed' in large ? { evidence: 'changed', why: `changed after it was read: ${large.changed}` } : { evidence: item.flow.item.evidence, why: `unreadable now: ${large.unreadable}` };
         const fields = problem === null ? describePlace(ref, item, item.flow.item.evidence, item.flow.item.why) : describePlace(ref, item, problem.evidence, problem.why);
-        yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: 'pieces' in large ? { pieces: large.pieces } : null } } };
+        yield { list: listOf(item), record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: 'pieces' in large ? { pieces: large.pieces } : null } } };
         continue;
       }
       const pieces: Buffer[] = [];
@@ -129,7 +137,7 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
       // The evidence sent is that of the bytes sent: none, and why, when they are not those read.
       const fields = problem === null ? describePlace(ref, item, item.flow.item.evidence, item.flow.item.why) : describePlace(ref, item, problem.evidence, problem.why);
       const bytes = problem === null ? (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)) : null;
-      yield { list: item.column, record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: bytes === null ? null : { bytes } } } };
+      yield { list: listOf(item), record: { fields, text: { name: 'fileText', base64Name: 'fileBase64', value: bytes === null ? null : { bytes } } } };
     }
   }
 
@@ -137,6 +145,11 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
     for (const item of items) {
       signal.throwIfAborted();
       const value = flows.projectFlow(item.room, item.flow, item.received, true);
+      if (item.column === null) {
+        // A room's flow is no session's: its items have no side or peer to be placed by.
+        yield { list: 'items', value };
+        continue;
+      }
       // Sent: to whom it was addressed (no one named: everyone); received: the seat that wrote it.
       const peer = item.column === 'received' ? value.seat : value.to.length === 0 ? 'everyone' : value.to.join(', ');
       yield { list: item.column, value, place: { at: value.at, side: item.column, peer } };
@@ -150,12 +163,31 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
       // A large body is given whole in its block, read a piece at a time as it is sent; when it
       // cannot be read again, the transcript shows the head its page shows, and says so.
       const large = value.large === undefined || value.text === null ? null : await readLargeStretch(item.room, item.flow, signal);
-      if (large === null || !('pieces' in large)) yield { list: item.column, markdown: describeStretchMarkdown(value, false) };
-      else yield { list: item.column, markdown: describeStretchMarkdown(value, true), block: { info: 'text', pieces: large.shown, backticks: large.backticks, after: '\n' } };
+      if (large === null || !('pieces' in large)) yield { list: listOf(item), markdown: describeStretchMarkdown(value, false) };
+      else yield { list: listOf(item), markdown: describeStretchMarkdown(value, true), block: { info: 'text', pieces: large.shown, backticks: large.backticks, after: '\n' } };
     }
   }
 
-  return (seat) => {
+  const forms = (items: readonly Exported[]) => ({ ndjson: (signal: AbortSignal) => records(items, signal), json: (signal: AbortSignal) => values(items, signal), md: (signal: AbortSignal) => transcript(items, signal) });
+
+  /** A room's flow, every entry and every stretch of degraded evidence, in time order, as of now. */
+  function room(room: string): Answer<ExportParts> {
+    const now = exporting.roomNow(room);
+    if (now === null) return new NotHere(`no room ${JSON.stringify(room)} read in this set-agent-comm store`);
+    const items: Exported[] = now.items.map((flow) => ({ column: null, room, flow, received: null }));
+    return {
+      name: ['sac', 'room', room],
+      ndjsonHead: { type: 'room', schema: SAC_ROOM_EXPORT_SCHEMA, source: ref, room, summary: now.summary, items: items.length },
+      jsonHead: { schema: 'rec.sac-room/1', flow: 'all' },
+      jsonTail: () => ({ limit: Math.max(items.length, 1), total: items.length, room: exporting.roomNow(room)?.summary ?? now.summary }),
+      markdownHead: (exportedAt) => describeRoomMarkdown(now.summary, exportedAt),
+      // The JSON document is a room's page with every item: rec.sac-room/1, as its page answers.
+      lists: [{ name: 'items', markdownTitle: '## Flow\n\nEvery entry of the room in time order, as each seat wrote it in its file.\n\n', markdownEmpty: 'Nothing.\n' }],
+      items: forms(items),
+    };
+  }
+
+  const seat = (seat: string): Answer<ConversationExport> => {
     const folded = exporting.foldSeat(seat);
     if (folded === null) return new NotHere(`no seat ${JSON.stringify(seat)} in this set-agent-comm store`);
     // The stretches of the moment the export began; later ones are in the next export.
@@ -180,10 +212,12 @@ export function createSacExport(exporting: SacExporting): (seat: string) => Answ
           markdownEmpty: 'Nothing.\n',
         },
       ],
-      items: { ndjson: (signal) => records(items, signal), json: (signal) => values(items, signal), md: (signal) => transcript(items, signal) },
+      items: forms(items),
       newest: (limit) => ({ total: items.length, json: (signal) => values(pickNewest(items, sent, limit), signal) }),
     };
   };
+
+  return { seat, room };
 }
 
 /** A stretch's place, evidence and header facts: what an NDJSON record says beside its bytes. */
@@ -230,15 +264,34 @@ function describeSeatMarkdown(summary: SacSeatSummary, exportedAt: string): stri
     `- Rooms: ${summary.rooms.length === 0 ? 'none' : summary.rooms.map((room) => `${inlineValue(room.room)}${room.kind === 'pair' ? ' (a room of two)' : ''}${room.left ? ' (left)' : ''}`).join(', ')}`,
     `- ${c.sent} sent · ${c.received} received (${c.toSeat} to this seat, ${c.toAgent} to its agent, ${c.toEveryone} to everyone, ${c.toOthers} to others) · ${c.unread} unread by sac’s cursor`,
     '- Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.',
-    `- Exported at ${exportedAt}, as the files were on disk then.`,
-    '',
   ];
-  if (summary.degraded.length > 0) {
+  return withExportedAndDegraded(lines, exportedAt, summary.degraded);
+}
+
+/** A transcript head's last lines: when it was exported, then every reason to doubt what was read. */
+function withExportedAndDegraded(lines: string[], exportedAt: string, degraded: readonly { words: string }[]): string {
+  lines.push(`- Exported at ${exportedAt}, as the files were on disk then.`, '');
+  if (degraded.length > 0) {
     lines.push('## Degraded', '');
-    for (const reason of summary.degraded) lines.push(`- ${reason.words}`);
+    for (const reason of degraded) lines.push(`- ${reason.words}`);
     lines.push('');
   }
   return lines.join('\n') + '\n';
+}
+
+/** A room's transcript head: its kind, members, counts, and every reason to doubt what was read. */
+function describeRoomMarkdown(summary: SacRoomSummary, exportedAt: string): string {
+  const lines = [
+    `# Room ${inlineValue(summary.room)}`,
+    '',
+    `- Store: sac ${inlineValue(summary.source.id)}`,
+    `- ${summary.kind === 'pair' ? 'A room of two' : summary.kind === 'unknown' ? `Room of two: unknown${summary.kindWhy === null ? '' : ` (${summary.kindWhy})`}` : 'A room'}`,
+    `- Members: ${summary.members.length === 0 ? 'none' : summary.members.map((member) => inlineValue(member.seat)).join(', ')}`,
+    `- Seat files: ${summary.seats.length === 0 ? 'none' : summary.seats.map((seat) => inlineValue(seat)).join(', ')}`,
+    `- ${summary.entries} ${summary.entries === 1 ? 'entry' : 'entries'}`,
+    '- Who wakes whom is derived by sac’s rule; read or unread is as sac’s cursor says, not what a session read.',
+  ];
+  return withExportedAndDegraded(lines, exportedAt, summary.degraded);
 }
 
 const ADDRESSING_WORDS: Record<string, string> = {

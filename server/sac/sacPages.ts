@@ -1,6 +1,6 @@
 import type { SourceRef } from '../../shared/wire/common.ts';
 import { listKnownRooms, type RoomFolder } from '../../shared/sac/knownRooms.ts';
-import { foldRoom, type RoomFold } from '../../shared/sac/room.ts';
+import { foldRoom, type FlowItem, type RoomFold } from '../../shared/sac/room.ts';
 import { listRoomMembers } from '../../shared/sac/roster.ts';
 import { deriveWakes } from '../../shared/sac/wakes.ts';
 import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
@@ -125,5 +125,11 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: 
     },
   };
 
-  return { seatPage, itemOf, rooms };
+  /** A room read here as it is now, its flow and its summary, for its export; null: no folder of it is read. */
+  function roomNow(room: string): { items: FlowItem[]; summary: SacRoomSummary } | null {
+    const fold = folds.foldRoomNow(room);
+    return fold === null ? null : { items: fold.items, summary: projectRoomSummary(ref, fold, membersOf(room)) };
+  }
+
+  return { seatPage, itemOf, rooms, roomNow };
 }

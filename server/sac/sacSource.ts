@@ -122,6 +122,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     flows,
     foldSeat: (seat) => (folds.currentSeats().includes(seat) ? { view: folds.foldSeatNow(seat), summary: summaryOf(seat) } : null),
     summaryOf,
+    roomNow: pages.roomNow,
   });
 
   return {
@@ -137,8 +138,8 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     },
     page: pages.seatPage,
     item: pages.itemOf,
-    export: exportOf,
-    views: { rooms: pages.rooms },
+    export: exportOf.seat,
+    views: { rooms: { ...pages.rooms, export: exportOf.room } },
     mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),
     search: (query, signal) => searchSac(reader, pool, root, ref, query, signal),
     describeSearchHit: (hit) => describeSacHit(hit as SacSearchHit),

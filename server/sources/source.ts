@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { LiveItem, SourceKind, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
 import type { WireKinds } from '../../shared/wire/kinds.ts';
 import type { KindSearchQuery, StoppedEarly } from '../../shared/wire/search.ts';
-import type { ConversationExport } from '../export/exportParts.ts';
+import type { ConversationExport, ExportParts } from '../export/exportParts.ts';
 import type { MapFacts } from '../../shared/map/party.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
@@ -93,6 +93,8 @@ type Output<S> = S extends z.ZodType ? z.output<S> : never;
 export type SourceView<List = unknown, ListQuery = never, One = unknown, OneQuery = never> = {
   list(query: ListQuery, signal: AbortSignal): Promise<Answer<List>>;
   one(key: string, query: OneQuery, signal: AbortSignal): Promise<Answer<One>>;
+  /** One of it whole (a room's flow), for the export pipeline, as a conversation's export is. */
+  export?(key: string): Answer<ExportParts>;
 };
 type ViewsOf<K extends SourceKind> = {
   readonly [V in keyof Wire<K>['views']]: Wire<K>['views'][V] extends { list: { query: infer LQ; response: infer L }; one: { query: infer OQ; response: infer O } }

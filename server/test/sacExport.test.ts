@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { searchResponseSchema } from '../../shared/wire/search.ts';
-import { sacSeatResponseSchema } from '../../shared/wire/sac.ts';
+import { sacRoomResponseSchema, sacSeatResponseSchema } from '../../shared/wire/sac.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startDashboard, type Dashboard } from '../dashboard.ts';
 import { eventually, makeTempRecord } from './harness.ts';
@@ -150,5 +150,59 @@ describe('a set-agent-comm seat exported', () => {
     const md = await (await fetch(new URL(`/api/search/export?format=md&${query}`, dashboard.url))).text();
     assert.ok(md.includes(`Store sac \`${sourceId}\`, room \`export\`, written by seat \`${WEB}\``));
     assert.ok(md.includes('findme-sac-export'));
+  });
+});
+
+describe('a set-agent-comm room exported', () => {
+  const roomExport = async (room: string, format: string) => {
+    const response = await fetch(new URL(`/api/sources/${sourceId}/views/rooms/${encodeURIComponent(room)}/export?format=${format}`, dashboard.url));
+    return { status: response.status, text: await response.text(), disposition: response.headers.get('content-disposition') };
+  };
+
+  it('as NDJSON gives every stretch of its flow in time order, each with its writer, evidence and bytes exactly as in its file', async () => {
+    const answer = await roomExport('export', 'ndjson');
+    assert.equal(answer.status, 200, answer.text);
+    assert.match(answer.disposition!, /^attachment; filename="sac-room-export\.ndjson"$/);
+    assert.ok(!answer.text.includes(CANARY));
+    const [head, ...items] = linesOf(answer.text);
+    assert.equal(head!['type'], 'room');
+    assert.equal(head!['schema'], 'rec.sac-room-export/1');
+    assert.equal(head!['room'], 'export');
+    assert.equal(head!['items'], items.length);
+    assert.deepEqual(new Set(items.map((item) => item['seat'])), new Set([WEB, API]));
+    assert.ok(items.every((item) => item['column'] === null && item['room'] === 'export'));
+    for (const item of items) {
+      const bytes = readFileSync(join(store.dir, item['file'] as string)).subarray(item['start'] as number, item['end'] as number);
+      assert.ok(Buffer.from(item.fileText!, 'utf8').equals(bytes), `${item['item'] as string} byte for byte`);
+    }
+    assert.ok(items.some((item) => item['evidence'] === 'damaged' && /torn/.test(item['why'] as string)), 'the torn write in its place');
+    assert.ok(items.some((item) => item['type'] === 'stray-text'), 'the stray text in its place');
+  });
+
+  it('as JSON is the room page’s shape with every item, equal to the page asked for all of them', async () => {
+    const answer = await roomExport('export', 'json');
+    assert.equal(answer.status, 200, answer.text);
+    const exported = sacRoomResponseSchema.parse(JSON.parse(answer.text));
+    assert.equal(exported.items.length, exported.total);
+    const page = sacRoomResponseSchema.parse(await (await fetch(new URL(`/api/sources/${sourceId}/views/rooms/export?limit=${exported.total}`, dashboard.url))).json());
+    assert.deepEqual(exported.items, page.items);
+    assert.deepEqual(exported.room, page.room);
+  });
+
+  it('as Markdown is a transcript headed by the room, bodies verbatim, in time order', async () => {
+    const answer = await roomExport('export', 'md');
+    assert.equal(answer.status, 200, answer.text);
+    const md = answer.text;
+    assert.match(md, /^# Room `export`/);
+    assert.ok(md.includes('## Flow'));
+    assert.ok(md.includes(`\`\`\`\`\`text\n${VERBATIM.trim()}\n\`\`\`\`\`\n`), 'the body verbatim, in a fence of five');
+    assert.ok(md.indexOf('findme-sac-export') < md.indexOf('The answer'), 'the question before its answer');
+  });
+
+  it('of a room no folder of which is read is a 404 saying so, and a format that is not one a 400', async () => {
+    const answer = await roomExport('nowhere', 'md');
+    assert.equal(answer.status, 404);
+    assert.equal((JSON.parse(answer.text) as { message: string }).message, 'no room "nowhere" read in this set-agent-comm store');
+    assert.equal((await roomExport('export', 'pdf')).status, 400);
   });
 });

@@ -30,6 +30,8 @@ export const apiUrls = {
   /** A view only one kind of store has (`kind`'s `view`), of all of it or of one `key`. */
   view: (kind: string, source: string, view: string, key: string | null, query: Query = {}) =>
     withQuery(`/api/${encodeURIComponent(kind)}/${encodeURIComponent(view)}${key === null ? '' : `/${encodeURIComponent(key)}`}`, { ...Object.fromEntries(new URLSearchParams(query)), source }),
+  /** One of a view whole (a room's flow), as an export: the path, and what its query needs besides the format. */
+  viewExport: (source: string, view: string, key: string) => ({ path: `/api/sources/${encodeURIComponent(source)}/views/${encodeURIComponent(view)}/${encodeURIComponent(key)}/export`, query: new URLSearchParams() }),
   /** Every Claude Code session across the stores, joined by the server on the full id each store states. */
   joinedSessions: () => '/api/joined-sessions',
   /** The session a store's conversation is, and that session's conversations in every store. */

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
+import { apiUrls } from '../../api/urls.ts';
+import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
@@ -79,6 +81,8 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
           #{room}
           {data?.room.kind === 'pair' && <span className="sac-pair"> a room of two: {data.room.pair?.join(' and ')}</span>}
         </h1>
+        {/* A room whose folder is not read has nothing to take away. */}
+        {data?.room.folder.state === 'present' && <DownloadLinks {...apiUrls.viewExport(source, ROOMS, room)} what="this room" />}
         {data !== undefined && (
           <p className="sac-meta">
             {countOf(data.room.members.length, 'member')}, {countOf(data.room.seats.length, 'seat file')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
