@@ -13,6 +13,8 @@ test('a session URL loads directly', async ({ page }) => {
   await page.goto(`${view.url}/session/${alpha}`);
   await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
   await expect(page.locator(`.session-row[data-session-id="${alpha}"]`)).toHaveAttribute('aria-current', 'page');
+  // One kind of store read: no row needs a badge naming it.
+  await expect(page.locator(`.session-row[data-session-id="${alpha}"] .badge-source`)).toBeHidden();
 });
 
 test('a session\'s old address, and an entry\'s, are replaced by today\'s in the history: back goes where the reader was before', async ({ page }) => {

@@ -37,6 +37,16 @@ test('two sessions whose ids share a prefix are two rows, each with a badge and 
   await expect(page.locator(`tr[data-session="${SESSION_B}"] .store-badge`).last()).toContainText('checkout#9c0ffee0-111');
 });
 
+test('every row of the sidebar says which store it is from with the same badge, the record’s as the others’', async ({ page }) => {
+  await page.goto(dashboard.url);
+  const badgeOf = (label: string) => page.getByRole('link', { name: label, exact: true }).locator('.badge-source');
+  await expect(badgeOf(`Session ${SESSION_A}`)).toHaveText('record');
+  await expect(badgeOf(`Session ${SESSION_A}`)).toBeVisible();
+  await expect(badgeOf(`spex session ${SESSION_A}`)).toHaveText('spex');
+  await expect(badgeOf('set-agent-comm seat checkout#9c0ffee0')).toHaveText('sac');
+  await expect(badgeOf('set-agent-comm seat checkout#9c0ffee0')).toHaveAttribute('title', `a set-agent-comm seat (${sourceIdOf('sac', stores.sac)})`);
+});
+
 test('two sessions whose ids share their first 8 characters are written apart wherever an id is cut short: the sidebar, a search hit, a peer resolved', async ({ page }) => {
   const [a, b] = [`9c0ffee0…000a`, `9c0ffee0…000b`];
   await page.goto(dashboard.url);

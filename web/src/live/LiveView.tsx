@@ -43,6 +43,7 @@ function useRowHeight(scrollElement: HTMLElement | null): number {
   }, [scrollElement]);
   return height;
 }
+
 /** The most characters of an id or a peer a row shows; a longer one is cut in its middle, apart from the others. */
 const NAME_CHARS = 19;
 /** A stream lost for longer than this is said to have stopped (it is still tried again). */

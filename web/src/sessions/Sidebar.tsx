@@ -73,7 +73,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const groups = groupByProject(virtualizer.getVirtualItems(), rows);
 
   return (
-    <nav className="sidebar" id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => setKept(orderOf(fresh))} onPointerLeave={() => setKept(null)}>
+    // Where one kind of store is read, a badge naming it on every row says nothing: it is hidden (app.css).
+    <nav className={new Set(data?.sources.map((source) => source.kind)).size > 1 ? 'sidebar' : 'sidebar one-kind'} id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => setKept(orderOf(fresh))} onPointerLeave={() => setKept(null)}>
       <div className="sidebar-tools">
         <input
           type="search"

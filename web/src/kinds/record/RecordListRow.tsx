@@ -5,6 +5,7 @@ import { projectName, shortId } from '../../sessions/names.ts';
 import { Time } from '../../time/Time.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { writeCount } from '../../text/count.ts';
+import { SourceBadge } from '../SourceBadge.tsx';
 
 /** A record session in the sidebar: its span, its counts, and what makes its record doubtful. */
 export function RecordListRow({ conversation: session, depth, selected }: { conversation: SessionSummary; depth: number; selected: boolean }) {
@@ -21,6 +22,7 @@ export function RecordListRow({ conversation: session, depth, selected }: { conv
     >
       <span className="session-row-top">
         {depth > 0 && <span className="chain-mark" aria-hidden="true">↳</span>}
+        <SourceBadge source={session.source} />
         <code className="sid">{shortId(session.sessionId)}</code>
         {session.chain !== null && <span className="badge badge-chain" title={`part ${String(session.chain.part)} of a chain under ${session.chain.parent}`}>part {String(session.chain.part)}</span>}
         {session.coverage === 'unknown' && <span className="badge badge-warn" title="No start entry: the record cannot say what this session sent or received.">coverage unknown</span>}

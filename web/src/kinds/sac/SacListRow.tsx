@@ -5,6 +5,7 @@ import { Time } from '../../time/Time.tsx';
 import { SacReading } from './SacReading.tsx';
 import { receivedShown } from './receivedShown.ts';
 import { writeCount } from '../../text/count.ts';
+import { SourceBadge } from '../SourceBadge.tsx';
 
 /** A set-agent-comm seat in the sidebar: its liveness as sac derives it, its counts, how far sac's cursor has it read. */
 
@@ -20,7 +21,7 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
       data-session-id={session.id}
     >
       <span className="session-row-top">
-        <span className="badge badge-source" title="A set-agent-comm seat">sac</span>
+        <SourceBadge source={session.source} />
         <code className="sid">{session.id}</code>
         <span className="badge" title={`Derived as set-agent-comm derives it: ${session.liveness.why}`}>
           {session.liveness.word} (derived)

@@ -4,6 +4,7 @@ import { conversationPath } from '../../router/routes.ts';
 import { shortId } from '../../sessions/names.ts';
 import { Time } from '../../time/Time.tsx';
 import { writeCount } from '../../text/count.ts';
+import { SourceBadge } from '../SourceBadge.tsx';
 
 /** A spex session in the sidebar: its title, its status now (current, not history), its counts. */
 export function SpexListRow({ conversation: session, selected }: { conversation: SpexSummary; depth: number; selected: boolean }) {
@@ -19,7 +20,7 @@ export function SpexListRow({ conversation: session, selected }: { conversation:
       data-session-id={session.id}
     >
       <span className="session-row-top">
-        <span className="badge badge-source" title="A spex session timeline">spex</span>
+        <SourceBadge source={session.source} />
         <code className="sid">{shortId(session.id)}</code>
         {label !== null && <span className="session-row-title">{label}</span>}
         {current.state === 'known' && current.word !== null && (
