@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readHeader } from '../../shared/sac/seatFile.ts';
+import { readHeader } from '../../shared/sac/entryHeader.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
 import { appendSacEntry, sacTime } from './sacWrite.ts';
 

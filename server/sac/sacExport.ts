@@ -1,6 +1,6 @@
 import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
-import { readHeader } from '../../shared/sac/seatFile.ts';
+import { readHeader } from '../../shared/sac/entryHeader.ts';
 import type { SacFlowItem, SacRoomSummary, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { ConversationExport, ExportItem, ExportParts, TextPieces } from '../export/exportParts.ts';
 import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, trimPieces, type PieceRead } from '../export/largeText.ts';

@@ -1,4 +1,4 @@
-import { ENTRY_HEADER } from './seatFile.ts';
+import { ENTRY_HEADER } from './entryHeader.ts';
 
 // What set-agent-comm's `send` appends to the writer's own seat file (sac-channels-format, as its
 // `store.mjs` writes it): `\n` unless the file is empty, the header and `\n`, the trimmed body with

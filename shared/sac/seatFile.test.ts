@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSeededRandom } from '../seededRandom.ts';
+import { ENTRY_HEADER, readHeader } from './entryHeader.ts';
 import {
-  ENTRY_HEADER,
   adoptSeatFileReading,
   awaitsWriter,
   countEntries,
@@ -14,7 +14,6 @@ import {
   packSeatFileReading,
   readBodyText,
   readEntry,
-  readHeader,
   readRawText,
   readSeatFile,
   SeatFileReading,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
-import { ENTRY_TYPES } from '../sac/seatFile.ts';
+import { ENTRY_TYPES } from '../sac/entryHeader.ts';
 import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,

@@ -1,4 +1,5 @@
-import { readHeader, type SeatFileItem } from '../seatFile.ts';
+import { readHeader } from '../entryHeader.ts';
+import type { SeatFileItem } from '../seatFile.ts';
 
 // The reading of a whole seat file line by line, as the first reader did it: every line decoded
 // where it starts with `## `, every body line looked at. For tests only: the reference the byte

@@ -1,4 +1,4 @@
-import { ENTRY_TYPES } from '../../../../shared/sac/seatFile.ts';
+import { ENTRY_TYPES } from '../../../../shared/sac/entryHeader.ts';
 import type { Kind } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
 import { SacHitRow } from './SacHitRow.tsx';
