@@ -68,4 +68,11 @@ test('a time in the address that is not one is refused in the page’s words, as
   await expect(page.locator('.search-hit')).toHaveCount(0);
   await expect(page.getByText('Search failed')).toHaveCount(0);
   expect(asked).toEqual([]);
+
+  // One the page reads as a time, but not in the server's words, is searched as its field shows it.
+  await page.goto(`${view.url}/search?q=got+it+queued&from=2000-01-01`);
+  await expect(page.getByRole('textbox', { name: /^from/ })).toHaveValue('2000-01-01 00:00:00');
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+  await expect(page.getByText('Search failed')).toHaveCount(0);
+  expect(asked.at(-1)).toContain('from=2000-01-01T00%3A00%3A00.000Z');
 });

@@ -14,7 +14,7 @@ import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
-import { TimeFieldError } from '../time/timeField.ts';
+import { readTimeField, TimeFieldError, writeTimeField } from '../time/timeField.ts';
 import { countOf, writeCount } from '../text/count.ts';
 
 export default function SearchView({ query }: { query: string }) {
@@ -27,12 +27,14 @@ export default function SearchView({ query }: { query: string }) {
   useEffect(() => setForm(formFromQuery(query, timeZone)), [query, timeZone]);
   useEffect(() => inputRef.current?.focus(), []);
 
-  const params = new URLSearchParams(query);
-  // An address's time is read as the form reads it: a time that is not one (`?from=yesterday`)
-  // is refused in the page's words, as if typed, and nothing is asked of the server.
-  const addressError = timeErrorOf(query, timeZone);
+  // An address's time is read as the form reads it, and the server is asked what its field
+  // shows (`?from=2026-11-20` is that day's first instant); a time that is not one
+  // (`?from=yesterday`) is refused in the page's words, as if typed, and nothing is asked.
+  const asked = readAddressTimes(query, timeZone);
+  const params = 'params' in asked ? asked.params : new URLSearchParams(query);
+  const addressError = 'error' in asked ? asked.error : null;
   const results = useQuery({
-    queryKey: queryKeys.search(query),
+    queryKey: queryKeys.search(params.toString()),
     enabled: !isEmptySearch(params) && addressError === null,
     queryFn: ({ signal }) => getJson(apiUrls.search(params), searchResponseSchema, { signal }),
   });
@@ -40,7 +42,11 @@ export default function SearchView({ query }: { query: string }) {
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     try {
-      navigate(searchPath(queryFromForm(form, timeZone)));
+      const next = queryFromForm(form, timeZone);
+      // The number of hits asked for stays with the next search (Show up to 1,000).
+      const limit = params.get('limit');
+      if (limit !== null) next.set('limit', limit);
+      navigate(searchPath(next));
       setFormError(null);
     } catch (error) {
       if (!(error instanceof TimeFieldError)) throw error;
@@ -142,13 +148,23 @@ function withLimit(params: URLSearchParams, limit: number): URLSearchParams {
   return next;
 }
 
-/** The page's words for a time in the address that is not one; null: every time is one, or none is given. */
-function timeErrorOf(query: string, zone: TimeZoneSetting): string | null {
+/**
+ * The address's query with its times as the form reads them (the field's words shown, the
+ * instant they name asked); or the page's words for a time that is not one.
+ */
+function readAddressTimes(query: string, zone: TimeZoneSetting): { params: URLSearchParams } | { error: string } {
+  const params = new URLSearchParams(query);
   try {
-    queryFromForm(formFromQuery(query, zone), zone);
-    return null;
+    for (const name of ['from', 'to'] as const) {
+      const value = params.get(name);
+      if (value === null) continue;
+      const instant = readTimeField(writeTimeField(value, zone), zone);
+      if (instant === null) params.delete(name);
+      else params.set(name, instant);
+    }
+    return { params };
   } catch (error) {
-    if (error instanceof TimeFieldError) return error.message;
+    if (error instanceof TimeFieldError) return { error: error.message };
     throw error;
   }
 }
