@@ -133,6 +133,12 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   const keys = await rows(page).evaluateAll((found) => found.map((row) => row.textContent ?? ''));
   expect(keys.findIndex((text) => text.includes('written to the record first'))).toBeLessThan(keys.findIndex((text) => text.includes('from a person to spex')));
 
+  // The peer filter finds what a person wrote by the words its row says, as a session's page does.
+  await page.getByRole('textbox', { name: 'peer' }).fill('a person');
+  await expect(person).toBeVisible();
+  await expect(peer).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'peer' }).fill('');
+
   // A row opens the spex line in its place.
   await person.locator('.live-line').click();
   await expect(page).toHaveURL(new RegExp(`/source/spex-[0-9a-f]{8}/conversation/${SPEX_RECEIVER}/item/line-1$`));

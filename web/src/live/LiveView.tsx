@@ -1,7 +1,7 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
@@ -142,9 +142,19 @@ export default function LiveView({ query }: { query: string }) {
     getItemKey,
     overscan: 10,
   });
-  // Every row is placed again at its new height; the row at the top stays at the top.
-  useEffect(() => virtualizer.measure(), [virtualizer, rowPx]);
   const follow = useFollow(scrollElement, virtualizer, shown.length, true);
+  // Every row is placed again at its new height. A reader who stopped following keeps the row
+  // that was at the top there; following, the newest row is shown again as ever.
+  const lastRowPx = useRef(rowPx);
+  const following = follow.following;
+  useEffect(() => {
+    const before = lastRowPx.current;
+    lastRowPx.current = rowPx;
+    if (before === rowPx) return;
+    const topRow = scrollElement === null ? 0 : scrollElement.scrollTop / before;
+    virtualizer.measure();
+    if (scrollElement !== null && !following) scrollElement.scrollTop = topRow * rowPx;
+  }, [virtualizer, rowPx, scrollElement, following]);
 
   const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
   const connectionWords = {

@@ -83,7 +83,9 @@ export function matchesLive(row: LiveRow, filter: LiveFilter, projectOf: (source
   if (filter.source !== null && row.source.id !== filter.source && row.source.kind !== filter.source) return false;
   if (filter.type !== null && (item.kind !== filter.type.kind || (filter.type.store !== null && row.source.kind !== filter.type.store))) return false;
   if (filter.session !== '' && !row.sessionId.includes(filter.session)) return false;
-  if (filter.peer !== '' && (item.peer === null || !item.peer.toLowerCase().includes(filter.peer.toLowerCase()))) return false;
+  // What a person wrote has no peer: it is found by the words its row says, "a person".
+  const peer = item.fromPerson === true ? 'a person' : item.peer;
+  if (filter.peer !== '' && (peer === null || !peer.toLowerCase().includes(filter.peer.toLowerCase()))) return false;
   if (filter.project !== null && (projectOf(row.source.id, row.sessionId) ?? null) !== filter.project) return false;
   return true;
 }
