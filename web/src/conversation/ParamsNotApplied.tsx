@@ -1,12 +1,15 @@
 // A conversation's page given an address with a filter it does not take (`?side=received` on a
-// spex session, `?others=1` on a record session) says so, rather than showing everything as if
-// the filter held. Each kind's page names the parameters it reads; every other is listed here.
+// spex session, `?others=1` on a record session, `?side=both` anywhere) says so, rather than
+// showing everything as if the filter held. Each kind's page names the parameters it reads and
+// gives the query it applied; every other parameter, or value, of the address is listed here.
 
 type Props = {
   /** The page's query, as the address has it. */
   query: string;
   /** The parameters this page reads. */
   reads: readonly string[];
+  /** What it applied of them, as a query: a value it does not take is not in it. */
+  applied: URLSearchParams | string;
 };
 
 function Codes({ words }: { words: readonly string[] }) {
@@ -18,8 +21,9 @@ function Codes({ words }: { words: readonly string[] }) {
   ));
 }
 
-export function ParamsNotApplied({ query, reads }: Props) {
-  const ignored = [...new URLSearchParams(query)].filter(([name]) => !reads.includes(name)).map(([name, value]) => `${name}=${value}`);
+export function ParamsNotApplied({ query, reads, applied }: Props) {
+  const taken = new Set([...new URLSearchParams(applied)].map(([name, value]) => `${name}=${value}`));
+  const ignored = [...new URLSearchParams(query)].map(([name, value]) => `${name}=${value}`).filter((pair) => !taken.has(pair));
   if (ignored.length === 0) return null;
   return (
     <p className="notice warn params-not-applied" role="status">

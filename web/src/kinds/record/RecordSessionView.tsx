@@ -50,7 +50,7 @@ export default function RecordSessionView({ source, id: sessionId, item: file, q
       {session !== null && <SessionHeader session={session} runList={latest?.runs ?? null} children={children} />}
       {session !== null && <DegradedBanner session={session} />}
       {session !== null && <MarksLegend names={session.degraded.length > 0 ? ['unknown'] : []} />}
-      <ParamsNotApplied query={query} reads={SESSION_FILTER_PARAMS} />
+      <ParamsNotApplied query={query} reads={SESSION_FILTER_PARAMS} applied={filterText} />
       <SessionActivity key={`${source}/${sessionId}`} source={source} sessionId={sessionId} filter={filter} onFilter={onFilter} onJump={onJump} />
       <FilterQueryContext value={filterText}>
         {/* A filter is another order: the list starts again, with its own length and positions. */}

@@ -82,7 +82,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
           {data?.room.kind === 'pair' && <span className="sac-pair"> a room of two: {data.room.pair?.join(' and ')}</span>}
         </h1>
         {/* A room whose folder is not read has nothing to take away. */}
-        {data?.room.folder.state === 'present' && <DownloadLinks {...apiUrls.viewExport(source, ROOMS, room)} what="this room" />}
+        {data?.room.folder.state === 'present' && <DownloadLinks {...apiUrls.viewExport(source, ROOMS, room)} what={filter === 'waking' ? 'this room, every entry (not only the waking ones)' : 'this room'} />}
         {data !== undefined && (
           <p className="sac-meta">
             {countOf(data.room.members.length, 'member')}, {countOf(data.room.seats.length, 'seat file')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
@@ -104,7 +104,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
         {flow.leftOut > 0 && <p className="notice">The newest {countOf(data?.items.length ?? 0, 'entry', 'entries')} are shown: the {countOf(flow.leftOut, 'earlier one')} are left out.</p>}
       </header>
       {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
-      <ParamsNotApplied query={query} reads={['flow']} />
+      <ParamsNotApplied query={query} reads={['flow']} applied={`flow=${filter}`} />
       <div className="conversation-controls">
         <label className="sac-flow-filter">
           Flow shows{' '}

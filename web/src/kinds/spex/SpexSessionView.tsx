@@ -54,7 +54,7 @@ export default function SpexSessionView({ source, id: sessionId, item, query }: 
     <main className="view conversation-view spex-view" aria-label={`spex session ${sessionId}`}>
       <SpexHeader data={data} />
       <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
-      <ParamsNotApplied query={query} reads={[]} />
+      <ParamsNotApplied query={query} reads={[]} applied="" />
       <MarksLegend
         names={[
           ...(session.counts.sent + session.counts.fromPeers > 0 ? (['two-sides'] as const) : []),
