@@ -103,7 +103,6 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
         <g className="map-project-names">
           {layout.boxes.map((box) => (
             <text key={box.project ?? ''} x={box.x + 10} y={box.y + 16}>
-              <title>{box.project ?? NO_PROJECT_WHY}</title>
               {box.project === null ? 'no project known' : projectName(box.project)}
             </text>
           ))}
@@ -119,9 +118,6 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
     </div>
   );
 }
-
-/** What the box of the nodes no store places in a project holds, on hover. */
-const NO_PROJECT_WHY = 'No store places these in a project: a person, peers known only by an address or a name as written, and sessions whose project no store states.';
 
 /** The layout of the nodes shown: laid out again only when the set of nodes changes, never for a count. */
 function useStableLayout(map: MapResponse): Layout {

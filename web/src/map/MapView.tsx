@@ -127,7 +127,8 @@ export default function MapView({ query }: { query: string }) {
       </header>
       <p className="muted map-lede">
         An edge is drawn wherever a store states who a message went from and to. Counts are kept apart by store and by the side that states them: the record holds a message on both sides when
-        both sessions are recorded, and never says which sent entry a received one is, so nothing is added up or paired.
+        both sessions are recorded, and never says which sent entry a received one is, so nothing is added up or paired. A person, and peers known only by an address or a name, are
+        in the box “no project known”.
       </p>
       {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
       <div className="map-body">
