@@ -196,6 +196,29 @@ test('Pause stops following and counts what arrives; Resume jumps back to the ne
   await expect(rowOf(page, next)).toBeInViewport();
 });
 
+test('a paused reader keeps the row at the top when the list turns its rows to two lines', async ({ page }) => {
+  await page.setViewportSize({ width: 1700, height: 800 });
+  const sessionId = 'live-view-keep-place';
+  await openLive(page, `?session=${sessionId}`);
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 300, startSeq: 1, cwd: '/e2e/live-keep-place' });
+  await expect(page.getByLabel('Items listed')).toHaveText(/^300 of [\d,]+ items$/, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const scroll = page.locator('.live-scroll');
+  const height = await page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height);
+  await scroll.evaluate((element, rowHeight) => element.scrollTo(0, 120 * rowHeight), height);
+  const topIndex = () =>
+    scroll.evaluate((element) => {
+      const top = element.getBoundingClientRect().top;
+      const rows = [...element.querySelectorAll('.live-item')].filter((row) => row.getBoundingClientRect().bottom > top + 1);
+      return Math.min(...rows.map((row) => Number(row.getAttribute('data-index'))));
+    });
+  expect(await topIndex()).toBe(120);
+  // Narrower: the list is under 60rem beside the sidebar, and each row is two lines.
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await expect.poll(() => page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height)).toBeGreaterThan(height);
+  await expect.poll(topIndex).toBe(120);
+});
+
 test('a burst of 2,000 writes ends with all of them listed, in the order written', async ({ page }) => {
   test.setTimeout(90_000);
   const sessionId = 'live-view-burst';
