@@ -18,9 +18,10 @@ const NO_CONVERSATION = 'no such conversation in the stores read';
 /**
  * Exports, as downloads made as they are sent (server/export/pipeline.ts): one conversation whole
  * (`GET /api/sources/:source/conversations/:id/export?format=`, and the route before it,
- * `/api/sessions/:id/export`), one of a view whole (`…/views/:view/:key/export`: a room's flow), from the parts the source that holds it supplies, and a search's
- * hits (`GET /api/search/export?format=&…` with the search's own query). Each waits in the queue
- * of exports (a search's also in the queue of searches), and is refused there when it is full.
+ * `/api/sessions/:id/export`) and one of a view whole (`…/views/:view/:key/export`: a room's
+ * flow), from the parts the source that holds it supplies, and a search's hits
+ * (`GET /api/search/export?format=&…` with the search's own query). Each waits in the queue of
+ * exports (a search's also in the queue of searches), and is refused there when it is full.
  */
 export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lookup: SourceLookup, options: ExportWork & { searches: Admission; exports: Admission }): void {
   const { exports, searches, stopping, turns } = options;

@@ -289,7 +289,7 @@ function describeRoomMarkdown(summary: SacRoomSummary, exportedAt: string): stri
     `- Members: ${summary.members.length === 0 ? 'none' : summary.members.map((member) => inlineValue(member.seat)).join(', ')}`,
     `- Seat files: ${summary.seats.length === 0 ? 'none' : summary.seats.map((seat) => inlineValue(seat)).join(', ')}`,
     `- ${summary.entries} ${summary.entries === 1 ? 'entry' : 'entries'}`,
-    '- Who wakes whom is derived by sac’s rule; read or unread is as sac’s cursor says, not what a session read.',
+    '- Who wakes whom is derived by sac’s rule: sac wrote none of it.',
   ];
   return withExportedAndDegraded(lines, exportedAt, summary.degraded);
 }
