@@ -168,6 +168,9 @@ export const exportQuerySchema = z.object({
 /** What a time in a query must be, said where one is not: the address may have been written by hand. */
 const ISO_INSTANT_WORDS = 'not a time: an instant in ISO 8601 in UTC, e.g. 2026-11-20T09:00:00Z';
 
+/** The most hits a search gives (its `limit`'s bound). */
+export const MOST_SEARCH_HITS = 1_000;
+
 export const commonSearchQuerySchema = z.object({
   q: z.string().max(1_000).default(''),
   regex: z.enum(['0', '1']).default('0'),
@@ -181,6 +184,6 @@ export const commonSearchQuerySchema = z.object({
   project: z.string().optional(),
   from: z.iso.datetime({ error: ISO_INSTANT_WORDS }).optional(),
   to: z.iso.datetime({ error: ISO_INSTANT_WORDS }).optional(),
-  limit: decimalQuerySchema(1, 1_000).default(200),
+  limit: decimalQuerySchema(1, MOST_SEARCH_HITS).default(200),
 });
 export type CommonSearchQuery = z.infer<typeof commonSearchQuerySchema>;

@@ -1,5 +1,6 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { MOST_SEARCH_HITS } from '../../../shared/wire/common.ts';
 import { searchResponseSchema, type SearchResponse, type StoppedEarly } from '../../../shared/wire/search.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { getJson, isNotHere, isRefusal } from '../api/client.ts';
@@ -179,9 +180,6 @@ function StoppedEarlyNotice({ stoppedEarly: { searched, candidates, afterMs } }:
   );
 }
 
-/** The most hits the server gives a search (its `limit`'s bound); it gives 200 unless asked. */
-const MOST_HITS = 1_000;
-
 function SearchResults({ results, empty, params }: { results: UseQueryResult<SearchResponse>; empty: boolean; params: URLSearchParams }) {
   const { navigate } = useRouter();
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
@@ -199,11 +197,11 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
         {stoppedEarly !== null ? ' in the texts searched' : ''}
         {truncated ? ` shown, the newest; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
         conversations: nothing here pairs a sent entry with a received one.
-        {truncated && hits.length < MOST_HITS && (
+        {truncated && hits.length < MOST_SEARCH_HITS && (
           <>
             {' '}
-            <button type="button" className="small" onClick={() => navigate(searchPath(withLimit(params, MOST_HITS)))}>
-              Show up to {writeCount(MOST_HITS)}
+            <button type="button" className="small" onClick={() => navigate(searchPath(withLimit(params, MOST_SEARCH_HITS)))}>
+              Show up to {writeCount(MOST_SEARCH_HITS)}
             </button>
           </>
         )}
