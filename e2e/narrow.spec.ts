@@ -170,6 +170,50 @@ test('at 1,024 × 768 what narrows a seat’s or a room’s rows stays in view a
   await expect(page.getByRole('combobox', { name: 'Flow shows' })).toBeInViewport({ ratio: 1 });
 });
 
+test('a header squeezed into a box that scrolls shades the edge where more is hidden, and not the edge whose end is in view', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openAndSettle(page, seatPath);
+  await page.locator('.sac-header dd a[href*="/rooms/"]').first().click();
+  await expect(page.locator('main.view h1')).toHaveText(/^#/);
+  const header = page.locator('.conversation-view > .session-header');
+  // The room's members do not fit at this height: the header scrolls in its box.
+  expect(await header.evaluate((box) => box.scrollHeight - box.clientHeight)).toBeGreaterThan(20);
+  // Only the box's own painting is measured: what it holds is hidden, its room kept.
+  await header.evaluate((box) => {
+    for (const child of box.children) (child as HTMLElement).style.visibility = 'hidden';
+  });
+  const decoder = await browser.newPage();
+  const edges = async () => {
+    const rows = await rowLightness(decoder, await header.screenshot());
+    return { top: rows[1]!, bottom: rows[rows.length - 2]! };
+  };
+  const atTop = await edges();
+  expect(atTop.bottom, 'more below: the lower edge is shaded').toBeLessThan(atTop.top - 10);
+  await header.evaluate((box) => box.scrollTo(0, box.scrollHeight));
+  const atEnd = await edges();
+  expect(atEnd.top, 'more above: the upper edge is shaded').toBeLessThan(atEnd.bottom - 10);
+  expect(atEnd.bottom, 'the end in view: the lower edge is not').toBeCloseTo(atTop.top, 0);
+  await decoder.close();
+});
+
+/** The mean lightness (0–255) of each row of pixels of a PNG, decoded by a blank page of the browser. */
+function rowLightness(decoder: Page, png: Buffer): Promise<number[]> {
+  return decoder.evaluate(async (bytes) => {
+    const image = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    const rows: number[] = [];
+    for (let y = 0; y < image.height; y++) {
+      let sum = 0;
+      for (let x = 0; x < image.width; x++) sum += (data[(y * image.width + x) * 4]! + data[(y * image.width + x) * 4 + 1]! + data[(y * image.width + x) * 4 + 2]!) / 3;
+      rows.push(sum / image.width);
+    }
+    return rows;
+  }, [...png]);
+}
+
 test('the sessions across the stores keep every column readable in a narrow view: 520 px, and 800 px beside the sidebar', async ({ page }) => {
   for (const [width, sidebar] of [[520, false], [800, true]] as const) {
     await page.setViewportSize({ width, height: 800 });
