@@ -239,7 +239,7 @@ test('a burst of 2,000 writes ends with all of them listed, in the order written
   await expect(page.locator('.live-item[data-index="999"]')).toHaveAttribute('data-key', /-1000\.json$/);
 });
 
-test('items from a record and a set-agent-comm store arriving, each in its store’s words, a sac entry opening in its room’s flow', async ({ page }) => {
+test('items from a record and a set-agent-comm store arriving, each in its store’s words, one store chosen by its name, a sac entry opening in its room’s flow', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-mixed');
   await openLive(page);
   await a.start();
@@ -258,6 +258,13 @@ test('items from a record and a set-agent-comm store arriving, each in its store
   await expect(sacRow).not.toContainText('not this line');
   const keys = await rows(page).evaluateAll((found) => found.map((row) => row.getAttribute('data-key')));
   expect(keys.indexOf(recorded)).toBeLessThan(keys.indexOf(item));
+  // One store chosen as the search chooses one: by its kind's name and its id.
+  const store = page.getByRole('combobox', { name: 'store' });
+  await expect(store.locator(`option[value="${sacSource}"]`)).toHaveText(`set-agent-comm (${sacSource})`);
+  await store.selectOption(sacSource);
+  await expect(page).toHaveURL(new RegExp(`[?&]source=${sacSource}(&|$)`));
+  await expect(rowOf(page, recorded)).toHaveCount(0);
+  await expect(sacRow).toBeVisible();
   await sacRow.locator('.live-line').click();
   await expect(page).toHaveURL(`${dashboard.url}/source/${sacSource}/rooms/live-room/item/${encodeURIComponent(item)}`);
   await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');

@@ -5,6 +5,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useSta
 import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
+import { StoreSelect } from '../kinds/StoreSelect.tsx';
 import { conversationPath, livePath } from '../router/routes.ts';
 import { projectName } from '../sessions/names.ts';
 import { findConversation } from '../../../shared/projects.ts';
@@ -354,18 +355,7 @@ const LiveFilters = memo(function LiveFilters({
           ))}
         </select>
       </label>
-      <label>
-        source{' '}
-        <select value={filter.source ?? ''} onChange={(event) => onFilter({ ...filter, source: event.target.value === '' ? null : event.target.value })}>
-          <option value="">any</option>
-          {filter.source !== null && !sources.some((source) => source.id === filter.source) && <option value={filter.source}>{filter.source}</option>}
-          {sources.map((source) => (
-            <option key={source.id} value={source.id}>
-              {source.kind} ({source.id})
-            </option>
-          ))}
-        </select>
-      </label>
+      <StoreSelect value={filter.source ?? ''} onChange={(value) => onFilter({ ...filter, source: value === '' ? null : value })} sources={sources} any="any" />
       <label>
         session <input type="text" size={12} value={filter.session} onChange={(event) => onFilter({ ...filter, session: event.target.value })} placeholder="id or seat" />
       </label>

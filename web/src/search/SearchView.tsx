@@ -10,8 +10,9 @@ import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useConversations } from '../sessions/useConversations.ts';
-import { kindNamed, kindOf, listKinds } from '../kinds/registry.ts';
+import { kindOf, listKinds } from '../kinds/registry.ts';
 import { SourceBadge } from '../kinds/SourceBadge.tsx';
+import { StoreSelect } from '../kinds/StoreSelect.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
 import { formFromQuery, isEmptySearch, queryFromForm, type SearchForm } from './searchForm.ts';
@@ -98,18 +99,7 @@ export default function SearchView({ query }: { query: string }) {
             </select>
           </label>
           {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (
-            <label>
-              store{' '}
-              <select value={form.source} onChange={(e) => set('source', e.target.value)}>
-                <option value="">every store</option>
-                {form.source !== '' && !(sessions?.sources.some((source) => source.id === form.source) ?? false) && <option value={form.source}>{form.source}</option>}
-                {sessions?.sources.map((source) => (
-                  <option key={source.id} value={source.id}>
-                    {kindNamed(source.kind)?.name ?? source.kind} ({source.id})
-                  </option>
-                ))}
-              </select>
-            </label>
+            <StoreSelect value={form.source} onChange={(value) => set('source', value)} sources={sessions?.sources ?? []} any="every store" />
           ) : null}
           <label>
             from ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.from} onChange={(e) => set('from', e.target.value)} />
