@@ -1,6 +1,7 @@
 import type { MapFacts, MapStatement, Party } from '../map/party.ts';
 import { findSeatRooms, listSeats, resolveSession, type RoomFiles } from './seat.ts';
-import { countEntries, readEntryTo } from './seatFile.ts';
+import { readEntryTo } from './seatColumns.ts';
+import { countEntries } from './seatFile.ts';
 import { classifyAddressing } from './seatName.ts';
 import type { StoreFacts } from './storeFiles.ts';
 

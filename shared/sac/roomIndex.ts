@@ -1,5 +1,6 @@
 import { collectDegraded, type DegradedReason } from './degraded.ts';
-import { CLOSED_PARSED, countEntries, readEntryTo, type SeatFileReading } from './seatFile.ts';
+import { readEntryTo } from './seatColumns.ts';
+import { CLOSED_PARSED, countEntries, type SeatFileReading } from './seatFile.ts';
 
 // A room's index: what every seat's summary needs of the room, counted once for the room and
 // kept up to date as its files grow (sac-channels-format: What a reader must do). A seat's

@@ -1,6 +1,7 @@
 import type { EvidenceState } from '../evidence.ts';
 import { formatTime } from './time.ts';
-import { ENTRY_TYPES, EVERYONE, header, readHeaderAt, shareAddressees, TIME_AS_WRITTEN, TYPE_WORDS, type EntryFacts } from './entryHeader.ts';
+import { ENTRY_TYPES, header, readHeaderAt, shareAddressees, TIME_AS_WRITTEN, TYPE_WORDS, type EntryFacts } from './entryHeader.ts';
+import { allocateColumns, appendEntries, beginAdded, endAdded, makeRoom, NO_ENTRIES, placeLists, readEntryTo, type EntryColumns } from './seatColumns.ts';
 
 // One seat file (`channels/<room>/<seat>.md`), read incrementally: sac appends to it and never
 // rewrites it (sac-channels-format: Entries). Each append is one write of `\n` (unless the file
@@ -10,7 +11,7 @@ import { ENTRY_TYPES, EVERYONE, header, readHeaderAt, shareAddressees, TIME_AS_W
 // A store holds millions of entries, so a reading keeps them as columns of numbers and shared
 // names (no object and no string of its own per entry), and finds headers by their bytes: only a
 // line that begins with `## ` can be one, and only such a line is decoded. What a header line
-// says, and reading one from its bytes, is entryHeader.ts's; the columns and the reading are here.
+// says, and reading one from its bytes, is entryHeader.ts's; the columns, seatColumns.ts's.
 
 /** What one stretch of a seat file's bytes is. Ranges are byte offsets in the file, end exclusive. */
 export type SeatFileItem =
@@ -50,38 +51,6 @@ export const CLOSED_PARSED = 0;
 const CLOSED_NO_BODY = 1;
 const CLOSED_NOT_SEPARATED = 2;
 
-/**
- * A file's entries as columns: entry i's facts are the i-th of each, in file order. Numbers only,
- * all in one buffer a read (a first scan keeps thousands of files' columns: one allocation a file,
- * and no object or pointer an entry, leave the collector and the allocator next to nothing to do);
- * names are the file's few distinct lists, and the rarer texts are kept by entry. The columns are
- * narrow (20 bytes an entry) while every number fits them: a file under 4 GiB, headers under
- * 64 KiB, fewer than 65,536 lists; past that, wide (28 bytes). A fresh page costs more than the
- * scan of its entries' bytes, so the bytes a million entries keep are most of what they cost.
- */
-type EntryColumns = {
-  /** Where each header begins. */
-  start: Float64Array | Uint32Array;
-  /** The header line's bytes with its `\n`: the body begins after them. */
-  headerLength: Uint32Array | Uint16Array;
-  /** The instant its time names; NaN when it names none. */
-  instant: Float64Array;
-  /** How its time's zone is written (see readZone), or TIME_AS_WRITTEN. */
-  zone: Int16Array;
-  /** Its type word's place in TYPE_WORDS. */
-  word: Uint8Array;
-  /** CLOSED_PARSED, CLOSED_NO_BODY or CLOSED_NOT_SEPARATED; the last entry's is CLOSED_PARSED until it closes. */
-  state: Uint8Array;
-  /** Its addressees, as their place in `lists`. */
-  to: Uint32Array | Uint16Array;
-  /** The file's distinct lists of addressees, each shared and frozen; the first is everyone's (empty). */
-  lists: readonly (readonly string[])[];
-  /** The time each answer answers, as written, by entry: an entry not here answers none. */
-  re: Map<number, string>;
-  /** The time as written, by entry, for each zone of TIME_AS_WRITTEN. */
-  written: Map<number, string>;
-};
-
 type SeatFileScan = {
   /** The last line read was empty: sac writes one before every header but the first. */
   lastLineEmpty: boolean;
@@ -120,42 +89,6 @@ export class SeatFileReading {
   }
 }
 
-const NO_ENTRIES: EntryColumns = { ...allocateColumns(0, false), lists: [EVERYONE], re: new Map(), written: new Map() };
-
-type NumericColumns = Pick<EntryColumns, 'start' | 'instant' | 'headerLength' | 'to' | 'zone' | 'word' | 'state'>;
-const COLUMN_KEYS = ['start', 'instant', 'headerLength', 'to', 'zone', 'word', 'state'] as const;
-
-/** What the narrow columns hold at most: a start, a header's length, a place in the lists. */
-const NARROW_START = 2 ** 32;
-const NARROW_SHORT = 2 ** 16;
-
-/**
- * The numeric columns of `n` entries, in one buffer (widest first, so each view is aligned), wide
- * or narrow (see EntryColumns): a new one, or one handed over.
- */
-function allocateColumns(n: number, wide: boolean, buffer = new ArrayBuffer(n * (wide ? 28 : 20))): NumericColumns {
-  const Start = wide ? Float64Array : Uint32Array;
-  const Short = wide ? Uint32Array : Uint16Array;
-  const startAt = n * 8;
-  const headerLengthAt = startAt + n * Start.BYTES_PER_ELEMENT;
-  const toAt = headerLengthAt + n * Short.BYTES_PER_ELEMENT;
-  const zoneAt = toAt + n * Short.BYTES_PER_ELEMENT;
-  return {
-    instant: new Float64Array(buffer, 0, n),
-    start: new Start(buffer, startAt, n),
-    headerLength: new Short(buffer, headerLengthAt, n),
-    to: new Short(buffer, toAt, n),
-    zone: new Int16Array(buffer, zoneAt, n),
-    word: new Uint8Array(buffer, zoneAt + n * 2, n),
-    state: new Uint8Array(buffer, zoneAt + n * 3, n),
-  };
-}
-
-/** Entry i's addressees: empty when it is to everyone. Shared and frozen. */
-export function readEntryTo(columns: EntryColumns, index: number): readonly string[] {
-  return columns.lists[columns.to[index]!]!;
-}
-
 export function createSeatFileReading(room: string, seat: string): SeatFileReading {
   return new SeatFileReading(room, seat, 0, 0, NO_ENTRIES, null, { lastLineEmpty: false, bodyHasText: false, tornAt: null });
 }
@@ -184,28 +117,6 @@ type ReadOptions = {
 };
 
 /**
- * Entries found by one read, before they join the columns: their numbers in typed columns of
- * room for `room` entries, kept from read to read (one read runs to its end before another
- * begins), so that a read makes no array an entry nor a buffer a column, and joins them to the
- * file's columns by copying bytes. `to` is already each entry's place in `lists`.
- */
-type Added = { count: number; room: number; columns: NumericColumns; lists: readonly (readonly string[])[]; re: [number, string][]; written: [number, string][] };
-const ADDED_ROOM = 1024;
-/** Past this many entries, a read's room is not kept for the next: a rare long file does not hold its size. */
-const ADDED_ROOM_KEPT = 65_536;
-let scratch: Added = { count: 0, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM, true), lists: [], re: [], written: [] };
-
-/** One more entry's room in the read's columns: twice the room, the entries so far copied over. */
-function makeRoom(added: Added): void {
-  if (added.count < added.room) return;
-  const room = added.room * 2;
-  const columns = allocateColumns(room, true);
-  for (const key of COLUMN_KEYS) columns[key].set(added.columns[key].subarray(0, added.count) as never);
-  added.columns = columns;
-  added.room = room;
-}
-
-/**
  * Reads a seat file's bytes from `from` to its end (the caller reads from `reading.offset`; a tail
  * left pending is read again). Parses complete lines only; the bytes after the last `\n` are the
  * tail. Never throws: a file found shorter than what was seen is changed after read, and a
@@ -224,10 +135,7 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   const base = previous.offset;
   const complete = data.lastIndexOf(NEWLINE) + 1;
   const had = previous.entries.start.length;
-  const added = scratch;
-  added.count = 0;
-  added.re = [];
-  added.written = [];
+  const added = beginAdded();
   const lists = placeLists(previous.entries.lists);
   let open = had > 0;
   let bodyHasText = previous.scan.bodyHasText;
@@ -284,66 +192,8 @@ export function readSeatFile(previous: SeatFileReading, bytes: Uint8Array, from:
   if (options.pendingWindowPassed === true && awaits) tornAt = offset;
   added.lists = lists.lists();
   const entries = added.count === 0 ? previous.entries : appendEntries(previous.entries, added, closedState);
-  if (added.room > ADDED_ROOM_KEPT) scratch = { ...added, room: ADDED_ROOM, columns: allocateColumns(ADDED_ROOM, true) };
+  endAdded(added);
   return new SeatFileReading(previous.room, previous.seat, offset, size, entries, null, { lastLineEmpty, bodyHasText, tornAt });
-}
-
-function appendEntries(columns: EntryColumns, added: Added, closedState: number): EntryColumns {
-  const had = columns.start.length;
-  const next = allocateColumns(had + added.count, needsWideColumns(columns, added));
-  for (const key of COLUMN_KEYS) {
-    next[key].set(columns[key] as never);
-    next[key].set(added.columns[key].subarray(0, added.count) as never, had);
-  }
-  if (closedState !== -1) next.state[had - 1] = closedState;
-  return { ...next, lists: added.lists, re: extendByEntry(columns.re, added.re), written: extendByEntry(columns.written, added.written) };
-}
-
-/** Whether a file's columns with these entries added must be wide: a number does not fit the narrow ones. */
-function needsWideColumns(columns: EntryColumns, added: Added): boolean {
-  if (columns.start instanceof Float64Array && columns.start.length > 0) return true;
-  // Starts grow entry by entry: the last is the largest.
-  if (added.columns.start[added.count - 1]! >= NARROW_START || added.lists.length > NARROW_SHORT) return true;
-  const headerLength = added.columns.headerLength;
-  for (let i = 0; i < added.count; i++) if (headerLength[i]! >= NARROW_SHORT) return true;
-  return false;
-}
-
-/**
- * A file's lists of addressees as one read adds to them: each entry's list by its place, the
- * first being everyone's. The file's lists are copied only when a read finds a new one (a
- * reading never changes once made).
- */
-function placeLists(known: readonly (readonly string[])[]) {
-  let lists = known;
-  let placeOf: Map<readonly string[], number> | null = null;
-  let last: readonly string[] = EVERYONE;
-  let lastPlace = 0;
-  return {
-    placeOf(list: readonly string[]): number {
-      if (list === last) return lastPlace;
-      if (list === EVERYONE) return 0;
-      placeOf ??= new Map(lists.map((each, at) => [each, at]));
-      let place = placeOf.get(list);
-      if (place === undefined) {
-        if (lists === known) lists = [...lists];
-        place = (lists as (readonly string[])[]).push(list) - 1;
-        placeOf.set(list, place);
-      }
-      last = list;
-      lastPlace = place;
-      return place;
-    },
-    lists: () => lists,
-  };
-}
-
-/** A by-entry map with more entries; the same map when there are none (a reading never changes once made). */
-function extendByEntry(known: Map<number, string>, more: [number, string][]): Map<number, string> {
-  if (more.length === 0) return known;
-  const next = new Map(known);
-  for (const [index, value] of more) next.set(index, value);
-  return next;
 }
 
 /**
