@@ -121,6 +121,28 @@ test('a reply’s re link opens the entry it names, highlighted in its room’s 
   await expect(flowOf(page).locator('[aria-current="true"]')).toHaveCount(1);
 });
 
+test('every entry of a seat and of a room copies a link to itself, and the link reopens its page at that entry', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const copyOf = async (entry: ReturnType<Page['locator']>) => {
+    const item = (await entry.getAttribute('data-item'))!;
+    await entry.getByRole('button', { name: `Copy a link to entry ${item}` }).click();
+    return { item, copied: await page.evaluate(() => navigator.clipboard.readText()) };
+  };
+  // In a seat's page: its place there.
+  await page.goto(`${url}${conversationPath(source, WEB)}`);
+  const answer = await copyOf(page.locator('[data-column="sent"]').getByRole('article', { name: `ANSWER by ${WEB}` }));
+  expect(answer.copied).toBe(`${url}${conversationPath(source, WEB, answer.item)}`);
+  // In a room's flow: its place in the flow.
+  await page.goto(`${url}/source/${source}/rooms/team`);
+  const question = await copyOf(flowOf(page).getByRole('article', { name: `QUESTION by ${API}` }));
+  expect(question.copied).toBe(`${url}/source/${source}/rooms/team/item/${encodeURIComponent(question.item)}`);
+  for (const { item, copied } of [answer, question]) {
+    await page.goto(copied);
+    await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');
+    await expect(page.locator(`[data-item="${item}"]`)).toBeInViewport();
+  }
+});
+
 test('a search by set-agent-comm type finds only sac entries, and a hit opens its entry highlighted in its room’s flow', async ({ page }) => {
   await page.goto(`${url}/search`);
   await page.getByRole('searchbox', { name: 'Text to find' }).fill('cart');

@@ -1,6 +1,7 @@
 import type { SacFlowItem } from '../../../../shared/wire/sac.ts';
 import { Link } from '../../router/Router.tsx';
-import { conversationPath, sourceViewPath } from '../../router/routes.ts';
+import { conversationPath, itemPath, sourceViewPath } from '../../router/routes.ts';
+import { CopyButton } from '../../text/CopyButton.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import { ROOMS } from './sacPaths.ts';
 import { TextActions, useClippedText } from '../../text/ClippedText.tsx';
@@ -37,10 +38,14 @@ function describeWakes(wakes: NonNullable<SacFlowItem['wakes']>): string {
   return `${woken}${quiet}${wakes.quietUnknown === null ? '' : '; whether a seat was quiet is unknown'}`;
 }
 
-/** `selected`: the entry a link opened the flow at, or the reader chose. */
-type Props = { item: SacFlowItem; source: string; seat: string; showRoom?: boolean; selected?: boolean };
+/**
+ * `selected`: the entry a link opened the flow at, or the reader chose. `address`: the entry's
+ * own, which Copy link copies; by default its place in the seat's page (which shows entries to
+ * others when asked), the room's page giving its flow's.
+ */
+type Props = { item: SacFlowItem; source: string; seat: string; showRoom?: boolean; selected?: boolean; address?: string };
 
-export function SacEntry({ item, source, seat, showRoom = false, selected = false }: Props) {
+export function SacEntry({ item, source, seat, showRoom = false, selected = false, address = itemPath(source, seat, item.item, item.addressing === 'to-others' ? 'others=1' : '') }: Props) {
   const kind = item.type === 'entry' ? (item.entryType ?? '') : item.type;
   return (
     <article
@@ -65,6 +70,7 @@ export function SacEntry({ item, source, seat, showRoom = false, selected = fals
         )}
         {item.type === 'stray-text' && <span className="sac-type">stray text before the file’s first header</span>}
         {item.type === 'tail' && <span className="sac-type">{item.evidence === 'pending' ? 'being written' : 'a write cut short (torn)'}</span>}
+        <CopyButton getText={() => new URL(address, window.location.origin).href} label={`Copy a link to entry ${item.item}`} children="Copy link" />
         {showRoom && (
           <Link to={sourceViewPath(source, ROOMS, item.room)} className="sac-room-link">
             #{item.room}

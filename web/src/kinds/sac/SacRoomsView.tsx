@@ -127,7 +127,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
           busy={data === undefined}
           renderRow={(index, selected) => {
             const item = flow.itemAt(index)!;
-            return <SacEntry item={item} source={source} seat={item.seat} selected={selected} />;
+            return <SacEntry item={item} source={source} seat={item.seat} selected={selected} address={sourceViewPath(source, ROOMS, room, item.item)} />;
           }}
         />
       </section>
