@@ -180,3 +180,25 @@ test(`a set-agent-comm seat of ${BIG.toLocaleString('en')} entries is a virtuali
   expect(await page.locator('[data-item]').count()).toBeLessThan(60);
   await reach(page, 'End', page.getByText(sacText(BIG), { exact: true }));
 });
+
+test('Settings opens over the page without moving it, and closes as a menu does: on Escape, its button focused again, and on a click outside', async ({ page }) => {
+  await page.goto(url);
+  const main = page.locator('main.view');
+  await expect(main).toBeVisible();
+  const top = (await main.boundingBox())!.y;
+  const summary = page.locator('.settings-menu summary');
+  const panel = page.getByRole('group', { name: 'Settings' });
+  await summary.click();
+  await expect(panel.getByRole('checkbox', { name: 'relative times' })).toBeVisible();
+  expect((await main.boundingBox())!.y).toBe(top);
+
+  await panel.getByRole('checkbox', { name: 'relative times' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(summary).toBeFocused();
+
+  await summary.click();
+  await expect(panel).toBeVisible();
+  await main.click({ position: { x: 5, y: 5 } });
+  await expect(panel).toBeHidden();
+});

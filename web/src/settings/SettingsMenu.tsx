@@ -1,12 +1,40 @@
+import { useEffect, useRef, useState } from 'react';
 import { useSettings } from './Settings.tsx';
 
 // Reading preferences beside the top bar's own (time zone, monospace): how times are written and
 // how densely a session's entries are laid out. Remembered in this browser, as the others are.
+// A menu that opens over the page (it does not push the page down), and closes as menus do: on
+// Escape, which gives the focus back to its button, and on a click or a focus outside it.
 
 export function SettingsMenu() {
   const { relativeTimes, setRelativeTimes, density, setDensity } = useSettings();
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (event: Event) => {
+      if (!menu.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    document.addEventListener('focusin', away);
+    return () => {
+      document.removeEventListener('pointerdown', away);
+      document.removeEventListener('focusin', away);
+    };
+  }, [open]);
   return (
-    <details className="settings-menu">
+    <details
+      className="settings-menu"
+      ref={menu}
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !open) return;
+        event.stopPropagation();
+        setOpen(false);
+        menu.current?.querySelector('summary')?.focus();
+      }}
+    >
       <summary>Settings</summary>
       <div className="settings-panel" role="group" aria-label="Settings">
         <label className="check" title="Times as “3 minutes ago”; the exact time, in the zone chosen (UTC or local), on hover">
