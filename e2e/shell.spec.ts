@@ -202,3 +202,18 @@ test('Settings opens over the page without moving it, and closes as a menu does:
   await main.click({ position: { x: 5, y: 5 } });
   await expect(panel).toBeHidden();
 });
+
+test('the first Tab reaches “Skip to the view”, which takes the keyboard past the top bar and the sidebar into the view', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${url}/source/${sources.get('record')}/conversation/${recordSession}`);
+  await expect(page.locator('.session-header')).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to the view' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+  // The next Tab is the view's first control, not the top bar's or the sidebar's.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.querySelector('main')!.contains(document.activeElement))).toBe(true);
+});

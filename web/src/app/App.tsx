@@ -1,4 +1,4 @@
-import { Suspense, memo, useState } from 'react';
+import { Suspense, memo, useState, type MouseEvent } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { kindNamed } from '../kinds/registry.ts';
@@ -59,6 +59,10 @@ export function App() {
 
   return (
     <div className="app">
+      {/* The first stop of the keyboard: past the top bar and the sidebar's list, to the view. */}
+      <a className="skip-link" href="#main" onClick={skipToView}>
+        Skip to the view
+      </a>
       <TopBar
         sessions={sessions}
         sidebarOpen={sidebarOpen}
@@ -79,6 +83,15 @@ export function App() {
       {showKeys && <KeyHelp onClose={() => setShowKeys(false)} />}
     </div>
   );
+}
+
+/** Moves the focus into the view (every view is a `main`), as the address would not: a view has no fixed id. */
+function skipToView(event: MouseEvent<HTMLAnchorElement>): void {
+  const view = document.querySelector<HTMLElement>('main');
+  if (view === null) return;
+  event.preventDefault();
+  if (!view.hasAttribute('tabindex')) view.setAttribute('tabindex', '-1');
+  view.focus();
 }
 
 // The sidebar and the view keep the list themselves: a new list (one per write told) draws them
