@@ -89,7 +89,7 @@ test("a session's page shows every store's items labelled with their store, none
   await expect(live.locator('.store-badge')).toHaveText('set-agent-comm checkout#9c0ffee0');
 });
 
-test("a session page's filters are in its address: one store, one side", async ({ page }) => {
+test("a session page's filters are in its address, one store, one side, and Back undoes them one by one", async ({ page }) => {
   await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
   await expect(page.locator('.joined-row').first()).toBeVisible();
   const storeFilter = page.getByRole('group', { name: 'Store', exact: true });
@@ -103,6 +103,15 @@ test("a session page's filters are in its address: one store, one side", async (
   await expect(page.locator('.joined-row:not(.side-received)')).toHaveCount(0);
   await page.reload();
   await expect(page.locator('.joined-row.side-received')).toHaveCount(1);
+  // A peer typed is one step more, whatever keys it took; Back undoes the steps one by one.
+  await page.getByLabel('Peer').pressSequentially('a person');
+  await expect(page).toHaveURL(/peer=a\+person$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\?store=record-[0-9a-f]{8}&side=received$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\?store=record-[0-9a-f]{8}$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_A}$`));
 });
 
 test("a session page's peer filter finds what a person wrote by the words the item says, “a person”, and a peer by its name", async ({ page }) => {

@@ -22,7 +22,12 @@ export default function SessionPage({ session, query }: { session: string; query
   const { data, error } = useJoinedSession(session);
   const { navigate } = useRouter();
   const filter = useMemo(() => readSessionFilter(query), [query]);
-  const setFilter = (next: SessionFilter) => navigate(sessionPath(session, writeSessionFilter(next)), { replace: true });
+  // A choice is a step the Back button returns from, as on a conversation's page; a peer typed
+  // is one step, whatever number of keys it took: its first key is a step, the others replace it.
+  const setFilter = (next: SessionFilter) => {
+    const typing = filter.peer !== '' && writeSessionFilter({ ...next, peer: '' }).toString() === writeSessionFilter({ ...filter, peer: '' }).toString();
+    navigate(sessionPath(session, writeSessionFilter(next)), { replace: typing });
+  };
   const shown = useMemo(() => data?.items.filter((item) => isShown(item, filter)) ?? [], [data, filter]);
   const drawn = useDrawnInSteps(shown);
 
