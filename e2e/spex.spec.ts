@@ -185,7 +185,8 @@ test('the header says what session.json holds now, labelled current and not hist
   await page.goto(sessionUrl(A));
   const header = page.locator('.spex-header');
   await expect(header.locator('h1')).toContainText('checkout');
-  await expect(header).toContainText(A);
+  // The id and the button that copies it are two words, apart on the page.
+  await expect(header).toContainText(`${A} Copy id`);
   await expect(header).toContainText('node/checkout');
   await expect(header).toContainText('/home/dev/shop');
   const now = header.getByRole('group', { name: 'Status now' });

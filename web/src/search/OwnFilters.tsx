@@ -33,7 +33,7 @@ export function OwnFilters({ words, filters, values, onChange }: { words: string
           case 'text':
             return (
               <label key={filter.param} title={filter.title}>
-                {filter.label} <input type="text" aria-label={filter.label} value={value} onChange={(event) => onChange(filter.param, event.target.value)} placeholder={filter.placeholder} />
+                {filter.label} <input type="text" aria-label={filter.label} value={value} onChange={(event) => onChange(filter.param, event.target.value)} placeholder={filter.placeholder} size={Math.max(20, filter.placeholder.length)} />
               </label>
             );
         }

@@ -25,7 +25,7 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
         spex session {label !== null ? <VerbatimText text={label} inline className="spex-title" /> : <span className="muted">(no title)</span>}
       </h1>
       <p className="session-meta">
-        <code className="full-id">{session.id}</code>
+        <code className="full-id">{session.id}</code>{' '}
         <CopyButton getText={() => session.id} label="Copy the full session id" children="Copy id" />
         <SessionAcrossStores source={session.source.id} id={session.id} />
       </p>
