@@ -87,6 +87,11 @@ test("a session's page shows every store's items labelled with their store, none
   const live = page.locator('.joined-row[data-store="sac"]', { hasText: 'A live fact for the session page.' });
   await expect(live).toBeVisible();
   await expect(live.locator('.store-badge')).toHaveText('set-agent-comm checkout#9c0ffee0');
+  // Each store's item is drawn as its own page draws it, with no page of that store opened first.
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
+  await expect(live.locator('article.sac-entry')).toHaveCSS('border-top-style', 'solid');
+  await expect(live.locator('article.sac-entry')).toHaveCSS('border-top-width', '1px');
+  await expect(page.locator('.joined-row[data-store="spex"] .spex-place').first()).toHaveCSS('flex-wrap', 'wrap');
 });
 
 test("a session page's filters are in its address, one store, one side, and Back undoes them one by one", async ({ page }) => {

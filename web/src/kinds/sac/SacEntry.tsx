@@ -7,6 +7,8 @@ import { ROOMS } from './sacPaths.ts';
 import { TextActions, useClippedText } from '../../text/ClippedText.tsx';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { fetchItem, sacKeys } from './sacApi.ts';
+// Its look goes with it: the page across the stores shows entries without a seat's or a room's page loaded.
+import './sac.css';
 
 // One stretch of a seat file in a flow: an entry (writer, type as written, to or everyone, re),
 // stray text before a first header, or a write in progress or cut short. Texts verbatim.

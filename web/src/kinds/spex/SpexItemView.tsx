@@ -5,6 +5,8 @@ import { Mark } from '../../conversation/marks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { CopyButton } from '../../text/CopyButton.tsx';
+// Its look goes with it: the page across the stores shows items without a spex session's page loaded.
+import './spex.css';
 import { countOf } from '../../text/count.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
