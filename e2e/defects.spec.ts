@@ -270,6 +270,28 @@ test('every item with a file has a copy link action that copies the address of i
   await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', sent);
 });
 
+test('] then [ comes back to the conversation it left, though a write re-sorted the list between the two', async ({ page }) => {
+  const [one, two, three] = [0, 1, 2].map(() => new SessionWriting(live.writer, '/e2e/defects/steps'));
+  for (const session of [one!, two!, three!]) {
+    await session.start();
+    await session.sent({ as: 'docs' }, 'a step');
+  }
+  await waitForItems(live.url, three!.sessionId, 2);
+  const source = sourceIdOf('record', live.dir);
+  await page.goto(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  await expect(page.locator('.session-header')).toBeVisible();
+  await page.mouse.move(900, 600);
+  // Newest first: three, two, one.
+  await expect.poll(async () => (await sidebarRow(page, three!.sessionId).boundingBox())!.y < (await sidebarRow(page, two!.sessionId).boundingBox())!.y).toBe(true);
+  await page.keyboard.press(']');
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one!.sessionId)}`);
+  // A write moves one to the top of the list: one, three, two.
+  await one!.sent({ as: 'docs' }, 'moved to the top');
+  await expect.poll(async () => (await sidebarRow(page, one!.sessionId).boundingBox())!.y < (await sidebarRow(page, three!.sessionId).boundingBox())!.y).toBe(true);
+  await page.keyboard.press('[');
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, two!.sessionId)}`);
+});
+
 test('the sidebar keeps a row where it is while the pointer is over the list, says that sessions moved, and re-sorts when the pointer leaves', async ({ page }) => {
   const older = new SessionWriting(live.writer, '/e2e/defects/hover');
   const newer = new SessionWriting(live.writer, '/e2e/defects/hover');

@@ -1,4 +1,4 @@
-import { Suspense, memo, useState, type MouseEvent } from 'react';
+import { Suspense, memo, useRef, useState, type MouseEvent } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { kindNamed } from '../kinds/registry.ts';
@@ -18,6 +18,9 @@ import { viewCode } from '../router/viewCode.ts';
 // knows no kind of store: a conversation's page and a kind's own views come from the registry
 // (kinds/registry.ts), each loaded when first shown.
 
+/** Steps between conversations this close together walk the order the first of them found. */
+const STEPS_IN_A_ROW_MS = 30_000;
+
 /** Narrower than this, the sidebar starts closed: open, it would leave the view too little room. */
 const SIDEBAR_FROM = '(min-width: 1000px)';
 
@@ -36,8 +39,19 @@ export function App() {
 
   // The sidebar's order, made when a key asks for it: made for every new list, it was a second
   // tree of every conversation built at once for each write told while a store was indexed.
+  // Steps in a row walk one order, as the list keeps its order under the pointer: a live write
+  // that re-sorts the list between `]` and `[` does not make `[` land on another conversation.
+  const stepping = useRef<{ order: string[]; at: number } | null>(null);
   const stepConversation = (delta: number) => {
-    const order = sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : [];
+    const now = performance.now();
+    const kept = stepping.current;
+    const order =
+      kept !== null && now - kept.at < STEPS_IN_A_ROW_MS && kept.order.includes(window.location.pathname)
+        ? kept.order
+        : sessions
+          ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly))
+          : [];
+    stepping.current = { order, at: now };
     if (order.length === 0) return;
     const current = order.indexOf(window.location.pathname);
     const next = current === -1 ? (delta > 0 ? 0 : order.length - 1) : Math.max(0, Math.min(order.length - 1, current + delta));
