@@ -211,6 +211,23 @@ test('a search is narrowed to one store by the form, kept in the address, and ev
   await expect(page.getByRole('combobox', { name: 'store' })).toHaveValue(spex);
 });
 
+test('a search given a filter it does not read says so, and so does one whose kind’s filter and store cannot both match', async ({ page }) => {
+  const notes = page.getByRole('status').filter({ hasText: /Not applied on this page|own filter/ });
+  // A name it does not read, and a value it does not take.
+  await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
+  await expect(notes).toHaveCount(1);
+  await expect(notes).toContainText('Not applied on this page: spex.fromPerson=1, side=both');
+  await expect(notes).toContainText('spex.person');
+  // spex's own filter, with the record chosen as the store.
+  const record = sourceIdOf('record', stores.record);
+  await page.goto(`${dashboard.url}/search?q=retry&source=${record}&spex.person=1`);
+  await expect(notes).toHaveText(`“from a person only” is spex’s own filter, and the store chosen is the record’s (${record}): no entry of it can match both.`);
+  // What it reads and takes, it says nothing of.
+  await page.goto(`${dashboard.url}/search?q=retry&source=${record}&side=sent`);
+  await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
+  await expect(notes).toHaveCount(0);
+});
+
 test('a search cut at its limit says more matched and shows up to 1,000 on asking', async ({ page }) => {
   await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('retry loop|refund endpoint')}&regex=1&limit=2`);
   const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');

@@ -72,6 +72,44 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   return params;
 }
 
+/** The parameters a search reads: every kind's, each kind's own, and how many hits. */
+export function searchParamNames(): string[] {
+  return ['q', 'regex', 'case', 'side', 'peer', 'project', 'source', 'from', 'to', 'limit', ...listOwnFilters().map((filter) => filter.param)];
+}
+
+/**
+ * What of an address the search applies: each parameter it reads with a value it takes (the
+ * form's reading of it). A time is the address's to judge (a time that is not one is refused
+ * as such); every other name or value is not applied, and the page says so.
+ */
+export function appliedQuery(query: string, form: SearchForm): URLSearchParams {
+  const applied = new URLSearchParams();
+  const own = new Set(listOwnFilters().map((filter) => filter.param));
+  for (const [name, value] of new URLSearchParams(query)) {
+    const taken =
+      name === 'q' || name === 'peer' || name === 'project' || name === 'source' || name === 'from' || name === 'to' || name === 'limit'
+        ? true
+        : name === 'regex' || name === 'case'
+          ? value === '1'
+          : name === 'side'
+            ? value === form.side && value !== ''
+            : own.has(name) && form.own[name] === value && value !== '';
+    if (taken) applied.append(name, value);
+  }
+  return applied;
+}
+
+/**
+ * The kinds' own filters set in a form whose store is of another kind: they select only their
+ * kind's items, so such a search finds nothing. By the filter's label and its kind's name.
+ */
+export function filtersOfAnotherKind(form: SearchForm, storeKind: string | null): { label: string; kind: string }[] {
+  if (storeKind === null) return [];
+  return listKinds().flatMap(([name, kind]) =>
+    name === storeKind ? [] : (kind.searchFilters?.filters ?? []).filter((filter) => (form.own[filter.param] ?? '') !== '').map((filter) => ({ label: filter.label, kind: kind.name })),
+  );
+}
+
 export function isEmptySearch(params: URLSearchParams): boolean {
   return [...params.keys()].length === 0;
 }
