@@ -51,6 +51,13 @@ test("an address opens on its view at once, with no placeholder shown while the 
     ['/live', 'Live'],
     ['/map', 'map-title'],
   ] as const;
+  // Each view's code fetched once first: the first render waits up to a second for it, and on a
+  // machine busy with the rest of the suite a first fetch once took longer (a CI run saw
+  // "loading…"). A render that did not wait would show the placeholder with the code at hand too.
+  for (const [path] of views) {
+    await page.goto(`${view.url}${path}`);
+    await expect(page.locator('main')).not.toHaveText('loading…');
+  }
   for (const [path, label] of views) {
     await page.goto(`${view.url}${path}`);
     await expect.poll(() => page.evaluate(() => (window as unknown as { firstView?: string }).firstView), { message: path }).toBe(label);
