@@ -2,11 +2,11 @@ import type { FastifyReply } from 'fastify';
 import { errorResponseSchema, exportQuerySchema, type ExportFormat } from '../../shared/wire/common.ts';
 import { WIRE_KINDS, searchHitSchema } from '../../shared/wire/kinds.ts';
 import { searchQuerySchema } from '../../shared/wire/search.ts';
-import { z } from 'zod';
-import { NotHere, type Source, type SourceView } from '../sources/source.ts';
+import { NotHere, type Source } from '../sources/source.ts';
 import { sendNotFound, type SourceLookup } from './answer.ts';
 import { conversationParams, sessionParams } from './conversationRoutes.ts';
 import { describeSearchExport } from './searchExport.ts';
+import { offeredView, viewKeyParams } from './viewRoutes.ts';
 import { runSearch } from './searchRoutes.ts';
 import { sendExport, type ExportWork } from './sendExport.ts';
 import type { Admission } from './admission.ts';
@@ -40,13 +40,12 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
   // One of a view whole (a set-agent-comm room's flow), where the view offers it.
   app.get(
     '/api/sources/:source/views/:view/:key/export',
-    { onRequest: exports.admit, schema: { params: z.object({ source: z.string(), view: z.string(), key: z.string().min(1, 'a key is needed') }), querystring: exportQuerySchema, response: errors } },
+    { onRequest: exports.admit, schema: { params: viewKeyParams, querystring: exportQuerySchema, response: errors } },
     async (request, reply) => {
       const { source: id, view: name, key } = request.params;
       const source = lookup.byId(id);
       if (source === null) return sendNotFound(reply, lookup.unknownWords());
-      const views = source.views as Readonly<Record<string, SourceView<unknown, unknown, unknown, unknown>>> | undefined;
-      const view = views !== undefined && Object.hasOwn(views, name) ? views[name]! : undefined;
+      const view = offeredView(source, name);
       if (view?.export === undefined) return sendNotFound(reply, `a ${source.ref.kind} store's view ${JSON.stringify(name)} cannot be exported`);
       const parts = view.export(key);
       if (parts instanceof NotHere) return sendNotFound(reply, parts.why);

@@ -14,15 +14,23 @@ import type { ZodApp } from './zodApp.ts';
 // query and its answers are in the wire registry (shared/wire/kinds.ts); the source offers the data.
 
 const viewParams = z.object({ source: z.string(), view: z.string() });
+/** A view's one of a key (a room): `…/views/:view/:key`, and its export. */
+export const viewKeyParams = viewParams.extend({ key: z.string().min(1, 'a key is needed') });
 const answers = (ok: z.ZodType) => ({ 200: ok, 400: errorResponseSchema, 404: errorResponseSchema });
+
+/** The view of that name the source offers; null when it offers none of that name. */
+export function offeredView(source: Source, name: string): SourceView<unknown, unknown, unknown, unknown> | null {
+  const views = source.views as Readonly<Record<string, SourceView<unknown, unknown, unknown, unknown>>> | undefined;
+  return views !== undefined && Object.hasOwn(views, name) ? views[name]! : null;
+}
 
 export function registerViewRoutes(app: ZodApp, lookup: SourceLookup, turns: LoopTurns): void {
   /** The view of that name the source offers, with its schemas; null when its kind has none. */
   const viewOf = (source: Source, name: string) => {
     const views: Readonly<Record<string, { list: { query: z.ZodType }; one: { query: z.ZodType } }>> = WIRE_KINDS[source.ref.kind].views;
     const wire = Object.hasOwn(views, name) ? views[name]! : null;
-    const offered = (source.views as Readonly<Record<string, SourceView<unknown, unknown, unknown, unknown>>>)[name];
-    return wire === null || offered === undefined ? null : { wire, offered };
+    const offered = offeredView(source, name);
+    return wire === null || offered === null ? null : { wire, offered };
   };
   const noView = (reply: FastifyReply, source: Source, name: string) => sendNotFound(reply, `a ${source.ref.kind} store has no view ${JSON.stringify(name)}`);
 
@@ -45,7 +53,7 @@ export function registerViewRoutes(app: ZodApp, lookup: SourceLookup, turns: Loo
   });
   app.get(
     '/api/sources/:source/views/:view/:key',
-    { schema: { params: viewParams.extend({ key: z.string().min(1, 'a key is needed') }), querystring: anyQuerySchema, response: answers(viewOneSchema) } },
+    { schema: { params: viewKeyParams, querystring: anyQuerySchema, response: answers(viewOneSchema) } },
     async (request, reply) => {
       const source = lookup.byId(request.params.source);
       return source === null ? sendNotFound(reply, lookup.unknownWords()) : one(source, request.params.view, request.params.key, request.query, reply);
