@@ -127,9 +127,13 @@ describe('the rec-dashboard command', () => {
   it('a port asked for that is in use gets a one-line error', async () => {
     const blocker = await listenOn(0);
     const port = (blocker!.address() as { port: number }).port;
+    const record = makeTempRecord();
     // Closed whatever the command does: a listener left open keeps this file's process, and the
     // tier that waits for it, from ever ending.
-    const result = await runCommand([makeTempRecord().dir, '--port', String(port)]).finally(() => blocker!.close());
+    const result = await runCommand([record.dir, '--port', String(port)]).finally(() => {
+      blocker!.close();
+      record.remove();
+    });
     assert.equal(result.code, 1);
     assert.match(result.stderr, new RegExp(`^rec-dashboard: port ${port} is in use\\. Pick another with --port, or --port 0 for any free one\\.\\n$`));
   });
