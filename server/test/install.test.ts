@@ -11,10 +11,17 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** npm as it runs on Node 20: npm checks `engines` against `process.version`. */
 const ON_NODE_20 = "--import=data:text/javascript,Object.defineProperty(process,'version',{value:'v20.19.0'})";
 
-function runNpm(args: string[], cwd: string, nodeOptions: string): Promise<{ code: number; output: string }> {
+/** npm's exit, and all it wrote; `ended` says how it ended, for a failure's message. */
+function runNpm(args: string[], cwd: string, nodeOptions: string): Promise<{ code: number; output: string; ended: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, NODE_OPTIONS: nodeOptions, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    execFile('npm', args, { cwd, env }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code ?? 1), output: `${stdout}${stderr}` }));
+    execFile('npm', args, { cwd, env }, (error, stdout, stderr) =>
+      resolve({
+        code: error === null ? 0 : Number(error.code ?? 1),
+        output: `${stdout}${stderr}`,
+        ended: error === null ? 'exit 0' : `code ${String(error.code)}, signal ${String(error.signal)}, ${error.message.split('\n')[0]}`,
+      }),
+    );
   });
 }
 
@@ -26,7 +33,7 @@ describe('installing the project', () => {
       // --dry-run: the engine check comes first, and nothing is fetched or written if it passes.
       const result = await runNpm(['ci', '--dry-run'], work.dir, ON_NODE_20);
       assert.notEqual(result.code, 0, `npm ci went on under Node 20:\n${result.output}`);
-      assert.match(result.output, /Required: \{"node":">=22\.22"\}/);
+      assert.match(result.output, /Required: \{"node":">=22\.22"\}/, `npm ended (${result.ended}) with:\n${result.output}`);
       assert.doesNotMatch(result.output, /npm warn EBADENGINE/);
       assert.ok(result.output.trim().split('\n').length <= 10, result.output);
     } finally {
