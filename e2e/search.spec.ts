@@ -76,3 +76,13 @@ test('a time in the address that is not one is refused in the page’s words, as
   await expect(page.getByText('Search failed')).toHaveCount(0);
   expect(asked.at(-1)).toContain('from=2000-01-01T00%3A00%3A00.000Z');
 });
+
+test('a project in the address that no store names stays chosen in its field, as the search applies it', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=got+it+queued&project=${encodeURIComponent('/work/elsewhere')}`);
+  await expect(page.getByRole('status')).toContainText('0 entries');
+  await expect(page.getByRole('combobox', { name: 'project' })).toHaveValue('/work/elsewhere');
+  // Any project again: the search finds what the project kept out.
+  await page.getByRole('combobox', { name: 'project' }).selectOption('');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+});

@@ -11,6 +11,7 @@ import { projectName } from '../sessions/names.ts';
 import { findConversation } from '../../../shared/projects.ts';
 import { clipApart } from '../text/clipApart.ts';
 import { useConversations } from '../sessions/useConversations.ts';
+import { ProjectSelect } from '../sessions/ProjectSelect.tsx';
 import { countOf } from '../text/count.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
@@ -340,21 +341,9 @@ const LiveFilters = memo(function LiveFilters({
   projects: readonly (string | null)[];
   kinds: readonly { store: SourceKind; kinds: readonly string[] }[];
 }) {
-  const named = projects.filter((cwd): cwd is string => cwd !== null);
   return (
     <form className="live-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
-      <label>
-        project{' '}
-        <select value={filter.project ?? ''} onChange={(event) => onFilter({ ...filter, project: event.target.value === '' ? null : event.target.value })}>
-          <option value="">any</option>
-          {filter.project !== null && !named.includes(filter.project) && <option value={filter.project}>{filter.project}</option>}
-          {named.map((cwd) => (
-            <option key={cwd} value={cwd}>
-              {cwd}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ProjectSelect value={filter.project ?? ''} onChange={(value) => onFilter({ ...filter, project: value === '' ? null : value })} projects={projects} any="any" />
       <StoreSelect value={filter.source ?? ''} onChange={(value) => onFilter({ ...filter, source: value === '' ? null : value })} sources={sources} any="any" />
       <label>
         session <input type="text" size={12} value={filter.session} onChange={(event) => onFilter({ ...filter, session: event.target.value })} placeholder="id or seat" />

@@ -10,6 +10,7 @@ import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { useRouter } from '../router/Router.tsx';
 import { searchPath } from '../router/routes.ts';
 import { useConversations } from '../sessions/useConversations.ts';
+import { ProjectSelect } from '../sessions/ProjectSelect.tsx';
 import { kindNamed, kindOf, listKinds } from '../kinds/registry.ts';
 import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { StoreSelect } from '../kinds/StoreSelect.tsx';
@@ -86,19 +87,7 @@ export default function SearchView({ query }: { query: string }) {
           <label>
             peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="as the host gave it" />
           </label>
-          <label>
-            project{' '}
-            <select value={form.project} onChange={(e) => set('project', e.target.value)}>
-              <option value="">all</option>
-              {sessions?.projects
-                .filter((p) => p.cwd !== null)
-                .map((p) => (
-                  <option key={p.cwd} value={p.cwd!}>
-                    {p.cwd}
-                  </option>
-                ))}
-            </select>
-          </label>
+          <ProjectSelect value={form.project} onChange={(value) => set('project', value)} projects={sessions?.projects.map((project) => project.cwd) ?? []} any="all" />
           {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (
             <StoreSelect value={form.source} onChange={(value) => set('source', value)} sources={sessions?.sources ?? []} any="every store" />
           ) : null}
