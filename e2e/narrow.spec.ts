@@ -244,3 +244,19 @@ test('at 1,280 px the sidebar starts open', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'true');
   await expect(page.locator('.sidebar')).toBeVisible();
 });
+
+test('on a phone the sessions list closes once a session is picked from it, and the page has the width', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(dashboard.url);
+  await page.getByRole('button', { name: 'Sessions list' }).click();
+  const picked = page.locator('#sidebar a[href^="/source/"]').first();
+  const href = await picked.getAttribute('href');
+  await picked.click();
+  await expect(page).toHaveURL(`${dashboard.url}${href}`);
+  await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('.sidebar')).toHaveCount(0);
+  // Changing a filter in the address is not a pick: a list opened again stays open.
+  await page.getByRole('button', { name: 'Sessions list' }).click();
+  await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('a');
+  await expect(page.locator('.sidebar')).toBeVisible();
+});

@@ -36,6 +36,14 @@ export function App() {
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(() => window.matchMedia(SIDEBAR_FROM).matches);
+  // Below SIDEBAR_FROM the list is over the page: a page picked (a new path, not a filter of the
+  // address) closes it, as a phone's menu does, so the page has the width it needs.
+  const pathname = new URL(path, window.location.origin).pathname;
+  const [listShownFor, setListShownFor] = useState(pathname);
+  if (listShownFor !== pathname) {
+    setListShownFor(pathname);
+    if (sidebarOpen && !window.matchMedia(SIDEBAR_FROM).matches) setSidebarOpen(false);
+  }
 
   // The sidebar's order, made when a key asks for it: made for every new list, it was a second
   // tree of every conversation built at once for each write told while a store was indexed.
