@@ -92,6 +92,8 @@ test('an edge lists its messages, each linking into its store’s page; a node o
   await expect(page).toHaveURL(new RegExp(`/map\\?from=session%3A${SESSION_A}&to=session%3A${SESSION_B}$`));
   const panel = page.getByRole('complementary', { name: 'Messages of the edge' });
   await expect(panel.getByRole('listitem')).toHaveCount(5);
+  // The stores' counts are each its own: the list is not a sum of them.
+  await expect(panel.locator('p.muted').first()).toHaveText('Every one listed, newest first, each as one store states it: the counts above are each store’s own, never added together.');
   await expect(panel.getByRole('listitem').filter({ hasText: 'not queued' })).toHaveCount(1);
   await panel.getByRole('link', { name: /set-agent-comm, as its sender wrote it/ }).click();
   await expect(page).toHaveURL(new RegExp(`/source/${sourceIdOf('sac', stores.sac)}/conversation/${encodeURIComponent(SEAT_A)}/item/`));

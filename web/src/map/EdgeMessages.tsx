@@ -6,7 +6,6 @@ import { apiUrls } from '../api/urls.ts';
 import { kindNamed } from '../kinds/registry.ts';
 import { Link } from '../router/Router.tsx';
 import { itemPath } from '../router/routes.ts';
-import { countOf } from '../text/count.ts';
 import { Time } from '../time/Time.tsx';
 import { nameEdge } from './mapWords.ts';
 
@@ -37,8 +36,8 @@ export function EdgeMessages({ map, from, to, query, onClose }: Props) {
       {messages.data !== undefined && (
         <>
           <p className="muted">
-            {countOf(messages.data.total, 'message')}
-            {messages.data.total > messages.data.messages.length ? `, the newest ${messages.data.messages.length} listed` : ''}
+            {messages.data.total > messages.data.messages.length ? `The newest ${messages.data.messages.length.toLocaleString('en')} listed` : 'Every one listed, newest first'}, each as one store states it: the counts above are each
+            store’s own, never added together.
           </p>
           <ol className="map-messages">
             {messages.data.messages.map((message) => (
