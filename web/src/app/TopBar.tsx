@@ -54,7 +54,7 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
           monospace
         </label>
         <SettingsMenu />
-        <button type="button" onClick={onShowKeys} aria-label="Keyboard shortcuts (?)">
+        <button type="button" onClick={onShowKeys} aria-label="Keyboard shortcuts (?)" data-key-help>
           ?
         </button>
       </span>

@@ -20,7 +20,15 @@ export function KeyHelp({ onClose }: { onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
+    // The dialog is taken out of the page when it closes, so the browser gives the focus back to
+    // no one: it goes back here to what had it, or, opened by its key with nothing focused, to
+    // the list's button in the top bar (`data-key-help`), not to the page's start.
+    const before = document.activeElement;
     if (dialog !== null && !dialog.open) dialog.showModal();
+    return () => {
+      const back = before instanceof HTMLElement && before !== document.body && before.isConnected ? before : document.querySelector<HTMLElement>('[data-key-help]');
+      back?.focus();
+    };
   }, []);
   return (
     <dialog ref={ref} className="key-help" aria-label="Keyboard shortcuts" onClose={onClose} onCancel={onClose}>
