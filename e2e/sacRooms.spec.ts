@@ -149,3 +149,13 @@ test('a room that is not there is not asked again as entries come to the store',
   await page.waitForTimeout(500);
   expect(asked.length).toBe(before);
 });
+
+test('on a phone a room’s “Flow shows” field stays within the screen, its long choice cut to the field', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${url}/source/${source}/rooms/ops`);
+  const field = page.getByRole('combobox', { name: 'Flow shows' });
+  await expect(field).toBeVisible();
+  const box = (await field.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+});
