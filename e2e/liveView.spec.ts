@@ -175,6 +175,16 @@ test('a filter is kept in the address and survives a reload', async ({ page }) =
   await expect(page.getByLabel('Items listed')).toHaveText(/^1 of \d+ items?$/);
 });
 
+test('a filter of the address the live view does not take is said, not dropped in silence; what it does take is not', async ({ page }) => {
+  await openLive(page, '?side=both&refused=1&colour=red');
+  await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both, colour=red \(it reads only project, source, session, side, peer, type, refused, degraded\)\.$/);
+  await expect(page.getByLabel('refused / rejected only')).toBeChecked();
+  // Every row is one store's statement: the view says it pairs none.
+  await expect(page.locator('.live-note')).toContainText('nothing pairs a received item with a sent one');
+  await openLive(page, '?side=received');
+  await expect(page.locator('.params-not-applied')).toHaveCount(0);
+});
+
 test('Pause stops following and counts what arrives; Resume jumps back to the newest', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-pause');
   await openLive(page);

@@ -17,7 +17,8 @@ import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
 import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
-import { isFiltered, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
+import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
+import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
 import '../export/export.css';
 import './live.css';
@@ -209,7 +210,11 @@ export default function LiveView({ query }: { query: string }) {
         )}
       </header>
       <LiveFilters filter={filter} onFilter={setFilter} sources={filterSources} projects={filterProjects} kinds={kinds} />
-      <p className="live-note muted">Items as they are written from now on, in the order they arrived; a row opens the item in its place. What was written before this page opened is in each session.</p>
+      <ParamsNotApplied query={query} reads={LIVE_PARAMS} applied={liveFilterQuery(filter)} />
+      <p className="live-note muted">
+        Items as they are written from now on, in the order they arrived, each as one store states it: nothing pairs a received item with a sent one. A row opens the item in its place. What
+        was written before this page opened is in each session.
+      </p>
       <div className="live-list">
         <div className="live-row live-columns" aria-hidden="true">
           <span>time</span>

@@ -40,6 +40,9 @@ export function liveTypeValue(type: LiveType): string {
   return type.store === null ? type.kind : `${type.store}:${type.kind}`;
 }
 
+/** The parameters of the address the live view reads, in its fields' order. */
+export const LIVE_PARAMS = ['project', 'source', 'session', 'side', 'peer', 'type', 'refused', 'degraded'] as const;
+
 export function parseLiveFilter(query: string): LiveFilter {
   const params = new URLSearchParams(query);
   const side = params.get('side');
