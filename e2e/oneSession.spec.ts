@@ -228,6 +228,20 @@ test('a search given a filter it does not read says so, and so does one whose ki
   await expect(notes).toHaveCount(0);
 });
 
+test('a search by side or peer says the set-agent-comm store was not searched, and why, where its entries would be expected', async ({ page }) => {
+  const sac = sourceIdOf('sac', stores.sac);
+  const keptOut = page.locator('.search-kept-out');
+  await page.goto(`${dashboard.url}/search?q=retry&side=received`);
+  await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
+  await expect(keptOut).toHaveText(`set-agent-comm (${sac}) not searched: an entry is written by its seat to whoever its \`to\` names: it is no side’s and names no peer, so a search by side or peer matches none of its entries.`);
+  await page.goto(`${dashboard.url}/search?q=retry&source=${sac}&peer=web-app`);
+  await expect(keptOut).toHaveCount(1);
+  // Without either, it is searched and says nothing.
+  await page.goto(`${dashboard.url}/search?q=retry&source=${sac}`);
+  await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
+  await expect(keptOut).toHaveCount(0);
+});
+
 test('a search cut at its limit says more matched and shows up to 1,000 on asking', async ({ page }) => {
   await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('retry loop|refund endpoint')}&regex=1&limit=2`);
   const hits = page.getByRole('region', { name: 'Search results' }).getByRole('listitem');

@@ -24,9 +24,9 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
   }
   return {
     name: ['search', exportedAt.replace(/[:.]/g, '')],
-    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly },
+    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut },
     jsonHead: { schema: response.schema },
-    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly }),
+    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut }),
     markdownHead() {
       const lines = ['# Search', ''];
       const terms = Object.entries(asked);
@@ -35,6 +35,7 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
       lines.push(
         `- ${response.hits.length} ${response.hits.length === 1 ? 'hit' : 'hits'}, newest first; ${response.scanned} texts read${response.truncated ? '; **more entries matched** than the limit' : ''}`,
         ...(response.stoppedEarly === null ? [] : [`- **Stopped early**: ${describeStoppedEarly(response.stoppedEarly)}; the texts not searched may hold more`]),
+        ...response.keptOut.map(({ source, why }) => `- **Not searched**: ${source.kind} store ${source.id}: ${why}`),
         `- Exported at ${exportedAt}`,
         '',
         'Each hit shows the text around its match. Nothing here pairs a received entry with a sent one.',

@@ -61,6 +61,7 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
       scanned: found.reduce((sum, one) => sum + one.scanned, 0),
       truncated: merged.hasMore() || found.some((one) => one.truncated),
       stoppedEarly: addStoppedEarly(found.map((one) => one.stoppedEarly)),
+      keptOut: found.flatMap((one, index) => (one.keptOut === undefined ? [] : [{ source: { kind: asked[index]!.source.ref.kind, id: asked[index]!.source.ref.id }, why: one.keptOut }])),
     };
   } catch (error) {
     if (error instanceof SearchRefused) {

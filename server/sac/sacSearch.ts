@@ -19,6 +19,9 @@ import type { SacCandidate } from './sacTexts.ts';
 const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
 
 
+/** Why a search by side or peer reads no set-agent-comm entry, said beside its results. */
+const SIDE_AND_PEER_KEPT_OUT = 'an entry is written by its seat to whoever its `to` names: it is no side’s and names no peer, so a search by side or peer matches none of its entries';
+
 /**
  * Searches a set-agent-comm store's entries, newest first: filters on what the reader's columns
  * hold, then each candidate's body read again from its file for its text, on a search thread
@@ -29,7 +32,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
   // A message's side and peer are the record's and spex's facts: an entry is written by its
   // seat, to whoever `to` names, and is neither sent nor received by the store.
   if (query.side !== undefined || (query.peer !== undefined && query.peer !== '')) {
-    return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
+    return { hits: [], scanned: 0, truncated: false, stoppedEarly: null, keptOut: SIDE_AND_PEER_KEPT_OUT };
   }
   if ((await describeBadSearchText(query)) !== null) return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
   const from = query.from === undefined ? -Infinity : Date.parse(query.from);

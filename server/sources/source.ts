@@ -50,7 +50,14 @@ export type SourceNotice =
  * with the id of the conversation it opens (the search says which session that is, for every kind).
  */
 /** `stoppedEarly`: its time ran out before it went through every text it had to (null: it did not). */
-export type SourceSearch = { hits: { at: string; conversation: string; hit: unknown }[]; scanned: number; truncated: boolean; stoppedEarly: StoppedEarly | null };
+export type SourceSearch = {
+  hits: { at: string; conversation: string; hit: unknown }[];
+  scanned: number;
+  truncated: boolean;
+  stoppedEarly: StoppedEarly | null;
+  /** Why none of its entries can match the query, in its store's words: it was not searched. */
+  keptOut?: string;
+};
 
 /** A search a source will not run now: answered 503, with when to try again. */
 export class SearchRefused extends Error {

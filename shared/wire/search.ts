@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOURCE_KINDS, commonSearchQuerySchema, type CommonSearchQuery, type SourceKind } from './common.ts';
+import { SOURCE_KINDS, commonSearchQuerySchema, sourceRefSchema, type CommonSearchQuery, type SourceKind } from './common.ts';
 import { WIRE_KINDS, searchHitSchema, type WireKinds } from './kinds.ts';
 
 // `GET /api/search`: the common filters, and each kind's own named `<kind>.<name>`
@@ -74,5 +74,10 @@ export const searchResponseSchema = z.object({
   truncated: z.boolean(),
   /** null: the search went through every text it needed to. */
   stoppedEarly: stoppedEarlySchema.nullable(),
+  /**
+   * Stores none of whose entries can match the query, each with why in its words: not searched.
+   * Added to rec.search/4 without a new version (a client that ignores it needs no change).
+   */
+  keptOut: z.array(z.object({ source: sourceRefSchema, why: z.string() })),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -192,10 +192,15 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
     return <p className="notice error">{notThere ? 'This server does not offer search yet.' : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
-  const { hits, scanned, truncated, stoppedEarly } = results.data;
+  const { hits, scanned, truncated, stoppedEarly, keptOut } = results.data;
   return (
     <section aria-label="Search results">
       {stoppedEarly !== null && <StoppedEarlyNotice stoppedEarly={stoppedEarly} />}
+      {keptOut.map(({ source, why }) => (
+        <p key={source.id} className="notice warn search-kept-out">
+          {kindNamed(source.kind)?.name ?? source.kind} ({source.id}) not searched: {why}.
+        </p>
+      ))}
       <p className="muted" role="status">
         {countOf(hits.length, 'entry', 'entries')}
         {stoppedEarly !== null ? ' in the texts searched' : ''}
