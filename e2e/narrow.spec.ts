@@ -260,3 +260,12 @@ test('on a phone the sessions list closes once a session is picked from it, and 
   await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('a');
   await expect(page.locator('.sidebar')).toBeVisible();
 });
+
+test('on a phone a record session’s activity strip and its peers are one above the other, the strip as wide as the view', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAndSettle(page, paths[4]!);
+  const strip = page.locator('figure.activity');
+  await expect(strip).toBeVisible();
+  const view = (await page.locator('main.view').boundingBox())!;
+  await expect.poll(async () => (await strip.boundingBox())!.width).toBeGreaterThan(view.width * 0.7);
+});
