@@ -252,3 +252,33 @@ test('a search cut at its limit says more matched and shows up to 1,000 on askin
   await expect(hits.nth(2)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Show up to 1,000' })).toHaveCount(0);
 });
+
+test("a session's page opens at its newest item with only the rows on screen drawn, follows a new one, and keeps a reader's place above", async ({ page }) => {
+  const seat = 'checkout#9c0ffee0-111';
+  for (let i = 1; i <= 60; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: `Burst fact ${i} of the second session.` });
+  await page.goto(`${dashboard.url}/sessions/${SESSION_B}`);
+  const row = (text: string) => page.locator('.joined-row', { hasText: text });
+  await expect(row('Burst fact 60 of')).toBeInViewport();
+  await expect(row('Burst fact 1 of')).toHaveCount(0);
+
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: 'Burst fact 61 of the second session.' });
+  await expect(row('Burst fact 61 of')).toBeInViewport();
+
+  // Away from the end, the row at the top of the view stays where it is when a row comes before
+  // it: an entry dated earlier than every other, as a store may write one late.
+  await page.keyboard.press('Home');
+  const feed = page.getByRole('feed', { name: 'Sent and received, every store, in time order' });
+  await feed.evaluate((el) => el.scrollBy(0, 600));
+  const topRow = async () =>
+    feed.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const row = [...el.querySelectorAll('.joined-row')].find((one) => one.getBoundingClientRect().bottom > box.top + 1)!;
+      return { text: row.textContent, top: Math.round(row.getBoundingClientRect().top) };
+    });
+  const before = await topRow();
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(new Date(Date.UTC(2020, 0, 1))), type: 'FACT', text: 'A fact dated before all the others.' });
+  await expect(page.getByRole('button', { name: '1 new ↓' })).toBeVisible();
+  expect(await topRow()).toEqual(before);
+  await page.keyboard.press('Home');
+  await expect(row('A fact dated before all the others.')).toBeInViewport();
+});

@@ -1,5 +1,5 @@
-import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { measureWithoutLayout } from './measureWithoutLayout.ts';
 import { useFollow } from './useFollow.ts';
@@ -31,11 +31,17 @@ type Options = {
   onSelectItem?(key: string): void;
   /** Keys the kind adds, given the selected row. */
   keys?: Record<string, (selected: number | null) => void>;
+  /**
+   * Each row's name, where every row's data is here (a session's page across the stores): rows
+   * keep their measured height by it, and a reader away from the end keeps the row at the top of
+   * the view in place while rows before it come and go (the oldest left out as new ones arrive).
+   */
+  keyOf?(index: number): string;
 };
 
 const ESTIMATED_ROW_PX = 150;
 
-export function useConversationList({ count, rowAt, target, jump = null, onSelectItem, keys = {} }: Options) {
+export function useConversationList({ count, rowAt, target, jump = null, onSelectItem, keys = {}, keyOf }: Options) {
   // The scroll box, as state: a page may show its list only once its first answer is here.
   const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
   const rows = count ?? 0;
@@ -53,9 +59,11 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     measureElement: measureWithoutLayout,
     initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
     overscan: 4,
+    ...(keyOf === undefined ? {} : { getItemKey: keyOf }),
   });
   const visible: VirtualItem[] = virtualizer.getVirtualItems();
   const follow = useFollow(scrollElement, virtualizer, count, target === null);
+  useKeepPlace(scrollElement, virtualizer, rows, keyOf, !follow.following);
   const [selected, setSelected] = useState<number | null>(null);
 
   // A link to one item: select it and bring it into view, once per link. It is kept in view while
@@ -155,3 +163,26 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
 }
 
 export type ConversationListState = ReturnType<typeof useConversationList>;
+
+/**
+ * A reader away from the end keeps the row at the top of the view where it is when rows before it
+ * come or go: without this, a session page whose oldest rows are left out as new ones arrive moved
+ * under the reader by a row at each write. The row is found in the places of the last commit, which
+ * are what the reader sees, and looked for by its name in the new ones.
+ */
+function useKeepPlace(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, rows: number, keyOf: ((index: number) => string) | undefined, away: boolean) {
+  const shown = useRef<readonly VirtualItem[]>([]);
+  useLayoutEffect(() => {
+    const before = shown.current;
+    if (el === null || keyOf === undefined || !away) return;
+    const top = before.find((row) => row.end > el.scrollTop);
+    const now = virtualizer.measurementsCache;
+    if (top === undefined || now[top.index]?.key === top.key) return;
+    const moved = now.find((row) => row.key === top.key);
+    if (moved !== undefined) el.scrollTop = moved.start + (el.scrollTop - top.start);
+  }, [rows, keyOf]);
+  // The places at each commit, rows measured since included: the next change is read against them.
+  useLayoutEffect(() => {
+    shown.current = virtualizer.measurementsCache;
+  });
+}

@@ -1,8 +1,10 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import type { JoinedSessionResponse, SessionItem } from '../../../shared/wire/session.ts';
 import { isNotHere } from '../api/client.ts';
 import { apiUrls } from '../api/urls.ts';
+import { ConversationList } from '../conversation/ConversationList.tsx';
+import { useConversationList, type RowPlace } from '../conversation/useConversationList.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { Link, useRouter } from '../router/Router.tsx';
@@ -16,7 +18,8 @@ import './session.css';
 // Sent | Received on one time axis, each labelled with its store and shown as its store's own page
 // shows it. Nothing pairs two items: a received record entry still says the record does not show
 // which sent entry it corresponds to, and a spex line seen from the sender's side says it comes
-// from the receiver's log. It stays current from the event stream's notices (events/).
+// from the receiver's log. It stays current from the event stream's notices (events/), and opens
+// at the newest item, following what arrives, as each store's own page does.
 
 export default function SessionPage({ session, query }: { session: string; query: string }) {
   const { data, error } = useJoinedSession(session);
@@ -29,50 +32,34 @@ export default function SessionPage({ session, query }: { session: string; query
     navigate(sessionPath(session, writeSessionFilter(next)), { replace: typing });
   };
   const shown = useMemo(() => data?.items.filter((item) => isShown(item, filter)) ?? [], [data, filter]);
-  const drawn = useDrawnInSteps(shown);
+  // The shell's list, as every conversation's page has it: only the rows on screen drawn, opened
+  // at the newest and following it, moved through with the keys.
+  const keyOf = useCallback((index: number) => rowKey(shown[index]!), [shown]);
+  const rowAt = (index: number): RowPlace | undefined => {
+    const item = shown[index];
+    return item === undefined ? undefined : { key: rowKey(item), column: item.side ?? 'both' };
+  };
+  const list = useConversationList({ count: data === undefined ? null : shown.length, rowAt, target: null, keyOf });
 
   return (
-    <main className="view session-view" aria-label="Session across the stores">
+    <main className="view session-view conversation-view" aria-label="Session across the stores">
       <header className="session-header">
         <h1>
           Session <code className="full-id">{session}</code>
         </h1>
         {error !== null && <p className={`notice ${isNotHere(error) ? '' : 'error'}`}>{isNotHere(error) ? 'No store read names this full session id.' : `Could not load the session: ${error.message}`}</p>}
         {data !== undefined && <StoreViews data={data} />}
-        {data !== undefined && <Filters data={data} filter={filter} onFilter={setFilter} />}
         {/* Nothing to download where no store names the session. */}
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
+      {data !== undefined && <Filters data={data} filter={filter} onFilter={setFilter} />}
       {data !== undefined && (
-        <section className="session-items" aria-label="Sent and received, every store">
-          <div className="session-columns" aria-hidden="true">
-            <span className="side-sent">Sent</span>
-            <span className="side-received">Received</span>
-          </div>
-          {shown.length === 0 && <p className="muted">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
-          <ol className="joined-rows">
-            {drawn.map((item) => (
-              <SessionRow key={`${item.item.source.id}/${item.conversation}/${keyOf(item)}`} item={item} />
-            ))}
-          </ol>
-        </section>
+        <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => <SessionRow item={shown[index]!} />}>
+          {shown.length === 0 && <p className="notice">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
+        </ConversationList>
       )}
     </main>
   );
-}
-
-/** Rows drawn at once when a session's items first come; the rest are drawn in the background. */
-const FIRST_DRAWN = 60;
-
-/**
- * The items to draw: a session's newest 1,000 items of each store, drawn at once, held the page
- * 140 ms and more. When they first come, the first rows are drawn at once and the rest in a
- * deferred render, which React does in slices between frames; a later change is drawn in the
- * background too, the rows drawn before staying meanwhile.
- */
-function useDrawnInSteps<T>(items: T[]): T[] {
-  const deferred = useDeferredValue(items);
-  return deferred.length === 0 && deferred !== items ? items.slice(0, FIRST_DRAWN) : deferred;
 }
 
 /** Each store's own view of the session, one click away: its degraded evidence, spex's declarations, sac's rooms. */
@@ -108,7 +95,7 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
   const stores = [...new Map(data.conversations.map((conversation) => [conversation.source.id, conversation.source])).values()];
   const toggleStore = (id: string) => onFilter({ ...filter, stores: filter.stores.includes(id) ? filter.stores.filter((one) => one !== id) : [...filter.stores, id] });
   return (
-    <form className="session-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+    <form className="conversation-controls session-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
       <fieldset>
         <legend>Store</legend>
         {stores.map((source) => (
@@ -137,21 +124,23 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
 
 function SessionRow({ item }: { item: SessionItem }) {
   const kind = kindNamed(item.kind)!;
-  const column = item.side ?? 'both';
   const View = kind.SessionItem;
   return (
-    <li className={`joined-row side-${column}`} data-store={item.kind}>
-      <div className={`cell cell-${column === 'both' ? 'span' : column}`}>
-        <p className="item-store">
-          <Link to={conversationPath(item.item.source.id, item.conversation)} className={`store-badge kind-${item.kind}`} title={`In ${kind.storeWords} ${item.item.source.id}: its own view`}>
-            <span className="store-name">{kind.name}</span>
-            {item.kind === 'sac' && ` ${item.conversation}`}
-          </Link>
-        </p>
-        <View item={item.item} source={item.item.source.id} conversation={item.conversation} />
-      </div>
-    </li>
+    <div className={`joined-row side-${item.side ?? 'both'}`} data-store={item.kind}>
+      <p className="item-store">
+        <Link to={conversationPath(item.item.source.id, item.conversation)} className={`store-badge kind-${item.kind}`} title={`In ${kind.storeWords} ${item.item.source.id}: its own view`}>
+          <span className="store-name">{kind.name}</span>
+          {item.kind === 'sac' && ` ${item.conversation}`}
+        </Link>
+      </p>
+      <View item={item.item} source={item.item.source.id} conversation={item.conversation} />
+    </div>
   );
+}
+
+/** A row's name on the page: its store, its conversation, and its name there. */
+function rowKey(item: SessionItem): string {
+  return `${item.item.source.id}/${item.conversation}/${keyOf(item)}`;
 }
 
 /** An item's name in its conversation, as its store names it. */
