@@ -125,3 +125,63 @@ test('a message that lands updates its edge live, and the edge pulses', async ({
   await expect(edge).toHaveAccessibleName(`${SESSION_B} → ${SESSION_A}: 2 messages, 1 to everyone in the room (set-agent-comm, the sender's side)`);
   await expect(edge).toHaveClass(/pulse/);
 });
+
+test('the drawing says what its lines and dots mean: thickness, red, dashed, and each kind of dot', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const legend = page.getByRole('list', { name: 'What the drawing shows' });
+  await expect(legend.getByRole('listitem')).toHaveText([
+    'from a sender to a receiver, thicker for more messages',
+    'some not queued or rejected',
+    'only to everyone in a room',
+    'a session',
+    'a person',
+    'a peer known only as its store wrote it',
+  ]);
+  // Each sample is drawn as the drawing draws it: red and dashed as a refused and a broadcast arrow are.
+  const refusedSample = legend.locator('.map-edge.refused .map-edge-line');
+  const refusedArrow = mapOf(page).locator('.map-edge.refused .map-edge-line').first();
+  expect(await refusedSample.evaluate((line) => getComputedStyle(line).stroke)).toBe(await refusedArrow.evaluate((line) => getComputedStyle(line).stroke));
+  await expect(legend.locator('.map-edge.broadcast .map-edge-line')).toHaveCSS('stroke-dasharray', '5px, 4px');
+});
+
+test('the arrows are one stop of the Tab order, moved through with the arrow keys, so a Tab from them reaches the nodes', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const map = mapOf(page);
+  const arrows = map.getByRole('button');
+  await expect(arrows.first()).toBeVisible();
+  expect(await arrows.count()).toBeGreaterThan(2);
+  await arrows.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(arrows.nth(1)).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(map.getByRole('link').first()).toBeFocused();
+  // Back into the arrows, at the one last focused.
+  await page.keyboard.press('Shift+Tab');
+  await expect(arrows.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('complementary', { name: 'Messages of the edge' })).toBeVisible();
+});
+
+test('the map as a list gives every edge with its ends written whole and each store’s count on a line, kept in the address, and opens its messages', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  await page.getByRole('group', { name: 'Shown as' }).getByRole('button', { name: 'List' }).click();
+  await expect(page).toHaveURL(`${url}/map?view=list`);
+  const table = page.getByRole('table', { name: /^Every edge, the latest first/ });
+  const row = table.getByRole('row').filter({ has: page.getByRole('cell').first().filter({ hasText: SESSION_A }) }).filter({ has: page.getByRole('cell').nth(1).filter({ hasText: SESSION_B }) });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('cell').nth(0)).toHaveText(`${SESSION_A} (${SEAT_A})`);
+  await expect(row.getByRole('cell').nth(2).getByRole('listitem')).toHaveText([
+    "2 messages, 1 not queued (the record, the sender's side)",
+    "1 message (the record, the receiver's side)",
+    "1 message (spex, the receiver's side)",
+    "1 message (set-agent-comm, the sender's side)",
+  ]);
+  // Every edge the map has, and the head.
+  const edges = ((await (await apiFetch(`${url}/api/map`)).json()) as { edges: unknown[] }).edges.length;
+  await expect(table.getByRole('row')).toHaveCount(1 + edges);
+  await row.getByRole('button', { name: /^Messages of / }).click();
+  await expect(page).toHaveURL(new RegExp(`/map\\?view=list&from=session%3A${SESSION_A}&to=session%3A${SESSION_B}$`));
+  await expect(page.getByRole('complementary', { name: 'Messages of the edge' }).getByRole('listitem')).toHaveCount(5);
+  await row.getByRole('link', { name: SESSION_B }).click();
+  await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
+});

@@ -7,7 +7,8 @@ import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNo
 
 // The map drawn as SVG: a box per project, a dot and a label per node, an arrow per edge (curved,
 // so that a → b and b → a are both seen). Every node is a link to its session, every edge a button
-// that lists its messages; each has an accessible name with the full ids and the counts. The wheel
+// that lists its messages; each has an accessible name with the full ids and the counts. The
+// arrows are one stop of the Tab order, moved through with the arrow keys, Home and End. The wheel
 // zooms, a drag pans, and "Fit" shows it all again. At 200 sessions × 20 peers there are 4,000
 // edges: each is a memoized row, drawn again only when its own counts, place, pulse or selection
 // change (the query keeps an unchanged edge the same object), so a new message redraws one edge.
@@ -33,6 +34,19 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const onPoint = (event: { target: EventTarget }) => setPointed(edgeKeyAt(event.target));
   const drag = useRef<{ x: number; y: number; view: ViewBox } | null>(null);
   const svg = useRef<SVGSVGElement>(null);
+  // The arrows are one stop of the Tab order (the one chosen, or the first), moved through with
+  // the arrow keys: 200 sessions' arrows one Tab each came before every node.
+  const [focused, setFocused] = useState<string | null>(null);
+  const tabbable = [focused, selected].find((key) => key !== null && map.edges.some((edge) => edge.key === key)) ?? map.edges[0]?.key ?? null;
+  const onEdgeKeys = (event: KeyboardEvent<SVGGElement>) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity }[event.key];
+    const at = map.edges.findIndex((edge) => edge.key === edgeKeyAt(event.target));
+    if (step === undefined || at < 0 || map.edges.length === 0) return;
+    event.preventDefault();
+    const next = map.edges[Number.isFinite(step) ? (at + step + map.edges.length) % map.edges.length : step < 0 ? 0 : map.edges.length - 1]!;
+    setFocused(next.key);
+    svg.current?.querySelector<SVGGElement>(`[data-edge="${CSS.escape(next.key)}"]`)?.focus();
+  };
 
   const onWheel = (event: WheelEvent<SVGSVGElement>) => {
     const box = svg.current?.getBoundingClientRect();
@@ -94,9 +108,29 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
             <rect x={box.x} y={box.y} width={box.width} height={box.height} rx={10} />
           </g>
         ))}
-        <g className="map-edges" onPointerOver={onPoint} onFocus={onPoint} onPointerLeave={() => setPointed(null)} onBlur={() => setPointed(null)}>
+        <g
+          className="map-edges"
+          onPointerOver={onPoint}
+          onFocus={(event) => {
+            onPoint(event);
+            setFocused(edgeKeyAt(event.target));
+          }}
+          onPointerLeave={() => setPointed(null)}
+          onBlur={() => setPointed(null)}
+          onKeyDown={onEdgeKeys}
+        >
           {map.edges.map((edge) => (
-            <EdgeArrow key={edge.key} edge={edge} from={layout.nodes.get(edge.from)} to={layout.nodes.get(edge.to)} nodes={byKey} pulsing={pulsing.has(edge.key)} selected={selected === edge.key} onSelect={onSelect} />
+            <EdgeArrow
+              key={edge.key}
+              edge={edge}
+              from={layout.nodes.get(edge.from)}
+              to={layout.nodes.get(edge.to)}
+              nodes={byKey}
+              pulsing={pulsing.has(edge.key)}
+              selected={selected === edge.key}
+              tabbable={tabbable === edge.key}
+              onSelect={onSelect}
+            />
           ))}
         </g>
         {/* A project's name is drawn over the edges that cross its box, as a node's is. */}
@@ -165,9 +199,19 @@ const NodeDot = memo(function NodeDot({ node, laid, onOpen }: { node: MapNode; l
   );
 });
 
-type EdgeProps = { edge: MapEdge; from: LaidNode | undefined; to: LaidNode | undefined; nodes: ReadonlyMap<string, MapNode>; pulsing: boolean; selected: boolean; onSelect(from: string, to: string): void };
+type EdgeProps = {
+  edge: MapEdge;
+  from: LaidNode | undefined;
+  to: LaidNode | undefined;
+  nodes: ReadonlyMap<string, MapNode>;
+  pulsing: boolean;
+  selected: boolean;
+  /** The arrows' one stop in the Tab order. */
+  tabbable: boolean;
+  onSelect(from: string, to: string): void;
+};
 
-const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, selected, onSelect }: EdgeProps) {
+const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, selected, tabbable, onSelect }: EdgeProps) {
   if (from === undefined || to === undefined) return null;
   const name = nameEdge(edge, nodes);
   const d = curveBetween(from, to);
@@ -180,7 +224,7 @@ const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, sele
   };
   const classes = ['map-edge', isRefusedEdge(edge) ? 'refused' : '', isBroadcastEdge(edge) ? 'broadcast' : '', pulsing ? 'pulse' : '', selected ? 'selected' : ''].filter((one) => one !== '').join(' ');
   return (
-    <g className={classes} role="button" tabIndex={0} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={() => onSelect(edge.from, edge.to)} onKeyDown={onKey}>
+    <g className={classes} role="button" tabIndex={tabbable ? 0 : -1} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={() => onSelect(edge.from, edge.to)} onKeyDown={onKey}>
       <path d={d} className="map-edge-hit" />
       <path d={d} className="map-edge-line" strokeWidth={width} markerEnd="url(#map-arrow)" />
     </g>

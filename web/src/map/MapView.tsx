@@ -9,6 +9,7 @@ import { kindNamed } from '../kinds/registry.ts';
 import { useRouter } from '../router/Router.tsx';
 import { mapPath } from '../router/routes.ts';
 import { countOf } from '../text/count.ts';
+import { EdgeList } from './EdgeList.tsx';
 import { EdgeMessages } from './EdgeMessages.tsx';
 import { MapCanvas } from './MapCanvas.tsx';
 import { tallyEdge } from './mapWords.ts';
@@ -30,7 +31,8 @@ const WINDOW_MS: Readonly<Record<string, number>> = { '15m': 15 * 60_000, '1h': 
 /** How long an edge pulses after its count changed. */
 const PULSE_MS = 2_000;
 
-type MapFilter = { last: string; since: string | null; until: string | null; stores: string[] | null; from: string | null; to: string | null };
+/** `list`: the edges as a table (`?view=list`); else the drawing. */
+type MapFilter = { last: string; since: string | null; until: string | null; stores: string[] | null; from: string | null; to: string | null; list: boolean };
 
 function parseMapFilter(query: string): MapFilter {
   const params = new URLSearchParams(query);
@@ -42,6 +44,7 @@ function parseMapFilter(query: string): MapFilter {
     stores: stores === null ? null : stores.split(',').filter((id) => id !== ''),
     from: params.get('from'),
     to: params.get('to'),
+    list: params.get('view') === 'list',
   };
 }
 
@@ -61,6 +64,7 @@ function addressOf(filter: MapFilter): string {
   if (filter.since !== null) params.set('since', filter.since);
   if (filter.until !== null) params.set('until', filter.until);
   if (filter.stores !== null) params.set('stores', filter.stores.join(','));
+  if (filter.list) params.set('view', 'list');
   if (filter.from !== null && filter.to !== null) {
     params.set('from', filter.from);
     params.set('to', filter.to);
@@ -84,6 +88,7 @@ export default function MapView({ query }: { query: string }) {
   useLiveRefetch(map.refetch, map.isFetching, isRefusal(map.error));
   const pulsing = usePulses(map.data);
 
+  const selected = filter.from !== null && filter.to !== null ? `${filter.from}\n${filter.to}` : null;
   const chosen = (id: string) => filter.stores === null || filter.stores.includes(id);
   const toggleStore = (id: string) => {
     const all = (sources ?? []).map((source) => source.id);
@@ -95,6 +100,14 @@ export default function MapView({ query }: { query: string }) {
     <main className="view map-view" aria-labelledby="map-title">
       <header className="map-head">
         <h1 id="map-title">Who talks to whom</h1>
+        <span className="map-shown" role="group" aria-label="Shown as">
+          <button type="button" aria-pressed={!filter.list} onClick={() => set({ list: false })}>
+            Drawing
+          </button>
+          <button type="button" aria-pressed={filter.list} onClick={() => set({ list: true })}>
+            List
+          </button>
+        </span>
         <label>
           Window{' '}
           <select value={filter.last} onChange={(event) => set({ last: event.target.value, since: null, until: null })} aria-label="Time window">
@@ -130,20 +143,50 @@ export default function MapView({ query }: { query: string }) {
         both sessions are recorded, and never says which sent entry a received one is, so nothing is added up or paired. A person, and peers known only by an address or a name, are
         in the box “no project known”.
       </p>
+      {!filter.list && <Legend />}
       {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
       <div className="map-body">
         {map.data === undefined ? (
           map.isError ? null : <p className="muted">loading…</p>
         ) : map.data.nodes.length === 0 ? (
           <p className="notice">No store states a message in this window.</p>
+        ) : filter.list ? (
+          <EdgeList map={map.data} selected={selected} onSelectEdge={(from, to) => set({ from, to })} />
         ) : (
-          <MapCanvas map={map.data} pulsing={pulsing} selected={filter.from !== null && filter.to !== null ? `${filter.from}\n${filter.to}` : null} onSelectEdge={(from, to) => set({ from, to })} />
+          <MapCanvas map={map.data} pulsing={pulsing} selected={selected} onSelectEdge={(from, to) => set({ from, to })} />
         )}
         {filter.from !== null && filter.to !== null && map.data !== undefined && (
           <EdgeMessages map={map.data} from={filter.from} to={filter.to} query={mapQueryOf(filter, Date.now())} onClose={() => set({ from: null, to: null })} />
         )}
       </div>
     </main>
+  );
+}
+
+/** What the drawing's lines and dots mean, drawn as the map draws them (map.css). */
+function Legend() {
+  const line = (className: string) => (
+    <svg className="map-legend-sample" viewBox="0 0 36 10" aria-hidden="true">
+      <g className={`map-edge ${className}`}>
+        <path d="M2,5 L32,5" className="map-edge-line" strokeWidth={2} />
+        <path d="M28,1 L35,5 L28,9 z" className="map-arrow" />
+      </g>
+    </svg>
+  );
+  const dot = (type: string) => (
+    <svg className="map-legend-sample map-legend-dot" viewBox="0 0 12 12" aria-hidden="true">
+      <circle cx={6} cy={6} r={4.5} className={`map-dot map-dot-${type}`} />
+    </svg>
+  );
+  return (
+    <ul className="map-legend muted" aria-label="What the drawing shows">
+      <li>{line('')} from a sender to a receiver, thicker for more messages</li>
+      <li>{line('refused')} some not queued or rejected</li>
+      <li>{line('broadcast')} only to everyone in a room</li>
+      <li>{dot('session')} a session</li>
+      <li>{dot('person')} a person</li>
+      <li>{dot('as-written')} a peer known only as its store wrote it</li>
+    </ul>
   );
 }
 

@@ -9,7 +9,7 @@ import { countOf } from '../text/count.ts';
 // record may hold one message on both sides, and correlation is not claimed.
 
 /** A node in words: the session's full id, or the peer as its store wrote it. */
-function describeParty(node: MapNode): string {
+export function describeParty(node: MapNode): string {
   const party = node.party;
   switch (party.type) {
     case 'session':
@@ -62,7 +62,7 @@ function kindName(source: string): string {
   return kindNamed(kind)?.name ?? kind;
 }
 
-function describeCount(count: EdgeCount): string {
+export function describeCount(count: EdgeCount): string {
   const parts = [countOf(count.messages, 'message')];
   if (count.notQueued > 0) parts.push(`${count.notQueued} not queued`);
   if (count.rejected > 0) parts.push(`${count.rejected} rejected`);
