@@ -32,7 +32,7 @@ test.beforeAll(async () => {
   spexHome = await makeRecordDir('live-view-spex');
   spexWriter = await startSpexWriter(spexHome.dir);
   for (const sessionId of [SPEX_RECEIVER, SPEX_SENDER]) {
-    await spexWriter.send({ op: 'session', project: SPEX_PROJECT, sessionId, value: { session_id: sessionId, worktree_path: '/e2e/live-spex', title: sessionId.slice(0, 4), status: 'active' } });
+    await spexWriter.send({ op: 'session', project: SPEX_PROJECT, sessionId, value: { session_id: sessionId, worktree_path: '/e2e/live-spex', title: sessionId === SPEX_SENDER ? 'currency' : sessionId.slice(0, 4), status: 'active' } });
   }
   dashboard = await startDashboard([stores[0]!.dir, stores[1]!.dir, sac.dir, spexHome.dir]);
   for (let i = 0; i < 200 && sacSource === ''; i++) {
@@ -137,6 +137,10 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await page.getByRole('textbox', { name: 'peer' }).fill('a person');
   await expect(person).toBeVisible();
   await expect(peer).toHaveCount(0);
+  // A spex session is found by its title too, as its row shows it beside the id.
+  await page.getByRole('textbox', { name: 'peer' }).fill('Currency');
+  await expect(peer).toHaveCount(1);
+  await expect(person).toHaveCount(0);
   await page.getByRole('textbox', { name: 'peer' }).fill('');
 
   // A row opens the spex line in its place.

@@ -119,7 +119,7 @@ test("a session page's filters are in its address, one store, one side, and Back
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_A}$`));
 });
 
-test("a session page's peer filter finds what a person wrote by the words the item says, “a person”, and a peer by its name", async ({ page }) => {
+test("a session page's peer filter finds what a person wrote by the words the item says, “a person”, a peer by its name, and a spex session by its title", async ({ page }) => {
   await page.goto(`${dashboard.url}/sessions/${SESSION_A}?peer=a%20person`);
   const rows = page.locator('.joined-row');
   await expect(rows).toHaveCount(1);
@@ -128,6 +128,11 @@ test("a session page's peer filter finds what a person wrote by the words the it
   await page.goto(`${dashboard.url}/sessions/${SESSION_A}?peer=${SESSION_B}`);
   await expect(rows.first()).toBeVisible();
   await expect(rows.filter({ hasText: 'a person' })).toHaveCount(0);
+  // A spex session is also found by its title, as its session.json gives it and its rows show it.
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}?peer=PAYMENTS-review`);
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.first()).toContainText('payments-review');
+  expect(new Set(await rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-store'))))).toEqual(new Set(['spex']));
 });
 
 test("a store's page given a filter it does not take says so, naming it, and says nothing of the filters it takes", async ({ page }) => {

@@ -32,9 +32,10 @@ export type ExportRecord = ({ fields: Readonly<Record<string, unknown>> } | { fi
  * Where an item stands among a session's items across the stores, as its kind states it: its
  * time (null: its store gives none, and it keeps its place after the item before it), its side
  * seen from the conversation, and its peer as the store names it (none for a message a person
- * wrote, which says `fromPerson`).
+ * wrote, which says `fromPerson`), with what the peer's store calls it beside (`peerNamed`: a spex
+ * session's title and branch, as a live item has it), so that a peer filter finds it by either.
  */
-export type ItemPlace = { at: string | null; side: 'sent' | 'received' | null; peer: string | null; fromPerson?: true };
+export type ItemPlace = { at: string | null; side: 'sent' | 'received' | null; peer: string | null; fromPerson?: true; peerNamed?: string };
 
 /**
  * The forms of an item, one per format: the NDJSON record, the JSON value (a page's item, with

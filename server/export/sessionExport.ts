@@ -16,9 +16,9 @@ const STORE_NAMES: Readonly<Record<SourceKind, string>> = { record: 'The record'
 
 /** An item of a conversation as its store's page gives it, placed on the session's time axis as its kind states. */
 export function toSessionItem(kind: SourceKind, conversation: string, value: unknown, place: ItemPlace | undefined): SessionItem {
-  const { at = null, side = null, peer = null, fromPerson } = place ?? {};
+  const { at = null, side = null, peer = null, fromPerson, peerNamed } = place ?? {};
   // The value is the kind's page item, checked against the kind's schema where it is sent.
-  return { kind, conversation, at, side, peer, ...(fromPerson === true ? { fromPerson } : {}), item: value } as SessionItem;
+  return { kind, conversation, at, side, peer, ...(fromPerson === true ? { fromPerson } : {}), ...(peerNamed === undefined ? {} : { peerNamed }), item: value } as SessionItem;
 }
 
 export function composeSessionExport(session: string, conversations: readonly ExportedConversation[]): ExportParts {

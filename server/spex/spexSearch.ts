@@ -7,6 +7,7 @@ import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts'
 import type { SearchPool } from '../search/searchPool.ts';
 import { threadScript } from '../search/threadLane.ts';
 import type { SourceSearch } from '../sources/source.ts';
+import { describeSessionNamed } from '../../shared/spex/sessionJson.ts';
 import type { SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { SpexCandidate } from './spexTexts.ts';
@@ -30,6 +31,15 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
   // sort of a million lines' candidates held the event loop for seconds before the first read).
   const lists: Candidate[][] = [];
   const peer = query.peer?.toLowerCase();
+  // A session of this home is found by a part of its id, or of its title and branch as its
+  // session.json gives them (the words the live view and a session's page show beside the id).
+  const namedWords = new Map<string, string>();
+  const isPeer = (sessionId: string) => {
+    if (peer === undefined || sessionId.toLowerCase().includes(peer)) return true;
+    let words = namedWords.get(sessionId);
+    if (words === undefined) namedWords.set(sessionId, (words = (describeSessionNamed(projection.namedOf(sessionId)) ?? '').toLowerCase()));
+    return words.includes(peer);
+  };
   const inRange = (candidate: Candidate) => (query.project === undefined || candidate.project === query.project) && (query.from === undefined || candidate.at >= query.from) && (query.to === undefined || candidate.at <= query.to);
   // A session's project, looked up once a search: the same senders write to many logs.
   const projects = new Map<SpexSession, string>();
@@ -61,13 +71,13 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       if (facts.kind !== 'sent') continue;
       const fromPerson = facts.from === null;
       if (query.person === '1' && !fromPerson) continue;
-      if (query.side !== 'sent' && (peer === undefined || (facts.from ?? '').toLowerCase().includes(peer))) {
+      if (query.side !== 'sent' && (peer === undefined || (facts.from !== null && isPeer(facts.from)))) {
         add({ sessionId: session.sessionId, project, kind: 'received', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
       }
       // The same line from its sender's side, when the sender is a session of this home.
       if (query.side !== 'received' && query.person === undefined && facts.from !== null && facts.from !== session.sessionId) {
         const sender = reader.session(facts.from);
-        if (sender !== null && (peer === undefined || session.sessionId.toLowerCase().includes(peer))) {
+        if (sender !== null && isPeer(session.sessionId)) {
           add({ sessionId: sender.sessionId, project: projectOf(sender), kind: 'sent', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
         }
       }

@@ -360,6 +360,20 @@ describe('search', () => {
     assert.deepEqual(await search('&record.outcome=consumed'), [], "outcomes are the record's words");
   });
 
+  test("a peer filter finds a session of the home by its title or branch as its session.json gives them, on either side", async () => {
+    const r = await rig(async (writer) => {
+      await writer.send({ op: 'session', ...where(A), value: sessionJson(A, { title: 'payments', branch: 'node/payments' }) });
+      await writer.send({ op: 'session', ...where(B), value: sessionJson(B, { title: 'Checkout Review', branch: 'node/review' }) });
+      await writer.send({ op: 'event', ...where(A), event: sentEvent('deploy from B', B, { ts: '2026-11-30T11:00:00.000Z' }) });
+      await writer.send({ op: 'event', ...where(B), event: sentEvent('deploy from A', A, { ts: '2026-11-30T12:00:00.000Z' }) });
+    });
+    const search = async (query: string) => (await r.get(`/api/search?q=deploy${query}`)).body.hits.map((hit: { kind: string; sessionId: string; snippet: string }) => `${hit.kind}:${hit.sessionId.slice(0, 1)}:${hit.snippet}`);
+    // B is "Checkout Review": what A received from it, and what A sent to it (read in B's log).
+    assert.deepEqual(await search('&peer=checkout%20review'), ['sent:a:deploy from A', 'received:a:deploy from B']);
+    assert.deepEqual(await search('&peer=node%2Fpayments&side=received'), ['received:b:deploy from A']);
+    assert.deepEqual(await search('&peer=no%20such%20title'), []);
+  });
+
   test("hits come newest first across the home's logs, a line written with an earlier time than the one before it among them", async () => {
     const r = await rig(async (writer) => {
       for (const id of [A, C]) await writer.send({ op: 'session', ...where(id), value: sessionJson(id) });

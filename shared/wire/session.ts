@@ -61,6 +61,8 @@ const placeFields = {
   peer: z.string().nullable(),
   /** Its store says a person wrote it (spex's `from: null`): a person, not a peer, and no peer named. */
   fromPerson: z.literal(true).optional(),
+  /** What the peer's store calls it, beside `peer` (a spex session's title and branch); absent where it names none. */
+  peerNamed: z.string().optional(),
 };
 
 /** An item of one of the session's stores, as that store's page gives it, and its place on the session's time axis. */

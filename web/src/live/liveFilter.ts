@@ -1,5 +1,6 @@
 import { SOURCE_KINDS, type SourceKind } from '../../../shared/wire/common.ts';
 import type { LiveRow } from '../events/liveFeed.ts';
+import { matchesPeer } from '../text/peerMatch.ts';
 
 // The live view's filters, kept in the address (`/live?side=sent&refused=1`), so a filtered view
 // survives a reload and can be shared. They select on what each item carries; the project is
@@ -13,7 +14,7 @@ export type LiveFilter = {
   /** A part of the session id or seat. */
   session: string;
   side: 'sent' | 'received' | null;
-  /** A part of the peer as written. */
+  /** A part of the peer as written, or of what its store calls it beside (text/peerMatch.ts). */
   peer: string;
   /**
    * The kind as the store names it, exactly, in one kind of store (`type=spex:sent`): each store
@@ -86,9 +87,7 @@ export function matchesLive(row: LiveRow, filter: LiveFilter, projectOf: (source
   if (filter.source !== null && row.source.id !== filter.source && row.source.kind !== filter.source) return false;
   if (filter.type !== null && (item.kind !== filter.type.kind || (filter.type.store !== null && row.source.kind !== filter.type.store))) return false;
   if (filter.session !== '' && !row.sessionId.includes(filter.session)) return false;
-  // What a person wrote has no peer: it is found by the words its row says, "a person".
-  const peer = item.fromPerson === true ? 'a person' : item.peer;
-  if (filter.peer !== '' && (peer === null || !peer.toLowerCase().includes(filter.peer.toLowerCase()))) return false;
+  if (!matchesPeer(item, filter.peer)) return false;
   if (filter.project !== null && (projectOf(row.source.id, row.sessionId) ?? null) !== filter.project) return false;
   return true;
 }

@@ -85,7 +85,7 @@ export default function SearchView({ query }: { query: string }) {
             </select>
           </label>
           <label>
-            peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="as the host gave it" />
+            peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="a part of a peer’s name" />
           </label>
           <ProjectSelect value={form.project} onChange={(value) => set('project', value)} projects={sessions?.projects.map((project) => project.cwd) ?? []} any="all" />
           {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (

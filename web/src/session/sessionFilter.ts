@@ -1,4 +1,5 @@
 import type { SessionItem } from '../../../shared/wire/session.ts';
+import { matchesPeer } from '../text/peerMatch.ts';
 
 // A session page's filters, in its address: `store` (a source id, repeated for several), `side`
 // (sent or received) and `peer` (a part of the peer as its store names it). They pick among the
@@ -20,15 +21,10 @@ export function writeSessionFilter(filter: SessionFilter): URLSearchParams {
   return params;
 }
 
-/** The words a peer filter looks in: the peer as its store names it, or "a person" for what a person wrote, as the item says it. */
-function peerWords(item: SessionItem): string {
-  return item.fromPerson === true ? 'a person' : (item.peer ?? '');
-}
-
 /** Whether an item is shown: of a store asked for, on the side asked for, with a peer that holds the text asked for (case aside). */
 export function isShown(item: SessionItem, filter: SessionFilter): boolean {
   if (filter.stores.length > 0 && !filter.stores.includes(item.item.source.id)) return false;
   if (filter.side !== null && item.side !== filter.side) return false;
-  if (filter.peer !== '' && !peerWords(item).toLowerCase().includes(filter.peer.toLowerCase())) return false;
+  if (!matchesPeer(item, filter.peer)) return false;
   return true;
 }
