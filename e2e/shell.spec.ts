@@ -236,3 +236,23 @@ test('the list of keys gives the focus back when it closes: to what had it, or t
   await help.getByRole('button', { name: 'Close' }).click();
   await expect(live).toBeFocused();
 });
+
+test('a page picked in the sidebar takes the focus, by the keyboard or a click, so the next Tab goes on in that page', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(url);
+  const sidebar = page.getByRole('navigation', { name: 'Projects and sessions' });
+  const spexRow = sidebar.getByRole('link', { name: `spex session ${SPEX_SMALL}`, exact: true });
+  await spexRow.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`${url}/source/${sources.get('spex')}/conversation/${SPEX_SMALL}`);
+  // The page's view, once it is the only one (the page before is kept hidden while its code loads).
+  const view = page.getByRole('main');
+  await expect(view).toHaveCount(1);
+  await expect(view).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.querySelector('main')!.contains(document.activeElement))).toBe(true);
+  await sidebar.getByRole('link', { name: `set-agent-comm seat ${WEB}`, exact: true }).click();
+  await expect(page).toHaveURL(`${url}/source/${sources.get('sac')}/conversation/${encodeURIComponent(WEB)}`);
+  await expect(view).toHaveCount(1);
+  await expect(view).toBeFocused();
+});

@@ -1,4 +1,4 @@
-import { Suspense, memo, useRef, useState, type MouseEvent } from 'react';
+import { Suspense, memo, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { kindNamed } from '../kinds/registry.ts';
@@ -44,6 +44,25 @@ export function App() {
     setListShownFor(pathname);
     if (sidebarOpen && !window.matchMedia(SIDEBAR_FROM).matches) setSidebarOpen(false);
   }
+  // A page picked in the sidebar takes the focus, as a link to another page would: left on its
+  // row, it stayed in a list that live writes re-sort, and the next Tab went on from wherever that
+  // row had moved to (or, the list closed on a phone, from the top of the page).
+  // A view whose code is still loading shows "loading…" while the page before it is kept hidden:
+  // the focus waits for the new view alone (for at most two seconds of frames).
+  const pickedInList = useRef(false);
+  useEffect(() => {
+    if (!pickedInList.current) return;
+    pickedInList.current = false;
+    let frames = 0;
+    let frame = 0;
+    const whenShown = () => {
+      const views = document.querySelectorAll('main');
+      if ((views.length === 1 && !views[0]!.classList.contains('view-loading')) || ++frames > 120) focusView();
+      else frame = requestAnimationFrame(whenShown);
+    };
+    frame = requestAnimationFrame(whenShown);
+    return () => cancelAnimationFrame(frame);
+  }, [pathname]);
 
   // The sidebar's order, made when a key asks for it: made for every new list, it was a second
   // tree of every conversation built at once for each write told while a store was indexed.
@@ -97,7 +116,16 @@ export function App() {
       />
       <StatusBanners sessions={sessions} />
       <div className={`layout${sidebarOpen ? '' : ' sidebar-closed'}`}>
-        {sidebarOpen && <ShownSidebar filter={filter} onFilter={setFilter} />}
+        {sidebarOpen && (
+          <div
+            className="sidebar-box"
+            onClickCapture={(event) => {
+              if (event.target instanceof Element && event.target.closest('a[href]') !== null) pickedInList.current = true;
+            }}
+          >
+            <ShownSidebar filter={filter} onFilter={setFilter} />
+          </div>
+        )}
         <Suspense fallback={<Loading />}>
           <ShownRoute route={route} path={path} />
         </Suspense>
@@ -109,11 +137,16 @@ export function App() {
 
 /** Moves the focus into the view (every view is a `main`), as the address would not: a view has no fixed id. */
 function skipToView(event: MouseEvent<HTMLAnchorElement>): void {
+  if (focusView()) event.preventDefault();
+}
+
+/** Focuses the view shown, without scrolling it; false when there is none yet. */
+function focusView(): boolean {
   const view = document.querySelector<HTMLElement>('main');
-  if (view === null) return;
-  event.preventDefault();
+  if (view === null) return false;
   if (!view.hasAttribute('tabindex')) view.setAttribute('tabindex', '-1');
-  view.focus();
+  view.focus({ preventScroll: true });
+  return true;
 }
 
 // The sidebar and the view keep the list themselves: a new list (one per write told) draws them
@@ -190,7 +223,7 @@ function UnknownStore({ source }: { source: string }) {
 
 function Loading() {
   return (
-    <main className="view">
+    <main className="view view-loading">
       <p className="muted">loading…</p>
     </main>
   );
