@@ -269,3 +269,34 @@ test('on a phone a record session’s activity strip and its peers are one above
   const view = (await page.locator('main.view').boundingBox())!;
   await expect.poll(async () => (await strip.boundingBox())!.width).toBeGreaterThan(view.width * 0.7);
 });
+
+test('the live view on a phone is three lines a row, its time whole, its session, peer, words and first line each with room to read', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAndSettle(page, '/live');
+  await expect(page.locator('.live-item').first()).toBeVisible({ timeout: 15_000 });
+  const narrow = await page.locator('.live-item').evaluateAll((rows) =>
+    rows.flatMap((row) => {
+      const problems = [];
+      for (const [cell, least] of [['.live-session', 180], ['.live-peer', 180], ['.live-words', 110], ['.live-line', 150]] as const) {
+        const width = row.querySelector(cell)!.getBoundingClientRect().width;
+        if (width < least) problems.push(`${cell} has ${Math.round(width)} px`);
+      }
+      const time = row.querySelector('.live-time')!;
+      if (time.scrollWidth > time.clientWidth + 0.5) problems.push(`the time "${time.textContent}" is cut`);
+      const box = row.getBoundingClientRect();
+      for (const cell of row.children) if (cell.getBoundingClientRect().bottom > box.bottom + 0.5) problems.push(`${cell.className} is below its row`);
+      return problems;
+    }),
+  );
+  expect([...new Set(narrow)]).toEqual([]);
+  // Its filters are folded under their summary, so that the list has the screen; a click opens them.
+  const filters = page.getByRole('form', { name: 'Filters' });
+  await expect(filters).toBeHidden();
+  await page.getByText('Filters', { exact: true }).click();
+  await expect(filters.getByRole('textbox', { name: 'peer' })).toBeVisible();
+  // A filter in the address opens them, saying how many apply.
+  await openAndSettle(page, '/live?side=sent');
+  await expect(filters.getByRole('combobox', { name: 'side' })).toHaveValue('sent');
+  await expect(filters).toBeVisible();
+  await expect(page.locator('.live-filters-box > summary')).toHaveText('Filters (1 applied)');
+});
