@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 export const KEYS: [string, string][] = [
   ['j  ↓', 'next entry'],
   ['k  ↑', 'previous entry'],
-  ['r', 'raw JSON of the selected entry'],
+  ['r', 'raw JSON of the selected entry (a record session; spex and set-agent-comm show their text verbatim)'],
   ['End  G', 'go to the newest entry and follow'],
   ['Home', 'go to the first entry'],
   [']', 'next session in the list'],
