@@ -1,4 +1,4 @@
-import type { SourceKind, SourceRef } from '../../shared/wire/common.ts';
+import { SOURCE_KIND_NAMES, type SourceKind, type SourceRef } from '../../shared/wire/common.ts';
 import type { SessionItem } from '../../shared/wire/session.ts';
 import type { ExportItem, ExportParts, ItemPlace } from './exportParts.ts';
 import { inlineValue } from './markdown.ts';
@@ -12,7 +12,8 @@ const SESSION_EXPORT_SCHEMA = 'rec.joined-session-export/1';
 /** A conversation of the session and its store's export of it. */
 export type ExportedConversation = { source: SourceRef; conversation: string; parts: ExportParts };
 
-const STORE_NAMES: Readonly<Record<SourceKind, string>> = { record: 'The record', spex: 'spex', sac: 'set-agent-comm' };
+/** A store's name at the start of a line. */
+const storeName = (kind: SourceKind) => SOURCE_KIND_NAMES[kind].replace(/^the /, 'The ');
 
 /** An item of a conversation as its store's page gives it, placed on the session's time axis as its kind states. */
 export function toSessionItem(kind: SourceKind, conversation: string, value: unknown, place: ItemPlace | undefined): SessionItem {
@@ -44,7 +45,7 @@ export function composeSessionExport(session: string, conversations: readonly Ex
   async function* md(signal: AbortSignal): AsyncGenerator<ExportItem<'md'>> {
     for (const one of conversations) {
       // Each store's own head, its coverage and its reasons to doubt it, before its items.
-      yield { markdown: `---\n\n## ${STORE_NAMES[one.source.kind]}: ${inlineValue(one.conversation)}\n\n${one.parts.markdownHead(exportedAt)}` };
+      yield { markdown: `---\n\n## ${storeName(one.source.kind)}: ${inlineValue(one.conversation)}\n\n${one.parts.markdownHead(exportedAt)}` };
       for await (const { markdown, block } of one.parts.items.md(signal)) yield block === undefined ? { markdown } : { markdown, block };
     }
   }
@@ -56,7 +57,7 @@ export function composeSessionExport(session: string, conversations: readonly Ex
     markdownHead(at) {
       exportedAt = at;
       const lines = [`# Session ${inlineValue(session)}`, '', `- Exported at ${at}`];
-      for (const one of conversations) lines.push(`- ${STORE_NAMES[one.source.kind]}: ${inlineValue(one.conversation)} (${inlineValue(one.source.id)})`);
+      for (const one of conversations) lines.push(`- ${storeName(one.source.kind)}: ${inlineValue(one.conversation)} (${inlineValue(one.source.id)})`);
       lines.push(
         '',
         "Every store that names this full session id, one after the other, each in its own words. Nothing here pairs a received message with a sent one, across the stores or within one.",

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { errorResponseSchema } from '../../shared/wire/common.ts';
+import { errorResponseSchema, type SourceKind } from '../../shared/wire/common.ts';
 import { mergeSorted } from '../../shared/mergeSorted.ts';
-import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type SearchQuery, type SearchResponse, type StoppedEarly } from '../../shared/wire/search.ts';
+import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type KindSearchQuery, type SearchQuery, type SearchResponse, type StoppedEarly } from '../../shared/wire/search.ts';
 import { describeBadSearchText } from '../search/searchText.ts';
 import { readStatedSession } from '../sources/sessions.ts';
 import { SearchRefused, type Source, type SourceSearch } from '../sources/source.ts';
@@ -41,11 +41,16 @@ export function registerSearchRoutes(app: ZodApp, sources: readonly Source[], op
 export async function runSearch(query: SearchQuery, reply: FastifyReply, sources: readonly Source[]): Promise<SearchResponse | null> {
   const bad = await describeBadSearchText(query);
   if (bad !== null) throw new BadRequest(bad);
-  const asked = sources.flatMap((source) => {
-    if (query.source !== undefined && source.ref.id !== query.source) return [];
+  // Every store chosen is asked, or said to be kept out, with why: a kind's own filter keeps the
+  // other kinds' stores out here; a store's own reading of the query may keep it out too (sac's).
+  const asked: { source: Source; query: KindSearchQuery<SourceKind> }[] = [];
+  const keptOut: SearchResponse['keptOut'] = [];
+  for (const source of sources) {
+    if (query.source !== undefined && source.ref.id !== query.source) continue;
     const narrowed = narrowSearchQuery(query, source.ref.kind);
-    return narrowed === null ? [] : [{ source, query: narrowed }];
-  });
+    if ('keptOut' in narrowed) keptOut.push({ source: { kind: source.ref.kind, id: source.ref.id }, why: narrowed.keptOut });
+    else asked.push({ source, query: narrowed.query });
+  }
 
   const stop = stopWithClient(reply);
   try {
@@ -61,7 +66,7 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
       scanned: found.reduce((sum, one) => sum + one.scanned, 0),
       truncated: merged.hasMore() || found.some((one) => one.truncated),
       stoppedEarly: addStoppedEarly(found.map((one) => one.stoppedEarly)),
-      keptOut: found.flatMap((one, index) => (one.keptOut === undefined ? [] : [{ source: { kind: asked[index]!.source.ref.kind, id: asked[index]!.source.ref.id }, why: one.keptOut }])),
+      keptOut: [...keptOut, ...found.flatMap((one, index) => (one.keptOut === undefined ? [] : [{ source: { kind: asked[index]!.source.ref.kind, id: asked[index]!.source.ref.id }, why: one.keptOut }]))],
     };
   } catch (error) {
     if (error instanceof SearchRefused) {

@@ -212,6 +212,14 @@ describe("a search's own filters of one kind", () => {
     assert.ok(room.hits.length > 0 && room.hits.every((kind) => kind === 'sac'));
   });
 
+  it("each store a kind's own filter keeps out is said, with why, in the answer's keptOut", async () => {
+    const answer = searchResponseSchema.parse((await get('/api/search?q=cart&spex.person=1')).json);
+    assert.deepEqual(
+      answer.keptOut.map(({ source, why }) => `${source.kind}: ${why}`),
+      ['record: spex.person=1 is spex’s own filter: it selects only spex’s entries', 'sac: spex.person=1 is spex’s own filter: it selects only spex’s entries'],
+    );
+  });
+
   it('filters of two kinds select nothing: no source is asked', async () => {
     assert.deepEqual(await searched('q=cart&record.refused=1&sac.type=QUESTION'), { kinds: [], hits: [] });
   });

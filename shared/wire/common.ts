@@ -19,6 +19,8 @@ export const statedSessionSchema = z.string().nullable();
 /** The kinds of store the dashboard reads: the record, spex timelines, set-agent-comm. */
 export const SOURCE_KINDS = ['record', 'spex', 'sac'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
+/** Each kind of store as the server's words name it (an export's headings, a search's notes). */
+export const SOURCE_KIND_NAMES: Readonly<Record<SourceKind, string>> = { record: 'the record', spex: 'spex', sac: 'set-agent-comm' };
 
 /**
  * The store a conversation, item, hit or notice comes from. The id is stable for a store: its

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOURCE_KINDS, commonSearchQuerySchema, sourceRefSchema, type CommonSearchQuery, type SourceKind } from './common.ts';
+import { SOURCE_KINDS, SOURCE_KIND_NAMES, commonSearchQuerySchema, sourceRefSchema, type CommonSearchQuery, type SourceKind } from './common.ts';
 import { WIRE_KINDS, searchHitSchema, type WireKinds } from './kinds.ts';
 
 // `GET /api/search`: the common filters, and each kind's own named `<kind>.<name>`
@@ -31,19 +31,22 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 export type KindSearchQuery<K extends SourceKind> = CommonSearchQuery & KindFilters<K>;
 
 /**
- * The search a source of `kind` is asked, or null when a filter of another kind is given: that
- * filter selects only its own kind's items.
+ * The search a source of `kind` is asked; or, when a filter of another kind is given, why it is
+ * kept out (a search's `keptOut`): that filter selects only its own kind's items.
  */
-export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind: K): KindSearchQuery<K> | null {
+export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind: K): { query: KindSearchQuery<K> } | { keptOut: string } {
   const narrowed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || name === 'source') continue;
     const dot = name.indexOf('.');
     if (dot === -1) narrowed[name] = value;
     else if (name.slice(0, dot) === kind) narrowed[name.slice(dot + 1)] = value;
-    else return null;
+    else {
+      const other = SOURCE_KIND_NAMES[name.slice(0, dot) as SourceKind];
+      return { keptOut: `${name}=${String(value)} is ${other}’s own filter: it selects only ${other}’s entries` };
+    }
   }
-  return narrowed as KindSearchQuery<K>;
+  return { query: narrowed as KindSearchQuery<K> };
 }
 
 /**

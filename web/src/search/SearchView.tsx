@@ -16,7 +16,7 @@ import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { StoreSelect } from '../kinds/StoreSelect.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
-import { appliedQuery, filtersOfAnotherKind, formFromQuery, isEmptySearch, queryFromForm, searchParamNames, type SearchForm } from './searchForm.ts';
+import { appliedQuery, formFromQuery, isEmptySearch, queryFromForm, searchParamNames, type SearchForm } from './searchForm.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { readTimeField, TimeFieldError, writeTimeField } from '../time/timeField.ts';
 import { countOf, writeCount } from '../text/count.ts';
@@ -115,7 +115,7 @@ export default function SearchView({ query }: { query: string }) {
           </p>
         )}
       </form>
-      {!isEmptySearch(params) && addressError === null && <SearchNotes query={query} sources={sessions?.sources ?? []} />}
+      {!isEmptySearch(params) && addressError === null && <SearchNotes query={query} />}
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
       {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
@@ -132,25 +132,13 @@ function withLimit(params: URLSearchParams, limit: number): URLSearchParams {
 
 /**
  * What the address asked that the search does not apply, as a conversation's page says it (a
- * name it does not read, a value it does not take), and a kind's own filter with a store of
- * another kind chosen: it selects none of that store's entries, so nothing can match.
+ * name it does not read, a value it does not take). A store the search kept out, and why (a
+ * kind's own filter keeps the other kinds' stores out), is said by the server with the results.
  */
-function SearchNotes({ query, sources }: { query: string; sources: readonly { id: string; kind: string }[] }) {
+function SearchNotes({ query }: { query: string }) {
   const { timeZone } = useSettings();
   const searched = formFromQuery(query, timeZone);
-  const store = sources.find((source) => source.id === searched.source);
-  const mismatched = filtersOfAnotherKind(searched, store?.kind ?? null);
-  return (
-    <>
-      <ParamsNotApplied query={query} reads={searchParamNames()} applied={appliedQuery(query, searched)} />
-      {mismatched.length > 0 && (
-        <p className="notice warn" role="status">
-          {mismatched.map((filter) => `“${filter.label}” is ${filter.kind}’s own filter`).join('; ')}, and the store chosen is {kindNamed(store!.kind)?.name ?? store!.kind}’s ({store!.id}): no entry of
-          it can match both.
-        </p>
-      )}
-    </>
-  );
+  return <ParamsNotApplied query={query} reads={searchParamNames()} applied={appliedQuery(query, searched)} />;
 }
 
 /**

@@ -99,17 +99,6 @@ export function appliedQuery(query: string, form: SearchForm): URLSearchParams {
   return applied;
 }
 
-/**
- * The kinds' own filters set in a form whose store is of another kind: they select only their
- * kind's items, so such a search finds nothing. By the filter's label and its kind's name.
- */
-export function filtersOfAnotherKind(form: SearchForm, storeKind: string | null): { label: string; kind: string }[] {
-  if (storeKind === null) return [];
-  return listKinds().flatMap(([name, kind]) =>
-    name === storeKind ? [] : (kind.searchFilters?.filters ?? []).filter((filter) => (form.own[filter.param] ?? '') !== '').map((filter) => ({ label: filter.label, kind: kind.name })),
-  );
-}
-
 export function isEmptySearch(params: URLSearchParams): boolean {
   return [...params.keys()].length === 0;
 }
