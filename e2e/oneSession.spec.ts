@@ -288,3 +288,27 @@ test("a session's page opens at its newest item with only the rows on screen dra
   await page.keyboard.press('Home');
   await expect(row('A fact dated before all the others.')).toBeInViewport();
 });
+
+test("a session's page asks for each store's newest 300 items, says which stores hold more, and shows up to 1,000 of each on asking, kept in the address", async ({ page }) => {
+  const seat = 'checkout#9c0ffee0-111';
+  for (let i = 1; i <= 320; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: `More fact ${i} of the second session.` });
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === `/api/joined-sessions/${SESSION_B}`) asked.push(url.search);
+  });
+  await page.goto(`${dashboard.url}/sessions/${SESSION_B}`);
+  await expect(page.locator('.joined-row', { hasText: 'More fact 320 of' })).toBeInViewport();
+  expect(asked[0]).toBe('?limit=300');
+  const cut = page.getByText(/^set-agent-comm: the newest 300 items of [0-9,]+ are shown; its own view has them all\.$/);
+  await expect(cut).toBeVisible();
+  await page.getByRole('button', { name: 'Show up to 1,000 of each' }).click();
+  await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_B}?limit=1000`);
+  await expect(cut).toHaveCount(0);
+  expect(asked.at(-1)).toBe('?limit=1000');
+  // Once every item is shown, the page says nothing more, and offers nothing more.
+  await expect(page.getByRole('button', { name: /^Show up to/ })).toHaveCount(0);
+  // A limit it does not take is said, not applied.
+  await page.goto(`${dashboard.url}/sessions/${SESSION_B}?limit=7`);
+  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText('limit=7');
+});

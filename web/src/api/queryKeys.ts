@@ -14,7 +14,7 @@ export const queryKeys = {
   /** The session a store's conversation is: under the list's key, so that it is fetched again with the list. */
   conversationSession: (source: string, id: string) => ['joined-sessions', 'of', source, id] as const,
   /** One session's page across the stores; under it, every session's. */
-  joinedSession: (session?: string) => (session === undefined ? (['joined-session'] as const) : (['joined-session', session] as const)),
+  joinedSession: (session?: string, limit?: number) => (session === undefined ? (['joined-session'] as const) : (['joined-session', session, limit] as const)),
   searches: () => ['search'] as const,
   search: (params: string) => ['search', params] as const,
   /** The map, and one edge's messages, by their query. */

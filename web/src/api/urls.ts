@@ -37,7 +37,7 @@ export const apiUrls = {
   /** The session a store's conversation is, and that session's conversations in every store. */
   conversationSession: (source: string, id: string) => `/api/sources/${encodeURIComponent(source)}/conversations/${encodeURIComponent(id)}/session`,
   /** One session's items from every store that holds it. */
-  joinedSession: (session: string) => `/api/joined-sessions/${encodeURIComponent(session)}`,
+  joinedSession: (session: string, limit: number) => `/api/joined-sessions/${encodeURIComponent(session)}?limit=${limit}`,
   /** One session's export, of every store's items. */
   joinedSessionExport: (session: string) => `/api/joined-sessions/${encodeURIComponent(session)}/export`,
   search: (params: URLSearchParams) => withQuery('/api/search', params),

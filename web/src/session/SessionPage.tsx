@@ -9,8 +9,9 @@ import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { Link, useRouter } from '../router/Router.tsx';
 import { conversationPath, sessionPath } from '../router/routes.ts';
-import { countOf } from '../text/count.ts';
-import { isShown, readSessionFilter, writeSessionFilter, type SessionFilter } from './sessionFilter.ts';
+import { countOf, writeCount } from '../text/count.ts';
+import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
+import { SESSION_LIMITS, SESSION_PARAMS, isShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
 import { useJoinedSession } from './useJoinedSessions.ts';
 import './session.css';
 
@@ -22,9 +23,9 @@ import './session.css';
 // at the newest item, following what arrives, as each store's own page does.
 
 export default function SessionPage({ session, query }: { session: string; query: string }) {
-  const { data, error } = useJoinedSession(session);
   const { navigate } = useRouter();
   const filter = useMemo(() => readSessionFilter(query), [query]);
+  const { data, error } = useJoinedSession(session, filter.limit);
   // A choice is a step the Back button returns from, as on a conversation's page; a peer typed
   // is one step, whatever number of keys it took: its first key is a step, the others replace it.
   const setFilter = (next: SessionFilter) => {
@@ -48,10 +49,11 @@ export default function SessionPage({ session, query }: { session: string; query
           Session <code className="full-id">{session}</code>
         </h1>
         {error !== null && <p className={`notice ${isNotHere(error) ? '' : 'error'}`}>{isNotHere(error) ? 'No store read names this full session id.' : `Could not load the session: ${error.message}`}</p>}
-        {data !== undefined && <StoreViews data={data} />}
+        {data !== undefined && <StoreViews data={data} limit={filter.limit} onMore={(limit) => setFilter({ ...filter, limit })} />}
         {/* Nothing to download where no store names the session. */}
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
+      <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(filter)} />
       {data !== undefined && <Filters data={data} filter={filter} onFilter={setFilter} />}
       {data !== undefined && (
         <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => <SessionRow item={shown[index]!} />}>
@@ -62,8 +64,13 @@ export default function SessionPage({ session, query }: { session: string; query
   );
 }
 
-/** Each store's own view of the session, one click away: its degraded evidence, spex's declarations, sac's rooms. */
-function StoreViews({ data }: { data: JoinedSessionResponse }) {
+/**
+ * Each store's own view of the session, one click away: its degraded evidence, spex's
+ * declarations, sac's rooms. A conversation cut to its newest items says so, and the page asks for
+ * more on a click (`limit`, in the address).
+ */
+function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limit: SessionLimit; onMore(limit: SessionLimit): void }) {
+  const more = SESSION_LIMITS.find((one) => one > limit);
   return (
     <>
       <ul className="store-views" aria-label="Its stores">
@@ -87,6 +94,11 @@ function StoreViews({ data }: { data: JoinedSessionResponse }) {
           <Link to={conversationPath(cut.source.id, cut.conversation)}>its own view</Link> has them all.
         </p>
       ))}
+      {data.cut.length > 0 && more !== undefined && (
+        <button type="button" className="small" onClick={() => onMore(more)}>
+          Show up to {writeCount(more)} of each
+        </button>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { conversationSessionResponseSchema, joinedSessionResponseSchema, joinedSessionsResponseSchema } from '../../../shared/wire/session.ts';
 import { KEEP_ENTRIES_AS_SENT, getJson } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
@@ -9,11 +9,16 @@ export function useJoinedSessions() {
   return useQuery({ queryKey: queryKeys.joinedSessions(), queryFn: ({ signal }) => getJson(apiUrls.joinedSessions(), joinedSessionsResponseSchema, { signal }) });
 }
 
-/** One session's items from every store; kept as sent, for they carry the record's entries as written. */
-export function useJoinedSession(session: string) {
+/**
+ * One session's items from every store, the newest `limit` of each of its conversations; kept as
+ * sent, for they carry the record's entries as written. Asked for more, the page keeps what it
+ * shows until they come.
+ */
+export function useJoinedSession(session: string, limit: number) {
   return useQuery({
-    queryKey: queryKeys.joinedSession(session),
-    queryFn: ({ signal }) => getJson(apiUrls.joinedSession(session), joinedSessionResponseSchema, { signal, asWritten: true }),
+    queryKey: queryKeys.joinedSession(session, limit),
+    queryFn: ({ signal }) => getJson(apiUrls.joinedSession(session, limit), joinedSessionResponseSchema, { signal, asWritten: true }),
+    placeholderData: keepPreviousData,
     ...KEEP_ENTRIES_AS_SENT,
   });
 }
