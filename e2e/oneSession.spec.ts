@@ -259,7 +259,7 @@ test('a search cut at its limit says more matched and shows up to 1,000 on askin
   await expect(page.getByRole('button', { name: 'Show up to 1,000' })).toHaveCount(0);
 });
 
-test("a session's page opens at its newest item with only the rows on screen drawn, follows a new one, and keeps a reader's place above", async ({ page }) => {
+test("a session's page opens at its newest item with only the rows on screen drawn, follows a new one, keeps a reader's place and selection as rows come above, and counts as new only what comes after", async ({ page }) => {
   const seat = 'checkout#9c0ffee0-111';
   for (let i = 1; i <= 60; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: `Burst fact ${i} of the second session.` });
   await page.goto(`${dashboard.url}/sessions/${SESSION_B}`);
@@ -282,11 +282,26 @@ test("a session's page opens at its newest item with only the rows on screen dra
       return { text: row.textContent, top: Math.round(row.getBoundingClientRect().top) };
     });
   const before = await topRow();
+  const height = () => feed.evaluate((el) => (el.firstElementChild as HTMLElement).style.height);
+  const heightBefore = await height();
   await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(new Date(Date.UTC(2020, 0, 1))), type: 'FACT', text: 'A fact dated before all the others.' });
+  await expect.poll(height).not.toBe(heightBefore);
+  expect(await topRow()).toEqual(before);
+  // A row before the last one the reader had is not news; one after it is.
+  await expect(page.getByRole('button', { name: /new ↓$/ })).toHaveCount(0);
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: 'Burst fact 63 of the second session.' });
   await expect(page.getByRole('button', { name: '1 new ↓' })).toBeVisible();
   expect(await topRow()).toEqual(before);
   await page.keyboard.press('Home');
   await expect(row('A fact dated before all the others.')).toBeInViewport();
+  // The selection is its item's, not its place's: a row that comes before it leaves it on its item.
+  await row('A fact dated before all the others.').click();
+  const selected = page.locator('.conversation-row.selected');
+  await expect(selected).toContainText('A fact dated before all the others.');
+  const heightThen = await height();
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(new Date(Date.UTC(2019, 0, 1))), type: 'FACT', text: 'A fact dated earlier still.' });
+  await expect.poll(height).not.toBe(heightThen);
+  await expect(selected).toContainText('A fact dated before all the others.');
 });
 
 test("a session's page asks for each store's newest 300 items, says which stores hold more, and shows up to 1,000 of each on asking, kept in the address", async ({ page }) => {

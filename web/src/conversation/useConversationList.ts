@@ -1,5 +1,5 @@
-import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { measureWithoutLayout } from './measureWithoutLayout.ts';
 import { useFollow } from './useFollow.ts';
@@ -59,12 +59,31 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     measureElement: measureWithoutLayout,
     initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
     overscan: 4,
-    ...(keyOf === undefined ? {} : { getItemKey: keyOf }),
+    // Rows named by key are anchored by it: the row at the top of the view stays where it is
+    // when rows before it come or go (the virtualizer's own anchoring, `anchorTo: 'end'`).
+    ...(keyOf === undefined ? {} : { getItemKey: keyOf, anchorTo: 'end' as const }),
   });
   const visible: VirtualItem[] = virtualizer.getVirtualItems();
-  const follow = useFollow(scrollElement, virtualizer, count, target === null);
-  useKeepPlace(scrollElement, virtualizer, rows, keyOf, !follow.following);
-  const [selected, setSelected] = useState<number | null>(null);
+  const follow = useFollow(scrollElement, virtualizer, count, target === null, keyOf);
+  const [selected, setSelectedIndex] = useState<number | null>(null);
+  // Where rows are named, the selection is its row's name, so that it stays on its item as rows
+  // before it come or go; else its place.
+  const selectedKey = useRef<string | null>(null);
+  const setSelected = (index: number | null) => {
+    selectedKey.current = index === null || keyOf === undefined || index >= rows ? null : keyOf(index);
+    setSelectedIndex(index);
+  };
+  if (keyOf !== undefined && selected !== null && selectedKey.current !== null && (selected >= rows || keyOf(selected) !== selectedKey.current)) {
+    let moved: number | null = null;
+    for (let index = 0; index < rows; index++) {
+      if (keyOf(index) === selectedKey.current) {
+        moved = index;
+        break;
+      }
+    }
+    if (moved === null) selectedKey.current = null;
+    setSelectedIndex(moved);
+  }
 
   // A link to one item: select it and bring it into view, once per link. It is kept in view while
   // the page settles (what sits above the list grows as its answers come and the list's box
@@ -164,25 +183,3 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
 
 export type ConversationListState = ReturnType<typeof useConversationList>;
 
-/**
- * A reader away from the end keeps the row at the top of the view where it is when rows before it
- * come or go: without this, a session page whose oldest rows are left out as new ones arrive moved
- * under the reader by a row at each write. The row is found in the places of the last commit, which
- * are what the reader sees, and looked for by its name in the new ones.
- */
-function useKeepPlace(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, rows: number, keyOf: ((index: number) => string) | undefined, away: boolean) {
-  const shown = useRef<readonly VirtualItem[]>([]);
-  useLayoutEffect(() => {
-    const before = shown.current;
-    if (el === null || keyOf === undefined || !away) return;
-    const top = before.find((row) => row.end > el.scrollTop);
-    const now = virtualizer.measurementsCache;
-    if (top === undefined || now[top.index]?.key === top.key) return;
-    const moved = now.find((row) => row.key === top.key);
-    if (moved !== undefined) el.scrollTop = moved.start + (el.scrollTop - top.start);
-  }, [rows, keyOf]);
-  // The places at each commit, rows measured since included: the next change is read against them.
-  useLayoutEffect(() => {
-    shown.current = virtualizer.measurementsCache;
-  });
-}

@@ -1,5 +1,5 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 // A list follows its newest item (a conversation's, the live view's) until the reader scrolls
 // away; then it counts what arrived since, and "N new" brings the reader back. Only a reader's own
@@ -7,26 +7,34 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 // list also scrolls when rows are measured, and a list still shorter than its estimate once put a
 // link's item "at the bottom" and followed away from it. A view that opens on a link counts as
 // new only what comes after the list's length was first known: nobody was away for what was
-// there already.
+// there already. A list whose rows are named (`keyOf`) counts as new the rows after the last one
+// the reader had when they stopped following: rows that come before it (an item dated earlier,
+// older ones asked for, a filter cleared) or that leave (the oldest dropped) are not news.
 
 const AT_BOTTOM_PX = 48;
 const INTENT_MS = 800;
 
-/** `el`: the list's scroll box, once it is in the page; `known`: the list's length (null until the first answer). */
-export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, known: number | null, startFollowing: boolean) {
+/**
+ * `el`: the list's scroll box, once it is in the page; `known`: the list's length (null until the
+ * first answer); `keyOf`: each row's name, where rows have one that stays theirs.
+ */
+export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, known: number | null, startFollowing: boolean, keyOf?: (index: number) => string | number) {
   const total = known ?? 0;
   const [following, setFollowing] = useState(startFollowing);
-  const [seenTotal, setSeenTotal] = useState<number | null>(null);
-  if (seenTotal === null && known !== null) setSeenTotal(known);
+  /** The list's length, and its last row's name, when the reader last had the newest. */
+  const [seen, setSeen] = useState<{ total: number; key: string | number | null } | null>(null);
+  if (seen === null && known !== null) setSeen({ total: known, key: known > 0 && keyOf !== undefined ? keyOf(known - 1) : null });
   const intentAt = useRef(0);
   /** A frame is to scroll the list to its end. */
   const endPending = useRef(false);
   const totalRef = useRef(total);
   totalRef.current = total;
+  const keyOfRef = useRef(keyOf);
+  keyOfRef.current = keyOf;
 
   const stopFollowing = useCallback(() => {
     setFollowing((was) => {
-      if (was) setSeenTotal(totalRef.current);
+      if (was) setSeen({ total: totalRef.current, key: totalRef.current > 0 && keyOfRef.current !== undefined ? keyOfRef.current(totalRef.current - 1) : null });
       return false;
     });
   }, []);
@@ -102,5 +110,13 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     };
   }, [following, total, totalSize, el]);
 
-  return { following, newCount: following || seenTotal === null ? 0 : Math.max(0, total - seenTotal), stopFollowing, resume };
+  const newCount = useMemo(() => {
+    if (following || seen === null) return 0;
+    if (keyOf !== undefined && seen.key !== null) {
+      for (let index = total - 1; index >= 0; index--) if (keyOf(index) === seen.key) return total - 1 - index;
+    }
+    return Math.max(0, total - seen.total);
+  }, [following, seen, total, keyOf]);
+
+  return { following, newCount, stopFollowing, resume };
 }

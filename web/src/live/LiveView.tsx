@@ -148,7 +148,7 @@ export default function LiveView({ query }: { query: string }) {
     getItemKey,
     overscan: 10,
   });
-  const follow = useFollow(scrollElement, virtualizer, shown.length, true);
+  const follow = useFollow(scrollElement, virtualizer, shown.length, true, getItemKey);
   // Every row is placed again at its new height. A reader who stopped following keeps the row
   // that was at the top there; following, the newest row is shown again as ever.
   const lastRowPx = useRef(rowPx);
