@@ -249,10 +249,18 @@ test('a page picked in the sidebar takes the focus, by the keyboard or a click, 
   const view = page.getByRole('main');
   await expect(view).toHaveCount(1);
   await expect(view).toBeFocused();
+  // Once its first answer is here (before, the view has nothing to Tab to).
+  await expect(view.getByRole('button', { name: 'Copy the full session id' })).toBeVisible();
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => document.querySelector('main')!.contains(document.activeElement))).toBe(true);
   await sidebar.getByRole('link', { name: `set-agent-comm seat ${WEB}`, exact: true }).click();
   await expect(page).toHaveURL(`${url}/source/${sources.get('sac')}/conversation/${encodeURIComponent(WEB)}`);
   await expect(view).toHaveCount(1);
   await expect(view).toBeFocused();
+  // A row opened in another tab opens nothing here: the next page, opened by a key, keeps its own focus.
+  const [other] = await Promise.all([page.context().waitForEvent('page'), spexRow.click({ modifiers: ['Control'] })]);
+  await other.close();
+  await page.keyboard.press('/');
+  await expect(page).toHaveURL(`${url}/search`);
+  await expect(page.getByRole('searchbox', { name: 'Text to find' })).toBeFocused();
 });

@@ -49,10 +49,13 @@ export function App() {
   // row had moved to (or, the list closed on a phone, from the top of the page).
   // A view whose code is still loading shows "loading…" while the page before it is kept hidden:
   // the focus waits for the new view alone (for at most two seconds of frames).
-  const pickedInList = useRef(false);
+  // What was picked is kept by its path: a pick that opened no page here (a click with a key held
+  // opens a tab; the page already open) leaves nothing that a later change of page would act on.
+  const pickedInList = useRef<string | null>(null);
   useEffect(() => {
-    if (!pickedInList.current) return;
-    pickedInList.current = false;
+    const picked = pickedInList.current;
+    pickedInList.current = null;
+    if (picked !== pathname) return;
     let frames = 0;
     let frame = 0;
     const whenShown = () => {
@@ -120,7 +123,9 @@ export function App() {
           <div
             className="sidebar-box"
             onClickCapture={(event) => {
-              if (event.target instanceof Element && event.target.closest('a[href]') !== null) pickedInList.current = true;
+              const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+              const opensHere = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+              pickedInList.current = link !== null && opensHere ? new URL(link.getAttribute('href')!, window.location.origin).pathname : null;
             }}
           >
             <ShownSidebar filter={filter} onFilter={setFilter} />
