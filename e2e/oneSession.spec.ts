@@ -223,10 +223,16 @@ test('a search given a filter it does not read says so, and so does one whose ki
   await expect(notes).toHaveCount(1);
   await expect(notes).toContainText('Not applied on this page: spex.fromPerson=1, side=both');
   await expect(notes).toContainText('spex.person');
+  // What it does not apply, it does not ask: the search runs on the rest, with no refusal.
+  await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
+  await expect(page.getByText(/^Search failed/)).toHaveCount(0);
+  // A store not read here is said so, in the server's words, naming those that are.
+  await page.goto(`${dashboard.url}/search?q=retry&source=nope`);
+  await expect(page.getByText(/^Not searched: no such source here: this dashboard reads /)).toBeVisible();
   // spex's own filter, with the record chosen as the store: the server says it kept the record out, and why.
   const record = sourceIdOf('record', stores.record);
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&spex.person=1`);
-  await expect(page.locator('.search-kept-out')).toHaveText(`the record (${record}) not searched: spex.person=1 is spex’s own filter: it selects only spex’s entries.`);
+  await expect(page.locator('.search-kept-out')).toHaveText(`the record (${record}) not searched: spex.person is spex’s own filter: it selects only spex’s entries.`);
   await expect(notes).toHaveCount(0);
   // What it reads and takes, it says nothing of.
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&side=sent`);

@@ -43,7 +43,8 @@ export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind
     else if (name.slice(0, dot) === kind) narrowed[name.slice(dot + 1)] = value;
     else {
       const other = SOURCE_KIND_NAMES[name.slice(0, dot) as SourceKind];
-      return { keptOut: `${name}=${String(value)} is ${other}’s own filter: it selects only ${other}’s entries` };
+      // Its name, not its value: a name is one the query's schema knows, a value is anyone's text.
+      return { keptOut: `${name} is ${other}’s own filter: it selects only ${other}’s entries` };
     }
   }
   return { query: narrowed as KindSearchQuery<K> };

@@ -34,8 +34,11 @@ export default function SearchView({ query }: { query: string }) {
   // An address's time is read as the form reads it, and the server is asked what its field
   // shows (`?from=2026-11-20` is that day's first instant); a time that is not one
   // (`?from=yesterday`) is refused in the page's words, as if typed, and nothing is asked.
-  const asked = readAddressTimes(query, timeZone);
-  const params = 'params' in asked ? asked.params : new URLSearchParams(query);
+  // Only what the page applies is asked: a name or value it does not take is said above the
+  // results (SearchNotes), not sent for the server to refuse (`side=both`).
+  const applied = appliedQuery(query, formFromQuery(query, timeZone)).toString();
+  const asked = readAddressTimes(applied, timeZone);
+  const params = 'params' in asked ? asked.params : new URLSearchParams(applied);
   const addressError = 'error' in asked ? asked.error : null;
   const results = useQuery({
     queryKey: queryKeys.search(params.toString()),
@@ -176,17 +179,18 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
   const { navigate } = useRouter();
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
-    const notThere = isNotHere(results.error);
-    return <p className="notice error">{notThere ? 'This server does not offer search yet.' : `Search failed: ${results.error.message}`}</p>;
+    // The server's words: a store not read here is named with those that are.
+    return <p className="notice error">{isNotHere(results.error) ? `Not searched: ${results.error.message}.` : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
   const { hits, scanned, truncated, stoppedEarly, keptOut } = results.data;
   return (
     <section aria-label="Search results">
       {stoppedEarly !== null && <StoppedEarlyNotice stoppedEarly={stoppedEarly} />}
-      {keptOut.map(({ source, why }) => (
-        <p key={source.id} className="notice warn search-kept-out">
-          {kindNamed(source.kind)?.name ?? source.kind} ({source.id}) not searched: {why}.
+      {/* One notice per reason, naming every store it kept out. */}
+      {[...Map.groupBy(keptOut, (one) => one.why)].map(([why, stores]) => (
+        <p key={why} className="notice warn search-kept-out">
+          {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')} not searched: {why}.
         </p>
       ))}
       <p className="muted" role="status">
