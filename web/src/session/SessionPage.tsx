@@ -32,7 +32,13 @@ export default function SessionPage({ session, query }: { session: string; query
     const typing = filter.peer !== '' && writeSessionFilter({ ...next, peer: '' }).toString() === writeSessionFilter({ ...filter, peer: '' }).toString();
     navigate(sessionPath(session, writeSessionFilter(next)), { replace: typing });
   };
-  const shown = useMemo(() => data?.items.filter((item) => isShown(item, filter)) ?? [], [data, filter]);
+  // A store in the address that holds none of this session is not applied, and said so.
+  const applied = useMemo(() => {
+    if (data === undefined) return filter;
+    const held = new Set(data.conversations.map((conversation) => conversation.source.id));
+    return { ...filter, stores: filter.stores.filter((id) => held.has(id)) };
+  }, [data, filter]);
+  const shown = useMemo(() => data?.items.filter((item) => isShown(item, applied)) ?? [], [data, applied]);
   // The shell's list, as every conversation's page has it: only the rows on screen drawn, opened
   // at the newest and following it, moved through with the keys.
   const keyOf = useCallback((index: number) => rowKey(shown[index]!), [shown]);
@@ -53,8 +59,8 @@ export default function SessionPage({ session, query }: { session: string; query
         {/* Nothing to download where no store names the session. */}
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
-      <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(filter)} />
-      {data !== undefined && <Filters data={data} filter={filter} onFilter={setFilter} />}
+      <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(applied)} />
+      {data !== undefined && <Filters data={data} filter={applied} onFilter={setFilter} />}
       {data !== undefined && (
         <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => <SessionRow item={shown[index]!} />}>
           {shown.length === 0 && <p className="notice">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
