@@ -126,7 +126,7 @@ test('a message that lands updates its edge live, and the edge pulses', async ({
   await expect(edge).toHaveClass(/pulse/);
 });
 
-test('the drawing says what its lines and dots mean: thickness, red, dashed, and each kind of dot', async ({ page }) => {
+test('the drawing says what its lines and dots mean, each sample drawn as the drawing draws it: red, dashed, and each kind of dot', async ({ page }) => {
   await page.goto(`${url}/map`);
   const legend = page.getByRole('list', { name: 'What the drawing shows' });
   await expect(legend.getByRole('listitem')).toHaveText([
@@ -142,6 +142,9 @@ test('the drawing says what its lines and dots mean: thickness, red, dashed, and
   const refusedArrow = mapOf(page).locator('.map-edge.refused .map-edge-line').first();
   expect(await refusedSample.evaluate((line) => getComputedStyle(line).stroke)).toBe(await refusedArrow.evaluate((line) => getComputedStyle(line).stroke));
   await expect(legend.locator('.map-edge.broadcast .map-edge-line')).toHaveCSS('stroke-dasharray', '5px, 4px');
+  const fill = (locator: import('@playwright/test').Locator) => locator.first().evaluate((dot) => getComputedStyle(dot).fill);
+  for (const type of ['session', 'person']) expect(await fill(legend.locator(`.map-dot-${type}`))).toBe(await fill(mapOf(page).locator(`.map-dot-${type}`)));
+  expect(await fill(legend.locator('.map-dot-as-written'))).not.toBe(await fill(legend.locator('.map-dot-session')));
 });
 
 test('the arrows are one stop of the Tab order, moved through with the arrow keys, so a Tab from them reaches the nodes', async ({ page }) => {
@@ -184,4 +187,49 @@ test('the map as a list gives every edge with its ends written whole and each st
   await expect(page.getByRole('complementary', { name: 'Messages of the edge' }).getByRole('listitem')).toHaveCount(5);
   await row.getByRole('link', { name: SESSION_B }).click();
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
+});
+
+test('an edge opened is a step Back undoes, Escape closes it, and on a phone its messages and the list read under the map, not beside it', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  await mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` }).focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('complementary', { name: 'Messages of the edge' });
+  await expect(panel).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(`${url}/map`);
+  await expect(panel).toHaveCount(0);
+  await page.goForward();
+  await expect(panel).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${url}/map?view=list`);
+  const row = page.getByRole('table', { name: /^Every edge/ }).locator('tr[data-edge]').first();
+  await row.getByRole('button', { name: /^Messages of / }).click();
+  await expect(panel).toBeVisible();
+  const [list, aside] = [(await page.locator('.map-list').boundingBox())!, (await panel.boundingBox())!];
+  expect(aside.y, 'the messages are under the list').toBeGreaterThanOrEqual(list.y + list.height - 1);
+  expect(aside.width).toBeGreaterThan(300);
+  // Each cell of a row has the screen's width, under its column's name.
+  const cells = await row.locator('td[data-label]').evaluateAll((all) => all.map((cell) => [cell.getAttribute('data-label'), Math.round(cell.getBoundingClientRect().width)] as const));
+  expect(cells.filter(([, width]) => width < 300)).toEqual([]);
+});
+
+test('the list keeps its order under the pointer while a message lands, and takes the latest first again when the pointer leaves', async ({ page }) => {
+  await page.goto(`${url}/map?view=list`);
+  const rows = page.getByRole('table', { name: /^Every edge/ }).locator('tr[data-edge]');
+  await expect(rows.first()).toBeVisible();
+  const first = await rows.first().getAttribute('data-edge');
+  // A message lands on one of the two sessions' edges that is not the first row.
+  const bToA = `session:${SESSION_B}\nsession:${SESSION_A}`;
+  const [edge, seat, to] = first === bToA ? [`session:${SESSION_A}\nsession:${SESSION_B}`, SEAT_A, SEAT_B] : [bToA, SEAT_B, SEAT_A];
+  await rows.first().hover();
+  await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat, ts: '2027-01-01T00:00:00.000+00:00', type: 'FACT', text: 'The latest of all.', to: [to] });
+  // A newline in a CSS string is written `\a `.
+  const moved = page.locator(`tr[data-edge="${edge.replace('\n', '\\a ')}"]`);
+  await expect(moved.locator('td[data-label="Latest"]')).toContainText('2027-01-01');
+  await expect(rows.first()).toHaveAttribute('data-edge', first!);
+  await page.mouse.move(0, 0);
+  await expect(rows.first()).toHaveAttribute('data-edge', edge);
 });

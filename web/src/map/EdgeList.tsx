@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
 import { Link } from '../router/Router.tsx';
 import { Time } from '../time/Time.tsx';
@@ -13,10 +13,14 @@ type Props = { map: MapResponse; selected: string | null; onSelectEdge(from: str
 
 export function EdgeList({ map, selected, onSelectEdge }: Props) {
   const nodes = useMemo(() => new Map(map.nodes.map((node) => [node.key, node])), [map.nodes]);
-  // The latest first; an edge no store dates last.
-  const edges = useMemo(() => [...map.edges].sort((a, b) => (b.latestAt ?? '').localeCompare(a.latestAt ?? '')), [map.edges]);
+  // The latest first; an edge no store dates last. Under the pointer the order is kept, as the
+  // sidebar keeps its own: a live write does not move the row about to be clicked (a new edge
+  // comes last meanwhile).
+  const [kept, setKept] = useState<ReadonlyMap<string, number> | null>(null);
+  const latestFirst = useMemo(() => [...map.edges].sort((a, b) => (b.latestAt ?? '').localeCompare(a.latestAt ?? '')), [map.edges]);
+  const edges = useMemo(() => (kept === null ? latestFirst : [...map.edges].sort((a, b) => (kept.get(a.key) ?? Infinity) - (kept.get(b.key) ?? Infinity))), [kept, latestFirst, map.edges]);
   return (
-    <table className="map-list">
+    <table className="map-list" onPointerEnter={() => setKept(new Map(edges.map((edge, index) => [edge.key, index])))} onPointerLeave={() => setKept(null)}>
       <caption>Every edge, the latest first: who a message went from and to, as each store states it</caption>
       <thead>
         <tr>
@@ -42,13 +46,13 @@ type RowProps = { edge: MapEdge; from: MapNode | undefined; to: MapNode | undefi
 const EdgeRow = memo(function EdgeRow({ edge, from, to, nodes, selected, onSelect }: RowProps) {
   return (
     <tr className={selected ? 'selected' : undefined} data-edge={edge.key}>
-      <td>
+      <td data-label="From">
         <Party node={from} fallback={edge.from} />
       </td>
-      <td>
+      <td data-label="To">
         <Party node={to} fallback={edge.to} />
       </td>
-      <td>
+      <td data-label="As each store states it">
         <ul className="map-list-counts">
           {edge.counts.map((count) => (
             <li key={`${count.source.id}\n${count.seenFrom}`} className={count.notQueued + count.rejected > 0 ? 'map-refused' : undefined}>
@@ -57,7 +61,7 @@ const EdgeRow = memo(function EdgeRow({ edge, from, to, nodes, selected, onSelec
           ))}
         </ul>
       </td>
-      <td>{edge.latestAt === null ? <span className="muted">no time</span> : <Time at={edge.latestAt} />}</td>
+      <td data-label="Latest">{edge.latestAt === null ? <span className="muted">no time</span> : <Time at={edge.latestAt} />}</td>
       <td>
         <button type="button" aria-pressed={selected} aria-label={`Messages of ${nameEdge(edge, nodes)}`} onClick={() => onSelect(edge.from, edge.to)}>
           Messages

@@ -28,6 +28,16 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const onSelect = useCallback((from: string, to: string) => selectEdge.current(from, to), []);
   const byKey = useMemo(() => new Map(map.nodes.map((node) => [node.key, node])), [map.nodes]);
   const layout = useStableLayout(map);
+  const byPlace = useMemo(
+    () =>
+      map.nodes
+        .flatMap((node) => {
+          const laid = layout.nodes.get(node.key);
+          return laid === undefined ? [] : [{ node, laid }];
+        })
+        .sort((a, b) => a.laid.y - b.laid.y || a.laid.x - b.laid.x),
+    [map.nodes, layout],
+  );
   const [view, setView] = useState<ViewBox | null>(null);
   const shown = view ?? layout.bounds;
   const [pointed, setPointed] = useState<string | null>(null);
@@ -37,13 +47,17 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   // The arrows are one stop of the Tab order (the one chosen, or the first), moved through with
   // the arrow keys: 200 sessions' arrows one Tab each came before every node.
   const [focused, setFocused] = useState<string | null>(null);
-  const tabbable = [focused, selected].find((key) => key !== null && map.edges.some((edge) => edge.key === key)) ?? map.edges[0]?.key ?? null;
+  // Only an arrow whose two ends are laid out is drawn (EdgeArrow), and so can have the focus.
+  const drawn = useMemo(() => map.edges.filter((edge) => layout.nodes.has(edge.from) && layout.nodes.has(edge.to)), [map.edges, layout]);
+  const tabbable = [focused, selected].find((key) => key !== null && drawn.some((edge) => edge.key === key)) ?? drawn[0]?.key ?? null;
   const onEdgeKeys = (event: KeyboardEvent<SVGGElement>) => {
+    // A key with a modifier is the browser's (Alt+Left is Back).
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity }[event.key];
-    const at = map.edges.findIndex((edge) => edge.key === edgeKeyAt(event.target));
-    if (step === undefined || at < 0 || map.edges.length === 0) return;
+    const at = drawn.findIndex((edge) => edge.key === edgeKeyAt(event.target));
+    if (step === undefined || at < 0) return;
     event.preventDefault();
-    const next = map.edges[Number.isFinite(step) ? (at + step + map.edges.length) % map.edges.length : step < 0 ? 0 : map.edges.length - 1]!;
+    const next = drawn[Number.isFinite(step) ? (at + step + drawn.length) % drawn.length : step < 0 ? 0 : drawn.length - 1]!;
     setFocused(next.key);
     svg.current?.querySelector<SVGGElement>(`[data-edge="${CSS.escape(next.key)}"]`)?.focus();
   };
@@ -110,6 +124,8 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
         ))}
         <g
           className="map-edges"
+          role="group"
+          aria-label="Arrows: one stop of the Tab order, the arrow keys move between them"
           onPointerOver={onPoint}
           onFocus={(event) => {
             onPoint(event);
@@ -141,11 +157,11 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
             </text>
           ))}
         </g>
+        {/* In the order they are seen, row by row: the Tab order follows the page, not the ids. */}
         <g className="map-nodes">
-          {map.nodes.map((node) => {
-            const laid = layout.nodes.get(node.key);
-            return laid === undefined ? null : <NodeDot key={node.key} node={node} laid={laid} onOpen={openNode} />;
-          })}
+          {byPlace.map(({ node, laid }) => (
+            <NodeDot key={node.key} node={node} laid={laid} onOpen={openNode} />
+          ))}
         </g>
       </svg>
       {pointed !== null && <PointedEdge map={map} edgeKey={pointed} nodes={byKey} />}

@@ -6,6 +6,7 @@ import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
 import { useLiveFeed, useStores } from '../events/EventStream.tsx';
 import { kindNamed } from '../kinds/registry.ts';
+import { useKeys } from '../keyboard/useKeys.ts';
 import { useRouter } from '../router/Router.tsx';
 import { mapPath } from '../router/routes.ts';
 import { countOf } from '../text/count.ts';
@@ -75,7 +76,12 @@ function addressOf(filter: MapFilter): string {
 export default function MapView({ query }: { query: string }) {
   const { navigate } = useRouter();
   const filter = useMemo(() => parseMapFilter(query), [query]);
-  const set = (change: Partial<MapFilter>) => navigate(addressOf({ ...filter, ...change }), { replace: true });
+  // A filter changed replaces the address; an edge opened or closed, or the list shown, is a step
+  // that Back undoes.
+  const set = (change: Partial<MapFilter>, step = false) => navigate(addressOf({ ...filter, ...change }), { replace: !step });
+  const openEdge = (from: string, to: string) => set({ from, to }, true);
+  const closeEdge = () => set({ from: null, to: null }, true);
+  useKeys(filter.from !== null ? { Escape: closeEdge } : {});
   const { sources } = useStores();
   const keyParams = new URLSearchParams({ last: filter.last, since: filter.since ?? '', until: filter.until ?? '', stores: filter.stores?.join(',') ?? '' }).toString();
   const map = useQuery({
@@ -101,10 +107,10 @@ export default function MapView({ query }: { query: string }) {
       <header className="map-head">
         <h1 id="map-title">Who talks to whom</h1>
         <span className="map-shown" role="group" aria-label="Shown as">
-          <button type="button" aria-pressed={!filter.list} onClick={() => set({ list: false })}>
+          <button type="button" aria-pressed={!filter.list} onClick={() => set({ list: false }, true)}>
             Drawing
           </button>
-          <button type="button" aria-pressed={filter.list} onClick={() => set({ list: true })}>
+          <button type="button" aria-pressed={filter.list} onClick={() => set({ list: true }, true)}>
             List
           </button>
         </span>
@@ -151,12 +157,12 @@ export default function MapView({ query }: { query: string }) {
         ) : map.data.nodes.length === 0 ? (
           <p className="notice">No store states a message in this window.</p>
         ) : filter.list ? (
-          <EdgeList map={map.data} selected={selected} onSelectEdge={(from, to) => set({ from, to })} />
+          <EdgeList map={map.data} selected={selected} onSelectEdge={openEdge} />
         ) : (
-          <MapCanvas map={map.data} pulsing={pulsing} selected={selected} onSelectEdge={(from, to) => set({ from, to })} />
+          <MapCanvas map={map.data} pulsing={pulsing} selected={selected} onSelectEdge={openEdge} />
         )}
         {filter.from !== null && filter.to !== null && map.data !== undefined && (
-          <EdgeMessages map={map.data} from={filter.from} to={filter.to} query={mapQueryOf(filter, Date.now())} onClose={() => set({ from: null, to: null })} />
+          <EdgeMessages map={map.data} from={filter.from} to={filter.to} query={mapQueryOf(filter, Date.now())} onClose={closeEdge} />
         )}
       </div>
     </main>
