@@ -298,5 +298,17 @@ test('the live view on a phone is three lines a row, its time whole, its session
   await openAndSettle(page, '/live?side=sent');
   await expect(filters.getByRole('combobox', { name: 'side' })).toHaveValue('sent');
   await expect(filters).toBeVisible();
-  await expect(page.locator('.live-filters-box > summary')).toHaveText('Filters (1 applied)');
+  await expect(page.locator('.folded-filters > summary')).toHaveText('Filters (1 applied)');
+});
+
+test('a session across the stores on a phone folds its filters as the live view does, and opens them for one in the address', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const session = paths.at(-1)!;
+  await openAndSettle(page, session);
+  await expect(page.locator('.joined-row').first()).toBeVisible();
+  const filters = page.getByRole('form', { name: 'Filters' });
+  await expect(filters).toBeHidden();
+  await openAndSettle(page, `${session}?side=sent`);
+  await expect(filters.getByRole('combobox', { name: 'Side' })).toHaveValue('sent');
+  await expect(page.locator('.folded-filters > summary')).toHaveText('Filters (1 applied)');
 });

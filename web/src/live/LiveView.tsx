@@ -16,6 +16,7 @@ import { countOf } from '../text/count.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
+import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
 import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
@@ -25,9 +26,6 @@ import './live.css';
 
 // Every new item of every source, in the order it arrived, a row each. Virtualized: a burst of
 // 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
-
-/** From this width the filters are shown open. */
-const FILTERS_OPEN_FROM = '(min-width: 640px)';
 
 /** A row's height where the list's style does not say (`--live-row-px`, two lines in a narrow list). */
 const ROW_PX = 30;
@@ -170,9 +168,6 @@ export default function LiveView({ query }: { query: string }) {
     stopped: 'stopped: the server has not answered for a while (still trying); items written meanwhile will not be listed',
   }[connection];
   const perMinute = feed.perMinute(now);
-  // On a phone the filters are folded under their summary, so that the list has the screen; one
-  // in the address opens them, as does a wider window.
-  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia(FILTERS_OPEN_FROM).matches || isFiltered(filter));
 
   return (
     <main className="view live-view" aria-label="Live">
@@ -215,12 +210,9 @@ export default function LiveView({ query }: { query: string }) {
           </button>
         )}
       </header>
-      <details className="live-filters-box" open={filtersOpen} onToggle={(event) => setFiltersOpen(event.currentTarget.open)}>
-        <summary>
-          Filters{isFiltered(filter) ? <span className="muted"> ({countOf(liveFilterQuery(filter).size, 'applied', 'applied')})</span> : null}
-        </summary>
+      <FoldedFilters applied={liveFilterQuery(filter).size}>
         <LiveFilters filter={filter} onFilter={setFilter} sources={filterSources} projects={filterProjects} kinds={kinds} />
-      </details>
+      </FoldedFilters>
       <ParamsNotApplied query={query} reads={LIVE_PARAMS} applied={liveFilterQuery(filter)} />
       <p className="live-note muted">
         Items as they are written from now on, in the order they arrived, each as one store states it: nothing pairs a received item with a sent one. A row opens the item in its place. What

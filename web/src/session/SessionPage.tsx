@@ -11,6 +11,7 @@ import { Link, useRouter } from '../router/Router.tsx';
 import { conversationPath, sessionPath } from '../router/routes.ts';
 import { countOf, writeCount } from '../text/count.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
+import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SESSION_LIMITS, SESSION_PARAMS, isShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
 import { useJoinedSession } from './useJoinedSessions.ts';
 import './session.css';
@@ -60,7 +61,11 @@ export default function SessionPage({ session, query }: { session: string; query
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
       <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(applied)} />
-      {data !== undefined && <Filters data={data} filter={applied} onFilter={setFilter} />}
+      {data !== undefined && (
+        <FoldedFilters applied={writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size}>
+          <Filters data={data} filter={applied} onFilter={setFilter} />
+        </FoldedFilters>
+      )}
       {data !== undefined && (
         <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => <SessionRow item={shown[index]!} />}>
           {shown.length === 0 && <p className="notice">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
