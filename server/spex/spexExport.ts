@@ -1,7 +1,7 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
-import { describeSessionNamed } from '../../shared/spex/sessionJson.ts';
-import type { SpexNamed, SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
+import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
+import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
 import { describeLargeMarkdown, fencedBlock, inlineValue } from '../export/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
@@ -250,14 +250,8 @@ function placeItem(item: SpexItem): ItemPlace {
   // A person is no peer: the item itself says "a person" (its from), a peer's name is as written.
   if (item.type === 'received') {
     if (item.from.by === 'person') return { at: item.at, side: 'received', peer: null, fromPerson: true };
-    return item.from.by === 'session' ? { at: item.at, side: 'received', peer: item.from.sessionId, ...peerNamed(item.from.named) } : { at: item.at, side: 'received', peer: item.from.as };
+    return item.from.by === 'session' ? { at: item.at, side: 'received', peer: item.from.sessionId, ...peerNamedOf(item.from.named) } : { at: item.at, side: 'received', peer: item.from.as };
   }
-  if (item.type === 'sent') return { at: item.at, side: 'sent', peer: item.receiver, ...peerNamed(item.receiverNamed) };
+  if (item.type === 'sent') return { at: item.at, side: 'sent', peer: item.receiver, ...peerNamedOf(item.receiverNamed) };
   return { at: item.at, side: null, peer: null };
-}
-
-/** A session's title and branch beside its id, as the live view gives them; nothing where its session.json names neither. */
-function peerNamed(named: SpexNamed): { peerNamed?: string } {
-  const words = describeSessionNamed(named);
-  return words === null ? {} : { peerNamed: words };
 }

@@ -1,6 +1,6 @@
 import type { LiveItem } from '../../shared/wire/common.ts';
 import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts';
-import { describeSessionNamed, nameSession } from '../../shared/spex/sessionJson.ts';
+import { nameSession, peerNamedOf } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import { listLogItemsFrom, type LogItem } from '../../shared/spex/timeline.ts';
 import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
@@ -96,9 +96,8 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
   }
 
   /** A session of this home's name, as the live view shows it beside its id. */
-  function peerNamedOf(sessionId: string): { peerNamed?: string } {
-    const named = describeSessionNamed(nameSession(reader.session(sessionId)?.sessionJson ?? null));
-    return named === null ? {} : { peerNamed: named };
+  function peerNamedOfSession(sessionId: string): { peerNamed?: string } {
+    return peerNamedOf(nameSession(reader.session(sessionId)?.sessionJson ?? null));
   }
 
   function link(sessionId: string, key: string): string {
@@ -120,7 +119,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
         if (facts.from === null) return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: null, fromPerson: true, words: `received from a person${via}`, evidence: 'parsed', degraded: false, firstLine };
         const fromSession = reader.session(facts.from) !== null ? facts.from : null;
         const sender = fromSession !== null ? `session ${facts.from}` : `“${facts.from}”, as written`;
-        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? peerNamedOf(fromSession) : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
+        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? peerNamedOfSession(fromSession) : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
       }
       case 'status': {
         const proposal = facts.proposal === null ? '' : `, proposal ${facts.proposal}`;
@@ -140,7 +139,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
       kind: 'sent',
       side: 'sent',
       peer: receiver,
-      ...peerNamedOf(receiver),
+      ...peerNamedOfSession(receiver),
       words: `sent to session ${receiver}: from the receiver's log${via}`,
       refused: false,
       evidence: 'parsed',

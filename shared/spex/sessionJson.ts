@@ -140,3 +140,9 @@ export function describeSessionNamed(named: SessionNamed): string | null {
   const parts = [named.title, named.branch].filter((part) => part !== null);
   return parts.length === 0 ? null : parts.join(' · ');
 }
+
+/** A peer's name beside its id, as a live item and a session item carry it (`peerNamed`); nothing where its session.json names none. */
+export function peerNamedOf(named: SessionNamed): { peerNamed?: string } {
+  const words = describeSessionNamed(named);
+  return words === null ? {} : { peerNamed: words };
+}

@@ -27,7 +27,7 @@ import './live.css';
 // Every new item of every source, in the order it arrived, a row each. Virtualized: a burst of
 // 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
 
-/** A row's height where the list's style does not say (`--live-row-px`, two lines in a narrow list). */
+/** A row's height where the list's style does not say (`--live-row-px`: two lines in a narrow list, three on a phone). */
 const ROW_PX = 30;
 
 /**

@@ -2,7 +2,8 @@ import type { SessionItem } from '../../../shared/wire/session.ts';
 import { matchesPeer } from '../text/peerMatch.ts';
 
 // A session page's filters, in its address: `store` (a source id, repeated for several), `side`
-// (sent or received) and `peer` (a part of the peer as its store names it). They pick among the
+// (sent or received) and `peer` (a part of the peer as its store names it, or of what its store
+// calls it beside: text/peerMatch.ts). They pick among the
 // items the server placed; none of them reads an item's store rules. `limit` is how many of each
 // store's newest items the page asks for: SESSION_LIMITS, the first by default.
 

@@ -1,3 +1,4 @@
+import { SOURCE_KIND_NAMES } from '../../../../shared/wire/common.ts';
 import { OUTCOMES } from '../../../../shared/record/entry.ts';
 import type { Kind } from '../kind.ts';
 import { RecordHitRow } from './RecordHitRow.tsx';
@@ -12,7 +13,7 @@ import { viewCode } from '../../router/viewCode.ts';
 
 export const recordKind: Kind<'record'> = {
   storeWords: 'the record directory',
-  name: 'the record',
+  name: SOURCE_KIND_NAMES.record,
   conversationWords: 'the record',
   noun: 'session',
   alone: {

@@ -1,3 +1,4 @@
+import { SOURCE_KIND_NAMES } from '../../../../shared/wire/common.ts';
 import { ENTRY_TYPES } from '../../../../shared/sac/entryHeader.ts';
 import type { Kind } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
@@ -12,7 +13,7 @@ import { viewCode } from '../../router/viewCode.ts';
 
 export const sacKind: Kind<'sac'> = {
   storeWords: 'the set-agent-comm store',
-  name: 'set-agent-comm',
+  name: SOURCE_KIND_NAMES.sac,
   conversationWords: 'a set-agent-comm seat',
   noun: 'seat',
   describeAsOther: (seat) => `its set-agent-comm seat ${seat.id}`,

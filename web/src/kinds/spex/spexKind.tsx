@@ -1,3 +1,4 @@
+import { SOURCE_KIND_NAMES } from '../../../../shared/wire/common.ts';
 import type { Kind } from '../kind.ts';
 import { shortId } from '../../sessions/names.ts';
 import { SpexHitRow } from './SpexHitRow.tsx';
@@ -10,7 +11,7 @@ import { viewCode } from '../../router/viewCode.ts';
 
 export const spexKind: Kind<'spex'> = {
   storeWords: 'the spex home',
-  name: 'spex',
+  name: SOURCE_KIND_NAMES.spex,
   conversationWords: 'a spex session timeline',
   noun: 'session',
   describeAsOther: () => 'its spex session',
