@@ -312,3 +312,14 @@ test('a session across the stores on a phone folds its filters as the live view 
   await expect(filters.getByRole('combobox', { name: 'Side' })).toHaveValue('sent');
   await expect(page.locator('.folded-filters > summary')).toHaveText('Filters (1 applied)');
 });
+
+test('the search on a phone folds its filters under the text to find, and opens them for one in the address', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAndSettle(page, '/search?q=the');
+  await expect(page.getByRole('searchbox', { name: 'Text to find' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'side' })).toBeHidden();
+  await expect(page.getByRole('region', { name: 'Search results' })).toBeInViewport();
+  await openAndSettle(page, '/search?q=the&side=sent');
+  await expect(page.getByRole('combobox', { name: 'side' })).toHaveValue('sent');
+  await expect(page.locator('.folded-filters > summary')).toHaveText('Filters (1 applied)');
+});

@@ -16,6 +16,7 @@ import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { StoreSelect } from '../kinds/StoreSelect.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
+import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { appliedQuery, formFromQuery, isEmptySearch, queryFromForm, searchParamNames, type SearchForm } from './searchForm.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { readTimeField, TimeFieldError, writeTimeField } from '../time/timeField.ts';
@@ -78,35 +79,37 @@ export default function SearchView({ query }: { query: string }) {
           </label>
           <button type="submit">Search</button>
         </div>
-        <div className="search-row">
-          <label>
-            side{' '}
-            <select value={form.side} onChange={(e) => set('side', e.target.value as SearchForm['side'])}>
-              <option value="">either</option>
-              <option value="sent">sent</option>
-              <option value="received">received</option>
-            </select>
-          </label>
-          <label>
-            peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="a part of a peer’s name" />
-          </label>
-          <ProjectSelect value={form.project} onChange={(value) => set('project', value)} projects={sessions?.projects.map((project) => project.cwd) ?? []} any="all" />
-          {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (
-            <StoreSelect value={form.source} onChange={(value) => set('source', value)} sources={sessions?.sources ?? []} any="every store" />
-          ) : null}
-          <label>
-            from ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.from} onChange={(e) => set('from', e.target.value)} />
-          </label>
-          <label>
-            to ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.to} onChange={(e) => set('to', e.target.value)} />
-          </label>
-        </div>
-        {listKinds().map(([name, kind]) => {
-          const own = kind.searchFilters;
-          // A kind's filters are offered where a store of it is read, or where the address sets one.
-          const shown = own !== undefined && ((sessions?.sources.some((source) => source.kind === name) ?? false) || own.filters.some((filter) => (form.own[filter.param] ?? '') !== ''));
-          return shown ? <OwnFilters key={name} words={own.words} filters={own.filters} values={form.own} onChange={setOwn} /> : null;
-        })}
+        <FoldedFilters applied={[...new URLSearchParams(applied).keys()].filter((name) => !SEARCH_TEXT_PARAMS.has(name)).length}>
+          <div className="search-row">
+            <label>
+              side{' '}
+              <select value={form.side} onChange={(e) => set('side', e.target.value as SearchForm['side'])}>
+                <option value="">either</option>
+                <option value="sent">sent</option>
+                <option value="received">received</option>
+              </select>
+            </label>
+            <label>
+              peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="a part of a peer’s name" />
+            </label>
+            <ProjectSelect value={form.project} onChange={(value) => set('project', value)} projects={sessions?.projects.map((project) => project.cwd) ?? []} any="all" />
+            {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (
+              <StoreSelect value={form.source} onChange={(value) => set('source', value)} sources={sessions?.sources ?? []} any="every store" />
+            ) : null}
+            <label>
+              from ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.from} onChange={(e) => set('from', e.target.value)} />
+            </label>
+            <label>
+              to ({zoneWord}) <input type="text" className="time-field" placeholder="YYYY-MM-DD HH:MM:SS" value={form.to} onChange={(e) => set('to', e.target.value)} />
+            </label>
+          </div>
+          {listKinds().map(([name, kind]) => {
+            const own = kind.searchFilters;
+            // A kind's filters are offered where a store of it is read, or where the address sets one.
+            const shown = own !== undefined && ((sessions?.sources.some((source) => source.kind === name) ?? false) || own.filters.some((filter) => (form.own[filter.param] ?? '') !== ''));
+            return shown ? <OwnFilters key={name} words={own.words} filters={own.filters} values={form.own} onChange={setOwn} /> : null;
+          })}
+        </FoldedFilters>
         {formError !== null && (
           <p className="notice error" role="alert">
             {formError} Not searched{isEmptySearch(params) || addressError !== null ? '.' : ': the results below are those of the search before.'}
@@ -174,6 +177,9 @@ function StoppedEarlyNotice({ stoppedEarly: { searched, candidates, afterMs } }:
     </p>
   );
 }
+
+/** What a search is asked besides its filters: the text, how it is read, how many hits. */
+const SEARCH_TEXT_PARAMS = new Set(['q', 'regex', 'case', 'limit']);
 
 function SearchResults({ results, empty, params }: { results: UseQueryResult<SearchResponse>; empty: boolean; params: URLSearchParams }) {
   const { navigate } = useRouter();
