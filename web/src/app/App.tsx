@@ -46,11 +46,11 @@ export function App() {
   }
   // A page picked in the sidebar takes the focus, as a link to another page would: left on its
   // row, it stayed in a list that live writes re-sort, and the next Tab went on from wherever that
-  // row had moved to (or, the list closed on a phone, from the top of the page).
-  // A view whose code is still loading shows "loading…" while the page before it is kept hidden:
+  // row had moved to (or, the list closed on a phone, from the top of the page). The pick is kept
+  // by its path and read at the next change of page only: a pick that opened no page here (a
+  // click with a key held opens a tab; the page already open) leaves nothing to act on later. A
+  // view whose code is still loading shows "loading…" while the page before it is kept hidden:
   // the focus waits for the new view alone (for at most two seconds of frames).
-  // What was picked is kept by its path: a pick that opened no page here (a click with a key held
-  // opens a tab; the page already open) leaves nothing that a later change of page would act on.
   const pickedInList = useRef<string | null>(null);
   useEffect(() => {
     const picked = pickedInList.current;

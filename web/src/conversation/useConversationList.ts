@@ -33,8 +33,9 @@ type Options = {
   keys?: Record<string, (selected: number | null) => void>;
   /**
    * Each row's name, where every row's data is here (a session's page across the stores): rows
-   * keep their measured height by it, and a reader away from the end keeps the row at the top of
-   * the view in place while rows before it come and go (the oldest left out as new ones arrive).
+   * keep their measured height by it, a reader away from the end keeps the row at the top of the
+   * view in place while rows before it come and go (the oldest left out as new ones arrive), the
+   * selection stays on its item, and "N new" counts the rows after the last one the reader had.
    */
   keyOf?(index: number): string;
 };
@@ -182,4 +183,3 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
 }
 
 export type ConversationListState = ReturnType<typeof useConversationList>;
-

@@ -18,7 +18,7 @@ export function EdgeList({ map, selected, onSelectEdge }: Props) {
   // comes last meanwhile).
   const [kept, setKept] = useState<ReadonlyMap<string, number> | null>(null);
   const latestFirst = useMemo(() => [...map.edges].sort((a, b) => (b.latestAt ?? '').localeCompare(a.latestAt ?? '')), [map.edges]);
-  const edges = useMemo(() => (kept === null ? latestFirst : [...map.edges].sort((a, b) => (kept.get(a.key) ?? Infinity) - (kept.get(b.key) ?? Infinity))), [kept, latestFirst, map.edges]);
+  const edges = useMemo(() => (kept === null ? latestFirst : [...map.edges].sort((a, b) => (kept.get(a.key) ?? kept.size) - (kept.get(b.key) ?? kept.size))), [kept, latestFirst, map.edges]);
   return (
     <table className="map-list" onPointerEnter={() => setKept(new Map(edges.map((edge, index) => [edge.key, index])))} onPointerLeave={() => setKept(null)}>
       <caption>Every edge, the latest first: who a message went from and to, as each store states it</caption>

@@ -163,11 +163,11 @@ function SessionRow({ item }: { item: SessionItem }) {
 
 /** A row's name on the page: its store, its conversation, and its name there. */
 function rowKey(item: SessionItem): string {
-  return `${item.item.source.id}/${item.conversation}/${keyOf(item)}`;
+  return `${item.item.source.id}/${item.conversation}/${nameInStore(item)}`;
 }
 
 /** An item's name in its conversation, as its store names it. */
-function keyOf(item: SessionItem): string {
+function nameInStore(item: SessionItem): string {
   switch (item.kind) {
     case 'record':
       return item.item.type === 'gap' ? `gap-${String(item.item.from)}` : item.item.file;
