@@ -18,9 +18,12 @@ import type { SacCandidate } from './sacTexts.ts';
 /** The module a search thread reads and matches set-agent-comm's candidates with. */
 const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
 
-
-/** Why a search by side or peer reads no set-agent-comm entry, said beside its results. */
-const SIDE_AND_PEER_KEPT_OUT = 'an entry is written by its seat to whoever its `to` names: it is no side’s and names no peer, so a search by side or peer matches none of its entries';
+/**
+ * Why a search by side or peer reads no set-agent-comm entry, said beside its results. It says
+ * what a seat's page shows, so that the two do not seem to contradict each other: a seat's Sent
+ * and Received are that seat's side, which a search of a room's entries does not take.
+ */
+const SIDE_AND_PEER_KEPT_OUT = "a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries";
 
 /**
  * Searches a set-agent-comm store's entries, newest first: filters on what the reader's columns
