@@ -17,6 +17,9 @@ const SPEX_SEARCHER = threadScript('spexTexts', import.meta.url);
 /** The event loop gathers candidates from the index for this long, then answers others. */
 const GATHER_SLICE_MS = 8;
 
+/** Why a search for sent entries from a person reads no spex line, said beside its results. */
+const PERSON_SENT_KEPT_OUT = 'spex.person asks for what a person wrote (a `from: null` line), which a session only receives: no sent entry is one';
+
 /**
  * Searches a spex home's messages and declarations' notes, newest first: filters on what the
  * index holds, then each candidate's line read again for its text. A message is found from both
@@ -24,6 +27,8 @@ const GATHER_SLICE_MS = 8;
  * session of this home. The lines are read and matched on a search thread (server/search/).
  */
 export async function searchSpex(reader: SpexReader, projection: SpexProjection, pool: SearchPool, ref: SourceRef & { kind: 'spex' }, query: KindSearchQuery<'spex'>, signal: AbortSignal): Promise<SourceSearch> {
+  // What a person wrote is in its receiver's log only: asked for as sent, none of it can match.
+  if (query.person === '1' && query.side === 'sent') return { hits: [], scanned: 0, truncated: false, stoppedEarly: null, keptOut: PERSON_SENT_KEPT_OUT };
   const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   type Candidate = { sessionId: string; project: string; kind: 'received' | 'sent' | 'declaration'; at: string; owner: string; line: number; item: TimelineItem; from: string | null };
   // One list a log, in the log's order, and the lists merged newest first as the thread asks for

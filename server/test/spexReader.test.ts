@@ -354,6 +354,13 @@ describe('search', () => {
     assert.deepEqual(await search(''), ['received:c:deploy elsewhere', 'declaration:a:deploy is ready', 'received:a:deploy from B', 'sent:b:deploy from B', 'received:a:deploy from a person']);
     assert.deepEqual(await search('&side=sent'), ['sent:b:deploy from B']);
     assert.deepEqual(await search('&side=received&spex.person=1'), ['received:c:deploy elsewhere', 'received:a:deploy from a person']);
+    // What a person wrote is only received: asked for as sent, the home says why it has none.
+    const personSent = (await r.get('/api/search?q=deploy&side=sent&spex.person=1')).body;
+    assert.deepEqual(personSent.hits, []);
+    assert.deepEqual(
+      personSent.keptOut.map((one: { why: string }) => one.why),
+      ['spex.person asks for what a person wrote (a `from: null` line), which a session only receives: no sent entry is one'],
+    );
     assert.deepEqual(await search(`&peer=${B.slice(0, 8)}&side=received`), ['received:a:deploy from B']);
     assert.deepEqual(await search(`&project=${encodeURIComponent('/srv/other')}`), ['received:c:deploy elsewhere']);
     assert.deepEqual(await search('&from=2026-11-30T10:30:00.000Z&to=2026-11-30T12:30:00.000Z&side=received'), ['received:a:deploy from B']);
