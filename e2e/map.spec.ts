@@ -233,3 +233,14 @@ test('the list keeps its order under the pointer while a message lands, and take
   await page.mouse.move(0, 0);
   await expect(rows.first()).toHaveAttribute('data-edge', edge);
 });
+
+test('the arrow pointed at or focused is named on a line under the drawing, never over the names of its lowest nodes', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const arrow = mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` });
+  await arrow.focus();
+  const line = page.locator('.map-pointed');
+  // What its name says, the counts by store and side.
+  await expect(line).toHaveText((await arrow.getAttribute('aria-label'))!);
+  const [drawing, named] = [(await mapOf(page).boundingBox())!, (await line.boundingBox())!];
+  expect(named.y).toBeGreaterThanOrEqual(drawing.y + drawing.height - 0.5);
+});

@@ -164,7 +164,7 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
           ))}
         </g>
       </svg>
-      {pointed !== null && <PointedEdge map={map} edgeKey={pointed} nodes={byKey} />}
+      <PointedEdge map={map} edgeKey={pointed} nodes={byKey} />
     </div>
   );
 }
@@ -252,12 +252,15 @@ function edgeKeyAt(target: EventTarget): string | null {
   return target instanceof Element ? (target.closest('[data-edge]')?.getAttribute('data-edge') ?? null) : null;
 }
 
-/** The edge under the pointer or focus, named in words (what its aria-label says). */
-function PointedEdge({ map, edgeKey, nodes }: { map: MapResponse; edgeKey: string; nodes: ReadonlyMap<string, MapNode> }) {
-  const edge = map.edges.find((one) => one.key === edgeKey);
-  return edge === undefined ? null : (
+/**
+ * The edge under the pointer or focus, named in words (what its aria-label says), on a line of its
+ * own under the drawing: laid over it, it hid the names of the lowest box's nodes.
+ */
+function PointedEdge({ map, edgeKey, nodes }: { map: MapResponse; edgeKey: string | null; nodes: ReadonlyMap<string, MapNode> }) {
+  const edge = edgeKey === null ? undefined : map.edges.find((one) => one.key === edgeKey);
+  return (
     <p className="map-pointed" aria-hidden="true">
-      {nameEdge(edge, nodes)}
+      {edge === undefined ? <span className="muted">Point at an arrow, or Tab to one, to read it here.</span> : nameEdge(edge, nodes)}
     </p>
   );
 }
