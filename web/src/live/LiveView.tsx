@@ -17,6 +17,7 @@ import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
+import { SideSelect } from '../conversation/SideSelect.tsx';
 import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
 import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
@@ -356,14 +357,7 @@ const LiveFilters = memo(function LiveFilters({
       <label>
         session <input type="text" size={12} value={filter.session} onChange={(event) => onFilter({ ...filter, session: event.target.value })} placeholder="id or seat" />
       </label>
-      <label>
-        side{' '}
-        <select value={filter.side ?? ''} onChange={(event) => onFilter({ ...filter, side: event.target.value === 'sent' || event.target.value === 'received' ? event.target.value : null })}>
-          <option value="">any</option>
-          <option value="sent">sent</option>
-          <option value="received">received</option>
-        </select>
-      </label>
+      <SideSelect value={filter.side} onChange={(side) => onFilter({ ...filter, side })} any="any" />
       <label>
         peer <input type="text" size={12} value={filter.peer} onChange={(event) => onFilter({ ...filter, peer: event.target.value })} placeholder="a part of its name" />
       </label>

@@ -17,6 +17,7 @@ import { StoreSelect } from '../kinds/StoreSelect.tsx';
 import { OwnFilters } from './OwnFilters.tsx';
 import { useSettings, type TimeZoneSetting } from '../settings/Settings.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
+import { SideSelect } from '../conversation/SideSelect.tsx';
 import { appliedQuery, formFromQuery, isEmptySearch, queryFromForm, searchParamNames, type SearchForm } from './searchForm.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { readTimeField, TimeFieldError, writeTimeField } from '../time/timeField.ts';
@@ -81,14 +82,7 @@ export default function SearchView({ query }: { query: string }) {
         </div>
         <FoldedFilters applied={[...new URLSearchParams(applied).keys()].filter((name) => !SEARCH_TEXT_PARAMS.has(name)).length}>
           <div className="search-row">
-            <label>
-              side{' '}
-              <select value={form.side} onChange={(e) => set('side', e.target.value as SearchForm['side'])}>
-                <option value="">either</option>
-                <option value="sent">sent</option>
-                <option value="received">received</option>
-              </select>
-            </label>
+            <SideSelect value={form.side === '' ? null : form.side} onChange={(side) => set('side', side ?? '')} any="either" />
             <label>
               peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="a part of a peer’s name" />
             </label>

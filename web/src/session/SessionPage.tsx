@@ -12,6 +12,7 @@ import { conversationPath, sessionPath } from '../router/routes.ts';
 import { countOf, writeCount } from '../text/count.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
+import { SideSelect } from '../conversation/SideSelect.tsx';
 import { SESSION_LIMITS, SESSION_PARAMS, isShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
 import { useJoinedSession } from './useJoinedSessions.ts';
 import './session.css';
@@ -130,14 +131,7 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
         {/* A store checked narrows the page to the stores checked; none checked is no narrowing. */}
         {filter.stores.length === 0 && <span className="muted">none chosen: every store is shown</span>}
       </fieldset>
-      <label>
-        Side{' '}
-        <select value={filter.side ?? ''} onChange={(event) => onFilter({ ...filter, side: event.target.value === 'sent' || event.target.value === 'received' ? event.target.value : null })}>
-          <option value="">both</option>
-          <option value="sent">sent</option>
-          <option value="received">received</option>
-        </select>
-      </label>
+      <SideSelect value={filter.side} onChange={(side) => onFilter({ ...filter, side })} label="Side" any="both" />
       <label>
         Peer <input type="search" value={filter.peer} placeholder="a name, or “a person”" onChange={(event) => onFilter({ ...filter, peer: event.target.value })} />
       </label>
