@@ -1,5 +1,6 @@
 import { memo, useMemo, useState } from 'react';
 import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
+import { rankIn } from '../app/keptOrder.ts';
 import { Link } from '../router/Router.tsx';
 import { Time } from '../time/Time.tsx';
 import { describeCount, describeParty, labelNode, nameEdge, nameNode, pathOfNode } from './mapWords.ts';
@@ -16,11 +17,15 @@ export function EdgeList({ map, selected, onSelectEdge }: Props) {
   // The latest first; an edge no store dates last. Under the pointer the order is kept, as the
   // sidebar keeps its own: a live write does not move the row about to be clicked (a new edge
   // comes last meanwhile).
-  const [kept, setKept] = useState<ReadonlyMap<string, number> | null>(null);
-  const latestFirst = useMemo(() => [...map.edges].sort((a, b) => (b.latestAt ?? '').localeCompare(a.latestAt ?? '')), [map.edges]);
-  const edges = useMemo(() => (kept === null ? latestFirst : [...map.edges].sort((a, b) => (kept.get(a.key) ?? kept.size) - (kept.get(b.key) ?? kept.size))), [kept, latestFirst, map.edges]);
+  const [kept, setKept] = useState<readonly string[] | null>(null);
+  const latestFirst = useMemo(() => map.edges.toSorted((a, b) => (b.latestAt ?? '').localeCompare(a.latestAt ?? '')), [map.edges]);
+  const edges = useMemo(() => {
+    if (kept === null) return latestFirst;
+    const rank = rankIn(kept);
+    return latestFirst.toSorted((a, b) => rank(a.key) - rank(b.key));
+  }, [kept, latestFirst]);
   return (
-    <table className="map-list" onPointerEnter={() => setKept(new Map(edges.map((edge, index) => [edge.key, index])))} onPointerLeave={() => setKept(null)}>
+    <table className="map-list" onPointerEnter={() => setKept(edges.map((edge) => edge.key))} onPointerLeave={() => setKept(null)}>
       <caption>Every edge, the latest first: who a message went from and to, as each store states it</caption>
       <thead>
         <tr>

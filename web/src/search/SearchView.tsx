@@ -115,7 +115,10 @@ export default function SearchView({ query }: { query: string }) {
           </p>
         )}
       </form>
-      {!isEmptySearch(params) && addressError === null && <SearchNotes query={query} />}
+      {/* What the address asked that the search does not apply (a name it does not read, a value it
+          does not take), as a conversation's page says it. A store the search kept out, and why,
+          is said by the server with the results. */}
+      {!isEmptySearch(params) && addressError === null && <ParamsNotApplied query={query} reads={searchParamNames()} applied={applied} />}
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
       {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
       {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
@@ -128,17 +131,6 @@ function withLimit(params: URLSearchParams, limit: number): URLSearchParams {
   const next = new URLSearchParams(params);
   next.set('limit', String(limit));
   return next;
-}
-
-/**
- * What the address asked that the search does not apply, as a conversation's page says it (a
- * name it does not read, a value it does not take). A store the search kept out, and why (a
- * kind's own filter keeps the other kinds' stores out), is said by the server with the results.
- */
-function SearchNotes({ query }: { query: string }) {
-  const { timeZone } = useSettings();
-  const searched = formFromQuery(query, timeZone);
-  return <ParamsNotApplied query={query} reads={searchParamNames()} applied={appliedQuery(query, searched)} />;
 }
 
 /**

@@ -4,6 +4,7 @@ import { sessionKey } from '../../../shared/sessionList.ts';
 import { childrenInOtherProjects, conversationKey } from '../../../shared/projects.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { pathOf } from './conversations.ts';
+import { rankIn } from '../app/keptOrder.ts';
 
 // The sidebar's shape: projects (working directories, rule.byDirectory), each with its
 // conversations of every source (record and spex sessions, set-agent-comm seats), a child nested
@@ -134,14 +135,10 @@ export function orderOf(projects: ProjectNode[]): ListOrder {
  * was not there then goes last, in its project or in the list, so nothing shown moves down.
  */
 export function keepOrder(projects: ProjectNode[], order: ListOrder): ProjectNode[] {
-  const rankOf = (list: readonly unknown[]) => {
-    const ranks = new Map(list.map((value, i) => [value, i]));
-    return (value: unknown) => ranks.get(value) ?? list.length;
-  };
-  const projectRank = rankOf(order.projects);
+  const projectRank = rankIn(order.projects);
   return projects
     .map((project) => {
-      const sessionRank = rankOf(order.sessions.get(project.cwd) ?? []);
+      const sessionRank = rankIn(order.sessions.get(project.cwd) ?? []);
       return { ...project, sessions: project.sessions.toSorted((a, b) => sessionRank(sessionKey(a.session)) - sessionRank(sessionKey(b.session))) };
     })
     .toSorted((a, b) => projectRank(a.cwd) - projectRank(b.cwd));
