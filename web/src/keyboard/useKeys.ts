@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 // Single-key shortcuts. They are ignored while the reader types in a field, and when a modifier
 // is held, so the browser's own shortcuts keep working.
@@ -13,7 +13,10 @@ function isTyping(target: EventTarget | null): boolean {
 export function useKeys(bindings: KeyBindings, enabled = true): void {
   const ref = useRef(bindings);
   ref.current = bindings;
-  useEffect(() => {
+  // Listening from the commit that shows the page, before it is painted: a passive effect runs a
+  // moment later (longer on a loaded machine), and a key pressed as soon as the page was seen was
+  // lost (the list of keys did not open on `?` in a test run).
+  useLayoutEffect(() => {
     if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
