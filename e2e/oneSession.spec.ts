@@ -335,3 +335,28 @@ test("a session's page asks for each store's newest 300 items, says which stores
   await expect(page.getByRole('group', { name: 'Store', exact: true })).toContainText('none chosen: every store is shown');
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });
+
+test("a session's page puts the item selected with the keys in its address, its address opens the page at that item selected, and an item it does not show is said", async ({ page }) => {
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
+  const selected = page.locator('.conversation-row.selected');
+  await expect(page.locator('.joined-row').first()).toBeVisible();
+  await page.keyboard.press('k');
+  await expect(selected).toHaveCount(1);
+  await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_A}/item/[^/?]+$`));
+  await page.keyboard.press('k');
+  await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_A}/item/[^/?]+$`));
+  const address = page.url();
+  const text = (await selected.textContent())!;
+  const side = (await selected.locator('.joined-row').getAttribute('class'))!.includes('side-sent') ? 'sent' : 'received';
+
+  // Opened afresh at its address: that item, selected, in view, and the page does not follow the newest.
+  await page.goto(address);
+  await expect(selected).toHaveText(text);
+  await expect(selected).toBeInViewport();
+
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}/item/nope`);
+  await expect(page.getByRole('status').filter({ hasText: 'Item nope is not among the items shown here' })).toContainText('each store’s newest 300');
+  await expect(selected).toHaveCount(0);
+  await page.goto(`${address}?side=${side === 'sent' ? 'received' : 'sent'}`);
+  await expect(page.getByRole('status').filter({ hasText: 'is this session’s, but the filters leave it out' })).toBeVisible();
+});

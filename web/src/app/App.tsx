@@ -197,7 +197,7 @@ function RouteView({ route, path }: { route: Route; path: string }) {
     case 'live':
       return <LiveView query={route.query} />;
     case 'session':
-      return <SessionPage key={route.session} session={route.session} query={route.query} />;
+      return <SessionPage key={route.session} session={route.session} item={route.item} query={route.query} />;
     case 'map':
       return <MapView query={route.query} />;
     case 'conversation': {

@@ -20,12 +20,15 @@ export type Route =
   | { view: 'conversation'; kind: string; source: string; id: string; item: string | null; query: string }
   /** A view only its kind has, of the whole store or of one `subject` of it (a room), opened at one item; `query`: its own (a filter). */
   | { view: 'source-view'; kind: string; source: string; name: string; subject: string | null; item: string | null; query: string }
-  /** One Claude Code session across the stores, by its full id; its filters (store, side, peer) are in the query. */
-  | { view: 'session'; session: string; query: string }
+  /**
+   * One Claude Code session across the stores, by its full id, opened at one of its items when
+   * `item` is given (`<source>/<conversation>/<its name there>`); its filters (store, side, peer) are in the query.
+   */
+  | { view: 'session'; session: string; item: string | null; query: string }
   | { view: 'not-found'; path: string };
 
 // `/sessions/`: the record's older `/session/<id>` still opens its record session (router/legacyRoutes.tsx).
-const SESSION_PATH = /^\/sessions\/([^/]+)\/?$/;
+const SESSION_PATH = /^\/sessions\/([^/]+)(?:\/item\/([^/]+))?\/?$/;
 const SOURCE_PATH = /^\/source\/([a-z]+)-([0-9a-f]{8})\/([a-z]+)(?:\/([^/]+))?(?:\/item\/([^/]+))?\/?$/;
 
 export function parseRoute(pathname: string, search: string): Route {
@@ -38,7 +41,7 @@ export function parseRoute(pathname: string, search: string): Route {
   const session = SESSION_PATH.exec(pathname);
   if (session !== null) {
     try {
-      return { view: 'session', session: decodeURIComponent(session[1]!), query: params.toString() };
+      return { view: 'session', session: decodeURIComponent(session[1]!), item: session[2] === undefined ? null : decodeURIComponent(session[2]), query: params.toString() };
     } catch {
       return { view: 'not-found', path: pathname };
     }
@@ -80,9 +83,9 @@ export function sourceViewPath(source: string, name: string, subject: string | n
   return withQuery(sourceViewAddress(source, name, subject, item), query);
 }
 
-/** One Claude Code session across the stores, by the full id they state. */
-export function sessionPath(session: string, query: URLSearchParams | string = ''): string {
-  return withQuery(`/sessions/${encodeURIComponent(session)}`, query);
+/** One Claude Code session across the stores, by the full id they state; opened at `item` when given. */
+export function sessionPath(session: string, query: URLSearchParams | string = '', item: string | null = null): string {
+  return withQuery(`/sessions/${encodeURIComponent(session)}${item === null ? '' : `/item/${encodeURIComponent(item)}`}`, query);
 }
 
 export function projectPath(cwd: string | null): string {

@@ -24,7 +24,7 @@ import './session.css';
 // from the receiver's log. It stays current from the event stream's notices (events/), and opens
 // at the newest item, following what arrives, as each store's own page does.
 
-export default function SessionPage({ session, query }: { session: string; query: string }) {
+export default function SessionPage({ session, item, query }: { session: string; item: string | null; query: string }) {
   const { navigate } = useRouter();
   const filter = useMemo(() => readSessionFilter(query), [query]);
   const { data, error } = useJoinedSession(session, filter.limit);
@@ -48,7 +48,16 @@ export default function SessionPage({ session, query }: { session: string; query
     const item = shown[index];
     return item === undefined ? undefined : { key: rowKey(item), column: item.side ?? 'both' };
   };
-  const list = useConversationList({ count: data === undefined ? null : shown.length, rowAt, target: null, keyOf });
+  // An item the address names (`/item/<its row's name>`): the page opens at it, selected; an item
+  // the reader selects is put in the address, as on every conversation's page.
+  const targetIndex = useMemo(() => (item === null || data === undefined ? undefined : indexOfRow(shown, item)), [item, data, shown]);
+  const list = useConversationList({
+    count: data === undefined ? null : shown.length,
+    rowAt,
+    target: item === null ? null : { key: item, index: targetIndex },
+    keyOf,
+    onSelectItem: (key) => navigate(sessionPath(session, writeSessionFilter(filter), key), { replace: true }),
+  });
 
   return (
     <main className="view session-view conversation-view" aria-label="Session across the stores">
@@ -62,6 +71,7 @@ export default function SessionPage({ session, query }: { session: string; query
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
       <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(applied)} />
+      {item !== null && data !== undefined && targetIndex === null && <ItemNotShown item={item} held={data.items.some((one) => rowKey(one) === item)} limit={filter.limit} />}
       {data !== undefined && (
         <FoldedFilters applied={writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size}>
           <Filters data={data} filter={applied} onFilter={setFilter} />
@@ -153,6 +163,25 @@ function SessionRow({ item }: { item: SessionItem }) {
       <View item={item.item} source={item.item.source.id} conversation={item.conversation} />
     </div>
   );
+}
+
+/** Why an item the address names is not on the page; the page then opens at its first row. */
+function ItemNotShown({ item, held, limit }: { item: string; held: boolean; limit: SessionLimit }) {
+  return (
+    <p className="notice warn" role="status">
+      Item <code>{item}</code>{' '}
+      {held
+        ? 'is this session’s, but the filters leave it out.'
+        : `is not among the items shown here (each store’s newest ${writeCount(limit)}): it may be older, or not this session’s.`}{' '}
+      The page is shown from its first row.
+    </p>
+  );
+}
+
+/** Where the row of this name is among the rows shown, or null. */
+function indexOfRow(shown: readonly SessionItem[], key: string): number | null {
+  const index = shown.findIndex((one) => rowKey(one) === key);
+  return index === -1 ? null : index;
 }
 
 /** A row's name on the page: its store, its conversation, and its name there. */
