@@ -200,6 +200,13 @@ test('an edge opened is a step Back undoes, Escape closes it, and on a phone its
   await expect(panel).toHaveCount(0);
   await page.goForward();
   await expect(panel).toBeVisible();
+  // With the list of keys open over it, Escape closes the list alone: the page's keys wait behind a dialog.
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await page.keyboard.press('?');
+  await expect(help).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await expect(panel).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(panel).toHaveCount(0);
 

@@ -98,7 +98,6 @@ export function App() {
       t: () => settings.setTimeZone(settings.timeZone === 'utc' ? 'local' : 'utc'),
       m: () => settings.setMonospace(!settings.monospace),
     },
-    !showKeys,
   );
 
   return (

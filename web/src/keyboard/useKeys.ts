@@ -1,7 +1,8 @@
 import { useLayoutEffect, useRef } from 'react';
 
-// Single-key shortcuts. They are ignored while the reader types in a field, and when a modifier
-// is held, so the browser's own shortcuts keep working.
+// Single-key shortcuts. They are ignored while the reader types in a field, when a modifier is
+// held, so the browser's own shortcuts keep working, and while a dialog is open (the list of
+// keys): the page behind it is not moved, and Escape is the dialog's, which it closes.
 
 type KeyBindings = Record<string, (event: KeyboardEvent) => void>;
 
@@ -10,16 +11,15 @@ function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || target.closest('input, textarea, select, [contenteditable]') !== null;
 }
 
-export function useKeys(bindings: KeyBindings, enabled = true): void {
+export function useKeys(bindings: KeyBindings): void {
   const ref = useRef(bindings);
   ref.current = bindings;
   // Listening from the commit that shows the page, before it is painted: a passive effect runs a
   // moment later (longer on a loaded machine), and a key pressed as soon as the page was seen was
   // lost (the list of keys did not open on `?` in a test run).
   useLayoutEffect(() => {
-    if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target) || document.querySelector('dialog[open]') !== null) return;
       const handler = ref.current[event.key];
       if (handler === undefined) return;
       event.preventDefault();
@@ -27,5 +27,5 @@ export function useKeys(bindings: KeyBindings, enabled = true): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [enabled]);
+  }, []);
 }
