@@ -163,6 +163,21 @@ test.describe('in a browser whose local zone is not UTC', () => {
   });
 });
 
+test('a relative time written after the page last looked at its clock reads "now", never "in N seconds"', async ({ page }) => {
+  const { session, files } = await writePeers('/e2e/busy/relative-now');
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(entry(page, files.toAliceAgain)).toBeVisible();
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'relative times' }).check();
+  await page.getByText('Settings', { exact: true }).click();
+  // The page's clock ticks every 15 s: an entry that lands between two ticks is later than it.
+  await page.waitForTimeout(3_000);
+  const file = await writeAt(session, new Date(), sent(ALICE, 'to alice, just now'));
+  await expect(entry(page, file).locator('.entry-time time')).toHaveText(/^(now|\d+ seconds? ago)$/);
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('checkbox', { name: 'relative times' }).uncheck();
+});
+
 test('a bar of the activity strip opens the session at that moment', async ({ page }) => {
   test.setTimeout(60_000);
   const session = new SessionWriting(live.writer, '/e2e/busy/strip');

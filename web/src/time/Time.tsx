@@ -15,7 +15,7 @@ export function Time({ at, short = false, withDate = true, written = at, classNa
   if (relativeTimes) {
     return (
       <time dateTime={at} title={`${formatTime(at, timeZone)} · ${written}`} className={`time-relative${className === undefined ? '' : ` ${className}`}`}>
-        {formatRelative(at, now)}
+        {formatRelative(at, Math.max(now, Date.now()))}
       </time>
     );
   }
@@ -30,7 +30,9 @@ export function Time({ at, short = false, withDate = true, written = at, classNa
 }
 
 // One clock for every relative time on the page, ticking only while relative times are shown:
-// "3 minutes ago" becomes "4 minutes ago" without each time keeping a timer of its own.
+// "3 minutes ago" becomes "4 minutes ago" without each time keeping a timer of its own. A time
+// drawn between two ticks is told against the time it is drawn at, never the last tick's: an
+// item that landed since read "in 3 seconds".
 const TICK_MS = 15_000;
 let clockNow = Date.now();
 const clockListeners = new Set<() => void>();
