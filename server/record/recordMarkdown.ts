@@ -1,7 +1,7 @@
 import type { FileItem, GapItem, RecordSearchHit, SessionItemWire, SessionSummary, StrayItem } from '../../shared/wire/record.ts';
 import { missingRangeFromWire } from '../../shared/wire/record.ts';
 import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
-import { describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
+import { COVERAGE_UNKNOWN, describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
 import { fencedBlock, inlineValue } from '../export/markdown.ts';
 
 // A record session as a Markdown transcript, read away from the dashboard. It keeps the page's
@@ -21,7 +21,7 @@ export function describeSessionMarkdown(summary: SessionSummary, reasons: readon
     `- ${counts.sent} sent · ${counts.received} received · ${counts.refused} not queued · ${counts.rejected} rejected`,
     summary.coverage === 'from-start'
       ? `- Coverage: from its start entry (${summary.runCount === 1 ? '1 run' : `${summary.runCount} runs: resumed`})`
-      : '- **Coverage unknown: no start entry.** The record cannot say what this session sent or received.',
+      : `- **Coverage unknown: no start entry.** ${COVERAGE_UNKNOWN}`,
     `- Exported at ${exportedAt}, as the files were on disk then.`,
   ];
   if (summary.chain !== null) lines.push(`- Part ${String(summary.chain.part)} of a chain under session ${inlineValue(summary.chain.parent)}`);

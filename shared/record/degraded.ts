@@ -70,6 +70,14 @@ export function describeMissingNumbers(range: MissingRange): string {
 }
 
 /**
+ * What a session with no start entry can and cannot say, in one sentence for every place that
+ * says it: its entries are shown, and they are not known to be everything (record-format:
+ * coverage begins at the start entry). "Cannot say what it sent" read as a contradiction beside
+ * the entries shown under it.
+ */
+export const COVERAGE_UNKNOWN = 'What its folder holds is here; the record cannot say whether this session sent or received more than that.';
+
+/**
  * The reason in plain words, for a banner. Never says that nothing was sent. `missingTotal`, when
  * given, is the count of missing numbers where `reason.missing` lists only some of the gaps.
  */
@@ -78,7 +86,7 @@ export function describeReason(reason: DegradedReason, missingTotal?: number): s
   const files = n === 1 ? 'file' : 'files';
   switch (reason.code) {
     case 'no-start':
-      return 'No start entry: coverage unknown. The record cannot say what this session sent or received.';
+      return `No start entry: coverage unknown. ${COVERAGE_UNKNOWN}`;
     case 'damaged-file':
       return `${n} ${files} never parsed (for example a write cut short): unknown evidence, not nothing.`;
     case 'invalid-entry':

@@ -3,6 +3,7 @@ import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { projectName, shortId } from '../../sessions/names.ts';
 import { Time } from '../../time/Time.tsx';
+import { COVERAGE_UNKNOWN } from '../../../../shared/record/degraded.ts';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { writeCount } from '../../text/count.ts';
 import { SourceBadge } from '../SourceBadge.tsx';
@@ -25,7 +26,7 @@ export function RecordListRow({ conversation: session, depth, selected }: { conv
         <SourceBadge source={session.source} />
         <code className="sid">{shortId(session.sessionId)}</code>
         {session.chain !== null && <span className="badge badge-chain" title={`part ${String(session.chain.part)} of a chain under ${session.chain.parent}`}>part {String(session.chain.part)}</span>}
-        {session.coverage === 'unknown' && <span className="badge badge-warn" title="No start entry: the record cannot say what this session sent or received.">coverage unknown</span>}
+        {session.coverage === 'unknown' && <span className="badge badge-warn" title={`No start entry. ${COVERAGE_UNKNOWN}`}>coverage unknown</span>}
         {session.degraded.length > 0 && (
           <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
             degraded
