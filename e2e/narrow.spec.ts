@@ -245,10 +245,12 @@ test('at 1,280 px the sidebar starts open', async ({ page }) => {
   await expect(page.locator('.sidebar')).toBeVisible();
 });
 
-test('on a phone the sessions list closes once a session is picked from it, and the page has the width', async ({ page }) => {
+test('on a phone the sessions list opened covers the page, closes once a session is picked from it, and the page has the width', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(dashboard.url);
   await page.getByRole('button', { name: 'Sessions list' }).click();
+  // Opened, the list covers the page, rather than squeezing it into a column beside it.
+  expect((await page.locator('.sidebar').boundingBox())!.width).toBe(390);
   // The row is clicked by its address: the demo's writes re-sort the list, and "the first row" may be another by the click.
   const href = await page.locator('#sidebar a[href^="/source/"]').first().getAttribute('href');
   await page.locator(`#sidebar a[href="${href}"]`).click();
@@ -259,6 +261,24 @@ test('on a phone the sessions list closes once a session is picked from it, and 
   await page.getByRole('button', { name: 'Sessions list' }).click();
   await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('a');
   await expect(page.locator('.sidebar')).toBeVisible();
+});
+
+test('on a phone a conversation’s header and degraded banner are shown whole, and its rows, scrolled down to, fill the view', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The record's, spex's and a seat's page: the degraded one of each, as the demo writes them.
+  for (const path of paths.filter((one) => one.includes('/conversation/'))) {
+    await openAndSettle(page, path);
+    const view = page.locator('main.view');
+    for (const box of ['.session-header', '.banner-degraded']) {
+      const cut = await view.locator(`:scope > ${box}`).evaluateAll((all) => all.map((one) => one.scrollHeight - one.clientHeight));
+      expect(cut.filter((px) => px > 1), `${path}: ${box} cut`).toEqual([]);
+    }
+    const rows = await view.evaluate((main) => {
+      main.scrollTo(0, main.scrollHeight);
+      return { view: main.clientHeight, rows: document.querySelector('main.view .conversation')!.getBoundingClientRect().height };
+    });
+    expect(rows.rows, `${path}: the rows' box`).toBeGreaterThan(rows.view * 0.9);
+  }
 });
 
 test('on a phone a record session’s activity strip and its peers are one above the other, the strip as wide as the view', async ({ page }) => {
