@@ -165,7 +165,7 @@ test('the arrows are one stop of the Tab order, moved through with the arrow key
   await expect(page.getByRole('complementary', { name: 'Messages of the edge' })).toBeVisible();
 });
 
-test('the map as a list gives every edge with its ends written whole and each store’s count on a line, kept in the address, and opens its messages', async ({ page }) => {
+test('the map as a list gives every edge with its ends written whole and each store’s count on a line, kept in the address, and opens its messages under it beside the sidebar', async ({ page }) => {
   await page.goto(`${url}/map`);
   await page.getByRole('group', { name: 'Shown as' }).getByRole('button', { name: 'List' }).click();
   await expect(page).toHaveURL(`${url}/map?view=list`);
@@ -184,7 +184,15 @@ test('the map as a list gives every edge with its ends written whole and each st
   await expect(table.getByRole('row')).toHaveCount(1 + edges);
   await row.getByRole('button', { name: /^Messages of / }).click();
   await expect(page).toHaveURL(new RegExp(`/map\\?view=list&from=session%3A${SESSION_A}&to=session%3A${SESSION_B}$`));
-  await expect(page.getByRole('complementary', { name: 'Messages of the edge' }).getByRole('listitem')).toHaveCount(5);
+  const panel = page.getByRole('complementary', { name: 'Messages of the edge' });
+  await expect(panel.getByRole('listitem')).toHaveCount(5);
+  // At 1,280 px beside the sidebar, the messages go under the list, which keeps the room its ends need.
+  await expect(page.locator('.sidebar')).toBeVisible();
+  const [list, aside, from] = [(await table.boundingBox())!, (await panel.boundingBox())!, (await row.getByRole('cell').first().boundingBox())!];
+  expect(aside.y, 'the messages are under the list').toBeGreaterThanOrEqual(list.y + list.height - 1);
+  expect(from.width, 'an edge’s From is not squeezed').toBeGreaterThan(150);
+  // Opened under the list, it is brought into view.
+  await expect(panel.getByRole('heading')).toBeInViewport();
   await row.getByRole('link', { name: SESSION_B }).click();
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
 });

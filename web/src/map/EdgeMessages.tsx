@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { edgeMessagesResponseSchema, type MapResponse } from '../../../shared/wire/map.ts';
 import { getJson } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
@@ -24,8 +25,13 @@ export function EdgeMessages({ map, from, to, query, onClose }: Props) {
     queryFn: ({ signal }) => getJson(apiUrls.mapMessages(params), edgeMessagesResponseSchema, { signal }),
   });
   const nodes = new Map(map.nodes.map((node) => [node.key, node]));
+  // An edge opened is brought into view: under a long list (a narrow view) it was opened out of sight.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [from, to]);
   return (
-    <aside className="map-edge-panel" aria-label="Messages of the edge">
+    <aside ref={panel} className="map-edge-panel" aria-label="Messages of the edge">
       <header>
         <h2>{edge === undefined ? `${from} → ${to}: no message in this window` : nameEdge(edge, nodes)}</h2>
         <button type="button" onClick={onClose} aria-label="Close the list of messages">

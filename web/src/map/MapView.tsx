@@ -151,7 +151,7 @@ export default function MapView({ query }: { query: string }) {
       </p>
       {!filter.list && <Legend />}
       {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
-      <div className="map-body">
+      <div className={filter.list ? 'map-body map-body-list' : 'map-body'}>
         {map.data === undefined ? (
           map.isError ? null : <p className="muted">loading…</p>
         ) : map.data.nodes.length === 0 ? (
