@@ -360,3 +360,14 @@ test("a session's page puts the item selected with the keys in its address, its 
   await page.goto(`${address}?side=${side === 'sent' ? 'received' : 'sent'}`);
   await expect(page.getByRole('status').filter({ hasText: 'is this session’s, but the filters leave it out' })).toBeVisible();
 });
+
+test("an address with a session's id cut short names no session, and offers each session whose full id begins with it", async ({ page }) => {
+  await page.goto(`${dashboard.url}/sessions/9c0ffee0`);
+  await expect(page.getByText('No store read names this full session id.')).toBeVisible();
+  await expect(page.getByText('The 2 sessions whose id begins with it:')).toBeVisible();
+  // An offer, not a join: nothing of either is shown until one is picked.
+  await expect(page.locator('.joined-row')).toHaveCount(0);
+  await page.getByRole('link', { name: SESSION_B, exact: true }).click();
+  await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_B}`);
+  await expect(page.locator('.joined-row').first()).toBeVisible();
+});

@@ -14,7 +14,7 @@ import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
 import { SESSION_LIMITS, SESSION_PARAMS, isShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
-import { useJoinedSession } from './useJoinedSessions.ts';
+import { useJoinedSession, useJoinedSessions } from './useJoinedSessions.ts';
 import './session.css';
 
 // One Claude Code session across the stores: every item of every store that states its full id,
@@ -66,6 +66,7 @@ export default function SessionPage({ session, item, query }: { session: string;
           Session <code className="full-id">{session}</code>
         </h1>
         {error !== null && <p className={`notice ${isNotHere(error) ? '' : 'error'}`}>{isNotHere(error) ? 'No store read names this full session id.' : `Could not load the session: ${error.message}`}</p>}
+        {isNotHere(error) && <SessionsBeginningWith start={session} />}
         {data !== undefined && <StoreViews data={data} limit={filter.limit} onMore={(limit) => setFilter({ ...filter, limit })} />}
         {/* Nothing to download where no store names the session. */}
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
@@ -164,6 +165,36 @@ function SessionRow({ item }: { item: SessionItem }) {
     </div>
   );
 }
+
+/**
+ * An address with an id cut short (the 8 characters shown everywhere) names no session: the
+ * sessions whose full id begins with it are offered, each by its full id. An offer, not a join:
+ * the page shows nothing of them until one is picked.
+ */
+function SessionsBeginningWith({ start }: { start: string }) {
+  const { data } = useJoinedSessions();
+  const lower = start.toLowerCase();
+  const found = lower.length < MIN_START ? [] : [...new Set(data?.projects.flatMap((project) => project.sessions.map((one) => one.session)) ?? [])].filter((id) => id.toLowerCase().startsWith(lower) && id !== start);
+  if (found.length === 0) return null;
+  return (
+    <div className="notice">
+      <p className="sessions-beginning">A session’s page is named by its full id. {found.length === 1 ? 'The session whose id begins with it:' : `The ${found.length} sessions whose id begins with it:`}</p>
+      <ul>
+        {found.slice(0, OFFERED).map((id) => (
+          <li key={id}>
+            <Link to={sessionPath(id)}>
+              <code className="full-id">{id}</code>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {found.length > OFFERED && <p className="muted">and {writeCount(found.length - OFFERED)} more: give more of the id.</p>}
+    </div>
+  );
+}
+/** Fewer characters than this name too many sessions to be worth an offer. */
+const MIN_START = 4;
+const OFFERED = 20;
 
 /** Why an item the address names is not on the page; the page then opens at its first row. */
 function ItemNotShown({ item, held, limit }: { item: string; held: boolean; limit: SessionLimit }) {
