@@ -212,6 +212,8 @@ test('an edge opened is a step Back undoes, Escape closes it, and on a phone its
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await page.keyboard.press('?');
   await expect(help).toBeVisible();
+  // The list names the map's own keys.
+  await expect(help).toContainText('on the map: the focused arrow’s messages');
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
   await expect(panel).toBeVisible();
