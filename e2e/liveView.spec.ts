@@ -310,7 +310,7 @@ test('a type is chosen in one store, as that store names its kinds: the recordâ€
   await expect(type.locator('option:checked')).toHaveText('message (any store)');
 });
 
-test("the live view's current selection downloads as NDJSON, JSON and Markdown: the rows it lists, as it was told them", async ({ page }) => {
+test("the live view's current selection downloads as NDJSON, JSON and Markdown: the rows it lists, as it was told them, its values written as every export writes them", async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-export');
   await openLive(page, '?side=sent');
   await a.start();
@@ -333,6 +333,8 @@ test("the live view's current selection downloads as NDJSON, JSON and Markdown: 
   const markdown = await download('Markdown');
   expect(markdown).toContain('````text\ntaken away ``` with a fence\n````');
   expect(markdown).toContain('- side: sent');
-  // Each item opens at today's address of its entry, as a link in the page does.
-  expect(markdown).toContain(`- Opens at \`"${conversationPath(sourceIdOf('record', stores[0]!.dir), a.sessionId, sent)}"\``);
+  // Each item opens at today's address of its entry, as a link in the page does; its values are
+  // written as every other export writes them (inline code that reads as the value, no quotes).
+  expect(markdown).toContain(`- Opens at \`${conversationPath(sourceIdOf('record', stores[0]!.dir), a.sessionId, sent)}\``);
+  expect(markdown).toContain(`- Store record \`${sourceIdOf('record', stores[0]!.dir)}\`, conversation \`${a.sessionId}\``);
 });

@@ -1,7 +1,7 @@
 import { SOURCE_KIND_NAMES, type SourceKind, type SourceRef } from '../../shared/wire/common.ts';
 import type { SessionItem } from '../../shared/wire/session.ts';
 import type { ExportItem, ExportParts, ItemPlace } from './exportParts.ts';
-import { inlineValue } from './markdown.ts';
+import { inlineValue } from '../../shared/markdown.ts';
 
 // One Claude Code session taken away whole, from every store that holds it: each conversation's
 // own export (its head and its items, in its store's words), one after the other, every item

@@ -1,7 +1,7 @@
 import type { SearchHit } from '../../shared/wire/kinds.ts';
 import type { SearchResponse, StoppedEarly } from '../../shared/wire/search.ts';
 import type { ExportItem, ExportParts } from '../export/exportParts.ts';
-import { inlineValue } from '../export/markdown.ts';
+import { inlineValue } from '../../shared/markdown.ts';
 import type { Source } from '../sources/source.ts';
 
 // A search's hits taken away, through the one export pipeline: each hit as the search answers it,

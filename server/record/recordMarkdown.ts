@@ -2,7 +2,7 @@ import type { FileItem, GapItem, RecordSearchHit, SessionItemWire, SessionSummar
 import { missingRangeFromWire } from '../../shared/wire/record.ts';
 import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import { COVERAGE_UNKNOWN, describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
-import { fencedBlock, inlineValue } from '../export/markdown.ts';
+import { fencedBlock, inlineValue } from '../../shared/markdown.ts';
 
 // A record session as a Markdown transcript, read away from the dashboard. It keeps the page's
 // honesty: outcomes in words that never overstate, the statement on each received entry that the

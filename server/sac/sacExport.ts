@@ -4,7 +4,7 @@ import { readHeader } from '../../shared/sac/entryHeader.ts';
 import type { SacFlowItem, SacRoomSummary, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { ConversationExport, ExportItem, ExportParts, TextPieces } from '../export/exportParts.ts';
 import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, trimPieces, type PieceRead } from '../export/largeText.ts';
-import { describeLargeMarkdown, fencedBlock, inlineValue } from '../export/markdown.ts';
+import { describeLargeMarkdown, fencedBlock, inlineValue } from '../../shared/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { FlowProjection } from './sacProjection.ts';
 import type { SacReader, SeatFileState } from './sacReader.ts';

@@ -3,7 +3,7 @@ import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
 import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
-import { describeLargeMarkdown, fencedBlock, inlineValue } from '../export/markdown.ts';
+import { describeLargeMarkdown, fencedBlock, inlineValue } from '../../shared/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
 import { readLargeLine, readLinePieces, readMemberPieces, type LargeLine } from './largeLine.ts';

@@ -1,3 +1,4 @@
+import { fencedBlock, inlineValue } from '../../../shared/markdown.ts';
 import type { LiveRow } from '../events/liveFeed.ts';
 import { liveFilterQuery, type LiveFilter } from './liveFilter.ts';
 
@@ -40,13 +41,13 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
         lines.push(
           `### ${item.side ?? item.kind ?? item.evidence} · ${item.at ?? 'no time'}`,
           '',
-          `- Store ${row.source.kind} ${inline(row.source.id)}, conversation ${inline(row.sessionId)}, item ${inline(item.key)}`,
-          ...(row.session === null ? [] : [`- Session ${inline(row.session)}, as its store states it`]),
+          `- Store ${row.source.kind} ${inlineValue(row.source.id)}, conversation ${inlineValue(row.sessionId)}, item ${inlineValue(item.key)}`,
+          ...(row.session === null ? [] : [`- Session ${inlineValue(row.session)}, as its store states it`]),
           `- ${item.degraded ? `**${item.words}**` : item.words}`,
-          ...(item.peer === null ? [] : [`- Peer: ${inline(item.peer)}`]),
-          `- Opens at ${inline(item.link)}`,
+          ...(item.peer === null ? [] : [`- Peer: ${inlineValue(item.peer)}`]),
+          `- Opens at ${inlineValue(item.link)}`,
           '',
-          ...(item.firstLine === null ? [] : [fenced(item.firstLine), '']),
+          ...(item.firstLine === null ? [] : [fencedBlock(item.firstLine)]),
         );
       }
       return lines.join('\n');
@@ -54,18 +55,6 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
   }
 }
 
-/** A short value as an inline JSON string: quotes and control characters written out, inert. */
-function inline(value: string): string {
-  return `\`${JSON.stringify(value).replace(/`/g, '\\u0060')}\``;
-}
-
-/** A verbatim text in a fence longer than any run of backticks in it. */
-function fenced(text: string): string {
-  let longest = 0;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}text\n${text}\n${fence}`;
-}
 
 /** Offers a text the page made as a file to save. */
 export function downloadText(name: string, type: string, text: string): void {

@@ -1,4 +1,4 @@
-import type { LargeText } from '../../shared/wire/common.ts';
+import type { LargeText } from './wire/common.ts';
 
 // Markdown for exported transcripts, of any kind. A text from a store is never Markdown: it goes
 // in a fenced block (or inline code) that nothing in the text can close, so it reads verbatim.
