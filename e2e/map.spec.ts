@@ -126,7 +126,7 @@ test('a message that lands updates its edge live, and the edge pulses', async ({
   await expect(edge).toHaveClass(/pulse/);
 });
 
-test('the drawing says what its lines and dots mean, each sample drawn as the drawing draws it: red, dashed, and each kind of dot', async ({ page }) => {
+test('the drawing says what its lines and dots mean, each sample drawn as the drawing draws it: red, dashed, each kind of dot, and a peer as written in quotes', async ({ page }) => {
   await page.goto(`${url}/map`);
   const legend = page.getByRole('list', { name: 'What the drawing shows' });
   await expect(legend.getByRole('listitem')).toHaveText([
@@ -135,8 +135,10 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
     'only to everyone in a room',
     'a session',
     'a person',
-    'a peer known only as its store wrote it',
+    '“a peer” known only as its store wrote it',
   ]);
+  // Such a peer's label is in quotes, as the legend says: a name as written, not a project's or a session's.
+  await expect(mapOf(page).getByRole('img', { name: /^uds:\/tmp\/cc-socks\/9999\.sock, as the record writes it/ }).locator('.map-label')).toHaveText(/^“.*”$/);
   // Each sample is drawn as the drawing draws it: red and dashed as a refused and a broadcast arrow are.
   const refusedSample = legend.locator('.map-edge.refused .map-edge-line');
   const refusedArrow = mapOf(page).locator('.map-edge.refused .map-edge-line').first();

@@ -191,7 +191,7 @@ function Legend() {
       <li>{line('broadcast')} only to everyone in a room</li>
       <li>{dot('session')} a session</li>
       <li>{dot('person')} a person</li>
-      <li>{dot('as-written')} a peer known only as its store wrote it</li>
+      <li>{dot('as-written')} “a peer” known only as its store wrote it</li>
     </ul>
   );
 }

@@ -44,7 +44,8 @@ export function nameNode(node: MapNode): string {
 /**
  * What the map shows beside a node: a seat's name where a store gives one, else the id, its
  * middle left out when long (its name and hover keep it whole). Two ids that share their start
- * still read apart: the end is kept.
+ * still read apart: the end is kept. A peer known only as its store wrote it is in quotes: as
+ * written, `web-app` beside the project box `web-app` read as that project.
  */
 export function labelNode(node: MapNode): string {
   const party = node.party;
@@ -54,7 +55,8 @@ export function labelNode(node: MapNode): string {
     return party.id.length > 16 ? `${party.id.slice(0, 8)}…${party.id.slice(-6)}` : party.id;
   }
   const words = describeParty(node);
-  return words.length > 28 ? `${words.slice(0, 12)}…${words.slice(-12)}` : words;
+  const cut = words.length > 28 ? `${words.slice(0, 12)}…${words.slice(-12)}` : words;
+  return party.type === 'as-written' ? `“${cut}”` : cut;
 }
 
 function kindName(source: string): string {
