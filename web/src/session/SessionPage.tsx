@@ -178,7 +178,7 @@ function SessionsBeginningWith({ start }: { start: string }) {
   if (found.length === 0) return null;
   return (
     <div className="notice">
-      <p className="sessions-beginning">A session’s page is named by its full id. {found.length === 1 ? 'The session whose id begins with it:' : `The ${found.length} sessions whose id begins with it:`}</p>
+      <p>A session’s page is named by its full id. {found.length === 1 ? 'The session whose id begins with it:' : `The ${found.length} sessions whose id begins with it:`}</p>
       <ul>
         {found.slice(0, OFFERED).map((id) => (
           <li key={id}>
