@@ -262,6 +262,36 @@ test.describe('the overview', () => {
     await demo?.stop();
   });
 
+  test('the sidebar keeps the open session’s row in its view while the demo’s writes re-sort it, until the reader scrolls the list', async ({ page }) => {
+    await expect
+      .poll(async () => ((await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: unknown[] }[] }).projects.flatMap((project) => project.sessions).length)
+      .toBeGreaterThan(12);
+    const list = (await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: { source: { id: string }; id: string }[] }[] };
+    // The last rows of the list, out of its view when a page opens: each opened by its address.
+    const paths = list.projects.flatMap((project) => project.sessions).slice(-6).map((one) => `/source/${one.source.id}/conversation/${encodeURIComponent(one.id)}`);
+    const current = page.locator('#sidebar [aria-current="page"]');
+    const inView = () =>
+      current.evaluateAll((rows) => {
+        const box = document.querySelector('.sidebar-list')!.getBoundingClientRect();
+        return rows.some((row) => row.getBoundingClientRect().top >= box.top - 1 && row.getBoundingClientRect().bottom <= box.bottom + 1);
+      });
+    for (const path of paths) {
+      await page.goto(`${demo.url}${path}`);
+      await expect.poll(inView, path).toBe(true);
+      // The demo writes a few times a second, each write moving its session to the top.
+      await page.waitForTimeout(1_500);
+      expect(await inView(), `${path}, a moment later`).toBe(true);
+    }
+    // Once the reader scrolls the list, it stays where they put it.
+    const sidebarList = page.locator('.sidebar-list');
+    await sidebarList.hover();
+    await page.mouse.wheel(0, 5_000);
+    await expect.poll(() => sidebarList.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
+    const put = await sidebarList.evaluate((box) => box.scrollTop);
+    await page.waitForTimeout(1_500);
+    expect(await sidebarList.evaluate((box) => box.scrollTop)).toBe(put);
+  });
+
   test('lists every conversation of every store, each saying its store and opening its view, sortable in the address', async ({ page }) => {
     // The demo writes its backlog over a moment: wait for one conversation of each kind.
     await expect

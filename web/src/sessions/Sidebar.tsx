@@ -52,15 +52,26 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     overscan: 6,
   });
 
-  // Bring the open session into the list's view when it changes (a link, a key, a reload).
-  const shownFor = useRef<string | null>(null);
+  // The open session's row is brought into the list's view when it changes (a link, a key, a
+  // reload), and kept there as live writes re-sort the list, until the reader moves the list
+  // themselves: brought into view once, a session opened by its address was off the list's view
+  // in half the pages a moment later, the demo's writes having moved it.
+  const movedByReader = useRef<string | null>(null);
   useEffect(() => {
-    if (selectedSession === null || shownFor.current === selectedSession) return;
+    if (selectedSession === null || movedByReader.current === selectedSession) return;
     const index = rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession));
-    if (index === -1) return;
-    shownFor.current = selectedSession;
-    virtualizer.scrollToIndex(index, { align: 'auto' });
+    // 'auto' moves the list only when the row is not wholly in view.
+    if (index !== -1) virtualizer.scrollToIndex(index, { align: 'auto' });
   }, [rows, selectedSession, virtualizer]);
+  useEffect(() => {
+    const list = listRef.current;
+    if (list === null) return;
+    const moved = () => (movedByReader.current = selectedSession);
+    for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) list.addEventListener(type, moved, { passive: true });
+    return () => {
+      for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) list.removeEventListener(type, moved);
+    };
+  }, [selectedSession]);
 
   const renderNode = (node: SessionNode) => (
     <li key={sessionKey(node.session)}>
