@@ -249,8 +249,11 @@ test('on a phone the sessions list opened covers the page, closes once a session
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(dashboard.url);
   await page.getByRole('button', { name: 'Sessions list' }).click();
-  // Opened, the list covers the page, rather than squeezing it into a column beside it.
-  expect((await page.locator('.sidebar').boundingBox())!.width).toBe(390);
+  // Opened, the list covers the page, rather than squeezing it into a column beside it or a row
+  // above it, and the page under it takes no Tab.
+  const [list, layout] = [(await page.locator('.sidebar').boundingBox())!, (await page.locator('.layout').boundingBox())!];
+  expect(list).toEqual(layout);
+  expect(await page.locator('main.view').evaluate((view) => view.closest('[inert]') !== null)).toBe(true);
   // The row is clicked by its address: the demo's writes re-sort the list, and "the first row" may be another by the click.
   const href = await page.locator('#sidebar a[href^="/source/"]').first().getAttribute('href');
   await page.locator(`#sidebar a[href="${href}"]`).click();
@@ -269,6 +272,8 @@ test('on a phone a conversation’s header and degraded banner are shown whole, 
   for (const path of paths.filter((one) => one.includes('/conversation/'))) {
     await openAndSettle(page, path);
     const view = page.locator('main.view');
+    // The record's degraded session has its banner: the check below has one to measure.
+    if (path.startsWith('/source/record-')) await expect(view.locator(':scope > .banner-degraded')).toHaveCount(1);
     for (const box of ['.session-header', '.banner-degraded']) {
       const cut = await view.locator(`:scope > ${box}`).evaluateAll((all) => all.map((one) => one.scrollHeight - one.clientHeight));
       expect(cut.filter((px) => px > 1), `${path}: ${box} cut`).toEqual([]);

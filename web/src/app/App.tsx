@@ -1,4 +1,4 @@
-import { Suspense, memo, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Suspense, memo, useEffect, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { KeyHelp } from '../keyboard/KeyHelp.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { kindNamed } from '../kinds/registry.ts';
@@ -36,6 +36,7 @@ export function App() {
   const [filter, setFilter] = useState<SidebarFilter>({ text: '', degradedOnly: false });
   const [showKeys, setShowKeys] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(() => window.matchMedia(SIDEBAR_FROM).matches);
+  const phone = useSyncExternalStore(watchPhone, () => window.matchMedia(PHONE).matches);
   // Below SIDEBAR_FROM the list is over the page: a page picked (a new path, not a filter of the
   // address) closes it, as a phone's menu does, so the page has the width it needs.
   const pathname = new URL(path, window.location.origin).pathname;
@@ -130,13 +131,24 @@ export function App() {
             <ShownSidebar filter={filter} onFilter={setFilter} />
           </div>
         )}
-        <Suspense fallback={<Loading />}>
-          <ShownRoute route={route} path={path} />
-        </Suspense>
+        {/* On a phone the open list covers the page (app.css): what is under it takes no key, Tab or click. */}
+        <div className="view-box" inert={sidebarOpen && phone}>
+          <Suspense fallback={<Loading />}>
+            <ShownRoute route={route} path={path} />
+          </Suspense>
+        </div>
       </div>
       {showKeys && <KeyHelp onClose={() => setShowKeys(false)} />}
     </div>
   );
+}
+
+/** A phone's width, where the open sessions list covers the page (app.css has the same). */
+const PHONE = '(max-width: 640px)';
+function watchPhone(changed: () => void): () => void {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', changed);
+  return () => query.removeEventListener('change', changed);
 }
 
 /** Moves the focus into the view (every view is a `main`), as the address would not: a view has no fixed id. */
