@@ -1,5 +1,5 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
@@ -56,9 +56,16 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   // reload), and kept there as live writes re-sort the list, until the reader moves the list
   // themselves: brought into view once, a session opened by its address was off the list's view
   // in half the pages a moment later, the demo's writes having moved it.
-  const movedByReader = useRef<string | null>(null);
-  useEffect(() => {
-    if (selectedSession === null || movedByReader.current === selectedSession) return;
+  // A session opened anew (a link, a key, Back) is followed again, whatever the reader did before.
+  const movedByReader = useRef(false);
+  const followedFor = useRef<string | null>(null);
+  if (followedFor.current !== selectedSession) {
+    followedFor.current = selectedSession;
+    movedByReader.current = false;
+  }
+  // Before the paint: a re-sort is never drawn with the row out of view for a frame.
+  useLayoutEffect(() => {
+    if (selectedSession === null || movedByReader.current) return;
     const index = rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession));
     // 'auto' moves the list only when the row is not wholly in view.
     if (index !== -1) virtualizer.scrollToIndex(index, { align: 'auto' });
@@ -66,12 +73,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   useEffect(() => {
     const list = listRef.current;
     if (list === null) return;
-    const moved = () => (movedByReader.current = selectedSession);
+    const moved = () => (movedByReader.current = true);
     for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) list.addEventListener(type, moved, { passive: true });
     return () => {
       for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) list.removeEventListener(type, moved);
     };
-  }, [selectedSession]);
+  }, []);
 
   const renderNode = (node: SessionNode) => (
     <li key={sessionKey(node.session)}>
