@@ -28,7 +28,8 @@ export type Route =
   | { view: 'not-found'; path: string };
 
 // `/sessions/`: the record's older `/session/<id>` still opens its record session (router/legacyRoutes.tsx).
-const SESSION_PATH = /^\/sessions\/([^/]+)(?:\/item\/([^/]+))?\/?$/;
+// An item's key holds slashes (`<store>/<conversation>/<name>`): written encoded, and read as written too.
+const SESSION_PATH = /^\/sessions\/([^/]+)(?:\/item\/(.+?))?\/?$/;
 const SOURCE_PATH = /^\/source\/([a-z]+)-([0-9a-f]{8})\/([a-z]+)(?:\/([^/]+))?(?:\/item\/([^/]+))?\/?$/;
 
 export function parseRoute(pathname: string, search: string): Route {

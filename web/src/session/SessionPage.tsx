@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import type { JoinedSessionResponse, SessionItem } from '../../../shared/wire/session.ts';
 import { isNotHere } from '../api/client.ts';
@@ -51,6 +51,10 @@ export default function SessionPage({ session, item, query }: { session: string;
   // An item the address names (`/item/<its row's name>`): the page opens at it, selected; an item
   // the reader selects is put in the address, as on every conversation's page.
   const targetIndex = useMemo(() => (item === null || data === undefined ? undefined : indexOfRow(shown, item)), [item, data, shown]);
+  // Whether each item named was found when first looked for: one picked that the newest items
+  // later push out (or a filter hides) is not said to be missing from a page that did not move.
+  const foundFirst = useRef(new Map<string, boolean>());
+  if (item !== null && targetIndex !== undefined && !foundFirst.current.has(item)) foundFirst.current.set(item, targetIndex !== null);
   const list = useConversationList({
     count: data === undefined ? null : shown.length,
     rowAt,
@@ -72,7 +76,7 @@ export default function SessionPage({ session, item, query }: { session: string;
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
       <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(applied)} />
-      {item !== null && data !== undefined && targetIndex === null && <ItemNotShown item={item} held={data.items.some((one) => rowKey(one) === item)} limit={filter.limit} />}
+      {item !== null && data !== undefined && targetIndex === null && foundFirst.current.get(item) === false && <ItemNotShown item={item} held={data.items.some((one) => rowKey(one) === item)} limit={filter.limit} />}
       {data !== undefined && (
         <FoldedFilters applied={writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size}>
           <Filters data={data} filter={applied} onFilter={setFilter} />
