@@ -66,7 +66,7 @@ test('a damaged, an invalid, a stray and an unknown-kind file each show as what 
 test('a session without a start entry says its coverage is unknown', async ({ page }) => {
   await page.goto(`${view.url}/session/${view.shared.ids.noStart}`);
   await expect(page.getByRole('region', { name: 'Degraded recording' })).toContainText(
-    'No start entry: coverage unknown. What its folder holds is here; the record cannot say whether this session sent or received more than that.',
+    'No start entry: coverage unknown. The record cannot say whether this session sent or received more than its folder holds.',
   );
   await expect(page.locator('.session-header')).toContainText('coverage unknown: no start entry');
   await expect(page.locator('.entry-note')).toContainText('Before any start entry: outside the session');

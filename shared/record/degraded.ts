@@ -70,12 +70,12 @@ export function describeMissingNumbers(range: MissingRange): string {
 }
 
 /**
- * What a session with no start entry can and cannot say, in one sentence for every place that
- * says it: its entries are shown, and they are not known to be everything (record-format:
- * coverage begins at the start entry). "Cannot say what it sent" read as a contradiction beside
- * the entries shown under it.
+ * What a session with no start entry cannot say, in one sentence for every place that says it
+ * (a banner, a badge's hover, an export): its entries are not known to be everything
+ * (record-format: coverage begins at the start entry). "Cannot say what it sent" read as a
+ * contradiction beside the entries shown under it.
  */
-export const COVERAGE_UNKNOWN = 'What its folder holds is here; the record cannot say whether this session sent or received more than that.';
+export const COVERAGE_UNKNOWN = 'The record cannot say whether this session sent or received more than its folder holds.';
 
 /**
  * The reason in plain words, for a banner. Never says that nothing was sent. `missingTotal`, when
