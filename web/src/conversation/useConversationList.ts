@@ -1,5 +1,6 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
+import { onReaderMoves } from '../app/readerMoves.ts';
 import { useKeys } from '../keyboard/useKeys.ts';
 import { measureWithoutLayout } from './measureWithoutLayout.ts';
 import { useFollow } from './useFollow.ts';
@@ -108,11 +109,11 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     // The box, and the rows in it as they are measured (the inner element's height is theirs).
     resized.observe(scrollElement);
     if (scrollElement.firstElementChild !== null) resized.observe(scrollElement.firstElementChild);
-    for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) scrollElement.addEventListener(type, unpin, { passive: true });
+    const stopListening = onReaderMoves(scrollElement, unpin);
     window.addEventListener('keydown', unpin);
     return () => {
       resized.disconnect();
-      for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) scrollElement.removeEventListener(type, unpin);
+      stopListening();
       window.removeEventListener('keydown', unpin);
     };
   }, [scrollElement, virtualizer]);

@@ -1,5 +1,6 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { onReaderMoves } from '../app/readerMoves.ts';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
@@ -52,11 +53,10 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     overscan: 6,
   });
 
-  // The open session's row is brought into the list's view when it changes (a link, a key, a
-  // reload), and kept there as live writes re-sort the list, until the reader moves the list
-  // themselves: brought into view once, a session opened by its address was off the list's view
-  // in half the pages a moment later, the demo's writes having moved it.
-  // A session opened anew (a link, a key, Back) is followed again, whatever the reader did before.
+  // The open session's row is brought into the list's view when a session is opened (a link, a
+  // key, Back, a reload), and kept there as live writes re-sort the list until the reader moves
+  // the list themselves: brought into view once, a session opened by its address was off the
+  // list's view in half the pages a moment later, the demo's writes having moved it.
   const movedByReader = useRef(false);
   const followedFor = useRef<string | null>(null);
   if (followedFor.current !== selectedSession) {
@@ -70,15 +70,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     // 'auto' moves the list only when the row is not wholly in view.
     if (index !== -1) virtualizer.scrollToIndex(index, { align: 'auto' });
   }, [rows, selectedSession, virtualizer]);
-  useEffect(() => {
-    const list = listRef.current;
-    if (list === null) return;
-    const moved = () => (movedByReader.current = true);
-    for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) list.addEventListener(type, moved, { passive: true });
-    return () => {
-      for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const) list.removeEventListener(type, moved);
-    };
-  }, []);
+  useEffect(() => (listRef.current === null ? undefined : onReaderMoves(listRef.current, () => (movedByReader.current = true))), []);
 
   const renderNode = (node: SessionNode) => (
     <li key={sessionKey(node.session)}>
