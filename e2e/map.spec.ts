@@ -83,7 +83,7 @@ test('a project’s name is drawn over the edges too, and an arrow’s head is a
   expect(drawn.headUnits).toBe('userSpaceOnUse');
 });
 
-test('an edge lists its messages, each linking into its store’s page; a node opens its session', async ({ page }) => {
+test('an edge lists its messages, each with its text’s first line as written, each linking into its store’s page; a node opens its session', async ({ page }) => {
   await page.goto(`${url}/map`);
   const map = mapOf(page);
   // An edge is a curve, and its box's middle is off it: it is chosen as a keyboard chooses it.
@@ -95,6 +95,8 @@ test('an edge lists its messages, each linking into its store’s page; a node o
   // The stores' counts are each its own: the list is not a sum of them.
   await expect(panel.locator('p.muted').first()).toHaveText('Every one listed, newest first, each as one store states it: the counts above are each store’s own, never added together.');
   await expect(panel.getByRole('listitem').filter({ hasText: 'not queued' })).toHaveCount(1);
+  // Each message's words, under where it is: the first line of each store's text, newest first.
+  await expect(panel.locator('.map-message-line')).toHaveText(['Is the refund endpoint frozen?', 'Please review the retry loop.', 'And the refunds?', 'Can you review payments/client.ts?', 'Can you review payments/client.ts?']);
   await panel.getByRole('link', { name: /set-agent-comm, as its sender wrote it/ }).click();
   await expect(page).toHaveURL(new RegExp(`/source/${sourceIdOf('sac', stores.sac)}/conversation/${encodeURIComponent(SEAT_A)}/item/`));
   await page.goBack();

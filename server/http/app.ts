@@ -138,7 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerEventRoutes(app, options.sources);
   registerSearchRoutes(app, options.sources, { searches, turns });
   registerExportRoutes(app, options.sources, lookup, { stopping: stopping.signal, turns, searches, exports });
-  registerMapRoutes(app, options.sources);
+  registerMapRoutes(app, options.sources, turns);
 
   const webRoot = options.webRoot;
   const webFiles = webRoot !== null && existsSync(join(webRoot, 'index.html')) ? createWebFiles(webRoot) : null;

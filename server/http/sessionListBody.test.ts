@@ -33,7 +33,7 @@ function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } 
     return { id, cwd: summary.cwd, lastAt: summary.lastAt, session: summary.sessionId, sent: summary.counts.sent, received: summary.counts.received, degraded: summary.degraded.length > 0, json };
   };
   const unused = () => {
-    throw new Error('the list asks for no page, item or search');
+    throw new Error('the list asks for no page, item, first line or search');
   };
   return {
     ref: RECORD,
@@ -47,6 +47,7 @@ function fakeSource(folds: Map<string, SessionFold>): Source & { bump(): void } 
     subscribe: () => () => {},
     page: unused,
     item: unused,
+    firstLines: unused,
     views: {},
     search: unused,
     describeSearchHit: unused,

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { EvidenceState } from '../../shared/evidence.ts';
 import { PAGE_TEXT_LIMIT_BYTES, pageStart } from '../../shared/wire/common.ts';
 import { fileResponseSchema, type FileResponse, type recordPageQuerySchema, type SessionResponse } from '../../shared/wire/record.ts';
 import type { LoopTurns } from '../sources/loopTurns.ts';
-import { JsonBytes, NotHere, type Answer } from '../sources/source.ts';
+import { JsonBytes, NotHere, type Answer, type FirstLine } from '../sources/source.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
 import type { RecordReader } from './recordReader.ts';
-import { projectItem } from './projection.ts';
+import { projectItem, type ItemRead } from './projection.ts';
 import type { ReaderThreads } from './readerThreads.ts';
 import { READ_ASIDE_BYTES, readItemAside, readItems, spliceJson } from './readItems.ts';
 import type { SummaryCache } from './summaryCache.ts';
@@ -81,5 +83,32 @@ export function createRecordPages(source: RecordReader, summaryOf: SummaryCache,
     return new JsonBytes(spliceJson(fileResponseSchema.parse(answer), parts));
   }
 
-  return { page, item };
+  /** Each named file's first line, read as a page reads it (a large one on a thread, as far as a page's limit). */
+  async function firstLines(sessionId: string, names: readonly string[], signal: AbortSignal): Promise<Map<string, FirstLine>> {
+    const lines = new Map<string, FirstLine>();
+    const fold = source.fold(sessionId);
+    const wanted = new Set(names);
+    const found = fold === null ? [] : fold.items.filter((candidate) => candidate.type !== 'gap' && wanted.has(candidate.file.name));
+    const reads = fold === null ? new Map<string, ItemRead>() : await readItems(source, threads, fold.sessionId, found, PAGE_TEXT_LIMIT_BYTES, signal, step);
+    const files = new Map(found.map((candidate) => [candidate.type === 'gap' ? '' : candidate.file.name, candidate]));
+    for (const name of names) {
+      const candidate = files.get(name);
+      lines.set(name, candidate === undefined || candidate.type === 'gap' ? { none: 'no such file in this session now' } : firstLineOfRead(candidate.file.evidence, reads.get(name)));
+    }
+    return lines;
+  }
+
+  return { page, item, firstLines };
+}
+
+/** A file's first line as a page shows its text, or why it shows none, in the record's words. */
+function firstLineOfRead(evidence: EvidenceState, read: ItemRead | undefined): FirstLine {
+  if (read === undefined) return { none: `not read: the file is ${evidence}` };
+  const reading = read.reading;
+  if (reading === null) return { none: 'the file could not be read now' };
+  if (reading.outcome !== 'entry') return { none: `the file is not an entry now: ${reading.why}` };
+  if (reading.facts.kind !== 'message') return { none: 'not a message' };
+  if (reading.facts.withheld) return { none: 'its text was withheld: the record keeps its length and hash' };
+  const text = reading.value['text'];
+  return typeof text === 'string' ? { line: firstLineOf(text) } : { none: 'no text' };
 }

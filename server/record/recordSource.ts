@@ -73,6 +73,7 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
       }),
     page: pages.page,
     item: pages.item,
+    firstLines: pages.firstLines,
     export: exportOf,
     mapFacts: () => stateRecordMessages(reader.ref.id, foldsOf(reader)),
     activity: async (id, query) => describeRecordActivity(reader, id, query),

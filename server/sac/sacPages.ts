@@ -7,7 +7,8 @@ import type { ReceivedItem, RoomFiles } from '../../shared/sac/seat.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 import type { SacItemResponse, SacRoomResponse, SacRoomsResponse, SacRoomSummary, SacSeatResponse, SacSeatSummary } from '../../shared/wire/sac.ts';
 import { mapInSteps, type LoopTurns } from '../sources/loopTurns.ts';
-import { NotHere, type Answer } from '../sources/source.ts';
+import { NotHere, type Answer, type FirstLine } from '../sources/source.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
 import type { SacFolds } from './sacFolds.ts';
 import { projectMembers, projectRoomSummary, type FlowProjection } from './sacProjection.ts';
 import type { SacReader } from './sacReader.ts';
@@ -54,11 +55,11 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: 
 
   async function itemOf(seat: string, itemId: string): Promise<Answer<SacItemResponse>> {
     const noItem = new NotHere(`the seat ${JSON.stringify(seat)} has no such item in this set-agent-comm store`);
-    const match = /^channels\/([^/]+)\/(.+)\.md:(\d+)$/.exec(itemId);
-    if (match === null) return noItem;
-    const [, room, writer, start] = match as unknown as [string, string, string, string];
+    const place = readItemKey(itemId);
+    if (place === null) return noItem;
+    const { room, writer, start } = place;
     const fold = folds.foldRoomNow(room);
-    const flow = fold?.items.find((candidate) => candidate.seat === writer && candidate.item.start === Number(start));
+    const flow = fold?.items.find((candidate) => candidate.seat === writer && candidate.item.start === start);
     if (flow === undefined) return noItem;
     // The item is asked for from a seat's page: its addressing and sac's cursor are the seat's.
     let received: ReceivedItem | null = null;
@@ -66,6 +67,30 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: 
       received = folds.foldSeatNow(seat).received.find((candidate) => candidate.room === room && candidate.flow.seat === writer && candidate.flow.item.start === flow.item.start) ?? null;
     }
     return { schema: 'rec.sac-item/1', item: flows.projectFlow(room, flow, received, false) };
+  }
+
+  /** The first line of each item named by its key (as itemOf takes it), read as a live item reads it. */
+  function firstLinesOf(itemIds: readonly string[]): Map<string, FirstLine> {
+    const lines = new Map<string, FirstLine>();
+    const rooms = new Map<string, Map<string, FlowItem>>();
+    for (const itemId of itemIds) {
+      const place = readItemKey(itemId);
+      if (place === null) {
+        lines.set(itemId, { none: 'no such item in this set-agent-comm store' });
+        continue;
+      }
+      const { room, writer, start } = place;
+      let inRoom = rooms.get(room);
+      if (inRoom === undefined) rooms.set(room, (inRoom = new Map((folds.foldRoomNow(room)?.items ?? []).map((flow) => [`${flow.seat}:${flow.item.start}`, flow]))));
+      const flow = inRoom.get(`${writer}:${start}`);
+      if (flow === undefined) lines.set(itemId, { none: 'no such item in this set-agent-comm store now' });
+      else if (flow.item.type !== 'entry' || flow.item.evidence !== 'parsed') lines.set(itemId, { none: flow.item.why ?? `not read: ${flow.item.evidence}` });
+      else {
+        const { text } = flows.readText(flow.item, room, writer, true);
+        lines.set(itemId, text === null ? { none: 'the entry could not be read now' } : { line: firstLineOf(text) });
+      }
+    }
+    return lines;
   }
 
   /** A room's members as they are now: liveness and quiet move with time, so they are not kept with its row. */
@@ -131,5 +156,11 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: 
     return fold === null ? null : { items: fold.items, summary: projectRoomSummary(ref, fold, membersOf(room)) };
   }
 
-  return { seatPage, itemOf, rooms, roomNow };
+  return { seatPage, itemOf, firstLinesOf, rooms, roomNow };
+}
+
+/** An item's key, `channels/<room>/<writer>.md:<start>`: the stretch of its writer's file that begins at `start`. */
+function readItemKey(itemId: string): { room: string; writer: string; start: number } | null {
+  const match = /^channels\/([^/]+)\/(.+)\.md:(\d+)$/.exec(itemId);
+  return match === null ? null : { room: match[1]!, writer: match[2]!, start: Number(match[3]) };
 }

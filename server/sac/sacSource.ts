@@ -138,6 +138,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     },
     page: pages.seatPage,
     item: pages.itemOf,
+    firstLines: async (_seat, keys) => pages.firstLinesOf(keys),
     export: exportOf.seat,
     views: { rooms: { ...pages.rooms, export: exportOf.room } },
     mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),

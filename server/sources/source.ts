@@ -93,6 +93,9 @@ export class JsonBytes {
 
 export type Answer<T> = T | NotHere;
 
+/** An item's first line, verbatim (as its live item gives it), or why none is shown, in its store's words. */
+export type FirstLine = { line: string } | { none: string };
+
 type Wire<K extends SourceKind> = WireKinds[K];
 type Output<S> = S extends z.ZodType ? z.output<S> : never;
 
@@ -146,6 +149,12 @@ export type Source<K extends SourceKind = SourceKind> = {
    * its reader holds: no text is read. A kind without it is left off the map.
    */
   mapFacts?(): MapFacts;
+  /**
+   * The first line of each item named, read now as its live item reads it (a long text only as far
+   * as a page's limit), or why there is none: a key it does not hold is answered so. For a list
+   * that shows items of many conversations by where they are (the map's edge messages).
+   */
+  firstLines(conversation: string, keys: readonly string[], signal: AbortSignal): Promise<Map<string, FirstLine>>;
   /** Searches its items for the common filters and its kind's own; stops when `signal` aborts. */
   search(query: KindSearchQuery<K>, signal: AbortSignal): Promise<SourceSearch>;
   /** One of its search hits in a Markdown export of a search, in its store's words. */

@@ -2,7 +2,7 @@ import { foldMap, listEdgeMessages, type MapWindow, type StoreFacts } from '../.
 import type { MapFacts } from '../../shared/map/party.ts';
 import { EDGE_MESSAGES_LIMIT, type EdgeMessagesResponse, type MapQuery, type MapResponse } from '../../shared/wire/map.ts';
 import type { SourceRef } from '../../shared/wire/common.ts';
-import type { Source } from './source.ts';
+import type { FirstLine, Source } from './source.ts';
 
 // The map of every store (`rec.map/1`): each source states its messages (Source.mapFacts), and
 // the one fold (shared/map/foldMap.ts) makes nodes and edges of them. No kind is known here: a
@@ -37,7 +37,7 @@ export function createStoreMap(sources: readonly Source[]) {
       if (answer?.key !== key) answer = { key, json: JSON.stringify(describeMap(sources, gatherFacts(), query)) };
       return answer.json;
     },
-    describeEdgeMessages: (query: MapQuery & { from: string; to: string }) => describeEdgeMessages(sources, gatherFacts(), query),
+    describeEdgeMessages: (query: MapQuery & { from: string; to: string }, signal: AbortSignal) => describeEdgeMessages(sources, gatherFacts(), query, signal),
   };
 }
 
@@ -68,10 +68,24 @@ function describeMap(sources: readonly Source[], facts: StoreFacts[], query: Map
   };
 }
 
-/** One edge's messages, newest first: where each is in its store. */
-function describeEdgeMessages(sources: readonly Source[], facts: StoreFacts[], query: MapQuery & { from: string; to: string }): EdgeMessagesResponse {
+/**
+ * One edge's messages, newest first: where each is in its store, and its text's first line, read
+ * now by its store (Source.firstLines), a conversation's items at once.
+ */
+async function describeEdgeMessages(sources: readonly Source[], facts: StoreFacts[], query: MapQuery & { from: string; to: string }, signal: AbortSignal): Promise<EdgeMessagesResponse> {
   const refs = new Map<string, SourceRef>(sources.map((source) => [source.ref.id, { kind: source.ref.kind, id: source.ref.id }]));
   const { messages, total } = listEdgeMessages(facts, windowOf(query), query.from, query.to, EDGE_MESSAGES_LIMIT);
+  const held = new Map<string, { source: Source; conversation: string; keys: string[] }>();
+  for (const message of messages) {
+    const where = `${message.source}\n${message.conversation}`;
+    let conversation = held.get(where);
+    if (conversation === undefined) held.set(where, (conversation = { source: sources.find((source) => source.ref.id === message.source)!, conversation: message.conversation, keys: [] }));
+    conversation.keys.push(message.key);
+  }
+  const lines = new Map<string, FirstLine>();
+  for (const [where, { source, conversation, keys }] of held) {
+    for (const [key, line] of await source.firstLines(conversation, keys, signal)) lines.set(`${where}\n${key}`, line);
+  }
   return {
     schema: 'rec.map-messages/1',
     from: query.from,
@@ -84,9 +98,14 @@ function describeEdgeMessages(sources: readonly Source[], facts: StoreFacts[], q
       broadcast: message.broadcast,
       conversation: message.conversation,
       key: message.key,
+      ...wireFirstLine(lines.get(`${message.source}\n${message.conversation}\n${message.key}`) ?? { none: 'not read' }),
     })),
     total,
   };
+}
+
+function wireFirstLine(line: FirstLine): { firstLine: string | null; noFirstLine: string | null } {
+  return 'line' in line ? { firstLine: line.line, noFirstLine: null } : { firstLine: null, noFirstLine: line.none };
 }
 
 /** The wire's party: the core's, without what only the fold needs (whether an id was claimed). */

@@ -7,7 +7,7 @@ import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
 import { NotHere, type Answer, type Source, type SourceNotice } from '../sources/source.ts';
 import { createSpexExport, describeSpexHit } from './spexExport.ts';
-import { createSpexLiveItems } from './spexItems.ts';
+import { createSpexLiveItems, readFirstLines } from './spexItems.ts';
 import { createSpexProjection, keyOf } from './spexProjection.ts';
 import { createSpexReader, type SpexReader } from './spexReader.ts';
 import { searchSpex } from './spexSearch.ts';
@@ -114,6 +114,7 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     },
     page,
     item,
+    firstLines: async (id, keys) => readFirstLines(reader, id, keys),
     export: exportOf,
     views: {},
     mapFacts: () =>

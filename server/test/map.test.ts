@@ -80,13 +80,20 @@ describe('the map of who talks to whom', () => {
     assert.deepEqual(sacOnly.nodes.map((node) => node.key).sort(), [A, B]);
   });
 
-  it('an edge lists its messages, newest first, each an item of a conversation of its store', async () => {
+  it('an edge lists its messages, newest first, each an item of a conversation of its store with its text’s first line as written', async () => {
     const answer = await getJson(dashboard, `/api/map/messages?from=${encodeURIComponent(A)}&to=${encodeURIComponent(B)}`, edgeMessagesResponseSchema);
     assert.equal(answer.total, 5);
     assert.deepEqual(
-      answer.messages.map((message) => `${message.source.kind} ${message.conversation} ${message.key}`),
-      [`sac ${SEAT_A} channels/${SAC_ROOM}/${SEAT_A}.md:0`, `spex ${SESSION_B} line-1`, `record ${SESSION_A} 2026-11-30T090200.000Z-3.json`, `record ${SESSION_A} 2026-11-30T090100.000Z-2.json`, `record ${SESSION_B} 2026-11-30T090100.000Z-2.json`],
+      answer.messages.map((message) => `${message.source.kind} ${message.conversation} ${message.key}: ${message.firstLine}`),
+      [
+        `sac ${SEAT_A} channels/${SAC_ROOM}/${SEAT_A}.md:0: Is the refund endpoint frozen?`,
+        `spex ${SESSION_B} line-1: Please review the retry loop.`,
+        `record ${SESSION_A} 2026-11-30T090200.000Z-3.json: And the refunds?`,
+        `record ${SESSION_A} 2026-11-30T090100.000Z-2.json: Can you review payments/client.ts?`,
+        `record ${SESSION_B} 2026-11-30T090100.000Z-2.json: Can you review payments/client.ts?`,
+      ],
     );
+    assert.deepEqual(new Set(answer.messages.map((message) => message.noFirstLine)), new Set([null]));
     assert.equal(answer.messages.find((message) => message.key.endsWith('-3.json'))!.refused, 'not-queued');
   });
 
@@ -117,7 +124,7 @@ describe('the map of who talks to whom', () => {
     const storeMap = createStoreMap(counting);
     const first = storeMap.serializeMap({});
     assert.equal(storeMap.serializeMap({}), first);
-    assert.deepEqual(storeMap.describeEdgeMessages({ from: A, to: B }).total > 0, true);
+    assert.deepEqual((await storeMap.describeEdgeMessages({ from: A, to: B }, new AbortController().signal)).total > 0, true);
     assert.deepEqual(Object.fromEntries(stated), { record: 1, spex: 1, sac: 1 });
     await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_A, ts: '2026-11-30T09:08:00.000+00:00', type: 'ANSWER', text: 'Noted.', to: [SEAT_B] });
     const after = await eventually(async () => {
@@ -127,5 +134,16 @@ describe('the map of who talks to whom', () => {
     const sac = edgeOf(mapResponseSchema.parse(JSON.parse(after)), A, B)?.counts.find((count) => count.source.kind === 'sac');
     assert.equal(sac?.messages, 2);
     assert.deepEqual(Object.fromEntries(stated), { record: 1, spex: 1, sac: 2 }, 'only the store that changed is asked again');
+  });
+
+  it('a message whose store gives no text says why in place of its first line: a record entry written with its text withheld', async () => {
+    const withheld = { kind: 'message', sessionId: SESSION_B, at: '2026-11-30T09:09:00.000Z', cwd: '/home/dev/projects/checkout', side: 'sent', peer: { as: 'uds:/tmp/cc-socks/4243.sock', sessionId: SESSION_A }, textLength: 12, textHash: `sha256:${'ab'.repeat(32)}`, isQueued: true };
+    await stores.recordWriter.send({ op: 'write', sessionId: SESSION_B, seq: 4, entry: withheld });
+    const message = await eventually(async () => {
+      const answer = await getJson(dashboard, `/api/map/messages?from=${encodeURIComponent(B)}&to=${encodeURIComponent(A)}`, edgeMessagesResponseSchema);
+      return answer.messages.find((one) => one.source.kind === 'record' && one.key.endsWith('-4.json'));
+    }, 'the withheld entry on the edge from B to A');
+    assert.equal(message.firstLine, null);
+    assert.equal(message.noFirstLine, 'its text was withheld: the record keeps its length and hash');
   });
 });

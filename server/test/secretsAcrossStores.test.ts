@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
+import { mapResponseSchema } from '../../shared/wire/map.ts';
 import { startCommand, type RunningCommand } from './command.ts';
 import { eventually } from './harness.ts';
 import { A, PROJECT } from './spexHarness.ts';
@@ -43,7 +44,7 @@ after(async () => {
   await stores?.remove();
 });
 
-/** Every body a client can be served of every conversation: the list, each page, each export, a search. */
+/** Every body a client can be served of every conversation: the list, each page, each export, a search, the map. */
 async function everything(): Promise<string> {
   const bodies: string[] = [];
   const take = async (path: string) => {
@@ -63,6 +64,9 @@ async function everything(): Promise<string> {
   await take('/api/search?q=CANARY');
   const sac = list.sources.find((source) => source.kind === 'sac')!;
   await take(`/api/sac/rooms/team?source=${sac.id}`);
+  // The map, and each edge's messages with their first lines, read by each store as it answers.
+  const map = mapResponseSchema.parse(JSON.parse(await take('/api/map')));
+  for (const edge of map.edges) await take(`/api/map/messages?from=${encodeURIComponent(edge.from)}&to=${encodeURIComponent(edge.to)}`);
   return bodies.join('\n');
 }
 

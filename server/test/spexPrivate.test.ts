@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
+import { edgeMessagesResponseSchema, mapResponseSchema } from '../../shared/wire/map.ts';
 import { spexSessionResponseSchema, type SpexItem } from '../../shared/wire/spex.ts';
 import { eventually } from './harness.ts';
 import { A, B, C, PROJECT, sentEvent, sessionJson, startSpexRig, statusEvent, type SpexRig } from './spexHarness.ts';
@@ -58,6 +59,7 @@ test('no route and no notice carries a dispatch-settled line or a dispatchReceip
     await rig.get(`/api/search?q=${q}&side=sent`);
   }
   await rig.get(`/api/search?q=${encodeURIComponent('C.NARY')}&regex=1`);
+  await askMap(rig);
   // A line's number would say a private line was there: they take none.
   const [a, b] = pages;
   assert.deepEqual(a!.items.map((item) => item.line), [1, 2, 3, 1]);
@@ -98,6 +100,16 @@ const ODD_LINES: { name: string; canary: string; event?: () => Record<string, un
 /** A line with nothing private in it, written as no JSON.stringify writes: shown byte for byte. */
 const VERBATIM = '{ "kind" : "handover",  "ts":"2026-12-01T00:00:00.000Z", "n": 1.50, "note":"tab\\there \\u00e9" }';
 
+/** The map, and each of its edges' messages with their texts' first lines: kept with every other answer the rig served. */
+async function askMap(rig: SpexRig): Promise<void> {
+  const map = mapResponseSchema.parse((await rig.get('/api/map')).body);
+  assert.ok(map.edges.length > 0, 'the map has edges to list');
+  for (const edge of map.edges) {
+    const listed = edgeMessagesResponseSchema.parse((await rig.get(`/api/map/messages?from=${encodeURIComponent(edge.from)}&to=${encodeURIComponent(edge.to)}`)).body);
+    assert.ok(listed.messages.some((message) => message.firstLine !== null), `a first line on the edge ${edge.key}`);
+  }
+}
+
 /** An export, kept with every other answer the rig served. */
 async function download(rig: SpexRig, url: string): Promise<void> {
   const response = await rig.app.inject({ method: 'GET', url });
@@ -137,6 +149,7 @@ describe('a receipt in a line the reader does not take as an event', () => {
       for (const format of ['ndjson', 'json', 'md']) await download(rig, `/api/sessions/${id}/export?format=${format}`);
     }
     await rig.get(`/api/search?q=${encodeURIComponent('C.NARY')}&regex=1`);
+    await askMap(rig);
     // An export of a search says its query: there the canary is looked for with a pattern.
     for (const format of ['ndjson', 'json', 'md']) {
       for (const q of ['a', 'receipt', `${encodeURIComponent('C.NARY')}&regex=1`]) await download(rig, `/api/search/export?format=${format}&q=${q}`);

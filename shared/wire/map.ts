@@ -98,6 +98,10 @@ const edgeMessageSchema = z.object({
   /** Where it is: an item of a conversation of its store. */
   conversation: z.string(),
   key: z.string(),
+  /** Its text's first line, verbatim, at most LIVE_FIRST_LINE_CHARS, read by its store as the answer is made; null with `noFirstLine` when none is shown. */
+  firstLine: z.string().nullable(),
+  /** Why no first line is shown, in its store's words (its text withheld, its file damaged, …); null when one is. */
+  noFirstLine: z.string().nullable(),
 });
 export type EdgeMessage = z.infer<typeof edgeMessageSchema>;
 

@@ -7,11 +7,13 @@ import { apiUrls } from '../api/urls.ts';
 import { kindNamed } from '../kinds/registry.ts';
 import { Link } from '../router/Router.tsx';
 import { itemPath } from '../router/routes.ts';
+import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
 import { nameEdge } from './mapWords.ts';
 
 // One edge's messages, newest first: each an item of a conversation of its store, linked into
-// that store's page at that item, with the side that states it. The text is on the item's page.
+// that store's page at that item, with the side that states it and its text's first line as its
+// store gives it (or why it gives none). The whole text is on the item's page.
 
 type Props = { map: MapResponse; from: string; to: string; query: Record<string, string>; onClose(): void };
 
@@ -55,6 +57,7 @@ export function EdgeMessages({ map, from, to, query, onClose }: Props) {
                 {message.refused === 'not-queued' && <span className="map-refused"> not queued</span>}
                 {message.refused === 'rejected' && <span className="map-refused"> rejected</span>}
                 {message.broadcast && <span className="muted"> to everyone in the room</span>}
+                <span className="map-message-line">{message.firstLine !== null ? <VerbatimText text={message.firstLine} inline /> : <span className="muted">{message.noFirstLine}</span>}</span>
               </li>
             ))}
           </ol>
