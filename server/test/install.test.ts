@@ -33,9 +33,10 @@ describe('installing the project', () => {
       // --dry-run: the engine check comes first, and nothing is fetched or written if it passes.
       // npm, under a full run's load, has twice ended with code 1 and written nothing to its pipes
       // while its own log (~/.npm/_logs) held the EBADENGINE error with "Required: …". That silence
-      // is npm's, not the project's: such a run is asked once more. Any other outcome is judged.
+      // is npm's, not the project's: such a run is asked again, up to three times in all (on a new
+      // machine under the suite's load it was silent twice in a row). Any other outcome is judged.
       let result = await runNpm(['ci', '--dry-run'], work.dir, ON_NODE_20);
-      if (result.code !== 0 && result.output.trim() === '') result = await runNpm(['ci', '--dry-run'], work.dir, ON_NODE_20);
+      for (let again = 0; again < 2 && result.code !== 0 && result.output.trim() === ''; again++) result = await runNpm(['ci', '--dry-run'], work.dir, ON_NODE_20);
       assert.notEqual(result.code, 0, `npm ci went on under Node 20:\n${result.output}`);
       assert.match(result.output, /Required: \{"node":">=22\.22"\}/, `npm ended (${result.ended}) with:\n${result.output}`);
       assert.doesNotMatch(result.output, /npm warn EBADENGINE/);
