@@ -233,6 +233,32 @@ test('a paused reader keeps the row at the top when the list turns its rows to t
   await expect.poll(topIndex).toBe(120);
 });
 
+test('a paused view left for a row’s item is found paused at the row it was at on Back, what came meanwhile counted as new', async ({ page }) => {
+  const sessionId = 'live-view-back-paused';
+  await openLive(page, `?session=${sessionId}`);
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 200, startSeq: 1, cwd: '/e2e/live-back-paused' });
+  await expect(page.getByLabel('Items listed')).toHaveText(/^200 of [\d,]+ items$/, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const scroll = page.locator('.live-scroll');
+  const height = await page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height);
+  await scroll.evaluate((element, rowHeight) => element.scrollTo(0, 80 * rowHeight), height);
+  const topIndex = () =>
+    scroll.evaluate((element) => {
+      const top = element.getBoundingClientRect().top;
+      const rows = [...element.querySelectorAll('.live-item')].filter((row) => row.getBoundingClientRect().bottom > top + 1);
+      return Math.min(...rows.map((row) => Number(row.getAttribute('data-index'))));
+    });
+  expect(await topIndex()).toBe(80);
+  await page.locator('.live-item[data-index="82"]').click();
+  await expect(page).toHaveURL(/\/item\/[^/]+-83\.json$/);
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 3, startSeq: 201, cwd: '/e2e/live-back-paused' });
+  await page.goBack();
+  await expect(page.getByRole('button', { name: /^Resume \(3 new\)$/ })).toBeVisible();
+  await expect.poll(topIndex).toBe(80);
+  await page.waitForTimeout(300);
+  expect(await topIndex()).toBe(80);
+});
+
 test('a burst of 2,000 writes ends with all of them listed, in the order written', async ({ page }) => {
   test.setTimeout(90_000);
   const sessionId = 'live-view-burst';

@@ -16,14 +16,15 @@ const INTENT_MS = 800;
 
 /**
  * `el`: the list's scroll box, once it is in the page; `known`: the list's length (null until the
- * first answer); `keyOf`: each row's name, where rows have one that stays theirs.
+ * first answer); `keyOf`: each row's name, where rows have one that stays theirs; `seenBefore`:
+ * the last row a reader coming back had when they left, not following (the rows after it are new).
  */
-export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, known: number | null, startFollowing: boolean, keyOf?: (index: number) => string | number) {
+export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HTMLDivElement, Element>, known: number | null, startFollowing: boolean, keyOf?: (index: number) => string | number, seenBefore?: string | number | null) {
   const total = known ?? 0;
   const [following, setFollowing] = useState(startFollowing);
   /** The list's length, and its last row's name, when the reader last had the newest. */
   const [seen, setSeen] = useState<{ total: number; key: string | number | null } | null>(null);
-  if (seen === null && known !== null) setSeen({ total: known, key: known > 0 && keyOf !== undefined ? keyOf(known - 1) : null });
+  if (seen === null && known !== null) setSeen({ total: known, key: seenBefore ?? (known > 0 && keyOf !== undefined ? keyOf(known - 1) : null) });
   const intentAt = useRef(0);
   /** A frame is to scroll the list to its end. */
   const endPending = useRef(false);
@@ -118,5 +119,5 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     return Math.max(0, total - seen.total);
   }, [following, seen, total, keyOf]);
 
-  return { following, newCount, stopFollowing, resume };
+  return { following, newCount, stopFollowing, resume, seenKey: seen?.key ?? null };
 }

@@ -1,7 +1,8 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
+import { keepPlace, liveEntryKey, placeOf, type LivePlace } from './livePlace.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
 import { useRouter, Link } from '../router/Router.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
@@ -73,6 +74,13 @@ function useFeedVersion(feed: LiveFeed): number {
     [feed],
   );
   return useSyncExternalStore(subscribe, feed.version);
+}
+
+/** Where a paused list is: the row at its top, how far into it (a fraction of a row), and the last row its reader had. */
+function placeIn(scrollElement: HTMLElement, shown: readonly LiveRow[], rowPx: number, seenId: string | number | null): LivePlace | null {
+  const at = scrollElement.scrollTop / rowPx;
+  const top = shown[Math.floor(at)];
+  return top === undefined ? null : { topId: top.id, intoRow: at - Math.floor(at), seenId };
 }
 
 /** Re-renders every `ms`, for what changes with time alone (the rate, "stopped"). */
@@ -147,7 +155,33 @@ export default function LiveView({ query }: { query: string }) {
     getItemKey,
     overscan: 10,
   });
-  const follow = useFollow(scrollElement, virtualizer, shown.length, true, getItemKey);
+  // Back to a view left paused (a row opened, then Back): paused at the row it was at, with what
+  // came meanwhile counted as new (livePlace.ts).
+  const [entry] = useState(liveEntryKey);
+  const [kept] = useState(() => placeOf(entry));
+  const follow = useFollow(scrollElement, virtualizer, shown.length, kept === null, getItemKey, kept?.seenId);
+  const restored = useRef(false);
+  useLayoutEffect(() => {
+    if (restored.current || kept === null || scrollElement === null) return;
+    restored.current = true;
+    const index = shown.findIndex((row) => row.id === kept.topId);
+    if (index !== -1) scrollElement.scrollTop = (index + kept.intoRow) * rowPx;
+  }, [scrollElement]);
+  // Its place as the reader leaves it, noted as they scroll or pause (a list taken away is read as
+  // at its top), and kept with the history entry when the view goes.
+  const leaving = useRef<LivePlace | null>(kept);
+  const placeNow = useRef(() => {});
+  placeNow.current = () => {
+    leaving.current = follow.following || scrollElement === null ? null : placeIn(scrollElement, shown, rowPx, follow.seenKey);
+  };
+  useEffect(() => {
+    if (scrollElement === null) return;
+    const note = () => placeNow.current();
+    scrollElement.addEventListener('scroll', note, { passive: true });
+    return () => scrollElement.removeEventListener('scroll', note);
+  }, [scrollElement]);
+  useEffect(() => placeNow.current(), [follow.following, follow.seenKey]);
+  useEffect(() => () => keepPlace(entry, leaving.current), [entry]);
   // Every row is placed again at its new height. A reader who stopped following keeps the row
   // that was at the top there; following, the newest row is shown again as ever.
   const lastRowPx = useRef(rowPx);

@@ -21,7 +21,8 @@ export function RouterProvider({ children }: { children: ReactNode }) {
   }, []);
   const navigate = useCallback<Navigate>((to, options) => {
     if (to === currentPath()) return;
-    if (options?.replace) window.history.replaceState(null, '', to);
+    // The entry stays the same one: what a view kept with it (the live view's place) stays too.
+    if (options?.replace) window.history.replaceState(window.history.state, '', to);
     else window.history.pushState(null, '', to);
     setPath(currentPath());
   }, []);
