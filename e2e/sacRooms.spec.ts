@@ -90,6 +90,19 @@ test('one torn write is one card and one banner that names its file and links to
   await expect(page.locator('.notice.warn[data-reason="torn-entry"]')).toHaveCount(0);
 });
 
+test('a room’s header, its roster in it, may take as much of the view as a seat’s header: a roster beside a degraded banner was cut to a member and a half at 1,280 × 800', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const capOf = async (path: string) => {
+    await page.goto(`${url}${path}`);
+    const header = page.locator('main .session-header');
+    await expect(header).toBeVisible();
+    return header.evaluate((element) => getComputedStyle(element).maxHeight);
+  };
+  const room = await capOf(`/source/${source}/rooms/ops`);
+  const seat = await capOf(`/source/${source}/conversation/${encodeURIComponent(WEB)}`);
+  expect(room).toBe(seat);
+});
+
 test('a room of two opened and never written, and a room retired to the archive, are listed with their members and where their folder is', async ({ page }) => {
   await page.goto(`${url}/source/${source}/rooms`);
   await expect(roomRow(page, PAIR)).toContainText('a room of two');

@@ -75,7 +75,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
   if (flow.query.error !== null && data === undefined) return <main className="view"><p className="notice warn">{flow.query.error.message}</p></main>;
   return (
     <main className="view sac-view conversation-view" aria-label={`Room ${room}`}>
-      <header className="session-header">
+      <header className="session-header sac-header">
         <p><Link to={sourceViewPath(source, ROOMS)}>Rooms</Link></p>
         <h1>
           #{room}
