@@ -151,7 +151,7 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
   expect(await fill(legend.locator('.map-dot-as-written'))).not.toBe(await fill(legend.locator('.map-dot-session')));
 });
 
-test('the arrows are one stop of the Tab order, moved through with the arrow keys, so a Tab from them reaches the nodes', async ({ page }) => {
+test('the arrows are one stop of the Tab order, moved through with the arrow keys, the focused one haloed along its line, so a Tab from them reaches the nodes', async ({ page }) => {
   await page.goto(`${url}/map`);
   const map = mapOf(page);
   const arrows = map.getByRole('button');
@@ -160,6 +160,11 @@ test('the arrows are one stop of the Tab order, moved through with the arrow key
   await arrows.first().focus();
   await page.keyboard.press('ArrowRight');
   await expect(arrows.nth(1)).toBeFocused();
+  // The focused arrow is drawn along its line, as a halo apart from the color of an arrow opened,
+  // never as the browser's rectangle around the box it spans.
+  const focusedLook = await arrows.nth(1).evaluate((edge) => ({ outline: getComputedStyle(edge).outlineStyle, halo: getComputedStyle(edge.querySelector('.map-edge-hit')!).stroke }));
+  expect(focusedLook.outline).toBe('none');
+  expect(focusedLook.halo).not.toBe('rgba(0, 0, 0, 0)');
   await page.keyboard.press('Tab');
   await expect(map.getByRole('link').first()).toBeFocused();
   // Back into the arrows, at the one last focused.
