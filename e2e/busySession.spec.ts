@@ -101,7 +101,7 @@ test('messages per peer name each peer as the host gave it, and "unknown" for no
   await expect(rows.nth(3)).toHaveText(/^unknown\s*10/);
 });
 
-test('a session with more peers than are shown at first has each of those shown whole, and "Show all" lists the rest under a header kept in view, the side kept in view above them', async ({ page }) => {
+test('a session with more peers than are shown at first has each of those shown whole, and "Show all" lists the rest under a header kept in view, the side kept in view above them, casting the box’s shade once it is scrolled', async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/busy/many-peers');
   const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
   await writeAt(session, at(30), { kind: 'start', host: 'claude-code', version: '2.1.314', inbound: 'accept' });
@@ -141,8 +141,13 @@ test('a session with more peers than are shown at first has each of those shown 
   await page.setViewportSize({ width: 1280, height: 620 });
   const activity = page.locator('.session-activity');
   await expect.poll(() => activity.evaluate((box) => box.scrollHeight - box.clientHeight)).toBeGreaterThan(20);
+  const filters = page.locator('.session-activity > .busy-filters');
+  const shadeOf = () => filters.evaluate((bar) => getComputedStyle(bar).boxShadow);
+  // At the box's top nothing is above: the bar casts no shade. Scrolled, it casts the one its opaque bar covers.
+  expect(await shadeOf()).toMatch(/^(none|rgba\(0, 0, 0, 0\).*)$/);
   await activity.evaluate((box) => box.scrollTo(0, box.scrollHeight));
   await expect(page.getByRole('group', { name: 'Side' })).toBeInViewport({ ratio: 1 });
+  await expect.poll(shadeOf).not.toMatch(/^(none|rgba\(0, 0, 0, 0\).*)$/);
 });
 
 test.describe('in a browser whose local zone is not UTC', () => {
