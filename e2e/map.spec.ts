@@ -206,6 +206,16 @@ test('the map as a list gives every edge with its ends written whole and each st
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
 });
 
+test('an edge’s messages opened under a list longer than the view are brought into view once they come, from their heading to their first message', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 460 });
+  await page.goto(`${url}/map?view=list`);
+  const row = page.getByRole('table', { name: /^Every edge/ }).locator('tr[data-edge]').first();
+  await row.getByRole('button', { name: /^Messages of / }).click();
+  const panel = page.getByRole('complementary', { name: 'Messages of the edge' });
+  await expect(panel.getByRole('listitem').first()).toBeInViewport({ ratio: 1 });
+  await expect(panel.getByRole('heading')).toBeInViewport({ ratio: 1 });
+});
+
 test('an edge opened is a step Back undoes, Escape closes it, and on a phone its messages and the list read under the map, not beside it', async ({ page }) => {
   await page.goto(`${url}/map`);
   await mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` }).focus();

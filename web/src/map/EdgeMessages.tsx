@@ -27,11 +27,22 @@ export function EdgeMessages({ map, from, to, query, onClose }: Props) {
     queryFn: ({ signal }) => getJson(apiUrls.mapMessages(params), edgeMessagesResponseSchema, { signal }),
   });
   const nodes = new Map(map.nodes.map((node) => [node.key, node]));
-  // An edge opened is brought into view: under a long list (a narrow view) it was opened out of sight.
+  // An edge opened is brought into view: under a long list (a narrow view) it was opened out of
+  // sight. Again once its messages come, which grow it downward: from its heading, as much of it
+  // as the view holds (brought in as it opened, only its heading showed, at the view's foot).
+  // Once each: a new message on the edge fetches its list again, and must not move the reader.
   const panel = useRef<HTMLElement>(null);
+  const broughtIn = useRef<string | null>(null);
+  const edgeKey = `${from}\n${to}`;
+  const listed = messages.data !== undefined;
   useEffect(() => {
-    panel.current?.scrollIntoView({ block: 'nearest' });
-  }, [from, to]);
+    const element = panel.current;
+    const step = listed ? `${edgeKey}\nlisted` : edgeKey;
+    if (element === null || broughtIn.current === step || broughtIn.current === `${edgeKey}\nlisted`) return;
+    broughtIn.current = step;
+    const scroller = element.closest('.view') ?? document.documentElement;
+    element.scrollIntoView({ block: element.getBoundingClientRect().height > scroller.clientHeight ? 'start' : 'nearest' });
+  }, [edgeKey, listed]);
   return (
     <aside ref={panel} className="map-edge-panel" aria-label="Messages of the edge">
       <header>
