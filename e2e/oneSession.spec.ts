@@ -310,7 +310,7 @@ test("a session's page opens at its newest item with only the rows on screen dra
   await expect(selected).toContainText('A fact dated before all the others.');
 });
 
-test("a session's page asks for each store's newest 300 items, says which stores hold more, and shows up to 1,000 of each on asking, kept in the address", async ({ page }) => {
+test("a session's page asks for each store's newest 300 items, says which stores hold more, above the list and in place, and shows up to 1,000 of each on asking, kept in the address", async ({ page }) => {
   const seat = 'checkout#9c0ffee0-111';
   for (let i = 1; i <= 320; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: `More fact ${i} of the second session.` });
   const asked: string[] = [];
@@ -323,8 +323,20 @@ test("a session's page asks for each store's newest 300 items, says which stores
   expect(asked[0]).toBe('?limit=300');
   const cut = page.getByText(/^set-agent-comm: the newest 300 items of [0-9,]+ are shown; its own view has them all\.$/);
   await expect(cut).toBeVisible();
-  await page.getByRole('button', { name: 'Show up to 1,000 of each' }).click();
+  // In place too: just above the oldest of the seat's items shown, a row says that the time before
+  // it is not empty of the seat's items, only not shown; the other stores' older items stay above it.
+  const marker = page.getByRole('note').filter({ hasText: new RegExp(`^set-agent-comm seat ${seat}: its [0-9,]+ older items? (is|are) not shown here, before this point; the 300 newest items are\\.`) });
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 60 && !(await marker.isVisible()); i++) await page.keyboard.press('j');
+  await expect(marker).toBeVisible();
+  const markerRow = page.locator('.conversation-row').filter({ has: marker });
+  const at = Number(await markerRow.getAttribute('data-index'));
+  expect(at).toBeGreaterThan(0);
+  await expect(page.locator(`.conversation-row[data-index="${at + 1}"] .joined-row`)).toHaveAttribute('data-store', 'sac');
+  await expect(markerRow.getByRole('button', { name: 'Show up to 1,000 of each' })).toBeVisible();
+  await page.locator('.session-header').getByRole('button', { name: 'Show up to 1,000 of each' }).click();
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_B}?limit=1000`);
+  await expect(marker).toHaveCount(0);
   await expect(cut).toHaveCount(0);
   expect(asked.at(-1)).toBe('?limit=1000');
   // Once every item is shown, the page says nothing more, and offers nothing more.

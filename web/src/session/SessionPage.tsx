@@ -40,13 +40,13 @@ export default function SessionPage({ session, item, query }: { session: string;
     const held = new Set(data.conversations.map((conversation) => conversation.source.id));
     return { ...filter, stores: filter.stores.filter((id) => held.has(id)) };
   }, [data, filter]);
-  const shown = useMemo(() => data?.items.filter((item) => isShown(item, applied)) ?? [], [data, applied]);
+  const shown = useMemo(() => (data === undefined ? [] : rowsOf(data).filter((row) => (row.type === 'cut' ? isStoreShown(row.cut.source.id, applied) : isShown(row.item, applied)))), [data, applied]);
   // The shell's list, as every conversation's page has it: only the rows on screen drawn, opened
   // at the newest and following it, moved through with the keys.
   const keyOf = useCallback((index: number) => rowKey(shown[index]!), [shown]);
   const rowAt = (index: number): RowPlace | undefined => {
-    const item = shown[index];
-    return item === undefined ? undefined : { key: rowKey(item), column: item.side ?? 'both' };
+    const row = shown[index];
+    return row === undefined ? undefined : { key: rowKey(row), column: row.type === 'cut' ? 'both' : (row.item.side ?? 'both') };
   };
   // An item the address names (`/item/<its row's name>`): the page opens at it, selected; an item
   // the reader selects is put in the address, as on every conversation's page.
@@ -76,15 +76,18 @@ export default function SessionPage({ session, item, query }: { session: string;
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
       <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(applied)} />
-      {item !== null && data !== undefined && targetIndex === null && foundFirst.current.get(item) === false && <ItemNotShown item={item} held={data.items.some((one) => rowKey(one) === item)} limit={filter.limit} />}
+      {item !== null && data !== undefined && targetIndex === null && foundFirst.current.get(item) === false && <ItemNotShown item={item} held={data.items.some((one) => rowKey({ type: 'item', item: one }) === item)} limit={filter.limit} />}
       {data !== undefined && (
         <FoldedFilters applied={writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size}>
           <Filters data={data} filter={applied} onFilter={setFilter} />
         </FoldedFilters>
       )}
       {data !== undefined && (
-        <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => <SessionRow item={shown[index]!} />}>
-          {shown.length === 0 && <p className="notice">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
+        <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => {
+            const row = shown[index]!;
+            return row.type === 'cut' ? <CutRow cut={row.cut} more={nextLimit(filter.limit)} onMore={(limit) => setFilter({ ...filter, limit })} /> : <SessionRow item={row.item} />;
+          }}>
+          {!shown.some((row) => row.type === 'item') && <p className="notice">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
         </ConversationList>
       )}
     </main>
@@ -97,7 +100,7 @@ export default function SessionPage({ session, item, query }: { session: string;
  * more on a click (`limit`, in the address).
  */
 function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limit: SessionLimit; onMore(limit: SessionLimit): void }) {
-  const more = SESSION_LIMITS.find((one) => one > limit);
+  const more = nextLimit(limit);
   return (
     <>
       <ul className="store-views" aria-label="Its stores">
@@ -213,15 +216,67 @@ function ItemNotShown({ item, held, limit }: { item: string; held: boolean; limi
   );
 }
 
+type Cut = JoinedSessionResponse['cut'][number];
+/** A row of the page: an item of a store, or where a conversation cut to its newest items begins. */
+type Row = { type: 'item'; item: SessionItem } | { type: 'cut'; cut: Cut };
+
+/**
+ * The session's items on their time axis, each conversation cut to its newest items preceded by a
+ * row that says so, in place: above its oldest item shown, the time before it is not empty of that
+ * store's items, it is not shown (the record shown whole from 07:25 beside spex cut at 07:34 read
+ * as spex silent until then).
+ */
+function rowsOf(data: JoinedSessionResponse): Row[] {
+  const cuts = new Map(data.cut.map((cut) => [`${cut.source.id}/${cut.conversation}`, cut]));
+  const rows: Row[] = [];
+  for (const item of data.items) {
+    const where = `${item.item.source.id}/${item.conversation}`;
+    const cut = cuts.get(where);
+    if (cut !== undefined) {
+      cuts.delete(where);
+      rows.push({ type: 'cut', cut });
+    }
+    rows.push({ type: 'item', item });
+  }
+  return rows;
+}
+
+function isStoreShown(source: string, filter: SessionFilter): boolean {
+  return filter.stores.length === 0 || filter.stores.includes(source);
+}
+
+function nextLimit(limit: SessionLimit): SessionLimit | undefined {
+  return SESSION_LIMITS.find((one) => one > limit);
+}
+
+/** Where a conversation cut to its newest items begins: what is before it here is not all it holds. */
+function CutRow({ cut, more, onMore }: { cut: Cut; more: SessionLimit | undefined; onMore(limit: SessionLimit): void }) {
+  const kind = kindNamed(cut.source.kind);
+  return (
+    <div className="joined-row joined-cut side-both" data-store={cut.source.kind} role="note">
+      <p>
+        <span className="store-name">{kind?.name ?? cut.source.kind}</span> {kind?.noun} <code>{cut.conversation}</code>: its {countOf(cut.total - cut.shown, 'older item')} {cut.total - cut.shown === 1 ? 'is' : 'are'} not
+        shown here, before this point; the {countOf(cut.shown, 'newest item')} are.{' '}
+        {more !== undefined && (
+          <button type="button" className="small" onClick={() => onMore(more)}>
+            Show up to {writeCount(more)} of each
+          </button>
+        )}{' '}
+        <Link to={conversationPath(cut.source.id, cut.conversation)}>Its own view</Link> has them all.
+      </p>
+    </div>
+  );
+}
+
 /** Where the row of this name is among the rows shown, or null. */
-function indexOfRow(shown: readonly SessionItem[], key: string): number | null {
+function indexOfRow(shown: readonly Row[], key: string): number | null {
   const index = shown.findIndex((one) => rowKey(one) === key);
   return index === -1 ? null : index;
 }
 
-/** A row's name on the page: its store, its conversation, and its name there. */
-function rowKey(item: SessionItem): string {
-  return `${item.item.source.id}/${item.conversation}/${nameInStore(item)}`;
+/** A row's name on the page: its store, its conversation, and its name there (a cut's: `cut`). */
+function rowKey(row: Row): string {
+  return row.type === 'cut' ? `${row.cut.source.id}/${row.cut.conversation}/cut` : `${row.item.item.source.id}/${row.item.conversation}/${nameInStore(row.item)}`;
 }
 
 /** An item's name in its conversation, as its store names it. */
