@@ -265,6 +265,21 @@ test('a search cut at its limit says more matched and shows up to 1,000 on askin
   await expect(page.getByRole('button', { name: 'Show up to 1,000' })).toHaveCount(0);
 });
 
+test('a search hit in the middle of a long text marks, beside its snippet, that the text goes on before and after it, and a copy of the snippet holds only the text', async ({ page }) => {
+  const text = `${'Before the match, '.repeat(12)}a needle-in-the-middle ${'after the match, '.repeat(12)}end.`;
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat: 'checkout#9c0ffee0', ts: sacTime(), type: 'FACT', text });
+  await page.goto(`${dashboard.url}/search?q=needle-in-the-middle`);
+  const snippet = page.getByRole('region', { name: 'Search results' }).getByRole('listitem').locator('.snippet');
+  await expect(snippet).toHaveCount(1);
+  const marks = snippet.getByRole('img');
+  await expect(marks).toHaveCount(2);
+  await expect(marks.first()).toHaveAccessibleName('the text goes on before this');
+  await expect(marks.last()).toHaveAccessibleName('the text goes on after this');
+  const copied = await snippet.evaluate((element) => element.textContent ?? '');
+  expect(text.includes(copied), 'the snippet is the text, cut, with nothing added').toBe(true);
+  expect(copied.length).toBeLessThan(text.length);
+});
+
 test("a session's page opens at its newest item with only the rows on screen drawn, follows a new one, keeps a reader's place and selection as rows come above, and counts as new only what comes after", async ({ page }) => {
   const seat = 'checkout#9c0ffee0-111';
   for (let i = 1; i <= 60; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: `Burst fact ${i} of the second session.` });

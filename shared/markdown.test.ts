@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fencedBlock, inlineValue } from './markdown.ts';
+import { fencedBlock, inlineValue, snippetMarkdown } from './markdown.ts';
 
 describe('Markdown of a store\'s texts', () => {
   it('fences a text with more backticks than any run in it, so nothing in it ends the block', () => {
@@ -33,5 +33,11 @@ describe('Markdown of a store\'s texts', () => {
     assert.equal(inlineValue('zero\u200bwidth'), '`"zero\\u200bwidth"`');
     assert.equal(inlineValue('bell\u0007'), '`"bell\\u0007"`');
     assert.equal(inlineValue('lone \ud800 half'), '`"lone \\ud800 half"`');
+  });
+
+  it('a search snippet cut from a longer text says, under its block, on which side the text goes on; one shown whole says nothing', () => {
+    assert.equal(snippetMarkdown('a snippet', { before: false, after: false }), '```text\na snippet\n```\n');
+    assert.equal(snippetMarkdown('middle', { before: true, after: true }), '```text\nmiddle\n```\n\n(the text goes on before and after it)\n');
+    assert.equal(snippetMarkdown('head', { before: false, after: true }), '```text\nhead\n```\n\n(the text goes on after it)\n');
   });
 });

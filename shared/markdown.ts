@@ -1,4 +1,4 @@
-import type { LargeText } from './wire/common.ts';
+import type { LargeText, SnippetCut } from './wire/common.ts';
 
 // Markdown for exported transcripts, of any kind. A text from a store is never Markdown: it goes
 // in a fenced block (or inline code) that nothing in the text can close, so it reads verbatim.
@@ -17,6 +17,12 @@ function longestBacktickRun(text: string): number {
 export function fencedBlock(text: string, info = 'text'): string {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${info}\n${text}\n${fence}\n`;
+}
+
+/** A search hit's snippet, verbatim in its block, with a line that says where its text goes on. */
+export function snippetMarkdown(snippet: string, cut: SnippetCut): string {
+  const goesOn = cut.before && cut.after ? 'before and after it' : cut.before ? 'before it' : cut.after ? 'after it' : null;
+  return `${fencedBlock(snippet)}${goesOn === null ? '' : `\n(the text goes on ${goesOn})\n`}`;
 }
 
 /**

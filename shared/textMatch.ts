@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import type { SnippetCut } from './wire/common.ts';
 
 // Matching a search's text query against a text, for every kind of store: a substring or an RE2
 // pattern (linear time), case-insensitive unless asked, and a verbatim snippet around the match.
@@ -122,15 +123,15 @@ function fromJavaScriptEscapes(pattern: string): string {
 
 const SNIPPET_CONTEXT = 80;
 
-/** Up to ~200 characters of the text around a match, cut only between characters. */
-export function snippetAround(text: string, match: { start: number; end: number } | null): { snippet: string; match: { start: number; end: number } | null } {
+/** Up to ~200 characters of the text around a match, cut only between characters, and whether the text goes on before and after it. */
+export function snippetAround(text: string, match: { start: number; end: number } | null): { snippet: string; match: { start: number; end: number } | null; cut: SnippetCut } {
   if (match === null) {
     const end = safeEnd(text, Math.min(text.length, 2 * SNIPPET_CONTEXT));
-    return { snippet: text.slice(0, end), match: null };
+    return { snippet: text.slice(0, end), match: null, cut: { before: false, after: end < text.length } };
   }
   const from = safeStart(text, Math.max(0, match.start - SNIPPET_CONTEXT));
   const to = safeEnd(text, Math.min(text.length, Math.max(match.end, match.start + 40) + SNIPPET_CONTEXT));
-  return { snippet: text.slice(from, to), match: { start: match.start - from, end: Math.min(match.end, to) - from } };
+  return { snippet: text.slice(from, to), match: { start: match.start - from, end: Math.min(match.end, to) - from }, cut: { before: from > 0, after: to < text.length } };
 }
 
 function isLowSurrogate(code: number): boolean {

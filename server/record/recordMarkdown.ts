@@ -2,7 +2,7 @@ import type { FileItem, GapItem, RecordSearchHit, SessionItemWire, SessionSummar
 import { missingRangeFromWire } from '../../shared/wire/record.ts';
 import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import { COVERAGE_UNKNOWN, describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
-import { fencedBlock, inlineValue } from '../../shared/markdown.ts';
+import { fencedBlock, inlineValue, snippetMarkdown } from '../../shared/markdown.ts';
 
 // A record session as a Markdown transcript, read away from the dashboard. It keeps the page's
 // honesty: outcomes in words that never overstate, the statement on each received entry that the
@@ -158,5 +158,5 @@ export function describeRecordHit(hit: RecordSearchHit): string {
   }
   if (hit.withheld) lines.push('- **Text withheld** (recordText set to metadata): its length and hash are in the entry');
   const head = `### ${hit.side === 'sent' ? 'Sent' : 'Received'} · ${hit.at}\n\n${lines.join('\n')}\n`;
-  return hit.snippet === null ? `${head}\n` : `${head}\n${fencedBlock(hit.snippet)}\n`;
+  return hit.snippet === null ? `${head}\n` : `${head}\n${snippetMarkdown(hit.snippet, hit.snippetCut)}\n`;
 }

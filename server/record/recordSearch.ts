@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { SourceRef } from '../../shared/wire/common.ts';
+import type { SnippetCut, SourceRef } from '../../shared/wire/common.ts';
 import { recordSearchHitSchema, type RecordSearchHit } from '../../shared/wire/record.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
@@ -48,7 +48,7 @@ export async function searchRecord(source: RecordReader, pool: SearchPool, query
   return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
 }
 
-function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; reason: string | null }): RecordSearchHit {
+function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; cut: SnippetCut; reason: string | null }): RecordSearchHit {
   const { facts } = candidate;
   return {
     source: { kind: 'record', id: source.id },
@@ -65,6 +65,7 @@ function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string
     withheld: facts.withheld,
     snippet: found.snippet,
     match: found.match,
+    snippetCut: found.cut,
   };
 }
 

@@ -4,7 +4,7 @@ import { readHeader } from '../../shared/sac/entryHeader.ts';
 import type { SacFlowItem, SacRoomSummary, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { ConversationExport, ExportItem, ExportParts, TextPieces } from '../export/exportParts.ts';
 import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, trimPieces, type PieceRead } from '../export/largeText.ts';
-import { describeLargeMarkdown, fencedBlock, inlineValue } from '../../shared/markdown.ts';
+import { describeLargeMarkdown, fencedBlock, inlineValue, snippetMarkdown } from '../../shared/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import type { FlowProjection } from './sacProjection.ts';
 import type { SacReader, SeatFileState } from './sacReader.ts';
@@ -356,7 +356,7 @@ export function describeSacHit(hit: SacSearchHit): string {
     `- Type: ${inlineValue(hit.typeWord)}${hit.typeWord === hit.entryType ? '' : ` (${hit.entryType})`}`,
     `- To: ${hit.to.length === 0 ? 'everyone' : hit.to.map(inlineValue).join(', ')}`,
   ];
-  return `### Entry · ${hit.at}\n\n${lines.join('\n')}\n\n${fencedBlock(hit.snippet)}\n`;
+  return `### Entry · ${hit.at}\n\n${lines.join('\n')}\n\n${snippetMarkdown(hit.snippet, hit.snippetCut)}\n`;
 }
 
 /**

@@ -91,7 +91,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
   };
   const textQuery = query.q === '' ? null : { q: query.q, regex: query.regex === '1', matchCase: query.case === '1' };
   const found = await pool.search(SAC_SEARCHER, candidates, toThread, textQuery, query.limit, signal);
-  const hits = found.hits.map(({ candidate, found: { snippet, match } }) => {
+  const hits = found.hits.map(({ candidate, found: { snippet, match, cut } }) => {
     const { room } = candidate;
     const seat = candidate.reading.seat;
     const item = readEntry(candidate.reading, candidate.index);
@@ -109,6 +109,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
       project: candidate.project,
       snippet: snippet ?? '',
       match,
+      snippetCut: cut,
     };
     return { at, conversation: seat, hit: sacSearchHitSchema.parse(hit) };
   });

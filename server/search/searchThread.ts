@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { createTextMatcher, snippetAround, type TextMatcher } from '../../shared/textMatch.ts';
+import { NO_SNIPPET_CUT, type SnippetCut } from '../../shared/wire/common.ts';
 import { yieldToMainThread } from '../watch/threadPriority.ts';
 
 // A search thread: reads the texts of a search's candidates and matches them, which the event
@@ -10,7 +11,7 @@ import { yieldToMainThread } from '../watch/threadPriority.ts';
 export type TextQuery = { q: string; regex: boolean; matchCase: boolean };
 
 /** What a search found in one candidate: the text around the match, and what else its kind wants back. */
-export type FoundText = { snippet: string | null; match: { start: number; end: number } | null; extra?: unknown };
+export type FoundText = { snippet: string | null; match: { start: number; end: number } | null; cut: SnippetCut; extra?: unknown };
 
 /**
  * One candidate's text as read now. `read`: whether anything was read, for the search's count.
@@ -81,7 +82,7 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
     consumed = index + 1;
     if (read) scanned++;
     if (text === null) {
-      if (matcher === null && bare === true) hits.push({ index, snippet: null, match: null, extra });
+      if (matcher === null && bare === true) hits.push({ index, snippet: null, match: null, cut: NO_SNIPPET_CUT, extra });
     } else {
       const match = matcher === null ? null : matcher(text);
       if (matcher === null || match !== null) hits.push({ index, ...snippetAround(text, match), extra });

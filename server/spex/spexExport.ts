@@ -3,7 +3,7 @@ import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
 import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
-import { describeLargeMarkdown, fencedBlock, inlineValue } from '../../shared/markdown.ts';
+import { describeLargeMarkdown, fencedBlock, inlineValue, snippetMarkdown } from '../../shared/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
 import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
 import { readLargeLine, readLinePieces, readMemberPieces, type LargeLine } from './largeLine.ts';
@@ -239,7 +239,7 @@ export function describeSpexHit(hit: SpexSearchHit): string {
   if (from !== null) lines.push(`- From ${from}`);
   if (hit.kind === 'sent' && hit.receiver !== null) lines.push(`- From the receiver's log: session ${inlineValue(hit.receiver)} (one event, seen from the sender's side; joined by the id spex stored)`);
   const head = `### ${hit.kind === 'declaration' ? 'Declaration' : hit.kind === 'sent' ? 'Sent' : 'Received'} · ${hit.at}\n\n${lines.join('\n')}\n`;
-  return hit.snippet === null ? `${head}\n` : `${head}\n${fencedBlock(hit.snippet)}\n`;
+  return hit.snippet === null ? `${head}\n` : `${head}\n${snippetMarkdown(hit.snippet, hit.snippetCut)}\n`;
 }
 
 /**

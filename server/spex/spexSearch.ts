@@ -99,7 +99,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     note: candidate.kind === 'declaration',
   });
   const found = await pool.search(SPEX_SEARCHER, candidates, toThread, textQuery, query.limit, signal);
-  const hits = found.hits.map(({ candidate, found: { snippet, match } }) => {
+  const hits = found.hits.map(({ candidate, found: { snippet, match, cut } }) => {
     const hit: SpexSearchHit = {
       source: ref,
       sessionId: candidate.sessionId,
@@ -113,6 +113,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       receiverNamed: candidate.kind === 'sent' ? projection.namedOf(candidate.owner) : null,
       snippet,
       match,
+      snippetCut: cut,
     };
     return { at: candidate.at, conversation: candidate.sessionId, hit: spexSearchHitSchema.parse(hit) };
   });

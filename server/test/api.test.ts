@@ -114,10 +114,17 @@ describe('the API', () => {
     assert.deepEqual(page.items.at(-1), { type: 'stray', source: dashboard.sources[0]!.ref, file: 'notes.txt', size: 12 });
   });
 
-  it('search finds text across sessions, newest first, with a verbatim snippet', async () => {
+  it('search finds text across sessions, newest first, with a verbatim snippet that says where its text goes on', async () => {
     const found = await getJson(dashboard, '/api/search?q=REFUSED', recordSearchResponseSchema);
     assert.deepEqual(found.hits.map((hit) => [hit.sessionId, hit.file, hit.isQueued]), [['texts', nameAt(3, 4), false]]);
     assert.equal(found.hits[0]?.snippet, 'refused words');
+    assert.deepEqual(found.hits[0]?.snippetCut, { before: false, after: false }, 'a text shown whole is not cut');
+    // A match at each end of a long text: its snippet says on which side the text goes on.
+    const atEnd = await getJson(dashboard, `/api/search?q=${encodeURIComponent('é{3}$')}&regex=1`, recordSearchResponseSchema);
+    const long = atEnd.hits.find((hit) => hit.file === nameAt(2, 3));
+    assert.deepEqual([long?.snippet?.endsWith('ééé'), long?.snippetCut], [true, { before: true, after: false }]);
+    const atStart = await getJson(dashboard, `/api/search?q=${encodeURIComponent('^é')}&regex=1`, recordSearchResponseSchema);
+    assert.deepEqual(atStart.hits.find((hit) => hit.file === nameAt(2, 3))?.snippetCut, { before: false, after: true });
     const regex = await getJson(dashboard, '/api/search?q=message%2011\\d\\d%24&regex=1&limit=5', recordSearchResponseSchema);
     assert.equal(regex.hits.length, 5);
     assert.equal(regex.truncated, true);

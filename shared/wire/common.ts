@@ -150,6 +150,14 @@ export function pageStart(query: { offset: number; limit: number; last?: '1' | u
 
 export const pageExtentSchema = z.object({ offset: z.number().int(), limit: z.number().int(), total: z.number().int() });
 
+/**
+ * Whether a search's snippet is cut from a longer text: the text goes on before it, after it. The
+ * snippet itself is verbatim; the page marks each cut beside it, never in it.
+ */
+export const snippetCutSchema = z.object({ before: z.boolean(), after: z.boolean() });
+export type SnippetCut = z.infer<typeof snippetCutSchema>;
+export const NO_SNIPPET_CUT: SnippetCut = { before: false, after: false };
+
 /** Where a search's match sits in its snippet (UTF-16 offsets), when there is a text query. */
 export const snippetMatchSchema = z.object({ start: z.number().int(), end: z.number().int() }).nullable();
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEGRADED_CODES, type MissingRange } from '../record/degraded.ts';
 import type { Seq } from '../record/entryName.ts';
 import { OUTCOMES } from '../record/entry.ts';
-import { evidenceStateSchema, kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, sourceRefSchema } from './common.ts';
+import { evidenceStateSchema, kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, snippetCutSchema, sourceRefSchema } from './common.ts';
 
 // What the record puts on the wire: its sessions, their items (entry files, gaps, strays), one
 // file whole, and search hits, each a hand-written projection of the record core's facts, so that
@@ -258,6 +258,7 @@ export const recordSearchHitSchema = z.object({
   /** Up to ~200 characters of the text around the first match, verbatim; null when withheld. */
   snippet: z.string().nullable(),
   match: snippetMatchSchema,
+  snippetCut: snippetCutSchema,
 });
 export type RecordSearchHit = z.infer<typeof recordSearchHitSchema>;
 

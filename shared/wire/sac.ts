@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/entryHeader.ts';
-import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema } from './common.ts';
+import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema, snippetCutSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
 // rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
@@ -253,6 +253,7 @@ export const sacSearchHitSchema = z.object({
   project: z.string(),
   snippet: z.string(),
   match: snippetMatchSchema,
+  snippetCut: snippetCutSchema,
 });
 export type SacSearchHit = z.infer<typeof sacSearchHitSchema>;
 

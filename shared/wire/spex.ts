@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEGRADED_CODES } from '../spex/degraded.ts';
-import { kindRefSchema, largeTextSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema } from './common.ts';
+import { kindRefSchema, largeTextSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, snippetCutSchema } from './common.ts';
 
 // What a spex home puts on the wire: hand-written projections of the spex core's facts, so the
 // browser shows them and derives none of spex's rules. Byte ranges never cross: the gap between
@@ -190,6 +190,7 @@ export const spexSearchHitSchema = z.object({
   receiverNamed: spexNamedSchema.nullable(),
   snippet: z.string().nullable(),
   match: snippetMatchSchema,
+  snippetCut: snippetCutSchema,
 });
 export type SpexSearchHit = z.infer<typeof spexSearchHitSchema>;
 

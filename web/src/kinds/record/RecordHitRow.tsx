@@ -30,7 +30,7 @@ export function RecordHitRow({ hit, store, across }: { hit: RecordSearchHit; sto
         </span>
         {across}
       </div>
-      {hit.withheld ? <p className="muted">text withheld (metadata mode)</p> : hit.snippet !== null ? <Snippet snippet={hit.snippet} match={hit.match} /> : null}
+      {hit.withheld ? <p className="muted">text withheld (metadata mode)</p> : hit.snippet !== null ? <Snippet snippet={hit.snippet} match={hit.match} cut={hit.snippetCut} /> : null}
     </li>
   );
 }

@@ -22,7 +22,7 @@ export function SacHitRow({ hit, store, across }: { hit: SacSearchHit; store: Re
         <span>to {hit.to.length === 0 ? 'everyone' : hit.to.join(', ')}</span>
         {across}
       </div>
-      <Snippet snippet={hit.snippet} match={hit.match} />
+      <Snippet snippet={hit.snippet} match={hit.match} cut={hit.snippetCut} />
     </li>
   );
 }

@@ -41,7 +41,7 @@ export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: 
         </span>
         {across}
       </div>
-      {hit.snippet !== null && <Snippet snippet={hit.snippet} match={hit.match} />}
+      {hit.snippet !== null && <Snippet snippet={hit.snippet} match={hit.match} cut={hit.snippetCut} />}
     </li>
   );
 }
