@@ -286,13 +286,27 @@ test('on a phone a conversation’s header and degraded banner are shown whole, 
   }
 });
 
-test('on a phone a record session’s activity strip and its peers are one above the other, the strip as wide as the view', async ({ page }) => {
+test('on a phone a record session’s activity strip and its peers are one above the other, the strip as wide as the view, the peers’ column names each on a line', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openAndSettle(page, paths[4]!);
   const strip = page.locator('figure.activity');
   await expect(strip).toBeVisible();
   const view = (await page.locator('main.view').boundingBox())!;
   await expect.poll(async () => (await strip.boundingBox())!.width).toBeGreaterThan(view.width * 0.7);
+  // The peers' column names are each on one line, never cut inside a word ("Se / nt").
+  const names = page.getByRole('table', { name: /Messages per peer/ }).getByRole('columnheader');
+  await expect(names.first()).toBeVisible();
+  const lines = await names.evaluateAll((all) =>
+    all.map((name) => {
+      // A name only a screen reader reads is not drawn.
+      if (name.querySelector('.visually-hidden') !== null) return [name.textContent, 1] as const;
+      const range = document.createRange();
+      range.selectNodeContents(name);
+      return [name.textContent, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size] as const;
+    }),
+  );
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines.filter(([, count]) => count > 1)).toEqual([]);
 });
 
 test('the live view on a phone is three lines a row, its time whole, its session, peer, words and first line each with room to read', async ({ page }) => {

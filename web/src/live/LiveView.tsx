@@ -393,7 +393,7 @@ const LiveFilters = memo(function LiveFilters({
       </label>
       <SideSelect value={filter.side} onChange={(side) => onFilter({ ...filter, side })} any="any" />
       <label>
-        peer <input type="text" size={12} value={filter.peer} onChange={(event) => onFilter({ ...filter, peer: event.target.value })} placeholder="a part of its name" />
+        peer <input type="text" size={16} value={filter.peer} onChange={(event) => onFilter({ ...filter, peer: event.target.value })} placeholder="a part of its name" />
       </label>
       <label>
         type{' '}

@@ -10,7 +10,7 @@ import { useConversations } from './useConversations.ts';
 
 const EVERY_STORE = {
   title: 'Every store',
-  lede: 'What each session sent and received, as each store kept it: the record, spex session timelines, set-agent-comm rooms. Evidence that is missing or damaged is unknown, never “nothing happened”, and no received message is joined to a sent one by text, time or peer. Pick a conversation on the left, or below.',
+  lede: 'What each session sent and received, as each store kept it: the record, spex session timelines, set-agent-comm rooms. Evidence that is missing or damaged is unknown, never “nothing happened”, and no received message is joined to a sent one by text, time or peer. Pick a conversation in the list of sessions, or below.',
   degraded: 'evidence',
 };
 
