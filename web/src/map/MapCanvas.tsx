@@ -85,6 +85,16 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const onPointerUp = () => {
     drag.current = null;
   };
+  // + and − zoom on the arrow opened (or else focused), brought to the middle, so a reader zooming
+  // in to read it keeps it; with none, on the middle of what is shown. (Zoomed on the middle, a
+  // busy map showed a tangle of lines with no node in view.)
+  const zoom = (factor: number) => {
+    const key = selected ?? focused;
+    const edge = key === null ? undefined : drawn.find((one) => one.key === key);
+    const [from, to] = edge === undefined ? [] : [layout.nodes.get(edge.from), layout.nodes.get(edge.to)];
+    const at = from !== undefined && to !== undefined ? { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 } : { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 };
+    setView({ x: at.x - (shown.width * factor) / 2, y: at.y - (shown.height * factor) / 2, width: shown.width * factor, height: shown.height * factor });
+  };
 
   return (
     <div className="map-canvas">
@@ -92,10 +102,10 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
         <button type="button" onClick={() => setView(null)}>
           Fit
         </button>
-        <button type="button" aria-label="Zoom in" onClick={() => setView({ x: shown.x + shown.width / 6, y: shown.y + shown.height / 6, width: (shown.width * 2) / 3, height: (shown.height * 2) / 3 })}>
+        <button type="button" aria-label="Zoom in" onClick={() => zoom(2 / 3)}>
           +
         </button>
-        <button type="button" aria-label="Zoom out" onClick={() => setView({ x: shown.x - shown.width / 4, y: shown.y - shown.height / 4, width: shown.width * 1.5, height: shown.height * 1.5 })}>
+        <button type="button" aria-label="Zoom out" onClick={() => zoom(1.5)}>
           −
         </button>
       </div>
@@ -164,7 +174,8 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
           ))}
         </g>
       </svg>
-      <PointedEdge map={map} edgeKey={pointed} nodes={byKey} />
+      {/* The arrow pointed at or focused; else the one opened, whose messages are listed. */}
+      <PointedEdge map={map} edgeKey={pointed ?? selected} nodes={byKey} />
     </div>
   );
 }
