@@ -363,7 +363,7 @@ test("a session's page asks for each store's newest 300 items, says which stores
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });
 
-test("a session's page puts the item selected with the keys in its address, its address opens the page at that item selected, and an item it does not show is said", async ({ page }) => {
+test("a session's page puts the item selected with the keys in its address, its address opens the page at that item selected, Enter opens it in its store's page, and an item it does not show is said", async ({ page }) => {
   // More rows than one screen holds: opened at an early item, the page does not follow the newest.
   const seat = 'checkout#9c0ffee0';
   for (let i = 1; i <= 40; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: `Item fact ${i} of the first session.` });
@@ -389,6 +389,10 @@ test("a session's page puts the item selected with the keys in its address, its 
   // The same item, its key written with its slashes as they are.
   await page.goto(address.replace(/%2F/g, '/'));
   await expect(selected).toHaveText(text);
+  // Enter opens the item selected in its store's own page, at it, selected there.
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/source\/[a-z]+-[0-9a-f]{8}\/conversation\/[^/]+\/item\/[^/?]+$/);
+  await expect(page.locator('.conversation-row.selected')).toBeInViewport();
 
   await page.goto(`${dashboard.url}/sessions/${SESSION_A}/item/nope`);
   await expect(page.getByRole('status').filter({ hasText: 'Item nope is not among the items shown here' })).toContainText('each store’s newest 300');

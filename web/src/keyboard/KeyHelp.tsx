@@ -14,7 +14,7 @@ export const KEYS: [string, string][] = [
   ['t', 'switch times between UTC and local'],
   ['m', 'monospace text on or off'],
   ['←  →', 'on the map, its arrows focused: the previous or next arrow (↑ ↓ too; Home, End: the first, the last)'],
-  ['Enter', 'on the map: the focused arrow’s messages'],
+  ['Enter', 'on a session across the stores: the selected item in its store’s own page; on the map: the focused arrow’s messages'],
   ['Esc', 'on the map: close an arrow’s messages; here: close this list'],
   ['?', 'this list'],
 ];

@@ -11,6 +11,11 @@ function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || target.closest('input, textarea, select, [contenteditable]') !== null;
 }
 
+/** Enter on a link, a button or an arrow of the map is theirs: it follows, presses or opens them. */
+function isControl(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('a[href], button, summary, [role="button"], [role="link"]') !== null;
+}
+
 export function useKeys(bindings: KeyBindings): void {
   const ref = useRef(bindings);
   ref.current = bindings;
@@ -20,6 +25,7 @@ export function useKeys(bindings: KeyBindings): void {
   useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target) || document.querySelector('dialog[open]') !== null) return;
+      if (event.key === 'Enter' && isControl(event.target)) return;
       const handler = ref.current[event.key];
       if (handler === undefined) return;
       event.preventDefault();

@@ -8,7 +8,7 @@ import { useConversationList, type RowPlace } from '../conversation/useConversat
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { Link, useRouter } from '../router/Router.tsx';
-import { conversationPath, sessionPath } from '../router/routes.ts';
+import { conversationPath, itemPath, sessionPath } from '../router/routes.ts';
 import { countOf, writeCount } from '../text/count.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
@@ -61,6 +61,14 @@ export default function SessionPage({ session, item, query }: { session: string;
     target: item === null ? null : { key: item, index: targetIndex },
     keyOf,
     onSelectItem: (key) => navigate(sessionPath(session, writeSessionFilter(filter), key), { replace: true }),
+    // Enter opens the item selected in its store's own page, at it: there it has its context (its
+    // conversation's degraded evidence, spex's declarations, a seat's rooms).
+    keys: {
+      Enter: (selected) => {
+        const row = selected === null ? undefined : shown[selected];
+        if (row?.type === 'item' && !(row.item.kind === 'record' && row.item.item.type === 'gap')) navigate(itemPath(row.item.item.source.id, row.item.conversation, nameInStore(row.item)));
+      },
+    },
   });
 
   return (
