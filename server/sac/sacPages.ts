@@ -69,28 +69,29 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: 
     return { schema: 'rec.sac-item/1', item: flows.projectFlow(room, flow, received, false) };
   }
 
-  /** The first line of each item named by its key (as itemOf takes it), read as a live item reads it. */
-  function firstLinesOf(itemIds: readonly string[]): Map<string, FirstLine> {
-    const lines = new Map<string, FirstLine>();
+  /**
+   * The first line of each item named by its key, read as a page reads it, a slice a step. A key
+   * names its room and its writer's file, so it is answered from the store, as itemOf answers it.
+   */
+  async function firstLinesOf(itemIds: readonly string[], signal: AbortSignal): Promise<Map<string, FirstLine>> {
     const rooms = new Map<string, Map<string, FlowItem>>();
-    for (const itemId of itemIds) {
-      const place = readItemKey(itemId);
-      if (place === null) {
-        lines.set(itemId, { none: 'no such item in this set-agent-comm store' });
-        continue;
-      }
-      const { room, writer, start } = place;
+    const flowOf = (room: string, writer: string, start: number) => {
       let inRoom = rooms.get(room);
       if (inRoom === undefined) rooms.set(room, (inRoom = new Map((folds.foldRoomNow(room)?.items ?? []).map((flow) => [`${flow.seat}:${flow.item.start}`, flow]))));
-      const flow = inRoom.get(`${writer}:${start}`);
-      if (flow === undefined) lines.set(itemId, { none: 'no such item in this set-agent-comm store now' });
-      else if (flow.item.type !== 'entry' || flow.item.evidence !== 'parsed') lines.set(itemId, { none: flow.item.why ?? `not read: ${flow.item.evidence}` });
-      else {
-        const { text } = flows.readText(flow.item, room, writer, true);
-        lines.set(itemId, text === null ? { none: 'the entry could not be read now' } : { line: firstLineOf(text) });
-      }
-    }
-    return lines;
+      return inRoom.get(`${writer}:${start}`);
+    };
+    const read = await mapInSteps(itemIds, turns, 'answer', PAGE_STEP_ITEMS, (slice) => {
+      signal.throwIfAborted();
+      return slice.map((itemId): FirstLine => {
+        const place = readItemKey(itemId);
+        const flow = place === null ? undefined : flowOf(place.room, place.writer, place.start);
+        if (place === null || flow === undefined) return { none: 'no such item in this set-agent-comm store now' };
+        if (flow.item.type !== 'entry' || flow.item.evidence !== 'parsed') return { none: flow.item.why ?? `not read: ${flow.item.evidence}` };
+        const { text } = flows.readText(flow.item, place.room, place.writer, true);
+        return text === null ? { none: 'the entry could not be read now' } : { line: firstLineOf(text) };
+      });
+    });
+    return new Map(itemIds.map((itemId, index) => [itemId, read[index]!]));
   }
 
   /** A room's members as they are now: liveness and quiet move with time, so they are not kept with its row. */

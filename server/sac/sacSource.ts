@@ -138,7 +138,8 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
     },
     page: pages.seatPage,
     item: pages.itemOf,
-    firstLines: async (_seat, keys) => pages.firstLinesOf(keys),
+    // A key names its room and its writer's file: answered from the store, whichever seat asks.
+    firstLines: (_seat, keys, signal) => pages.firstLinesOf(keys, signal),
     export: exportOf.seat,
     views: { rooms: { ...pages.rooms, export: exportOf.room } },
     mapFacts: () => stateSacMessages(ref.id, reader.rooms(), reader.store()),

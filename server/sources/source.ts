@@ -150,9 +150,10 @@ export type Source<K extends SourceKind = SourceKind> = {
    */
   mapFacts?(): MapFacts;
   /**
-   * The first line of each item named, read now as its live item reads it (a long text only as far
-   * as a page's limit), or why there is none: a key it does not hold is answered so. For a list
-   * that shows items of many conversations by where they are (the map's edge messages).
+   * The first line of each item named by its page's key, read now as its page reads it (a slice a
+   * step, a long text only as far as a page's limit), or why there is none: a key it does not hold
+   * is answered so. For a list that shows items of many conversations by where they are (the
+   * map's edge messages).
    */
   firstLines(conversation: string, keys: readonly string[], signal: AbortSignal): Promise<Map<string, FirstLine>>;
   /** Searches its items for the common filters and its kind's own; stops when `signal` aborts. */

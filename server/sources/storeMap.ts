@@ -84,7 +84,15 @@ async function describeEdgeMessages(sources: readonly Source[], facts: StoreFact
   }
   const lines = new Map<string, FirstLine>();
   for (const [where, { source, conversation, keys }] of held) {
-    for (const [key, line] of await source.firstLines(conversation, keys, signal)) lines.set(`${where}\n${key}`, line);
+    let read: Map<string, FirstLine>;
+    try {
+      read = await source.firstLines(conversation, keys, signal);
+    } catch (error) {
+      // One conversation that cannot be read now leaves its own messages without a line, not the list.
+      if (signal.aborted) throw error;
+      read = new Map(keys.map((key) => [key, { none: `could not be read now: ${(error as Error).message}` }]));
+    }
+    for (const [key, line] of read) lines.set(`${where}\n${key}`, line);
   }
   return {
     schema: 'rec.map-messages/1',

@@ -9,7 +9,6 @@ import { LARGE_HEAD_READ_BYTES } from '../export/largeText.ts';
 import { readRanges } from './readLine.ts';
 import { isLargeLine } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
-import type { FirstLine } from '../sources/source.ts';
 import { itemAddress } from '../../shared/wire/paths.ts';
 
 // A spex home's lines as the live view lists them (`items` notices): each line of a log that is
@@ -184,40 +183,6 @@ function toRead(item: TimelineItem): number {
   if (item.evidence === 'pending') return Math.min(item.end, item.start + TAIL_KIND_BYTES);
   if (item.evidence !== 'parsed') return item.start;
   return isLargeLine(item) ? item.start + LARGE_HEAD_READ_BYTES : item.end;
-}
-
-/**
- * The first line of each item of a session named by its page's key (`line-N` of its own log,
- * `sent-N-<receiver>` of the receiver's), read now as a live item reads it, or why there is none.
- */
-export function readFirstLines(reader: SpexReader, sessionId: string, keys: readonly string[]): Map<string, FirstLine> {
-  const lines = new Map<string, FirstLine>();
-  const logs = new Map<string, Map<number, TimelineItem>>();
-  const itemOf = (owner: string, line: number) => {
-    let log = logs.get(owner);
-    if (log === undefined) {
-      const session = reader.session(owner);
-      logs.set(owner, (log = new Map(session === null ? [] : reader.items(session).map((logItem) => [logItem.line, logItem.item]))));
-    }
-    return log.get(line);
-  };
-  const wanted: { key: string; owner: string; item: TimelineItem }[] = [];
-  for (const key of keys) {
-    const match = /^(?:line-(\d+)|sent-(\d+)-(.+))$/.exec(key);
-    const owner = match?.[3] ?? sessionId;
-    const item = match === null ? undefined : itemOf(owner, Number(match[1] ?? match[2]));
-    if (item === undefined) lines.set(key, { none: 'no such line in this session now' });
-    else if (item.evidence !== 'parsed') lines.set(key, { none: describeEvidence(item) });
-    else wanted.push({ key, owner, item });
-  }
-  const reads = readRanges(wanted.map(({ owner, item }) => ({ path: reader.segmentPath(owner, item.segment) ?? '', start: item.start, end: toRead(item) })), reader.root);
-  wanted.forEach(({ key, item }, index) => {
-    const read = reads[index]!;
-    if (read.type !== 'bytes') return lines.set(key, { none: read.why });
-    const text = textOf(read.bytes, isLargeLine(item));
-    lines.set(key, text === null ? { none: 'no text' } : { line: firstLineOf(text) });
-  });
-  return lines;
 }
 
 /** The text a line shows in a row: a message's text, a declaration's note. */

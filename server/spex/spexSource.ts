@@ -2,12 +2,13 @@ import type { PendingWindow } from '../../shared/evidence.ts';
 import { stateSpexMessages } from '../../shared/spex/mapStatements.ts';
 import type { z } from 'zod';
 import { PAGE_TEXT_LIMIT_BYTES, pageStart, type SourceStatus } from '../../shared/wire/common.ts';
-import type { SpexItemResponse, SpexSearchHit, SpexSessionResponse, spexPageQuerySchema } from '../../shared/wire/spex.ts';
+import type { SpexItem, SpexItemResponse, SpexSearchHit, SpexSessionResponse, spexPageQuerySchema } from '../../shared/wire/spex.ts';
 import { createNoticeGatherer } from '../sources/noticeGatherer.ts';
 import { sourceRefOf } from '../sources/sourceRef.ts';
-import { NotHere, type Answer, type Source, type SourceNotice } from '../sources/source.ts';
+import { NotHere, type Answer, type FirstLine, type Source, type SourceNotice } from '../sources/source.ts';
 import { createSpexExport, describeSpexHit } from './spexExport.ts';
-import { createSpexLiveItems, readFirstLines } from './spexItems.ts';
+import { createSpexLiveItems } from './spexItems.ts';
+import { firstLineOf } from '../../shared/firstLine.ts';
 import { createSpexProjection, keyOf } from './spexProjection.ts';
 import { createSpexReader, type SpexReader } from './spexReader.ts';
 import { searchSpex } from './spexSearch.ts';
@@ -87,6 +88,28 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     };
   }
 
+  /**
+   * Each named item's first line, read as its page reads it, a slice a step: the keys are its
+   * page's (keyOf), so a key of another session's page is not this one's.
+   */
+  async function firstLines(id: string, keys: readonly string[], signal: AbortSignal): Promise<Map<string, FirstLine>> {
+    const lines = new Map<string, FirstLine>();
+    const session = reader.session(id);
+    const placed = new Map(session === null ? [] : projection.placeItems(session).map((placedItem) => [keyOf(placedItem), placedItem]));
+    const wanted = keys.flatMap((key) => {
+      const found = placed.get(key);
+      if (found === undefined) lines.set(key, { none: 'no such line in this session now' });
+      return found === undefined ? [] : [found];
+    });
+    if (session === null || wanted.length === 0) return lines;
+    const projected = await mapInSteps(wanted, turns, 'answer', PAGE_STEP_ITEMS, (slice) => {
+      signal.throwIfAborted();
+      return projection.projectItems(session, slice, PAGE_TEXT_LIMIT_BYTES);
+    });
+    projected.forEach((shown, index) => lines.set(keyOf(wanted[index]!), firstLineOfItem(shown)));
+    return lines;
+  }
+
   async function item(id: string, key: string): Promise<Answer<SpexItemResponse>> {
     const session = reader.session(id);
     if (session === null) return new NotHere('no such session in this spex home');
@@ -114,7 +137,7 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     },
     page,
     item,
-    firstLines: async (id, keys) => readFirstLines(reader, id, keys),
+    firstLines,
     export: exportOf,
     views: {},
     mapFacts: () =>
@@ -137,4 +160,19 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
       await Promise.all([pool.close(), reader.close()]);
     },
   };
+}
+
+/** A line's first line as its page shows its text, or why it shows none. */
+function firstLineOfItem(item: SpexItem): FirstLine {
+  switch (item.type) {
+    case 'received':
+    case 'sent':
+      return item.text === null ? { none: 'the line no longer holds its text as it was read' } : { line: firstLineOf(item.text) };
+    case 'declaration':
+      return item.note === null ? { none: 'a declaration with no note' } : { line: firstLineOf(item.note) };
+    case 'unknown-kind':
+      return { none: `a kind spex's reader does not know: ${item.kindName}` };
+    case 'evidence':
+      return { none: `${item.evidence}: ${item.why}` };
+  }
 }

@@ -146,4 +146,22 @@ describe('the map of who talks to whom', () => {
     assert.equal(message.firstLine, null);
     assert.equal(message.noFirstLine, 'its text was withheld: the record keeps its length and hash');
   });
+
+  it('each store answers a first line only for a key of the conversation asked, and says why for one it does not hold', async () => {
+    const signal = new AbortController().signal;
+    const of = (kind: string) => dashboard.sources.find((source) => source.ref.kind === kind)!;
+    const spexB = await of('spex').firstLines(SESSION_B, ['line-1', 'line-99', `sent-1-${SESSION_B}`], signal);
+    assert.deepEqual(Object.fromEntries(spexB), {
+      'line-1': { line: 'Please review the retry loop.' },
+      'line-99': { none: 'no such line in this session now' },
+      [`sent-1-${SESSION_B}`]: { none: 'no such line in this session now' },
+    });
+    // The same line, from its sender's page: a key of that page.
+    assert.deepEqual(Object.fromEntries(await of('spex').firstLines(SESSION_A, [`sent-1-${SESSION_B}`], signal)), { [`sent-1-${SESSION_B}`]: { line: 'Please review the retry loop.' } });
+    assert.deepEqual(Object.fromEntries(await of('record').firstLines(SESSION_A, ['2026-11-30T090900.000Z-9.json'], signal)), { '2026-11-30T090900.000Z-9.json': { none: 'no such file in this session now' } });
+    assert.deepEqual(Object.fromEntries(await of('sac').firstLines(SEAT_A, [`channels/${SAC_ROOM}/${SEAT_A}.md:1`, 'not a key'], signal)), {
+      [`channels/${SAC_ROOM}/${SEAT_A}.md:1`]: { none: 'no such item in this set-agent-comm store now' },
+      'not a key': { none: 'no such item in this set-agent-comm store now' },
+    });
+  });
 });
