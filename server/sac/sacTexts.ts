@@ -18,6 +18,6 @@ export const readTexts: TextReader<SacCandidate | null> = function* (candidates)
       continue;
     }
     const read = readSeatRange(candidate.root, candidate.relative, candidate.identity, candidate.bodyStart, candidate.length, candidate.end);
-    yield read.type === 'bytes' ? { read: true, text: readBodyText(cutAtCharacter(read.bytes)) } : { read: true, text: null };
+    yield read.type === 'bytes' ? { read: true, text: readBodyText(cutAtCharacter(read.bytes)), head: candidate.length < candidate.end - candidate.bodyStart } : { read: true, text: null };
   }
 };

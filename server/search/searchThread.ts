@@ -16,9 +16,10 @@ export type FoundText = { snippet: string | null; match: { start: number; end: n
 /**
  * One candidate's text as read now. `read`: whether anything was read, for the search's count.
  * A null text matches no query; with no query it is a hit (with no snippet) only when `bare`.
- * `extra` is given back with a hit: what else its kind read of it.
+ * `extra` is given back with a hit: what else its kind read of it. `head`: the text is the head of
+ * a longer one (a large text searched as far as its first 4 MiB), so a snippet at its end is cut.
  */
-type CandidateText = { read: boolean; text: string | null; bare?: boolean; extra?: unknown };
+type CandidateText = { read: boolean; text: string | null; bare?: boolean; head?: boolean; extra?: unknown };
 
 /**
  * What a kind's searcher module exports as `readTexts`: each candidate's text, in order, read
@@ -78,14 +79,17 @@ async function searchSlice(request: SearchRequest): Promise<SearchReply> {
     }
     const next = texts.next();
     if (next.done === true) break;
-    const { read, text, bare, extra } = next.value;
+    const { read, text, bare, head, extra } = next.value;
     consumed = index + 1;
     if (read) scanned++;
     if (text === null) {
       if (matcher === null && bare === true) hits.push({ index, snippet: null, match: null, cut: NO_SNIPPET_CUT, extra });
     } else {
       const match = matcher === null ? null : matcher(text);
-      if (matcher === null || match !== null) hits.push({ index, ...snippetAround(text, match), extra });
+      if (matcher === null || match !== null) {
+        const around = snippetAround(text, match);
+        hits.push({ index, ...around, cut: { before: around.cut.before, after: around.cut.after || head === true }, extra });
+      }
     }
   }
   return { type: 'searched', hits, consumed, scanned, outOfTime };

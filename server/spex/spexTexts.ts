@@ -28,7 +28,7 @@ export const readTexts: TextReader<SpexCandidate> = function* (candidates) {
       }
       const candidate = batch[index]!;
       const view = candidate.end - candidate.start > LARGE_TEXT_BYTES ? readLineHeadView(read.bytes, 'fields', LARGE_TEXT_BYTES) : readLineView(read.bytes);
-      yield { read: true, text: view.view !== 'fields' ? null : candidate.note ? view.note : view.text };
+      yield { read: true, text: view.view !== 'fields' ? null : candidate.note ? view.note : view.text, head: candidate.end - candidate.start > LARGE_TEXT_BYTES };
     }
     at = end;
   }

@@ -125,6 +125,15 @@ describe('a large text is searched as far as its first 4 MiB', () => {
     assert.equal(searchResponseSchema.parse(JSON.parse(body)).hits.length, 0, 'what lies past its first 4 MiB is not searched');
     assert.ok(read < TEXT_BYTES / 4, `read ${read} bytes for a search`);
   });
+
+  it('a match at the end of the 4 MiB searched of a large spex line or sac body says, by its snippet, that the text goes on after it', async () => {
+    for (const source of [spexId(), sacId()]) {
+      const { body } = await getReading(`/api/search?q=${encodeURIComponent('\\S+$')}&regex=1&source=${encodeURIComponent(source)}`);
+      const large = searchResponseSchema.parse(JSON.parse(body)).hits.filter((hit) => hit.snippet !== null && largeText.includes(hit.snippet) && hit.snippet.length > 40);
+      assert.ok(large.length > 0, `the large text's head is found in ${source}`);
+      for (const hit of large) assert.deepEqual(hit.snippetCut, { before: true, after: true }, `${source}: its head ends, the text does not`);
+    }
+  });
 });
 
 /** What ten clients that each drop the export after 256 KiB make the server read. */
