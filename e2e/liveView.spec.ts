@@ -234,6 +234,8 @@ test('a paused reader keeps the row at the top when the list turns its rows to t
 });
 
 test('a paused view left for a row’s item is found paused at the row it was at on Back, what came meanwhile counted as new', async ({ page }) => {
+  // Wide: its rows one line each, far from the width where a scroll bar turns them to two.
+  await page.setViewportSize({ width: 1700, height: 800 });
   const sessionId = 'live-view-back-paused';
   await openLive(page, `?session=${sessionId}`);
   await stores[1]!.writer.send({ op: 'burst', sessionId, count: 200, startSeq: 1, cwd: '/e2e/live-back-paused' });

@@ -76,11 +76,22 @@ function useFeedVersion(feed: LiveFeed): number {
   return useSyncExternalStore(subscribe, feed.version);
 }
 
-/** Where a paused list is: the row at its top, how far into it (a fraction of a row), and the last row its reader had. */
-function placeIn(scrollElement: HTMLElement, shown: readonly LiveRow[], rowPx: number, seenId: string | number | null): LivePlace | null {
-  const at = scrollElement.scrollTop / rowPx;
-  const top = shown[Math.floor(at)];
-  return top === undefined ? null : { topId: top.id, intoRow: at - Math.floor(at), seenId };
+/**
+ * Where a paused list is: the row drawn at its top, how far into it (a fraction of a row), and the
+ * last row its reader had. Read from the rows drawn, not from the offset and the rows' height:
+ * that height, read from the style after a change of width, may not be the one drawn yet.
+ */
+function placeIn(scrollElement: HTMLElement, shown: readonly LiveRow[], seenId: string | number | null): LivePlace | null {
+  const top = scrollElement.getBoundingClientRect().top;
+  let found: { index: number; rect: DOMRect } | null = null;
+  for (const row of scrollElement.querySelectorAll<HTMLElement>('.live-row[data-index]')) {
+    const rect = row.getBoundingClientRect();
+    const index = Number(row.dataset['index']);
+    if (rect.bottom > top + 1 && (found === null || index < found.index)) found = { index, rect };
+  }
+  const row = found === null ? undefined : shown[found.index];
+  if (found === null || row === undefined) return null;
+  return { topId: row.id, intoRow: Math.min(1, Math.max(0, (top - found.rect.top) / Math.max(1, found.rect.height))), seenId };
 }
 
 /** Re-renders every `ms`, for what changes with time alone (the rate, "stopped"). */
@@ -160,19 +171,16 @@ export default function LiveView({ query }: { query: string }) {
   const [entry] = useState(liveEntryKey);
   const [kept] = useState(() => placeOf(entry));
   const follow = useFollow(scrollElement, virtualizer, shown.length, kept === null, getItemKey, kept?.seenId);
-  const restored = useRef(false);
-  useLayoutEffect(() => {
-    if (restored.current || kept === null || scrollElement === null) return;
-    restored.current = true;
-    const index = shown.findIndex((row) => row.id === kept.topId);
-    if (index !== -1) scrollElement.scrollTop = (index + kept.intoRow) * rowPx;
-  }, [scrollElement]);
+  // Gone back to below, where the rows' height is kept track of, once the rows are here.
+  const toPlace = useRef(kept);
   // Its place as the reader leaves it, noted as they scroll or pause (a list taken away is read as
   // at its top), and kept with the history entry when the view goes.
   const leaving = useRef<LivePlace | null>(kept);
   const placeNow = useRef(() => {});
   placeNow.current = () => {
-    leaving.current = follow.following || scrollElement === null ? null : placeIn(scrollElement, shown, rowPx, follow.seenKey);
+    // A list not yet here (its rows filtered on a list of sessions still to come) has not moved.
+    if (!follow.following && shown.length === 0) return;
+    leaving.current = follow.following || scrollElement === null ? null : placeIn(scrollElement, shown, follow.seenKey);
   };
   useEffect(() => {
     if (scrollElement === null) return;
@@ -183,17 +191,30 @@ export default function LiveView({ query }: { query: string }) {
   useEffect(() => placeNow.current(), [follow.following, follow.seenKey]);
   useEffect(() => () => keepPlace(entry, leaving.current), [entry]);
   // Every row is placed again at its new height. A reader who stopped following keeps the row
-  // that was at the top there; following, the newest row is shown again as ever.
+  // that was at the top there; following, the newest row is shown again as ever. A place gone
+  // back to is set here too, in the rows' height this effect keeps track of, so that the height
+  // it was set in is the one it is scaled from when the style's height is read.
   const lastRowPx = useRef(rowPx);
   const following = follow.following;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const before = lastRowPx.current;
     lastRowPx.current = rowPx;
+    const place = toPlace.current;
+    // Once its rows are here (a project filter waits for the list of sessions); a row no longer
+    // among them leaves no place to go back to, and the view follows again.
+    if (place !== null && scrollElement !== null && shown.length > 0) {
+      toPlace.current = null;
+      const index = shown.findIndex((row) => row.id === place.topId);
+      if (before !== rowPx) virtualizer.measure();
+      if (index === -1) follow.resume();
+      else scrollElement.scrollTop = (index + place.intoRow) * rowPx;
+      return;
+    }
     if (before === rowPx) return;
     const topRow = scrollElement === null ? 0 : scrollElement.scrollTop / before;
     virtualizer.measure();
     if (scrollElement !== null && !following) scrollElement.scrollTop = topRow * rowPx;
-  }, [virtualizer, rowPx, scrollElement, following]);
+  }, [virtualizer, rowPx, scrollElement, following, shown]);
 
   const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
   const connectionWords = {
