@@ -342,9 +342,12 @@ test("a session's page asks for each store's newest 300 items, says which stores
   // it is not empty of the seat's items, only not shown; the other stores' older items stay above it.
   const marker = page.getByRole('note').filter({ hasText: new RegExp(`^set-agent-comm seat ${seat}: its [0-9,]+ older items? (is|are) not shown here, before this point; the 300 newest items are\\.`) });
   await page.keyboard.press('Home');
-  for (let i = 0; i < 60 && !(await marker.isVisible()); i++) await page.keyboard.press('j');
-  await expect(marker).toBeVisible();
   const markerRow = page.locator('.conversation-row').filter({ has: marker });
+  for (let i = 0; i < 60 && (await markerRow.locator('xpath=self::*[contains(@class, "selected")]').count()) === 0; i++) await page.keyboard.press('j');
+  await expect(marker).toBeVisible();
+  // Selected, it is no item: the address keeps the item before it.
+  await expect(markerRow).toHaveClass(/selected/);
+  await expect(page).not.toHaveURL(/cut/);
   const at = Number(await markerRow.getAttribute('data-index'));
   expect(at).toBeGreaterThan(0);
   await expect(page.locator(`.conversation-row[data-index="${at + 1}"] .joined-row`)).toHaveAttribute('data-store', 'sac');

@@ -13,7 +13,7 @@ import { countOf, writeCount } from '../text/count.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
-import { SESSION_LIMITS, SESSION_PARAMS, isShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
+import { SESSION_LIMITS, SESSION_PARAMS, isShown, isStoreShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
 import { useJoinedSession, useJoinedSessions } from './useJoinedSessions.ts';
 import './session.css';
 
@@ -60,7 +60,10 @@ export default function SessionPage({ session, item, query }: { session: string;
     rowAt,
     target: item === null ? null : { key: item, index: targetIndex },
     keyOf,
-    onSelectItem: (key) => navigate(sessionPath(session, writeSessionFilter(filter), key), { replace: true }),
+    // A cut's row is no item: it is not put in the address.
+    onSelectItem: (key) => {
+      if (!key.startsWith(CUT_KEY)) navigate(sessionPath(session, writeSessionFilter(filter), key), { replace: true });
+    },
     // Enter opens the item selected in its store's own page, at it: there it has its context (its
     // conversation's degraded evidence, spex's declarations, a seat's rooms).
     keys: {
@@ -249,10 +252,6 @@ function rowsOf(data: JoinedSessionResponse): Row[] {
   return rows;
 }
 
-function isStoreShown(source: string, filter: SessionFilter): boolean {
-  return filter.stores.length === 0 || filter.stores.includes(source);
-}
-
 function nextLimit(limit: SessionLimit): SessionLimit | undefined {
   return SESSION_LIMITS.find((one) => one > limit);
 }
@@ -282,9 +281,12 @@ function indexOfRow(shown: readonly Row[], key: string): number | null {
   return index === -1 ? null : index;
 }
 
-/** A row's name on the page: its store, its conversation, and its name there (a cut's: `cut`). */
+/** Where a cut's row name begins: no item's, which begins with its store's id. */
+const CUT_KEY = 'cut:';
+
+/** A row's name on the page: its store, its conversation, and its name there (a cut's: CUT_KEY, then its conversation). */
 function rowKey(row: Row): string {
-  return row.type === 'cut' ? `${row.cut.source.id}/${row.cut.conversation}/cut` : `${row.item.item.source.id}/${row.item.conversation}/${nameInStore(row.item)}`;
+  return row.type === 'cut' ? `${CUT_KEY}${row.cut.source.id}/${row.cut.conversation}` : `${row.item.item.source.id}/${row.item.conversation}/${nameInStore(row.item)}`;
 }
 
 /** An item's name in its conversation, as its store names it. */

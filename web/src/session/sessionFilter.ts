@@ -31,9 +31,14 @@ export function writeSessionFilter(filter: SessionFilter): URLSearchParams {
   return params;
 }
 
+/** Whether the filter shows a store's items: it names none, or names this one. */
+export function isStoreShown(source: string, filter: SessionFilter): boolean {
+  return filter.stores.length === 0 || filter.stores.includes(source);
+}
+
 /** Whether an item is shown: of a store asked for, on the side asked for, with a peer that holds the text asked for (case aside). */
 export function isShown(item: SessionItem, filter: SessionFilter): boolean {
-  if (filter.stores.length > 0 && !filter.stores.includes(item.item.source.id)) return false;
+  if (!isStoreShown(item.item.source.id, filter)) return false;
   if (filter.side !== null && item.side !== filter.side) return false;
   if (!matchesPeer(item, filter.peer)) return false;
   return true;
