@@ -85,15 +85,20 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const onPointerUp = () => {
     drag.current = null;
   };
-  // + and − zoom on the arrow opened (or else focused), brought to the middle, so a reader zooming
-  // in to read it keeps it; with none, on the middle of what is shown. (Zoomed on the middle, a
-  // busy map showed a tangle of lines with no node in view.)
+  // + and − zoom on the arrow opened, which stays where it is on screen, as the wheel zooms on the
+  // point under it (a reader's pan is kept); an arrow opened out of view is brought to the middle.
+  // With none opened, on the middle of what is shown. (Zoomed on the middle, a busy map lost the
+  // arrow being read in a tangle of lines with no node in view.)
   const zoom = (factor: number) => {
-    const key = selected ?? focused;
-    const edge = key === null ? undefined : drawn.find((one) => one.key === key);
+    const edge = selected === null ? undefined : drawn.find((one) => one.key === selected);
     const [from, to] = edge === undefined ? [] : [layout.nodes.get(edge.from), layout.nodes.get(edge.to)];
-    const at = from !== undefined && to !== undefined ? { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 } : { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 };
-    setView({ x: at.x - (shown.width * factor) / 2, y: at.y - (shown.height * factor) / 2, width: shown.width * factor, height: shown.height * factor });
+    const middle = { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 };
+    const arrow = from !== undefined && to !== undefined ? { x: (from.x + to.x) / 2, y: (from.y + to.y) / 2 } : null;
+    const inView = arrow !== null && arrow.x >= shown.x && arrow.x <= shown.x + shown.width && arrow.y >= shown.y && arrow.y <= shown.y + shown.height;
+    const at = arrow === null ? middle : arrow;
+    // Kept in place: the point's share of the view's width and height stays the same.
+    const [shareX, shareY] = arrow !== null && !inView ? [0.5, 0.5] : [(at.x - shown.x) / shown.width, (at.y - shown.y) / shown.height];
+    setView({ x: at.x - shown.width * factor * shareX, y: at.y - shown.height * factor * shareY, width: shown.width * factor, height: shown.height * factor });
   };
 
   return (
