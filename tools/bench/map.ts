@@ -12,12 +12,16 @@ import { median, spread } from './stats.ts';
 // entries to each, and one received from each of the 20 that send to it: 4,000 edges), drawn by
 // the Map view in Debian's Chromium. First render: navigation → the frame that holds every edge,
 // beside GET /api/map alone. Update: an entry written → its edge's count changed on screen,
-// beside its item notice at a client of the event stream. Both stamped in the page.
+// beside its item notice at a client of the event stream. Both stamped in the page. One edge
+// (session 0 to session 1) has 500 messages: its list, each with its text's first line read from
+// its file as the answer is made, is timed beside GET /api/map.
 
 const SESSIONS = 200;
 const PEERS = 20;
 const RENDERS = 3;
 const WRITES = 40;
+/** The messages of the busy edge, session 0 → session 1: as many as an edge's list gives. */
+const BUSY_EDGE = 500;
 
 const idOf = (index: number) => `${String(index).padStart(8, '0')}-0000-4000-8000-${String(index).padStart(12, '0')}`;
 const cwdOf = (index: number) => `/home/dev/projects/map-${index % 10}`;
@@ -43,6 +47,11 @@ function writeRecord(dir: string): { nextSeq: number[]; last: number } {
       put(at, { kind: 'message', side: 'sent', peer: { as: `uds:/tmp/cc-socks/${(s + p) % SESSIONS}.sock`, sessionId: to }, text: `to ${p}`, isQueued: true });
       put(at + 1, { kind: 'message', side: 'sent', peer: { as: `uds:/tmp/cc-socks/${(s + p) % SESSIONS}.sock`, sessionId: to }, text: `again to ${p}`, isQueued: p % 5 !== 0 });
       put(at + 2, { kind: 'message', side: 'received', peer: { as: `uds:/tmp/cc-socks/${(s - p + SESSIONS) % SESSIONS}.sock`, sessionId: from }, envelope: {}, text: `from ${p}`, outcome: p % 7 === 0 ? 'rejected' : 'consumed' });
+    }
+    // The busy edge: its three messages above, and as many more sent as make BUSY_EDGE.
+    if (s === 0) {
+      const to = idOf(1);
+      for (let k = 0; k < BUSY_EDGE - 3; k++) put(base + 30 * 60_000 + k, { kind: 'message', side: 'sent', peer: { as: 'uds:/tmp/cc-socks/1.sock', sessionId: to }, text: `busy ${k}: ${'a line of words on the busy edge, '.repeat(6)}\nand a second line`, isQueued: true });
     }
     nextSeq.push(seq);
   }
@@ -104,6 +113,15 @@ export async function measureMap(bin: string, dir: string, log: (message: string
       api.push(answer.ms);
       edges = answer.body.edges.length;
     }
+    const busyEdge = `/api/map/messages?from=${encodeURIComponent(`session:${idOf(0)}`)}&to=${encodeURIComponent(`session:${idOf(1)}`)}`;
+    const listed: number[] = [];
+    let lines = 0;
+    for (let i = 0; i < RENDERS; i++) {
+      const answer = await timedGet<{ messages: { firstLine: string | null }[] }>(dashboard.url, busyEdge, { collectFirst: true });
+      listed.push(answer.ms);
+      lines = answer.body.messages.filter((message) => message.firstLine !== null).length;
+    }
+    log(`map: the busy edge's list ${listed.map((ms) => Math.round(ms)).join(', ')} ms, ${lines} first lines`);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -161,6 +179,14 @@ export async function measureMap(bin: string, dir: string, log: (message: string
     rows.push(
       { measure: `map: first render, ${SESSIONS} sessions × ${PEERS} peers (median)`, value: render, unit: 'ms', baseline: { value: median(api), what: 'GET /api/map' }, ratio: render / median(api), note: `${edges.toLocaleString('en')} edges; navigation → the frame holding every edge; ${renders.map((ms) => Math.round(ms)).join(', ')} ms` },
       { measure: 'map: written → edge updated on screen (p95)', value: update.p95, unit: 'ms', baseline: { value: notice.p95, what: 'item notice' }, ratio: update.p95 / notice.p95, note: `p50 ${update.p50.toFixed(1)} ms, max ${update.max.toFixed(1)} ms over ${update.n} writes, missed ${missed}` },
+      {
+        measure: `map: an edge's ${BUSY_EDGE} messages, each with its first line (median)`,
+        value: median(listed),
+        unit: 'ms',
+        baseline: { value: median(api), what: 'GET /api/map' },
+        ratio: median(listed) / median(api),
+        note: `${lines} first lines, each read from its entry's file as the answer is made; ${listed.map((ms) => Math.round(ms)).join(', ')} ms`,
+      },
       { measure: 'map: server peak RSS', value: (readPeakRss(dashboard.pid) ?? 0) / 1024 / 1024, unit: 'MB' },
       { measure: 'map: errors in the page', value: errors.length, unit: 'count', target: 'none', met: errors.length === 0, ...(errors.length > 0 ? { note: errors[0]! } : {}) },
     );
