@@ -14,7 +14,8 @@ const ON_NODE_20 = "--import=data:text/javascript,Object.defineProperty(process,
 /** npm's exit, and all it wrote; `ended` says how it ended, for a failure's message. */
 function runNpm(args: string[], cwd: string, nodeOptions: string): Promise<{ code: number; output: string; ended: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, NODE_OPTIONS: nodeOptions, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    // A cache of its own: npm runs elsewhere in the suite share the user's, and its lock.
+    const env = { ...process.env, NODE_OPTIONS: nodeOptions, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_cache: join(cwd, '.npm-cache') };
     execFile('npm', args, { cwd, env }, (error, stdout, stderr) =>
       resolve({
         code: error === null ? 0 : Number(error.code ?? 1),
