@@ -210,23 +210,32 @@ test('Pause stops following and counts what arrives; Resume jumps back to the ne
   await expect(rowOf(page, next)).toBeInViewport();
 });
 
-test('a paused reader keeps the row at the top when the list turns its rows to two lines', async ({ page }) => {
+
+/**
+ * A session's burst of `count` writes listed wide, paused, and scrolled so that row `at` is at the
+ * top; and how to read which row is at the top (the least index of a row not above the list's top).
+ */
+async function pausedAt(page: Page, sessionId: string, count: number, at: number) {
   await page.setViewportSize({ width: 1700, height: 800 });
-  const sessionId = 'live-view-keep-place';
   await openLive(page, `?session=${sessionId}`);
-  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 300, startSeq: 1, cwd: '/e2e/live-keep-place' });
-  await expect(page.getByLabel('Items listed')).toHaveText(/^300 of [\d,]+ items$/, { timeout: 30_000 });
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count, startSeq: 1, cwd: `/e2e/${sessionId}` });
+  await expect(page.getByLabel('Items listed')).toHaveText(new RegExp(`^${count} of [\\d,]+ items$`), { timeout: 30_000 });
   await page.getByRole('button', { name: 'Pause' }).click();
   const scroll = page.locator('.live-scroll');
   const height = await page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height);
-  await scroll.evaluate((element, rowHeight) => element.scrollTo(0, 120 * rowHeight), height);
+  await scroll.evaluate((element, [rowHeight, index]) => element.scrollTo(0, index * rowHeight), [height, at] as const);
   const topIndex = () =>
     scroll.evaluate((element) => {
       const top = element.getBoundingClientRect().top;
       const rows = [...element.querySelectorAll('.live-item')].filter((row) => row.getBoundingClientRect().bottom > top + 1);
       return Math.min(...rows.map((row) => Number(row.getAttribute('data-index'))));
     });
-  expect(await topIndex()).toBe(120);
+  expect(await topIndex()).toBe(at);
+  return { height, topIndex };
+}
+
+test('a paused reader keeps the row at the top when the list turns its rows to two lines', async ({ page }) => {
+  const { height, topIndex } = await pausedAt(page, 'live-view-keep-place', 300, 120);
   // Narrower: the list is under 60rem beside the sidebar, and each row is two lines.
   await page.setViewportSize({ width: 1100, height: 800 });
   await expect.poll(() => page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height)).toBeGreaterThan(height);
@@ -234,26 +243,12 @@ test('a paused reader keeps the row at the top when the list turns its rows to t
 });
 
 test('a paused view left for a row’s item is found paused at the row it was at on Back, what came meanwhile counted as new', async ({ page }) => {
-  // Wide: its rows one line each, far from the width where a scroll bar turns them to two.
-  await page.setViewportSize({ width: 1700, height: 800 });
+  // Wide (pausedAt): its rows one line each, far from the width where a scroll bar turns them to two.
   const sessionId = 'live-view-back-paused';
-  await openLive(page, `?session=${sessionId}`);
-  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 200, startSeq: 1, cwd: '/e2e/live-back-paused' });
-  await expect(page.getByLabel('Items listed')).toHaveText(/^200 of [\d,]+ items$/, { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Pause' }).click();
-  const scroll = page.locator('.live-scroll');
-  const height = await page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height);
-  await scroll.evaluate((element, rowHeight) => element.scrollTo(0, 80 * rowHeight), height);
-  const topIndex = () =>
-    scroll.evaluate((element) => {
-      const top = element.getBoundingClientRect().top;
-      const rows = [...element.querySelectorAll('.live-item')].filter((row) => row.getBoundingClientRect().bottom > top + 1);
-      return Math.min(...rows.map((row) => Number(row.getAttribute('data-index'))));
-    });
-  expect(await topIndex()).toBe(80);
+  const { topIndex } = await pausedAt(page, sessionId, 200, 80);
   await page.locator('.live-item[data-index="82"]').click();
   await expect(page).toHaveURL(/\/item\/[^/]+-83\.json$/);
-  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 3, startSeq: 201, cwd: '/e2e/live-back-paused' });
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 3, startSeq: 201, cwd: `/e2e/${sessionId}` });
   await page.goBack();
   await expect(page.getByRole('button', { name: /^Resume \(3 new\)$/ })).toBeVisible();
   await expect.poll(topIndex).toBe(80);
