@@ -90,10 +90,10 @@ export function createRecordPages(source: RecordReader, summaryOf: SummaryCache,
     const wanted = new Set(names);
     const found = fold === null ? [] : fold.items.filter((candidate) => candidate.type !== 'gap' && wanted.has(candidate.file.name));
     const reads = fold === null ? new Map<string, ItemRead>() : await readItems(source, threads, fold.sessionId, found, PAGE_TEXT_LIMIT_BYTES, signal, step);
-    const files = new Map(found.map((candidate) => [candidate.type === 'gap' ? '' : candidate.file.name, candidate]));
+    const evidence = new Map(found.flatMap((candidate) => (candidate.type === 'gap' ? [] : [[candidate.file.name, candidate.file.evidence] as const])));
     for (const name of names) {
-      const candidate = files.get(name);
-      lines.set(name, candidate === undefined || candidate.type === 'gap' ? { none: 'no such file in this session now' } : firstLineOfRead(candidate.file.evidence, reads.get(name)));
+      const state = evidence.get(name);
+      lines.set(name, state === undefined ? { none: 'no such file in this session now' } : firstLineOfRead(state, reads.get(name)));
     }
     return lines;
   }

@@ -173,8 +173,8 @@ export default function LiveView({ query }: { query: string }) {
   const follow = useFollow(scrollElement, virtualizer, shown.length, kept === null, getItemKey, kept?.seenId);
   // Gone back to below, where the rows' height is kept track of, once the rows are here.
   const toPlace = useRef(kept);
-  // Its place as the reader leaves it, noted as they scroll or pause (a list taken away is read as
-  // at its top), and kept with the history entry when the view goes.
+  // Its place as the reader leaves it, noted as they scroll or pause, and kept with the history
+  // entry when the view goes.
   const leaving = useRef<LivePlace | null>(kept);
   const placeNow = useRef(() => {});
   placeNow.current = () => {
