@@ -343,7 +343,13 @@ test("a session's page asks for each store's newest 300 items, says which stores
   const marker = page.getByRole('note').filter({ hasText: new RegExp(`^set-agent-comm seat ${seat}: its [0-9,]+ older items? (is|are) not shown here, before this point; the 300 newest items are\\.`) });
   await page.keyboard.press('Home');
   const markerRow = page.locator('.conversation-row').filter({ has: marker });
-  for (let i = 0; i < 60 && (await markerRow.locator('xpath=self::*[contains(@class, "selected")]').count()) === 0; i++) await page.keyboard.press('j');
+  // One row a key, each step waited for: keys pressed faster than the page selects went past it.
+  const selectedRow = page.locator('.conversation-row.selected');
+  await expect(selectedRow).toHaveAttribute('data-index', '0');
+  for (let i = 1; i < 60 && (await selectedRow.filter({ has: marker }).count()) === 0; i++) {
+    await page.keyboard.press('j');
+    await expect(selectedRow).toHaveAttribute('data-index', String(i));
+  }
   await expect(marker).toBeVisible();
   // Selected, it is no item: the address keeps the item before it.
   await expect(markerRow).toHaveClass(/selected/);

@@ -28,8 +28,11 @@ type Options = {
   target: { key: string; index: number | null | undefined } | null;
   /** A row to bring to the top and select, a new object each time (a moment picked on an activity strip). */
   jump?: { index: number } | null;
-  /** The reader selected an item by key: its page may put it in the address. */
-  onSelectItem?(key: string): void;
+  /**
+   * The reader selected an item by key: its page may put it in the address. False: this row is
+   * not put there (no item's), and the address's item stays the one the list answers to.
+   */
+  onSelectItem?(key: string): boolean | void;
   /** Keys the kind adds, given the selected row. */
   keys?: Record<string, (selected: number | null) => void>;
   /**
@@ -126,8 +129,7 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     const row = index === null ? undefined : rowAt(index);
     if (row === undefined) return;
     toTell.current = null;
-    handled.current = row.key;
-    onSelectItem?.(row.key);
+    if (onSelectItem?.(row.key) !== false) handled.current = row.key;
   });
 
   // A moment picked elsewhere: its first item, at the top, selected.

@@ -62,7 +62,8 @@ export default function SessionPage({ session, item, query }: { session: string;
     keyOf,
     // A cut's row is no item: it is not put in the address.
     onSelectItem: (key) => {
-      if (!key.startsWith(CUT_KEY)) navigate(sessionPath(session, writeSessionFilter(filter), key), { replace: true });
+      if (key.startsWith(CUT_KEY)) return false;
+      navigate(sessionPath(session, writeSessionFilter(filter), key), { replace: true });
     },
     // Enter opens the item selected in its store's own page, at it: there it has its context (its
     // conversation's degraded evidence, spex's declarations, a seat's rooms).
