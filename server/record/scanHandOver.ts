@@ -91,7 +91,9 @@ export function createScanHandOver(options: ScanHandOverOptions) {
       else conclude();
       slices.countRead();
     }
-    if (folder.soon && askedOfWorker.delete(sessionId)) {
+    // The ask stays open until the look that answers its last: what stirred after an earlier
+    // look began is told as the watcher's when the later look comes (scanPool.ts).
+    if (folder.soon && folder.lastAsk && askedOfWorker.delete(sessionId)) {
       slices.noteSeen();
       tellSeen(sessionId);
     }

@@ -23,8 +23,12 @@ export type FolderLooked = { sessionId: string; problem: string | null; gone: bo
  */
 export type ScanThreadMessage = { type: 'folders'; folders: FolderLooked[]; looks: PackedLooks } | { type: 'done' };
 
-/** A folder handed over: its files are `looks`' from `first`, `files` of them. */
-export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number };
+/**
+ * A folder handed over: its files are `looks`' from `first`, `files` of them. An asked look
+ * answers `lastAsk` when no ask of its folder sent after the one it answers waits for a look: a
+ * look begun before a later ask may not hold what stirred it.
+ */
+export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number; lastAsk: boolean };
 
 /**
  * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
@@ -109,6 +113,8 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
   const sent = new Int32Array(asksSent);
   /** Per folder asked for, the thread asked and how many asks it had been sent with that one. */
   const lastAsks = new Map<string, { thread: number; sent: number }>();
+  /** Per folder, the asks sent to a thread whose look has not come yet: each is answered by one look. */
+  const unanswered = new Map<string, number>();
   const positions = new Map(sessionIds.map((sessionId, at) => [sessionId, at]));
   /** Folders asked for that are not in line (come since the listing): the thread that has each. */
   const askedElsewhere = new Map<string, number>();
@@ -155,6 +161,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       if (last !== undefined && last.thread === thread && Atomics.load(begun, thread) < last.sent) return;
       const asked = threads[thread]!;
       asked.asks.postMessage(sessionId);
+      unanswered.set(sessionId, (unanswered.get(sessionId) ?? 0) + 1);
       Atomics.store(sent, thread, ++asked.asksSent);
       lastAsks.set(sessionId, { thread, sent: asked.asksSent });
     },
@@ -185,14 +192,19 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     let first = 0;
     for (const folder of message.folders) {
       unreported.delete(folder.sessionId);
-      const scanned = { ...folder, looks, first };
+      const left = folder.soon ? (unanswered.get(folder.sessionId) ?? 1) - 1 : 0;
+      const scanned = { ...folder, looks, first, lastAsk: left === 0 };
       first += folder.files;
       if (!folder.soon) {
         inTurn.push(scanned);
         continue;
       }
-      // Taken after the ask, so after any look of it still waiting, which it supersedes.
-      for (let at = inTurn.findIndex((other) => other.sessionId === folder.sessionId); at !== -1; at = inTurn.findIndex((other) => other.sessionId === folder.sessionId)) inTurn.splice(at, 1);
+      if (left > 0) unanswered.set(folder.sessionId, left);
+      else unanswered.delete(folder.sessionId);
+      // Taken after the ask, so after any look of it still waiting (in turn or asked before), which it supersedes.
+      for (const waiting of [inTurn, asked]) {
+        for (let at = waiting.findIndex((other) => other.sessionId === folder.sessionId); at !== -1; at = waiting.findIndex((other) => other.sessionId === folder.sessionId)) waiting.splice(at, 1);
+      }
       asked.push(scanned);
     }
     pool.wake?.();

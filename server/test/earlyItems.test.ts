@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 import { startWriter } from '../../tools/writer/writerClient.ts';
-import type { FolderWatch } from '../record/folderWatch.ts';
 import type { ScanPool, ScannedFolder } from '../record/scanPool.ts';
-import { beginRecordScan } from '../record/scanStart.ts';
+import { createFolderWatch, type FolderWatch } from '../record/folderWatch.ts';
+import type { FolderEntry } from '../watch/listFolder.ts';
+import { beginRecordScan, startScanThreads } from '../record/scanStart.ts';
 import { connectEventStream } from './eventStream.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 
@@ -119,6 +120,95 @@ describe('a write while the first scan has not read its folder', () => {
       // Told while being written and then as its entry is one row that turns into its entry.
       const toldOfIt = events.notices.flatMap(({ event }) => (event.type === 'items' && event.sessionId === sessionId ? event.items.filter((item) => item.key === name) : []));
       assert.deepEqual(toldOfIt.filter((item) => item.evidence !== 'pending').map((item) => item.evidence), ['parsed'], `the write is one row of the live view: ${JSON.stringify(toldOfIt)}`);
+    } finally {
+      await close();
+    }
+  });
+});
+
+/**
+ * Scan threads begun only when `start` is called, on the record's listing with the folder named
+ * `first` first: the dashboard is up by then, so that a write is asked of a thread still reading
+ * its line. The hand-over is held back: `handOver(1)` lets one more folder through, `release` all.
+ */
+function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: string) {
+  let pool: ScanPool | null = null;
+  let threads = 1;
+  let allowed = 0;
+  const late: ScanPool = {
+    take() {
+      if (allowed === 0) return undefined;
+      const folder = pool?.take();
+      if (folder !== undefined) allowed--;
+      return folder;
+    },
+    wake: null,
+    get finished() {
+      return allowed === Infinity && pool !== null && pool.finished;
+    },
+    get started() {
+      return pool?.started ?? 0;
+    },
+    inLine: (sessionId) => listing.some((dirent) => dirent.name === sessionId),
+    grow(count) {
+      threads = count;
+      pool?.grow(count);
+    },
+    get done() {
+      return pool!.done;
+    },
+    askSoon: (sessionId) => pool?.askSoon(sessionId),
+    terminate: async () => pool?.terminate(),
+  };
+  const handOver = (folders: number) => {
+    allowed += folders;
+    late.wake?.();
+  };
+  return {
+    pool: late,
+    start() {
+      const ordered = [...listing.filter((dirent) => dirent.name === first), ...listing.filter((dirent) => dirent.name !== first)];
+      pool = startScanThreads(recordDir, ordered, (message) => assert.fail(message), threads);
+      assert.ok(pool, 'scan threads began');
+      pool.wake = () => late.wake?.();
+    },
+    handOver,
+    release: () => handOver(Infinity),
+  };
+}
+
+describe('two writes in a folder the first scan has not read, each asked of a scan thread', () => {
+  it('the session is told with both once the look taken after the second is handed over, though the look taken after the first is handed over before', { timeout: 60_000 }, async () => {
+    const record = writeRecord();
+    // A folder that keeps a scan thread reading its line for a while: one entry's file, linked
+    // under many names (a link is made far faster than a file is written).
+    const large = join(record.dir, 'large');
+    mkdirSync(large);
+    writeFileSync(join(large, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: 'large' }));
+    for (let seq = 2; seq <= 40_000; seq++) linkSync(join(large, nameAt(0, 1)), join(large, nameAt(seq, seq)));
+    const folders = createFolderWatch(record.dir);
+    const threads = lateHeldThreads(record.dir, folders.begin() ?? [], 'large');
+    const { writer, events, close } = await startOver(record, folders, threads);
+    try {
+      await events.next(({ event }) => event.type === 'hello', undefined, 'the hello');
+      threads.start();
+      const sessionId = 's042';
+      const write = async (seq: number, text: string) => {
+        await writer.send({ op: 'write', sessionId, seq, entry: { ...sentEntry(59, text), sessionId } });
+        await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === nameAt(59, seq) && item.evidence === 'parsed'), 20_000, `the write ${text}, as its entry`);
+        // Time for the thread to take its look of the folder after this write.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      };
+      await write(ENTRIES + 1, 'the first write');
+      await write(ENTRIES + 2, 'the second write');
+      const session = (at: number) => events.notices.slice(at).flatMap(({ event }) => (event.type === 'session-changed' && event.session.id === sessionId ? [event.session.counts] : []));
+      // The looks come one at a time, each told before the next is handed over.
+      const from = events.notices.length;
+      threads.handOver(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      threads.release();
+      await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES + 1, 20_000, 'the session with both writes, once the scan hands its folder over');
+      for (const counts of session(from)) assert.equal(counts.sent + counts.pending, ENTRIES + 1, `no summary of the folder without the second write is told: ${JSON.stringify(counts)}`);
     } finally {
       await close();
     }
