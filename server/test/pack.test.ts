@@ -8,11 +8,12 @@ import { promisify } from 'node:util';
 
 import { startCommand } from './command.ts';
 import { makeTempRecord } from './harness.ts';
+import { npmAsRun } from './npmAsRun.ts';
 import { recordSessionsResponseSchema } from '../../shared/test/recordWire.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const NPM_ENV = npmAsRun();
 
 /**
  * A fresh clone of the working tree: the files git would commit, as they are now (uncommitted

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { eventually, makeTempRecord } from './harness.ts';
 import { startCommand, type RunningCommand } from './command.ts';
+import { npmAsRun } from './npmAsRun.ts';
 import { childPidsOf, isRunning } from './processes.ts';
 
 // The command must stop promptly on SIGINT and SIGTERM whatever clients are attached: a browser
@@ -157,7 +158,7 @@ describe('stopping the command', () => {
     const npm = spawn('npm', ['start', '--', '--port', '0', '--no-open'], {
       cwd: project.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CI: '1', npm_config_update_notifier: 'false' },
+      env: npmAsRun({ CI: '1' }),
     });
     const npmExited = new Promise((resolve) => npm.once('exit', resolve));
     const lines: string[] = [];
