@@ -256,6 +256,26 @@ test('a paused view left for a row’s item is found paused at the row it was at
   expect(await topIndex()).toBe(80);
 });
 
+test('a paused view whose reader scrolled up to a row and opened it at once is found paused on Back: a scroll up is never taken for one to the end', async ({ page }) => {
+  const sessionId = 'live-view-back-scrolled-up';
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLive(page, `?session=${sessionId}`);
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 40, startSeq: 1, cwd: `/e2e/${sessionId}` });
+  await expect(page.getByLabel('Items listed')).toHaveText(/^40 of [\d,]+ items$/, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  // The first row drawn, out of view above: the click scrolls the list up to it first, and the
+  // scroll is told after the press.
+  const first = Math.min(...(await page.locator('.live-item').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-index'))))));
+  await expect(page.locator(`.live-item[data-index="${first}"]`)).not.toBeInViewport();
+  await page.locator(`.live-item[data-index="${first}"] .live-words a`).click();
+  await expect(page).toHaveURL(new RegExp(`/item/[^/]+-${first + 1}\\.json$`));
+  await stores[1]!.writer.send({ op: 'burst', sessionId, count: 2, startSeq: 41, cwd: `/e2e/${sessionId}` });
+  await page.goBack();
+  await expect(page.getByRole('button', { name: /^Resume \(2 new\)$/ })).toBeVisible();
+  await page.waitForTimeout(300);
+  await expect(page.getByRole('button', { name: /^Resume \(2 new\)$/ })).toBeVisible();
+});
+
 test('a burst of 2,000 writes ends with all of them listed, in the order written', async ({ page }) => {
   test.setTimeout(90_000);
   const sessionId = 'live-view-burst';

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 
 // A list follows its newest item (a conversation's, the live view's) until the reader scrolls
 // away; then it counts what arrived since, and "N new" brings the reader back. Only a reader's own
-// scrolling (wheel, touch, keys, scrollbar) stops following, or starts it again at the bottom: the
+// scrolling (wheel, touch, keys, scrollbar) stops following, or starts it again down at the bottom: the
 // list also scrolls when rows are measured, and a list still shorter than its estimate once put a
 // link's item "at the bottom" and followed away from it. A view that opens on a link counts as
 // new only what comes after the list's length was first known: nobody was away for what was
@@ -54,13 +54,19 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
       intent();
       if (event.deltaY < 0) stopFollowing();
     };
+    let lastTop = el.scrollTop;
     const onScroll = () => {
       const byReader = Date.now() - intentAt.current < INTENT_MS;
+      // Only a scroll down reaches the end: a click on a row above the view scrolls the list up
+      // to it, and that scroll, told after the press (or once the page has gone on), found a list
+      // short enough "at the bottom" and followed again.
+      const down = el.scrollTop > lastTop;
+      lastTop = el.scrollTop;
       // Rows measured before the frame that scrolls to the end moved the list: not the reader.
       if (!byReader && endPending.current) return;
       const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
       if (fromBottom < AT_BOTTOM_PX) {
-        if (byReader) setFollowing(true);
+        if (byReader && down) setFollowing(true);
       }
       // Measuring rows moves the list by less than a screen; a jump further away is the reader's.
       else if (byReader || fromBottom > el.clientHeight) stopFollowing();
