@@ -21,6 +21,35 @@ test('a text search finds the entries of every session that hold it, and a resul
   await expect(page.locator('.conversation-row.selected')).toContainText('Thanks, got it queued on my side.');
 });
 
+test('a link to a search leaves the keys to its results: j and k select a hit, Enter opens it; Escape in the box leaves it, what was typed kept', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=got+it+queued`);
+  const hits = page.locator('.search-hit');
+  await expect(hits).toHaveCount(2);
+  const box = page.getByRole('searchbox', { name: 'Text to find' });
+  await expect(box).not.toBeFocused();
+  await page.keyboard.press('j');
+  await expect(hits.nth(0)).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('j');
+  await expect(hits.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(hits.nth(0)).not.toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('k');
+  await expect(hits.nth(0)).toHaveAttribute('aria-current', 'true');
+  await expect(box).toHaveValue('got it queued');
+  const opens = await hits.nth(0).getByRole('link', { name: /Open entry/ }).getAttribute('href');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`${opens!.replace(/[.?]/g, '\\$&')}$`));
+
+  // An empty search gives the box the focus; Escape leaves it, and the page's keys work again.
+  await page.goto(`${view.url}/search`);
+  await expect(box).toBeFocused();
+  await box.fill('queued');
+  await page.keyboard.press('Escape');
+  await expect(box).not.toBeFocused();
+  await expect(box).toHaveValue('queued');
+  await page.keyboard.press('l');
+  await expect(page).toHaveURL(/\/live$/);
+});
+
 test('filters: a regex, refused sends only, a side and an outcome', async ({ page }) => {
   await page.goto(`${view.url}/search?q=${encodeURIComponent('Sec(ond)? line')}&regex=1`);
   await expect(page.locator('.search-hit')).toHaveCount(2);

@@ -1,8 +1,9 @@
 import { useLayoutEffect, useRef } from 'react';
 
-// Single-key shortcuts. They are ignored while the reader types in a field, when a modifier is
-// held, so the browser's own shortcuts keep working, and while a dialog is open (the list of
-// keys): the page behind it is not moved, and Escape is the dialog's, which it closes.
+// Single-key shortcuts. They are ignored while the reader types in a field (Escape leaves it),
+// when a modifier is held, so the browser's own shortcuts keep working, and while a dialog is
+// open (the list of keys): the page behind it is not moved, and Escape is the dialog's, which it
+// closes.
 
 type KeyBindings = Record<string, (event: KeyboardEvent) => void>;
 
@@ -24,7 +25,16 @@ export function useKeys(bindings: KeyBindings): void {
   // lost (the list of keys did not open on `?` in a test run).
   useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target) || document.querySelector('dialog[open]') !== null) return;
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || document.querySelector('dialog[open]') !== null) return;
+      if (isTyping(event.target)) {
+        // Escape leaves the field, what was typed kept (a search box would clear it), so that
+        // the page's keys are the reader's again.
+        if (event.key === 'Escape' && event.target instanceof HTMLElement) {
+          event.preventDefault();
+          event.target.blur();
+        }
+        return;
+      }
       if (event.key === 'Enter' && isControl(event.target)) return;
       const handler = ref.current[event.key];
       if (handler === undefined) return;

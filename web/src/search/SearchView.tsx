@@ -2,7 +2,8 @@ import { SessionLink } from '../session/SessionLink.tsx';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { MOST_SEARCH_HITS } from '../../../shared/wire/common.ts';
 import { searchResponseSchema, type SearchResponse, type StoppedEarly } from '../../../shared/wire/search.ts';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useKeys } from '../keyboard/useKeys.ts';
 import { getJson, isNotHere, isRefusal } from '../api/client.ts';
 import { apiUrls } from '../api/urls.ts';
 import { queryKeys } from '../api/queryKeys.ts';
@@ -31,7 +32,11 @@ export default function SearchView({ query }: { query: string }) {
   const [formError, setFormError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => setForm(formFromQuery(query, timeZone)), [query, timeZone]);
-  useEffect(() => inputRef.current?.focus(), []);
+  // The box has the focus on a search to write; on results (a link to a search), the keys are
+  // the results' (j, k, Enter).
+  useEffect(() => {
+    if (isEmptySearch(new URLSearchParams(query))) inputRef.current?.focus();
+  }, []);
 
   // An address's time is read as the form reads it, and the server is asked what its field
   // shows (`?from=2026-11-20` is that day's first instant); a time that is not one
@@ -177,6 +182,8 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
   if (results.data === undefined) return <p className="muted">Searching…</p>;
   const { hits, scanned, truncated, stoppedEarly, keptOut } = results.data;
   return (
+    <HitList count={hits.length}>
+      {(list) => (
     <section aria-label="Search results">
       {stoppedEarly !== null && <StoppedEarlyNotice stoppedEarly={stoppedEarly} />}
       {/* One notice per reason, naming every store it kept out. */}
@@ -199,12 +206,48 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
           </>
         )}
       </p>
-      <ol className="search-hits">
+      <ol className="search-hits" ref={list}>
         {hits.map((hit) => {
           const { HitRow, hitKey } = kindOf(hit);
           return <HitRow key={hitKey(hit)} hit={hit} store={<SourceBadge source={hit.source} />} across={<SessionLink session={hit.session} />} />;
         })}
       </ol>
     </section>
+      )}
+    </HitList>
   );
+}
+
+/**
+ * The keys over a search's hits: j and k (↓ ↑) select the next and the one before, Home and End
+ * the first and the last, Enter opens the one selected, as its time's link does. The selection is
+ * the list's own: a hit is not an address of its own.
+ */
+function HitList({ count, children }: { count: number; children(list: RefObject<HTMLOListElement | null>): ReactNode }) {
+  const list = useRef<HTMLOListElement>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const rows = () => [...(list.current?.querySelectorAll<HTMLElement>(':scope > .search-hit') ?? [])];
+  const select = (index: number) => setSelected(count === 0 ? null : Math.max(0, Math.min(count - 1, index)));
+  useLayoutEffect(() => {
+    for (const [index, row] of rows().entries()) {
+      if (index === selected) {
+        row.setAttribute('aria-current', 'true');
+        row.scrollIntoView({ block: 'nearest' });
+      } else row.removeAttribute('aria-current');
+    }
+  });
+  const next = () => select(selected === null ? 0 : selected + 1);
+  const before = () => select(selected === null ? 0 : selected - 1);
+  useKeys({
+    j: next,
+    ArrowDown: next,
+    k: before,
+    ArrowUp: before,
+    Home: () => select(0),
+    End: () => select(count - 1),
+    Enter: () => {
+      if (selected !== null) rows()[selected]?.querySelector<HTMLAnchorElement>('.search-hit-head a[href]')?.click();
+    },
+  });
+  return children(list);
 }
