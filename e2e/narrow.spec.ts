@@ -266,21 +266,24 @@ test('on a phone the sessions list opened covers the page, closes once a session
   await expect(page.locator('.sidebar')).toBeVisible();
 });
 
-test('on a phone a conversation’s header and degraded banner are shown whole, and its rows, scrolled down to, fill the view', async ({ page }) => {
+test('on a phone a conversation’s header and degraded banner are shown whole, and its rows, scrolled down to, fill the view: a room’s flow as a session’s rows', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  // The seat's room, as the seat's page links it.
+  await openAndSettle(page, seatPath);
+  const room = await page.locator('.sac-header dd a[href*="/rooms/"]').first().getAttribute('href');
   // The record's, spex's and a seat's page: the degraded one of each, as the demo writes them.
-  for (const path of paths.filter((one) => one.includes('/conversation/'))) {
+  for (const path of [...paths.filter((one) => one.includes('/conversation/')), room!]) {
     await openAndSettle(page, path);
     const view = page.locator('main.view');
     // The record's degraded session has its banner: the check below has one to measure.
     if (path.startsWith('/source/record-')) await expect(view.locator(':scope > .banner-degraded')).toHaveCount(1);
-    for (const box of ['.session-header', '.banner-degraded']) {
+    for (const box of ['.session-header', '.banner-degraded', '.session-header .sac-members ul']) {
       const cut = await view.locator(`:scope > ${box}`).evaluateAll((all) => all.map((one) => one.scrollHeight - one.clientHeight));
       expect(cut.filter((px) => px > 1), `${path}: ${box} cut`).toEqual([]);
     }
     const rows = await view.evaluate((main) => {
       main.scrollTo(0, main.scrollHeight);
-      return { view: main.clientHeight, rows: document.querySelector('main.view .conversation')!.getBoundingClientRect().height };
+      return { view: main.clientHeight, rows: document.querySelector('main.view > :is(.conversation, .sac-flow)')!.getBoundingClientRect().height };
     });
     expect(rows.rows, `${path}: the rows' box`).toBeGreaterThan(rows.view * 0.9);
   }
