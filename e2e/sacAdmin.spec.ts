@@ -82,7 +82,7 @@ test('a room’s roster lists every member, one that never wrote included, and a
   // The room's summary counts it as the roster lists it.
   await expect(page.locator('.sac-meta')).toContainText('1 member with no file here: never wrote');
   await expect(memberRow(page, DB)).toContainText('members.json');
-  await expect(memberRow(page, REMOTE)).toContainText('has a file here');
+  await expect(memberRow(page, REMOTE)).toContainText('a member by: a seat file here');
   await page.goto(`${url}/source/${source}/rooms`);
   await page.getByRole('link', { name: `#${PAIR}` }).click();
   await expect(membersOf(page).getByRole('listitem')).toHaveCount(2);

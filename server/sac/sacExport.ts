@@ -285,7 +285,8 @@ function describeRoomMarkdown(summary: SacRoomSummary, exportedAt: string): stri
     `# Room ${inlineValue(summary.room)}`,
     '',
     `- Store: sac ${inlineValue(summary.source.id)}`,
-    `- ${summary.kind === 'pair' ? 'A room of two' : summary.kind === 'unknown' ? `Room of two: unknown${summary.kindWhy === null ? '' : ` (${summary.kindWhy})`}` : 'A room'}`,
+    // A room of two is said, as the page says it; a room of any number says nothing more.
+    ...(summary.kind === 'pair' ? ['- A room of two'] : summary.kind === 'unknown' ? [`- Room of two: unknown${summary.kindWhy === null ? '' : ` (${summary.kindWhy})`}`] : []),
     `- Members: ${summary.members.length === 0 ? 'none' : summary.members.map((member) => inlineValue(member.seat)).join(', ')}`,
     `- Seat files: ${summary.seats.length === 0 ? 'none' : summary.seats.map((seat) => inlineValue(seat)).join(', ')}`,
     `- ${summary.entries} ${summary.entries === 1 ? 'entry' : 'entries'}`,

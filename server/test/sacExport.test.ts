@@ -189,11 +189,13 @@ describe('a set-agent-comm room exported', () => {
     assert.deepEqual(exported.room, page.room);
   });
 
-  it('as Markdown is a transcript headed by the room, bodies verbatim, in time order', async () => {
+  it('as Markdown is a transcript headed by the room (a room of two said, a room of any number not), bodies verbatim, in time order', async () => {
     const answer = await roomExport('export', 'md');
     assert.equal(answer.status, 200, answer.text);
     const md = answer.text;
     assert.match(md, /^# Room `export`/);
+    // A room of any number of members is a room: its head says nothing more of its kind.
+    assert.ok(!/^- A room$/m.test(md), 'no bare line naming the kind');
     assert.ok(md.includes('## Flow'));
     assert.ok(md.includes(`\`\`\`\`\`text\n${VERBATIM.trim()}\n\`\`\`\`\`\n`), 'the body verbatim, in a fence of five');
     assert.ok(md.indexOf('findme-sac-export') < md.indexOf('The answer'), 'the question before its answer');

@@ -12,7 +12,7 @@ const BECAUSE: Record<SacRoomMember['because'][number], string> = {
   members: 'members.json',
   registry: 'the registry',
   pair: 'rooms.json’s pair',
-  file: 'has a file here',
+  file: 'a seat file here',
 };
 
 export function RoomMembers({ source, members }: { source: string; members: readonly SacRoomMember[] }) {
@@ -34,7 +34,7 @@ export function RoomMembers({ source, members }: { source: string; members: read
             )}
             {member.left && <span className="muted"> · left (sac part)</span>}
             {member.file === 'none' && <span className="muted"> · no file here: never wrote</span>}
-            {member.file === 'empty' && <span className="muted"> · joined and never wrote</span>}
+            {member.file === 'empty' && <span className="muted"> · an empty file here: joined and never wrote</span>}
             {member.focus.state === 'declared' && (
               <span className="sac-focus">
                 {' · '}on: {member.focus.text}
@@ -42,7 +42,7 @@ export function RoomMembers({ source, members }: { source: string; members: read
                 {member.focus.freshness === 'stale' && ' (stale)'}
               </span>
             )}
-            <span className="muted"> · a member by {member.because.map((why) => BECAUSE[why]).join(', ')}</span>
+            <span className="muted"> · a member by: {member.because.map((why) => BECAUSE[why]).join(', ')}</span>
           </li>
         ))}
       </ul>
