@@ -92,6 +92,9 @@ test("a session's page shows every store's items labelled with their store, none
   await expect(live.locator('article.sac-entry')).toHaveCSS('border-top-style', 'solid');
   await expect(live.locator('article.sac-entry')).toHaveCSS('border-top-width', '1px');
   await expect(page.locator('.joined-row[data-store="spex"] .spex-place').first()).toHaveCSS('flex-wrap', 'wrap');
+  // A text is in the page's ink, as on its store's page: the side's colour is its column's mark, not the words'.
+  const ink = await page.locator('main').evaluate((main) => getComputedStyle(main).color);
+  await expect(live.locator('.verbatim').first()).toHaveCSS('color', ink);
 });
 
 test("a session page's filters are in its address, one store, one side, and Back undoes them one by one", async ({ page }) => {
@@ -105,9 +108,9 @@ test("a session page's filters are in its address, one store, one side, and Back
   await expect(page.locator('.joined-row:not([data-store="record"])')).toHaveCount(0);
   await page.getByLabel('Side').selectOption('received');
   await expect(page).toHaveURL(/side=received/);
-  await expect(page.locator('.joined-row:not(.side-received)')).toHaveCount(0);
+  await expect(page.locator('.joined-row:not([data-side="received"])')).toHaveCount(0);
   await page.reload();
-  await expect(page.locator('.joined-row.side-received')).toHaveCount(1);
+  await expect(page.locator('.joined-row[data-side="received"]')).toHaveCount(1);
   // A peer typed is one step more, whatever keys it took; Back undoes the steps one by one.
   await page.getByLabel('Peer').pressSequentially('a person');
   await expect(page).toHaveURL(/peer=a\+person$/);
@@ -388,7 +391,7 @@ test("a session's page puts the item selected with the keys in its address, its 
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_A}/item/[^/?]+$`));
   const address = page.url();
   const text = (await selected.textContent())!;
-  const side = (await selected.locator('.joined-row').getAttribute('class'))!.includes('side-sent') ? 'sent' : 'received';
+  const side = (await selected.locator('.joined-row').getAttribute('data-side')) === 'sent' ? 'sent' : 'received';
 
   // Opened afresh at its address: that item, selected and in view; the newest is not.
   await page.goto(address);

@@ -136,10 +136,13 @@ function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limi
           <Link to={conversationPath(cut.source.id, cut.conversation)}>its own view</Link> has them all.
         </p>
       ))}
+      {/* A line of its own: beside the downloads, it read as one of them. */}
       {data.cut.length > 0 && more !== undefined && (
-        <button type="button" className="small" onClick={() => onMore(more)}>
-          Show up to {writeCount(more)} of each
-        </button>
+        <p>
+          <button type="button" className="small" onClick={() => onMore(more)}>
+            Show up to {writeCount(more)} of each
+          </button>
+        </p>
       )}
     </>
   );
@@ -173,7 +176,7 @@ function SessionRow({ item }: { item: SessionItem }) {
   const kind = kindNamed(item.kind)!;
   const View = kind.SessionItem;
   return (
-    <div className={`joined-row side-${item.side ?? 'both'}`} data-store={item.kind}>
+    <div className="joined-row" data-side={item.side ?? 'both'} data-store={item.kind}>
       <p className="item-store">
         <Link to={conversationPath(item.item.source.id, item.conversation)} className={`store-badge kind-${item.kind}`} title={`In ${kind.storeWords} ${item.item.source.id}: its own view`}>
           <span className="store-name">{kind.name}</span>
@@ -261,7 +264,7 @@ function nextLimit(limit: SessionLimit): SessionLimit | undefined {
 function CutRow({ cut, more, onMore }: { cut: Cut; more: SessionLimit | undefined; onMore(limit: SessionLimit): void }) {
   const kind = kindNamed(cut.source.kind);
   return (
-    <div className="joined-row joined-cut side-both" data-store={cut.source.kind} role="note">
+    <div className="joined-row joined-cut" data-side="both" data-store={cut.source.kind} role="note">
       <p>
         <span className="store-name">{kind?.name ?? cut.source.kind}</span> {kind?.noun} <code>{cut.conversation}</code>: its {countOf(cut.total - cut.shown, 'older item')} {cut.total - cut.shown === 1 ? 'is' : 'are'} not
         shown here, before this point; the {countOf(cut.shown, 'newest item')} are.{' '}
