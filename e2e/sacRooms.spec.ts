@@ -90,6 +90,22 @@ test('one torn write is one card and one banner that names its file and links to
   await expect(page.locator('.notice.warn[data-reason="torn-entry"]')).toHaveCount(0);
 });
 
+test('a room’s entry and a seat’s, selected with j and k, are put in the address, as every conversation’s are: the address opens the same entry again', async ({ page }) => {
+  await page.goto(`${url}/source/${source}/rooms/ops`);
+  await expect(flowOf(page).getByRole('article')).toHaveCount(4);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(/\/rooms\/ops\/item\/[^/?]+$/);
+  const chosen = page.url();
+  await page.reload();
+  await expect(flowOf(page).locator('article.sac-target')).toBeVisible();
+  expect(page.url()).toBe(chosen);
+  await page.goto(`${url}/source/${source}/conversation/${encodeURIComponent(WEB)}`);
+  await expect(page.locator('[data-column="received"]').getByRole('article').first()).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(page).toHaveURL(new RegExp(`/conversation/${encodeURIComponent(WEB)}/item/[^/?]+$`));
+});
+
 test('a room’s header, its roster in it, may take as much of the view as a seat’s header: a roster beside a degraded banner was cut to a member and a half at 1,280 × 800', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const capOf = async (path: string) => {

@@ -70,6 +70,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
     fetch: (limit, signal) => fetchRoom(source, room, filter, limit, signal),
     rowsOf: (page) => ({ rows: page.items.map((item) => ({ item, column: 'both' as const })), total: page.total }),
     target: entry,
+    onSelectItem: (key) => navigate(sourceViewPath(source, ROOMS, room, key, filter === 'waking' ? 'flow=waking' : ''), { replace: true }),
   });
   const data = flow.query.data;
   if (flow.query.error !== null && data === undefined) return <main className="view"><p className="notice warn">{flow.query.error.message}</p></main>;

@@ -3,7 +3,7 @@ import { apiUrls } from '../../api/urls.ts';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link, useRouter } from '../../router/Router.tsx';
-import { conversationPath, sourceViewPath } from '../../router/routes.ts';
+import { conversationPath, itemPath, sourceViewPath } from '../../router/routes.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
@@ -33,6 +33,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
     fetch: (limit, signal) => fetchSeat(source, seat, others, limit, signal),
     rowsOf: seatRows,
     target: item,
+    onSelectItem: (key) => navigate(itemPath(source, seat, key, others ? 'others=1' : ''), { replace: true }),
   });
   const data = flow.query.data;
   if (flow.query.error !== null && data === undefined) return <main className="view"><p className="notice warn">{flow.query.error.message}</p></main>;

@@ -21,9 +21,11 @@ type Options<P> = {
   rowsOf(page: P): { rows: readonly FlowRow[]; total: number };
   /** The item a link names: the list opens at it, selected. */
   target: string | null;
+  /** The reader selected an item: its page puts it in the address, as every conversation's does. */
+  onSelectItem(key: string): void;
 };
 
-export function useNewestWindow<P>({ queryKey, fetch, rowsOf, target }: Options<P>) {
+export function useNewestWindow<P>({ queryKey, fetch, rowsOf, target, onSelectItem }: Options<P>) {
   const [limit, setLimit] = useState(FIRST_LIMIT);
   const query = useQuery({ queryKey: queryKey(limit), queryFn: ({ signal }) => fetch(limit, signal), placeholderData: keepPreviousData });
   const shaped = useMemo(() => (query.data === undefined ? null : rowsOf(query.data)), [query.data]);
@@ -45,7 +47,7 @@ export function useNewestWindow<P>({ queryKey, fetch, rowsOf, target }: Options<
     const row = shaped?.rows[index - offset];
     return row === undefined ? undefined : { key: row.item.item, column: row.column };
   };
-  const list = useConversationList({ count, rowAt, target: target === null ? null : { key: target, index: targetIndex } });
+  const list = useConversationList({ count, rowAt, target: target === null ? null : { key: target, index: targetIndex }, onSelectItem });
   const firstShown = list.visible[0]?.index;
   useEffect(() => {
     if (firstShown === undefined || firstShown >= offset || !canWiden || query.isFetching) return;
