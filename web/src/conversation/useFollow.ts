@@ -56,6 +56,9 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     };
     let lastTop = el.scrollTop;
     const onScroll = () => {
+      // A scroll told once the list has left the page (a row opened, the view gone on) reads a
+      // box of no height: "at the bottom", and nothing the reader did.
+      if (!el.isConnected) return;
       const byReader = Date.now() - intentAt.current < INTENT_MS;
       // Only a scroll down reaches the end: a click on a row above the view scrolls the list up
       // to it, and that scroll, told after the press (or once the page has gone on), found a list

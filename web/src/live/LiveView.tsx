@@ -180,7 +180,13 @@ export default function LiveView({ query }: { query: string }) {
   placeNow.current = () => {
     // A list not yet here (its rows filtered on a list of sessions still to come) has not moved.
     if (!follow.following && shown.length === 0) return;
-    leaving.current = follow.following || scrollElement === null ? null : placeIn(scrollElement, shown, follow.seenKey);
+    if (follow.following || scrollElement === null) {
+      leaving.current = null;
+      return;
+    }
+    // A list that has left the page (a scroll told after a row opened) has no row drawn to read:
+    // the place the reader left stays.
+    leaving.current = placeIn(scrollElement, shown, follow.seenKey) ?? leaving.current;
   };
   useEffect(() => {
     if (scrollElement === null) return;
