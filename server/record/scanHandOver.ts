@@ -56,7 +56,7 @@ export function createScanHandOver(options: ScanHandOverOptions) {
    * Records a session folder that a scan thread looked at, from its `from`th file for as long as
    * the slice lasts. Returns where it stopped: the file count once it is done.
    */
-  function concludeScannedFolder(folder: ScannedFolder, from: number, slices: Slices): number {
+  function concludeScannedFolder(folder: ScannedFolder, from: number, slices: Slices, pool: ScanPool): number {
     const { sessionId, looks: folderLooks, first } = folder;
     const count = folder.files;
     const until = slices.until();
@@ -91,9 +91,9 @@ export function createScanHandOver(options: ScanHandOverOptions) {
       else conclude();
       slices.countRead();
     }
-    // The ask stays open until the look that answers its last: what stirred after an earlier
-    // look began is told as the watcher's when the later look comes (scanPool.ts).
-    if (folder.soon && folder.lastAsk && askedOfWorker.delete(sessionId)) {
+    // The ask stays open until no look of it is still to come: what stirred after this look
+    // began is told as the watcher's when the later look is concluded (ScanPool.asksWaiting).
+    if (folder.soon && pool.asksWaiting(sessionId) === 0 && askedOfWorker.delete(sessionId)) {
       slices.noteSeen();
       tellSeen(sessionId);
     }
@@ -151,7 +151,7 @@ export function createScanHandOver(options: ScanHandOverOptions) {
         if (isClosed()) return 'closed';
         folder ??= pool.take();
         if (folder !== undefined) {
-          concluded = concludeScannedFolder(folder, concluded, slices);
+          concluded = concludeScannedFolder(folder, concluded, slices, pool);
           if (concluded === folder.files) {
             folder = undefined;
             concluded = 0;

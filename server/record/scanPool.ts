@@ -23,12 +23,8 @@ export type FolderLooked = { sessionId: string; problem: string | null; gone: bo
  */
 export type ScanThreadMessage = { type: 'folders'; folders: FolderLooked[]; looks: PackedLooks } | { type: 'done' };
 
-/**
- * A folder handed over: its files are `looks`' from `first`, `files` of them. An asked look
- * answers `lastAsk` when no ask of its folder sent after the one it answers waits for a look: a
- * look begun before a later ask may not hold what stirred it.
- */
-export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number; lastAsk: boolean };
+/** A folder handed over: its files are `looks`' from `first`, `files` of them. */
+export type ScannedFolder = FolderLooked & { looks: OpenedLooks; first: number };
 
 /**
  * What a scan thread is given. `queue` is shared by the threads of one scan: at 0 the next
@@ -81,6 +77,12 @@ export type ScanPool = {
    * Every ask for one folder goes to the thread that has it, so its looks come in order.
    */
   askSoon(sessionId: string): void;
+  /**
+   * How many looks of a folder asked for are still to come or to be taken: asks sent whose look
+   * has not arrived, and asked looks arrived and not taken. An asked look taken when none is left
+   * answers every ask of its folder; one taken before may not hold what stirred a later ask.
+   */
+  asksWaiting(sessionId: string): number;
   terminate(): Promise<void>;
 };
 
@@ -139,6 +141,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     },
     done,
     inLine: (sessionId) => positions.has(sessionId),
+    asksWaiting: (sessionId) => (unanswered.get(sessionId) ?? 0) + asked.filter((folder) => folder.sessionId === sessionId).length,
     grow(count) {
       while (!stopped && !finished && threads.length < count && !threads.every((thread) => thread.lineDone)) if (!spawn()) return;
     },
@@ -192,13 +195,13 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     let first = 0;
     for (const folder of message.folders) {
       unreported.delete(folder.sessionId);
-      const left = folder.soon ? (unanswered.get(folder.sessionId) ?? 1) - 1 : 0;
-      const scanned = { ...folder, looks, first, lastAsk: left === 0 };
+      const scanned = { ...folder, looks, first };
       first += folder.files;
       if (!folder.soon) {
         inTurn.push(scanned);
         continue;
       }
+      const left = (unanswered.get(folder.sessionId) ?? 1) - 1;
       if (left > 0) unanswered.set(folder.sessionId, left);
       else unanswered.delete(folder.sessionId);
       // Taken after the ask, so after any look of it still waiting (in turn or asked before), which it supersedes.

@@ -45,6 +45,7 @@ function holdHandOver(pool: ScanPool): { pool: ScanPool; release(): void } {
     grow: (threads) => pool.grow(threads),
     done: pool.done,
     askSoon: (sessionId) => pool.askSoon(sessionId),
+    asksWaiting: (sessionId) => pool.asksWaiting(sessionId),
     terminate: () => pool.terminate(),
   };
   return {
@@ -127,11 +128,11 @@ describe('a write while the first scan has not read its folder', () => {
 });
 
 /**
- * Scan threads begun only when `start` is called, on the record's listing with the folder named
- * `first` first: the dashboard is up by then, so that a write is asked of a thread still reading
+ * Scan threads begun only when `start` is called, on the record's listing with the folders named
+ * in `first` first: the dashboard is up by then, so that a write is asked of a thread still reading
  * its line. The hand-over is held back: `handOver(1)` lets one more folder through, `release` all.
  */
-function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: string) {
+function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: string[]) {
   let pool: ScanPool | null = null;
   let threads = 1;
   let allowed = 0;
@@ -158,6 +159,7 @@ function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: strin
       return pool!.done;
     },
     askSoon: (sessionId) => pool?.askSoon(sessionId),
+    asksWaiting: (sessionId) => pool?.asksWaiting(sessionId) ?? 0,
     terminate: async () => pool?.terminate(),
   };
   const handOver = (folders: number) => {
@@ -167,7 +169,7 @@ function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: strin
   return {
     pool: late,
     start() {
-      const ordered = [...listing.filter((dirent) => dirent.name === first), ...listing.filter((dirent) => dirent.name !== first)];
+      const ordered = [...listing.filter((dirent) => first.includes(dirent.name)), ...listing.filter((dirent) => !first.includes(dirent.name))];
       pool = startScanThreads(recordDir, ordered, (message) => assert.fail(message), threads);
       assert.ok(pool, 'scan threads began');
       pool.wake = () => late.wake?.();
@@ -178,37 +180,49 @@ function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: strin
 }
 
 describe('two writes in a folder the first scan has not read, each asked of a scan thread', () => {
-  it('the session is told with both once the look taken after the second is handed over, though the look taken after the first is handed over before', { timeout: 60_000 }, async () => {
+  it('the session is told with both, though the look taken after the first write is concluded while the second one’s look is still to come', { timeout: 60_000 }, async () => {
     const record = writeRecord();
-    // A folder that keeps a scan thread reading its line for a while: one entry's file, linked
-    // under many names (a link is made far faster than a file is written).
-    const large = join(record.dir, 'large');
-    mkdirSync(large);
-    writeFileSync(join(large, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: 'large' }));
-    for (let seq = 2; seq <= 40_000; seq++) linkSync(join(large, nameAt(0, 1)), join(large, nameAt(seq, seq)));
+    const sessionId = 's042';
+    // Folders that take a scan thread a while: one that keeps it reading its line, and the asked
+    // one, so that its second look is still being read when its first is concluded. One entry's
+    // file, linked under many names (a link is made far faster than a file is written).
+    const linkMany = (folder: string, from: string, count: number) => {
+      for (let seq = 1_000; seq < 1_000 + count; seq++) linkSync(join(folder, from), join(folder, nameAt(seq % 60, seq)));
+    };
+    for (const name of ['large', 'larger']) {
+      mkdirSync(join(record.dir, name));
+      writeFileSync(join(record.dir, name, nameAt(0, 1)), JSON.stringify({ ...startEntry(0), sessionId: name }));
+      linkMany(join(record.dir, name), nameAt(0, 1), 50_000);
+    }
+    linkMany(join(record.dir, sessionId), nameAt(2, 2), 5_000);
     const folders = createFolderWatch(record.dir);
-    const threads = lateHeldThreads(record.dir, folders.begin() ?? [], 'large');
-    const { writer, events, close } = await startOver(record, folders, threads);
+    const threads = lateHeldThreads(record.dir, folders.begin() ?? [], ['large', 'larger']);
+    const { writer, dashboard, events, close } = await startOver(record, folders, threads);
     try {
       await events.next(({ event }) => event.type === 'hello', undefined, 'the hello');
       threads.start();
-      const sessionId = 's042';
       const write = async (seq: number, text: string) => {
         await writer.send({ op: 'write', sessionId, seq, entry: { ...sentEntry(59, text), sessionId } });
         await events.next(({ event }) => event.type === 'items' && event.sessionId === sessionId && event.items.some((item) => item.key === nameAt(59, seq) && item.evidence === 'parsed'), 20_000, `the write ${text}, as its entry`);
-        // Time for the thread to take its look of the folder after this write.
-        await new Promise((resolve) => setTimeout(resolve, 200));
       };
       await write(ENTRIES + 1, 'the first write');
+      // Time for the thread to read the folder after the first write.
+      await new Promise((resolve) => setTimeout(resolve, 400));
       await write(ENTRIES + 2, 'the second write');
-      const session = (at: number) => events.notices.slice(at).flatMap(({ event }) => (event.type === 'session-changed' && event.session.id === sessionId ? [event.session.counts] : []));
-      // The looks come one at a time, each told before the next is handed over.
+      // The first look concluded at once, the second still being read; then the rest.
       const from = events.notices.length;
       threads.handOver(1);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       threads.release();
-      await events.next(({ event }) => event.type === 'session-changed' && event.session.id === sessionId && event.session.counts.sent === ENTRIES + 1, 20_000, 'the session with both writes, once the scan hands its folder over');
-      for (const counts of session(from)) assert.equal(counts.sent + counts.pending, ENTRIES + 1, `no summary of the folder without the second write is told: ${JSON.stringify(counts)}`);
+      await eventually(() => (dashboard.sources[0]!.status().indexing.state === 'ready' ? true : undefined), 'the first scan', 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const list = await getJson(dashboard, '/api/sessions', recordSessionsResponseSchema);
+      const listed = list.projects.flatMap((project) => project.sessions).find((session) => session.sessionId === sessionId);
+      assert.ok(listed, 'the session is listed');
+      const told = events.notices.slice(from).flatMap(({ event }) => (event.type === 'session-changed' && event.session.id === sessionId ? [event.session.counts] : []));
+      assert.ok(told.length > 0, 'the session is told');
+      assert.deepEqual(told.at(-1), listed.counts, 'the last summary told is the session as the list has it, with both writes');
+      assert.equal(told.at(-1)!.sent, listed.counts.sent);
     } finally {
       await close();
     }
