@@ -100,10 +100,11 @@ test('a room’s entry and a seat’s, selected with j and k, are put in the add
   await page.reload();
   await expect(flowOf(page).locator('article.sac-target')).toBeVisible();
   expect(page.url()).toBe(chosen);
-  await page.goto(`${url}/source/${source}/conversation/${encodeURIComponent(WEB)}`);
+  // A seat's, with what the address chose to show kept.
+  await page.goto(`${url}/source/${source}/conversation/${encodeURIComponent(WEB)}?others=1`);
   await expect(page.locator('[data-column="received"]').getByRole('article').first()).toBeVisible();
   await page.keyboard.press('Home');
-  await expect(page).toHaveURL(new RegExp(`/conversation/${encodeURIComponent(WEB)}/item/[^/?]+$`));
+  await expect(page).toHaveURL(new RegExp(`/conversation/${encodeURIComponent(WEB)}/item/[^/?]+\\?others=1$`));
 });
 
 test('a room’s header, its roster in it, may take as much of the view as a seat’s header: a roster beside a degraded banner was cut to a member and a half at 1,280 × 800', async ({ page }) => {

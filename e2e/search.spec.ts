@@ -38,6 +38,13 @@ test('a link to a search leaves the keys to its results: j and k select a hit, E
   const opens = await hits.nth(0).getByRole('link', { name: /Open entry/ }).getAttribute('href');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`${opens!.replace(/[.?]/g, '\\$&')}$`));
+  // `/` on results is a new search: its box, empty, has the focus.
+  await page.goBack();
+  await expect(hits).toHaveCount(2);
+  await page.keyboard.press('/');
+  await expect(page).toHaveURL(/\/search$/);
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue('');
 
   // An empty search gives the box the focus; Escape leaves it, and the page's keys work again.
   await page.goto(`${view.url}/search`);

@@ -28,8 +28,8 @@ export function useKeys(bindings: KeyBindings): void {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || document.querySelector('dialog[open]') !== null) return;
       if (isTyping(event.target)) {
         // Escape leaves the field, what was typed kept (a search box would clear it), so that
-        // the page's keys are the reader's again.
-        if (event.key === 'Escape' && event.target instanceof HTMLElement) {
+        // the page's keys are the reader's again; not while it ends a composition (an IME's).
+        if (event.key === 'Escape' && !event.isComposing && event.target instanceof HTMLElement) {
           event.preventDefault();
           event.target.blur();
         }

@@ -32,11 +32,12 @@ export default function SearchView({ query }: { query: string }) {
   const [formError, setFormError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => setForm(formFromQuery(query, timeZone)), [query, timeZone]);
-  // The box has the focus on a search to write; on results (a link to a search), the keys are
-  // the results' (j, k, Enter).
+  // The box has the focus on a search to write (opened, or emptied by `/`); on results (a link to
+  // a search), the keys are the results' (j, k, Enter).
+  const emptyAddress = isEmptySearch(new URLSearchParams(query));
   useEffect(() => {
-    if (isEmptySearch(new URLSearchParams(query))) inputRef.current?.focus();
-  }, []);
+    if (emptyAddress) inputRef.current?.focus();
+  }, [emptyAddress]);
 
   // An address's time is read as the form reads it, and the server is asked what its field
   // shows (`?from=2026-11-20` is that day's first instant); a time that is not one
@@ -182,37 +183,37 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
   if (results.data === undefined) return <p className="muted">Searching…</p>;
   const { hits, scanned, truncated, stoppedEarly, keptOut } = results.data;
   return (
-    <HitList count={hits.length}>
+    <HitList key={params.toString()} keys={hits.map((hit) => kindOf(hit).hitKey(hit))}>
       {(list) => (
-    <section aria-label="Search results">
-      {stoppedEarly !== null && <StoppedEarlyNotice stoppedEarly={stoppedEarly} />}
-      {/* One notice per reason, naming every store it kept out. */}
-      {[...Map.groupBy(keptOut, (one) => one.why)].map(([why, stores]) => (
-        <p key={why} className="notice warn search-kept-out">
-          {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')} not searched: {why}.
-        </p>
-      ))}
-      <p className="muted" role="status">
-        {countOf(hits.length, 'entry', 'entries')}
-        {stoppedEarly !== null ? ' in the texts searched' : ''}
-        {truncated ? ` shown, the newest; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
-        conversations: nothing here pairs a sent entry with a received one.
-        {truncated && hits.length < MOST_SEARCH_HITS && (
-          <>
-            {' '}
-            <button type="button" className="small" onClick={() => navigate(searchPath(withLimit(params, MOST_SEARCH_HITS)))}>
-              Show up to {writeCount(MOST_SEARCH_HITS)}
-            </button>
-          </>
-        )}
-      </p>
-      <ol className="search-hits" ref={list}>
-        {hits.map((hit) => {
-          const { HitRow, hitKey } = kindOf(hit);
-          return <HitRow key={hitKey(hit)} hit={hit} store={<SourceBadge source={hit.source} />} across={<SessionLink session={hit.session} />} />;
-        })}
-      </ol>
-    </section>
+        <section aria-label="Search results">
+          {stoppedEarly !== null && <StoppedEarlyNotice stoppedEarly={stoppedEarly} />}
+          {/* One notice per reason, naming every store it kept out. */}
+          {[...Map.groupBy(keptOut, (one) => one.why)].map(([why, stores]) => (
+            <p key={why} className="notice warn search-kept-out">
+              {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')} not searched: {why}.
+            </p>
+          ))}
+          <p className="muted" role="status">
+            {countOf(hits.length, 'entry', 'entries')}
+            {stoppedEarly !== null ? ' in the texts searched' : ''}
+            {truncated ? ` shown, the newest; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
+            conversations: nothing here pairs a sent entry with a received one.
+            {truncated && hits.length < MOST_SEARCH_HITS && (
+              <>
+                {' '}
+                <button type="button" className="small" onClick={() => navigate(searchPath(withLimit(params, MOST_SEARCH_HITS)))}>
+                  Show up to {writeCount(MOST_SEARCH_HITS)}
+                </button>
+              </>
+            )}
+          </p>
+          <ol className="search-hits" ref={list}>
+            {hits.map((hit) => {
+              const { HitRow, hitKey } = kindOf(hit);
+              return <HitRow key={hitKey(hit)} hit={hit} store={<SourceBadge source={hit.source} />} across={<SessionLink session={hit.session} />} />;
+            })}
+          </ol>
+        </section>
       )}
     </HitList>
   );
@@ -221,32 +222,36 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
 /**
  * The keys over a search's hits: j and k (↓ ↑) select the next and the one before, Home and End
  * the first and the last, Enter opens the one selected, as its time's link does. The selection is
- * the list's own: a hit is not an address of its own.
+ * the list's own (a hit is not an address of its own), and is a hit, by its key: a search asked
+ * again as entries are written keeps it on the same hit wherever it has moved.
  */
-function HitList({ count, children }: { count: number; children(list: RefObject<HTMLOListElement | null>): ReactNode }) {
+function HitList({ keys, children }: { keys: readonly string[]; children(list: RefObject<HTMLOListElement | null>): ReactNode }) {
   const list = useRef<HTMLOListElement>(null);
-  const [selected, setSelected] = useState<number | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const at = selected === null ? -1 : keys.indexOf(selected);
   const rows = () => [...(list.current?.querySelectorAll<HTMLElement>(':scope > .search-hit') ?? [])];
-  const select = (index: number) => setSelected(count === 0 ? null : Math.max(0, Math.min(count - 1, index)));
+  const select = (index: number) => setSelected(keys.length === 0 ? null : keys[Math.max(0, Math.min(keys.length - 1, index))]!);
+  // Marked at every render (a hit's row may be drawn anew); brought into view only when chosen.
   useLayoutEffect(() => {
     for (const [index, row] of rows().entries()) {
-      if (index === selected) {
-        row.setAttribute('aria-current', 'true');
-        row.scrollIntoView({ block: 'nearest' });
-      } else row.removeAttribute('aria-current');
+      if (index === at) row.setAttribute('aria-current', 'true');
+      else row.removeAttribute('aria-current');
     }
   });
-  const next = () => select(selected === null ? 0 : selected + 1);
-  const before = () => select(selected === null ? 0 : selected - 1);
+  useLayoutEffect(() => {
+    if (at !== -1) rows()[at]?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  const next = () => select(at === -1 ? 0 : at + 1);
+  const before = () => select(at === -1 ? 0 : at - 1);
   useKeys({
     j: next,
     ArrowDown: next,
     k: before,
     ArrowUp: before,
     Home: () => select(0),
-    End: () => select(count - 1),
+    End: () => select(keys.length - 1),
     Enter: () => {
-      if (selected !== null) rows()[selected]?.querySelector<HTMLAnchorElement>('.search-hit-head a[href]')?.click();
+      if (at !== -1) rows()[at]?.querySelector<HTMLAnchorElement>('.search-hit-head a[href]')?.click();
     },
   });
   return children(list);

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SacFlowItem } from '../../../../shared/wire/sac.ts';
 import { useConversationList, type Column, type RowPlace } from '../../conversation/useConversationList.ts';
 
@@ -37,17 +37,29 @@ export function useNewestWindow<P>({ queryKey, fetch, rowsOf, target, onSelectIt
   const settled = shaped !== null && !query.isPlaceholderData;
   const found = target === null || shaped === null ? -1 : shaped.rows.findIndex((row) => row.item.item === target);
   const targetIndex = found >= 0 ? offset + found : !settled || canWiden ? undefined : null;
+  /** The item the reader selected here (put in the address): not a link to look for. */
+  const chosen = useRef<string | null>(null);
+  const linked = target !== null && target !== chosen.current;
 
   // A linked item older than the newest fetched is in the flow's earlier part: ask for all of it.
+  // One the reader selected that newer entries push out of those fetched is where it was.
   useEffect(() => {
-    if (target !== null && found < 0 && settled && canWiden) setLimit(MAX_LIMIT);
-  }, [target, found, settled, canWiden]);
+    if (linked && found < 0 && settled && canWiden) setLimit(MAX_LIMIT);
+  }, [linked, found, settled, canWiden]);
 
   const rowAt = (index: number): RowPlace | undefined => {
     const row = shaped?.rows[index - offset];
     return row === undefined ? undefined : { key: row.item.item, column: row.column };
   };
-  const list = useConversationList({ count, rowAt, target: target === null ? null : { key: target, index: targetIndex }, onSelectItem });
+  const list = useConversationList({
+    count,
+    rowAt,
+    target: target === null ? null : { key: target, index: targetIndex },
+    onSelectItem: (key) => {
+      chosen.current = key;
+      onSelectItem(key);
+    },
+  });
   const firstShown = list.visible[0]?.index;
   useEffect(() => {
     if (firstShown === undefined || firstShown >= offset || !canWiden || query.isFetching) return;
@@ -62,6 +74,6 @@ export function useNewestWindow<P>({ queryKey, fetch, rowsOf, target, onSelectIt
     /** Rows of the flow left out at the server's limit: the earliest. */
     leftOut: atMost && shaped !== null ? shaped.total - shaped.rows.length : 0,
     /** The item a link names is not in the flow. */
-    targetAbsent: target !== null && targetIndex === null,
+    targetAbsent: linked && targetIndex === null,
   };
 }
