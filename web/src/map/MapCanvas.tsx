@@ -1,8 +1,8 @@
-import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject, type WheelEvent } from 'react';
 import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
 import { useRouter } from '../router/Router.tsx';
 import { projectName } from '../sessions/names.ts';
-import { layOut, type LaidNode, type Layout } from './layout.ts';
+import { DEFAULT_ASPECT, layOut, orderNodes, TITLE_INSET, type LaidNode, type Layout, type Ordered } from './layout.ts';
 import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNode, tallyEdge, weighEdge } from './mapWords.ts';
 
 // The map drawn as SVG: a box per project, a dot and a label per node, an arrow per edge (curved,
@@ -27,7 +27,8 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   selectEdge.current = onSelectEdge;
   const onSelect = useCallback((from: string, to: string) => selectEdge.current(from, to), []);
   const byKey = useMemo(() => new Map(map.nodes.map((node) => [node.key, node])), [map.nodes]);
-  const layout = useStableLayout(map);
+  const svg = useRef<SVGSVGElement>(null);
+  const layout = useStableLayout(map, usePaneShape(svg));
   const byPlace = useMemo(
     () =>
       map.nodes
@@ -43,7 +44,6 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const [pointed, setPointed] = useState<string | null>(null);
   const onPoint = (event: { target: EventTarget }) => setPointed(edgeKeyAt(event.target));
   const drag = useRef<{ x: number; y: number; view: ViewBox } | null>(null);
-  const svg = useRef<SVGSVGElement>(null);
   // The arrows are one stop of the Tab order (the one chosen, or the first), moved through with
   // the arrow keys: 200 sessions' arrows one Tab each came before every node.
   const [focused, setFocused] = useState<string | null>(null);
@@ -167,8 +167,8 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
         {/* A project's name is drawn over the edges that cross its box, as a node's is. */}
         <g className="map-project-names">
           {layout.boxes.map((box) => (
-            <text key={box.project ?? ''} x={box.x + 10} y={box.y + 16}>
-              {box.project === null ? 'no project known' : projectName(box.project)}
+            <text key={box.project ?? ''} x={box.x + TITLE_INSET} y={box.y + 16}>
+              {titleOf(box.project)}
             </text>
           ))}
         </g>
@@ -185,19 +185,58 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   );
 }
 
-/** The layout of the nodes shown: laid out again only when the set of nodes changes, never for a count. */
-function useStableLayout(map: MapResponse): Layout {
-  const last = useRef<{ keys: string; layout: Layout } | null>(null);
+/** A project's box's title. */
+function titleOf(project: string | null): string {
+  return project === null ? 'no project known' : projectName(project);
+}
+
+/**
+ * The drawing pane's width for its height, in steps of a fifth or so (a pane dragged wider is not
+ * laid out again for each pixel): the shape the layout fills, measured before it is painted.
+ */
+function usePaneShape(svg: RefObject<SVGSVGElement | null>): number | null {
+  const [aspect, setAspect] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const element = svg.current;
+    if (element === null) return;
+    const measure = () => {
+      const { width, height } = element.getBoundingClientRect();
+      // A pane not laid out (hidden) is drawn for a laptop's.
+      setAspect(width > 0 && height > 0 ? 2 ** (Math.round(Math.log2(width / height) * 4) / 4) : DEFAULT_ASPECT);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [svg]);
+  return aspect;
+}
+
+const NOTHING_LAID: Layout = { nodes: new Map(), boxes: [], bounds: { x: 0, y: 0, width: 1, height: 1 } };
+
+/**
+ * The layout of the nodes shown: laid out again only when the set of nodes or the pane's shape
+ * changes, never for a count; the force is run again only for a new set of nodes.
+ */
+function useStableLayout(map: MapResponse, aspect: number | null): Layout {
+  const last = useRef<{ keys: string; ordered: Ordered; aspect: number; layout: Layout } | null>(null);
   return useMemo(() => {
+    // Nothing is drawn until the pane is measured, before it is painted: 4,000 arrows drawn for a
+    // guessed shape were drawn again for the real one.
+    if (aspect === null) return NOTHING_LAID;
     const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
-    if (last.current !== null && last.current.keys === keys) return last.current.layout;
-    const layout = layOut(
-      map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
-      map.edges,
-    );
-    last.current = { keys, layout };
+    const kept = last.current !== null && last.current.keys === keys ? last.current : null;
+    if (kept !== null && kept.aspect === aspect) return kept.layout;
+    const ordered =
+      kept?.ordered ??
+      orderNodes(
+        map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
+        map.edges,
+      );
+    const layout = layOut(ordered, { aspect, titleChars: (project) => titleOf(project).length });
+    last.current = { keys, ordered, aspect, layout };
     return layout;
-  }, [map]);
+  }, [map, aspect]);
 }
 
 const NodeDot = memo(function NodeDot({ node, laid, onOpen }: { node: MapNode; laid: LaidNode; onOpen(path: string): void }) {

@@ -7,6 +7,13 @@ import { forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulat
 // left, and the work is the same at any count of edges. Deterministic (d3-force's own seeded
 // jiggle, starting places by index), so the same nodes are always laid out the same way; the map
 // lays out again only when its nodes change.
+//
+// The drawing is fitted to its pane, so its names are drawn as large as the whole is small for
+// the pane's shape: a box's rows are as many as make it about the pane's shape, and the boxes
+// stand in columns (each in the column that is shortest so far), as many columns as make the
+// whole closest to that shape. Boxes on a grid of equal cells, each as wide as the widest,
+// stacked a machine's small projects under one box of long-addressed peers: its names were
+// drawn at 7–8 px on a laptop.
 
 export type LaidNode = { key: string; x: number; y: number; radius: number };
 type ProjectBox = { project: string | null; x: number; y: number; width: number; height: number };
@@ -24,8 +31,13 @@ const ROW_PX = 46;
 const GAP_PX = 10;
 const BOX_GAP = 40;
 const TITLE_PX = 14;
-/** The width for a height the map is fitted into, about a laptop's map pane. */
-const ASPECT = 1.8;
+/** A project's title: about this wide a character (12 px, bold), set in from the box's left edge. */
+const TITLE_CHAR_PX = 7.4;
+export const TITLE_INSET = 10;
+/** The width for a height the map is fitted into when its pane has no size to measure: about a laptop's. */
+export const DEFAULT_ASPECT = 1.8;
+/** Columns tried at most: a thousand projects are not laid out in a thousand tries of a thousand boxes. */
+const MAX_COLUMNS = 64;
 
 /** A node's room: half its label's width (the label is centered under the dot), never less than its dot's. */
 function radiusOf(labelChars: number): number {
@@ -63,9 +75,13 @@ function runForce(project: string | null, group: readonly Input[], edges: readon
   return data;
 }
 
-/** A project's nodes on rows, in the force's order (top to bottom, then left to right), from (0, 0). */
-function setOnRows(group: readonly Datum[]): { laid: LaidNode[]; width: number; height: number } {
-  const perRow = Math.max(1, Math.ceil(Math.sqrt(group.length * 1.6)));
+/**
+ * A project's nodes on rows, in the force's order (top to bottom, then left to right), from
+ * (0, 0): as many to a row as make the box about the pane's shape, for nodes of their widths.
+ */
+function setOnRows(group: readonly Datum[], aspect: number): { laid: LaidNode[]; width: number; height: number } {
+  const meanWidth = group.reduce((sum, datum) => sum + 2 * datum.radius + GAP_PX, 0) / group.length;
+  const perRow = Math.min(group.length, Math.max(1, Math.round(Math.sqrt((group.length * ROW_PX * aspect) / meanWidth))));
   const byY = [...group].sort((a, b) => a.y! - b.y! || a.key.localeCompare(b.key));
   const laid: LaidNode[] = [];
   let width = 0;
@@ -81,29 +97,62 @@ function setOnRows(group: readonly Datum[]): { laid: LaidNode[]; width: number; 
   return { laid, width, height: Math.ceil(byY.length / perRow) * ROW_PX };
 }
 
-/** Lays the nodes out, grouped by project, each project a box of rows, the boxes on a grid. */
-export function layOut(nodes: readonly Input[], edges: readonly { from: string; to: string }[]): Layout {
-  const groups = groupByProject(nodes);
-  const rowsOf = groups.map(([project, group]) => ({ project, ...setOnRows(runForce(project, group, edges)) }));
-  const cellWidth = Math.max(...rowsOf.map((rows) => rows.width)) + 2 * BOX_PAD + BOX_GAP;
-  const cellHeight = Math.max(...rowsOf.map((rows) => rows.height)) + 2 * BOX_PAD + TITLE_PX + BOX_GAP;
-  // As many columns as make the whole about as wide as a screen is for its height: fit shows it large.
-  const columns = Math.max(1, Math.min(rowsOf.length, Math.round(Math.sqrt((rowsOf.length * cellHeight * ASPECT) / cellWidth))));
-  const laid = new Map<string, LaidNode>();
-  const boxes: ProjectBox[] = [];
-  let top = 0;
-  for (let start = 0; start < rowsOf.length; start += columns) {
-    const line = rowsOf.slice(start, start + columns);
-    const lineHeight = Math.max(...line.map((rows) => rows.height)) + 2 * BOX_PAD + TITLE_PX;
-    line.forEach((rows, column) => {
-      const left = column * cellWidth;
-      const origin = { x: left + BOX_PAD, y: top + BOX_PAD + TITLE_PX };
-      for (const node of rows.laid) laid.set(node.key, { ...node, x: node.x + origin.x, y: node.y + origin.y });
-      boxes.push({ project: rows.project, x: left, y: top, width: rows.width + 2 * BOX_PAD, height: rows.height + 2 * BOX_PAD + TITLE_PX });
-    });
-    top += lineHeight + BOX_GAP;
+/**
+ * Boxes of these sizes in `count` columns, in order, each in the column that is shortest so far:
+ * where each stands, the columns' widths, and the whole's width and height.
+ */
+function standInColumns(sizes: readonly { width: number; height: number }[], count: number) {
+  const heights = new Array<number>(count).fill(0);
+  const widths = new Array<number>(count).fill(0);
+  const places = sizes.map((size) => {
+    const column = heights.indexOf(Math.min(...heights));
+    const top = heights[column]!;
+    heights[column] = top + size.height + BOX_GAP;
+    widths[column] = Math.max(widths[column]!, size.width);
+    return { column, top };
+  });
+  // Each column has a box: the first `count` boxes stand in the columns still empty.
+  return { places, widths, width: widths.reduce((sum, width) => sum + width, 0) + BOX_GAP * (count - 1), height: Math.max(...heights) - BOX_GAP };
+}
+
+type Shape = {
+  /** The pane's width for its height: the shape the whole is made to fill. */
+  aspect: number;
+  /** How long a box's title is: the box is at least as wide. */
+  titleChars(project: string | null): number;
+};
+
+/** The nodes by project, each project's in the force's places: the order its rows are set in, whatever the pane's shape. */
+export type Ordered = readonly { project: string | null; data: readonly Datum[] }[];
+
+/** Groups the nodes by project and runs the force on each: the work a new pane's shape does not redo. */
+export function orderNodes(nodes: readonly Input[], edges: readonly { from: string; to: string }[]): Ordered {
+  return groupByProject(nodes).map(([project, group]) => ({ project, data: runForce(project, group, edges) }));
+}
+
+/** Lays ordered nodes out for a pane's shape: each project a box of rows, the boxes in columns. */
+export function layOut(ordered: Ordered, { aspect, titleChars }: Shape): Layout {
+  const rowsOf = ordered.map(({ project, data }) => ({ project, ...setOnRows(data, aspect) }));
+  const sizes = rowsOf.map((rows) => ({ width: Math.max(rows.width + 2 * BOX_PAD, titleChars(rows.project) * TITLE_CHAR_PX + 2 * TITLE_INSET), height: rows.height + 2 * BOX_PAD + TITLE_PX }));
+  // The columns whose whole is the largest once fitted to a pane of the map's shape.
+  let best = standInColumns(sizes, 1);
+  for (let count = 2; count <= Math.min(sizes.length, MAX_COLUMNS); count++) {
+    const tried = standInColumns(sizes, count);
+    if (Math.max(tried.width / aspect, tried.height) < Math.max(best.width / aspect, best.height)) best = tried;
   }
-  const right = Math.max(0, ...boxes.map((box) => box.x + box.width));
-  const bottom = Math.max(0, ...boxes.map((box) => box.y + box.height));
-  return { nodes: laid, boxes, bounds: { x: -20, y: -20, width: right + 40, height: bottom + 40 } };
+  const lefts: number[] = [];
+  let left = 0;
+  for (const width of best.widths) {
+    lefts.push(left);
+    left += width + BOX_GAP;
+  }
+  const laid = new Map<string, LaidNode>();
+  const boxes: ProjectBox[] = rowsOf.map((rows, at) => {
+    const { column, top } = best.places[at]!;
+    const left = lefts[column]!;
+    const origin = { x: left + BOX_PAD, y: top + BOX_PAD + TITLE_PX };
+    for (const node of rows.laid) laid.set(node.key, { ...node, x: node.x + origin.x, y: node.y + origin.y });
+    return { project: rows.project, x: left, y: top, width: sizes[at]!.width, height: sizes[at]!.height };
+  });
+  return { nodes: laid, boxes, bounds: { x: -20, y: -20, width: best.width + 40, height: best.height + 40 } };
 }

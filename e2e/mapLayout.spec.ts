@@ -1,0 +1,54 @@
+import { waitForItems } from './support/dashboard.ts';
+import { useLiveRecord } from './support/liveRecord.ts';
+import { SessionWriting } from './support/record.ts';
+import { expect, test } from './support/test.ts';
+
+// The map's drawing, fitted to a laptop's pane, over a record shaped as a machine's often is: a
+// few projects of a few sessions, and one session that wrote to a dozen sockets it could not
+// resolve, each a peer known only by its long address. The names are read at the size they are
+// drawn, not at a zoom a reader must find.
+
+const live = useLiveRecord(test, 'map-layout');
+const SOCKETS = Array.from({ length: 12 }, (_, i) => `uds:/tmp/cc-socks/${3001 + i}.sock`);
+
+test.beforeAll(async () => {
+  const projects = { 'api-service': 3, docs: 2, 'web-app': 2 };
+  const sessions: SessionWriting[] = [];
+  for (const [name, count] of Object.entries(projects)) {
+    for (let i = 0; i < count; i++) sessions.push(new SessionWriting(live.writer, `/home/dev/projects/${name}`));
+  }
+  for (const session of sessions) await session.start();
+  // Each session wrote to the next: edges between projects.
+  for (const [at, session] of sessions.entries()) {
+    const next = sessions[(at + 1) % sessions.length]!;
+    await session.sent({ as: 'uds:/tmp/cc-socks/4242.sock', sessionId: next.sessionId }, `hello from ${at}`);
+  }
+  for (const socket of SOCKETS) await sessions[0]!.sent({ as: socket }, `to ${socket}`);
+  await waitForItems(live.url, sessions[0]!.sessionId, 2 + SOCKETS.length);
+});
+
+test('fitted to a laptop’s pane, the map of a dozen long-addressed peers and three projects draws every name at 9 px or more, none over another', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${live.url}/map`);
+  const labels = page.getByRole('group', { name: 'Map of who talks to whom' }).locator('.map-label');
+  await expect(labels).toHaveCount(7 + SOCKETS.length);
+  const drawn = await labels.evaluateAll((texts) =>
+    texts.map((text) => {
+      const box = text.getBoundingClientRect();
+      const scale = (text as SVGTextElement).getScreenCTM()!.a;
+      return { text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * scale, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+    }),
+  );
+  for (const label of drawn) expect(label.px, `${label.text} drawn at ${label.px.toFixed(1)} px`).toBeGreaterThanOrEqual(9);
+  for (const [at, one] of drawn.entries()) {
+    for (const other of drawn.slice(at + 1)) {
+      const apart = one.right <= other.left || other.right <= one.left || one.bottom <= other.top || other.bottom <= one.top;
+      expect(apart, `${one.text} and ${other.text} overlap`).toBe(true);
+    }
+  }
+  // Fitted: every name is in the pane.
+  const pane = (await page.locator('.map-svg').boundingBox())!;
+  for (const label of drawn) {
+    expect(label.left >= pane.x && label.right <= pane.x + pane.width && label.top >= pane.y && label.bottom <= pane.y + pane.height, `${label.text} in the pane`).toBe(true);
+  }
+});
