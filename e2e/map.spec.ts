@@ -119,13 +119,21 @@ test('the store filter and the time window are in the address and narrow the map
   await expect(mapOf(page).getByRole('button', { name: `${SESSION_B} → ${SESSION_A}:` })).toHaveCount(0);
 });
 
-test('a message that lands updates its edge live, and the edge pulses', async ({ page }) => {
+test('a message that lands updates its edge live, and the edge pulses in its own color, not the color of an arrow opened or focused', async ({ page }) => {
+  // Reduced motion: the pulse is a still style while it lasts, read as it is.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${url}/map`);
   const edge = mapOf(page).getByRole('button', { name: `${SESSION_B} → ${SESSION_A}:` });
   await expect(edge).toHaveAccessibleName(`${SESSION_B} → ${SESSION_A}: 1 message, 1 to everyone in the room (set-agent-comm, the sender's side)`);
   await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_B, ts: '2026-11-30T09:08:00.000+00:00', type: 'ANSWER', text: 'Yes, frozen.', to: [SEAT_A] });
   await expect(edge).toHaveAccessibleName(`${SESSION_B} → ${SESSION_A}: 2 messages, 1 to everyone in the room (set-agent-comm, the sender's side)`);
   await expect(edge).toHaveClass(/pulse/);
+  const stroke = (locator: import('@playwright/test').Locator) => locator.evaluate((line) => getComputedStyle(line).stroke);
+  const plain = await stroke(page.getByRole('list', { name: 'What the drawing shows' }).locator('.map-edge:not(.refused, .broadcast, .pulse) .map-edge-line'));
+  expect(await stroke(edge.locator('.map-edge-line'))).toBe(plain);
+  await edge.click();
+  await expect(edge).toHaveAttribute('aria-pressed', 'true');
+  expect(await stroke(edge.locator('.map-edge-line'))).not.toBe(plain);
 });
 
 test('the drawing says what its lines and dots mean, each sample drawn as the drawing draws it: red, dashed, each kind of dot, and a peer as written in quotes', async ({ page }) => {
@@ -135,6 +143,7 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
     'from a sender to a receiver, thicker for more messages',
     'some not queued or rejected',
     'only to everyone in a room',
+    'flashes thicker as a message lands',
     'a session',
     'a person',
     '“a peer” known only as its store wrote it',
