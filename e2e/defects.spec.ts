@@ -292,6 +292,32 @@ test('] then [ comes back to the conversation it left, though a write re-sorted 
   await expect(page).toHaveURL(`${live.url}${conversationPath(source, two!.sessionId)}`);
 });
 
+test('] on a conversation opened at one of its items steps to the next conversation in the list, and the view it opens takes the focus', async ({ page }) => {
+  const [one, two, three] = [0, 1, 2].map(() => new SessionWriting(live.writer, '/e2e/defects/steps-from-an-item'));
+  for (const session of [one!, two!, three!]) {
+    await session.start();
+    await session.sent({ as: 'docs' }, 'a step');
+  }
+  await waitForItems(live.url, three!.sessionId, 2);
+  const source = sourceIdOf('record', live.dir);
+  await page.goto(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  await expect(page.locator('.conversation-row')).toHaveCount(2);
+  await page.mouse.move(900, 600);
+  await expect.poll(async () => (await sidebarRow(page, three!.sessionId).boundingBox())!.y < (await sidebarRow(page, two!.sessionId).boundingBox())!.y).toBe(true);
+  // j selects an item: the address names it.
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`${conversationPath(source, two!.sessionId)}/item/`));
+  await page.keyboard.press(']');
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one!.sessionId)}`);
+  await expect(page.locator('main:focus')).toHaveCount(1);
+  await page.keyboard.press('[');
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  // A key that opens a view leaves the focus there, as a pick in the sidebar does: Tab goes on in it.
+  await page.keyboard.press('g');
+  await expect(page).toHaveURL(`${live.url}/map`);
+  await expect(page.locator('main:focus')).toHaveCount(1);
+});
+
 test('the sidebar keeps a row where it is while the pointer is over the list, says that sessions moved, and re-sorts when the pointer leaves', async ({ page }) => {
   const older = new SessionWriting(live.writer, '/e2e/defects/hover');
   const newer = new SessionWriting(live.writer, '/e2e/defects/hover');

@@ -7,6 +7,7 @@ import { useRouter } from '../router/Router.tsx';
 import type { Route } from '../router/routes.ts';
 import { HomeView, ProjectView } from '../sessions/OverviewViews.tsx';
 import { Sidebar, type SidebarFilter } from '../sessions/Sidebar.tsx';
+import { openConversationPath } from '../sessions/conversations.ts';
 import { buildTree, flattenSessions } from '../sessions/sessionTree.ts';
 import { useConversations } from '../sessions/useConversations.ts';
 import { useSettings } from '../settings/Settings.tsx';
@@ -45,17 +46,18 @@ export function App() {
     setListShownFor(pathname);
     if (sidebarOpen && !window.matchMedia(SIDEBAR_FROM).matches) setSidebarOpen(false);
   }
-  // A page picked in the sidebar takes the focus, as a link to another page would: left on its
-  // row, it stayed in a list that live writes re-sort, and the next Tab went on from wherever that
-  // row had moved to (or, the list closed on a phone, from the top of the page). The pick is kept
+  // A page picked in the sidebar, or opened by a key (`]`, `g`, `l`), takes the focus, as a link
+  // to another page would: left on its row, it stayed in a list that live writes re-sort, and the
+  // next Tab went on from wherever that row had moved to (or, the list closed on a phone, from the
+  // top of the page); left on the page's body, the next Tab began at the top bar. The pick is kept
   // by its path and read at the next change of page only: a pick that opened no page here (a
   // click with a key held opens a tab; the page already open) leaves nothing to act on later. A
   // view whose code is still loading shows "loading…" while the page before it is kept hidden:
   // the focus waits for the new view alone (for at most two seconds of frames).
-  const pickedInList = useRef<string | null>(null);
+  const focusOnArrival = useRef<string | null>(null);
   useEffect(() => {
-    const picked = pickedInList.current;
-    pickedInList.current = null;
+    const picked = focusOnArrival.current;
+    focusOnArrival.current = null;
     if (picked !== pathname) return;
     let frames = 0;
     let frame = 0;
@@ -73,26 +75,34 @@ export function App() {
   // Steps in a row walk one order, as the list keeps its order under the pointer: a live write
   // that re-sorts the list between `]` and `[` does not make `[` land on another conversation.
   const stepping = useRef<{ order: string[]; at: number } | null>(null);
+  // The conversation open, whether or not its address names one of its items (j and k put the
+  // item selected there: read as a path, `]` found no place in the list and went to its top).
   const stepConversation = (delta: number) => {
     const now = performance.now();
     const kept = stepping.current;
+    const open = openConversationPath(route);
     const order =
-      kept !== null && now - kept.at < STEPS_IN_A_ROW_MS && kept.order.includes(window.location.pathname)
+      kept !== null && now - kept.at < STEPS_IN_A_ROW_MS && open !== null && kept.order.includes(open)
         ? kept.order
         : sessions
           ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly))
           : [];
     stepping.current = { order, at: now };
     if (order.length === 0) return;
-    const current = order.indexOf(window.location.pathname);
+    const current = open === null ? -1 : order.indexOf(open);
     const next = current === -1 ? (delta > 0 ? 0 : order.length - 1) : Math.max(0, Math.min(order.length - 1, current + delta));
-    navigate(order[next]!);
+    openByKey(order[next]!);
+  };
+  /** A view a key opens takes the focus, as one picked in the sidebar does: Tab goes on in it, not from the top bar. */
+  const openByKey = (to: string) => {
+    focusOnArrival.current = new URL(to, window.location.origin).pathname;
+    navigate(to);
   };
   useKeys(
     {
       '/': () => navigate('/search'),
-      l: () => navigate('/live'),
-      g: () => navigate('/map'),
+      l: () => openByKey('/live'),
+      g: () => openByKey('/map'),
       '?': () => setShowKeys(true),
       ']': () => stepConversation(1),
       '[': () => stepConversation(-1),
@@ -125,7 +135,7 @@ export function App() {
             onClickCapture={(event) => {
               const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
               const opensHere = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-              pickedInList.current = link !== null && opensHere ? new URL(link.getAttribute('href')!, window.location.origin).pathname : null;
+              focusOnArrival.current = link !== null && opensHere ? new URL(link.getAttribute('href')!, window.location.origin).pathname : null;
             }}
           >
             <ShownSidebar filter={filter} onFilter={setFilter} />
