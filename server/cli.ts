@@ -97,7 +97,15 @@ export async function main(argv: string[]): Promise<void> {
   if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
   for (const store of stores) {
     // The demo's stores are made by its writers as the dashboard starts: not a store that is missing.
-    const state = demo !== null ? ", which the demo's writer fills" : existsSync(store.root) ? '' : '; it does not exist yet, and is waited for';
+    // A store whose folder is missing too is more often a typo than a record still to come: asked, and waited for all the same.
+    const state =
+      demo !== null
+        ? ", which the demo's writer fills"
+        : existsSync(store.root)
+          ? ''
+          : existsSync(dirname(store.root))
+            ? '; it does not exist yet, and is waited for'
+            : `; it does not exist yet, nor does ${dirname(store.root)}: is the path right? It is waited for`;
     console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${state}.`);
   }
   if (listening.portTakenInstead !== null) console.log(`Port ${listening.portTakenInstead} is in use; using ${listening.port} instead.`);

@@ -1,6 +1,7 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { SourceKind } from '../../shared/wire/common.ts';
-import { STORE_KINDS } from './kinds.ts';
+import { STORE_KINDS, type StoreKind } from './kinds.ts';
 
 type Recognized = { kind: SourceKind } | { kind: null; why: string };
 
@@ -32,5 +33,37 @@ export function recognizeStore(dir: string): Recognized {
   }
   if (names.length === 0) return { kind: 'record' };
   const found = STORE_KINDS.find((kind) => kind.recognize(dir, names));
-  return found !== undefined ? { kind: found.kind } : { kind: null, why: `${dir} holds none of: ${describeKindsLookedFor()}.` };
+  return found !== undefined ? { kind: found.kind } : { kind: null, why: `${dir} holds none of: ${describeKindsLookedFor()}.${storesNearby(dir, names)}` };
+}
+
+/** The folders in a directory looked into for stores, at most: a home folder is not walked whole. */
+const NEARBY_LOOKED_AT = 100;
+
+/**
+ * What a directory that holds no store has beside it, said after the refusal: the stores in its
+ * folders (the folder that holds a record, a spex home and a store, given instead of them), or
+ * the store it is inside (a spex home's `projects`, a store's `channels`), two folders up at most.
+ */
+function storesNearby(dir: string, names: readonly string[]): string {
+  const inside = names.slice(0, NEARBY_LOOKED_AT).flatMap((name) => {
+    const kind = kindHeldBy(join(dir, name));
+    return kind === undefined ? [] : [`${name}/ holds ${kind.holds.name}`];
+  });
+  if (inside.length > 0) return ` Inside it, ${inside.join('; ')}: give ${inside.length === 1 ? 'that folder' : 'those folders'}.`;
+  for (let up = dirname(dir), steps = 0; up !== dirname(up) && steps < 2; up = dirname(up), steps++) {
+    const kind = kindHeldBy(up);
+    if (kind !== undefined) return ` It is inside ${kind.holds.name}, ${up}: give that folder.`;
+  }
+  return '';
+}
+
+/** The kind of store a folder holds, by what it holds; undefined for none, an empty folder, or one not read. */
+function kindHeldBy(dir: string): StoreKind | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return undefined;
+    const names = readdirSync(dir);
+    return names.length === 0 ? undefined : STORE_KINDS.find((kind) => kind.recognize(dir, names));
+  } catch {
+    return undefined;
+  }
 }

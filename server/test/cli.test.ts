@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -48,6 +48,37 @@ describe('the rec-dashboard command', () => {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /^rec-dashboard: .* is a file, not a store directory\. Give the folder of a record \(session folders of <time>-<seq>\.json files\), a spex home .*\n$/);
     record.remove();
+  });
+
+  it('a folder that holds stores, or one inside a store, gets an error that names the store to give', async () => {
+    const parent = makeTempRecord();
+    const sac = join(parent.dir, 'sac-store');
+    mkdirSync(join(sac, 'channels', 'team'), { recursive: true });
+    writeFileSync(join(sac, 'registry.json'), '{}');
+    writeFileSync(join(sac, 'channels', 'team', 'notes.txt'), 'not a seat file');
+    try {
+      const holding = await runCommand([parent.dir, '--port', '0']);
+      assert.equal(holding.code, 1);
+      assert.match(holding.stderr, /^rec-dashboard: .* holds none of: .*\. Inside it, sac-store\/ holds a set-agent-comm store: give that folder\.\n$/);
+      const inside = await runCommand([join(sac, 'channels'), '--port', '0']);
+      assert.equal(inside.code, 1);
+      assert.equal(inside.stderr.endsWith(` It is inside a set-agent-comm store, ${sac}: give that folder.\n`), true, inside.stderr);
+    } finally {
+      parent.remove();
+    }
+  });
+
+  it('a record directory whose folder does not exist either is still waited for, and the command asks whether the path is right', async () => {
+    const parent = makeTempRecord();
+    const typo = join(parent.dir, 'no-such-folder', 'record');
+    const running = await startCommand([typo, '--port', '0']);
+    try {
+      assert.ok(running.stdout.includes(`Reading the record ${typo} (read-only); it does not exist yet, nor does ${dirname(typo)}: is the path right? It is waited for.`), running.stdout.join('\n'));
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    assert.equal(await running.exited, 0);
+    parent.remove();
   });
 
   it('an older Node is refused with one line, before anything else runs, that says where to get a newer one', async () => {
