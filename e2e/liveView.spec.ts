@@ -149,6 +149,15 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await expect(page.locator('[data-item="line-1"]')).toContainText('from a person to spex');
 });
 
+test('in the page’s first minute the rate says how many items came in how many seconds, not a rate per minute it has not watched', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-rate');
+  await openLive(page);
+  await a.start();
+  const sent = await a.sent({ as: 'docs' }, 'one more');
+  await expect(rowOf(page, sent)).toBeVisible();
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^2 items in \d+ s$/);
+});
+
 test('the live view’s downloads, opened first, look as every view’s: the word, then its buttons apart', async ({ page }) => {
   await openLive(page);
   const group = page.getByRole('group', { name: 'Download the selection' });

@@ -10,7 +10,7 @@ export type LiveRow =
   | { type: 'item'; id: number; source: SourceRef; sessionId: string; session: string | null; item: LiveItem }
   | { type: 'break'; id: number; lostAt: number; backAt: number };
 
-const RATE_WINDOW_MS = 60_000;
+export const RATE_WINDOW_MS = 60_000;
 
 export type LiveFeed = ReturnType<typeof createLiveFeed>;
 
@@ -24,6 +24,8 @@ export function createLiveFeed() {
   let arrivalsFrom = 0;
   let version = 0;
   let nextId = 0;
+  /** When the feed began to listen: before a minute of it, the rate is of what it has watched. */
+  const began = Date.now();
 
   const changed = () => {
     version++;
@@ -55,6 +57,10 @@ export function createLiveFeed() {
     },
     rows: (): readonly LiveRow[] => rows,
     version: () => version,
+    /** How long the rate has counted: the last minute, or less in the feed's first minute. */
+    countedFor(now = Date.now()): number {
+      return Math.min(RATE_WINDOW_MS, Math.max(0, now - began));
+    },
     /** Items that arrived in the last minute. */
     perMinute(now = Date.now()): number {
       while (arrivalsFrom < arrivals.length && arrivals[arrivalsFrom]! <= now - RATE_WINDOW_MS) arrivalsFrom++;

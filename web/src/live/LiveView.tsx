@@ -19,7 +19,7 @@ import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
-import type { LiveFeed, LiveRow } from '../events/liveFeed.ts';
+import { RATE_WINDOW_MS, type LiveFeed, type LiveRow } from '../events/liveFeed.ts';
 import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
@@ -230,6 +230,9 @@ export default function LiveView({ query }: { query: string }) {
     stopped: 'stopped: the server has not answered for a while (still trying); items written meanwhile will not be listed',
   }[connection];
   const perMinute = feed.perMinute(now);
+  // Before the page has listened for a minute, a count per minute is a rate it has not watched.
+  const countedFor = feed.countedFor(now);
+  const rate = countedFor < RATE_WINDOW_MS ? `${countOf(perMinute, 'item')} in ${Math.max(1, Math.round(countedFor / 1000))} s` : `${perMinute.toLocaleString('en')} items/min`;
 
   return (
     <main className="view live-view" aria-label="Live">
@@ -239,7 +242,7 @@ export default function LiveView({ query }: { query: string }) {
           <span className="live-dot" aria-hidden="true" /> {connectionWords}
         </span>
         <span className="live-rate" aria-label="Rate">
-          {perMinute.toLocaleString('en')} items/min
+          {rate}
         </span>
         <span className="live-count" aria-label="Items listed">
           {isFiltered(filter) ? `${shownCount.toLocaleString('en')} of ${countOf(itemCount, 'item')}` : countOf(itemCount, 'item')}
