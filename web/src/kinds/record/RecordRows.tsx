@@ -20,7 +20,7 @@ export function StartRow({ sessionId, item, entry, raw, onToggleRaw }: { session
   return (
     <article className="record-row start-row" aria-label={`start entry ${item.file}`} data-file={item.file}>
       <header className="entry-head">
-        <strong>{run === 0 ? 'Start: coverage begins' : `Start again: run ${run + 1} (the mod loaded again, a resumed session)`}</strong>
+        <strong>{run === 0 ? 'Start: coverage begins' : `Start again: run ${run + 1} (the plugin loaded again: a resumed session)`}</strong>
         <EntryLink sessionId={sessionId} item={item} at={entryTime(item, entry)} />
         <span className="seq">#{item.seq}</span>
       </header>

@@ -18,7 +18,7 @@ export const recordKind: Kind<'record'> = {
   noun: 'session',
   alone: {
     title: 'The record',
-    lede: 'What each session sent and received, as its mod saw it. The record is observational: a gap or a damaged file is unknown, never “nothing was sent”, and no received entry is joined to a sent one. Pick a session in the list of sessions, or below.',
+    lede: 'What each session sent and received, as its plugin saw it. The record is observational: a gap or a damaged file is unknown, never “nothing was sent”, and no received entry is joined to a sent one. Pick a session in the list of sessions, or below.',
     degraded: 'recording',
   },
   describeAsOther: () => 'its record session',
