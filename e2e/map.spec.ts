@@ -160,6 +160,31 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
   expect(await fill(legend.locator('.map-dot-as-written'))).not.toBe(await fill(legend.locator('.map-dot-session')));
 });
 
+test('the find box lights the nodes its words find, a seat’s name finding its session, dims the rest, and Enter shows them', async ({ page }) => {
+  await page.goto(`${url}/map`);
+  const map = mapOf(page);
+  const nodes = await map.locator('.map-node').count();
+  const find = page.getByRole('searchbox', { name: 'Find nodes on the map' });
+  await find.fill(SEAT_B);
+  await expect(page.locator('#map-found')).toHaveText('1 node found · Enter shows it');
+  await expect(map.locator('.map-node.found')).toHaveCount(1);
+  await expect(map.locator('.map-node.found')).toHaveAttribute('aria-label', new RegExp(`^session ${SESSION_B}`));
+  await expect(map.locator('.map-node.dimmed')).toHaveCount(nodes - 1);
+  // An arrow with neither end found fades too; one to or from it does not.
+  await expect(map.getByRole('button', { name: `a person → ${SESSION_A}:` })).toHaveClass(/dimmed/);
+  await expect(map.getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` })).not.toHaveClass(/dimmed/);
+  const fitted = await map.getAttribute('viewBox');
+  await find.press('Enter');
+  await expect(map).not.toHaveAttribute('viewBox', fitted!);
+  const pane = (await map.boundingBox())!;
+  const dot = (await map.locator('.map-node.found circle').boundingBox())!;
+  expect(dot.x >= pane.x && dot.x + dot.width <= pane.x + pane.width && dot.y >= pane.y && dot.y + dot.height <= pane.y + pane.height).toBe(true);
+  await find.fill('no such peer');
+  await expect(page.locator('#map-found')).toHaveText('none found');
+  await find.fill('');
+  await expect(map.locator('.map-node.dimmed, .map-node.found')).toHaveCount(0);
+});
+
 test('the arrows are one stop of the Tab order, moved through with the arrow keys, the focused one haloed along its line, so a Tab from them reaches the nodes', async ({ page }) => {
   await page.goto(`${url}/map`);
   const map = mapOf(page);

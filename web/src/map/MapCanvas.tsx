@@ -3,7 +3,8 @@ import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts'
 import { useRouter } from '../router/Router.tsx';
 import { projectName } from '../sessions/names.ts';
 import { DEFAULT_ASPECT, layOut, orderNodes, TITLE_INSET, type LaidNode, type Layout, type Ordered } from './layout.ts';
-import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNode, tallyEdge, weighEdge } from './mapWords.ts';
+import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, nodeMatches, pathOfNode, tallyEdge, weighEdge } from './mapWords.ts';
+import { countOf } from '../text/count.ts';
 
 // The map drawn as SVG: a box per project, a dot and a label per node, an arrow per edge (curved,
 // so that a → b and b → a are both seen). Every node is a link to its session, every edge a button
@@ -17,6 +18,9 @@ import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, pathOfNo
 
 type Props = { map: MapResponse; pulsing: ReadonlySet<string>; selected: string | null; onSelectEdge(from: string, to: string): void };
 type ViewBox = { x: number; y: number; width: number; height: number };
+
+/** Room around the nodes found, when they are shown. */
+const FOUND_MARGIN = 60;
 
 export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const { navigate } = useRouter();
@@ -41,6 +45,19 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   );
   const [view, setView] = useState<ViewBox | null>(null);
   const shown = view ?? layout.bounds;
+  // Nodes found by the words in the find box: lit, the rest dimmed, Enter shows them.
+  const [find, setFind] = useState('');
+  const found = useMemo(() => (find.trim() === '' ? null : new Set(map.nodes.filter((node) => nodeMatches(node, find)).map((node) => node.key))), [map.nodes, find]);
+  const showFound = () => {
+    const places = [...(found ?? [])].flatMap((key) => layout.nodes.get(key) ?? []);
+    if (places.length === 0) return;
+    const [left, right] = [Math.min(...places.map((laid) => laid.x - laid.radius)), Math.max(...places.map((laid) => laid.x + laid.radius))];
+    const [top, bottom] = [Math.min(...places.map((laid) => laid.y)), Math.max(...places.map((laid) => laid.y + 24))];
+    // Never closer than a pane of 400 × 250: one node found is shown among its neighbours.
+    const width = Math.max(400, right - left + 2 * FOUND_MARGIN);
+    const height = Math.max(250, bottom - top + 2 * FOUND_MARGIN);
+    setView({ x: (left + right) / 2 - width / 2, y: (top + bottom) / 2 - height / 2, width, height });
+  };
   const [pointed, setPointed] = useState<string | null>(null);
   const onPoint = (event: { target: EventTarget }) => setPointed(edgeKeyAt(event.target));
   const drag = useRef<{ x: number; y: number; view: ViewBox } | null>(null);
@@ -103,16 +120,36 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
 
   return (
     <div className="map-canvas">
-      <div className="map-zoom">
-        <button type="button" onClick={() => setView(null)}>
-          Fit
-        </button>
-        <button type="button" aria-label="Zoom in" onClick={() => zoom(2 / 3)}>
-          +
-        </button>
-        <button type="button" aria-label="Zoom out" onClick={() => zoom(1.5)}>
-          −
-        </button>
+      <div className="map-tools">
+        <div className="map-find">
+          <input
+            type="search"
+            value={find}
+            placeholder="Find: id, seat, address"
+            aria-label="Find nodes on the map"
+            aria-describedby="map-found"
+            onChange={(event) => setFind(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              showFound();
+            }}
+          />
+          <span id="map-found" className="muted" role="status">
+            {found === null ? '' : found.size === 0 ? 'none found' : `${countOf(found.size, 'node')} found · Enter shows ${found.size === 1 ? 'it' : 'them'}`}
+          </span>
+        </div>
+        <div className="map-zoom">
+          <button type="button" onClick={() => setView(null)}>
+            Fit
+          </button>
+          <button type="button" aria-label="Zoom in" onClick={() => zoom(2 / 3)}>
+            +
+          </button>
+          <button type="button" aria-label="Zoom out" onClick={() => zoom(1.5)}>
+            −
+          </button>
+        </div>
       </div>
       <svg
         ref={svg}
@@ -158,6 +195,7 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
               to={layout.nodes.get(edge.to)}
               nodes={byKey}
               pulsing={pulsing.has(edge.key)}
+              dimmed={found !== null && !found.has(edge.from) && !found.has(edge.to)}
               selected={selected === edge.key}
               tabbable={tabbable === edge.key}
               onSelect={onSelect}
@@ -175,7 +213,7 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
         {/* In the order they are seen, row by row: the Tab order follows the page, not the ids. */}
         <g className="map-nodes">
           {byPlace.map(({ node, laid }) => (
-            <NodeDot key={node.key} node={node} laid={laid} onOpen={openNode} />
+            <NodeDot key={node.key} node={node} laid={laid} found={found === null ? null : found.has(node.key)} onOpen={openNode} />
           ))}
         </g>
       </svg>
@@ -239,8 +277,10 @@ function useStableLayout(map: MapResponse, aspect: number | null): Layout {
   }, [map, aspect]);
 }
 
-const NodeDot = memo(function NodeDot({ node, laid, onOpen }: { node: MapNode; laid: LaidNode; onOpen(path: string): void }) {
+/** `found`: whether the find box's words find it; null while the box is empty. */
+const NodeDot = memo(function NodeDot({ node, laid, found, onOpen }: { node: MapNode; laid: LaidNode; found: boolean | null; onOpen(path: string): void }) {
   const path = pathOfNode(node);
+  const className = found === null ? 'map-node' : found ? 'map-node found' : 'map-node dimmed';
   const name = nameNode(node);
   const dot = (
     <>
@@ -253,7 +293,7 @@ const NodeDot = memo(function NodeDot({ node, laid, onOpen }: { node: MapNode; l
   );
   if (path === null) {
     return (
-      <g className="map-node" role="img" aria-label={name} data-node={node.key}>
+      <g className={className} role="img" aria-label={name} data-node={node.key}>
         {dot}
       </g>
     );
@@ -264,7 +304,7 @@ const NodeDot = memo(function NodeDot({ node, laid, onOpen }: { node: MapNode; l
     onOpen(path);
   };
   return (
-    <a href={path} className="map-node" aria-label={name} data-node={node.key} onClick={open}>
+    <a href={path} className={className} aria-label={name} data-node={node.key} onClick={open}>
       {dot}
     </a>
   );
@@ -276,13 +316,15 @@ type EdgeProps = {
   to: LaidNode | undefined;
   nodes: ReadonlyMap<string, MapNode>;
   pulsing: boolean;
+  /** Neither end is found by the find box's words. */
+  dimmed: boolean;
   selected: boolean;
   /** The arrows' one stop in the Tab order. */
   tabbable: boolean;
   onSelect(from: string, to: string): void;
 };
 
-const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, selected, tabbable, onSelect }: EdgeProps) {
+const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, dimmed, selected, tabbable, onSelect }: EdgeProps) {
   if (from === undefined || to === undefined) return null;
   const name = nameEdge(edge, nodes);
   const d = curveBetween(from, to);
@@ -293,7 +335,7 @@ const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, sele
       onSelect(edge.from, edge.to);
     }
   };
-  const classes = ['map-edge', isRefusedEdge(edge) ? 'refused' : '', isBroadcastEdge(edge) ? 'broadcast' : '', pulsing ? 'pulse' : '', selected ? 'selected' : ''].filter((one) => one !== '').join(' ');
+  const classes = ['map-edge', isRefusedEdge(edge) ? 'refused' : '', isBroadcastEdge(edge) ? 'broadcast' : '', pulsing ? 'pulse' : '', dimmed ? 'dimmed' : '', selected ? 'selected' : ''].filter((one) => one !== '').join(' ');
   return (
     <g className={classes} role="button" tabIndex={tabbable ? 0 : -1} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={() => onSelect(edge.from, edge.to)} onKeyDown={onKey}>
       <path d={d} className="map-edge-hit" />

@@ -59,6 +59,16 @@ export function labelNode(node: MapNode): string {
   return party.type === 'as-written' ? `“${cut}”` : cut;
 }
 
+/**
+ * Whether a node is one a reader looks for by these words (any case): in its full id or the peer
+ * as written, its label, a name its stores give it (a seat), or its project's directory.
+ */
+export function nodeMatches(node: MapNode, words: string): boolean {
+  const wanted = words.trim().toLowerCase();
+  if (wanted === '') return false;
+  return [describeParty(node), labelNode(node), node.project ?? '', ...node.held.map((held) => held.conversation)].some((text) => text.toLowerCase().includes(wanted));
+}
+
 function kindName(source: string): string {
   const kind = source.split('-')[0] ?? source;
   return kindNamed(kind)?.name ?? kind;
