@@ -163,6 +163,7 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
 test('the find box lights the nodes its words find, a seat’s name finding its session, dims the rest, and Enter shows them', async ({ page }) => {
   await page.goto(`${url}/map`);
   const map = mapOf(page);
+  await expect(map.getByRole('link', { name: new RegExp(`^session ${SESSION_B}`) })).toBeVisible();
   const nodes = await map.locator('.map-node').count();
   const find = page.getByRole('searchbox', { name: 'Find nodes on the map' });
   await find.fill(SEAT_B);
@@ -216,6 +217,11 @@ test('the map as a list gives every edge with its ends written whole and each st
   const row = table.getByRole('row').filter({ has: page.getByRole('cell').first().filter({ hasText: SESSION_A }) }).filter({ has: page.getByRole('cell').nth(1).filter({ hasText: SESSION_B }) });
   await expect(row).toHaveCount(1);
   await expect(row.getByRole('cell').nth(0)).toHaveText(`${SESSION_A} (${SEAT_A})`);
+  // The seat is on a line of its own under the full id, whole.
+  const [id, seat] = [(await row.getByRole('cell').nth(0).locator('code').boundingBox())!, (await row.getByRole('cell').nth(0).getByText(`(${SEAT_A})`).boundingBox())!];
+  expect(seat.y).toBeGreaterThanOrEqual(id.y + id.height - 1);
+  const lineHeight = await row.getByRole('cell').nth(0).getByText(`(${SEAT_A})`).evaluate((span) => parseFloat(getComputedStyle(span).fontSize) * 1.6);
+  expect(seat.height).toBeLessThan(lineHeight);
   await expect(row.getByRole('cell').nth(2).getByRole('listitem')).toHaveText([
     "2 messages, 1 not queued (the record, the sender's side)",
     "1 message (the record, the receiver's side)",

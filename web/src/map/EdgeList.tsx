@@ -81,7 +81,8 @@ function Party({ node, fallback }: { node: MapNode | undefined; fallback: string
   if (node === undefined) return <code>{fallback}</code>;
   const words = describeParty(node);
   const label = labelNode(node);
-  const seat = node.party.type === 'session' && label !== words && !label.includes('…') ? <span className="muted"> ({label})</span> : null;
+  // The seat on a line of its own, whole: broken where the column ended, "api-service#f13453 8c" read as two names.
+  const seat = node.party.type === 'session' && label !== words && !label.includes('…') ? <span className="muted map-list-seat"> ({label})</span> : null;
   const path = pathOfNode(node);
   const text = node.party.type === 'session' ? <code className="full-id">{words}</code> : words;
   return (
