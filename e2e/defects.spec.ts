@@ -270,48 +270,49 @@ test('every item with a file has a copy link action that copies the address of i
   await expect(page.locator('.conversation-row.selected article')).toHaveAttribute('data-file', sent);
 });
 
-test('] then [ comes back to the conversation it left, though a write re-sorted the list between the two', async ({ page }) => {
-  const [one, two, three] = [0, 1, 2].map(() => new SessionWriting(live.writer, '/e2e/defects/steps'));
-  for (const session of [one!, two!, three!]) {
+/** Three sessions of a project, written one after the other: the sidebar lists them newest first, three, two, one. */
+async function threeSessions(cwd: string): Promise<[SessionWriting, SessionWriting, SessionWriting]> {
+  const sessions = [0, 1, 2].map(() => new SessionWriting(live.writer, cwd)) as [SessionWriting, SessionWriting, SessionWriting];
+  for (const session of sessions) {
     await session.start();
     await session.sent({ as: 'docs' }, 'a step');
   }
-  await waitForItems(live.url, three!.sessionId, 2);
+  await waitForItems(live.url, sessions[2].sessionId, 2);
+  return sessions;
+}
+
+test('] then [ comes back to the conversation it left, though a write re-sorted the list between the two', async ({ page }) => {
+  const [one, two, three] = await threeSessions('/e2e/defects/steps');
   const source = sourceIdOf('record', live.dir);
-  await page.goto(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  await page.goto(`${live.url}${conversationPath(source, two.sessionId)}`);
   await expect(page.locator('.session-header')).toBeVisible();
   await page.mouse.move(900, 600);
   // Newest first: three, two, one.
-  await expect.poll(async () => (await sidebarRow(page, three!.sessionId).boundingBox())!.y < (await sidebarRow(page, two!.sessionId).boundingBox())!.y).toBe(true);
+  await expect.poll(async () => (await sidebarRow(page, three.sessionId).boundingBox())!.y < (await sidebarRow(page, two.sessionId).boundingBox())!.y).toBe(true);
   await page.keyboard.press(']');
-  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one!.sessionId)}`);
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one.sessionId)}`);
   // A write moves one to the top of the list: one, three, two.
-  await one!.sent({ as: 'docs' }, 'moved to the top');
-  await expect.poll(async () => (await sidebarRow(page, one!.sessionId).boundingBox())!.y < (await sidebarRow(page, three!.sessionId).boundingBox())!.y).toBe(true);
+  await one.sent({ as: 'docs' }, 'moved to the top');
+  await expect.poll(async () => (await sidebarRow(page, one.sessionId).boundingBox())!.y < (await sidebarRow(page, three.sessionId).boundingBox())!.y).toBe(true);
   await page.keyboard.press('[');
-  await expect(page).toHaveURL(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, two.sessionId)}`);
 });
 
 test('] on a conversation opened at one of its items steps to the next conversation in the list, and the view it opens takes the focus', async ({ page }) => {
-  const [one, two, three] = [0, 1, 2].map(() => new SessionWriting(live.writer, '/e2e/defects/steps-from-an-item'));
-  for (const session of [one!, two!, three!]) {
-    await session.start();
-    await session.sent({ as: 'docs' }, 'a step');
-  }
-  await waitForItems(live.url, three!.sessionId, 2);
+  const [one, two, three] = await threeSessions('/e2e/defects/steps-from-an-item');
   const source = sourceIdOf('record', live.dir);
-  await page.goto(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  await page.goto(`${live.url}${conversationPath(source, two.sessionId)}`);
   await expect(page.locator('.conversation-row')).toHaveCount(2);
   await page.mouse.move(900, 600);
-  await expect.poll(async () => (await sidebarRow(page, three!.sessionId).boundingBox())!.y < (await sidebarRow(page, two!.sessionId).boundingBox())!.y).toBe(true);
+  await expect.poll(async () => (await sidebarRow(page, three.sessionId).boundingBox())!.y < (await sidebarRow(page, two.sessionId).boundingBox())!.y).toBe(true);
   // j selects an item: the address names it.
   await page.keyboard.press('j');
-  await expect(page).toHaveURL(new RegExp(`${conversationPath(source, two!.sessionId)}/item/`));
+  await expect(page).toHaveURL(new RegExp(`${conversationPath(source, two.sessionId)}/item/`));
   await page.keyboard.press(']');
-  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one!.sessionId)}`);
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one.sessionId)}`);
   await expect(page.locator('main:focus')).toHaveCount(1);
   await page.keyboard.press('[');
-  await expect(page).toHaveURL(`${live.url}${conversationPath(source, two!.sessionId)}`);
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, two.sessionId)}`);
   // A key that opens a view leaves the focus there, as a pick in the sidebar does: Tab goes on in it.
   await page.keyboard.press('g');
   await expect(page).toHaveURL(`${live.url}/map`);
