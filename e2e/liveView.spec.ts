@@ -156,6 +156,13 @@ test('in the page’s first minute the rate says how many items came in how many
   const sent = await a.sent({ as: 'docs' }, 'one more');
   await expect(rowOf(page, sent)).toBeVisible();
   await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^2 items in \d+ s$/);
+  // The seconds are as many as the page has listened, not as of the view's last tick (every 5 s).
+  const opened = Date.now();
+  await page.waitForTimeout(2_500);
+  await a.sent({ as: 'docs' }, 'and one more');
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^3 items in \d+ s$/);
+  const rate = (await page.getByLabel('Rate', { exact: true }).textContent())!;
+  expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeGreaterThanOrEqual(Math.floor((Date.now() - opened) / 1000));
 });
 
 test('the live view’s downloads, opened first, look as every view’s: the word, then its buttons apart', async ({ page }) => {
