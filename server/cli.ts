@@ -11,7 +11,7 @@ import { addressToOpen, listenEarly, type EarlyListener } from './http/earlyList
 import { startDemo, type Demo } from './demo/startDemo.ts';
 import { reportUnforeseenFailures } from './unforeseenFailure.ts';
 import { declareStoresSecrets, storeKindOf, type StoreSpec } from './sources/kinds.ts';
-import { recognizeStore } from './sources/recognize.ts';
+import { describeStoresNearby, recognizeStore } from './sources/recognize.ts';
 
 /**
  * How long stopping may take. Closing the dashboard cuts the connections still busy after its
@@ -58,6 +58,8 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => void stop());
 
   let stores: StoreSpec[];
+  /** The stores' folders the command line names, as against a kind's default place. */
+  let typed = new Set<string>();
   if (command.dirs.length === 0 && command.named.length === 0) {
     demo = startDemo((code) => {
       console.error(`rec-dashboard: the demo writer stopped (exit code ${code}); the stores stay as they are.`);
@@ -67,6 +69,7 @@ export async function main(argv: string[]): Promise<void> {
     const found = findStores(command.dirs, command.named);
     if ('problem' in found) fail(found.problem, 1);
     stores = found.stores;
+    typed = new Set([...command.dirs, ...command.named.flatMap(({ dir }) => (dir === null ? [] : [dir]))].map((dir) => resolve(dir)));
   }
 
   // Before any store is read, on this thread or another: no reader opens a secret's other name.
@@ -97,13 +100,14 @@ export async function main(argv: string[]): Promise<void> {
   if (demo !== null) console.log(`Demo stores with live traffic in ${demo.dir} (removed on exit). Give a directory to read yours.`);
   for (const store of stores) {
     // The demo's stores are made by its writers as the dashboard starts: not a store that is missing.
-    // A store whose folder is missing too is more often a typo than a record still to come: asked, and waited for all the same.
+    // A folder typed whose own folder is missing too is more often a typo than a store still to
+    // come: asked, and waited for all the same. A kind's default place is not the person's typing.
     const state =
       demo !== null
         ? ", which the demo's writer fills"
         : existsSync(store.root)
           ? ''
-          : existsSync(dirname(store.root))
+          : existsSync(dirname(store.root)) || !typed.has(store.root)
             ? '; it does not exist yet, and is waited for'
             : `; it does not exist yet, nor does ${dirname(store.root)}: is the path right? It is waited for`;
     console.log(`Reading ${storeKindOf(store.kind).words} ${store.root} (read-only)${state}.`);
@@ -155,7 +159,7 @@ function findStores(dirs: string[], named: { kind: StoreSpec['kind']; dir: strin
   for (const dir of dirs) {
     const root = resolve(dir);
     const recognized = recognizeStore(root);
-    if (recognized.kind === null) return { problem: recognized.why };
+    if (recognized.kind === null) return { problem: `${recognized.why}${recognized.why.includes('holds none of') ? describeStoresNearby(root) : ''}` };
     stores.push({ kind: recognized.kind, root });
   }
   for (const { kind, dir } of named) {

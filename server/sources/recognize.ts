@@ -33,19 +33,30 @@ export function recognizeStore(dir: string): Recognized {
   }
   if (names.length === 0) return { kind: 'record' };
   const found = STORE_KINDS.find((kind) => kind.recognize(dir, names));
-  return found !== undefined ? { kind: found.kind } : { kind: null, why: `${dir} holds none of: ${describeKindsLookedFor()}.${storesNearby(dir, names)}` };
+  return found !== undefined ? { kind: found.kind } : { kind: null, why: `${dir} holds none of: ${describeKindsLookedFor()}.` };
 }
 
-/** The folders in a directory looked into for stores, at most: a home folder is not walked whole. */
-const NEARBY_LOOKED_AT = 100;
+/** The folders in a directory looked into for stores, at most, in name order: a home folder is not walked whole. */
+const NEARBY_LOOKED_AT = 50;
 
 /**
- * What a directory that holds no store has beside it, said after the refusal: the stores in its
- * folders (the folder that holds a record, a spex home and a store, given instead of them), or
- * the store it is inside (a spex home's `projects`, a store's `channels`), two folders up at most.
+ * What a directory given that holds no store has beside it, said after the refusal (and worked
+ * out only then: it reads folders): the stores in its folders (the folder that holds a record, a
+ * spex home and a store, given instead of them), or the store it is inside (a spex home's
+ * `projects`, a store's `channels`), two folders up at most.
  */
-function storesNearby(dir: string, names: readonly string[]): string {
-  const inside = names.slice(0, NEARBY_LOOKED_AT).flatMap((name) => {
+export function describeStoresNearby(dir: string): string {
+  let folders: string[];
+  try {
+    folders = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
+      .slice(0, NEARBY_LOOKED_AT);
+  } catch {
+    folders = [];
+  }
+  const inside = folders.flatMap((name) => {
     const kind = kindHeldBy(join(dir, name));
     return kind === undefined ? [] : [`${name}/ holds ${kind.holds.name}`];
   });

@@ -81,6 +81,19 @@ describe('the rec-dashboard command', () => {
     parent.remove();
   });
 
+  it('a kind’s default place that does not exist is waited for without asking whether a path nobody typed is right', async () => {
+    const home = makeTempRecord('rec-test-home-');
+    const running = await startCommand(['--sac', '--port', '0'], undefined, [], { HOME: home.dir, XDG_DATA_HOME: '', SET_AGENT_COMM_DIR: '' });
+    try {
+      const line = running.stdout.find((printed) => printed.startsWith('Reading the set-agent-comm store'));
+      assert.ok(line?.endsWith('; it does not exist yet, and is waited for.'), running.stdout.join('\n'));
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    assert.equal(await running.exited, 0);
+    home.remove();
+  });
+
   it('an older Node is refused with one line, before anything else runs, that says where to get a newer one', async () => {
     const result = await runCommand(['--version'], { nodeArgs: ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.19.0"})'] });
     assert.equal(result.code, 1);
