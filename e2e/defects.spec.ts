@@ -313,6 +313,18 @@ test('] on a conversation opened at one of its items steps to the next conversat
   await expect(page.locator('main:focus')).toHaveCount(1);
   await page.keyboard.press('[');
   await expect(page).toHaveURL(`${live.url}${conversationPath(source, two.sessionId)}`);
+  // Past the end of the list (narrowed to this project: one is its last), ] leaves the
+  // conversation as it is, at its item.
+  await page.goto(`${live.url}${conversationPath(source, one.sessionId)}`);
+  await expect(page.locator('.conversation-row')).toHaveCount(2);
+  await page.getByPlaceholder('Filter: id, directory, chain brief').fill('steps-from-an-item');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(new RegExp(`${conversationPath(source, one.sessionId)}/item/`));
+  const atItem = page.url();
+  await page.keyboard.press(']');
+  await page.waitForTimeout(300);
+  expect(page.url()).toBe(atItem);
   // A key that opens a view leaves the focus there, as a pick in the sidebar does: Tab goes on in it.
   await page.keyboard.press('g');
   await expect(page).toHaveURL(`${live.url}/map`);

@@ -91,6 +91,8 @@ export function App() {
     if (order.length === 0) return;
     const current = open === null ? -1 : order.indexOf(open);
     const next = current === -1 ? (delta > 0 ? 0 : order.length - 1) : Math.max(0, Math.min(order.length - 1, current + delta));
+    // Past either end of the list: the conversation open stays as it is, its item and filter too.
+    if (next === current) return;
     openByKey(order[next]!);
   };
   /** A view a key opens takes the focus, as one picked in the sidebar does: Tab goes on in it, not from the top bar. */
