@@ -131,6 +131,9 @@ test('a message that lands updates its edge live, and the edge pulses in its own
   const stroke = (locator: import('@playwright/test').Locator) => locator.evaluate((line) => getComputedStyle(line).stroke);
   const plain = await stroke(page.getByRole('list', { name: 'What the drawing shows' }).locator('.map-edge:not(.refused, .broadcast, .pulse) .map-edge-line'));
   expect(await stroke(edge.locator('.map-edge-line'))).toBe(plain);
+  // Thicker while it pulses than the width it is drawn at.
+  const width = await edge.locator('.map-edge-line').evaluate((line) => ({ drawn: parseFloat(getComputedStyle(line).strokeWidth), own: Number(line.getAttribute('stroke-width')) }));
+  expect(width.drawn).toBeGreaterThan(width.own);
   await edge.click();
   await expect(edge).toHaveAttribute('aria-pressed', 'true');
   expect(await stroke(edge.locator('.map-edge-line'))).not.toBe(plain);

@@ -52,3 +52,24 @@ test('fitted to a laptop’s pane, the map of a dozen long-addressed peers and t
     expect(label.left >= pane.x && label.right <= pane.x + pane.width && label.top >= pane.y && label.bottom <= pane.y + pane.height, `${label.text} in the pane`).toBe(true);
   }
 });
+
+test('opening an arrow’s messages beside the drawing, and closing them, leaves every node where it was', async ({ page }) => {
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await page.goto(`${live.url}/map`);
+  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
+  await expect(map.locator('.map-label')).toHaveCount(7 + SOCKETS.length);
+  const places = () => map.locator('.map-node circle').evaluateAll((dots) => dots.map((dot) => `${dot.getAttribute('cx')},${dot.getAttribute('cy')}`).join(' '));
+  const before = await places();
+  await map.locator('.map-edge[tabindex="0"]').focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByRole('complementary', { name: 'Messages of the edge' });
+  await expect(panel).toBeVisible();
+  // Beside the drawing: the drawing's pane is narrower while they are open.
+  expect((await panel.boundingBox())!.x).toBeGreaterThan((await map.boundingBox())!.x);
+  await page.waitForTimeout(300);
+  expect(await places()).toBe(before);
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await page.waitForTimeout(300);
+  expect(await places()).toBe(before);
+});

@@ -1,4 +1,4 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject, type WheelEvent } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject, type WheelEvent, type CSSProperties } from 'react';
 import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
 import { useRouter } from '../router/Router.tsx';
 import { projectName } from '../sessions/names.ts';
@@ -32,7 +32,10 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
   const onSelect = useCallback((from: string, to: string) => selectEdge.current(from, to), []);
   const byKey = useMemo(() => new Map(map.nodes.map((node) => [node.key, node])), [map.nodes]);
   const svg = useRef<SVGSVGElement>(null);
-  const layout = useStableLayout(map, usePaneShape(svg));
+  // While an arrow's messages are open the pane's shape is held: they take room beside the drawing,
+  // and laid out again for it, the map moved the arrow just clicked away from the pointer.
+  const aspect = usePaneShape(svg, selected !== null);
+  const layout = useStableLayout(map, aspect);
   const byPlace = useMemo(
     () =>
       map.nodes
@@ -44,6 +47,12 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
     [map.nodes, layout],
   );
   const [view, setView] = useState<ViewBox | null>(null);
+  // A new shape of the pane lays every box out anew: a zoom on the old places would show others.
+  const [viewAspect, setViewAspect] = useState(aspect);
+  if (viewAspect !== aspect) {
+    setViewAspect(aspect);
+    setView(null);
+  }
   const shown = view ?? layout.bounds;
   // Nodes found by the words in the find box: lit, the rest dimmed, Enter shows them.
   const [find, setFind] = useState('');
@@ -231,12 +240,14 @@ function titleOf(project: string | null): string {
 /**
  * The drawing pane's width for its height, in steps of a fifth or so (a pane dragged wider is not
  * laid out again for each pixel): the shape the layout fills, measured before it is painted.
+ * `hold`: a shape measured is kept while it holds, measured again when it ends.
  */
-function usePaneShape(svg: RefObject<SVGSVGElement | null>): number | null {
+function usePaneShape(svg: RefObject<SVGSVGElement | null>, hold: boolean): number | null {
   const [aspect, setAspect] = useState<number | null>(null);
+  const measured = aspect !== null;
   useLayoutEffect(() => {
     const element = svg.current;
-    if (element === null) return;
+    if (element === null || (hold && measured)) return;
     const measure = () => {
       const { width, height } = element.getBoundingClientRect();
       // A pane not laid out (hidden) is drawn for a laptop's.
@@ -246,7 +257,7 @@ function usePaneShape(svg: RefObject<SVGSVGElement | null>): number | null {
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
-  }, [svg]);
+  }, [svg, hold, measured]);
   return aspect;
 }
 
@@ -339,7 +350,8 @@ const EdgeArrow = memo(function EdgeArrow({ edge, from, to, nodes, pulsing, dimm
   return (
     <g className={classes} role="button" tabIndex={tabbable ? 0 : -1} aria-label={name} aria-pressed={selected} data-edge={edge.key} data-messages={tallyEdge(edge)} onClick={() => onSelect(edge.from, edge.to)} onKeyDown={onKey}>
       <path d={d} className="map-edge-hit" />
-      <path d={d} className="map-edge-line" strokeWidth={width} markerEnd="url(#map-arrow)" />
+      {/* Its width as a variable too: a pulse draws it thicker than itself, whatever it is. */}
+      <path d={d} className="map-edge-line" strokeWidth={width} style={{ '--edge-width': width } as CSSProperties} markerEnd="url(#map-arrow)" />
     </g>
   );
 });

@@ -112,7 +112,7 @@ function standInColumns(sizes: readonly { width: number; height: number }[], cou
     return { column, top };
   });
   // Each column has a box: the first `count` boxes stand in the columns still empty.
-  return { places, widths, width: widths.reduce((sum, width) => sum + width, 0) + BOX_GAP * (count - 1), height: Math.max(...heights) - BOX_GAP };
+  return { places, widths, width: widths.reduce((sum, width) => sum + width, 0) + BOX_GAP * (count - 1), height: Math.max(0, Math.max(...heights) - BOX_GAP) };
 }
 
 type Shape = {
