@@ -159,7 +159,7 @@ function findStores(dirs: string[], named: { kind: StoreSpec['kind']; dir: strin
   for (const dir of dirs) {
     const root = resolve(dir);
     const recognized = recognizeStore(root);
-    if (recognized.kind === null) return { problem: `${recognized.why}${recognized.why.includes('holds none of') ? describeStoresNearby(root) : ''}` };
+    if (recognized.kind === null) return { problem: `${recognized.why}${recognized.holdsNone ? describeStoresNearby(root) : ''}` };
     stores.push({ kind: recognized.kind, root });
   }
   for (const { kind, dir } of named) {
@@ -169,7 +169,7 @@ function findStores(dirs: string[], named: { kind: StoreSpec['kind']; dir: strin
     if (recognized.kind !== null && recognized.kind !== kind && !(recognized.kind === 'record' && isEmptyOrMissing(root))) {
       return { problem: `${root} holds ${storeKindOf(recognized.kind).words}, not ${storeKindOf(kind).words}` };
     }
-    if (recognized.kind === null && !recognized.why.includes('holds none of')) return { problem: recognized.why };
+    if (recognized.kind === null && !recognized.holdsNone) return { problem: recognized.why };
     stores.push({ kind, root });
   }
   const seen = new Set<string>();

@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import type { SourceKind } from '../../shared/wire/common.ts';
 import { STORE_KINDS, type StoreKind } from './kinds.ts';
 
-type Recognized = { kind: SourceKind } | { kind: null; why: string };
+/** `holdsNone`: the directory was read and holds no store (as against one that cannot be looked at). */
+type Recognized = { kind: SourceKind } | { kind: null; why: string; holdsNone: boolean };
 
 /** What is looked for, said in the error for a directory that is none of the kinds: "a record (…), a spex home (…) or …". */
 function describeKindsLookedFor(): string {
@@ -20,20 +21,20 @@ function describeKindsLookedFor(): string {
 export function recognizeStore(dir: string): Recognized {
   let names: string[];
   try {
-    if (!statSync(dir).isDirectory()) return { kind: null, why: `${dir} is a file, not a store directory. Give the folder of ${describeKindsLookedFor()}.` };
+    if (!statSync(dir).isDirectory()) return { kind: null, why: `${dir} is a file, not a store directory. Give the folder of ${describeKindsLookedFor()}.`, holdsNone: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'record' };
-    return { kind: null, why: `cannot look at ${dir}: ${(error as Error).message}` };
+    return { kind: null, why: `cannot look at ${dir}: ${(error as Error).message}`, holdsNone: false };
   }
   try {
     accessSync(dir, constants.R_OK | constants.X_OK);
     names = readdirSync(dir);
   } catch {
-    return { kind: null, why: `${dir} cannot be read by this user. Run rec-dashboard as the user who owns it.` };
+    return { kind: null, why: `${dir} cannot be read by this user. Run rec-dashboard as the user who owns it.`, holdsNone: false };
   }
   if (names.length === 0) return { kind: 'record' };
   const found = STORE_KINDS.find((kind) => kind.recognize(dir, names));
-  return found !== undefined ? { kind: found.kind } : { kind: null, why: `${dir} holds none of: ${describeKindsLookedFor()}.` };
+  return found !== undefined ? { kind: found.kind } : { kind: null, why: `${dir} holds none of: ${describeKindsLookedFor()}.`, holdsNone: true };
 }
 
 /** The folders in a directory looked into for stores, at most, in name order: a home folder is not walked whole. */
