@@ -1,8 +1,8 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type RefObject, type WheelEvent, type CSSProperties } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type WheelEvent, type CSSProperties } from 'react';
 import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts';
 import { useRouter } from '../router/Router.tsx';
-import { projectName } from '../sessions/names.ts';
-import { DEFAULT_ASPECT, layOut, orderNodes, TITLE_INSET, type LaidNode, type Layout, type Ordered } from './layout.ts';
+import { TITLE_INSET, type LaidNode } from './layout.ts';
+import { titleOf, usePaneShape, useStableLayout } from './usePaneLayout.ts';
 import { isBroadcastEdge, isRefusedEdge, labelNode, nameEdge, nameNode, nodeMatches, pathOfNode, tallyEdge, weighEdge } from './mapWords.ts';
 import { countOf } from '../text/count.ts';
 
@@ -230,62 +230,6 @@ export function MapCanvas({ map, pulsing, selected, onSelectEdge }: Props) {
       <PointedEdge map={map} edgeKey={pointed ?? selected} nodes={byKey} />
     </div>
   );
-}
-
-/** A project's box's title. */
-function titleOf(project: string | null): string {
-  return project === null ? 'no project known' : projectName(project);
-}
-
-/**
- * The drawing pane's width for its height, in steps of a fifth or so (a pane dragged wider is not
- * laid out again for each pixel): the shape the layout fills, measured before it is painted.
- * `hold`: a shape measured is kept while it holds, measured again when it ends.
- */
-function usePaneShape(svg: RefObject<SVGSVGElement | null>, hold: boolean): number | null {
-  const [aspect, setAspect] = useState<number | null>(null);
-  const measured = aspect !== null;
-  useLayoutEffect(() => {
-    const element = svg.current;
-    if (element === null || (hold && measured)) return;
-    const measure = () => {
-      const { width, height } = element.getBoundingClientRect();
-      // A pane not laid out (hidden) is drawn for a laptop's.
-      setAspect(width > 0 && height > 0 ? 2 ** (Math.round(Math.log2(width / height) * 4) / 4) : DEFAULT_ASPECT);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [svg, hold, measured]);
-  return aspect;
-}
-
-const NOTHING_LAID: Layout = { nodes: new Map(), boxes: [], bounds: { x: 0, y: 0, width: 1, height: 1 } };
-
-/**
- * The layout of the nodes shown: laid out again only when the set of nodes or the pane's shape
- * changes, never for a count; the force is run again only for a new set of nodes.
- */
-function useStableLayout(map: MapResponse, aspect: number | null): Layout {
-  const last = useRef<{ keys: string; ordered: Ordered; aspect: number; layout: Layout } | null>(null);
-  return useMemo(() => {
-    // Nothing is drawn until the pane is measured, before it is painted: 4,000 arrows drawn for a
-    // guessed shape were drawn again for the real one.
-    if (aspect === null) return NOTHING_LAID;
-    const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
-    const kept = last.current !== null && last.current.keys === keys ? last.current : null;
-    if (kept !== null && kept.aspect === aspect) return kept.layout;
-    const ordered =
-      kept?.ordered ??
-      orderNodes(
-        map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
-        map.edges,
-      );
-    const layout = layOut(ordered, { aspect, titleChars: (project) => titleOf(project).length });
-    last.current = { keys, ordered, aspect, layout };
-    return layout;
-  }, [map, aspect]);
 }
 
 /** `found`: whether the find box's words find it; null while the box is empty. */

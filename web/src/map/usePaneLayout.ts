@@ -1,0 +1,64 @@
+import { useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import type { MapResponse } from '../../../shared/wire/map.ts';
+import { projectName } from '../sessions/names.ts';
+import { DEFAULT_ASPECT, layOut, orderNodes, type Layout, type Ordered } from './layout.ts';
+import { labelNode } from './mapWords.ts';
+
+// Where the map's drawing (MapCanvas.tsx) gets its layout: the pane's shape, measured, and the
+// layout (layout.ts) made again only when the nodes or that shape change.
+
+/** A project's box's title. */
+export function titleOf(project: string | null): string {
+  return project === null ? 'no project known' : projectName(project);
+}
+
+/**
+ * The drawing pane's width for its height, in steps of a fifth or so (a pane dragged wider is not
+ * laid out again for each pixel): the shape the layout fills, measured before it is painted.
+ * `hold`: a shape measured is kept while it holds, measured again when it ends.
+ */
+export function usePaneShape(svg: RefObject<SVGSVGElement | null>, hold: boolean): number | null {
+  const [aspect, setAspect] = useState<number | null>(null);
+  const measured = aspect !== null;
+  useLayoutEffect(() => {
+    const element = svg.current;
+    if (element === null || (hold && measured)) return;
+    const measure = () => {
+      const { width, height } = element.getBoundingClientRect();
+      // A pane not laid out (hidden) is drawn for a laptop's.
+      setAspect(width > 0 && height > 0 ? 2 ** (Math.round(Math.log2(width / height) * 4) / 4) : DEFAULT_ASPECT);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [svg, hold, measured]);
+  return aspect;
+}
+
+const NOTHING_LAID: Layout = { nodes: new Map(), boxes: [], bounds: { x: 0, y: 0, width: 1, height: 1 } };
+
+/**
+ * The layout of the nodes shown: laid out again only when the set of nodes or the pane's shape
+ * changes, never for a count; the force is run again only for a new set of nodes.
+ */
+export function useStableLayout(map: MapResponse, aspect: number | null): Layout {
+  const last = useRef<{ keys: string; ordered: Ordered; aspect: number; layout: Layout } | null>(null);
+  return useMemo(() => {
+    // Nothing is drawn until the pane is measured, before it is painted: 4,000 arrows drawn for a
+    // guessed shape were drawn again for the real one.
+    if (aspect === null) return NOTHING_LAID;
+    const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
+    const kept = last.current !== null && last.current.keys === keys ? last.current : null;
+    if (kept !== null && kept.aspect === aspect) return kept.layout;
+    const ordered =
+      kept?.ordered ??
+      orderNodes(
+        map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
+        map.edges,
+      );
+    const layout = layOut(ordered, { aspect, titleChars: (project) => titleOf(project).length });
+    last.current = { keys, ordered, aspect, layout };
+    return layout;
+  }, [map, aspect]);
+}
