@@ -40,7 +40,7 @@ export function App() {
   const phone = useSyncExternalStore(watchPhone, () => window.matchMedia(PHONE).matches);
   // Below SIDEBAR_FROM the list is over the page: a page picked (a new path, not a filter of the
   // address) closes it, as a phone's menu does, so the page has the width it needs.
-  const pathname = new URL(path, window.location.origin).pathname;
+  const pathname = pathnameOf(path);
   const [listShownFor, setListShownFor] = useState(pathname);
   if (listShownFor !== pathname) {
     setListShownFor(pathname);
@@ -97,7 +97,7 @@ export function App() {
   };
   /** A view a key opens takes the focus, as one picked in the sidebar does: Tab goes on in it, not from the top bar. */
   const openByKey = (to: string) => {
-    focusOnArrival.current = new URL(to, window.location.origin).pathname;
+    focusOnArrival.current = pathnameOf(to);
     navigate(to);
   };
   useKeys(
@@ -137,7 +137,7 @@ export function App() {
             onClickCapture={(event) => {
               const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
               const opensHere = event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-              focusOnArrival.current = link !== null && opensHere ? new URL(link.getAttribute('href')!, window.location.origin).pathname : null;
+              focusOnArrival.current = link !== null && opensHere ? pathnameOf(link.getAttribute('href')!) : null;
             }}
           >
             <ShownSidebar filter={filter} onFilter={setFilter} />
@@ -169,6 +169,11 @@ function skipToView(event: MouseEvent<HTMLAnchorElement>): void {
 }
 
 /** Focuses the view shown, without scrolling it; false when there is none yet. */
+/** An address's path alone: what a page is, without its query. */
+function pathnameOf(address: string): string {
+  return new URL(address, window.location.origin).pathname;
+}
+
 function focusView(): boolean {
   const view = document.querySelector<HTMLElement>('main');
   if (view === null) return false;

@@ -231,7 +231,7 @@ export default function LiveView({ query }: { query: string }) {
   }[connection];
   // Read as the view is drawn (for each item told, and at each tick): the tick's time alone lagged
   // the items counted by up to its 5 s ("7 items in 1 s").
-  const rateAt = Math.max(now, Date.now());
+  const rateAt = Date.now();
   const perMinute = feed.perMinute(rateAt);
   // Before the page has listened for a minute, a count per minute is a rate it has not watched.
   const countedFor = feed.countedFor(rateAt);
