@@ -304,9 +304,16 @@ test('an edge opened is a step Back undoes, Escape closes it, and on a phone its
   const row = page.getByRole('table', { name: /^Every edge/ }).locator('tr[data-edge]').first();
   await row.getByRole('button', { name: /^Messages of / }).click();
   await expect(panel).toBeVisible();
-  const [list, aside] = [(await page.locator('.map-list').boundingBox())!, (await panel.boundingBox())!];
-  expect(aside.y, 'the messages are under the list').toBeGreaterThanOrEqual(list.y + list.height - 1);
-  expect(aside.width).toBeGreaterThan(300);
+  // Both boxes read in one frame: the messages are scrolled into view as they come, and two reads
+  // apart could straddle a step of that scroll.
+  const [list, aside] = await page.evaluate(() =>
+    ['.map-list', '.map-edge-panel'].map((selector) => {
+      const box = document.querySelector(selector)!.getBoundingClientRect();
+      return { y: box.y, height: box.height, width: box.width };
+    }),
+  );
+  expect(aside!.y, 'the messages are under the list').toBeGreaterThanOrEqual(list!.y + list!.height - 1);
+  expect(aside!.width).toBeGreaterThan(300);
   // Each cell of a row has the screen's width, under its column's name.
   const cells = await row.locator('td[data-label]').evaluateAll((all) => all.map((cell) => [cell.getAttribute('data-label'), Math.round(cell.getBoundingClientRect().width)] as const));
   expect(cells.filter(([, width]) => width < 300)).toEqual([]);
