@@ -63,13 +63,17 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     followedFor.current = selectedSession;
     movedByReader.current = false;
   }
-  // Before the paint: a re-sort is never drawn with the row out of view for a frame.
+  const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession))), [rows, selectedSession]);
+  // Before the paint, after each render: a re-sort, and a row measured taller or shorter than it
+  // was counted (each row is placed where the virtualizer counts it), is never drawn with the
+  // open row out of view.
   useLayoutEffect(() => {
-    if (selectedSession === null || movedByReader.current) return;
-    const index = rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession));
-    // 'auto' moves the list only when the row is not wholly in view.
-    if (index !== -1) virtualizer.scrollToIndex(index, { align: 'auto' });
-  }, [rows, selectedSession, virtualizer]);
+    if (followed === -1 || movedByReader.current) return;
+    // 'auto': where the list is, if the row is in its view; else to the nearer edge of the view.
+    const place = virtualizer.getOffsetForIndex(followed, 'auto');
+    if (place === undefined || Math.abs(place[0] - (virtualizer.scrollOffset ?? 0)) < 1) return;
+    virtualizer.scrollToIndex(followed, { align: 'auto' });
+  });
   useEffect(() => (listRef.current === null ? undefined : onReaderMoves(listRef.current, () => (movedByReader.current = true))), []);
 
   const renderNode = (node: SessionNode) => (
@@ -117,10 +121,11 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
               // project or session up moves the rows shown, rather than making and measuring them again.
               key={project.cwd ?? '\u0000none'}
               aria-label={`Project ${project.cwd ?? 'with no directory'}`}
-              style={{ transform: `translateY(${items[0]!.start}px)` }}
+              // As tall as its rows, which are placed in it, not laid out in its flow.
+              style={{ transform: `translateY(${items[0]!.start}px)`, height: items.at(-1)!.end - items[0]!.start }}
             >
               {items[0]!.row.kind === 'project' && (
-                <div className="project-head" data-index={items[0]!.index} ref={virtualizer.measureElement}>
+                <div className="project-head sidebar-row" data-index={items[0]!.index} ref={virtualizer.measureElement}>
                   <Link
                     to={projectPath(project.cwd)}
                     className={`project-name${selectedProject === project.cwd ? ' selected' : ''}`}
@@ -132,9 +137,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
                 </div>
               )}
               <ul className="session-list">
-                {items.map(({ index, row }) =>
+                {items.map(({ index, start, row }) =>
                   row.kind === 'session' ? (
-                    <li key={sessionKey(row.node.session)} data-index={index} ref={virtualizer.measureElement}>
+                    <li key={sessionKey(row.node.session)} className="sidebar-row" data-index={index} ref={virtualizer.measureElement} style={{ transform: `translateY(${start - items[0]!.start}px)` }}>
                       <ListRow node={row.node} selected={selectedSession} />
                       {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
                       <Elsewhere node={row.node} />
@@ -184,7 +189,7 @@ function Elsewhere({ node }: { node: SessionNode }) {
   );
 }
 
-type Shown = { index: number; start: number; row: SidebarRow };
+type Shown = { index: number; start: number; end: number; row: SidebarRow };
 
 /** Rows in view, in runs that share a project, so each run sits in its project's section. */
 function groupByProject(items: VirtualItem[], rows: SidebarRow[]): { project: SidebarRow['project']; items: Shown[] }[] {
@@ -193,8 +198,8 @@ function groupByProject(items: VirtualItem[], rows: SidebarRow[]): { project: Si
     const row = rows[item.index];
     if (row === undefined) continue;
     const last = groups.at(-1);
-    if (last !== undefined && last.project === row.project && row.kind === 'session') last.items.push({ index: item.index, start: item.start, row });
-    else groups.push({ project: row.project, items: [{ index: item.index, start: item.start, row }] });
+    if (last !== undefined && last.project === row.project && row.kind === 'session') last.items.push({ index: item.index, start: item.start, end: item.end, row });
+    else groups.push({ project: row.project, items: [{ index: item.index, start: item.start, end: item.end, row }] });
   }
   return groups;
 }
