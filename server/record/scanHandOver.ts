@@ -115,6 +115,13 @@ export function createScanHandOver(options: ScanHandOverOptions) {
     }
   }
 
+  /** Reads a folder asked of a scan thread here, as the watcher's: no thread will answer. */
+  function readAskedHere(sessionId: string, countRead: () => void): void {
+    if (!askedOfWorker.delete(sessionId)) return;
+    tellAsWatched(() => looks.reconcileSession(sessionId, countRead));
+    tellSeen(sessionId);
+  }
+
   function tellSeen(sessionId: string): void {
     if (options.status.indexing().state === 'scanning' && index.hasSession(sessionId)) options.onSeenWhileScanning?.(sessionId);
   }
@@ -149,6 +156,8 @@ export function createScanHandOver(options: ScanHandOverOptions) {
       let concluded = 0;
       for (;;) {
         if (isClosed()) return 'closed';
+        // Between two folders: a folder read here whole is newer than any look of it still to come.
+        if (folder === undefined) for (const sessionId of pool.takeUnanswered()) readAskedHere(sessionId, () => slices.countRead());
         folder ??= pool.take();
         if (folder !== undefined) {
           concluded = concludeScannedFolder(folder, concluded, slices, pool);
@@ -170,13 +179,9 @@ export function createScanHandOver(options: ScanHandOverOptions) {
     release(): void {
       scanPool = null;
     },
-    /** Reads again, as the watcher's, the folders asked of a scan thread that ended before it answered. */
+    /** Reads again, as the watcher's, the folders asked of the scan threads that none answered. */
     tellUnanswered(countRead: () => void): void {
-      for (const sessionId of askedOfWorker.keys()) {
-        tellAsWatched(() => looks.reconcileSession(sessionId, countRead));
-        tellSeen(sessionId);
-      }
-      askedOfWorker.clear();
+      for (const sessionId of [...askedOfWorker.keys()]) readAskedHere(sessionId, countRead);
     },
     /**
      * Asks the scan threads for a folder that stirred before the first scan read it, so that

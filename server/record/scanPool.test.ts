@@ -157,6 +157,43 @@ describe('scan threads sharing the first scan', () => {
     }
   });
 
+  it('a folder asked of a scan thread that fails is told to the caller to read at once, not when the other threads end; asked again, at once again', async () => {
+    const record = makeTempRecord();
+    try {
+      const sessionIds = writeRecord(record.dir);
+      // The line outlasts the failing thread's start: the other reads on for a while after it.
+      writeFolder(record.dir, 'large', 2_000);
+      const errors: string[] = [];
+      const script = new URL('../test/failingScanWorker.ts', import.meta.url);
+      const pool = startScanPool({ recordDir: record.dir, sessionIds: [...sessionIds, 'large'], threads: 2, script }, (message) => errors.push(message));
+      // Asked before either thread began: the asks take turns, so some go to the one that fails.
+      const asked = sessionIds.slice(-6);
+      for (const sessionId of asked) pool.askSoon(sessionId);
+      const answered = new Set<string>();
+      const lostBeforeTheEnd = new Set<string>();
+      let askedAgain: string[] | null = null;
+      for (;;) {
+        for (let folder = pool.take(); folder !== undefined; folder = pool.take()) if (folder.soon) answered.add(folder.sessionId);
+        const lost = pool.takeUnanswered();
+        if (!pool.finished) for (const sessionId of lost) lostBeforeTheEnd.add(sessionId);
+        if (lost.length > 0 && askedAgain === null) {
+          // Its thread has ended: an ask for it again is the caller's at once, not posted to no one.
+          for (const sessionId of lost) pool.askSoon(sessionId);
+          askedAgain = pool.takeUnanswered();
+          assert.deepEqual(askedAgain.sort(), [...lost].sort());
+          for (const sessionId of lost) assert.equal(pool.asksWaiting(sessionId), 0, `${sessionId}: no look of it is waited for`);
+        }
+        if (pool.finished) break;
+        await new Promise<void>((resolve) => (pool.wake = resolve));
+      }
+      assert.match(errors.join('\n'), /^scan thread: a scan thread failing as it starts/);
+      assert.ok(lostBeforeTheEnd.size > 0, 'the failed thread had asks');
+      assert.deepEqual([...answered, ...lostBeforeTheEnd].sort(), [...asked].sort(), 'each ask answered by a look, or told lost before the scan ended');
+    } finally {
+      record.remove();
+    }
+  });
+
   it('a folder asked for is read out of turn by the thread that has it: its asked look is its last, and a new folder is read too', async () => {
     const record = makeTempRecord();
     try {

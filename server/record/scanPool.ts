@@ -83,6 +83,13 @@ export type ScanPool = {
    * answers every ask of its folder; one taken before may not hold what stirred a later ask.
    */
   asksWaiting(sessionId: string): number;
+  /**
+   * The folders asked of a thread that ended before it answered (it failed), each once, since the
+   * last call: the caller reads them itself, at once rather than when the scan ends. An ask for a
+   * folder such a thread had is one of them as soon as it is made. Any look of them still to be
+   * taken is dropped: the caller's reading is newer.
+   */
+  takeUnanswered(): string[];
   terminate(): Promise<void>;
 };
 
@@ -104,7 +111,7 @@ type Thread = { worker: Worker; asks: MessagePort; alive: boolean; lineDone: boo
  * Starts scan threads on these session folders. A thread that fails leaves its unreported
  * folders for the caller to read itself: it can cost time, never files.
  */
-export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number }, onError: (message: string) => void): ScanPool {
+export function startScanPool(work: { recordDir: string; sessionIds: string[]; threads: number; /** The threads' script, if not scanWorker's (a test's, that fails). */ script?: URL }, onError: (message: string) => void): ScanPool {
   const { sessionIds } = work;
   const unreported = new Set(sessionIds);
   const queue = new SharedArrayBuffer(4 * (1 + sessionIds.length));
@@ -130,6 +137,19 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
 
   const inTurn: ScannedFolder[] = [];
   const asked: ScannedFolder[] = [];
+  /** Folders whose asks a thread that ended left unanswered, not taken yet (ScanPool.takeUnanswered). */
+  const lost = new Set<string>();
+  const dropLooks = (sessionId: string) => {
+    for (const waiting of [inTurn, asked]) {
+      for (let at = waiting.findIndex((other) => other.sessionId === sessionId); at !== -1; at = waiting.findIndex((other) => other.sessionId === sessionId)) waiting.splice(at, 1);
+    }
+  };
+  const loseAsk = (sessionId: string) => {
+    unanswered.delete(sessionId);
+    lastAsks.delete(sessionId);
+    dropLooks(sessionId);
+    lost.add(sessionId);
+  };
   const pool: ScanPool = {
     take: () => asked.shift() ?? inTurn.shift(),
     wake: null,
@@ -142,6 +162,11 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     done,
     inLine: (sessionId) => positions.has(sessionId),
     asksWaiting: (sessionId) => (unanswered.get(sessionId) ?? 0) + asked.filter((folder) => folder.sessionId === sessionId).length,
+    takeUnanswered() {
+      const taken = [...lost];
+      lost.clear();
+      return taken;
+    },
     grow(count) {
       while (!stopped && !finished && threads.length < count && !threads.every((thread) => thread.lineDone)) if (!spawn()) return;
     },
@@ -163,6 +188,11 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       const last = lastAsks.get(sessionId);
       if (last !== undefined && last.thread === thread && Atomics.load(begun, thread) < last.sent) return;
       const asked = threads[thread]!;
+      if (!asked.alive) {
+        loseAsk(sessionId);
+        pool.wake?.();
+        return;
+      }
       asked.asks.postMessage(sessionId);
       unanswered.set(sessionId, (unanswered.get(sessionId) ?? 0) + 1);
       Atomics.store(sent, thread, ++asked.asksSent);
@@ -201,13 +231,13 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
         inTurn.push(scanned);
         continue;
       }
+      // Come after its thread ended: its ask was counted lost, the caller reads the folder itself.
+      if (!thread.alive) continue;
       const left = (unanswered.get(folder.sessionId) ?? 1) - 1;
       if (left > 0) unanswered.set(folder.sessionId, left);
       else unanswered.delete(folder.sessionId);
       // Taken after the ask, so after any look of it still waiting (in turn or asked before), which it supersedes.
-      for (const waiting of [inTurn, asked]) {
-        for (let at = waiting.findIndex((other) => other.sessionId === folder.sessionId); at !== -1; at = waiting.findIndex((other) => other.sessionId === folder.sessionId)) waiting.splice(at, 1);
-      }
+      dropLooks(folder.sessionId);
       asked.push(scanned);
     }
     pool.wake?.();
@@ -223,7 +253,7 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
       // A scan's garbage is short-lived and small: a small young generation keeps each thread's
       // heap from adding to the process's peak. Named, so that the system (top -H, /proc) and the
       // bench can tell the scan threads' CPU from the main thread's and the collector's.
-      const script = new URL(`./scanWorker${ext}`, import.meta.url);
+      const script = work.script ?? new URL(`./scanWorker${ext}`, import.meta.url);
       const options = { name: SCAN_THREAD_NAME, workerData: share, transferList: [channel.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } };
       worker = startedAsEqual ? new Worker(script, options) : startBackgroundThread(script, options);
     } catch (error) {
@@ -238,6 +268,11 @@ export function startScanPool(work: { recordDir: string; sessionIds: string[]; t
     worker.on('exit', () => {
       thread.alive = false;
       thread.asks.close();
+      // What it was asked and did not answer is the caller's to read, now: the other threads may
+      // read on for seconds, and a write's notice waits for its folder's look.
+      const number = threads.indexOf(thread);
+      for (const [sessionId, last] of lastAsks) if (last.thread === number && unanswered.has(sessionId)) loseAsk(sessionId);
+      if (lost.size > 0) pool.wake?.();
       endWhenLineDone();
       end();
     });

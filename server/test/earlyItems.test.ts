@@ -46,6 +46,7 @@ function holdHandOver(pool: ScanPool): { pool: ScanPool; release(): void } {
     done: pool.done,
     askSoon: (sessionId) => pool.askSoon(sessionId),
     asksWaiting: (sessionId) => pool.asksWaiting(sessionId),
+    takeUnanswered: () => pool.takeUnanswered(),
     terminate: () => pool.terminate(),
   };
   return {
@@ -160,6 +161,7 @@ function lateHeldThreads(recordDir: string, listing: FolderEntry[], first: strin
     },
     askSoon: (sessionId) => pool?.askSoon(sessionId),
     asksWaiting: (sessionId) => pool?.asksWaiting(sessionId) ?? 0,
+    takeUnanswered: () => pool?.takeUnanswered() ?? [],
     terminate: async () => pool?.terminate(),
   };
   const handOver = (folders: number) => {
