@@ -227,6 +227,41 @@ test('Pause stops following and counts what arrives; Resume jumps back to the ne
 });
 
 
+test('the keys walk the rows as a conversation’s entries: k and j choose a row, one above the newest pausing the list; Enter opens its item; End goes back to the newest and follows', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-keys');
+  await openLive(page, `?session=${a.sessionId}`);
+  await a.start();
+  const files: string[] = [];
+  for (let i = 0; i < 4; i++) files.push(await a.sent({ as: 'api' }, `by key ${i}`));
+  await expect(rowOf(page, files[3]!)).toBeInViewport();
+  const selected = page.locator('.live-item[aria-current="true"]');
+  await expect(selected).toHaveCount(0);
+  // None chosen yet: k takes the last row on screen, the newest, and the list still follows.
+  await page.keyboard.press('k');
+  await expect(selected).toHaveAttribute('data-key', files[3]!);
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await page.keyboard.press('k');
+  await expect(selected).toHaveAttribute('data-key', files[2]!);
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  // A row arriving is counted as new, and the choice stays on its row.
+  const later = await a.sent({ as: 'api' }, 'by key, later');
+  await expect(page.getByRole('button', { name: 'Resume (1 new)' })).toBeVisible();
+  await expect(selected).toHaveAttribute('data-key', files[2]!);
+  await page.keyboard.press('j');
+  await expect(selected).toHaveAttribute('data-key', files[3]!);
+  await page.keyboard.press('End');
+  await expect(selected).toHaveAttribute('data-key', later);
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  const next = await a.sent({ as: 'api' }, 'by key, once following again');
+  await expect(rowOf(page, next)).toBeInViewport();
+  // j to the newest: the list still follows.
+  await page.keyboard.press('j');
+  await expect(selected).toHaveAttribute('data-key', next);
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/item/${next.replace(/[.]/g, '\\.')}$`));
+});
+
 /**
  * A session's burst of `count` writes listed wide, paused, and scrolled so that row `at` is at the
  * top; and how to read which row is at the top (the least index of a row not above the list's top).

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 
 export const KEYS: [string, string][] = [
-  ['j  ↓', 'next entry (of a conversation, or a search’s hits)'],
+  ['j  ↓', 'next entry (of a conversation, a search’s hits, or the live view’s rows)'],
   ['k  ↑', 'previous entry'],
   ['r', 'raw JSON of the selected entry (a record session; spex and set-agent-comm show their text verbatim)'],
   ['End  G', 'go to the newest entry and follow'],
@@ -14,7 +14,7 @@ export const KEYS: [string, string][] = [
   ['t', 'switch times between UTC and local'],
   ['m', 'monospace text on or off'],
   ['←  →', 'on the map, its arrows focused: the previous or next arrow (↑ ↓ too; Home, End: the first, the last)'],
-  ['Enter', 'on a session across the stores: the selected item in its store’s own page; on a search: the selected hit’s entry; on the map: the focused arrow’s messages'],
+  ['Enter', 'on a session across the stores: the selected item in its store’s own page; on a search: the selected hit’s entry; in the live view: the selected row’s item; on the map: the focused arrow’s messages'],
   ['Esc', 'in a field: leave it; on the map: close an arrow’s messages; here: close this list'],
   ['?', 'this list'],
 ];

@@ -23,6 +23,7 @@ import { RATE_WINDOW_MS, type LiveFeed, type LiveRow } from '../events/liveFeed.
 import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
+import { useKeys } from '../keyboard/useKeys.ts';
 import '../export/export.css';
 import './live.css';
 
@@ -222,6 +223,43 @@ export default function LiveView({ query }: { query: string }) {
     if (scrollElement !== null && !following) scrollElement.scrollTop = topRow * rowPx;
   }, [virtualizer, rowPx, scrollElement, following, shown]);
 
+  // The keys, as over a conversation's entries: j and k (↓ ↑) the next row and the one before
+  // (from the rows on screen when none is selected), Home the first, End or G the newest (and
+  // follow); Enter opens the selected item in its place, as a click on its row does. The selection
+  // is a row, by its id: it stays on it as rows arrive, and a row chosen above the newest pauses
+  // the list, as scrolling up does.
+  const [selectedId, setSelectedId] = useState<LiveRow['id'] | null>(null);
+  const selectedAt = selectedId === null ? -1 : shown.findIndex((row) => row.id === selectedId);
+  const select = (index: number) => {
+    if (shown.length === 0) return;
+    const at = Math.max(0, Math.min(shown.length - 1, index));
+    setSelectedId(shown[at]!.id);
+    if (at < shown.length - 1) follow.stopFollowing();
+    virtualizer.scrollToIndex(at, { align: 'auto' });
+  };
+  const step = (delta: number) => {
+    if (selectedAt !== -1) return select(selectedAt + delta);
+    const onScreen = virtualizer.getVirtualItems();
+    select(delta > 0 ? (onScreen[0]?.index ?? 0) : (onScreen.at(-1)?.index ?? shown.length - 1));
+  };
+  const toNewest = () => {
+    if (shown.length > 0) setSelectedId(shown.at(-1)!.id);
+    follow.resume();
+  };
+  useKeys({
+    j: () => step(1),
+    ArrowDown: () => step(1),
+    k: () => step(-1),
+    ArrowUp: () => step(-1),
+    Home: () => select(0),
+    End: toNewest,
+    G: toNewest,
+    Enter: () => {
+      const row = shown[selectedAt];
+      if (row?.type === 'item') navigate(row.item.link);
+    },
+  });
+
   const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
   const connectionWords = {
     live: 'live',
@@ -314,6 +352,7 @@ export default function LiveView({ query }: { query: string }) {
                   sessionName={names.get(row.sessionId) ?? row.sessionId}
                   peerName={row.item.peer === null ? null : (names.get(row.item.peer) ?? row.item.peer)}
                   onOpen={navigate}
+                  selected={virtual.index === selectedAt}
                 />
               );
             })}
@@ -343,6 +382,8 @@ type RowProps = {
   sessionName: string;
   peerName: string | null;
   onOpen(path: string): void;
+  /** Chosen by the keys (j, k, Home, End): Enter opens it. */
+  selected: boolean;
 };
 
 function LiveBreakView({ row, index, start }: { row: Extract<LiveRow, { type: 'break' }>; index: number; start: number }) {
@@ -355,10 +396,10 @@ function LiveBreakView({ row, index, start }: { row: Extract<LiveRow, { type: 'b
 
 // A row is drawn again only when what it shows changed: a new item, a scroll or a list refetched
 // while a store is indexed leaves the other rows as they are.
-const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, sessionName, peerName, onOpen }: RowProps) {
+const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, sessionName, peerName, onOpen, selected }: RowProps) {
   const style = { transform: `translateY(${start}px)` };
   const { item, source, sessionId } = row;
-  const classes = ['live-row', 'live-item', item.refused ? 'live-refused' : '', item.degraded ? 'live-degraded' : '', item.side !== null ? `live-${item.side}` : ''].join(' ');
+  const classes = ['live-row', 'live-item', item.refused ? 'live-refused' : '', item.degraded ? 'live-degraded' : '', item.side !== null ? `live-${item.side}` : '', selected ? 'selected' : ''].join(' ');
   return (
     <div
       className={classes}
@@ -368,6 +409,7 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
       style={style}
       role="article"
       aria-label={`${item.kind ?? item.evidence} ${item.key}`}
+      aria-current={selected ? 'true' : undefined}
       onClick={(event) => {
         if ((event.target as HTMLElement).closest('a') !== null) return;
         onOpen(item.link);
