@@ -165,6 +165,22 @@ test('in the page’s first minute the rate says how many items came in how many
   expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeGreaterThanOrEqual(Math.floor((Date.now() - opened) / 1000));
 });
 
+test('the rate counts its seconds from when the stream opened, not from the page’s load: a stream still connecting has watched nothing', async ({ page }) => {
+  // The stream answers three seconds late, as over a slow or waking machine.
+  await page.route('**/api/events*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await route.continue();
+  });
+  await page.goto(`${dashboard.url}/live`);
+  await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/connecting/);
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText('–');
+  await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/live/, { timeout: 15_000 });
+  const opened = Date.now();
+  const rate = (await page.getByLabel('Rate', { exact: true }).textContent())!;
+  expect(rate).toMatch(/^\d+ items? in \d+ s$/);
+  expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - opened) / 1000));
+});
+
 test('the live view’s downloads, opened first, look as every view’s: the word, then its buttons apart', async ({ page }) => {
   await openLive(page);
   const group = page.getByRole('group', { name: 'Download the selection' });

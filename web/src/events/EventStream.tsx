@@ -127,7 +127,10 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
     });
 
     const onMessage = (message: StreamMessage) => {
-      if (message.type === 'open') return setConnection({ connection: 'open', lostSince: null });
+      if (message.type === 'open') {
+        feed.listening();
+        return setConnection({ connection: 'open', lostSince: null });
+      }
       if (message.type === 'lost') {
         setSubscribed(true);
         lostAt ??= message.since;

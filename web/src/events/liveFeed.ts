@@ -24,8 +24,11 @@ export function createLiveFeed() {
   let arrivalsFrom = 0;
   let version = 0;
   let nextId = 0;
-  /** When the feed began to listen: before a minute of it, the rate is of what it has watched. */
-  const began = Date.now();
+  /**
+   * When the stream first opened: before a minute of it, the rate is of what the feed has watched
+   * (not of the page's load: a stream still connecting watches nothing).
+   */
+  let began: number | null = null;
 
   const changed = () => {
     version++;
@@ -55,11 +58,15 @@ export function createLiveFeed() {
       rows.push({ type: 'break', id: nextId++, lostAt, backAt });
       changed();
     },
+    /** The stream is open: the rate counts from its first opening. */
+    listening(now = Date.now()): void {
+      began ??= now;
+    },
     rows: (): readonly LiveRow[] => rows,
     version: () => version,
-    /** How long the rate has counted: the last minute, or less in the feed's first minute. */
-    countedFor(now = Date.now()): number {
-      return Math.min(RATE_WINDOW_MS, Math.max(0, now - began));
+    /** How long the rate has counted: the last minute, less in the stream's first minute, null before it opened. */
+    countedFor(now = Date.now()): number | null {
+      return began === null ? null : Math.min(RATE_WINDOW_MS, Math.max(0, now - began));
     },
     /** Items that arrived in the last minute. */
     perMinute(now = Date.now()): number {

@@ -271,9 +271,10 @@ export default function LiveView({ query }: { query: string }) {
   // the items counted by up to its 5 s ("7 items in 1 s").
   const rateAt = Date.now();
   const perMinute = feed.perMinute(rateAt);
-  // Before the page has listened for a minute, a count per minute is a rate it has not watched.
+  // Before the page has listened for a minute, a count per minute is a rate it has not watched;
+  // before its stream first opened, it has watched nothing.
   const countedFor = feed.countedFor(rateAt);
-  const rate = countedFor < RATE_WINDOW_MS ? `${countOf(perMinute, 'item')} in ${Math.max(1, Math.round(countedFor / 1000))} s` : `${perMinute.toLocaleString('en')} items/min`;
+  const rate = countedFor === null ? '–' : countedFor < RATE_WINDOW_MS ? `${countOf(perMinute, 'item')} in ${Math.max(1, Math.round(countedFor / 1000))} s` : `${perMinute.toLocaleString('en')} items/min`;
 
   return (
     <main className="view live-view" aria-label="Live">
