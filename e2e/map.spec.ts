@@ -146,7 +146,7 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
     'from a sender to a receiver, thicker for more messages',
     'some not queued or rejected',
     'only to everyone in a room',
-    'flashes thicker as a message lands',
+    'thicker for a moment as a message lands',
     'a session',
     'a person',
     '“a peer” known only as its store wrote it',

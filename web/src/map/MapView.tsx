@@ -189,7 +189,7 @@ function Legend() {
       <li>{line('')} from a sender to a receiver, thicker for more messages</li>
       <li>{line('refused')} some not queued or rejected</li>
       <li>{line('broadcast')} only to everyone in a room</li>
-      <li>{line('pulse')} flashes thicker as a message lands</li>
+      <li>{line('pulse')} thicker for a moment as a message lands</li>
       <li>{dot('session')} a session</li>
       <li>{dot('person')} a person</li>
       <li>{dot('as-written')} “a peer” known only as its store wrote it</li>
