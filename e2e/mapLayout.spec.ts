@@ -73,3 +73,22 @@ test('opening an arrow’s messages beside the drawing, and closing them, leaves
   await page.waitForTimeout(300);
   expect(await places()).toBe(before);
 });
+
+test('a session that begins to talk while the map is open is drawn beside the others, every other node left where it was', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${live.url}/map`);
+  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
+  const labels = map.locator('.map-label');
+  await expect(labels).toHaveCount(7 + SOCKETS.length);
+  // Each node's place in the drawing, by its name.
+  const places = () =>
+    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
+  const before = await places();
+  // A new session in a project drawn already, writing to a socket not drawn yet.
+  const newcomer = new SessionWriting(live.writer, '/home/dev/projects/docs');
+  await newcomer.start();
+  await newcomer.sent({ as: 'uds:/tmp/cc-socks/5150.sock' }, 'hello, map');
+  await expect(labels).toHaveCount(7 + SOCKETS.length + 2);
+  const after = await places();
+  for (const [name, place] of Object.entries(before)) expect(after[name], name).toBe(place);
+});

@@ -8,6 +8,11 @@ import { forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulat
 // jiggle, starting places by index), so the same nodes are always laid out the same way; the map
 // lays out again only when its nodes change.
 //
+// A node that appears (a session that begins to talk, as the reader watches) leaves the others
+// where they were: it is put at the end of its project's rows, and a new project's box in the
+// shortest column, as long as the whole is not drawn much smaller for it (STAY_SMALLER) than a
+// new layout would draw it.
+//
 // The drawing is fitted to its pane, so its names are drawn as large as the whole is small for
 // the pane's shape: a box's rows are as many as make it about the pane's shape, and the boxes
 // stand in columns (each in the column that is shortest so far), as many columns as make the
@@ -17,7 +22,9 @@ import { forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulat
 
 export type LaidNode = { key: string; x: number; y: number; radius: number };
 type ProjectBox = { project: string | null; x: number; y: number; width: number; height: number };
-export type Layout = { nodes: Map<string, LaidNode>; boxes: ProjectBox[]; bounds: { x: number; y: number; width: number; height: number } };
+/** How a layout was made, for one that keeps it: each project's nodes to a row, and its box's column. */
+type Plan = { perRow: Map<string | null, number>; columnOf: Map<string | null, number>; columns: number };
+export type Layout = { nodes: Map<string, LaidNode>; boxes: ProjectBox[]; bounds: { x: number; y: number; width: number; height: number }; plan: Plan };
 
 type Input = { key: string; project: string | null; labelChars: number };
 type Datum = SimulationNodeDatum & { key: string; project: string | null; radius: number };
@@ -38,6 +45,11 @@ export const TITLE_INSET = 10;
 export const DEFAULT_ASPECT = 1.8;
 /** Columns tried at most: a thousand projects are not laid out in a thousand tries of a thousand boxes. */
 const MAX_COLUMNS = 64;
+/**
+ * A layout kept as nodes appear is given up for a new one once the new one would be drawn this
+ * much larger, fitted to the pane: places kept are worth a little room, not names drawn small.
+ */
+const STAY_SMALLER = 1.25;
 
 /** A node's room: half its label's width (the label is centered under the dot), never less than its dot's. */
 function radiusOf(labelChars: number): number {
@@ -79,9 +91,9 @@ function runForce(project: string | null, group: readonly Input[], edges: readon
  * A project's nodes on rows, in the force's order (top to bottom, then left to right), from
  * (0, 0): as many to a row as make the box about the pane's shape, for nodes of their widths.
  */
-function setOnRows(group: readonly Datum[], aspect: number): { laid: LaidNode[]; width: number; height: number } {
+function setOnRows(group: readonly Datum[], aspect: number, keptPerRow: number | undefined): { laid: LaidNode[]; width: number; height: number; perRow: number } {
   const meanWidth = group.reduce((sum, datum) => sum + 2 * datum.radius + GAP_PX, 0) / group.length;
-  const perRow = Math.min(group.length, Math.max(1, Math.round(Math.sqrt((group.length * ROW_PX * aspect) / meanWidth))));
+  const perRow = keptPerRow ?? Math.min(group.length, Math.max(1, Math.round(Math.sqrt((group.length * ROW_PX * aspect) / meanWidth))));
   const byY = [...group].sort((a, b) => a.y! - b.y! || a.key.localeCompare(b.key));
   const laid: LaidNode[] = [];
   let width = 0;
@@ -94,18 +106,18 @@ function setOnRows(group: readonly Datum[], aspect: number): { laid: LaidNode[];
     }
     width = Math.max(width, x - GAP_PX);
   }
-  return { laid, width, height: Math.ceil(byY.length / perRow) * ROW_PX };
+  return { laid, width, height: Math.ceil(byY.length / perRow) * ROW_PX, perRow };
 }
 
 /**
  * Boxes of these sizes in `count` columns, in order, each in the column that is shortest so far:
  * where each stands, the columns' widths, and the whole's width and height.
  */
-function standInColumns(sizes: readonly { width: number; height: number }[], count: number) {
+function standInColumns(sizes: readonly { width: number; height: number; column?: number | undefined }[], count: number) {
   const heights = new Array<number>(count).fill(0);
   const widths = new Array<number>(count).fill(0);
   const places = sizes.map((size) => {
-    const column = heights.indexOf(Math.min(...heights));
+    const column = size.column ?? heights.indexOf(Math.min(...heights));
     const top = heights[column]!;
     heights[column] = top + size.height + BOX_GAP;
     widths[column] = Math.max(widths[column]!, size.width);
@@ -130,15 +142,59 @@ export function orderNodes(nodes: readonly Input[], edges: readonly { from: stri
   return groupByProject(nodes).map(([project, group]) => ({ project, data: runForce(project, group, edges) }));
 }
 
-/** Lays ordered nodes out for a pane's shape: each project a box of rows, the boxes in columns. */
-export function layOut(ordered: Ordered, { aspect, titleChars }: Shape): Layout {
-  const rowsOf = ordered.map(({ project, data }) => ({ project, ...setOnRows(data, aspect) }));
-  const sizes = rowsOf.map((rows) => ({ width: Math.max(rows.width + 2 * BOX_PAD, titleChars(rows.project) * TITLE_CHAR_PX + 2 * TITLE_INSET), height: rows.height + 2 * BOX_PAD + TITLE_PX }));
-  // The columns whose whole is the largest once fitted to a pane of the map's shape.
-  let best = standInColumns(sizes, 1);
-  for (let count = 2; count <= Math.min(sizes.length, MAX_COLUMNS); count++) {
+/**
+ * The nodes laid out before, in the same projects, with the nodes come since: each project's in
+ * its order with the new ones after, and new projects after the others. Null when a node laid
+ * out before is gone, or is another (another project, another label's width).
+ */
+export function extendOrder(before: Ordered, nodes: readonly Input[], edges: readonly { from: string; to: string }[]): Ordered | null {
+  const byKey = new Map(nodes.map((node) => [node.key, node]));
+  const known = new Set<string>();
+  for (const { project, data } of before) {
+    for (const datum of data) {
+      const node = byKey.get(datum.key);
+      if (node === undefined || node.project !== project || radiusOf(node.labelChars) !== datum.radius) return null;
+      known.add(datum.key);
+    }
+  }
+  const added = nodes.filter((node) => !known.has(node.key));
+  const projects = new Set(before.map(({ project }) => project));
+  const extended = before.map(({ project, data }) => {
+    const come = added.filter((node) => node.project === project);
+    if (come.length === 0) return { project, data };
+    // After every node there, in the order rows are set in: below and to the right of them all.
+    const y = Math.max(...data.map((datum) => datum.y!));
+    const x = Math.max(...data.map((datum) => datum.x!));
+    return { project, data: [...data, ...come.map((node, at) => ({ key: node.key, project, radius: radiusOf(node.labelChars), x: x + 1 + at, y: y + 1 + at }))] };
+  });
+  return [...extended, ...orderNodes(added.filter((node) => !projects.has(node.project)), edges)];
+}
+
+/** How large a laid out whole is, fitted to a pane of this shape: the larger, the smaller it is drawn. */
+function fittedSize(bounds: { width: number; height: number }, aspect: number): number {
+  return Math.max(bounds.width / aspect, bounds.height);
+}
+
+/**
+ * Lays ordered nodes out for a pane's shape: each project a box of rows, the boxes in columns.
+ * Given the plan of the layout before (the same shape, nodes come since: extendOrder), it keeps
+ * each project's nodes to a row and each box's column, unless a new layout is drawn much larger.
+ */
+export function layOut(ordered: Ordered, shape: Shape, keep?: Plan): Layout {
+  const fresh = layOutBy(ordered, shape, undefined);
+  if (keep === undefined) return fresh;
+  const kept = layOutBy(ordered, shape, keep);
+  return fittedSize(kept.bounds, shape.aspect) > STAY_SMALLER * fittedSize(fresh.bounds, shape.aspect) ? fresh : kept;
+}
+
+function layOutBy(ordered: Ordered, { aspect, titleChars }: Shape, keep: Plan | undefined): Layout {
+  const rowsOf = ordered.map(({ project, data }) => ({ project, ...setOnRows(data, aspect, keep?.perRow.get(project)) }));
+  const sizes = rowsOf.map((rows) => ({ width: Math.max(rows.width + 2 * BOX_PAD, titleChars(rows.project) * TITLE_CHAR_PX + 2 * TITLE_INSET), height: rows.height + 2 * BOX_PAD + TITLE_PX, column: keep?.columnOf.get(rows.project) }));
+  // The columns whose whole is the largest once fitted to a pane of the map's shape; or the ones kept.
+  let best = standInColumns(sizes, keep?.columns ?? 1);
+  for (let count = 2; keep === undefined && count <= Math.min(sizes.length, MAX_COLUMNS); count++) {
     const tried = standInColumns(sizes, count);
-    if (Math.max(tried.width / aspect, tried.height) < Math.max(best.width / aspect, best.height)) best = tried;
+    if (fittedSize(tried, aspect) < fittedSize(best, aspect)) best = tried;
   }
   const lefts: number[] = [];
   let left = 0;
@@ -154,5 +210,6 @@ export function layOut(ordered: Ordered, { aspect, titleChars }: Shape): Layout 
     for (const node of rows.laid) laid.set(node.key, { ...node, x: node.x + origin.x, y: node.y + origin.y });
     return { project: rows.project, x: left, y: top, width: sizes[at]!.width, height: sizes[at]!.height };
   });
-  return { nodes: laid, boxes, bounds: { x: -20, y: -20, width: best.width + 40, height: best.height + 40 } };
+  const plan: Plan = { perRow: new Map(rowsOf.map((rows) => [rows.project, rows.perRow])), columnOf: new Map(rowsOf.map((rows, at) => [rows.project, best.places[at]!.column])), columns: best.widths.length };
+  return { nodes: laid, boxes, bounds: { x: -20, y: -20, width: best.width + 40, height: best.height + 40 }, plan };
 }

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { MapResponse } from '../../../shared/wire/map.ts';
 import { projectName } from '../sessions/names.ts';
-import { DEFAULT_ASPECT, layOut, orderNodes, type Layout, type Ordered } from './layout.ts';
+import { DEFAULT_ASPECT, extendOrder, layOut, orderNodes, type Layout, type Ordered } from './layout.ts';
 import { labelNode } from './mapWords.ts';
 
 // Where the map's drawing (MapCanvas.tsx) gets its layout: the pane's shape, measured, and the
@@ -36,11 +36,13 @@ export function usePaneShape(svg: RefObject<SVGSVGElement | null>, hold: boolean
   return aspect;
 }
 
-const NOTHING_LAID: Layout = { nodes: new Map(), boxes: [], bounds: { x: 0, y: 0, width: 1, height: 1 } };
+const NOTHING_LAID: Layout = { nodes: new Map(), boxes: [], bounds: { x: 0, y: 0, width: 1, height: 1 }, plan: { perRow: new Map(), columnOf: new Map(), columns: 1 } };
 
 /**
  * The layout of the nodes shown: laid out again only when the set of nodes or the pane's shape
- * changes, never for a count; the force is run again only for a new set of nodes.
+ * changes, never for a count. Nodes come since, in the same pane, are added to the layout before
+ * (layout.ts, extendOrder), the others left where they were; any other new set of nodes (one gone,
+ * a window chosen) is laid out anew, the force run again.
  */
 export function useStableLayout(map: MapResponse, aspect: number | null): Layout {
   const last = useRef<{ keys: string; ordered: Ordered; aspect: number; layout: Layout } | null>(null);
@@ -51,13 +53,12 @@ export function useStableLayout(map: MapResponse, aspect: number | null): Layout
     const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
     const kept = last.current !== null && last.current.keys === keys ? last.current : null;
     if (kept !== null && kept.aspect === aspect) return kept.layout;
-    const ordered =
-      kept?.ordered ??
-      orderNodes(
-        map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length })),
-        map.edges,
-      );
-    const layout = layOut(ordered, { aspect, titleChars: (project) => titleOf(project).length });
+    const shape = { aspect, titleChars: (project: string | null) => titleOf(project).length };
+    const nodes = map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length }));
+    const before = kept === null && last.current !== null && last.current.aspect === aspect ? last.current : null;
+    const extended = before === null ? null : extendOrder(before.ordered, nodes, map.edges);
+    const ordered = kept?.ordered ?? extended ?? orderNodes(nodes, map.edges);
+    const layout = extended !== null ? layOut(ordered, shape, before!.layout.plan) : layOut(ordered, shape);
     last.current = { keys, ordered, aspect, layout };
     return layout;
   }, [map, aspect]);
