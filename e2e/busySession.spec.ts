@@ -328,6 +328,33 @@ test.describe('the overview', () => {
     await expect.poll(inView, { timeout: 2_000 }).toBe(true);
   });
 
+  test('Tab into the sidebar’s list takes it over as a scroll does: the link focused stays in view as the demo’s writes re-sort the list', async ({ page }) => {
+    await expect
+      .poll(async () => ((await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: unknown[] }[] }).projects.flatMap((project) => project.sessions).length)
+      .toBeGreaterThan(12);
+    const list = (await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: { source: { id: string }; id: string }[] }[] };
+    const last = list.projects.flatMap((project) => project.sessions).at(-1)!;
+    // Opened by its address, its row at the list's foot: the list follows it.
+    await page.goto(`${demo.url}/source/${last.source.id}/conversation/${encodeURIComponent(last.id)}`);
+    const sidebarList = page.locator('.sidebar-list');
+    await expect.poll(() => sidebarList.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
+    await page.getByRole('checkbox', { name: 'degraded only' }).focus();
+    await page.keyboard.press('Tab');
+    // The list's first link, which the browser brings into view.
+    const focusedInView = () =>
+      page.evaluate(() => {
+        const focused = document.activeElement;
+        const box = document.querySelector('.sidebar-list')!.getBoundingClientRect();
+        if (focused === null || !document.querySelector('.sidebar-list')!.contains(focused)) return 'focus not in the list';
+        const row = focused.getBoundingClientRect();
+        return row.top >= box.top - 1 && row.bottom <= box.bottom + 1 ? 'in view' : `out of view: ${row.top}..${row.bottom} in ${box.top}..${box.bottom}`;
+      });
+    await expect.poll(focusedInView).toBe('in view');
+    // The demo writes a few times a second: the list is not taken back to the open session's row.
+    await page.waitForTimeout(2_000);
+    expect(await focusedInView()).toBe('in view');
+  });
+
   test('lists every conversation of every store, each saying its store and opening its view, sortable in the address', async ({ page }) => {
     // The demo writes its backlog over a moment: wait for one conversation of each kind.
     await expect

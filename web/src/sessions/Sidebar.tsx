@@ -29,9 +29,19 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const data = useDeferredValue(latest);
   const { route } = useRouter();
   const fresh = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
-  // While the pointer is over the list, its order is kept: a live write does not move the row the
-  // reader is about to click. The list re-sorts when the pointer leaves, or when asked to.
+  // While the pointer is over the list, or the keyboard's focus is in its rows, its order is kept:
+  // a live write does not move the row the reader is about to click or press Enter on (nor take
+  // out of the page, with its focus, the row focused). The list re-sorts when both have left, or
+  // when asked to.
   const [kept, setKept] = useState<ListOrder | null>(null);
+  const holding = useRef({ pointer: false, focus: false });
+  const hold = (by: 'pointer' | 'focus', on: boolean) => {
+    const before = holding.current.pointer || holding.current.focus;
+    holding.current[by] = on;
+    const now = holding.current.pointer || holding.current.focus;
+    if (now && !before) setKept(orderOf(fresh));
+    if (!now && before) setKept(null);
+  };
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(flattenSessions(tree), flattenSessions(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
@@ -64,17 +74,33 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     movedByReader.current = false;
   }
   const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession))), [rows, selectedSession]);
-  // Before the paint, after each render: a re-sort, and a row measured taller or shorter than it
-  // was counted (each row is placed where the virtualizer counts it), is never drawn with the
-  // open row out of view.
+  const shown = virtualizer.getVirtualItems();
+  // Where the virtualizer counts the open row, as of this render (its measurements are made).
+  const followedRow = followed === -1 ? undefined : virtualizer.measurementsCache[followed];
+  // Before the paint, whenever the open row's place or the view's height changes: a re-sort, or a
+  // row measured taller or shorter than it was counted (each row is placed where the virtualizer
+  // counts it), moves the list to it before it is drawn out of view. Not for a scroll alone: the
+  // browser's own (to a link focused, a word found in the page) is the reader's.
   useLayoutEffect(() => {
     if (followed === -1 || movedByReader.current) return;
-    // 'auto': where the list is, if the row is in its view; else to the nearer edge of the view.
+    // 'auto': where the list is, if the row is in its view; else its bottom at the view's bottom
+    // (when below it, or taller than it), or its top at the top.
     const place = virtualizer.getOffsetForIndex(followed, 'auto');
     if (place === undefined || Math.abs(place[0] - (virtualizer.scrollOffset ?? 0)) < 1) return;
     virtualizer.scrollToIndex(followed, { align: 'auto' });
-  });
-  useEffect(() => (listRef.current === null ? undefined : onReaderMoves(listRef.current, () => (movedByReader.current = true))), []);
+  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, virtualizer]);
+  useEffect(() => {
+    const list = listRef.current;
+    if (list === null) return undefined;
+    const moved = () => (movedByReader.current = true);
+    // Tab into the list is the reader going through it too: the browser brings the link focused into view.
+    list.addEventListener('focusin', moved);
+    const stop = onReaderMoves(list, moved);
+    return () => {
+      list.removeEventListener('focusin', moved);
+      stop();
+    };
+  }, []);
 
   const renderNode = (node: SessionNode) => (
     <li key={sessionKey(node.session)}>
@@ -84,11 +110,11 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     </li>
   );
 
-  const groups = groupByProject(virtualizer.getVirtualItems(), rows);
+  const groups = groupByProject(shown, rows);
 
   return (
     // Where one kind of store is read, a badge naming it on every row says nothing: it is hidden (app.css).
-    <nav className={new Set(data?.sources.map((source) => source.kind)).size > 1 ? 'sidebar' : 'sidebar one-kind'} id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => setKept(orderOf(fresh))} onPointerLeave={() => setKept(null)}>
+    <nav className={new Set(data?.sources.map((source) => source.kind)).size > 1 ? 'sidebar' : 'sidebar one-kind'} id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => hold('pointer', true)} onPointerLeave={() => hold('pointer', false)}>
       <div className="sidebar-tools">
         <input
           type="search"
@@ -105,11 +131,18 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       </div>
       {/* Over the list, not above it: a line added above would move every row down. */}
       {moved > 0 && (
-        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it">
+        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it, or the focus is in it">
           {countOf(moved, 'session')} moved: re-sort
         </button>
       )}
-      <div className="sidebar-list" ref={listRef}>
+      <div
+        className="sidebar-list"
+        ref={listRef}
+        onFocus={() => hold('focus', true)}
+        onBlur={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget)) hold('focus', false);
+        }}
+      >
         {error !== null && <p className="sidebar-note error">Could not load sessions: {error.message}</p>}
         {data !== undefined && total === 0 && <p className="sidebar-note">No {conversationWord(data.sources)}s in {data.sources.length === 1 ? kindNamed(data.sources[0]!.kind)?.name : 'the stores read'} yet.</p>}
         {data !== undefined && total > 0 && tree.length === 0 && <p className="sidebar-note">No session matches the filter.</p>}
