@@ -267,7 +267,7 @@ test.describe('the overview', () => {
     await demo?.stop();
   });
 
-  test('the sidebar keeps the open session’s row in its view while the demo’s writes re-sort it, until the reader scrolls the list', async ({ page }) => {
+  test('the sidebar keeps the open session’s row in its view while the demo’s writes re-sort it, until the reader scrolls the list, which then keeps its order', async ({ page }) => {
     await expect
       .poll(async () => ((await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: unknown[] }[] }).projects.flatMap((project) => project.sessions).length)
       .toBeGreaterThan(12);
@@ -315,8 +315,17 @@ test.describe('the overview', () => {
     await page.mouse.wheel(0, -50_000);
     await expect.poll(() => sidebarList.evaluate((box) => box.scrollTop)).toBe(0);
     await page.mouse.move(1_000, 400);
+    // And its order with it: the rows it was scrolled to stay under the reader, as under the pointer.
+    const rowsShown = () => sidebarList.locator('a[href^="/source/"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')).join(' '));
+    const shown = await rowsShown();
     await page.waitForTimeout(1_500);
     expect(await sidebarList.evaluate((box) => box.scrollTop)).toBe(0);
+    // A session new since goes after its project's others: those shown before keep their order.
+    const before = shown.split(' ');
+    const after = (await rowsShown()).split(' ');
+    expect(after.filter((href) => before.includes(href))).toEqual(before.filter((href) => after.includes(href)));
+    expect(after[0]).toBe(before[0]);
+    await expect(page.getByRole('button', { name: /moved: re-sort$/ })).toBeVisible();
     // Opened again (another session picked from the list's top, then Back), it is followed again.
     const here = page.url();
     // Not the open one: a write may have just brought it to the top.

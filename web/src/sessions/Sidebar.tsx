@@ -29,19 +29,22 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const data = useDeferredValue(latest);
   const { route } = useRouter();
   const fresh = useMemo(() => (data ? buildTree(data.projects, filter.text, filter.degradedOnly) : []), [data, filter]);
-  // While the pointer is over the list, or the keyboard's focus is in its rows, its order is kept:
-  // a live write does not move the row the reader is about to click or press Enter on (nor take
-  // out of the page, with its focus, the row focused). The list re-sorts when both have left, or
-  // when asked to.
+  // While the pointer is over the list, the keyboard's focus is in its rows, or the reader has
+  // moved the list themselves (until another session is opened), its order is kept: a live write
+  // does not move the row the reader is about to click or press Enter on (nor take out of the
+  // page, with its focus, the row focused), nor change the rows a reader scrolled to under them.
+  // The list re-sorts when all have let go, or when asked to.
   const [kept, setKept] = useState<ListOrder | null>(null);
-  const holding = useRef({ pointer: false, focus: false });
-  const hold = (by: 'pointer' | 'focus', on: boolean) => {
-    const before = holding.current.pointer || holding.current.focus;
+  const holding = useRef({ pointer: false, focus: false, reader: false });
+  const hold = (by: keyof typeof holding.current, on: boolean) => {
+    const held = () => holding.current.pointer || holding.current.focus || holding.current.reader;
+    const before = held();
     holding.current[by] = on;
-    const now = holding.current.pointer || holding.current.focus;
-    if (now && !before) setKept(orderOf(fresh));
-    if (!now && before) setKept(null);
+    if (held() && !before) setKept(orderOf(fresh));
+    if (!held() && before) setKept(null);
   };
+  const holdNow = useRef(hold);
+  holdNow.current = hold;
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(flattenSessions(tree), flattenSessions(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
@@ -89,10 +92,15 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     if (place === undefined || Math.abs(place[0] - (virtualizer.scrollOffset ?? 0)) < 1) return;
     virtualizer.scrollToIndex(followed, { align: 'auto' });
   }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, virtualizer]);
+  // Another session opened: the list is its to follow, in the order live writes give it.
+  useEffect(() => holdNow.current('reader', false), [selectedSession]);
   useEffect(() => {
     const list = listRef.current;
     if (list === null) return undefined;
-    const moved = () => (movedByReader.current = true);
+    const moved = () => {
+      movedByReader.current = true;
+      holdNow.current('reader', true);
+    };
     // Tab into the list is the reader going through it too: the browser brings the link focused into view.
     list.addEventListener('focusin', moved);
     const stop = onReaderMoves(list, moved);
@@ -131,7 +139,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       </div>
       {/* Over the list, not above it: a line added above would move every row down. */}
       {moved > 0 && (
-        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it, or the focus is in it">
+        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it or the focus is in it, and once you have moved it, until another session is opened">
           {countOf(moved, 'session')} moved: re-sort
         </button>
       )}
