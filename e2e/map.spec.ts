@@ -231,6 +231,8 @@ test('the map as a list gives every edge with its ends written whole and each st
     "1 message (spex, the receiver's side)",
     "1 message (set-agent-comm, the sender's side)",
   ]);
+  // A peer known only as its store wrote it is whole and in quotes, as on the drawing.
+  await expect(table.getByRole('cell').filter({ hasText: 'cc-socks/9999.sock' }).first()).toHaveText('“uds:/tmp/cc-socks/9999.sock”');
   // Every edge the map has, and the head.
   const edges = ((await (await apiFetch(`${url}/api/map`)).json()) as { edges: unknown[] }).edges.length;
   await expect(table.getByRole('row')).toHaveCount(1 + edges);

@@ -76,7 +76,7 @@ const EdgeRow = memo(function EdgeRow({ edge, from, to, nodes, selected, onSelec
   );
 });
 
-/** An end of an edge, written whole: a session's full id (and its seat), a person, a peer as its store wrote it; a link where it is a conversation held here. */
+/** An end of an edge, written whole: a session's full id (and its seat), a person, a peer as its store wrote it (in quotes); a link where it is a conversation held here. */
 function Party({ node, fallback }: { node: MapNode | undefined; fallback: string }) {
   if (node === undefined) return <code>{fallback}</code>;
   const words = describeParty(node);
@@ -84,7 +84,9 @@ function Party({ node, fallback }: { node: MapNode | undefined; fallback: string
   // The seat on a line of its own, whole: broken where the column ended, "api-service#f13453 8c" read as two names.
   const seat = node.party.type === 'session' && label !== words && !label.includes('…') ? <span className="muted map-list-seat"> ({label})</span> : null;
   const path = pathOfNode(node);
-  const text = node.party.type === 'session' ? <code className="full-id">{words}</code> : words;
+  // A peer as its store wrote it is in quotes, as on the drawing and in its legend: `web-app` as
+  // written is not the project web-app.
+  const text = node.party.type === 'session' ? <code className="full-id">{words}</code> : node.party.type === 'as-written' ? `“${words}”` : words;
   return (
     <span title={nameNode(node)}>
       {path === null ? text : <Link to={path}>{text}</Link>}
