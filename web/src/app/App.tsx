@@ -168,12 +168,12 @@ function skipToView(event: MouseEvent<HTMLAnchorElement>): void {
   if (focusView()) event.preventDefault();
 }
 
-/** Focuses the view shown, without scrolling it; false when there is none yet. */
 /** An address's path alone: what a page is, without its query. */
 function pathnameOf(address: string): string {
   return new URL(address, window.location.origin).pathname;
 }
 
+/** Focuses the view shown, without scrolling it; false when there is none yet. */
 function focusView(): boolean {
   const view = document.querySelector<HTMLElement>('main');
   if (view === null) return false;

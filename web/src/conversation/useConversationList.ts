@@ -2,6 +2,7 @@ import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { onReaderMoves } from '../app/readerMoves.ts';
 import { useKeys } from '../keyboard/useKeys.ts';
+import { stepFrom, walkKeys } from '../keyboard/walkKeys.ts';
 import { measureWithoutLayout } from './measureWithoutLayout.ts';
 import { useFollow } from './useFollow.ts';
 
@@ -150,11 +151,6 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     virtualizer.scrollToIndex(next, { align: 'auto' });
     toTell.current = next;
   };
-  const step = (delta: number) => {
-    if (selected !== null) return select(selected + delta);
-    const onScreen = virtualizer.getVirtualItems();
-    select(delta > 0 ? (onScreen[0]?.index ?? 0) : (onScreen.at(-1)?.index ?? rows - 1));
-  };
   const toNewest = () => {
     if (rows > 0) {
       setSelected(rows - 1);
@@ -163,23 +159,21 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     follow.resume();
   };
   const own = Object.fromEntries(Object.entries(keys).map(([key, run]) => [key, () => run(selected)]));
+  // The selection goes with the view: a key that acts on the selected entry (r, o) acts on the
+  // one now in view, never on one scrolled away from.
   useKeys({
     ...own,
-    j: () => step(1),
-    ArrowDown: () => step(1),
-    k: () => step(-1),
-    ArrowUp: () => step(-1),
-    // The selection goes with the view: a key that acts on the selected entry (r, o) acts on
-    // the one now in view, never on one scrolled away from.
-    End: () => toNewest(),
-    G: () => toNewest(),
-    Home: () => {
-      if (rows === 0) return;
-      follow.stopFollowing();
-      setSelected(0);
-      toTell.current = 0;
-      virtualizer.scrollToIndex(0, { align: 'start' });
-    },
+    ...walkKeys({
+      step: (delta) => select(stepFrom(selected, delta, virtualizer, rows)),
+      newest: toNewest,
+      first: () => {
+        if (rows === 0) return;
+        follow.stopFollowing();
+        setSelected(0);
+        toTell.current = 0;
+        virtualizer.scrollToIndex(0, { align: 'start' });
+      },
+    }),
   });
 
   return { scrollRef, virtualizer, visible, follow, selected, setSelected };

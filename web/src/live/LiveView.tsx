@@ -24,6 +24,7 @@ import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, p
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
+import { stepFrom, walkKeys } from '../keyboard/walkKeys.ts';
 import '../export/export.css';
 import './live.css';
 
@@ -237,23 +238,12 @@ export default function LiveView({ query }: { query: string }) {
     if (at < shown.length - 1) follow.stopFollowing();
     virtualizer.scrollToIndex(at, { align: 'auto' });
   };
-  const step = (delta: number) => {
-    if (selectedAt !== -1) return select(selectedAt + delta);
-    const onScreen = virtualizer.getVirtualItems();
-    select(delta > 0 ? (onScreen[0]?.index ?? 0) : (onScreen.at(-1)?.index ?? shown.length - 1));
-  };
   const toNewest = () => {
     if (shown.length > 0) setSelectedId(shown.at(-1)!.id);
     follow.resume();
   };
   useKeys({
-    j: () => step(1),
-    ArrowDown: () => step(1),
-    k: () => step(-1),
-    ArrowUp: () => step(-1),
-    Home: () => select(0),
-    End: toNewest,
-    G: toNewest,
+    ...walkKeys({ step: (delta) => select(stepFrom(selectedAt === -1 ? null : selectedAt, delta, virtualizer, shown.length)), first: () => select(0), newest: toNewest }),
     Enter: () => {
       const row = shown[selectedAt];
       if (row?.type === 'item') navigate(row.item.link);

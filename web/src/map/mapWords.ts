@@ -56,7 +56,12 @@ export function labelNode(node: MapNode): string {
   }
   const words = describeParty(node);
   const cut = words.length > 28 ? `${words.slice(0, 12)}…${words.slice(-12)}` : words;
-  return party.type === 'as-written' ? `“${cut}”` : cut;
+  return party.type === 'as-written' ? quoted(cut) : cut;
+}
+
+/** A peer as its store wrote it, shown (on the drawing, in the List): in quotes, as the legend says. */
+export function quoted(asWritten: string): string {
+  return `“${asWritten}”`;
 }
 
 /**
