@@ -267,7 +267,7 @@ test.describe('the overview', () => {
     await demo?.stop();
   });
 
-  test('the sidebar keeps the open session’s row in its view while the demo’s writes re-sort it, until the reader scrolls the list, which then keeps its order', async ({ page }) => {
+  test('the sidebar keeps the open session’s row in its view, where it stood, while the demo’s writes re-sort it, until the reader scrolls the list, which then keeps its order', async ({ page }) => {
     await expect
       .poll(async () => ((await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: unknown[] }[] }).projects.flatMap((project) => project.sessions).length)
       .toBeGreaterThan(12);
@@ -283,7 +283,10 @@ test.describe('the overview', () => {
       });
     // Read at each frame from the page's start: once drawn in view, the row stays in view in
     // every frame. (One read a moment later found it out of view once in a few pages: the row was
-    // drawn out of view for a frame as rows were measured.)
+    // drawn out of view for a frame as rows were measured.) And where it stands in the view: it
+    // moves there only when the list cannot move under it (at its top or its foot) or as it is
+    // measured; brought to the nearer edge each time, it swapped between the list's top and foot
+    // as writes moved it.
     const framesOutOfView = () =>
       page.evaluate(
         () =>
@@ -291,12 +294,23 @@ test.describe('the overview', () => {
             const out: string[] = [];
             const start = performance.now();
             let drawnAt: number | null = null;
+            let stood: { offset: number; height: number } | null = null;
             const frame = () => {
-              const box = document.querySelector('.sidebar-list')?.getBoundingClientRect();
+              const list = document.querySelector('.sidebar-list');
+              const box = list?.getBoundingClientRect();
               const rows = [...document.querySelectorAll('#sidebar [aria-current="page"]')].map((row) => row.getBoundingClientRect());
               const shown = box !== undefined && rows.some((row) => row.top >= box.top - 1 && row.bottom <= box.bottom + 1);
               if (shown) drawnAt ??= performance.now();
-              if (drawnAt !== null && !shown) out.push(`${Math.round(performance.now() - start)} ms: ${rows.map((row) => `${row.top}..${row.bottom}`).join(', ') || 'no row'} in ${box?.top}..${box?.bottom}`);
+              const at = `${Math.round(performance.now() - start)} ms`;
+              if (drawnAt !== null && !shown) out.push(`${at}: ${rows.map((row) => `${row.top}..${row.bottom}`).join(', ') || 'no row'} in ${box?.top}..${box?.bottom}`);
+              if (shown && list != null && box !== undefined) {
+                const now = { offset: rows[0]!.top - box.top, height: rows[0]!.height };
+                const atAnEnd = list.scrollTop < 1 || list.scrollTop > list.scrollHeight - list.clientHeight - 1;
+                if (stood !== null && Math.abs(now.offset - stood.offset) > 1 && Math.abs(now.height - stood.height) < 1 && !atAnEnd) {
+                  out.push(`${at}: moved in the view from ${stood.offset} to ${now.offset} px, the list at ${list.scrollTop} of ${list.scrollHeight - list.clientHeight}`);
+                }
+                stood = now;
+              }
               // Two seconds from when it is first drawn in view (ten at the most to be drawn).
               if (drawnAt === null ? performance.now() - start < 10_000 : performance.now() - drawnAt < 2_000) requestAnimationFrame(frame);
               else resolve(drawnAt !== null ? out : ['never drawn in view']);

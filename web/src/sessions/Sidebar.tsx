@@ -84,14 +84,28 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   // row measured taller or shorter than it was counted (each row is placed where the virtualizer
   // counts it), moves the list to it before it is drawn out of view. Not for a scroll alone: the
   // browser's own (to a link focused, a word found in the page) is the reader's.
+  // Where the row stood in the view, it stays: the list moves under it by as much as it moved, so
+  // the rows around it change and it does not. Where the row did not stand wholly in the view, it
+  // is brought to the view's nearer edge. (Brought to the nearer edge each time, it swapped between the top and the foot as
+  // writes moved it up and down the list.) Where the list cannot move that far, it goes as far as
+  // it can: the row, wholly in the view before, still is. Its place is the one it was given here:
+  // the virtualizer moves the list itself as rows above the view are measured, which moves the row.
+  const stood = useRef<{ session: string; offset: number } | null>(null);
+  const counted = virtualizer.getTotalSize();
   useLayoutEffect(() => {
-    if (followed === -1 || movedByReader.current) return;
-    // 'auto': where the list is, if the row is in its view; else its bottom at the view's bottom
-    // (when below it, or taller than it), or its top at the top.
-    const place = virtualizer.getOffsetForIndex(followed, 'auto');
-    if (place === undefined || Math.abs(place[0] - (virtualizer.scrollOffset ?? 0)) < 1) return;
-    virtualizer.scrollToIndex(followed, { align: 'auto' });
-  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, virtualizer]);
+    const list = listRef.current;
+    if (followed === -1 || movedByReader.current || followedRow === undefined || selectedSession === null || list === null) return;
+    // The list as drawn (its foot's padding included): the virtualizer's place is told by a scroll event, after the paint.
+    const scroll = list.scrollTop;
+    const view = list.clientHeight;
+    const offset = stood.current?.session === selectedSession ? stood.current.offset : null;
+    const kept = offset === null ? null : followedRow.start - offset;
+    const wholly = offset !== null && offset >= 0 && offset + followedRow.size <= view;
+    const place = (wholly && kept !== null ? Math.max(0, Math.min(kept, list.scrollHeight - view)) : virtualizer.getOffsetForIndex(followed, 'auto')?.[0]) ?? scroll;
+    stood.current = { session: selectedSession, offset: followedRow.start - place };
+    if (Math.abs(place - scroll) >= 1) virtualizer.scrollToOffset(place);
+    // The list's height too: a place past its foot as drawn waits for it to grow.
+  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, counted, virtualizer, selectedSession]);
   // Another session opened: the list is its to follow, in the order live writes give it.
   useEffect(() => holdNow.current('reader', false), [selectedSession]);
   useEffect(() => {
