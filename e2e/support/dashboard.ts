@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +27,16 @@ export const E2E_TOKEN = 'e2e-access-token-0123456789';
  * first on a loaded machine, where the page is open before the write.
  */
 export const E2E_PENDING_WINDOW_MS = 3_000;
+
+/**
+ * The dashboards this test process started and has not seen end: stopped as it exits (as `stop()`
+ * stops one, so a demo removes its folder), however a test ended. A test that failed before its
+ * `stop()` left its dashboard running after the run, serving a temporary store that was gone.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
 
 export type RunningDashboard = {
   /** The dashboard's origin, without a trailing slash: tests append paths to it. */
@@ -66,6 +76,8 @@ export async function startDashboard(
   delete env[TEST_PENDING_WINDOW_ENV];
   if (options.pendingWindowMs !== undefined) env[TEST_PENDING_WINDOW_ENV] = String(options.pendingWindowMs);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
