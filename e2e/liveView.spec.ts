@@ -243,7 +243,7 @@ test('Pause stops following and counts what arrives; Resume jumps back to the ne
 });
 
 
-test('the keys walk the rows as a conversation’s entries: k and j choose a row, one above the newest pausing the list; Enter opens its item; End goes back to the newest and follows', async ({ page }) => {
+test('the keys walk the rows as a conversation’s entries: k and j choose a row, one above the newest pausing the list; Enter opens its item, and Back finds it chosen still; End goes back to the newest and follows', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-keys');
   await openLive(page, `?session=${a.sessionId}`);
   await a.start();
@@ -276,6 +276,16 @@ test('the keys walk the rows as a conversation’s entries: k and j choose a row
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/item/${next.replace(/[.]/g, '\\.')}$`));
+  // Back: the row opened is the one chosen still, and k goes on from it.
+  await page.goBack();
+  await expect(selected).toHaveAttribute('data-key', next);
+  await page.keyboard.press('k');
+  await expect(selected).toHaveAttribute('data-key', later);
+  // A click opens a row as Enter does, and chooses it.
+  await rowOf(page, files[1]!).locator('.live-time').click();
+  await expect(page).toHaveURL(new RegExp(`/item/${files[1]!.replace(/[.]/g, '\\.')}$`));
+  await page.goBack();
+  await expect(selected).toHaveAttribute('data-key', files[1]!);
 });
 
 /**

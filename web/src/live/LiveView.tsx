@@ -1,6 +1,6 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
-import { keepPlace, liveEntryKey, placeOf, type LivePlace } from './livePlace.ts';
+import { chosenOf, keepChosen, keepPlace, liveEntryKey, placeOf, type LivePlace } from './livePlace.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
@@ -228,8 +228,21 @@ export default function LiveView({ query }: { query: string }) {
   // (from the rows on screen when none is selected), Home the first, End or G the newest (and
   // follow); Enter opens the selected item in its place, as a click on its row does. The selection
   // is a row, by its id: it stays on it as rows arrive, and a row chosen above the newest pauses
-  // the list, as scrolling up does.
-  const [selectedId, setSelectedId] = useState<LiveRow['id'] | null>(null);
+  // the list, as scrolling up does. A row opened (by Enter or a click) is the one chosen, and the
+  // choice is kept with the history entry: Back finds it chosen still.
+  const [selectedId, setSelectedId] = useState<LiveRow['id'] | null>(() => chosenOf(entry));
+  const chosenNow = useRef(selectedId);
+  chosenNow.current = selectedId;
+  useEffect(() => () => keepChosen(entry, chosenNow.current), [entry]);
+  const openRow = useCallback(
+    (id: LiveRow['id'], link: string) => {
+      // Noted at once: the view leaves with this event, before a render would note it.
+      chosenNow.current = id;
+      setSelectedId(id);
+      navigate(link);
+    },
+    [navigate],
+  );
   const selectedAt = selectedId === null ? -1 : shown.findIndex((row) => row.id === selectedId);
   const select = (index: number) => {
     if (shown.length === 0) return;
@@ -246,7 +259,7 @@ export default function LiveView({ query }: { query: string }) {
     ...walkKeys({ step: (delta) => select(stepFrom(selectedAt === -1 ? null : selectedAt, delta, virtualizer, shown.length)), first: () => select(0), newest: toNewest }),
     Enter: () => {
       const row = shown[selectedAt];
-      if (row?.type === 'item') navigate(row.item.link);
+      if (row?.type === 'item') openRow(row.id, row.item.link);
     },
   });
 
@@ -342,7 +355,7 @@ export default function LiveView({ query }: { query: string }) {
                   label={conversation === undefined ? undefined : (kindOf(conversation).tableName(conversation).label ?? undefined)}
                   sessionName={names.get(row.sessionId) ?? row.sessionId}
                   peerName={row.item.peer === null ? null : (names.get(row.item.peer) ?? row.item.peer)}
-                  onOpen={navigate}
+                  onOpen={openRow}
                   selected={virtual.index === selectedAt}
                 />
               );
@@ -372,7 +385,7 @@ type RowProps = {
   /** How the id and the peer are shown: see clipApart. */
   sessionName: string;
   peerName: string | null;
-  onOpen(path: string): void;
+  onOpen(id: LiveRow['id'], path: string): void;
   /** Chosen by the keys (j, k, Home, End): Enter opens it. */
   selected: boolean;
 };
@@ -403,7 +416,7 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
       aria-current={selected ? 'true' : undefined}
       onClick={(event) => {
         if ((event.target as HTMLElement).closest('a') !== null) return;
-        onOpen(item.link);
+        onOpen(row.id, item.link);
       }}
     >
       <span className="live-time">{item.at !== null ? <Time at={item.at} withDate={false} /> : "–"}</span>
