@@ -149,6 +149,20 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await expect(page.locator('[data-item="line-1"]')).toContainText('from a person to spex');
 });
 
+test('an item written while another page of the dashboard was open is listed when the live view opens, as its note says: since the dashboard was opened in the tab', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-earlier');
+  await page.goto(`${dashboard.url}/`);
+  await expect(page.locator('main.view')).toBeVisible();
+  await a.start();
+  const earlier = await a.sent({ as: 'api' }, 'written before the live view opened');
+  // Told to the page: its session is listed.
+  await expect(page.locator('#sidebar').getByText(a.sessionId.slice(0, 8)).first()).toBeVisible();
+  await page.keyboard.press('l');
+  await expect(page).toHaveURL(/\/live$/);
+  await expect(rowOf(page, earlier)).toBeVisible();
+  await expect(page.locator('.live-note')).toContainText('since the dashboard was opened in this tab (not only since this view was)');
+});
+
 test('in the page’s first minute the rate says how many items came in how many seconds, not a rate per minute it has not watched', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-rate');
   await openLive(page);
