@@ -153,6 +153,10 @@ test('the drawing says what its lines and dots mean, each sample drawn as the dr
   ]);
   // Such a peer's label is in quotes, as the legend says: a name as written, not a project's or a session's.
   await expect(mapOf(page).getByRole('img', { name: /^uds:\/tmp\/cc-socks\/9999\.sock, as the record writes it/ }).locator('.map-label')).toHaveText(/^“.*”$/);
+  // And so is it in the name of an arrow to or from it, and in the heading of its messages.
+  await mapOf(page).getByRole('button', { name: /“uds:\/tmp\/cc-socks\/9999\.sock”/ }).first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 2 }).filter({ hasText: '→' })).toContainText('“uds:/tmp/cc-socks/9999.sock”');
   // Each sample is drawn as the drawing draws it: red and dashed as a refused and a broadcast arrow are.
   const refusedSample = legend.locator('.map-edge.refused .map-edge-line');
   const refusedArrow = mapOf(page).locator('.map-edge.refused .map-edge-line').first();

@@ -87,11 +87,16 @@ export function describeCount(count: EdgeCount): string {
   return `${parts.join(', ')} (${kindNamed(count.source.kind)?.name ?? count.source.kind}, ${count.seenFrom === 'sender' ? "the sender's side" : "the receiver's side"})`;
 }
 
-/** An edge's accessible name: "a → b: 3 messages, 1 not queued (the record, the sender's side); …". */
+/** An end of an edge in its name: a peer as its store wrote it in quotes, as on the drawing. */
+function edgeEnd(node: MapNode): string {
+  return node.party.type === 'as-written' ? quoted(describeParty(node)) : describeParty(node);
+}
+
+/** An edge's accessible name (and its messages' heading): "a → b: 3 messages, 1 not queued (the record, the sender's side); …". */
 export function nameEdge(edge: MapEdge, nodes: ReadonlyMap<string, MapNode>): string {
   const from = nodes.get(edge.from);
   const to = nodes.get(edge.to);
-  return `${from === undefined ? edge.from : describeParty(from)} → ${to === undefined ? edge.to : describeParty(to)}: ${edge.counts.map(describeCount).join('; ')}`;
+  return `${from === undefined ? edge.from : edgeEnd(from)} → ${to === undefined ? edge.to : edgeEnd(to)}: ${edge.counts.map(describeCount).join('; ')}`;
 }
 
 /** The most messages one store and side states for the edge: how thick it is drawn. */
