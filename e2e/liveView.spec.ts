@@ -284,7 +284,9 @@ test('the keys walk the rows as a conversation’s entries: k and j choose a row
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
   const next = await a.sent({ as: 'api' }, 'by key, once following again');
   await expect(rowOf(page, next)).toBeInViewport();
-  // j to the newest: the list still follows.
+  // The newest chosen, following: the choice goes on to the newer row as it comes.
+  await expect(selected).toHaveAttribute('data-key', next);
+  // j at the newest: the list still follows.
   await page.keyboard.press('j');
   await expect(selected).toHaveAttribute('data-key', next);
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
@@ -300,6 +302,15 @@ test('the keys walk the rows as a conversation’s entries: k and j choose a row
   await expect(page).toHaveURL(new RegExp(`/item/${files[1]!.replace(/[.]/g, '\\.')}$`));
   await page.goBack();
   await expect(selected).toHaveAttribute('data-key', files[1]!);
+  // Clicked above the newest while the list follows, a row pauses it, as choosing it does: Back finds the list paused.
+  await page.keyboard.press('End');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await rowOf(page, files[2]!).locator('.live-time').click();
+  await expect(page).toHaveURL(new RegExp(`/item/${files[2]!.replace(/[.]/g, '\\.')}$`));
+  await page.goBack();
+  await expect(selected).toHaveAttribute('data-key', files[2]!);
+  await expect(page.getByRole('button', { name: /^Resume/ })).toBeVisible();
+  await expect(rowOf(page, files[2]!)).toBeInViewport();
 });
 
 /**

@@ -234,15 +234,31 @@ export default function LiveView({ query }: { query: string }) {
   const chosenNow = useRef(selectedId);
   chosenNow.current = selectedId;
   useEffect(() => () => keepChosen(entry, chosenNow.current), [entry]);
-  const openRow = useCallback(
-    (id: LiveRow['id'], link: string) => {
-      // Noted at once: the view leaves with this event, before a render would note it.
-      chosenNow.current = id;
-      setSelectedId(id);
-      navigate(link);
-    },
-    [navigate],
-  );
+  // A row opened above the newest pauses the list where it is, as a row chosen there does: Back
+  // finds it where it was, not scrolled away by the rows come meanwhile. Noted at once: the view
+  // leaves with this event, before a render would note it.
+  const openNow = useRef((_id: LiveRow['id'], _link: string) => {});
+  openNow.current = (id, link) => {
+    chosenNow.current = id;
+    setSelectedId(id);
+    const at = shown.findIndex((row) => row.id === id);
+    if (follow.following && at !== -1 && at < shown.length - 1 && scrollElement !== null) {
+      follow.stopFollowing();
+      leaving.current = placeIn(scrollElement, shown, shown.at(-1)!.id) ?? leaving.current;
+    }
+    navigate(link);
+  };
+  // One function for every row's whole life: the rows are drawn again only when they change.
+  const openRow = useCallback((id: LiveRow['id'], link: string) => openNow.current(id, link), []);
+  // Following with the newest chosen (End, G, or j to it), the choice goes on to each newer row as
+  // it comes: Enter opens the newest, as the list shows it.
+  const newestId = shown.at(-1)?.id ?? null;
+  const newestBefore = useRef(newestId);
+  useEffect(() => {
+    const before = newestBefore.current;
+    newestBefore.current = newestId;
+    if (follow.following && newestId !== null && newestId !== before && selectedId !== null && selectedId === before) setSelectedId(newestId);
+  }, [newestId, follow.following, selectedId]);
   const selectedAt = selectedId === null ? -1 : shown.findIndex((row) => row.id === selectedId);
   const select = (index: number) => {
     if (shown.length === 0) return;
