@@ -85,11 +85,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   // counts it), moves the list to it before it is drawn out of view. Not for a scroll alone: the
   // browser's own (to a link focused, a word found in the page) is the reader's.
   // Where the row stood in the view, it stays: the list moves under it by as much as it moved, so
-  // the rows around it change and it does not. Where the row did not stand wholly in the view, it
-  // is brought to the view's nearer edge. (Brought to the nearer edge each time, it swapped between the top and the foot as
-  // writes moved it up and down the list.) Where the list cannot move that far, it goes as far as
-  // it can: the row, wholly in the view before, still is. Its place is the one it was given here:
-  // the virtualizer moves the list itself as rows above the view are measured, which moves the row.
+  // the rows around it change and it does not. (Brought to the view's nearer edge each time, it
+  // swapped between the top and the foot as writes moved it up and down the list.) Where the list
+  // cannot move that far, it goes as far as it can: the row, wholly in the view before, still is.
+  // Where the row did not stand wholly in the view, it is brought to the nearer edge. Its place is
+  // the one it was given here: the virtualizer moves the list itself as rows above the view are
+  // measured, which moves the row.
   const stood = useRef<{ session: string; offset: number } | null>(null);
   const counted = virtualizer.getTotalSize();
   useLayoutEffect(() => {
@@ -99,9 +100,12 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     const scroll = list.scrollTop;
     const view = list.clientHeight;
     const offset = stood.current?.session === selectedSession ? stood.current.offset : null;
-    const kept = offset === null ? null : followedRow.start - offset;
     const wholly = offset !== null && offset >= 0 && offset + followedRow.size <= view;
-    const place = (wholly && kept !== null ? Math.max(0, Math.min(kept, list.scrollHeight - view)) : virtualizer.getOffsetForIndex(followed, 'auto')?.[0]) ?? scroll;
+    // Else where the list is, if the row is wholly in its view; its foot at the view's foot when
+    // below it (or taller than it); its top at the top when above it. Reckoned from the list as
+    // drawn: the virtualizer's place lags a scroll made here until the browser tells it.
+    const nearer = followedRow.end > scroll + view ? followedRow.end - view : followedRow.start < scroll ? followedRow.start : scroll;
+    const place = Math.max(0, Math.min(wholly ? followedRow.start - offset : nearer, list.scrollHeight - view));
     stood.current = { session: selectedSession, offset: followedRow.start - place };
     if (Math.abs(place - scroll) >= 1) virtualizer.scrollToOffset(place);
     // The list's height too: a place past its foot as drawn waits for it to grow.
