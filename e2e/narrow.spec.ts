@@ -372,3 +372,18 @@ test('the search on a phone folds its filters under the text to find, and opens 
   await expect(page.getByRole('combobox', { name: 'side' })).toHaveValue('sent');
   await expect(page.locator('.folded-filters > summary')).toHaveText('Filters (1 applied)');
 });
+
+test('the map on a phone folds what it shows under its summary, as the live view folds its filters: most of the drawing is on the first screen, and a click opens the words and the legend', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAndSettle(page, '/map');
+  const drawing = page.getByRole('group', { name: 'Map of who talks to whom' });
+  await expect(drawing).toBeVisible();
+  const legend = page.getByRole('list', { name: 'What the drawing shows' });
+  await expect(legend).toBeHidden();
+  const box = (await drawing.boundingBox())!;
+  // Before, the words and the legend put all but the drawing's first 64 px below the first screen.
+  expect(Math.min(box.y + box.height, 844) - box.y, `the drawing at ${Math.round(box.y)}..${Math.round(box.y + box.height)}`).toBeGreaterThan(box.height / 2);
+  await page.getByText('What the map shows', { exact: true }).click();
+  await expect(legend).toBeVisible();
+  await expect(page.getByText(/^An edge is drawn wherever a store states/)).toBeVisible();
+});
