@@ -292,11 +292,14 @@ test('the keys walk the rows as a conversation’s entries: k and j choose a row
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/item/${next.replace(/[.]/g, '\\.')}$`));
-  // Back: the row opened is the one chosen still, and k goes on from it.
+  // Written while its item is open: Back finds the list following and the choice, the newest as
+  // it left, gone on to what came meanwhile; k goes on from there.
+  const meanwhile = await a.sent({ as: 'api' }, 'by key, while away');
   await page.goBack();
-  await expect(selected).toHaveAttribute('data-key', next);
+  await expect(rowOf(page, meanwhile)).toBeInViewport();
+  await expect(selected).toHaveAttribute('data-key', meanwhile);
   await page.keyboard.press('k');
-  await expect(selected).toHaveAttribute('data-key', later);
+  await expect(selected).toHaveAttribute('data-key', next);
   // A click opens a row as Enter does, and chooses it.
   await rowOf(page, files[1]!).locator('.live-time').click();
   await expect(page).toHaveURL(new RegExp(`/item/${files[1]!.replace(/[.]/g, '\\.')}$`));

@@ -1,6 +1,6 @@
 import { SessionLink } from '../session/SessionLink.tsx';
 import { describeLiveSelection, downloadText } from './liveExport.ts';
-import { chosenOf, keepChosen, keepPlace, liveEntryKey, placeOf, type LivePlace } from './livePlace.ts';
+import { chosenOf, keepChosen, keepPlace, liveEntryKey, placeOf, type LiveChoice, type LivePlace } from './livePlace.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
@@ -230,19 +230,23 @@ export default function LiveView({ query }: { query: string }) {
   // is a row, by its id: it stays on it as rows arrive, and a row chosen above the newest pauses
   // the list, as scrolling up does. A row opened (by Enter or a click) is the one chosen, and the
   // choice is kept with the history entry: Back finds it chosen still.
-  const [selectedId, setSelectedId] = useState<LiveRow['id'] | null>(() => chosenOf(entry));
-  const chosenNow = useRef(selectedId);
-  chosenNow.current = selectedId;
+  const [restored] = useState(() => chosenOf(entry));
+  const [selectedId, setSelectedId] = useState<LiveRow['id'] | null>(restored?.id ?? null);
+  // The newest item: a break (the stream lost, then back) is a row no key opens.
+  const newestId = shown.findLast((row) => row.type === 'item')?.id ?? null;
+  const chosenNow = useRef<LiveChoice | null>(null);
+  chosenNow.current = selectedId === null ? null : { id: selectedId, newest: follow.following && selectedId === newestId };
   useEffect(() => () => keepChosen(entry, chosenNow.current), [entry]);
   // A row opened above the newest pauses the list where it is, as a row chosen there does: Back
   // finds it where it was, not scrolled away by the rows come meanwhile. Noted at once: the view
   // leaves with this event, before a render would note it.
   const openNow = useRef((_id: LiveRow['id'], _link: string) => {});
   openNow.current = (id, link) => {
-    chosenNow.current = id;
     setSelectedId(id);
     const at = shown.findIndex((row) => row.id === id);
-    if (follow.following && at !== -1 && at < shown.length - 1 && scrollElement !== null) {
+    const above = at !== -1 && at < shown.length - 1;
+    chosenNow.current = { id, newest: follow.following && !above };
+    if (follow.following && above && scrollElement !== null) {
       follow.stopFollowing();
       leaving.current = placeIn(scrollElement, shown, shown.at(-1)!.id) ?? leaving.current;
     }
@@ -250,14 +254,15 @@ export default function LiveView({ query }: { query: string }) {
   };
   // One function for every row's whole life: the rows are drawn again only when they change.
   const openRow = useCallback((id: LiveRow['id'], link: string) => openNow.current(id, link), []);
-  // Following with the newest chosen (End, G, or j to it), the choice goes on to each newer row as
-  // it comes: Enter opens the newest, as the list shows it.
-  const newestId = shown.at(-1)?.id ?? null;
-  const newestBefore = useRef(newestId);
+  // Following with the newest chosen (End, G, or j to it), the choice goes on to each newer item
+  // as it comes: Enter opens the newest, as the list shows it. So too back to a view left so: its
+  // choice goes on to what came meanwhile.
+  const newestBefore = useRef(restored?.newest === true ? restored.id : newestId);
   useEffect(() => {
+    if (newestId === null) return;
     const before = newestBefore.current;
     newestBefore.current = newestId;
-    if (follow.following && newestId !== null && newestId !== before && selectedId !== null && selectedId === before) setSelectedId(newestId);
+    if (follow.following && newestId !== before && selectedId !== null && selectedId === before) setSelectedId(newestId);
   }, [newestId, follow.following, selectedId]);
   const selectedAt = selectedId === null ? -1 : shown.findIndex((row) => row.id === selectedId);
   const select = (index: number) => {
@@ -268,7 +273,7 @@ export default function LiveView({ query }: { query: string }) {
     virtualizer.scrollToIndex(at, { align: 'auto' });
   };
   const toNewest = () => {
-    if (shown.length > 0) setSelectedId(shown.at(-1)!.id);
+    if (newestId !== null) setSelectedId(newestId);
     follow.resume();
   };
   useKeys({

@@ -7,8 +7,11 @@
 export type LivePlace = { topId: number; intoRow: number; seenId: number | string | null };
 
 const places = new Map<string, LivePlace>();
-/** The row chosen in each history entry's view, by the feed's row id. */
-const chosen = new Map<string, number>();
+/** A row chosen, by the feed's row id; `newest` when it was the newest item, the list following (its choice goes on to newer rows). */
+export type LiveChoice = { id: number; newest: boolean };
+
+/** The row chosen in each history entry's view. */
+const chosen = new Map<string, LiveChoice>();
 
 /** The history entry's own name for the live view's place, given it the first time it is asked. */
 export function liveEntryKey(): string {
@@ -30,12 +33,12 @@ export function keepPlace(key: string, place: LivePlace | null): void {
   else places.set(key, place);
 }
 
-export function chosenOf(key: string): number | null {
+export function chosenOf(key: string): LiveChoice | null {
   return chosen.get(key) ?? null;
 }
 
 /** Keeps the row chosen as the view goes; null (none) forgets it. */
-export function keepChosen(key: string, id: number | null): void {
-  if (id === null) chosen.delete(key);
-  else chosen.set(key, id);
+export function keepChosen(key: string, choice: LiveChoice | null): void {
+  if (choice === null) chosen.delete(key);
+  else chosen.set(key, choice);
 }
