@@ -9,7 +9,7 @@ import { Link } from '../router/Router.tsx';
 import { itemPath } from '../router/routes.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
 import { Time } from '../time/Time.tsx';
-import { nameEdge } from './mapWords.ts';
+import { nameEdge, nameEnd } from './mapWords.ts';
 
 // One edge's messages, newest first: each an item of a conversation of its store, linked into
 // that store's page at that item, with the side that states it and its text's first line as its
@@ -46,7 +46,7 @@ export function EdgeMessages({ map, from, to, query, onClose }: Props) {
   return (
     <aside ref={panel} className="map-edge-panel" aria-label="Messages of the edge">
       <header>
-        <h2>{edge === undefined ? `${from} → ${to}: no message in this window` : nameEdge(edge, nodes)}</h2>
+        <h2>{edge === undefined ? `${nameEnd(from, nodes)} → ${nameEnd(to, nodes)}: no message in this window` : nameEdge(edge, nodes)}</h2>
         <button type="button" onClick={onClose} aria-label="Close the list of messages">
           ×
         </button>

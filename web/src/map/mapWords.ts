@@ -87,16 +87,16 @@ export function describeCount(count: EdgeCount): string {
   return `${parts.join(', ')} (${kindNamed(count.source.kind)?.name ?? count.source.kind}, ${count.seenFrom === 'sender' ? "the sender's side" : "the receiver's side"})`;
 }
 
-/** An end of an edge in its name: a peer as its store wrote it in quotes, as on the drawing. */
-function edgeEnd(node: MapNode): string {
+/** An end of an edge in its name, by its node's key: a peer as its store wrote it in quotes, as on the drawing; a key the map has no node for, as it is. */
+export function nameEnd(key: string, nodes: ReadonlyMap<string, MapNode>): string {
+  const node = nodes.get(key);
+  if (node === undefined) return key;
   return node.party.type === 'as-written' ? quoted(describeParty(node)) : describeParty(node);
 }
 
 /** An edge's accessible name (and its messages' heading): "a → b: 3 messages, 1 not queued (the record, the sender's side); …". */
 export function nameEdge(edge: MapEdge, nodes: ReadonlyMap<string, MapNode>): string {
-  const from = nodes.get(edge.from);
-  const to = nodes.get(edge.to);
-  return `${from === undefined ? edge.from : edgeEnd(from)} → ${to === undefined ? edge.to : edgeEnd(to)}: ${edge.counts.map(describeCount).join('; ')}`;
+  return `${nameEnd(edge.from, nodes)} → ${nameEnd(edge.to, nodes)}: ${edge.counts.map(describeCount).join('; ')}`;
 }
 
 /** The most messages one store and side states for the edge: how thick it is drawn. */
