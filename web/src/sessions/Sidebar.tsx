@@ -52,6 +52,17 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
   const total = data?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
 
+  // The open session's row is brought into the list's view when a session is opened (a link, a
+  // key, Back, a reload), and kept there as live writes re-sort the list until the reader moves
+  // the list themselves: brought into view once, a session opened by its address was off the
+  // list's view in half the pages a moment later, the demo's writes having moved it.
+  const movedByReader = useRef(false);
+  const followedFor = useRef<string | null>(null);
+  if (followedFor.current !== selectedSession) {
+    followedFor.current = selectedSession;
+    movedByReader.current = false;
+  }
+  const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession))), [rows, selectedSession]);
   const listRef = useRef<HTMLDivElement>(null);
   // Made again only with the rows: the virtualizer places every row again whenever its key
   // function is another, which a render for a new list not yet taken (deferred) need not do.
@@ -64,19 +75,11 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     getItemKey,
     measureElement: measureWithoutLayout,
     overscan: 6,
+    // While the list follows the open row, the follow alone moves it (below): the virtualizer's
+    // own move as a row above the view is measured put the open row a few pixels off for a frame.
+    ...(followed !== -1 && !movedByReader.current ? { shouldAdjustScrollPositionOnItemSizeChange: neverAdjust } : {}),
   });
 
-  // The open session's row is brought into the list's view when a session is opened (a link, a
-  // key, Back, a reload), and kept there as live writes re-sort the list until the reader moves
-  // the list themselves: brought into view once, a session opened by its address was off the
-  // list's view in half the pages a moment later, the demo's writes having moved it.
-  const movedByReader = useRef(false);
-  const followedFor = useRef<string | null>(null);
-  if (followedFor.current !== selectedSession) {
-    followedFor.current = selectedSession;
-    movedByReader.current = false;
-  }
-  const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession))), [rows, selectedSession]);
   const shown = virtualizer.getVirtualItems();
   // Where the virtualizer counts the open row, as of this render (its measurements are made).
   const followedRow = followed === -1 ? undefined : virtualizer.measurementsCache[followed];
@@ -89,8 +92,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   // swapped between the top and the foot as writes moved it up and down the list.) Where the list
   // cannot move that far, it goes as far as it can: the row, wholly in the view before, still is.
   // Where the row did not stand wholly in the view, it is brought to the nearer edge. Its place is
-  // the one it was given here: the virtualizer moves the list itself as rows above the view are
-  // measured, which moves the row.
+  // the one it was given here: nothing else moves the list while it follows (the virtualizer does
+  // not, above), but for the reader, who then has it.
   const stood = useRef<{ session: string; offset: number } | null>(null);
   const counted = virtualizer.getTotalSize();
   useLayoutEffect(() => {
@@ -102,9 +105,10 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     const offset = stood.current?.session === selectedSession ? stood.current.offset : null;
     const wholly = offset !== null && offset >= 0 && offset + followedRow.size <= view;
     // Else where the list is, if the row is wholly in its view; its foot at the view's foot when
-    // below it (or taller than it); its top at the top when above it. Reckoned from the list as
-    // drawn: the virtualizer's place lags a scroll made here until the browser tells it.
-    const nearer = followedRow.end > scroll + view ? followedRow.end - view : followedRow.start < scroll ? followedRow.start : scroll;
+    // below it, or taller than it (wherever it was: a row taller than the view swapped edges as
+    // it moved up and down); its top at the top when above it. Reckoned from the list as drawn:
+    // the virtualizer's place lags a scroll made here until the browser tells it.
+    const nearer = followedRow.size > view || followedRow.end > scroll + view ? followedRow.end - view : followedRow.start < scroll ? followedRow.start : scroll;
     const place = Math.max(0, Math.min(wholly ? followedRow.start - offset : nearer, list.scrollHeight - view));
     stood.current = { session: selectedSession, offset: followedRow.start - place };
     if (Math.abs(place - scroll) >= 1) virtualizer.scrollToOffset(place);
@@ -117,6 +121,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     if (list === null) return undefined;
     const moved = () => {
       movedByReader.current = true;
+      // Where the open row stood is the reader's now: Back to it later brings it into view afresh.
+      stood.current = null;
       holdNow.current('reader', true);
     };
     // Tab into the list is the reader going through it too: the browser brings the link focused into view.
@@ -284,4 +290,9 @@ function countNested(row: SidebarRow | undefined): number {
 
 function containsSession(node: SessionNode, path: string): boolean {
   return pathOf(node.session) === path || node.children.some((child) => containsSession(child, path));
+}
+
+/** The virtualizer's choice whether to move the list as a row is measured: never, while the open row is followed. */
+function neverAdjust(): boolean {
+  return false;
 }
