@@ -3,7 +3,7 @@ import type { MapEdge, MapNode, MapResponse } from '../../../shared/wire/map.ts'
 import { rankIn } from '../app/keptOrder.ts';
 import { Link } from '../router/Router.tsx';
 import { Time } from '../time/Time.tsx';
-import { describeCount, describeParty, labelNode, nameEdge, nameNode, pathOfNode, quoted } from './mapWords.ts';
+import { describeCount, describeParty, labelNode, nameEdge, nameNode, pathOfNode, writeParty } from './mapWords.ts';
 
 // The map as a list: every edge in a row, the latest first, with its two ends written whole and
 // each store's count on a line of its own, as the drawing's names say them. It is the map for a
@@ -86,7 +86,7 @@ function Party({ node, fallback }: { node: MapNode | undefined; fallback: string
   const path = pathOfNode(node);
   // A peer as its store wrote it is in quotes, as on the drawing and in its legend: `web-app` as
   // written is not the project web-app.
-  const text = node.party.type === 'session' ? <code className="full-id">{words}</code> : node.party.type === 'as-written' ? quoted(words) : words;
+  const text = node.party.type === 'session' ? <code className="full-id">{words}</code> : writeParty(node);
   return (
     <span title={nameNode(node)}>
       {path === null ? text : <Link to={path}>{text}</Link>}

@@ -60,7 +60,7 @@ export function labelNode(node: MapNode): string {
 }
 
 /** A peer as its store wrote it, shown (on the drawing, in the List): in quotes, as the legend says. */
-export function quoted(asWritten: string): string {
+function quoted(asWritten: string): string {
   return `“${asWritten}”`;
 }
 
@@ -87,11 +87,15 @@ export function describeCount(count: EdgeCount): string {
   return `${parts.join(', ')} (${kindNamed(count.source.kind)?.name ?? count.source.kind}, ${count.seenFrom === 'sender' ? "the sender's side" : "the receiver's side"})`;
 }
 
-/** An end of an edge in its name, by its node's key: a peer as its store wrote it in quotes, as on the drawing; a key the map has no node for, as it is. */
+/** A node written whole where its kind shows: describeParty's words, a peer as its store wrote it in quotes (as on the drawing). */
+export function writeParty(node: MapNode): string {
+  return node.party.type === 'as-written' ? quoted(describeParty(node)) : describeParty(node);
+}
+
+/** An end of an edge in its name, by its node's key: writeParty's words; a key the map has no node for, as it is. */
 export function nameEnd(key: string, nodes: ReadonlyMap<string, MapNode>): string {
   const node = nodes.get(key);
-  if (node === undefined) return key;
-  return node.party.type === 'as-written' ? quoted(describeParty(node)) : describeParty(node);
+  return node === undefined ? key : writeParty(node);
 }
 
 /** An edge's accessible name (and its messages' heading): "a → b: 3 messages, 1 not queued (the record, the sender's side); …". */

@@ -263,8 +263,9 @@ function groupByProject(items: VirtualItem[], rows: SidebarRow[]): { project: Si
     const row = rows[item.index];
     if (row === undefined) continue;
     const last = groups.at(-1);
-    if (last !== undefined && last.project === row.project && row.kind === 'session') last.items.push({ index: item.index, start: item.start, end: item.end, row });
-    else groups.push({ project: row.project, items: [{ index: item.index, start: item.start, end: item.end, row }] });
+    const shown = { index: item.index, start: item.start, end: item.end, row };
+    if (last !== undefined && last.project === row.project && row.kind === 'session') last.items.push(shown);
+    else groups.push({ project: row.project, items: [shown] });
   }
   return groups;
 }
