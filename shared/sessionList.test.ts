@@ -15,6 +15,7 @@ function summary(sessionId: string, cwd: string | null, lastAt: string | null, d
     source: source as SessionSummary['source'],
     id: sessionId,
     sessionId,
+    statedSession: sessionId,
     cwd,
     cwds: cwd === null ? [] : [cwd],
     hasStart: !degraded,

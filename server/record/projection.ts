@@ -16,6 +16,7 @@ export function projectSummary(fold: SessionFold, source: SourceRef, reasonFiles
     source: { kind: 'record', id: source.id },
     id: fold.sessionId,
     sessionId: fold.sessionId,
+    statedSession: fold.sessionId,
     cwd: fold.cwd,
     cwds: fold.cwds,
     hasStart: fold.runs.length > 0,

@@ -173,6 +173,7 @@ export function projectSummary(ref: SourceRef, view: SeatSummary, lastSeen: stri
     agent: view.name.agent,
     host: view.name.host,
     session: view.session.state === 'known' ? { state: 'known', session: view.session.session } : { state: 'unknown', why: view.session.why },
+    statedSession: view.session.state === 'known' ? view.session.session : null,
     project: { project: view.project.project, from: view.project.from },
     lastSeen,
     lastAt: view.lastInstant === null ? null : new Date(view.lastInstant).toISOString(),

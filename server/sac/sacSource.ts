@@ -94,7 +94,7 @@ export function createSacSource(options: SacSourceOptions): Source<'sac'> {
       id: seat,
       cwd: summary.project.project,
       lastAt: summary.lastAt,
-      session: summary.session.state === 'known' ? summary.session.session : null,
+      session: summary.statedSession,
       sent: summary.counts.sent,
       received: receivedShownAtFirst(summary.counts),
       degraded: summary.degraded.length > 0,

@@ -43,7 +43,7 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     const entry: Listed = {
       key,
       summary,
-      listed: { id: session.sessionId, cwd: summary.project.key, lastAt: summary.lastAt, session: summary.sessionId, sent: summary.counts.sent, received: summary.counts.received, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
+      listed: { id: session.sessionId, cwd: summary.project.key, lastAt: summary.lastAt, session: summary.statedSession, sent: summary.counts.sent, received: summary.counts.received, degraded: summary.degraded.length > 0, json: JSON.stringify(summary) },
     };
     summaries.set(session.sessionId, entry);
     return entry;
@@ -131,6 +131,7 @@ function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, s
     source: ref,
     id: session.sessionId,
     sessionId: session.sessionId,
+    statedSession: session.sessionId,
     cwd: project?.label ?? session.projectFolder,
     project: {
       key: project?.label ?? session.projectFolder,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_A, SESSION_B } from '../../shared/session/testing/oneSessionStores.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
 import { searchResponseSchema } from '../../shared/wire/search.ts';
 import { conversationSessionResponseSchema, joinedSessionResponseSchema, joinedSessionsResponseSchema, sessionItemSchema, type JoinedSessionResponse } from '../../shared/wire/session.ts';
 import { sacTime } from '../demo/sacWrite.ts';
@@ -49,6 +50,22 @@ after(async () => {
 });
 
 describe('one session across the stores', () => {
+  it('every conversation the list carries states the full id of the session its store names, which the sidebar joins on: the record’s folder, spex’s session id, a seat’s registry session', async () => {
+    const list = sessionsResponseSchema.parse(JSON.parse((await get('/api/sessions')).body));
+    const stated = list.projects.flatMap((project) => project.sessions.map((one) => [one.source.kind, one.id, one.statedSession]));
+    assert.deepEqual(
+      stated.sort((a, b) => String(a).localeCompare(String(b))),
+      [
+        ['record', SESSION_A, SESSION_A],
+        ['record', SESSION_B, SESSION_B],
+        ['sac', 'checkout#9c0ffee0', SESSION_A],
+        ['sac', 'checkout#9c0ffee0-111', SESSION_B],
+        ['spex', SESSION_A, SESSION_A],
+        ['spex', SESSION_B, SESSION_B],
+      ].sort((a, b) => String(a).localeCompare(String(b))),
+    );
+  });
+
   it('two sessions whose ids share their first 8 characters are two rows, each with its record session, spex session and seat, and counts per store', async () => {
     const list = joinedSessionsResponseSchema.parse(JSON.parse((await get('/api/joined-sessions')).body));
     assert.deepEqual(list.projects.map((project) => project.cwd), ['/home/dev/projects/checkout']);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEGRADED_CODES, type MissingRange } from '../record/degraded.ts';
 import type { Seq } from '../record/entryName.ts';
 import { OUTCOMES } from '../record/entry.ts';
-import { evidenceStateSchema, kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, snippetCutSchema, sourceRefSchema } from './common.ts';
+import { evidenceStateSchema, kindRefSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, snippetCutSchema, sourceRefSchema, statedSessionSchema } from './common.ts';
 
 // What the record puts on the wire: its sessions, their items (entry files, gaps, strays), one
 // file whole, and search hits, each a hand-written projection of the record core's facts, so that
@@ -84,6 +84,8 @@ export const sessionSummarySchema = z.object({
   /** The session id: a record session's id in its store. */
   id: z.string(),
   sessionId: z.string(),
+  /** The Claude Code session it is, by the full id its store states (null: none): what the lists join on (shared/session/joinSessions.ts). */
+  statedSession: statedSessionSchema,
   /** The project the session belongs to: its latest start entry's cwd, else its latest entry's. */
   cwd: z.string().nullable(),
   cwds: z.array(z.string()),

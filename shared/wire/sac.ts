@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/entryHeader.ts';
-import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema, snippetCutSchema } from './common.ts';
+import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema, snippetCutSchema, statedSessionSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
 // rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
@@ -88,6 +88,8 @@ export const sacSeatSummarySchema = z.object({
   agent: z.string(),
   host: z.string().nullable(),
   session: sacSessionSchema,
+  /** The Claude Code session it is, by the full id its store states (null: none): what the lists join on (shared/session/joinSessions.ts). */
+  statedSession: statedSessionSchema,
   /** The registry's project (the agent's working directory), else the agent name. */
   project: z.object({ project: z.string(), from: z.enum(['registry', 'agent-name']) }),
   /** The registry's lastSeen for the seat, as written. */

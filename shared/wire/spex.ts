@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEGRADED_CODES } from '../spex/degraded.ts';
-import { kindRefSchema, largeTextSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, snippetCutSchema } from './common.ts';
+import { kindRefSchema, largeTextSchema, pageExtentSchema, pagingQuerySchema, snippetMatchSchema, snippetCutSchema, statedSessionSchema } from './common.ts';
 
 // What a spex home puts on the wire: hand-written projections of the spex core's facts, so the
 // browser shows them and derives none of spex's rules. Byte ranges never cross: the gap between
@@ -60,6 +60,8 @@ export const spexSummarySchema = z.object({
   /** Its id in its store, as every conversation has: the session id. */
   id: z.string(),
   sessionId: z.string(),
+  /** The Claude Code session it is, by the full id its store states (null: none): what the lists join on (shared/session/joinSessions.ts). */
+  statedSession: statedSessionSchema,
   /** The project it is listed under: `project.key`. */
   cwd: z.string().nullable(),
   project: spexProjectSchema,
