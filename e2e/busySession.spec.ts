@@ -384,7 +384,8 @@ test.describe('the overview', () => {
           const start = performance.now();
           const frame = () => {
             const box = document.querySelector('.sidebar-list')?.getBoundingClientRect();
-            const row = document.querySelector('#sidebar [aria-current="page"]')?.closest('.sidebar-row')?.getBoundingClientRect();
+            // The open session's own row: a row of the list may hold its conversations in other stores too.
+            const row = document.querySelector('#sidebar [aria-current="page"]')?.getBoundingClientRect();
             const at = performance.now() - start;
             if (at > 1_000 && box !== undefined && row !== undefined) {
               if (row.height <= box.height) out.push(`${Math.round(at)} ms: the row (${row.height} px) fits the list (${box.height} px): nothing to claim`);

@@ -47,6 +47,31 @@ test('every row of the sidebar says which store it is from with the same badge, 
   await expect(badgeOf('set-agent-comm seat checkout#9c0ffee0')).toHaveAttribute('title', `a set-agent-comm seat (${sourceIdOf('sac', stores.sac)})`);
 });
 
+test('the sidebar lists a session held by three stores as one row, its conversations under a head that opens its page across the stores; a session sharing its prefix is another row', async ({ page }) => {
+  await page.goto(dashboard.url);
+  const sidebar = page.getByRole('navigation', { name: 'Projects and sessions' });
+  const rowOf = (session: string) => sidebar.locator('.sidebar-row', { has: page.getByRole('link', { name: `Session ${session} across the stores`, exact: true }) });
+  const a = rowOf(SESSION_A);
+  await expect(a).toHaveCount(1);
+  // In store order, as the session's page lists them; none of the other session's.
+  await expect(a.locator('a.session-row')).toHaveCount(3);
+  expect(await a.locator('a.session-row').evaluateAll((links) => links.map((link) => link.getAttribute('aria-label')))).toEqual([`Session ${SESSION_A}`, `spex session ${SESSION_A}`, 'set-agent-comm seat checkout#9c0ffee0']);
+  await expect(a.locator('.session-head')).toContainText('9c0ffee0…000a');
+  await expect(a.locator('.session-head')).toContainText('one session in 3 stores');
+  const b = rowOf(SESSION_B);
+  await expect(b).toHaveCount(1);
+  expect(await b.locator('a.session-row').evaluateAll((links) => links.map((link) => link.getAttribute('aria-label')))).toEqual([`Session ${SESSION_B}`, `spex session ${SESSION_B}`, 'set-agent-comm seat checkout#9c0ffee0-111']);
+
+  await a.locator('.session-head').click();
+  await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_A}`);
+  await expect(a.locator('.session-head')).toHaveAttribute('aria-current', 'page');
+  await expect(sidebar.locator('[aria-current="page"]')).toHaveCount(1);
+  // A conversation opened from the row is the row's one selected.
+  await a.getByRole('link', { name: `spex session ${SESSION_A}`, exact: true }).click();
+  await expect(a.getByRole('link', { name: `spex session ${SESSION_A}`, exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(sidebar.locator('[aria-current="page"]')).toHaveCount(1);
+});
+
 test('two sessions whose ids share their first 8 characters are written apart wherever an id is cut short: the sidebar, a search hit, a peer resolved', async ({ page }) => {
   const [a, b] = [`9c0ffee0…000a`, `9c0ffee0…000b`];
   await page.goto(dashboard.url);
@@ -173,7 +198,7 @@ test("each store's own page links to the session's page and to its other stores'
     await expect(header.locator('.session-across a')).toHaveCount(one.others.length + 1);
     await expect(header.locator(`a[href*="${SESSION_B}"], a[href$="9c0ffee0-111"]`)).toHaveCount(0);
   }
-  await page.getByRole('link', { name: `Session ${SESSION_A} across the stores` }).click();
+  await page.locator('.session-header').getByRole('link', { name: `Session ${SESSION_A} across the stores` }).click();
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_A}`);
   // There, each store's view is named once: its store, what it calls the session, and a seat's own name.
   await expect(page.getByRole('list', { name: 'Its stores' }).getByRole('link')).toHaveText(['the record session', 'spex session', 'set-agent-comm seat checkout#9c0ffee0']);

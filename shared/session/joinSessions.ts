@@ -88,7 +88,8 @@ export function listSessionsByProject(sessions: readonly JoinedSession[]): { cwd
   return projects.sort((a, b) => byLatestFirst(a.sessions[0]!, b.sessions[0]!) || compareCwd(a.cwd, b.cwd));
 }
 
-function byStore(a: HeldConversation, b: HeldConversation): number {
+/** The order a session's conversations are in: by store (record, spex, sac), then by id; where lists show them together too. */
+export function byStore(a: Pick<HeldConversation, 'source' | 'id'>, b: Pick<HeldConversation, 'source' | 'id'>): number {
   return KIND_ORDER[a.source.kind] - KIND_ORDER[b.source.kind] || compareText(a.source.id, b.source.id) || compareText(a.id, b.id);
 }
 

@@ -7,7 +7,7 @@ import { useRouter } from '../router/Router.tsx';
 import type { Route } from '../router/routes.ts';
 import { HomeView, ProjectView } from '../sessions/OverviewViews.tsx';
 import { Sidebar, type SidebarFilter } from '../sessions/Sidebar.tsx';
-import { openConversationPath } from '../sessions/conversations.ts';
+import { openListedPath } from '../sessions/conversations.ts';
 import { buildTree, flattenSessions } from '../sessions/sessionTree.ts';
 import { useConversations } from '../sessions/useConversations.ts';
 import { useSettings } from '../settings/Settings.tsx';
@@ -80,7 +80,7 @@ export function App() {
   const stepConversation = (delta: number) => {
     const now = performance.now();
     const kept = stepping.current;
-    const open = openConversationPath(route);
+    const open = openListedPath(route);
     const order =
       kept !== null && now - kept.at < STEPS_IN_A_ROW_MS && open !== null && kept.order.includes(open)
         ? kept.order

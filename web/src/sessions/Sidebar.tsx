@@ -2,12 +2,12 @@ import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { onReaderMoves } from '../app/readerMoves.ts';
 import { Link, useRouter } from '../router/Router.tsx';
-import { projectPath } from '../router/routes.ts';
+import { projectPath, sessionPath } from '../router/routes.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
-import { conversationWord, openConversationPath, pathOf } from './conversations.ts';
-import { projectName } from './names.ts';
-import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, orderOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { conversationWord, openListedPath, pathOf } from './conversations.ts';
+import { projectName, shortId } from './names.ts';
+import { buildTree, countMoved, flattenTree, keepOrder, membersOf, orderOf, rowShows, topRowsOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { useConversations } from './useConversations.ts';
 import { countOf } from '../text/count.ts';
 import { measureWithoutLayout } from '../conversation/measureWithoutLayout.ts';
@@ -46,9 +46,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const holdNow = useRef(hold);
   holdNow.current = hold;
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
-  const moved = useMemo(() => (kept === null ? 0 : countMoved(flattenSessions(tree), flattenSessions(fresh))), [kept, tree, fresh]);
+  const moved = useMemo(() => (kept === null ? 0 : countMoved(topRowsOf(tree), topRowsOf(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
-  const selectedSession = openConversationPath(route);
+  const selectedSession = openListedPath(route);
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
   const total = data?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
 
@@ -62,7 +62,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     followedFor.current = selectedSession;
     movedByReader.current = false;
   }
-  const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && containsSession(row.node, selectedSession))), [rows, selectedSession]);
+  const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && rowShows(row.node, selectedSession))), [rows, selectedSession]);
   const listRef = useRef<HTMLDivElement>(null);
   // Made again only with the rows: the virtualizer places every row again whenever its key
   // function is another, which a render for a new list not yet taken (deferred) need not do.
@@ -95,6 +95,8 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   // the one it was given here: nothing else moves the list while it follows (the virtualizer does
   // not, above), but for the reader, who then has it.
   const stood = useRef<{ session: string; offset: number } | null>(null);
+  // Once the open row is drawn, its link is kept rather than the whole row, which is all the list knows of it before.
+  const followedDrawn = followed !== -1 && shown.some((item) => item.index === followed);
   const counted = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const list = listRef.current;
@@ -102,18 +104,42 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     // The list as drawn (its foot's padding included): the virtualizer's place is told by a scroll event, after the paint.
     const scroll = list.scrollTop;
     const view = list.clientHeight;
+    // What is kept is the open page's own link, where it is drawn in its row: a row holds a
+    // session's conversations in several stores, or a chain, and one above it may grow.
+    const open = openLinkIn(list, followed);
+    const start = followedRow.start + (open?.within ?? 0);
+    const size = open?.size ?? followedRow.size;
+    const end = start + size;
     const offset = stood.current?.session === selectedSession ? stood.current.offset : null;
-    const wholly = offset !== null && offset >= 0 && offset + followedRow.size <= view;
+    const wholly = offset !== null && offset >= 0 && offset + size <= view;
     // Else where the list is, if the row is wholly in its view; its foot at the view's foot when
     // below it, or taller than it (wherever it was: a row taller than the view swapped edges as
     // it moved up and down); its top at the top when above it. Reckoned from the list as drawn:
     // the virtualizer's place lags a scroll made here until the browser tells it.
-    const nearer = followedRow.size > view || followedRow.end > scroll + view ? followedRow.end - view : followedRow.start < scroll ? followedRow.start : scroll;
-    const place = Math.max(0, Math.min(wholly ? followedRow.start - offset : nearer, list.scrollHeight - view));
-    stood.current = { session: selectedSession, offset: followedRow.start - place };
+    const nearer = size > view || end > scroll + view ? end - view : start < scroll ? start : scroll;
+    const place = Math.max(0, Math.min(wholly ? start - offset : nearer, list.scrollHeight - view));
+    stood.current = { session: selectedSession, offset: start - place };
     if (Math.abs(place - scroll) >= 1) virtualizer.scrollToOffset(place);
     // The list's height too: a place past its foot as drawn waits for it to grow.
-  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, counted, virtualizer, selectedSession]);
+  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, counted, virtualizer, selectedSession, followedDrawn]);
+  // A row's conversations are laid out in its flow: one above the open link that grows moves the
+  // link at once, while the list learns the row's new height a render later. Kept where it stood
+  // then too, before the paint, as the row's size is told.
+  useEffect(() => {
+    const list = listRef.current;
+    const row = followedDrawn ? list?.querySelector<HTMLElement>(`.sidebar-row[data-index="${followed}"]`) : null;
+    if (list == null || row == null) return undefined;
+    const observer = new ResizeObserver(() => {
+      const kept = stood.current;
+      const link = row.querySelector<HTMLElement>('[aria-current="page"]');
+      if (movedByReader.current || kept === null || kept.session !== selectedSession || link === null) return;
+      const box = link.getBoundingClientRect();
+      const offset = box.top - list.getBoundingClientRect().top;
+      if (box.height <= list.clientHeight && Math.abs(offset - kept.offset) >= 1) list.scrollTop += offset - kept.offset;
+    });
+    observer.observe(row);
+    return () => observer.disconnect();
+  }, [followed, followedDrawn, selectedSession]);
   // Another session opened: the list is its to follow, in the order live writes give it.
   useEffect(() => holdNow.current('reader', false), [selectedSession]);
   useEffect(() => {
@@ -133,14 +159,6 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       stop();
     };
   }, []);
-
-  const renderNode = (node: SessionNode) => (
-    <li key={sessionKey(node.session)}>
-      <ListRow node={node} selected={selectedSession} />
-      {node.children.length > 0 && <ul className="session-list">{node.children.map(renderNode)}</ul>}
-      <Elsewhere node={node} />
-    </li>
-  );
 
   const groups = groupByProject(shown, rows);
 
@@ -205,9 +223,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
                 {items.map(({ index, start, row }) =>
                   row.kind === 'session' ? (
                     <li key={sessionKey(row.node.session)} className="sidebar-row" data-index={index} ref={virtualizer.measureElement} style={{ transform: `translateY(${start - items[0]!.start}px)` }}>
-                      <ListRow node={row.node} selected={selectedSession} />
-                      {row.node.children.length > 0 && <ul className="session-list">{row.node.children.map(renderNode)}</ul>}
-                      <Elsewhere node={row.node} />
+                      <TopRow node={row.node} selected={selectedSession} />
                     </li>
                   ) : null,
                 )}
@@ -225,6 +241,58 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
         )}
       </div>
     </nav>
+  );
+}
+
+/**
+ * A top-level row: a conversation with its chain children, or one Claude Code session's
+ * conversations in several stores (sessionTree.ts), each as its store shows it, under the
+ * session's head, which opens its page across the stores.
+ */
+function TopRow({ node, selected }: { node: SessionNode; selected: string | null }) {
+  if (node.joined === null) return <Conversation node={node} selected={selected} />;
+  const members = membersOf(node);
+  const stores = new Set(members.map((member) => member.session.source.id)).size;
+  const path = sessionPath(node.joined.session);
+  return (
+    <div className="joined-session">
+      <Link
+        to={path}
+        className={`session-head${path === selected ? ' selected' : ''}`}
+        aria-current={path === selected ? 'page' : undefined}
+        aria-label={`Session ${node.joined.session} across the stores`}
+        title={`Session ${node.joined.session}: what it sent and received in every store that holds it, on one page. The stores state its full id; nothing else joins them.`}
+      >
+        <code className="sid">{shortId(node.joined.session)}</code>
+        <span>{stores > 1 ? `one session in ${countOf(stores, 'store')}` : `one session, ${countOf(members.length, 'conversation')}`}</span>
+      </Link>
+      <ul className="session-list">
+        {members.map((member) => (
+          <li key={sessionKey(member.session)}>
+            <Conversation node={member} selected={selected} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A conversation with its chain children, and those listed in another project. */
+function Conversation({ node, selected }: { node: SessionNode; selected: string | null }) {
+  return (
+    <>
+      <ListRow node={node} selected={selected} />
+      {node.children.length > 0 && (
+        <ul className="session-list">
+          {node.children.map((child) => (
+            <li key={sessionKey(child.session)}>
+              <Conversation node={child} selected={selected} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Elsewhere node={node} />
+    </>
   );
 }
 
@@ -277,7 +345,8 @@ function rowKey(row: SidebarRow | undefined, index: number): string {
 
 function countNested(row: SidebarRow | undefined): number {
   if (row === undefined || row.kind === 'project') return 0;
-  let count = 0;
+  // A session's head is about half a row.
+  let count = row.node.joined === null ? 0 : row.node.joined.others.length + 0.5;
   const walk = (node: SessionNode) => {
     count += node.elsewhere.length / 2;
     for (const child of node.children) {
@@ -285,12 +354,18 @@ function countNested(row: SidebarRow | undefined): number {
       walk(child);
     }
   };
-  walk(row.node);
+  membersOf(row.node).forEach(walk);
   return count;
 }
 
-function containsSession(node: SessionNode, path: string): boolean {
-  return pathOf(node.session) === path || node.children.some((child) => containsSession(child, path));
+/** The open page's link in the row drawn at `index`, if it is drawn: how far down the row it is, and its height. */
+function openLinkIn(list: HTMLElement, index: number): { within: number; size: number } | null {
+  const row = list.querySelector<HTMLElement>(`.sidebar-row[data-index="${index}"]`);
+  const link = row?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (row == null || link == null) return null;
+  const rowBox = row.getBoundingClientRect();
+  const box = link.getBoundingClientRect();
+  return { within: box.top - rowBox.top, size: box.height };
 }
 
 /** The virtualizer's choice whether to move the list as a row is measured: never, while the open row is followed. */

@@ -1,6 +1,6 @@
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { kindNamed } from '../kinds/registry.ts';
-import { conversationPath, type Route } from '../router/routes.ts';
+import { conversationPath, sessionPath, type Route } from '../router/routes.ts';
 
 // A conversation of any kind in the list: a record session, a spex session, a set-agent-comm
 // seat. The list and the sidebar treat them alike by what every summary has (source, id, cwd,
@@ -11,8 +11,13 @@ export function pathOf(conversation: ConversationSummary): string {
   return conversationPath(conversation.source.id, conversation.id);
 }
 
-/** The path of the conversation a route shows, so the sidebar can mark it; null for other views. */
-export function openConversationPath(route: Route): string | null {
+/**
+ * The path of the page a route shows that the sidebar lists, so that it can mark it and `[` and
+ * `]` step from it: a conversation's, or a session's across the stores (the head of its row);
+ * null for other views.
+ */
+export function openListedPath(route: Route): string | null {
+  if (route.view === 'session') return sessionPath(route.session);
   return route.view === 'conversation' ? conversationPath(route.source, route.id) : null;
 }
 

@@ -1,9 +1,11 @@
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
+import { byStore, sessionKeyOf } from '../../../shared/session/joinSessions.ts';
 import { childrenInOtherProjects, conversationKey } from '../../../shared/projects.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { pathOf } from './conversations.ts';
+import { sessionPath } from '../router/routes.ts';
 import { rankIn } from '../app/keptOrder.ts';
 
 // The sidebar's shape: projects (working directories, rule.byDirectory), each with its
@@ -11,10 +13,19 @@ import { rankIn } from '../app/keptOrder.ts';
 // under its parent when its kind names one (a record chain's) and the parent is in the same
 // project. A child in another project is listed in its own, and under its parent as a link that
 // names its project: grouping by directory and the chain both hold. Chains are the only link
-// between sessions the record makes; nothing else nests or pairs conversations.
+// between sessions the record makes. One Claude Code session held by several stores is one row:
+// the conversations at the top of a project that state the same full session id (the server's
+// join, shared/session/joinSessions.ts) are drawn together under the session's head, which opens
+// its page across the stores. That is identity, stated by each store; nothing else nests or pairs
+// conversations.
 
-/** `elsewhere`: children listed in another project, shown under this conversation as links. */
-export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: ConversationSummary[]; depth: number };
+/**
+ * `elsewhere`: children listed in another project, shown under this conversation as links.
+ * `joined`: at the top of a project, the same session's conversations in other stores, drawn in
+ * this row after it (it is the first of them in store order); null where it is alone.
+ */
+export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: ConversationSummary[]; depth: number; joined: Joined | null };
+type Joined = { session: string; others: SessionNode[] };
 type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number };
 
 /**
@@ -49,7 +60,36 @@ function buildProject(project: SessionsResponse['projects'][number], needle: str
   const keep = (s: ConversationSummary) => (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
   const kept = project.sessions.filter(keep);
   if (kept.length === 0) return null;
-  return { cwd: project.cwd, sessions: nestChains(kept, elsewhere), total: project.sessions.length };
+  return { cwd: project.cwd, sessions: joinTopLevel(nestChains(kept, elsewhere)), total: project.sessions.length };
+}
+
+/**
+ * The top-level conversations of one Claude Code session, by the full id each states, made one
+ * row where the latest of them stood; its conversations in store order (record, spex, sac), as the
+ * session's page lists them. A chain child stays under its parent.
+ */
+function joinTopLevel(nodes: SessionNode[]): SessionNode[] {
+  const bySession = new Map<string, SessionNode[]>();
+  let shared = false;
+  for (const node of nodes) {
+    const key = sessionKeyOf({ session: node.session.statedSession });
+    if (key === null) continue;
+    const members = bySession.get(key);
+    if (members === undefined) bySession.set(key, [node]);
+    else shared = members.push(node) > 1;
+  }
+  if (!shared) return nodes;
+  const rows: SessionNode[] = [];
+  for (const node of nodes) {
+    const key = sessionKeyOf({ session: node.session.statedSession });
+    const members = key === null ? undefined : bySession.get(key);
+    if (members === undefined || members.length === 1) rows.push(node);
+    else if (members[0] === node) {
+      const [first, ...others] = members.toSorted((a, b) => byStore(a.session, b.session));
+      rows.push({ ...first!, joined: { session: key!, others } });
+    }
+  }
+  return rows;
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -88,7 +128,7 @@ function nestChains(sessions: ConversationSummary[], elsewhere: Map<string, Conv
   const toNode = (session: ConversationSummary, depth: number): SessionNode => {
     seen.add(sessionKey(session));
     const kids = (children.get(sessionKey(session)) ?? []).filter((kid) => !seen.has(sessionKey(kid)));
-    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)), elsewhere: elsewhere.get(conversationKey(session.source.id, session.id)) ?? [] };
+    return { session, depth, children: kids.map((kid) => toNode(kid, depth + 1)), elsewhere: elsewhere.get(conversationKey(session.source.id, session.id)) ?? [], joined: null };
   };
   const nodes = roots.map((root) => toNode(root, 0));
   // A chain that loops back on itself has no root; its sessions are still listed.
@@ -108,15 +148,22 @@ export function flattenTree(projects: ProjectNode[]): SidebarRow[] {
   return rows;
 }
 
-/** The paths of the conversations in the order the sidebar shows them, for moving between them by key. */
+/** The paths of the pages the sidebar lists (a session's across the stores at its row's head, then its conversations), in its order, for moving between them by key. */
 export function flattenSessions(projects: ProjectNode[]): string[] {
   const ids: string[] = [];
   const walk = (node: SessionNode) => {
+    if (node.joined !== null) ids.push(sessionPath(node.joined.session));
     ids.push(pathOf(node.session));
     node.children.forEach(walk);
+    node.joined?.others.forEach(walk);
   };
   for (const project of projects) project.sessions.forEach(walk);
   return ids;
+}
+
+/** The sidebar's rows of sessions, in its order, by their keys: what moves when the list is sorted again (a chain or a session's stores move together). */
+export function topRowsOf(projects: ProjectNode[]): string[] {
+  return projects.flatMap((project) => project.sessions.map((node) => sessionKey(node.session)));
 }
 
 /** The order the sidebar shows: projects, and each project's top-level sessions. */
@@ -145,8 +192,8 @@ export function keepOrder(projects: ProjectNode[], order: ListOrder): ProjectNod
 }
 
 /**
- * How many sessions the list shown puts elsewhere than a fresh sort would: the fewest that must
- * move to turn one order into the other (those off the longest run the two orders share).
+ * How many rows the list shown puts elsewhere than a fresh sort would: the fewest that must move
+ * to turn one order into the other (those off the longest run the two orders share).
  */
 export function countMoved(shown: string[], fresh: string[]): number {
   const freshIndex = new Map(fresh.map((id, i) => [id, i]));
@@ -164,4 +211,16 @@ export function countMoved(shown: string[], fresh: string[]): number {
     tails[low] = position;
   }
   return positions.length - tails.length;
+}
+
+/** The conversations a top-level row draws: its own, then its session's in other stores. */
+export function membersOf(node: SessionNode): SessionNode[] {
+  return node.joined === null ? [node] : [node, ...node.joined.others];
+}
+
+/** Whether a row shows the page at `path`: one of its conversations' (or their chain children's), or its session's across the stores. */
+export function rowShows(node: SessionNode, path: string): boolean {
+  if (node.joined !== null && sessionPath(node.joined.session) === path) return true;
+  const holds = (member: SessionNode): boolean => pathOf(member.session) === path || member.children.some(holds);
+  return membersOf(node).some(holds);
 }
