@@ -50,7 +50,7 @@ test('every row of the sidebar says which store it is from with the same badge, 
 test('the sidebar lists a session held by three stores as one row, its conversations under a head that opens its page across the stores; a session sharing its prefix is another row', async ({ page }) => {
   await page.goto(dashboard.url);
   const sidebar = page.getByRole('navigation', { name: 'Projects and sessions' });
-  const rowOf = (session: string) => sidebar.locator('.sidebar-row', { has: page.getByRole('link', { name: `Session ${session} across the stores`, exact: true }) });
+  const rowOf = (session: string) => sidebar.locator('.sidebar-row', { has: page.getByRole('link', { name: `Session ${session} across 3 stores`, exact: true }) });
   const a = rowOf(SESSION_A);
   await expect(a).toHaveCount(1);
   // In store order, as the session's page lists them; none of the other session's.

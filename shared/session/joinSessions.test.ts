@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { joinSessions, listSessionsByProject, type HeldConversation } from './joinSessions.ts';
+import { groupBySession, joinSessions, listSessionsByProject, type HeldConversation } from './joinSessions.ts';
 
 const RECORD = { kind: 'record', id: 'record-0123abcd' } as const;
 const SPEX = { kind: 'spex', id: 'spex-0123abcd' } as const;
@@ -47,6 +47,20 @@ describe('one session across the stores', () => {
     const under = (cwd: string) => projects.find((project) => project.cwd === cwd)!.sessions;
     assert.deepEqual(under('/a').map((one) => [one.session, one.elsewhere]), [[A, ['/b']], [B, []]].sort());
     assert.deepEqual(under('/b').map((one) => [one.session, one.elsewhere]), [[A, ['/a']]]);
+  });
+
+  it('the join the sidebar makes of summaries is the same: by the full id stated, in store order, an empty or absent id joining nothing', () => {
+    const summaries = [
+      { source: SAC, id: 'checkout#9c0ffee0', statedSession: A },
+      { source: RECORD, id: B, statedSession: B },
+      { source: SPEX, id: A, statedSession: A },
+      { source: RECORD, id: A, statedSession: A },
+      { source: SAC, id: 'x#1', statedSession: null },
+      { source: SPEX, id: '', statedSession: '' },
+    ];
+    const groups = groupBySession(summaries, (one) => one.statedSession);
+    assert.deepEqual([...groups.keys()].sort(), [A, B]);
+    assert.deepEqual(groups.get(A)!.map((one) => [one.source.kind, one.id]), [['record', A], ['spex', A], ['sac', 'checkout#9c0ffee0']]);
   });
 
   it('a session of one directory is listed once, and a session named by no directory is listed apart, last', () => {

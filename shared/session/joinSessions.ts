@@ -43,19 +43,28 @@ export function sessionKeyOf(conversation: Pick<HeldConversation, 'session'>): s
   return conversation.session === null || conversation.session === '' ? null : conversation.session;
 }
 
-/** The sessions the conversations are, by the full id their stores state; the newest first. */
-export function joinSessions(conversations: Iterable<HeldConversation>): JoinedSession[] {
-  const bySession = new Map<string, HeldConversation[]>();
+/**
+ * The conversations of each session, by the full id `stated` says its store states (sessionKeyOf),
+ * each session's in store order: the one join every list makes, the server's (joinSessions) and
+ * the browser's sidebar, which has a summary's `statedSession` where the server has `session`.
+ */
+export function groupBySession<C extends Pick<HeldConversation, 'source' | 'id'>>(conversations: Iterable<C>, stated: (conversation: C) => string | null): Map<string, C[]> {
+  const bySession = new Map<string, C[]>();
   for (const conversation of conversations) {
-    const key = sessionKeyOf(conversation);
+    const key = sessionKeyOf({ session: stated(conversation) });
     if (key === null) continue;
     const held = bySession.get(key);
     if (held === undefined) bySession.set(key, [conversation]);
     else held.push(conversation);
   }
+  for (const held of bySession.values()) held.sort(byStore);
+  return bySession;
+}
+
+/** The sessions the conversations are, by the full id their stores state; the newest first. */
+export function joinSessions(conversations: Iterable<HeldConversation>): JoinedSession[] {
   const sessions: JoinedSession[] = [];
-  for (const [session, held] of bySession) {
-    held.sort(byStore);
+  for (const [session, held] of groupBySession(conversations, (conversation) => conversation.session)) {
     let lastAt: string | null = null;
     const cwds = new Set<string | null>();
     for (const conversation of held) {
@@ -88,8 +97,8 @@ export function listSessionsByProject(sessions: readonly JoinedSession[]): { cwd
   return projects.sort((a, b) => byLatestFirst(a.sessions[0]!, b.sessions[0]!) || compareCwd(a.cwd, b.cwd));
 }
 
-/** The order a session's conversations are in: by store (record, spex, sac), then by id; where lists show them together too. */
-export function byStore(a: Pick<HeldConversation, 'source' | 'id'>, b: Pick<HeldConversation, 'source' | 'id'>): number {
+/** The order a session's conversations are in: by store (record, spex, sac), then by id. */
+function byStore(a: Pick<HeldConversation, 'source' | 'id'>, b: Pick<HeldConversation, 'source' | 'id'>): number {
   return KIND_ORDER[a.source.kind] - KIND_ORDER[b.source.kind] || compareText(a.source.id, b.source.id) || compareText(a.id, b.id);
 }
 

@@ -76,8 +76,9 @@ const chainLinkSchema = z.object({
 
 /**
  * A record session. Like every conversation on the wire (a record or spex session, a
- * set-agent-comm seat) it has `source`, `id` (its id in its store), `cwd` (the project it is listed
- * under), `lastAt` and `degraded`: the list groups and counts conversations by these alone.
+ * set-agent-comm seat) it has `source`, `id` (its id in its store), `statedSession` (the Claude
+ * Code session its store states), `cwd` (the project it is listed under), `lastAt` and `degraded`:
+ * the list groups, joins and counts conversations by these alone.
  */
 export const sessionSummarySchema = z.object({
   source: recordSourceRefSchema,

@@ -7,7 +7,7 @@ import { sessionKey } from '../../../shared/sessionList.ts';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { conversationWord, openListedPath, pathOf } from './conversations.ts';
 import { projectName, shortId } from './names.ts';
-import { buildTree, countMoved, flattenTree, keepOrder, membersOf, orderOf, rowShows, topRowsOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { buildTree, countMoved, flattenTree, keepOrder, membersOf, orderOf, rowKeyOf, rowShows, topRowsOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { useConversations } from './useConversations.ts';
 import { countOf } from '../text/count.ts';
 import { measureWithoutLayout } from '../conversation/measureWithoutLayout.ts';
@@ -15,8 +15,9 @@ import { measureWithoutLayout } from '../conversation/measureWithoutLayout.ts';
 export type SidebarFilter = { text: string; degradedOnly: boolean };
 
 // A record may hold 10,000 sessions: only the rows in view are in the DOM. A row is a project's
-// heading or a top-level session with its chain children; the rows in view are still grouped in
-// their project's section, so the sidebar reads the same as a full list.
+// heading or a top-level session: a conversation with its chain children, or one Claude Code
+// session's conversations in several stores under its head (sessionTree.ts); the rows in view are
+// still grouped in their project's section, so the sidebar reads the same as a full list.
 
 const PROJECT_HEIGHT = 52;
 const SESSION_HEIGHT = 66;
@@ -94,9 +95,11 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   // Where the row did not stand wholly in the view, it is brought to the nearer edge. Its place is
   // the one it was given here: nothing else moves the list while it follows (the virtualizer does
   // not, above), but for the reader, who then has it.
-  const stood = useRef<{ session: string; offset: number } | null>(null);
+  /** `link`: whether `offset` is the open link's, or the row's top's (its link not drawn then). */
+  const stood = useRef<{ session: string; offset: number; link: boolean } | null>(null);
   // Once the open row is drawn, its link is kept rather than the whole row, which is all the list knows of it before.
   const followedDrawn = followed !== -1 && shown.some((item) => item.index === followed);
+  const followedKey = followed === -1 ? null : getItemKey(followed);
   const counted = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const list = listRef.current;
@@ -110,7 +113,9 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     const start = followedRow.start + (open?.within ?? 0);
     const size = open?.size ?? followedRow.size;
     const end = start + size;
-    const offset = stood.current?.session === selectedSession ? stood.current.offset : null;
+    const kept = stood.current?.session === selectedSession ? stood.current : null;
+    // The row's place kept before its link was drawn is the link's, that far down the row.
+    const offset = kept === null ? null : kept.link || open === null ? kept.offset : kept.offset + open.within;
     const wholly = offset !== null && offset >= 0 && offset + size <= view;
     // Else where the list is, if the row is wholly in its view; its foot at the view's foot when
     // below it, or taller than it (wherever it was: a row taller than the view swapped edges as
@@ -118,7 +123,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
     // the virtualizer's place lags a scroll made here until the browser tells it.
     const nearer = size > view || end > scroll + view ? end - view : start < scroll ? start : scroll;
     const place = Math.max(0, Math.min(wholly ? start - offset : nearer, list.scrollHeight - view));
-    stood.current = { session: selectedSession, offset: start - place };
+    stood.current = { session: selectedSession, offset: start - place, link: open !== null };
     if (Math.abs(place - scroll) >= 1) virtualizer.scrollToOffset(place);
     // The list's height too: a place past its foot as drawn waits for it to grow.
   }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, counted, virtualizer, selectedSession, followedDrawn]);
@@ -128,18 +133,21 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   useEffect(() => {
     const list = listRef.current;
     const row = followedDrawn ? list?.querySelector<HTMLElement>(`.sidebar-row[data-index="${followed}"]`) : null;
-    if (list == null || row == null) return undefined;
+    const inner = list?.querySelector<HTMLElement>('.sidebar-inner');
+    if (list == null || row == null || inner == null) return undefined;
     const observer = new ResizeObserver(() => {
       const kept = stood.current;
       const link = row.querySelector<HTMLElement>('[aria-current="page"]');
-      if (movedByReader.current || kept === null || kept.session !== selectedSession || link === null) return;
+      if (movedByReader.current || kept === null || !kept.link || kept.session !== selectedSession || link === null) return;
       const box = link.getBoundingClientRect();
-      const offset = box.top - list.getBoundingClientRect().top;
+      // Where the list places its rows (a note above them is not in it), less how far it is scrolled.
+      const offset = box.top - inner.getBoundingClientRect().top - list.scrollTop;
       if (box.height <= list.clientHeight && Math.abs(offset - kept.offset) >= 1) list.scrollTop += offset - kept.offset;
     });
     observer.observe(row);
     return () => observer.disconnect();
-  }, [followed, followedDrawn, selectedSession]);
+    // The row's key too: a row made again (a session's conversation joined it) is another element.
+  }, [followed, followedDrawn, followedKey, selectedSession]);
   // Another session opened: the list is its to follow, in the order live writes give it.
   useEffect(() => holdNow.current('reader', false), [selectedSession]);
   useEffect(() => {
@@ -182,7 +190,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
       {/* Over the list, not above it: a line added above would move every row down. */}
       {moved > 0 && (
         <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it or the focus is in it, and once you have moved it, until another session is opened">
-          {countOf(moved, 'session')} moved: re-sort
+          {countOf(moved, 'row')} moved: re-sort
         </button>
       )}
       <div
@@ -222,7 +230,7 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
               <ul className="session-list">
                 {items.map(({ index, start, row }) =>
                   row.kind === 'session' ? (
-                    <li key={sessionKey(row.node.session)} className="sidebar-row" data-index={index} ref={virtualizer.measureElement} style={{ transform: `translateY(${start - items[0]!.start}px)` }}>
+                    <li key={rowKeyOf(row.node)} className="sidebar-row" data-index={index} ref={virtualizer.measureElement} style={{ transform: `translateY(${start - items[0]!.start}px)` }}>
                       <TopRow node={row.node} selected={selectedSession} />
                     </li>
                   ) : null,
@@ -254,17 +262,18 @@ function TopRow({ node, selected }: { node: SessionNode; selected: string | null
   const members = membersOf(node);
   const stores = new Set(members.map((member) => member.session.source.id)).size;
   const path = sessionPath(node.joined.session);
+  const words = stores > 1 ? `one session in ${countOf(stores, 'store')}` : `one session, ${countOf(members.length, 'conversation')}`;
   return (
     <div className="joined-session">
       <Link
         to={path}
         className={`session-head${path === selected ? ' selected' : ''}`}
         aria-current={path === selected ? 'page' : undefined}
-        aria-label={`Session ${node.joined.session} across the stores`}
+        aria-label={`Session ${node.joined.session} across ${stores > 1 ? countOf(stores, 'store') : countOf(members.length, 'conversation')}`}
         title={`Session ${node.joined.session}: what it sent and received in every store that holds it, on one page. The stores state its full id; nothing else joins them.`}
       >
         <code className="sid">{shortId(node.joined.session)}</code>
-        <span>{stores > 1 ? `one session in ${countOf(stores, 'store')}` : `one session, ${countOf(members.length, 'conversation')}`}</span>
+        <span>{words}</span>
       </Link>
       <ul className="session-list">
         {members.map((member) => (
@@ -340,7 +349,8 @@ function groupByProject(items: VirtualItem[], rows: SidebarRow[]): { project: Si
 
 function rowKey(row: SidebarRow | undefined, index: number): string {
   if (row === undefined) return `#${index}`;
-  return row.kind === 'project' ? `project:${row.project.cwd ?? '\u0000none'}` : `session:${sessionKey(row.node.session)}`;
+  // A session is listed under each project its stores name: its row's key is its project's too.
+  return row.kind === 'project' ? `project:${row.project.cwd ?? '\u0000none'}` : `${row.project.cwd ?? '\u0000none'}\u0000${rowKeyOf(row.node)}`;
 }
 
 function countNested(row: SidebarRow | undefined): number {

@@ -3,8 +3,8 @@ import { kindNamed } from '../kinds/registry.ts';
 import { conversationPath, sessionPath, type Route } from '../router/routes.ts';
 
 // A conversation of any kind in the list: a record session, a spex session, a set-agent-comm
-// seat. The list and the sidebar treat them alike by what every summary has (source, id, cwd,
-// lastAt, degraded); what only one kind has is shown by that kind's rows and pages.
+// seat. The list and the sidebar treat them alike by what every summary has (source, id,
+// statedSession, cwd, lastAt, degraded); what only one kind has is shown by that kind's rows and pages.
 
 /** Where a conversation's page is. */
 export function pathOf(conversation: ConversationSummary): string {

@@ -12,17 +12,22 @@ const seen = new WeakSet<object>();
  * their first 8 characters stay two everywhere, so such ids are written with as much of their end
  * as tells them apart (`9c0ffee0…000a`), or whole.
  */
-export function knowListedIds(list: { projects: readonly { sessions: readonly { id: string }[] }[] }): void {
+export function knowListedIds(list: { projects: readonly { sessions: readonly { id: string; statedSession: string | null }[] }[] }): void {
   if (seen.has(list)) return;
   seen.add(list);
   const byPrefix = new Map<string, Set<string>>();
+  const add = (id: string) => {
+    if (id.length <= PREFIX) return;
+    const prefix = id.slice(0, PREFIX);
+    let ids = byPrefix.get(prefix);
+    if (ids === undefined) byPrefix.set(prefix, (ids = new Set()));
+    ids.add(id);
+  };
   for (const project of list.projects) {
-    for (const { id } of project.sessions) {
-      if (id.length <= PREFIX) continue;
-      const prefix = id.slice(0, PREFIX);
-      let ids = byPrefix.get(prefix);
-      if (ids === undefined) byPrefix.set(prefix, (ids = new Set()));
-      ids.add(id);
+    // Its id in its store, and the session it states (a seat's: the head of its session's row).
+    for (const { id, statedSession } of project.sessions) {
+      add(id);
+      if (statedSession !== null) add(statedSession);
     }
   }
   const next = new Map<string, string>();

@@ -1,7 +1,7 @@
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { sessionKey } from '../../../shared/sessionList.ts';
-import { byStore, sessionKeyOf } from '../../../shared/session/joinSessions.ts';
+import { groupBySession, sessionKeyOf } from '../../../shared/session/joinSessions.ts';
 import { childrenInOtherProjects, conversationKey } from '../../../shared/projects.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { pathOf } from './conversations.ts';
@@ -14,15 +14,16 @@ import { rankIn } from '../app/keptOrder.ts';
 // project. A child in another project is listed in its own, and under its parent as a link that
 // names its project: grouping by directory and the chain both hold. Chains are the only link
 // between sessions the record makes. One Claude Code session held by several stores is one row:
-// the conversations at the top of a project that state the same full session id (the server's
-// join, shared/session/joinSessions.ts) are drawn together under the session's head, which opens
-// its page across the stores. That is identity, stated by each store; nothing else nests or pairs
-// conversations.
+// its conversations, joined on the full session id each states (groupBySession, the server's
+// join), are drawn together under the session's head, which opens its page across the stores; in
+// each project any of them is listed in, as the server lists a session under each of its
+// directories. A chain child stays under its parent too. That is identity, stated by each store;
+// nothing else nests or pairs conversations.
 
 /**
  * `elsewhere`: children listed in another project, shown under this conversation as links.
- * `joined`: at the top of a project, the same session's conversations in other stores, drawn in
- * this row after it (it is the first of them in store order); null where it is alone.
+ * `joined`: at the top of a project, the same session's conversations in other stores (or other
+ * seats), drawn in this row after it (it is the first of them in store order); null where it is alone.
  */
 export type SessionNode = { session: ConversationSummary; children: SessionNode[]; elsewhere: ConversationSummary[]; depth: number; joined: Joined | null };
 type Joined = { session: string; others: SessionNode[] };
@@ -34,59 +35,92 @@ type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number 
  * again. While a store is indexed the list changes with every write told: the sidebar then makes
  * again only the project written to.
  */
-type KeptProject = { needle: string; degradedOnly: boolean; elsewhere: readonly ConversationSummary[]; node: ProjectNode | null };
+/** `groups`: the sessions of the whole list it was made with held by two conversations or more, as they were. */
+type KeptProject = { needle: string; degradedOnly: boolean; elsewhere: readonly ConversationSummary[]; groups: readonly ConversationSummary[][]; node: ProjectNode | null };
 const keptProjects = new WeakMap<readonly ConversationSummary[], KeptProject>();
+/** Sessions held by two conversations or more, across the whole list: made once a list. */
+type Shared = Map<string, ConversationSummary[]>;
+const sharedOf = new WeakMap<SessionsResponse['projects'], Shared>();
 
 export function buildTree(projects: SessionsResponse['projects'], filter: string, degradedOnly: boolean): ProjectNode[] {
   const needle = filter.trim().toLowerCase();
   const { byParent: elsewhere, byProject: elsewhereIn } = childrenInOtherProjects(projects, parentOf);
+  const shared = sharedSessions(projects);
   const result: ProjectNode[] = [];
   for (const project of projects) {
     const elsewhereHere = elsewhereIn.get(project.cwd) ?? [];
+    const groups = groupsIn(project.sessions, shared);
     const kept = keptProjects.get(project.sessions);
     let node: ProjectNode | null;
-    if (kept !== undefined && kept.needle === needle && kept.degradedOnly === degradedOnly && sameItems(kept.elsewhere, elsewhereHere)) node = kept.node;
+    if (kept !== undefined && kept.needle === needle && kept.degradedOnly === degradedOnly && sameItems(kept.elsewhere, elsewhereHere) && sameItems(kept.groups, groups)) node = kept.node;
     else {
-      node = buildProject(project, needle, degradedOnly, elsewhere);
-      keptProjects.set(project.sessions, { needle, degradedOnly, elsewhere: elsewhereHere, node });
+      node = buildProject(project, needle, degradedOnly, elsewhere, shared);
+      keptProjects.set(project.sessions, { needle, degradedOnly, elsewhere: elsewhereHere, groups, node });
     }
     if (node !== null) result.push(node);
   }
   return result;
 }
 
-function buildProject(project: SessionsResponse['projects'][number], needle: string, degradedOnly: boolean, elsewhere: Map<string, ConversationSummary[]>): ProjectNode | null {
+function sharedSessions(projects: SessionsResponse['projects']): Shared {
+  let shared = sharedOf.get(projects);
+  if (shared === undefined) {
+    shared = groupBySession(
+      projects.flatMap((project) => project.sessions),
+      (conversation) => conversation.statedSession,
+    );
+    for (const [session, members] of shared) if (members.length < 2) shared.delete(session);
+    sharedOf.set(projects, shared);
+  }
+  return shared;
+}
+
+function sessionOf(conversation: ConversationSummary): string | null {
+  return sessionKeyOf({ session: conversation.statedSession });
+}
+
+/** The shared sessions a project's conversations are of (their lists are made again only when one of them changes). */
+function groupsIn(sessions: readonly ConversationSummary[], shared: Shared): ConversationSummary[][] {
+  const groups = new Set<ConversationSummary[]>();
+  for (const conversation of sessions) {
+    const key = sessionOf(conversation);
+    const group = key === null ? undefined : shared.get(key);
+    if (group !== undefined) groups.add(group);
+  }
+  return [...groups];
+}
+
+function buildProject(project: SessionsResponse['projects'][number], needle: string, degradedOnly: boolean, elsewhere: Map<string, ConversationSummary[]>, shared: Shared): ProjectNode | null {
   const projectMatches = needle !== '' && (project.cwd ?? 'no directory').toLowerCase().includes(needle);
-  const keep = (s: ConversationSummary) => (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
+  const passes = (s: ConversationSummary) => (!degradedOnly || s.degraded.length > 0) && (needle === '' || projectMatches || matchesSession(s, needle));
+  const groupOf = (s: ConversationSummary) => {
+    const key = sessionOf(s);
+    return key === null ? undefined : shared.get(key);
+  };
+  // A session's row is kept whole where one of its conversations is kept.
+  const keep = (s: ConversationSummary) => passes(s) || (groupOf(s)?.some(passes) ?? false);
   const kept = project.sessions.filter(keep);
   if (kept.length === 0) return null;
-  return { cwd: project.cwd, sessions: joinTopLevel(nestChains(kept, elsewhere)), total: project.sessions.length };
+  return { cwd: project.cwd, sessions: joinTopLevel(nestChains(kept, elsewhere), groupOf), total: project.sessions.length };
 }
 
 /**
- * The top-level conversations of one Claude Code session, by the full id each states, made one
- * row where the latest of them stood; its conversations in store order (record, spex, sac), as the
- * session's page lists them. A chain child stays under its parent.
+ * A session held by several conversations, made one row where the first of them listed at the
+ * project's top (its latest) stood: every one of them, in store order (record, spex, sac), as the
+ * session's page lists them, with their chain children where they have some here; one listed in
+ * another project or under a parent here is drawn in the row too.
  */
-function joinTopLevel(nodes: SessionNode[]): SessionNode[] {
-  const bySession = new Map<string, SessionNode[]>();
-  let shared = false;
-  for (const node of nodes) {
-    const key = sessionKeyOf({ session: node.session.statedSession });
-    if (key === null) continue;
-    const members = bySession.get(key);
-    if (members === undefined) bySession.set(key, [node]);
-    else shared = members.push(node) > 1;
-  }
-  if (!shared) return nodes;
+function joinTopLevel(nodes: SessionNode[], groupOf: (conversation: ConversationSummary) => ConversationSummary[] | undefined): SessionNode[] {
+  const atTop = new Map(nodes.map((node) => [sessionKey(node.session), node]));
+  const placed = new Set<ConversationSummary[]>();
   const rows: SessionNode[] = [];
   for (const node of nodes) {
-    const key = sessionKeyOf({ session: node.session.statedSession });
-    const members = key === null ? undefined : bySession.get(key);
-    if (members === undefined || members.length === 1) rows.push(node);
-    else if (members[0] === node) {
-      const [first, ...others] = members.toSorted((a, b) => byStore(a.session, b.session));
-      rows.push({ ...first!, joined: { session: key!, others } });
+    const group = groupOf(node.session);
+    if (group === undefined) rows.push(node);
+    else if (!placed.has(group)) {
+      placed.add(group);
+      const [first, ...others] = group.map((member) => atTop.get(sessionKey(member)) ?? { session: member, children: [], elsewhere: [], depth: 0, joined: null });
+      rows.push({ ...first!, joined: { session: sessionOf(node.session)!, others } });
     }
   }
   return rows;
@@ -161,9 +195,18 @@ export function flattenSessions(projects: ProjectNode[]): string[] {
   return ids;
 }
 
+/**
+ * A top-level row's key in its project: its session's, where its store states one (a row keeps it
+ * as another store's conversation of that session joins it), else its conversation's.
+ */
+export function rowKeyOf(node: SessionNode): string {
+  const session = sessionOf(node.session);
+  return session === null ? `conversation:${sessionKey(node.session)}` : `session:${session}`;
+}
+
 /** The sidebar's rows of sessions, in its order, by their keys: what moves when the list is sorted again (a chain or a session's stores move together). */
 export function topRowsOf(projects: ProjectNode[]): string[] {
-  return projects.flatMap((project) => project.sessions.map((node) => sessionKey(node.session)));
+  return projects.flatMap((project) => project.sessions.map((node) => `${project.cwd ?? ''}\u0000${rowKeyOf(node)}`));
 }
 
 /** The order the sidebar shows: projects, and each project's top-level sessions. */
@@ -172,7 +215,7 @@ export type ListOrder = { projects: (string | null)[]; sessions: Map<string | nu
 export function orderOf(projects: ProjectNode[]): ListOrder {
   return {
     projects: projects.map((project) => project.cwd),
-    sessions: new Map(projects.map((project) => [project.cwd, project.sessions.map((node) => sessionKey(node.session))])),
+    sessions: new Map(projects.map((project) => [project.cwd, project.sessions.map(rowKeyOf)])),
   };
 }
 
@@ -186,7 +229,7 @@ export function keepOrder(projects: ProjectNode[], order: ListOrder): ProjectNod
   return projects
     .map((project) => {
       const sessionRank = rankIn(order.sessions.get(project.cwd) ?? []);
-      return { ...project, sessions: project.sessions.toSorted((a, b) => sessionRank(sessionKey(a.session)) - sessionRank(sessionKey(b.session))) };
+      return { ...project, sessions: project.sessions.toSorted((a, b) => sessionRank(rowKeyOf(a)) - sessionRank(rowKeyOf(b))) };
     })
     .toSorted((a, b) => projectRank(a.cwd) - projectRank(b.cwd));
 }
