@@ -42,6 +42,14 @@ async function writePeers(cwd: string) {
   return { session, files };
 }
 
+/** Opens a record session's activity and peers, folded in a window shorter than 900 px. */
+async function openActivity(page: Page): Promise<void> {
+  const fold = page.locator('details.activity-fold');
+  await expect(fold).toBeVisible();
+  if ((await fold.getAttribute('open')) === null) await fold.locator('summary').click();
+  await expect(page.getByRole('table', { name: /Messages per peer/ })).toBeVisible();
+}
+
 test('a session filtered by side and by peer keeps the filter in the address, through a reload and back', async ({ page }) => {
   const { session, files } = await writePeers('/e2e/busy/filters');
   await page.goto(`${live.url}/session/${session.sessionId}`);
@@ -54,6 +62,8 @@ test('a session filtered by side and by peer keeps the filter in the address, th
   // The count adds up with the peer table's: the messages, then what no filter leaves out.
   await expect(page.getByRole('status').filter({ hasText: 'Showing received messages: 3 messages, and 1 item shown whatever the filter (gaps, start entries, files that hold no message), 4 items in all.' })).toBeVisible();
 
+  // The peers are folded in a laptop's window (below): opened once, they stay open in this tab.
+  await openActivity(page);
   await page.getByRole('button', { name: `Only peer ${ALICE}` }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]peer=${encodeURIComponent(ALICE)}`));
   await expect(entry(page, files.fromAlice)).toBeVisible();
@@ -86,9 +96,38 @@ test('a session filtered by side and by peer keeps the filter in the address, th
   await expect(entry(page, files.toNamedUnknown)).toBeVisible();
 });
 
+test('in a laptop’s window a session’s activity and peers are folded under a summary that counts them; opened, they stay open on the next session’s page and through a reload; a taller window has them open', async ({ page }) => {
+  const { session } = await writePeers('/e2e/busy/folded');
+  const other = await writePeers('/e2e/busy/folded-other');
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  const summary = page.locator('.activity-fold > summary');
+  await expect(summary).toHaveText('Activity and peers (7 items by the minute, 4 peers)');
+  const table = page.getByRole('table', { name: /Messages per peer/ });
+  await expect(table).toBeHidden();
+  // The rows have the height the strip and the peers would have taken.
+  await summary.click();
+  await expect(table).toBeVisible();
+  await page.goto(`${live.url}/session/${other.session.sessionId}`);
+  await expect(table).toBeVisible();
+  await page.reload();
+  await expect(table).toBeVisible();
+  await summary.click();
+  await expect(table).toBeHidden();
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(summary).toBeVisible();
+  await expect(table).toBeHidden();
+
+  const tall = await page.context().newPage();
+  await tall.setViewportSize({ width: 1280, height: 1000 });
+  await tall.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(tall.getByRole('table', { name: /Messages per peer/ })).toBeVisible();
+  await tall.close();
+});
+
 test('messages per peer name each peer as the host gave it, and "unknown" for none, apart from a peer named "unknown"', async ({ page }) => {
   const { session } = await writePeers('/e2e/busy/peers');
   await page.goto(`${live.url}/session/${session.sessionId}`);
+  await openActivity(page);
   const table = page.getByRole('table', { name: /Messages per peer/ });
   await expect(table).toContainText('4 peers');
   const rows = table.locator('tbody tr');
@@ -108,6 +147,7 @@ test('a session with more peers than are shown at first has each of those shown 
   for (let peer = 0; peer < 11; peer++) await writeAt(session, at(29 - peer), sent(`peer-${String(peer).padStart(2, '0')}`, `to peer ${peer}`));
   await waitForItems(live.url, session.sessionId, 12);
   await page.goto(`${live.url}/session/${session.sessionId}`);
+  await openActivity(page);
   const table = page.getByRole('table', { name: /Messages per peer/ });
   await expect(table).toContainText('11 peers');
   const rows = table.locator('tbody tr');
@@ -207,6 +247,7 @@ test('a bar of the activity strip opens the session at that moment', async ({ pa
   await page.goto(`${live.url}/session/${session.sessionId}`);
   await expect(page.getByText('minute 59, message 119', { exact: true })).toBeInViewport();
   await expect(entry(page, firstOf[1]!)).toHaveCount(0);
+  await openActivity(page);
 
   const strip = page.getByRole('group', { name: 'Items per minute' });
   await expect(page.locator('.activity figcaption')).toContainText('361 items by the minute');

@@ -109,6 +109,8 @@ test('a followed session keeps its newest entry in view when what is above its r
   await session.start();
   await live.writer.send({ op: 'burst', sessionId: session.sessionId, count: 40, startSeq: 2, cwd: '/e2e/grown' });
   await waitForItems(live.url, session.sessionId, 41);
+  // Tall enough for the activity and the peers to be open, as they come.
+  await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(`${live.url}/session/${session.sessionId}`);
   await expect(page.getByRole('table', { name: 'Messages per peer' })).toBeVisible();
   await expect(page.getByText('(#40)')).toBeInViewport();

@@ -296,10 +296,12 @@ test('on a phone a conversation’s header and degraded banner are shown whole, 
   }
 });
 
-test('on a phone a record session’s activity strip and its peers are one above the other, the strip as wide as the view, the peers’ column names each on a line', async ({ page }) => {
+test('on a phone a record session’s activity strip and its peers are folded, and opened are one above the other, the strip as wide as the view, the peers’ column names each on a line', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openAndSettle(page, paths[4]!);
   const strip = page.locator('figure.activity');
+  await expect(strip).toBeHidden();
+  await page.locator('.activity-fold > summary').click();
   await expect(strip).toBeVisible();
   const view = (await page.locator('main.view').boundingBox())!;
   await expect.poll(async () => (await strip.boundingBox())!.width).toBeGreaterThan(view.width * 0.7);

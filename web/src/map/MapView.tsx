@@ -4,7 +4,7 @@ import { mapResponseSchema, type MapResponse } from '../../../shared/wire/map.ts
 import { getJson, isRefusal } from '../api/client.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { apiUrls } from '../api/urls.ts';
-import { FoldedOnPhone } from '../app/FoldedOnPhone.tsx';
+import { Folded } from '../app/Folded.tsx';
 import { useLiveFeed, useStores } from '../events/EventStream.tsx';
 import { kindNamed } from '../kinds/registry.ts';
 import { useKeys } from '../keyboard/useKeys.ts';
@@ -145,14 +145,14 @@ export default function MapView({ query }: { query: string }) {
           </span>
         )}
       </header>
-      <FoldedOnPhone className="map-about" summary="What the map shows">
+      <Folded className="map-about" summary="What the map shows">
         <p className="muted map-lede">
           An edge is drawn wherever a store states who a message went from and to. Counts are kept apart by store and by the side that states them: the record holds a message on both sides
           when both sessions are recorded, and never says which sent entry a received one is, so nothing is added up or paired. A person, and peers known only by an address or a name,
           are in the box “no project known”.
         </p>
         {!filter.list && <Legend />}
-      </FoldedOnPhone>
+      </Folded>
       {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
       <div className={filter.list ? 'map-body map-body-list' : 'map-body'}>
         {map.data === undefined ? (

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ActivityMinute, ActivityPeer, ActivityResponse } from '../../../../shared/wire/activity.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
+import { Folded, WIDER_THAN_A_PHONE } from '../../app/Folded.tsx';
 import { useFirstRowsShown } from '../../conversation/FirstRows.tsx';
 import { fetchActivity } from './recordApi.ts';
 import { useSettings } from '../../settings/Settings.tsx';
@@ -25,6 +26,13 @@ type Props = { source: string; sessionId: string; filter: SessionFilter; onFilte
  * peer, once asked for, is listed in a box of its own that scrolls, its header kept in view.
  */
 const PEERS_SHOWN = 5;
+
+/**
+ * The strip and the peers take some 180 px: open where the window leaves the session's entries
+ * most of its height (a laptop's 800 px left them some 300), else under their summary. Opened or
+ * folded by the reader, they are so on the next session's page too.
+ */
+const TALL_ENOUGH = `${WIDER_THAN_A_PHONE} and (min-height: 900px)`;
 
 export function SessionActivity({ source, sessionId, filter, onFilter, onJump }: Props) {
   const filterQuery = sessionFilterQuery(filter);
@@ -66,8 +74,14 @@ export function SessionActivity({ source, sessionId, filter, onFilter, onJump }:
         )}
       </div>
       {activity.error !== null && <p className="notice error">Could not load the session's activity: {activity.error.message}</p>}
-      {data !== undefined && <ActivityStrip activity={data} onJump={onJump} />}
-      {data !== undefined && <PeerCounts peers={data.peers} filter={filter} onFilter={onFilter} />}
+      {data !== undefined && (
+        <Folded className="activity-fold" openFrom={TALL_ENOUGH} keptAs="activity" summary={<>Activity and peers<span className="muted"> ({countOf(data.total - data.undated, 'item')} by the minute, {countOf(data.peers.length, 'peer')})</span></>}>
+          <div className="activity-parts">
+            <ActivityStrip activity={data} onJump={onJump} />
+            <PeerCounts peers={data.peers} filter={filter} onFilter={onFilter} />
+          </div>
+        </Folded>
+      )}
     </section>
   );
 }
