@@ -446,3 +446,20 @@ test("an address with a session's id cut short names no session, and offers each
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_B}`);
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });
+
+test("a session's page keeps following its newest item as new ones taller than the view come and the oldest shown leave for them", async ({ page }) => {
+  const seat = 'checkout#9c0ffee0';
+  const tall = (label: string) => `${label}\n${Array.from({ length: 30 }, (_, line) => `line ${line + 1} of a long report`).join('\n')}`;
+  // More than the page shows of the seat: each new entry puts the oldest shown out.
+  for (let i = 1; i <= 305; i++) await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: tall(`Tall report ${i}.`) });
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
+  const row = (text: string) => page.locator('.joined-row', { hasText: text });
+  await expect(row('Tall report 305.')).toBeInViewport();
+  const feed = page.getByRole('feed', { name: 'Sent and received, every store, in time order' });
+  expect(await feed.evaluate((el) => el.clientHeight)).toBeLessThan(await row('Tall report 305.').evaluate((el) => el.getBoundingClientRect().height));
+  for (let i = 306; i <= 310; i++) {
+    await stores.sacWriter.send({ op: 'send', room: 'checkout', seat, ts: sacTime(), type: 'FACT', text: tall(`Tall report ${i}.`) });
+    await expect(row(`Tall report ${i}.`)).toBeInViewport();
+    await expect(page.getByRole('button', { name: /new ↓$/ })).toHaveCount(0);
+  }
+});

@@ -56,6 +56,8 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
   // it opens on: so the first rows asked for are the ones the reader will see.
   const [placed, setPlaced] = useState(false);
   if (!placed && count !== null && (target === null || targetIndex !== undefined)) setPlaced(true);
+  // Whether the list follows its newest row, as of the last render (useFollow, below, needs the virtualizer).
+  const following = useRef(target === null);
   const virtualizer = useVirtualizer({
     count: rows,
     enabled: placed,
@@ -66,11 +68,14 @@ export function useConversationList({ count, rowAt, target, jump = null, onSelec
     initialOffset: () => (target === null ? rows : (targetIndex ?? 0)) * ESTIMATED_ROW_PX,
     overscan: 4,
     // Rows named by key are anchored by it: the row at the top of the view stays where it is
-    // when rows before it come or go (the virtualizer's own anchoring, `anchorTo: 'end'`).
-    ...(keyOf === undefined ? {} : { getItemKey: keyOf, anchorTo: 'end' as const }),
+    // when rows before it come or go (the virtualizer's own anchoring, `anchorTo: 'end'`). Not
+    // while the list follows its newest: the oldest rows leaving as new ones come moved the list
+    // up by their height, which, a row taller than the view, read as the reader's and stopped it.
+    ...(keyOf === undefined ? {} : { getItemKey: keyOf, anchorTo: following.current ? ('start' as const) : ('end' as const) }),
   });
   const visible: VirtualItem[] = virtualizer.getVirtualItems();
   const follow = useFollow(scrollElement, virtualizer, count, target === null, keyOf);
+  following.current = follow.following;
   const [selected, setSelectedIndex] = useState<number | null>(null);
   // Where rows are named, the selection is its row's name, so that it stays on its item as rows
   // before it come or go; else its place.
