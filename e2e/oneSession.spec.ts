@@ -447,6 +447,23 @@ test("an address with a session's id cut short names no session, and offers each
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });
 
+test("a session's page leaves out the set-agent-comm entries addressed to other seats, as the seat's own page does, and its filter shows them, in the address", async ({ page }) => {
+  // Written by the second session's seat in the room both seats are in: one for the first session's seat, one for a seat that is neither.
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat: 'checkout#9c0ffee0-111', ts: sacTime(), type: 'FACT', text: 'For the first session only.', to: ['checkout#9c0ffee0'] });
+  await stores.sacWriter.send({ op: 'send', room: 'checkout', seat: 'checkout#9c0ffee0-111', ts: sacTime(), type: 'FACT', text: 'For a seat that is neither.', to: ['checkout#elsewhere'] });
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
+  const row = (text: string) => page.locator('.joined-row', { hasText: text });
+  await expect(row('For the first session only.')).toBeVisible();
+  await expect(row('For a seat that is neither.')).toHaveCount(0);
+  const others = page.getByRole('checkbox', { name: /addressed to other seats$/ });
+  await expect(page.locator('label', { has: others })).toHaveText(/^\d+ entr(y|ies) addressed to other seats$/);
+  await others.check();
+  await expect(page).toHaveURL(/[?&]others=1/);
+  await expect(row('For a seat that is neither.')).toBeVisible();
+  await page.goBack();
+  await expect(row('For a seat that is neither.')).toHaveCount(0);
+});
+
 test("a session's page keeps following its newest item as new ones taller than the view come and the oldest shown leave for them", async ({ page }) => {
   const seat = 'checkout#9c0ffee0';
   const tall = (label: string) => `${label}\n${Array.from({ length: 30 }, (_, line) => `line ${line + 1} of a long report`).join('\n')}`;

@@ -77,6 +77,11 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   liveNoText?(item: LiveItem): string | null;
   /** One of its items among a session's items of every store, as its own page shows it (its words, its notes). */
   SessionItem: ComponentType<SessionItemProps<I>>;
+  /**
+   * Whether one of its items on a session's page was addressed to others, not to this session
+   * (an entry a seat's room holds for other seats): left out unless asked for, as its own page does.
+   */
+  addressedToOthers?(item: I): boolean;
   /** Its conversation's page (loaded when first shown). */
   ConversationView: ViewCode<ConversationViewProps>;
   /** Views only this kind has, by the name in their path (`/source/<id>/<name>`). */

@@ -13,7 +13,7 @@ import { countOf, writeCount } from '../text/count.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
-import { SESSION_LIMITS, SESSION_PARAMS, isShown, isStoreShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
+import { SESSION_LIMITS, SESSION_PARAMS, isForOthers, isShown, isStoreShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
 import { useJoinedSession, useJoinedSessions } from './useJoinedSessions.ts';
 import './session.css';
 
@@ -151,6 +151,7 @@ function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limi
 function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filter: SessionFilter; onFilter(filter: SessionFilter): void }) {
   const stores = [...new Map(data.conversations.map((conversation) => [conversation.source.id, conversation.source])).values()];
   const toggleStore = (id: string) => onFilter({ ...filter, stores: filter.stores.includes(id) ? filter.stores.filter((one) => one !== id) : [...filter.stores, id] });
+  const forOthers = data.items.filter(isForOthers).length;
   return (
     <form className="conversation-controls session-filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
       <fieldset>
@@ -168,6 +169,12 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
       <label>
         Peer <input type="search" value={filter.peer} placeholder="a name, or “a person”" onChange={(event) => onFilter({ ...filter, peer: event.target.value })} />
       </label>
+      {(forOthers > 0 || filter.others) && (
+        <label className="check" title="Entries a room holds for other seats, not for this session's: its seat's page leaves them out too, unless asked">
+          <input type="checkbox" checked={filter.others} onChange={(event) => onFilter({ ...filter, others: event.target.checked })} />
+          {countOf(forOthers, 'entry', 'entries')} addressed to other seats
+        </label>
+      )}
     </form>
   );
 }

@@ -34,6 +34,8 @@ export const sacKind: Kind<'sac'> = {
   HitRow: SacHitRow,
   hitKey: (hit) => `${hit.source.id}/${hit.item}`,
   SessionItem: ({ item, source, conversation }) => <SacEntry item={item} source={source} seat={conversation} showRoom />,
+  // sac's inbox shows a seat only what is for it (`forMe`); its page shows the rest on asking.
+  addressedToOthers: (item) => item.addressing === 'to-others',
   ConversationView: viewCode(() => import('./SacSeatView.tsx')),
   views: {
     [ROOMS]: { View: viewCode(() => import('./SacRoomsView.tsx')), link: { label: 'Rooms', title: 'The rooms of the set-agent-comm store' } },
