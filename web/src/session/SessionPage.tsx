@@ -130,18 +130,20 @@ function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limi
           );
         })}
       </ul>
-      {data.cut.map((cut) => (
-        <p key={`${cut.source.id}/${cut.conversation}`} className="notice">
-          {kindNamed(cut.source.kind)?.name}: the newest {countOf(cut.shown, 'item')} of {cut.total.toLocaleString('en')} are shown;{' '}
-          <Link to={conversationPath(cut.source.id, cut.conversation)}>its own view</Link> has them all.
-        </p>
-      ))}
-      {/* A line of its own: beside the downloads, it read as one of them. */}
-      {data.cut.length > 0 && more !== undefined && (
-        <p>
-          <button type="button" className="small" onClick={() => onMore(more)}>
-            Show up to {writeCount(more)} of each
-          </button>
+      {/* One notice for every store cut, and its button in it: a notice and a line each took the rows' room. */}
+      {data.cut.length > 0 && (
+        <p className="notice session-cut">
+          {data.cut.map((cut) => (
+            <span key={`${cut.source.id}/${cut.conversation}`}>
+              {kindNamed(cut.source.kind)?.name}: the newest {countOf(cut.shown, 'item')} of {cut.total.toLocaleString('en')} are shown;{' '}
+              <Link to={conversationPath(cut.source.id, cut.conversation)}>its own view</Link> has them all.
+            </span>
+          ))}
+          {more !== undefined && (
+            <button type="button" className="small" onClick={() => onMore(more)}>
+              Show up to {writeCount(more)} of each
+            </button>
+          )}
         </p>
       )}
     </>
