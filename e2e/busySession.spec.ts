@@ -441,6 +441,36 @@ test.describe('the overview', () => {
     expect(misplaced).toEqual([]);
   });
 
+  test('] and [ step through the sidebar in the order it shows while it holds that order against the demo’s writes, a session’s head among its rows', async ({ page }) => {
+    test.setTimeout(120_000);
+    await expect
+      .poll(async () => ((await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: unknown[] }[] }).projects.flatMap((project) => project.sessions).length)
+      .toBeGreaterThan(12);
+    await page.goto(demo.url);
+    await expect(page.locator('.sidebar-list a.session-head').first()).toBeVisible();
+    const sidebarList = page.locator('.sidebar-list');
+    // The pages the sidebar lists, as drawn, top to bottom.
+    const shownOrder = () =>
+      sidebarList.locator('a.session-row, a.session-head').evaluateAll((links) => links.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top).map((link) => link.getAttribute('href')!));
+    // Held under the pointer until its order is another than a fresh sort's.
+    await sidebarList.hover();
+    await expect(page.getByRole('button', { name: /moved: re-sort$/ })).toBeVisible({ timeout: 30_000 });
+    const order = await shownOrder();
+    expect(order.some((href) => href.startsWith('/sessions/'))).toBe(true);
+    await page.keyboard.press(']');
+    await expect(page).toHaveURL(`${demo.url}${order[0]}`);
+    for (let step = 1; step < Math.min(order.length, 8); step++) {
+      const now = await shownOrder();
+      const at = now.indexOf(new URL(page.url()).pathname);
+      await page.keyboard.press(']');
+      await expect(page).toHaveURL(`${demo.url}${now[at + 1]}`);
+    }
+    const now = await shownOrder();
+    const at = now.indexOf(new URL(page.url()).pathname);
+    await page.keyboard.press('[');
+    await expect(page).toHaveURL(`${demo.url}${now[at - 1]}`);
+  });
+
   test('Tab into the sidebar’s list takes it over as a scroll does: the link focused stays in view as the demo’s writes re-sort the list', async ({ page }) => {
     await expect
       .poll(async () => ((await (await apiFetch(`${demo.url}/api/sessions`)).json()) as { projects: { sessions: unknown[] }[] }).projects.flatMap((project) => project.sessions).length)

@@ -75,18 +75,20 @@ export function App() {
   // Steps in a row walk one order, as the list keeps its order under the pointer: a live write
   // that re-sorts the list between `]` and `[` does not make `[` land on another conversation.
   const stepping = useRef<{ order: string[]; at: number } | null>(null);
+  /** The pages the sidebar lists, in the order it shows them, while it is shown. */
+  const sidebarOrder = useRef<(() => string[]) | null>(null);
   // The conversation open, whether or not its address names one of its items (j and k put the
   // item selected there: read as a path, `]` found no place in the list and went to its top).
   const stepConversation = (delta: number) => {
     const now = performance.now();
     const kept = stepping.current;
     const open = openListedPath(route);
+    // The order the sidebar shows (held while the reader is on it), else the list's own.
+    const shown = sidebarOrder.current?.();
     const order =
       kept !== null && now - kept.at < STEPS_IN_A_ROW_MS && open !== null && kept.order.includes(open)
         ? kept.order
-        : sessions
-          ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly))
-          : [];
+        : (shown ?? (sessions ? flattenSessions(buildTree(sessions.projects, filter.text, filter.degradedOnly)) : []));
     stepping.current = { order, at: now };
     if (order.length === 0) return;
     const current = open === null ? -1 : order.indexOf(open);
@@ -140,7 +142,7 @@ export function App() {
               focusOnArrival.current = link !== null && opensHere ? pathnameOf(link.getAttribute('href')!) : null;
             }}
           >
-            <ShownSidebar filter={filter} onFilter={setFilter} />
+            <ShownSidebar filter={filter} onFilter={setFilter} order={sidebarOrder} />
           </div>
         )}
         {/* On a phone the open list covers the page (app.css): what is under it takes no key, Tab or click. */}

@@ -1,5 +1,5 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { onReaderMoves } from '../app/readerMoves.ts';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath, sessionPath } from '../router/routes.ts';
@@ -7,7 +7,7 @@ import { sessionKey } from '../../../shared/sessionList.ts';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { conversationWord, openListedPath, pathOf } from './conversations.ts';
 import { projectName, shortId } from './names.ts';
-import { buildTree, countMoved, flattenTree, keepOrder, membersOf, orderOf, rowKeyOf, rowShows, topRowsOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
+import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, membersOf, orderOf, rowKeyOf, rowShows, topRowsOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { useConversations } from './useConversations.ts';
 import { countOf } from '../text/count.ts';
 import { measureWithoutLayout } from '../conversation/measureWithoutLayout.ts';
@@ -22,7 +22,8 @@ export type SidebarFilter = { text: string; degradedOnly: boolean };
 const PROJECT_HEIGHT = 52;
 const SESSION_HEIGHT = 66;
 
-export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void }) {
+/** `order`: where the sidebar puts how to read the order it shows (for `[` and `]`), while it is shown. */
+export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void; order?: RefObject<(() => string[]) | null> }) {
   // Every write told changes the list, and a store being indexed has it refetched whole: the
   // sidebar takes each new list as a transition, so that it never holds back what is urgent (a
   // live row, a key, a click) while it regroups a large list.
@@ -49,6 +50,14 @@ export function Sidebar({ filter, onFilter }: { filter: SidebarFilter; onFilter(
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(topRowsOf(tree), topRowsOf(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
+  // Made when a key asks: not for every list a store's indexing sends.
+  useEffect(() => {
+    if (order === undefined) return undefined;
+    order.current = () => flattenSessions(tree);
+    return () => {
+      order.current = null;
+    };
+  }, [order, tree]);
   const selectedSession = openListedPath(route);
   const selectedProject = route.view === 'project' ? route.cwd : undefined;
   const total = data?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
