@@ -331,7 +331,7 @@ test('] on a conversation opened at one of its items steps to the next conversat
   await expect(page.locator('main:focus')).toHaveCount(1);
 });
 
-test('the sidebar keeps a row where it is while the pointer is over the list, says that sessions moved, and re-sorts when the pointer leaves', async ({ page }) => {
+test('the sidebar keeps a row where it is while the pointer is over the list, says how many rows moved, and re-sorts when the pointer leaves', async ({ page }) => {
   const older = new SessionWriting(live.writer, '/e2e/defects/hover');
   const newer = new SessionWriting(live.writer, '/e2e/defects/hover');
   await older.start();
@@ -348,7 +348,7 @@ test('the sidebar keeps a row where it is while the pointer is over the list, sa
   await older.sent({ as: 'docs' }, 'a write that makes it the latest');
   await expect(olderRow).toContainText('1 sent');
   expect((await olderRow.boundingBox())!.y).toBe(before);
-  await expect(page.getByRole('button', { name: /^1 session moved: re-sort$/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^1 row moved: re-sort$/ })).toBeVisible();
 
   await page.mouse.move(700, 400);
   await expect.poll(async () => (await olderRow.boundingBox())!.y < (await newerRow.boundingBox())!.y).toBe(true);

@@ -122,9 +122,9 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
     const start = followedRow.start + (open?.within ?? 0);
     const size = open?.size ?? followedRow.size;
     const end = start + size;
-    const kept = stood.current?.session === selectedSession ? stood.current : null;
+    const was = stood.current?.session === selectedSession ? stood.current : null;
     // The row's place kept before its link was drawn is the link's, that far down the row.
-    const offset = kept === null ? null : kept.link || open === null ? kept.offset : kept.offset + open.within;
+    const offset = was === null ? null : was.link || open === null ? was.offset : was.offset + open.within;
     const wholly = offset !== null && offset >= 0 && offset + size <= view;
     // Else where the list is, if the row is wholly in its view; its foot at the view's foot when
     // below it, or taller than it (wherever it was: a row taller than the view swapped edges as
@@ -145,13 +145,13 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
     const inner = list?.querySelector<HTMLElement>('.sidebar-inner');
     if (list == null || row == null || inner == null) return undefined;
     const observer = new ResizeObserver(() => {
-      const kept = stood.current;
+      const was = stood.current;
       const link = row.querySelector<HTMLElement>('[aria-current="page"]');
-      if (movedByReader.current || kept === null || !kept.link || kept.session !== selectedSession || link === null) return;
+      if (movedByReader.current || was === null || !was.link || was.session !== selectedSession || link === null) return;
       const box = link.getBoundingClientRect();
       // Where the list places its rows (a note above them is not in it), less how far it is scrolled.
       const offset = box.top - inner.getBoundingClientRect().top - list.scrollTop;
-      if (box.height <= list.clientHeight && Math.abs(offset - kept.offset) >= 1) list.scrollTop += offset - kept.offset;
+      if (box.height <= list.clientHeight && Math.abs(offset - was.offset) >= 1) list.scrollTop += offset - was.offset;
     });
     observer.observe(row);
     return () => observer.disconnect();

@@ -33,9 +33,10 @@ type ProjectNode = { cwd: string | null; sessions: SessionNode[]; total: number 
  * A project's part of the tree, kept by its list of conversations: a new list keeps the list of a
  * project none of whose conversations changed (applySessionChanges), and its part is not made
  * again. While a store is indexed the list changes with every write told: the sidebar then makes
- * again only the project written to.
+ * again only the project written to. `groups`: its conversations' sessions that two conversations
+ * or more of the whole list hold, as they were (a new list makes new lists of them: compared by
+ * their members), for a conversation of another project may join or leave one.
  */
-/** `groups`: the sessions of the whole list it was made with held by two conversations or more, as they were. */
 type KeptProject = { needle: string; degradedOnly: boolean; elsewhere: readonly ConversationSummary[]; groups: readonly ConversationSummary[][]; node: ProjectNode | null };
 const keptProjects = new WeakMap<readonly ConversationSummary[], KeptProject>();
 /** Sessions held by two conversations or more, across the whole list: made once a list. */
@@ -52,7 +53,7 @@ export function buildTree(projects: SessionsResponse['projects'], filter: string
     const groups = groupsIn(project.sessions, shared);
     const kept = keptProjects.get(project.sessions);
     let node: ProjectNode | null;
-    if (kept !== undefined && kept.needle === needle && kept.degradedOnly === degradedOnly && sameItems(kept.elsewhere, elsewhereHere) && sameItems(kept.groups, groups)) node = kept.node;
+    if (kept !== undefined && kept.needle === needle && kept.degradedOnly === degradedOnly && sameItems(kept.elsewhere, elsewhereHere) && sameItems(kept.groups, groups, sameItems)) node = kept.node;
     else {
       node = buildProject(project, needle, degradedOnly, elsewhere, shared);
       keptProjects.set(project.sessions, { needle, degradedOnly, elsewhere: elsewhereHere, groups, node });
@@ -126,8 +127,9 @@ function joinTopLevel(nodes: SessionNode[], groupOf: (conversation: Conversation
   return rows;
 }
 
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
+/** Whether two lists hold the same items in the same order (`same`: how two items are compared; the same object by default). */
+function sameItems<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean = Object.is): boolean {
+  return a.length === b.length && a.every((item, i) => same(item, b[i]!));
 }
 
 function matchesSession(session: ConversationSummary, needle: string): boolean {
