@@ -386,6 +386,13 @@ test("a session's page asks for each store's newest 300 items, says which stores
   expect(at).toBeGreaterThan(0);
   await expect(page.locator(`.conversation-row[data-index="${at + 1}"] .joined-row`)).toHaveAttribute('data-store', 'sac');
   await expect(markerRow.getByRole('button', { name: 'Show up to 1,000 of each' })).toBeVisible();
+  // Narrowed to the record, the page shows nothing of the seat: nor its cut, above or in place.
+  await page.goto(`${dashboard.url}/sessions/${SESSION_B}?store=${sourceIdOf('record', stores.record)}`);
+  await expect(page.locator('.joined-row').first()).toBeVisible();
+  await expect(cut).toHaveCount(0);
+  await expect(marker).toHaveCount(0);
+  await page.goBack();
+  await expect(cut).toBeVisible();
   await page.locator('.session-header').getByRole('button', { name: 'Show up to 1,000 of each' }).click();
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_B}?limit=1000`);
   await expect(marker).toHaveCount(0);

@@ -83,7 +83,7 @@ export default function SessionPage({ session, item, query }: { session: string;
         </h1>
         {error !== null && <p className={`notice ${isNotHere(error) ? '' : 'error'}`}>{isNotHere(error) ? 'No store read names this full session id.' : `Could not load the session: ${error.message}`}</p>}
         {isNotHere(error) && <SessionsBeginningWith start={session} />}
-        {data !== undefined && <StoreViews data={data} limit={filter.limit} onMore={(limit) => setFilter({ ...filter, limit })} />}
+        {data !== undefined && <StoreViews data={data} filter={applied} onMore={(limit) => setFilter({ ...filter, limit })} />}
         {/* Nothing to download where no store names the session. */}
         {!isNotHere(error) && <DownloadLinks path={apiUrls.joinedSessionExport(session)} query={new URLSearchParams()} what="this session from every store" />}
       </header>
@@ -111,8 +111,10 @@ export default function SessionPage({ session, item, query }: { session: string;
  * declarations, sac's rooms. A conversation cut to its newest items says so, and the page asks for
  * more on a click (`limit`, in the address).
  */
-function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limit: SessionLimit; onMore(limit: SessionLimit): void }) {
-  const more = nextLimit(limit);
+function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; filter: SessionFilter; onMore(limit: SessionLimit): void }) {
+  const more = nextLimit(filter.limit);
+  // A store the filter leaves out shows nothing here: nor that it is cut.
+  const cuts = data.cut.filter((cut) => isStoreShown(cut.source.id, filter));
   return (
     <>
       <ul className="store-views" aria-label="Its stores">
@@ -131,9 +133,9 @@ function StoreViews({ data, limit, onMore }: { data: JoinedSessionResponse; limi
         })}
       </ul>
       {/* One notice for every store cut, and its button in it: a notice and a line each took the rows' room. */}
-      {data.cut.length > 0 && (
+      {cuts.length > 0 && (
         <p className="notice session-cut">
-          {data.cut.map((cut) => (
+          {cuts.map((cut) => (
             <span key={`${cut.source.id}/${cut.conversation}`}>
               {kindNamed(cut.source.kind)?.name}: the newest {countOf(cut.shown, 'item')} of {cut.total.toLocaleString('en')} are shown;{' '}
               <Link to={conversationPath(cut.source.id, cut.conversation)}>its own view</Link> has them all.
