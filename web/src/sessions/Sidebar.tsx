@@ -147,11 +147,18 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
     const observer = new ResizeObserver(() => {
       const was = stood.current;
       const link = row.querySelector<HTMLElement>('[aria-current="page"]');
-      if (movedByReader.current || was === null || !was.link || was.session !== selectedSession || link === null) return;
+      if (movedByReader.current || was === null || was.session !== selectedSession || link === null) return;
       const box = link.getBoundingClientRect();
+      const view = list.clientHeight;
+      if (box.height > view) return;
       // Where the list places its rows (a note above them is not in it), less how far it is scrolled.
       const offset = box.top - inner.getBoundingClientRect().top - list.scrollTop;
-      if (box.height <= list.clientHeight && Math.abs(offset - was.offset) >= 1) list.scrollTop += offset - was.offset;
+      // Where it stood (the row's place, kept before its link was drawn, is the link's that far down
+      // the row), or the nearer edge where that is not wholly in the view.
+      const stoodAt = was.link ? was.offset : was.offset + (box.top - row.getBoundingClientRect().top);
+      const wanted = Math.min(Math.max(stoodAt, 0), view - box.height);
+      if (Math.abs(offset - wanted) >= 1) list.scrollTop += offset - wanted;
+      stood.current = { session: was.session, offset: wanted, link: true };
     });
     observer.observe(row);
     return () => observer.disconnect();
