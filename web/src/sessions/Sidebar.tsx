@@ -135,7 +135,9 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
     stood.current = { session: selectedSession, offset: start - place, link: open !== null };
     if (Math.abs(place - scroll) >= 1) virtualizer.scrollToOffset(place);
     // The list's height too: a place past its foot as drawn waits for it to grow.
-  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, counted, virtualizer, selectedSession, followedDrawn]);
+    // And each new list: a conversation above the open link in its row may have grown with it,
+    // moving the link in this commit, before the list measures the row again.
+  }, [followed, followedRow?.start, followedRow?.end, virtualizer.scrollRect?.height, counted, virtualizer, selectedSession, followedDrawn, rows]);
   // A row's conversations are laid out in its flow: one above the open link that grows moves the
   // link at once, while the list learns the row's new height a render later. Kept where it stood
   // then too, before the paint, as the row's size is told.
