@@ -1,7 +1,7 @@
 import { apiFetch, startDashboard, waitForItems, type RunningDashboard } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
-import { expect, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Page } from './support/test.ts';
 
 // Reading a busy session: narrowing it to a side or a peer (kept in the address), messages per
 // peer, relative times, the activity strip that opens the session at a moment, the compact
@@ -44,9 +44,7 @@ async function writePeers(cwd: string) {
 
 /** Opens a record session's activity and peers, folded in a window shorter than 900 px. */
 async function openActivity(page: Page): Promise<void> {
-  const fold = page.locator('details.activity-fold');
-  await expect(fold).toBeVisible();
-  if ((await fold.getAttribute('open')) === null) await fold.locator('summary').click();
+  await openFolded(page.locator('details.activity-fold'));
   await expect(page.getByRole('table', { name: /Messages per peer/ })).toBeVisible();
 }
 

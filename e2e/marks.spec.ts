@@ -2,7 +2,7 @@ import { conversationPath, sourceIdOf, startDashboard, waitForItems, type Runnin
 import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
 import { makeSpexHome, makeStoresFolder, readSources, spexSessionJson, waitForConversation, type SpexHome } from './support/stores.ts';
 import type { Locator } from '@playwright/test';
-import { expect, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Page } from './support/test.ts';
 
 // What every card would repeat is said once per page, in a legend; each card carries a short mark
 // with the whole sentence on hover. The record's statement that correlation is not claimed stays
@@ -66,7 +66,10 @@ async function expectMarked(cards: Locator, name: string, sentence: string, coun
 
 test("a spex page says once what 'two sides' and 'unknown evidence' mean, and marks each card", async ({ page }) => {
   await page.goto(`${dashboard.url}${conversationPath(sources.get('spex')!, A)}`);
-  await expect(page.getByRole('complementary', { name: 'What the marks on the cards mean' })).toBeVisible();
+  const legend = page.getByRole('complementary', { name: 'What the marks on the cards mean' });
+  // Where the window is short, the legend is its marks, its sentences folded under them.
+  await expect(legend.locator('summary')).toHaveText(/^What the marks mean:\s*two sides\s*unknown evidence$/);
+  await openFolded(legend.locator('details'));
   await expectMarked(page.locator('article.entry-received').filter({ hasText: 'from B' }), 'two-sides', TWO_SIDES, 2);
   await expectMarked(page.locator('article.evidence-damaged'), 'unknown', UNKNOWN, 2);
   expect(await timesSaid(page, TWO_SIDES)).toBe(1);
@@ -80,6 +83,7 @@ test("a spex page says once what 'two sides' and 'unknown evidence' mean, and ma
 test('a record page marks each gap and says once what unknown evidence means; every received entry still says correlation is not shown', async ({ page }) => {
   await page.goto(`${dashboard.url}${conversationPath(sourceIdOf('record', record.dir), session.sessionId)}`);
   await expectMarked(page.locator('article.gap-row'), 'unknown', UNKNOWN, 2);
+  await openFolded(page.locator('.marks-legend details'));
   expect(await timesSaid(page, UNKNOWN)).toBe(1);
   const received = page.locator('article.entry-received');
   await expect(received).toHaveCount(3);

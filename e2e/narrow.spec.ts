@@ -1,5 +1,5 @@
 import { apiFetch, conversationPath, startDashboard, type RunningDashboard } from './support/dashboard.ts';
-import { expect, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Page } from './support/test.ts';
 
 // A narrow window (a laptop split in two, 800 px): the sidebar starts closed below 1,000 px, the
 // top bar keeps every tool on screen, tables and banners keep to their view, and no view makes the
@@ -11,6 +11,7 @@ type Listed = { source: { kind: string; id: string }; id: string; degraded: unkn
 let dashboard: RunningDashboard;
 let paths: string[] = [];
 let seatPath = '';
+let spexPath = '';
 
 test.beforeAll(async () => {
   dashboard = await startDashboard(null);
@@ -24,6 +25,7 @@ test.beforeAll(async () => {
   const degradedFirst = [...sessions].sort((a, b) => Number(isDegraded(b)) - Number(isDegraded(a)));
   const one = (kind: string) => degradedFirst.find((session) => session.source.kind === kind)!;
   seatPath = conversationPath(one('sac').source.id, one('sac').id);
+  spexPath = conversationPath(one('spex').source.id, one('spex').id);
   paths = ['/', '/live', '/search?q=the', `/source/${one('sac').source.id}/rooms`, ...['record', 'spex', 'sac'].map((kind) => conversationPath(one(kind).source.id, one(kind).id)), `/sessions/${one('record').id}`];
 });
 
@@ -165,15 +167,46 @@ test('at 1,024 × 768 what narrows a seat’s or a room’s rows stays in view a
   await page.setViewportSize({ width: 1024, height: 768 });
   await openAndSettle(page, seatPath);
   await expect(page.getByRole('checkbox', { name: /show entries addressed to others/ })).toBeInViewport({ ratio: 1 });
+  // Opened, the seat's facts take the header's whole box, and its rooms are scrolled to.
+  await openFolded(page.locator('.sac-header .facts-fold'));
+  await expect(page.getByRole('checkbox', { name: /show entries addressed to others/ })).toBeInViewport({ ratio: 1 });
   await page.locator('.sac-header dd a[href*="/rooms/"]').first().click();
   await expect(page.locator('main.view h1')).toHaveText(/^#/);
   await expect(page.getByRole('combobox', { name: 'Flow shows' })).toBeInViewport({ ratio: 1 });
 });
 
+test("at a laptop's 800 px a spex session's and a seat's facts, and what the marks mean, are folded under their summaries, the rows given most of the view; opened, they stay open on the next page; a taller window opens them", async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const rowsShare = () => page.locator('main.view').evaluate((main) => main.querySelector(':scope > .conversation')!.getBoundingClientRect().height / main.clientHeight);
+  await openAndSettle(page, spexPath);
+  const spexFacts = page.locator('.spex-header .facts-fold');
+  await expect(spexFacts).not.toHaveAttribute('open');
+  await expect(spexFacts.locator('summary')).toHaveText(/^About this session \((branch .+|no branch named) · \d+ declarations? · \d+ segments?\)$/);
+  await expect(page.locator('.marks-legend details')).not.toHaveAttribute('open');
+  // Open, the facts and the legend left this spex session's rows 47% of the view (its degraded
+  // banner is never folded).
+  expect(await rowsShare(), 'the spex session').toBeGreaterThan(0.58);
+  await openAndSettle(page, seatPath);
+  const seatFacts = page.locator('.sac-header .facts-fold');
+  await expect(seatFacts.locator('summary')).toHaveText(/^About this seat \((live|unknown|gone) \(derived\) · \d+ rooms? · (quiet|was quiet|not quiet|presence unknown)\)$/);
+  // The session stays above the fold, with the way to it in the other stores.
+  await expect(page.locator('.sac-header .session-meta')).toBeVisible();
+  expect(await rowsShare(), 'the seat').toBeGreaterThan(0.58);
+  await openFolded(seatFacts);
+  await expect(seatFacts.getByText('liveness (derived)')).toBeVisible();
+  await openAndSettle(page, spexPath);
+  await expect(spexFacts, "the reader's choice, on a spex session's page").toHaveAttribute('open', '');
+  const tall = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await tall.goto(`${dashboard.url}${spexPath}`);
+  await expect(tall.locator('.spex-header .facts-fold')).toHaveAttribute('open', '');
+  await expect(tall.locator('.marks-legend details')).toHaveAttribute('open', '');
+  await tall.close();
+});
+
 test('a header squeezed into a box that scrolls shades the edge where more is hidden, and not the edge whose end is in view', async ({ page, browser }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await openAndSettle(page, seatPath);
-  await page.locator('.sac-header dd a[href*="/rooms/"]').first().click();
+  await page.goto(`${dashboard.url}${await page.locator('.sac-header dd a[href*="/rooms/"]').first().getAttribute('href')}`);
   await expect(page.locator('main.view h1')).toHaveText(/^#/);
   const header = page.locator('.conversation-view > .session-header');
   // The room's members do not fit at this height: the header scrolls in its box.

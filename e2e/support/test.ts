@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Locator } from '@playwright/test';
 
 // Every spec's `test`: a page that throws fails the test it happens in, whatever the test was
 // looking at. A render loop in the timeline once blanked the whole app while a test that waited
@@ -17,4 +17,11 @@ export const test = base.extend<{ failOnPageError: void }>({
 });
 
 export { expect };
-export type { Page } from '@playwright/test';
+export type { Locator, Page } from '@playwright/test';
+
+/** Opens what a page folds under its summary where the window is short (a `details`), if it is folded. */
+export async function openFolded(fold: Locator): Promise<void> {
+  await expect(fold).toBeVisible();
+  if ((await fold.getAttribute('open')) === null) await fold.locator(':scope > summary').click();
+  await expect(fold).toHaveAttribute('open', '');
+}

@@ -9,7 +9,14 @@ import { useEffect, useState, type ReactNode } from 'react';
 // (through a reload too).
 
 /** A phone's screen is narrower. */
-export const WIDER_THAN_A_PHONE = '(min-width: 640px)';
+const WIDER_THAN_A_PHONE = '(min-width: 640px)';
+
+/**
+ * A window that can spare the height for what a conversation's page says above its rows (a record
+ * session's activity, a spex session's or a seat's facts, what the marks mean): a laptop's 800 px
+ * left the rows some 300 with all of it open, so each is folded under its summary below this.
+ */
+export const TALL_ENOUGH = `${WIDER_THAN_A_PHONE} and (min-height: 900px)`;
 
 type Props = { summary: ReactNode; openFrom?: string; openWhen?: boolean; keptAs?: string; className: string; children: ReactNode };
 

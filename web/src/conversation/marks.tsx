@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Folded, TALL_ENOUGH } from '../app/Folded.tsx';
 import './marks.css';
 
 // What a conversation's cards would otherwise repeat on each card ("one event seen from two
@@ -30,20 +31,39 @@ export function Mark({ name }: { name: MarkName }) {
   );
 }
 
-/** What the marks of a page mean, said once, above its cards. */
+/**
+ * What the marks of a page mean, said once, above its cards; where the window is short, folded
+ * under the marks it explains (each mark still says its sentence on hover), as a page's facts are.
+ */
 export function MarksLegend({ names, children }: { names: readonly MarkName[]; children?: ReactNode }) {
   if (names.length === 0) return null;
   return (
     <aside className="marks-legend" aria-label="What the marks on the cards mean">
-      {names.map((name) => (
-        <p key={name}>
-          <span className="page-mark" aria-hidden="true">
-            {MARKS[name].mark}
-          </span>{' '}
-          {MARKS[name].sentence}
-        </p>
-      ))}
-      {children}
+      <Folded
+        className="marks-fold"
+        openFrom={TALL_ENOUGH}
+        keptAs="marks"
+        summary={
+          <>
+            What the marks mean:{' '}
+            {names.map((name) => (
+              <span key={name} className="page-mark">
+                {MARKS[name].mark}
+              </span>
+            ))}
+          </>
+        }
+      >
+        {names.map((name) => (
+          <p key={name}>
+            <span className="page-mark" aria-hidden="true">
+              {MARKS[name].mark}
+            </span>{' '}
+            {MARKS[name].sentence}
+          </p>
+        ))}
+        {children}
+      </Folded>
     </aside>
   );
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ActivityMinute, ActivityPeer, ActivityResponse } from '../../../../shared/wire/activity.ts';
 import { queryKeys } from '../../api/queryKeys.ts';
-import { Folded, WIDER_THAN_A_PHONE } from '../../app/Folded.tsx';
+import { Folded, TALL_ENOUGH } from '../../app/Folded.tsx';
 import { useFirstRowsShown } from '../../conversation/FirstRows.tsx';
 import { fetchActivity } from './recordApi.ts';
 import { useSettings } from '../../settings/Settings.tsx';
@@ -27,12 +27,8 @@ type Props = { source: string; sessionId: string; filter: SessionFilter; onFilte
  */
 const PEERS_SHOWN = 5;
 
-/**
- * The strip and the peers take some 180 px: open where the window leaves the session's entries
- * most of its height (a laptop's 800 px left them some 300), else under their summary. Opened or
- * folded by the reader, they are so on the next session's page too.
- */
-const TALL_ENOUGH = `${WIDER_THAN_A_PHONE} and (min-height: 900px)`;
+// The strip and the peers take some 180 px: open where the window is tall enough, else under
+// their summary. Opened or folded by the reader, they are so on the next session's page too.
 
 export function SessionActivity({ source, sessionId, filter, onFilter, onJump }: Props) {
   const filterQuery = sessionFilterQuery(filter);

@@ -1,10 +1,13 @@
 import type { SacSeatSummary } from '../../../../shared/wire/sac.ts';
 import { apiUrls } from '../../api/urls.ts';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
+import { FoldedFacts } from '../../conversation/FoldedFacts.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, itemPath, sourceViewPath } from '../../router/routes.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
+import { CopyButton } from '../../text/CopyButton.tsx';
+import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
@@ -88,76 +91,86 @@ function describeReceived({ counts, reading }: SacSeatSummary, others: boolean):
   return `Received (${shown}; ${apart}; ${cursor})`;
 }
 
+/** The seat's session, then what its registry and store say of it, folded where the window is short. */
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
   const session = summary.session.state === 'known' ? summary.session.session : null;
   const focus = summary.focus;
   const presence = summary.presence;
   return (
-    <dl className="sac-facts">
-      <dt>session</dt>
-      <dd>
+    <>
+      <p className="session-meta">
+        session{' '}
         {session === null ? (
           `unknown (${summary.session.state === 'unknown' ? summary.session.why : ''})`
         ) : (
           <>
-            <code>{session}</code>
+            <code className="full-id">{session}</code> <CopyButton getText={() => session} label="Copy the full session id" children="Copy id" />
             <SessionAcrossStores source={source} id={summary.id} />
           </>
         )}
-      </dd>
-      <dt>project</dt>
-      <dd>{summary.project.project}{summary.project.from === 'agent-name' && ' (the agent name: the registry names no project)'}</dd>
-      <dt>last seen</dt>
-      <dd>{summary.lastSeen === null ? 'unknown' : <WrittenTime text={summary.lastSeen} />}</dd>
-      <dt>liveness (derived)</dt>
-      <dd title={summary.liveness.why}>{summary.liveness.word === 'unknown' ? 'unknown (?)' : summary.liveness.word} — {summary.liveness.why}</dd>
-      <dt>focus</dt>
-      <dd>
-        {focus.state === 'declared' ? (
-          <>
-            {focus.text}
-            {focus.files.length > 0 && (
+      </p>
+      <FoldedFacts about="seat" summary={<>{summary.liveness.word} (derived) · {countOf(summary.rooms.length, 'room')} · {presenceWord(presence)}</>}>
+        <dl className="sac-facts">
+          <dt>project</dt>
+          <dd>{summary.project.project}{summary.project.from === 'agent-name' && ' (the agent name: the registry names no project)'}</dd>
+          <dt>last seen</dt>
+          <dd>{summary.lastSeen === null ? 'unknown' : <WrittenTime text={summary.lastSeen} />}</dd>
+          <dt>liveness (derived)</dt>
+          <dd title={summary.liveness.why}>{summary.liveness.word === 'unknown' ? 'unknown (?)' : summary.liveness.word} — {summary.liveness.why}</dd>
+          <dt>focus</dt>
+          <dd>
+            {focus.state === 'declared' ? (
               <>
-                {' · files: '}
-                {focus.files.map((file, index) => (
-                  <span key={file}>
-                    {index > 0 && ', '}
-                    <code>{file}</code>
-                  </span>
-                ))}
+                {focus.text}
+                {focus.files.length > 0 && (
+                  <>
+                    {' · files: '}
+                    {focus.files.map((file, index) => (
+                      <span key={file}>
+                        {index > 0 && ', '}
+                        <code>{file}</code>
+                      </span>
+                    ))}
+                  </>
+                )}
+                {focus.phase !== null && ` · ${focus.phase}`} · <WrittenTime text={focus.ts} />
+                {focus.freshness === 'stale' && ' · stale (over 4 h)'}
               </>
+            ) : focus.state === 'none' ? (
+              'none declared'
+            ) : (
+              `unknown (${focus.why})`
             )}
-            {focus.phase !== null && ` · ${focus.phase}`} · <WrittenTime text={focus.ts} />
-            {focus.freshness === 'stale' && ' · stale (over 4 h)'}
-          </>
-        ) : focus.state === 'none' ? (
-          'none declared'
-        ) : (
-          `unknown (${focus.why})`
-        )}
-      </dd>
-      <dt>presence</dt>
-      <dd>
-        {presence.state === 'quiet' ? (
-          <>quiet{presence.until !== null && <> until <WrittenTime text={presence.until} /></>}</>
-        ) : presence.state === 'expired' ? (
-          <>was quiet until <WrittenTime text={presence.until} /></>
-        ) : presence.state === 'not-quiet' ? (
-          'not quiet'
-        ) : (
-          `unknown (${presence.why})`
-        )}
-      </dd>
-      <dt>rooms</dt>
-      <dd>
-        {summary.rooms.map((room) => (
-          <span key={room.room}>
-            <Link to={sourceViewPath(source, ROOMS, room.room)}>#{room.room}</Link>
-            {room.kind === 'pair' && ' (a room of two)'}
-            {room.left && ' (left)'}{' '}
-          </span>
-        ))}
-      </dd>
-    </dl>
+          </dd>
+          <dt>presence</dt>
+          <dd>
+            {presence.state === 'quiet' ? (
+              <>quiet{presence.until !== null && <> until <WrittenTime text={presence.until} /></>}</>
+            ) : presence.state === 'expired' ? (
+              <>was quiet until <WrittenTime text={presence.until} /></>
+            ) : presence.state === 'not-quiet' ? (
+              'not quiet'
+            ) : (
+              `unknown (${presence.why})`
+            )}
+          </dd>
+          <dt>rooms</dt>
+          <dd>
+            {summary.rooms.map((room) => (
+              <span key={room.room}>
+                <Link to={sourceViewPath(source, ROOMS, room.room)}>#{room.room}</Link>
+                {room.kind === 'pair' && ' (a room of two)'}
+                {room.left && ' (left)'}{' '}
+              </span>
+            ))}
+          </dd>
+        </dl>
+      </FoldedFacts>
+    </>
   );
+}
+
+/** The seat's presence in a word or two, for the folded facts' summary. */
+function presenceWord(presence: SacSeatSummary['presence']): string {
+  return presence.state === 'quiet' ? 'quiet' : presence.state === 'expired' ? 'was quiet' : presence.state === 'not-quiet' ? 'not quiet' : 'presence unknown';
 }

@@ -1,5 +1,6 @@
 import type { SpexSessionResponse, SpexSummary } from '../../../../shared/wire/spex.ts';
 import { apiUrls } from '../../api/urls.ts';
+import { FoldedFacts } from '../../conversation/FoldedFacts.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath, itemPath, projectPath } from '../../router/routes.ts';
@@ -30,45 +31,54 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
         <SessionAcrossStores source={session.source.id} id={session.id} />
       </p>
       <DownloadLinks {...apiUrls.conversationExport(session.source.id, session.id)} what="this session" />
-      <dl className="spex-facts">
-        {session.name !== null && session.name !== label && (
+      <FoldedFacts
+        about="session"
+        summary={
           <>
-            <dt>name</dt>
-            <dd>
-              <VerbatimText text={session.name} inline />
-            </dd>
+            {session.branch !== null ? <>branch <VerbatimText text={session.branch} inline /></> : 'no branch named'} · {countOf(session.counts.declarations, 'declaration')} · {countOf(session.segments, 'segment')}
           </>
-        )}
-        <dt>branch</dt>
-        <dd>{session.branch !== null ? <VerbatimText text={session.branch} inline /> : <span className="muted">none named</span>}</dd>
-        <dt>project</dt>
-        <dd>
-          <Link to={projectPath(session.cwd)}>{session.project.key}</Link>
-          {session.project.from === 'encoded-name' && <span className="muted"> (spex's encoded folder name: no session names its worktree path, and the name cannot be decoded)</span>}
-          {session.worktreePath !== null && session.worktreePath !== session.project.key && <span className="muted"> · worktree {session.worktreePath}</span>}
-        </dd>
-        {session.parent !== null && (
-          <>
-            <dt>parent</dt>
-            <dd>
-              <Link to={conversationPath(session.source.id, session.parent)}>{session.parent}</Link>
-            </dd>
-          </>
-        )}
-        <dt>lines</dt>
-        <dd>
-          {session.firstAt !== null && session.lastAt !== null && (
+        }
+      >
+        <dl className="spex-facts">
+          {session.name !== null && session.name !== label && (
             <>
-              <Time at={session.firstAt} /> – <Time at={session.lastAt} /> ·{' '}
+              <dt>name</dt>
+              <dd>
+                <VerbatimText text={session.name} inline />
+              </dd>
             </>
           )}
-          {countOf(session.counts.declarations, 'declaration')} · {countOf(session.segments, 'segment')}
-        </dd>
-        <dt>source</dt>
-        <dd>
-          spex home {root ?? ''} <span className="muted">({session.source.id})</span>
-        </dd>
-      </dl>
+          <dt>branch</dt>
+          <dd>{session.branch !== null ? <VerbatimText text={session.branch} inline /> : <span className="muted">none named</span>}</dd>
+          <dt>project</dt>
+          <dd>
+            <Link to={projectPath(session.cwd)}>{session.project.key}</Link>
+            {session.project.from === 'encoded-name' && <span className="muted"> (spex's encoded folder name: no session names its worktree path, and the name cannot be decoded)</span>}
+            {session.worktreePath !== null && session.worktreePath !== session.project.key && <span className="muted"> · worktree {session.worktreePath}</span>}
+          </dd>
+          {session.parent !== null && (
+            <>
+              <dt>parent</dt>
+              <dd>
+                <Link to={conversationPath(session.source.id, session.parent)}>{session.parent}</Link>
+              </dd>
+            </>
+          )}
+          <dt>lines</dt>
+          <dd>
+            {session.firstAt !== null && session.lastAt !== null && (
+              <>
+                <Time at={session.firstAt} /> – <Time at={session.lastAt} /> ·{' '}
+              </>
+            )}
+            {countOf(session.counts.declarations, 'declaration')} · {countOf(session.segments, 'segment')}
+          </dd>
+          <dt>source</dt>
+          <dd>
+            spex home {root ?? ''} <span className="muted">({session.source.id})</span>
+          </dd>
+        </dl>
+      </FoldedFacts>
       <CurrentStatus session={session} note={data.currentNote} />
     </header>
   );
