@@ -46,9 +46,10 @@ export function MarksLegend({ names, children }: { names: readonly MarkName[]; c
         summary={
           <>
             What the marks mean:{' '}
-            {names.map((name) => (
-              <span key={name} className="page-mark">
-                {MARKS[name].mark}
+            {names.map((name, index) => (
+              <span key={name}>
+                {index > 0 && ', '}
+                <span className="page-mark">{MARKS[name].mark}</span>
               </span>
             ))}
           </>

@@ -7,7 +7,6 @@ import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, itemPath, sourceViewPath } from '../../router/routes.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
 import { CopyButton } from '../../text/CopyButton.tsx';
-import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
 import type { ConversationViewProps } from '../kind.ts';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
@@ -91,7 +90,7 @@ function describeReceived({ counts, reading }: SacSeatSummary, others: boolean):
   return `Received (${shown}; ${apart}; ${cursor})`;
 }
 
-/** The seat's session, then what its registry and store say of it, folded where the window is short. */
+/** The seat's session and rooms, then what its registry and store say of it, folded where the window is short. */
 function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: string }) {
   const session = summary.session.state === 'known' ? summary.session.session : null;
   const focus = summary.focus;
@@ -109,7 +108,19 @@ function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: strin
           </>
         )}
       </p>
-      <FoldedFacts about="seat" summary={<>{summary.liveness.word} (derived) · {countOf(summary.rooms.length, 'room')} · {presenceWord(presence)}</>}>
+      {/* Where the reader goes from here stays above the fold: the seat's rooms. */}
+      <p className="session-meta sac-rooms-line">
+        rooms{' '}
+        {summary.rooms.length === 0 && <span className="muted">none</span>}
+        {summary.rooms.map((room) => (
+          <span key={room.room}>
+            <Link to={sourceViewPath(source, ROOMS, room.room)}>#{room.room}</Link>
+            {room.kind === 'pair' && ' (a room of two)'}
+            {room.left && ' (left)'}{' '}
+          </span>
+        ))}
+      </p>
+      <FoldedFacts about="seat" summary={<>{summary.liveness.word} (derived) · {presenceWord(presence)}</>}>
         <dl className="sac-facts">
           <dt>project</dt>
           <dd>{summary.project.project}{summary.project.from === 'agent-name' && ' (the agent name: the registry names no project)'}</dd>
@@ -153,16 +164,6 @@ function SeatFacts({ summary, source }: { summary: SacSeatSummary; source: strin
             ) : (
               `unknown (${presence.why})`
             )}
-          </dd>
-          <dt>rooms</dt>
-          <dd>
-            {summary.rooms.map((room) => (
-              <span key={room.room}>
-                <Link to={sourceViewPath(source, ROOMS, room.room)}>#{room.room}</Link>
-                {room.kind === 'pair' && ' (a room of two)'}
-                {room.left && ' (left)'}{' '}
-              </span>
-            ))}
           </dd>
         </dl>
       </FoldedFacts>

@@ -31,6 +31,18 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
         <SessionAcrossStores source={session.source.id} id={session.id} />
       </p>
       <DownloadLinks {...apiUrls.conversationExport(session.source.id, session.id)} what="this session" />
+      {/* Where the reader goes from here stays above the fold: the project, the parent. */}
+      <p className="session-meta spex-project">
+        project <Link to={projectPath(session.cwd)}>{session.project.key}</Link>
+        {session.project.from === 'encoded-name' && <span className="muted"> (spex's encoded folder name: no session names its worktree path, and the name cannot be decoded)</span>}
+        {session.worktreePath !== null && session.worktreePath !== session.project.key && <span className="muted"> · worktree {session.worktreePath}</span>}
+        {session.parent !== null && (
+          <>
+            {' · '}parent <Link to={conversationPath(session.source.id, session.parent)}>{session.parent}</Link>
+          </>
+        )}
+      </p>
+      <CurrentStatus session={session} note={data.currentNote} />
       <FoldedFacts
         about="session"
         summary={
@@ -50,20 +62,6 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
           )}
           <dt>branch</dt>
           <dd>{session.branch !== null ? <VerbatimText text={session.branch} inline /> : <span className="muted">none named</span>}</dd>
-          <dt>project</dt>
-          <dd>
-            <Link to={projectPath(session.cwd)}>{session.project.key}</Link>
-            {session.project.from === 'encoded-name' && <span className="muted"> (spex's encoded folder name: no session names its worktree path, and the name cannot be decoded)</span>}
-            {session.worktreePath !== null && session.worktreePath !== session.project.key && <span className="muted"> · worktree {session.worktreePath}</span>}
-          </dd>
-          {session.parent !== null && (
-            <>
-              <dt>parent</dt>
-              <dd>
-                <Link to={conversationPath(session.source.id, session.parent)}>{session.parent}</Link>
-              </dd>
-            </>
-          )}
           <dt>lines</dt>
           <dd>
             {session.firstAt !== null && session.lastAt !== null && (
@@ -79,7 +77,6 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
           </dd>
         </dl>
       </FoldedFacts>
-      <CurrentStatus session={session} note={data.currentNote} />
     </header>
   );
 }
