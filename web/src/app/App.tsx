@@ -14,6 +14,7 @@ import { useSettings } from '../settings/Settings.tsx';
 import { StatusBanners } from './StatusBanners.tsx';
 import { TopBar } from './TopBar.tsx';
 import { viewCode } from '../router/viewCode.ts';
+import { focusView } from './focusView.ts';
 
 // The shell: the top bar, the stores' banners, the sidebar, and the view the address names. It
 // knows no kind of store: a conversation's page and a kind's own views come from the registry
@@ -175,14 +176,6 @@ function pathnameOf(address: string): string {
   return new URL(address, window.location.origin).pathname;
 }
 
-/** Focuses the view shown, without scrolling it; false when there is none yet. */
-function focusView(): boolean {
-  const view = document.querySelector<HTMLElement>('main');
-  if (view === null) return false;
-  if (!view.hasAttribute('tabindex')) view.setAttribute('tabindex', '-1');
-  view.focus({ preventScroll: true });
-  return true;
-}
 
 // The sidebar and the view keep the list themselves: a new list (one per write told) draws them
 // again from there, not from here as well.

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { focusView } from '../app/focusView.ts';
 
 export const KEYS: [string, string][] = [
   ['j  ↓', 'next entry (of a conversation, a search’s hits, or the live view’s rows)'],
@@ -24,13 +25,14 @@ export function KeyHelp({ onClose }: { onClose(): void }) {
   useEffect(() => {
     const dialog = ref.current;
     // The dialog is taken out of the page when it closes, so the browser gives the focus back to
-    // no one: it goes back here to what had it, or, opened by its key with nothing focused, to
-    // the list's button in the top bar (`data-key-help`), not to the page's start.
+    // no one: it goes back here to what had it, or, opened by its key with nothing focused, to the
+    // view, not to the page's start: the next Tab goes on in the view, and the next Enter is the
+    // view's (given to the list's button, it opened the list again in place of the selected item).
     const before = document.activeElement;
     if (dialog !== null && !dialog.open) dialog.showModal();
     return () => {
-      const back = before instanceof HTMLElement && before !== document.body && before.isConnected ? before : document.querySelector<HTMLElement>('[data-key-help]');
-      back?.focus();
+      if (before instanceof HTMLElement && before !== document.body && before.isConnected) before.focus();
+      else if (!focusView()) document.querySelector<HTMLElement>('[data-key-help]')?.focus();
     };
   }, []);
   return (
