@@ -175,9 +175,9 @@ test('at 1,024 × 768 what narrows a seat’s or a room’s rows stays in view a
   await expect(page.getByRole('combobox', { name: 'Flow shows' })).toBeInViewport({ ratio: 1 });
 });
 
-test("at a laptop's 800 px a spex session's and a seat's facts, and what the marks mean, are folded under their summaries, the rows given most of the view; opened, they stay open on the next page; a taller window opens them", async ({ page, browser }) => {
+test("at a laptop's 800 px a spex session's, a seat's and a room's facts, and what the marks mean, are folded under their summaries, the rows given most of the view; opened, they stay open on the next page; a taller window opens them", async ({ page, browser }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  const rowsShare = () => page.locator('main.view').evaluate((main) => main.querySelector(':scope > .conversation')!.getBoundingClientRect().height / main.clientHeight);
+  const rowsShare = () => page.locator('main.view').evaluate((main) => main.querySelector(':scope > :is(.conversation, .sac-flow)')!.getBoundingClientRect().height / main.clientHeight);
   await openAndSettle(page, spexPath);
   const spexFacts = page.locator('.spex-header .facts-fold');
   await expect(spexFacts).not.toHaveAttribute('open');
@@ -196,6 +196,14 @@ test("at a laptop's 800 px a spex session's and a seat's facts, and what the mar
   await expect(page.locator('.sac-header .session-meta').getByRole('link', { name: /across the stores/ })).toBeVisible();
   await expect(page.locator('.sac-header .sac-rooms-line').getByRole('link', { name: /^#/ }).first()).toBeVisible();
   expect(await rowsShare(), 'the seat').toBeGreaterThan(0.55);
+  // A room's roster too, the room named above it, and its seats' files.
+  await page.locator('.sac-header .sac-rooms-line a[href*="/rooms/"]').first().click();
+  await expect(page.locator('main.view h1')).toHaveText(/^#/);
+  await expect(page.locator('.sac-header .facts-fold summary')).toHaveText(/^About this room \(\d+ members?(: .+ \(derived\))?( · \d+ quiet)?\)$/);
+  await expect(page.locator('.sac-header .sac-meta').getByRole('link').first()).toBeVisible();
+  // Open, the roster of six left the demo's #team's flow 44% of the view.
+  expect(await rowsShare(), 'the room').toBeGreaterThan(0.5);
+  await page.goBack();
   await openFolded(seatFacts);
   await expect(seatFacts.getByText('liveness (derived)')).toBeVisible();
   await openAndSettle(page, spexPath);
@@ -213,7 +221,8 @@ test('a header squeezed into a box that scrolls shades the edge where more is hi
   await page.locator('.sac-header .sac-rooms-line a[href*="/rooms/"]').first().click();
   await expect(page.locator('main.view h1')).toHaveText(/^#/);
   const header = page.locator('.conversation-view > .session-header');
-  // The room's members do not fit at this height: the header scrolls in its box.
+  // The room's members, opened, do not fit at this height: the header scrolls in its box.
+  await openFolded(header.locator('.facts-fold'));
   expect(await header.evaluate((box) => box.scrollHeight - box.clientHeight)).toBeGreaterThan(20);
   // Only the box's own painting is measured: what it holds is hidden, its room kept.
   await header.evaluate((box) => {

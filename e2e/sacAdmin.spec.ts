@@ -2,7 +2,7 @@ import { sacTime } from '../server/demo/sacWrite.ts';
 import type { SacWriter } from '../tools/writer/sacWriter.ts';
 import { conversationPath, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { exitedPid, makeEmptySacStore, makeStoresFolder, readSources, registrySeat } from './support/stores.ts';
-import { expect, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Page } from './support/test.ts';
 
 // What `sac admin` shows of a room, shown here: every member of a room and whether sac's cursor
 // has it reading, who each entry wakes by sac's rule, the flow in `sac history`'s order, focus
@@ -73,10 +73,13 @@ test.afterAll(async () => {
 
 const flowOf = (page: Page) => page.getByRole('region', { name: 'Flow' });
 const membersOf = (page: Page) => page.getByRole('region', { name: 'Members' });
+/** The room's roster, opened where the window is short enough to fold it (the tests' 800 px). */
+const openRoster = (page: Page) => openFolded(page.locator('.sac-header .facts-fold'));
 const memberRow = (page: Page, seat: string) => membersOf(page).getByRole('listitem', { name: seat });
 
 test('a room’s roster lists every member, one that never wrote included, and a room of two lists both seats before either writes', async ({ page }) => {
   await page.goto(`${url}/source/${source}/rooms/ops`);
+  await openRoster(page);
   await expect(membersOf(page).getByRole('listitem')).toHaveCount(4);
   await expect(memberRow(page, DB)).toContainText('never wrote');
   // The room's summary counts it as the roster lists it.
@@ -92,6 +95,7 @@ test('a room’s roster lists every member, one that never wrote included, and a
 
 test('each member says how far sac’s cursor has it read: unread, caught up, or gone with its backlog not counted', async ({ page }) => {
   await page.goto(`${url}/source/${source}/rooms/ops`);
+  await openRoster(page);
   await expect(memberRow(page, WEB)).toContainText('5 unread by sac’s cursor');
   await expect(memberRow(page, WEB)).toContainText('live (derived)');
   await expect(memberRow(page, DB)).toContainText('caught up by sac’s cursor');
@@ -136,6 +140,7 @@ test('a seat’s focus shows its files, and a quiet seat is quiet on its room’
   await expect(page.locator('.sac-facts')).toContainText('src/invoice/');
   await expect(page.locator('.sac-facts')).toContainText('src/lib/tax.ts');
   await page.goto(`${url}/source/${source}/rooms/ops`);
+  await openRoster(page);
   await expect(memberRow(page, DB)).toContainText('quiet');
   await expect(memberRow(page, WEB)).not.toContainText('quiet');
   await expect(memberRow(page, WEB)).toContainText('src/invoice/');

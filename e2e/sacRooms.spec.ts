@@ -2,7 +2,7 @@ import { sacTime } from '../server/demo/sacWrite.ts';
 import type { SacWriter } from '../tools/writer/sacWriter.ts';
 import { startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { exitedPid, makeEmptySacStore, makeStoresFolder, readSources, registrySeat } from './support/stores.ts';
-import { expect, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Page } from './support/test.ts';
 
 // What the dashboard shows beside `sac admin` of a room's evidence and of rooms sac knows only by
 // its metadata: one torn write is one card, on the seat whose file it is; a room of two opened and
@@ -128,6 +128,7 @@ test('a room of two opened and never written, and a room retired to the archive,
   await expect(roomRow(page, PAIR)).toContainText('no entries written: no folder yet');
   await expect(roomRow(page, 'retro')).toContainText('archived to channels/.archive/retro');
   await roomRow(page, PAIR).getByRole('link', { name: `#${PAIR}` }).click();
+  await openFolded(page.locator('.sac-header .facts-fold'));
   await expect(page.getByRole('region', { name: 'Members' }).getByRole('listitem')).toHaveCount(2);
   await expect(page.locator('.sac-folder')).toContainText('no entries written: no folder yet');
 });
