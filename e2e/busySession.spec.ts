@@ -48,13 +48,18 @@ async function openActivity(page: Page): Promise<void> {
   await expect(page.getByRole('table', { name: /Messages per peer/ })).toBeVisible();
 }
 
-test('a session filtered by side and by peer keeps the filter in the address, through a reload and back', async ({ page }) => {
+test('a session filtered by side and by peer keeps the filter in the address, through a reload and back; its columns count its messages as a spex session’s and a seat’s do, until a filter narrows it', async ({ page }) => {
   const { session, files } = await writePeers('/e2e/busy/filters');
   await page.goto(`${live.url}/session/${session.sessionId}`);
   await expect(entry(page, files.toAlice)).toBeVisible();
+  const columns = page.locator('.conversation-columns');
+  await expect(columns.locator('.side-sent')).toHaveText('Sent by this session (3)');
+  await expect(columns.locator('.side-received')).toHaveText('Received by this session (3)');
 
   await page.getByRole('group', { name: 'Side' }).getByRole('button', { name: 'Received' }).click();
   await expect(page).toHaveURL(/[?&]side=received/);
+  // Narrowed, the filter's line counts what it leaves (below): the columns count nothing.
+  await expect(columns.locator('.side-received')).toHaveText('Received by this session');
   await expect(entry(page, files.fromBob)).toBeVisible();
   await expect(entry(page, files.toAlice)).toHaveCount(0);
   // The count adds up with the peer table's: the messages, then what no filter leaves out.

@@ -61,7 +61,7 @@ export function RecordConversation({ source, sessionId, targetFile, onLatest, fi
       rowAt={conversation.rowAt}
       busy={latest === null && conversation.error === null}
       label="Entries in session order"
-      headings={{ sent: 'Sent by this session', received: 'Received by this session' }}
+      headings={headingsOf(latest, filter)}
       className={density === 'compact' ? 'density-compact' : ''}
       renderRow={(index) => {
         const item = conversation.itemAt(index)!;
@@ -103,4 +103,14 @@ function toggled(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
   if (next.has(key)) next.delete(key);
   else next.add(key);
   return next;
+}
+
+/**
+ * The columns' headings, with the session's counts as a spex session's and a seat's headings have
+ * theirs; narrowed by a filter, the filter's line above says what it leaves, and they count nothing.
+ */
+function headingsOf(latest: SessionResponse | null, filter: SessionFilter): { sent: string; received: string } {
+  if (latest === null || isFiltered(filter)) return { sent: 'Sent by this session', received: 'Received by this session' };
+  const { counts } = latest.session;
+  return { sent: `Sent by this session (${counts.sent})`, received: `Received by this session (${counts.received})` };
 }
