@@ -129,6 +129,10 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   const sent = peer.filter({ has: page.locator('.live-side', { hasText: 'sent' }) });
   await expect(sent.locator('.live-session')).toContainText(SPEX_SENDER.slice(0, 8));
   await expect(sent).toContainText("from the receiver's log");
+  // The line's two rows are marked as one event seen from two sides; a person's and a sender's as written are one row each.
+  await expect(peer.locator('.live-words .page-mark-two-sides')).toHaveCount(2);
+  await expect(person.locator('.page-mark-two-sides')).toHaveCount(0);
+  await expect(soNamed.locator('.page-mark-two-sides')).toHaveCount(0);
   await expect(page.locator('.live-item', { hasText: 'declared review' })).toBeVisible();
   const keys = await rows(page).evaluateAll((found) => found.map((row) => row.textContent ?? ''));
   expect(keys.findIndex((text) => text.includes('written to the record first'))).toBeLessThan(keys.findIndex((text) => text.includes('from a person to spex')));

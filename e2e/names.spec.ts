@@ -48,7 +48,7 @@ test("a spex message's sender and a sent message's receiver are named by their t
   await expect(sent.locator('.spex-session-ref')).toHaveText(`${FIRST} checkout retries node/0001`);
 });
 
-test('a spex search hit names its session and its peer; a sent hit goes from this session to its receiver', async ({ page }) => {
+test('a spex search hit names its session and its peer; a sent hit goes from this session to its receiver; the line’s two hits are each marked as one event seen from two sides', async ({ page }) => {
   await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('off by one')}`);
   const sentHit = page.locator('.search-hit.hit-sent');
   await expect(sentHit).toContainText(`session ${SECOND} invoice totals`);
@@ -57,6 +57,7 @@ test('a spex search hit names its session and its peer; a sent hit goes from thi
   const receivedHit = page.locator('.search-hit.hit-received');
   await expect(receivedHit).toContainText(`session ${FIRST} checkout retries`);
   await expect(receivedHit).toContainText(`from ${SECOND} invoice totals`);
+  for (const hit of [sentHit, receivedHit]) await expect(hit.locator('.hit-peer .page-mark-two-sides')).toHaveAttribute('title', /^One event seen from two sides/);
 });
 
 async function openLive(page: Page) {

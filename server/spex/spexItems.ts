@@ -119,7 +119,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
         if (facts.from === null) return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: null, fromPerson: true, words: `received from a person${via}`, evidence: 'parsed', degraded: false, firstLine };
         const fromSession = reader.session(facts.from) !== null ? facts.from : null;
         const sender = fromSession !== null ? `session ${facts.from}` : `“${facts.from}”, as written`;
-        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? peerNamedOfSession(fromSession) : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
+        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? { ...peerNamedOfSession(fromSession), twoSides: true as const } : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
       }
       case 'status': {
         const proposal = facts.proposal === null ? '' : `, proposal ${facts.proposal}`;
@@ -141,6 +141,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
       peer: receiver,
       ...peerNamedOfSession(receiver),
       words: `sent to session ${receiver}: from the receiver's log${via}`,
+      twoSides: true,
       refused: false,
       evidence: 'parsed',
       degraded: false,

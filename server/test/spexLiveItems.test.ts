@@ -70,6 +70,10 @@ describe('spex item notices', () => {
     });
     assert.equal(peer!.peer, B);
     assert.equal(peer!.words, `received from session ${B}`);
+    // One event seen from two sides: this item, and the sender's below, are the same line.
+    assert.equal(peer!.twoSides, true);
+    assert.equal(person!.twoSides, undefined);
+    assert.equal(other!.twoSides, undefined);
     // spex's reply hint is part of the text: a one-line text with a hint has the text as its first line.
     assert.equal(peer!.firstLine, 'short');
     assert.equal(other!.peer, 'issues');
@@ -99,6 +103,7 @@ describe('spex item notices', () => {
       peer: A,
       peerNamed: 'session aaaa · main',
       words: `sent to session ${A}: from the receiver's log`,
+      twoSides: true,
       refused: false,
       evidence: 'parsed',
       degraded: false,

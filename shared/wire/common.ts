@@ -84,6 +84,12 @@ export const liveItemSchema = z.object({
   peerNamed: z.string().optional(),
   /** What came of it, or what it is, in the words the conversation's page uses. */
   words: z.string(),
+  /**
+   * One event seen from two sides: another item of the stream is the same line of its store, told
+   * under the other session (a spex `sent` line whose `from` is a session of the home: its
+   * receiver's Received and its sender's Sent, joined by the id spex wrote). Absent otherwise.
+   */
+  twoSides: z.literal(true).optional(),
   /** A send the host did not queue, or a receive that was rejected. */
   refused: z.boolean(),
   /** Its evidence state in the store's words (parsed, pending, damaged, torn, gap, …). */

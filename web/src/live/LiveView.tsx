@@ -15,6 +15,7 @@ import { useConversations } from '../sessions/useConversations.ts';
 import { ProjectSelect } from '../sessions/ProjectSelect.tsx';
 import { countOf } from '../text/count.ts';
 import { VerbatimText } from '../text/VerbatimText.tsx';
+import { Mark } from '../conversation/marks.tsx';
 import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
@@ -464,6 +465,12 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
         {item.peerNamed !== undefined && <span className="live-label"> {item.peerNamed}</span>}
       </span>
       <span className="live-words" title={item.words}>
+        {/* The same line is another row too, under the other session: one event, not two. */}
+        {item.twoSides === true && (
+          <>
+            <Mark name="two-sides" />{' '}
+          </>
+        )}
         <Link to={item.link}>{item.words}</Link>
       </span>
       <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{kindNamed(source.kind)?.liveNoText?.(item) ?? ''}</span>}</span>

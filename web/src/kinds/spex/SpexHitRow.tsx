@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { SpexSearchHit } from '../../../../shared/wire/spex.ts';
+import { Mark } from '../../conversation/marks.tsx';
 import { Link } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { Snippet } from '../../search/Snippet.tsx';
@@ -11,7 +12,8 @@ import { SpexSessionRef } from './SpexSessionRef.tsx';
 /**
  * A spex line found by a search, seen from its session's side, opening the line in its place: a
  * received message from its sender, a sent one from this session to its receiver (from the
- * receiver's log), each session named as spex names it.
+ * receiver's log), each session named as spex names it; a line that is a hit from both sides is
+ * marked so on each.
  */
 export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: ReactNode; across: ReactNode }) {
   const source = hit.source.id;
@@ -27,13 +29,20 @@ export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: 
         {hit.kind === 'sent' && hit.receiver !== null && hit.receiverNamed !== null && (
           <span className="hit-peer">
             <span className="peer-dir">to</span> <SpexSessionRef source={source} sessionId={hit.receiver} named={hit.receiverNamed} />{' '}
-            <span className="muted">from the receiver's log</span>
+            <span className="muted">from the receiver's log</span> <Mark name="two-sides" />
           </span>
         )}
         {hit.kind === 'received' && hit.from !== null && (
           <span className="hit-peer">
             <span className="peer-dir">from</span>{' '}
             {hit.from.by === 'person' ? <strong>a person</strong> : hit.from.by === 'session' ? <SpexSessionRef source={source} sessionId={hit.from.sessionId} named={hit.from.named} /> : <VerbatimText text={hit.from.as} inline />}
+            {/* Its sender's Sent holds the same line, as a spex session's page says of it. */}
+            {hit.from.by === 'session' && (
+              <>
+                {' '}
+                <Mark name="two-sides" />
+              </>
+            )}
           </span>
         )}
         <span className="muted" title={hit.project}>
