@@ -133,6 +133,10 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await expect(peer.locator('.live-words .page-mark-two-sides')).toHaveCount(2);
   await expect(person.locator('.page-mark-two-sides')).toHaveCount(0);
   await expect(soNamed.locator('.page-mark-two-sides')).toHaveCount(0);
+  // And so in the view's Markdown, which has no marks to hover.
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the selection as Markdown' }).click()]);
+  const markdown = (await readFile((await file.path())!)).toString('utf8');
+  expect(markdown.split('- Two sides: the same line is also an item under the other session').length - 1).toBeGreaterThanOrEqual(2);
   await expect(page.locator('.live-item', { hasText: 'declared review' })).toBeVisible();
   const keys = await rows(page).evaluateAll((found) => found.map((row) => row.textContent ?? ''));
   expect(keys.findIndex((text) => text.includes('written to the record first'))).toBeLessThan(keys.findIndex((text) => text.includes('from a person to spex')));

@@ -335,6 +335,9 @@ test('on a phone a conversation’s header and degraded banner are shown whole, 
     const view = page.locator('main.view');
     // The record's degraded session has its banner: the check below has one to measure.
     if (path.startsWith('/source/record-')) await expect(view.locator(':scope > .banner-degraded')).toHaveCount(1);
+    // What a phone folds is measured opened: a room's members whole, a seat's and a spex session's facts.
+    const facts = view.locator(':scope > .session-header .facts-fold');
+    if ((await facts.count()) > 0) await openFolded(facts);
     for (const box of ['.session-header', '.banner-degraded', '.session-header .sac-members ul']) {
       const cut = await view.locator(`:scope > ${box}`).evaluateAll((all) => all.map((one) => one.scrollHeight - one.clientHeight));
       expect(cut.filter((px) => px > 1), `${path}: ${box} cut`).toEqual([]);

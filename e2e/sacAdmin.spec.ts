@@ -88,6 +88,7 @@ test('a room’s roster lists every member, one that never wrote included, and a
   await expect(memberRow(page, REMOTE)).toContainText('a member by: a seat file here');
   await page.goto(`${url}/source/${source}/rooms`);
   await page.getByRole('link', { name: `#${PAIR}` }).click();
+  await openRoster(page);
   await expect(membersOf(page).getByRole('listitem')).toHaveCount(2);
   await expect(memberRow(page, API)).toBeVisible();
   await expect(memberRow(page, WEB)).toBeVisible();

@@ -88,11 +88,19 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
         add(sessionId, projectOwn(sessionId, line, item, text));
         if (item.evidence === 'parsed' && item.facts.kind === 'sent') {
           const from = item.facts.from;
-          if (from !== null && from !== sessionId && reader.session(from) !== null) add(from, projectSent(from, sessionId, line, item, text));
+          if (from !== null && toldFromBothSides(sessionId, from)) add(from, projectSent(from, sessionId, line, item, text));
         }
       });
     }
     return out;
+  }
+
+  /**
+   * Whether a line of `receiver`'s log from `from` is told from its sender's side too: its sender is
+   * another session of this home. The one rule for the sent item and for `twoSides` on both.
+   */
+  function toldFromBothSides(receiver: string, from: string): boolean {
+    return from !== receiver && reader.session(from) !== null;
   }
 
   /** A session of this home's name, as the live view shows it beside its id. */
@@ -119,7 +127,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
         if (facts.from === null) return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: null, fromPerson: true, words: `received from a person${via}`, evidence: 'parsed', degraded: false, firstLine };
         const fromSession = reader.session(facts.from) !== null ? facts.from : null;
         const sender = fromSession !== null ? `session ${facts.from}` : `“${facts.from}”, as written`;
-        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? { ...peerNamedOfSession(fromSession), twoSides: true as const } : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
+        return { ...base, at: facts.ts, kind: 'sent', side: 'received', peer: facts.from, ...(fromSession !== null ? peerNamedOfSession(fromSession) : {}), ...(toldFromBothSides(sessionId, facts.from) ? { twoSides: true as const } : {}), words: `received from ${sender}${via}`, evidence: 'parsed', degraded: false, firstLine };
       }
       case 'status': {
         const proposal = facts.proposal === null ? '' : `, proposal ${facts.proposal}`;

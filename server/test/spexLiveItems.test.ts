@@ -129,6 +129,18 @@ describe('spex item notices', () => {
     assert.deepEqual([person.peer, person.fromPerson, person.words], [null, true, 'received from a person']);
   });
 
+  it('a line a session sends to itself is told once, as received, and not marked as seen from two sides: there is no other side', async () => {
+    const rig = await startRig();
+    await rig.writer.send({ op: 'event', ...where(C), event: sentEvent('a note to myself', C, { ts: '2026-11-30T10:00:01.000Z' }) });
+    await rig.writer.send({ op: 'event', ...where(C), event: sentEvent('and one after it', null, { ts: '2026-11-30T10:00:02.000Z' }) });
+    await itemTold(rig, C, (item) => item.firstLine === 'and one after it', 'the line after it');
+    const told = toldOf(rig, C).filter((item) => item.firstLine === 'a note to myself');
+    assert.deepEqual(
+      told.map((item) => [item.side, item.twoSides]),
+      [['received', undefined]],
+    );
+  });
+
   it('a line written in two pieces is told being written, then as its event; damaged, invalid and torn lines are told as degraded evidence with no text', async () => {
     const rig = await startRig();
     const line = JSON.stringify(sentEvent('slowly written', null, { ts: '2026-11-30T11:00:00.000Z' }));

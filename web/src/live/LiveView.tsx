@@ -465,13 +465,9 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
         {item.peerNamed !== undefined && <span className="live-label"> {item.peerNamed}</span>}
       </span>
       <span className="live-words" title={item.words}>
-        {/* The same line is another row too, under the other session: one event, not two. */}
-        {item.twoSides === true && (
-          <>
-            <Mark name="two-sides" />{' '}
-          </>
-        )}
         <Link to={item.link}>{item.words}</Link>
+        {/* The same line is another row too, under the other session: one event, not two. */}
+        {item.twoSides === true && <Mark name="two-sides" />}
       </span>
       <span className="live-line">{item.firstLine !== null ? <VerbatimText text={item.firstLine} inline /> : <span className="muted">{kindNamed(source.kind)?.liveNoText?.(item) ?? ''}</span>}</span>
     </div>

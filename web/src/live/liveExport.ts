@@ -44,6 +44,7 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
           `- Store ${row.source.kind} ${inlineValue(row.source.id)}, conversation ${inlineValue(row.sessionId)}, item ${inlineValue(item.key)}`,
           ...(row.session === null ? [] : [`- Session ${inlineValue(row.session)}, as its store states it`]),
           `- ${item.degraded ? `**${item.words}**` : item.words}`,
+          ...(item.twoSides === true ? ['- Two sides: the same line is also an item under the other session (joined by the id its store wrote, not paired here)'] : []),
           ...(item.peer === null ? [] : [`- Peer: ${inlineValue(item.peer)}`]),
           `- Opens at ${inlineValue(item.link)}`,
           '',

@@ -5,6 +5,7 @@ import { usePagedConversation, useItemIndex } from '../../conversation/usePages.
 import { useRouter } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { useSettings } from '../../settings/Settings.tsx';
+import { writeCount } from '../../text/count.ts';
 import { RecordRow, columnOf } from './RecordRow.tsx';
 import { recordPages } from './recordApi.ts';
 import { describeFilter, isFiltered, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
@@ -112,5 +113,5 @@ function toggled(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
 function headingsOf(latest: SessionResponse | null, filter: SessionFilter): { sent: string; received: string } {
   if (latest === null || isFiltered(filter)) return { sent: 'Sent by this session', received: 'Received by this session' };
   const { counts } = latest.session;
-  return { sent: `Sent by this session (${counts.sent})`, received: `Received by this session (${counts.received})` };
+  return { sent: `Sent by this session (${writeCount(counts.sent)})`, received: `Received by this session (${writeCount(counts.received)})` };
 }

@@ -12,8 +12,8 @@ import { SpexSessionRef } from './SpexSessionRef.tsx';
 /**
  * A spex line found by a search, seen from its session's side, opening the line in its place: a
  * received message from its sender, a sent one from this session to its receiver (from the
- * receiver's log), each session named as spex names it; a line that is a hit from both sides is
- * marked so on each.
+ * receiver's log), each session named as spex names it; a line between two sessions of the home,
+ * one event seen from two sides, is marked so on each hit (whether or not the search keeps both).
  */
 export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: ReactNode; across: ReactNode }) {
   const source = hit.source.id;
@@ -37,7 +37,7 @@ export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: 
             <span className="peer-dir">from</span>{' '}
             {hit.from.by === 'person' ? <strong>a person</strong> : hit.from.by === 'session' ? <SpexSessionRef source={source} sessionId={hit.from.sessionId} named={hit.from.named} /> : <VerbatimText text={hit.from.as} inline />}
             {/* Its sender's Sent holds the same line, as a spex session's page says of it. */}
-            {hit.from.by === 'session' && (
+            {hit.from.by === 'session' && hit.from.sessionId !== hit.sessionId && (
               <>
                 {' '}
                 <Mark name="two-sides" />

@@ -67,7 +67,8 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
         {' '}
         <ItemPlace source={source} sessionId={sessionId} item={item} />
       </header>
-      {from.by === 'session' && (
+      {/* A line a session sent to itself has no other side. */}
+      {from.by === 'session' && from.sessionId !== sessionId && (
         <p className="correlation">
           The same event is in that session's Sent column <Mark name="two-sides" />
         </p>
