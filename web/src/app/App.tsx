@@ -176,7 +176,6 @@ function pathnameOf(address: string): string {
   return new URL(address, window.location.origin).pathname;
 }
 
-
 // The sidebar and the view keep the list themselves: a new list (one per write told) draws them
 // again from there, not from here as well.
 const ShownSidebar = memo(Sidebar);
