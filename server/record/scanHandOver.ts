@@ -7,8 +7,12 @@ import type { Slices } from './reconcileSlices.ts';
 import { countScanThreads, type ScanPool, type ScannedFolder } from './scanPool.ts';
 import { startScanThreads } from './scanStart.ts';
 
-/** The files that stirred in a folder asked of the scan threads: its names, or all for a folder new since the scan began. */
-type Stirred = Set<string> | 'all';
+/**
+ * The files that stirred in a folder asked of the scan threads: all of them for a folder new
+ * since the scan began; and by name, those that stirred, each looked at on this thread when it
+ * stirred (earlyItems.ts).
+ */
+type Stirred = { all: boolean; names: Set<string> };
 
 /**
  * How many of a scanned folder's files are concluded between two looks at the clock: a folder of
@@ -85,9 +89,13 @@ export function createScanHandOver(options: ScanHandOverOptions) {
         }
       }
       const file = folderLooks.look(first + at);
-      // An entry only the schemas can read is read again here, where they are loaded.
-      const conclude = () => (file.seen === null ? looks.observeFile(sessionId, file.name) : looks.concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
-      if (stirred !== undefined && (stirred === 'all' || stirred.has(file.name))) tellAsWatched(conclude);
+      // An entry only the schemas can read is read again here, where they are loaded. A file that
+      // stirred was looked at here when it did, maybe after the thread's look, taken while it was
+      // being written: it is looked at again, so that an older look is never told over a newer one
+      // (a write told as its entry was told again as being written).
+      const lookedAtHere = stirred?.names.has(file.name) === true;
+      const conclude = () => (file.seen === null || lookedAtHere ? looks.observeFile(sessionId, file.name) : looks.concludeLook(sessionId, file.name, file.entryName, file.seen, file.mtimeMs));
+      if (stirred !== undefined && (stirred.all || lookedAtHere)) tellAsWatched(conclude);
       else conclude();
       slices.countRead();
     }
@@ -193,8 +201,8 @@ export function createScanHandOver(options: ScanHandOverOptions) {
       if (scanPool === null || scanPool.finished || (!askedOfWorker.has(sessionId) && index.hasSession(sessionId))) return false;
       // A folder come since the scan began is new whole; in any other, what stirred is new.
       let stirred = askedOfWorker.get(sessionId);
-      if (stirred === undefined) askedOfWorker.set(sessionId, (stirred = scanPool.inLine(sessionId) ? new Set() : 'all'));
-      if (stirred !== 'all' && name !== null) stirred.add(name);
+      if (stirred === undefined) askedOfWorker.set(sessionId, (stirred = { all: !scanPool.inLine(sessionId), names: new Set() }));
+      if (name !== null) stirred.names.add(name);
       scanPool.askSoon(sessionId);
       return true;
     },
