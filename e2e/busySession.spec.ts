@@ -99,6 +99,45 @@ test('a session filtered by side and by peer keeps the filter in the address, th
   await expect(entry(page, files.toNamedUnknown)).toBeVisible();
 });
 
+test('what was refused is one click away: the header’s "not queued" and "rejected" each open the session narrowed to them, and "Refused only" narrows either side to them or lets them go', async ({ page }) => {
+  const session = new SessionWriting(live.writer, '/e2e/busy/refused');
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+  await writeAt(session, at(20), { kind: 'start', host: 'claude-code', version: '2.1.314', inbound: 'accept' });
+  const files = {
+    queued: await writeAt(session, at(19), sent(ALICE, 'queued for alice')),
+    notQueued: await writeAt(session, at(18), { ...sent(ALICE, 'alice was not listening'), isQueued: false }),
+    consumed: await writeAt(session, at(17), received(BOB, 'from bob, read')),
+    rejected: await writeAt(session, at(16), { ...received(BOB, 'from bob, turned away'), outcome: 'rejected' }),
+  };
+  await waitForItems(live.url, session.sessionId, 5);
+  await page.goto(`${live.url}/session/${session.sessionId}`);
+  await expect(entry(page, files.queued)).toBeVisible();
+  const header = page.locator('.session-header');
+  await expect(header.getByRole('link', { name: '1 not queued' })).toHaveAttribute('title', 'Show only the sent messages the host did not queue');
+
+  await header.getByRole('link', { name: '1 not queued' }).click();
+  await expect(page).toHaveURL(/[?&]side=sent&refused=1$/);
+  await expect(entry(page, files.notQueued)).toBeVisible();
+  for (const file of [files.queued, files.consumed, files.rejected]) await expect(entry(page, file)).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /^Showing sent messages the host did not queue: 1 message,/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Refused only' })).toHaveAttribute('aria-pressed', 'true');
+
+  await page.getByRole('group', { name: 'Side' }).getByRole('button', { name: 'Both sides' }).click();
+  await expect(page).toHaveURL(/[?&]refused=1$/);
+  await expect(entry(page, files.rejected)).toBeVisible();
+  await expect(entry(page, files.notQueued)).toBeVisible();
+  await expect(entry(page, files.consumed)).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Refused only' }).click();
+  await expect(page).toHaveURL(new RegExp(`/conversation/${session.sessionId}$`));
+  await expect(entry(page, files.consumed)).toBeVisible();
+
+  await header.getByRole('link', { name: '1 rejected' }).click();
+  await expect(page).toHaveURL(/[?&]side=received&refused=1$/);
+  await expect(entry(page, files.rejected)).toBeVisible();
+  await expect(entry(page, files.notQueued)).toHaveCount(0);
+});
+
 test('in a laptop’s window a session’s activity and peers are folded under a summary that counts them; opened, they stay open on the next session’s page and through a reload; a taller window has them open', async ({ page }) => {
   const { session } = await writePeers('/e2e/busy/folded');
   const other = await writePeers('/e2e/busy/folded-other');

@@ -2,7 +2,7 @@ import type { SessionFold, SessionItem } from '../../shared/record/session.ts';
 import type { ConversationFilter } from '../../shared/wire/activity.ts';
 import type { RecordFilterQuery } from '../../shared/wire/record.ts';
 
-// A session narrowed to one side or one peer. Only message entries are ever left out, by the
+// A session narrowed to one side, one peer, or the messages refused. Only message entries are ever left out, by the
 // facts the reader kept when it first read them (the facts its counts rest on): a gap, a start
 // entry, a damaged, pending or stray file stays in its place, because evidence that the record
 // is incomplete says nothing of which side or peer it concerns.
@@ -11,6 +11,7 @@ export function filterOf(query: RecordFilterQuery): ConversationFilter {
   return {
     side: query.side ?? null,
     peer: query.peerUnknown !== undefined ? { as: null } : query.peer !== undefined ? { as: query.peer } : null,
+    refused: query.refused !== undefined,
   };
 }
 
@@ -20,6 +21,8 @@ function passesSessionFilter(item: SessionItem, filter: ConversationFilter): boo
   if (facts?.kind !== 'message') return true;
   if (filter.side !== null && facts.side !== filter.side) return false;
   if (filter.peer !== null && facts.peerAs !== filter.peer.as) return false;
+  // Refused as the session's counts count it (shared/record/session.ts): a sent message not queued, a received one rejected.
+  if (filter.refused && (facts.side === 'sent' ? facts.isQueued !== false : facts.outcome !== 'rejected')) return false;
   return true;
 }
 
@@ -30,7 +33,7 @@ const filtered = new WeakMap<SessionFold, Map<string, SessionItem[]>>();
  * session changes, so each filtered list is worked out once per fold and filter, not per page.
  */
 export function filterItems(fold: SessionFold, filter: ConversationFilter): SessionItem[] {
-  if (filter.side === null && filter.peer === null) return fold.items;
+  if (filter.side === null && filter.peer === null && !filter.refused) return fold.items;
   const key = JSON.stringify(filter);
   let byFilter = filtered.get(fold);
   if (byFilter === undefined) {

@@ -9,7 +9,7 @@ import { entryFileName } from '../demo/entryFile.ts';
 import { eventually, getJson, makeTempRecord, startTestDashboard } from './harness.ts';
 import { A, PROJECT, sessionJson, startSpexRig } from './spexHarness.ts';
 
-// Reading a busy session: its pages narrowed to one side or one peer, and its activity (items per
+// Reading a busy session: its pages narrowed to one side, one peer or the messages refused, and its activity (items per
 // minute, messages per peer) summed by the server from its index, whatever pages a browser holds.
 
 const record = makeTempRecord('rec-busy-');
@@ -38,9 +38,10 @@ before(async () => {
   writer = await startWriter(record.dir);
   await write(1, 0, startEntry(0));
   await write(2, 0, sentEntry(0, 'one', { peer: ALICE }));
-  await write(3, 0, sentEntry(0, 'two', { peer: ALICE }));
+  // Refused: a sent message the host did not queue, a received one it rejected.
+  await write(3, 0, sentEntry(0, 'two', { peer: ALICE, isQueued: false }));
   await write(4, 0, receivedEntry(0, 'three', { peer: BOB }));
-  await write(5, 2, receivedEntry(0, 'four', { peer: ALICE }));
+  await write(5, 2, receivedEntry(0, 'four', { peer: ALICE, outcome: 'rejected' }));
   await write(6, 2, { ...receivedEntry(0, 'five'), peer: undefined, envelope: undefined });
   await write(7, 2, sentEntry(0, 'six', { peer: NAMED_UNKNOWN }));
   // 8 is missing: a gap, which has no time and stays whatever the filter.
@@ -100,6 +101,21 @@ describe('a session narrowed by side and by peer', () => {
     assert.deepEqual(rest.items.map(describeItem), ['gap', 'damaged', `received ${BOB.as}`]);
   });
 
+  it('the messages refused are a filter: a sent message the host did not queue, a received one it rejected; with a side, that side’s', async () => {
+    const refused = await pageOf('refused=1');
+    assert.deepEqual(refused.items.map(describeItem), ['start', `sent ${ALICE.as}`, `received ${ALICE.as}`, 'gap', 'damaged']);
+    assert.deepEqual(
+      refused.items.flatMap((item) => (item.type === 'file' && item.facts?.kind === 'message' ? [item.file] : [])),
+      [files.get(3), files.get(5)],
+    );
+    const sent = await pageOf('refused=1&side=sent');
+    assert.deepEqual(sent.items.map(describeItem), ['start', `sent ${ALICE.as}`, 'gap', 'damaged']);
+    const activity = await getJson(dashboard, `/api/sessions/${SESSION}/activity?refused=1&side=received`, activityResponseSchema);
+    assert.deepEqual(activity.filter, { side: 'received', peer: null, refused: true });
+    assert.equal(activity.messages, 1);
+    assert.equal((await fetch(new URL(`/api/sessions/${SESSION}?refused=yes`, dashboard.url))).status, 400);
+  });
+
   it('a link to an entry the filter hides is not found in the filtered pages, and is found without it', async () => {
     const hidden = await fetch(new URL(`/api/sessions/${SESSION}?side=received&around=${encodeURIComponent(files.get(2)!)}`, dashboard.url));
     assert.equal(hidden.status, 404);
@@ -124,7 +140,7 @@ describe('a session\'s activity, from the index', () => {
     assert.equal(activity.total, 10);
     // The start entry, the gap and the damaged file are items, not messages.
     assert.equal(activity.messages, 7);
-    assert.deepEqual(activity.filter, { side: null, peer: null });
+    assert.deepEqual(activity.filter, { side: null, peer: null, refused: false });
     assert.deepEqual(activity.minutes, [
       { minute: new Date(BASE).toISOString(), count: 4, firstIndex: 0 },
       { minute: new Date(BASE + 2 * 60_000).toISOString(), count: 3, firstIndex: 4 },
@@ -142,7 +158,7 @@ describe('a session\'s activity, from the index', () => {
 
   it('with a filter, minutes count and place the filtered items, where a filtered page has them; peers stay whole', async () => {
     const activity = await getJson(dashboard, `/api/sessions/${SESSION}/activity?side=received`, activityResponseSchema);
-    assert.deepEqual(activity.filter, { side: 'received', peer: null });
+    assert.deepEqual(activity.filter, { side: 'received', peer: null, refused: false });
     assert.equal(activity.total, 7);
     assert.equal(activity.messages, 4, 'the received messages; the start entry, the gap and the damaged file stay');
     assert.deepEqual(
@@ -157,7 +173,7 @@ describe('a session\'s activity, from the index', () => {
     assert.deepEqual(page.items.map(describeItem), ['damaged']);
     assert.equal(activity.peers.length, 4);
     const none = await getJson(dashboard, `/api/sessions/${SESSION}/activity?peerUnknown=1`, activityResponseSchema);
-    assert.deepEqual(none.filter, { side: null, peer: { as: null } });
+    assert.deepEqual(none.filter, { side: null, peer: { as: null }, refused: false });
   });
 
   it('a session it does not hold is a 404, and a bad filter a 400', async () => {

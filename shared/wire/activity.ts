@@ -13,6 +13,8 @@ const conversationFilterSchema = z.object({
    * host gave no name or address ("unknown"), which is not the same as one named "unknown".
    */
   peer: z.object({ as: z.string().nullable() }).nullable(),
+  /** Only the messages refused: sent ones the host did not queue (`isQueued: false`), received ones it rejected (`outcome: "rejected"`). */
+  refused: z.boolean(),
 });
 export type ConversationFilter = z.infer<typeof conversationFilterSchema>;
 

@@ -276,6 +276,8 @@ const recordFilterShape = {
   peer: z.string().min(1, 'peer must be a name as the host gave it').max(4_096, 'peer must be a name as the host gave it').optional(),
   /** Messages whose host named no peer: shown as "unknown", and not a peer named "unknown". */
   peerUnknown: z.literal('1', { error: 'peerUnknown must be 1' }).optional(),
+  /** Only the messages refused: sent ones the host did not queue, received ones it rejected. */
+  refused: z.literal('1', { error: 'refused must be 1' }).optional(),
 };
 const ONE_PEER_FILTER = 'peer and peerUnknown select different messages: give one';
 

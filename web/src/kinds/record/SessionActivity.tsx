@@ -10,7 +10,7 @@ import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { countOf } from '../../text/count.ts';
 import { Time } from '../../time/Time.tsx';
 import { formatTime } from '../../time/formatTime.ts';
-import { describeFilter, isFiltered, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
+import { describeFilter, isFiltered, NO_FILTER, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
 import './busy.css';
 
 // Reading a busy session: narrow it to one side or one peer, see how many messages each peer
@@ -51,6 +51,15 @@ export function SessionActivity({ source, sessionId, filter, onFilter, onJump }:
             </button>
           ))}
         </span>
+        <button
+          type="button"
+          className="small"
+          aria-pressed={filter.refused}
+          title="Only the messages refused: sent ones the host did not queue, received ones it rejected"
+          onClick={() => onFilter({ ...filter, refused: !filter.refused })}
+        >
+          Refused only
+        </button>
         {filter.peer !== null && (
           <span className="filter-peer">
             peer <PeerName as={filter.peer.as} />{' '}
@@ -63,7 +72,7 @@ export function SessionActivity({ source, sessionId, filter, onFilter, onJump }:
           <span className="filter-words" role="status">
             Showing {describeFilter(filter)}
             {data !== undefined && JSON.stringify(data.filter) === JSON.stringify(filter) ? `: ${describeShown(data)}` : '. Gaps, start entries and files that hold no message stay in their place.'}{' '}
-            <button type="button" className="small" onClick={() => onFilter({ side: null, peer: null })}>
+            <button type="button" className="small" onClick={() => onFilter(NO_FILTER)}>
               Clear filter
             </button>
           </span>

@@ -9,6 +9,17 @@ import { Time } from '../../time/Time.tsx';
 import { projectName, shortId } from '../../sessions/names.ts';
 import { countOf } from '../../text/count.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
+import { describeFilter, sessionFilterQuery } from './sessionFilter.ts';
+
+/** A count of refused messages; where there are any, a link to them alone (the session narrowed to them, `refused=1`). */
+function RefusedCount({ session, side, count, words }: { session: SessionSummary; side: 'sent' | 'received'; count: number; words: string }) {
+  if (count === 0) return <span>0 {words}</span>;
+  return (
+    <Link className="count-refused" to={conversationPath(session.source.id, session.sessionId, sessionFilterQuery({ side, peer: null, refused: true }))} title={`Show only the ${describeFilter({ side, peer: null, refused: true })}`}>
+      {count} {words}
+    </Link>
+  );
+}
 
 // `session.runCount` is how many runs the summary counts; `runList` is the runs themselves, from a page.
 export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {
@@ -38,8 +49,7 @@ export function SessionHeader({ session, runList, children }: { session: Session
           </>
         )}
         <span>{counts.sent} sent</span> · <span>{counts.received} received</span> ·{' '}
-        <span className={counts.refused > 0 ? 'count-refused' : ''}>{counts.refused} not queued</span> ·{' '}
-        <span className={counts.rejected > 0 ? 'count-refused' : ''}>{counts.rejected} rejected</span>
+        <RefusedCount session={session} side="sent" count={counts.refused} words="not queued" /> · <RefusedCount session={session} side="received" count={counts.rejected} words="rejected" />
         {' · '}
         {session.coverage === 'from-start' ? (
           <span title="Coverage begins at the first start entry">
