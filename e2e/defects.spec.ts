@@ -104,6 +104,11 @@ test('every count agrees with its number: 1 project, 1 session, 1 file changed a
     await expect(page.locator('.topbar')).toContainText('1 session · 1 degraded');
     await expect(page.locator('.session-table caption')).toHaveText('Sessions whose record is incomplete');
     await expect(page.locator('.session-table')).toContainText('degraded: 1 reason');
+    // The reason is a click away in the table, not only a pointer's hover.
+    const reasons = page.locator('.session-table .degraded-reasons');
+    await expect(reasons.getByText(/changed after it was read/)).toBeHidden();
+    await reasons.getByText('degraded: 1 reason').click();
+    await expect(reasons.getByRole('listitem')).toHaveText([/^1 file changed after it was read/]);
     await page.getByRole('link', { name: 'one /e2e/defects/one' }).click();
     await expect(page.locator('.session-table caption')).toHaveText('1 session, latest activity first');
     await page.goto(`${dashboard.url}/session/${session.sessionId}`);

@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { Link } from '../router/Router.tsx';
 import { projectPath } from '../router/routes.ts';
-import { countOf } from '../text/count.ts';
+import { DegradedReasons } from './DegradedReasons.tsx';
 import { Time } from '../time/Time.tsx';
 import { kindOf } from '../kinds/registry.ts';
 import { SourceBadge } from '../kinds/SourceBadge.tsx';
@@ -128,9 +128,7 @@ const ConversationRow = memo(function ConversationRow({ conversation }: { conver
         {conversation.degraded.length === 0 ? (
           <span className="muted">no</span>
         ) : (
-          <span className="badge badge-degraded" title={kind.describeDegraded(conversation)}>
-            degraded: {countOf(conversation.degraded.length, 'reason')}
-          </span>
+          <DegradedReasons words={kind.describeDegraded(conversation)} />
         )}
       </td>
     </tr>

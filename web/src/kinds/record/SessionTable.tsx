@@ -4,7 +4,7 @@ import { describeSessionDegraded } from './reasonWords.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { Time } from '../../time/Time.tsx';
-import { countOf } from '../../text/count.ts';
+import { DegradedReasons } from '../../sessions/DegradedReasons.tsx';
 import { useRowsShown } from '../../sessions/useRowsShown.tsx';
 
 export function SessionTable({ sessions, caption }: { sessions: readonly SessionSummary[]; caption: string }) {
@@ -59,9 +59,7 @@ const SessionTableRow = memo(function SessionTableRow({ session }: { session: Se
         {session.degraded.length === 0 ? (
           <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
         ) : (
-          <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
-            degraded: {countOf(session.degraded.length, 'reason')}
-          </span>
+          <DegradedReasons words={describeSessionDegraded(session)} />
         )}
       </td>
     </tr>
