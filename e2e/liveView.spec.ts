@@ -219,11 +219,11 @@ test('the live view’s downloads, opened first, look as every view’s: the wor
 test('a filter is kept in the address and survives a reload', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-filter');
   await openLive(page);
-  await page.getByLabel('side').selectOption('received');
+  await page.getByRole('combobox', { name: /^side\b/ }).selectOption('received');
   await page.getByLabel('refused / rejected only').check();
   await expect(page).toHaveURL(/\/live\?side=received&refused=1$/);
   await page.reload();
-  await expect(page.getByLabel('side')).toHaveValue('received');
+  await expect(page.getByRole('combobox', { name: /^side\b/ })).toHaveValue('received');
   await expect(page.getByLabel('refused / rejected only')).toBeChecked();
   await a.start();
   const consumed = await a.received({ as: 'web-app' }, 'Fine', 'consumed');
@@ -239,6 +239,9 @@ test('a filter of the address the live view does not take is said, not dropped i
   await expect(page.getByLabel('refused / rejected only')).toBeChecked();
   // Every row is one store's statement: the view says it pairs none.
   await expect(page.locator('.live-note')).toContainText('nothing pairs a received item with a sent one');
+  // Where a reader would expect a link, the note says where the one it marks comes from.
+  await expect(page.locator('.live-note')).toContainText('both marked two sides: one event, joined by the id spex wrote in it');
+  await expect(page.locator('.live-note .page-mark-two-sides')).toHaveAttribute('title', /^One event seen from two sides/);
   await openLive(page, '?side=received');
   await expect(page.locator('.params-not-applied')).toHaveCount(0);
 });
