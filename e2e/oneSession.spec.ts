@@ -173,9 +173,9 @@ test("a store's page given a filter it does not take says so, naming it, and say
   await page.goto(`${dashboard.url}${conversationPath(sac, 'checkout#9c0ffee0')}?side=sent&others=1`);
   await expect(notice).toHaveText('Not applied on this page: side=sent (it reads only others).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?others=1`);
-  await expect(notice).toHaveText('Not applied on this page: others=1 (it reads only side, peer, peerUnknown).');
+  await expect(notice).toHaveText('Not applied on this page: others=1 (it reads only side, peer, peerUnknown, refused).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=both`);
-  await expect(notice).toHaveText('Not applied on this page: side=both (it reads only side, peer, peerUnknown).');
+  await expect(notice).toHaveText('Not applied on this page: side=both (it reads only side, peer, peerUnknown, refused).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=received`);
   await expect(page.locator('.filter-words')).toBeVisible();
   await expect(notice).toHaveCount(0);
