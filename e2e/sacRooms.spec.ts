@@ -74,6 +74,8 @@ test('one torn write is one card and one banner that names its file and links to
   await page.goto(`${url}/source/${source}/rooms/ops`);
   await expect(flowOf(page).getByRole('article')).toHaveCount(4);
   await expect(flowOf(page).locator('article.ev-damaged')).toHaveCount(1);
+  // Whom a write cut short woke is not derived: sac wakes once its append is done.
+  await expect(flowOf(page).locator('article.ev-damaged .sac-wakes')).toHaveText('whom it wakes: unknown, its write is not whole');
   const banner = page.locator('.notice.warn[data-reason="torn-entry"]');
   await expect(banner).toHaveCount(1);
   await expect(banner).toContainText(`1 torn write in ${TORN_FILE}`);

@@ -117,6 +117,27 @@ describe('who an entry wakes, by sac’s rule', () => {
     assert.deepEqual(deriveWakes(fact.items[0]!, asRoom)!.seats, []);
   });
 
+  it('says of an entry still being written, or cut short, nothing of whom it wakes: sac wakes once its append is done', () => {
+    const question = { ts: '2026-11-30T17:00:00.000+00:00', type: 'QUESTION', text: 'who has the cache numbers?' } as const;
+    const whole = writtenFile([question, { ...question, ts: '2026-11-30T17:01:00.000+00:00', text: 'anyone? the p95 went up after the change' }]);
+    const cut = whole.subarray(0, whole.length - 12);
+    const facts = store({ 'presence.json': null });
+    const wakesOf = (pendingWindowPassed: boolean) => {
+      const fold = foldRoom('team', [readSeatFile(createSeatFileReading('team', API), cut, 0, { pendingWindowPassed })], facts.rooms);
+      const room: WakeRoom = { members: findRoomSeats('team', fold.seats, facts), kind: fold.kind, presence: facts.presence, now: NOW };
+      return fold.items.map((flow) => [flow.item.evidence, deriveWakes(flow, room)?.seats.map((seat) => seat.seat) ?? null]);
+    };
+    // The first, whole, wakes the room's other members, as a broadcast question does.
+    assert.deepEqual(wakesOf(false), [
+      ['parsed', [WEB, SIBLING]],
+      ['pending', null],
+    ]);
+    assert.deepEqual(wakesOf(true), [
+      ['parsed', [WEB, SIBLING]],
+      ['damaged', null],
+    ]);
+  });
+
   it('says whether seats were quiet is unknown when presence.json does not parse', () => {
     assert.match(wakesOfTeam(store({ 'presence.json': '[' }))[0]!.quietUnknown ?? '', /presence\.json/);
   });

@@ -26,9 +26,13 @@ type Wakes = {
 /** What a room's entries are woken against: its members (those that left wake by nothing), whether it is a room of two, declared presence. */
 export type WakeRoom = { members: readonly RosterSeat[]; kind: RoomKind; presence: StoreFileReading<PresenceFacts>; now: number };
 
-/** Who one entry of a room wakes; null for what is not an entry. */
+/**
+ * Who one entry of a room wakes; null for what is not an entry, and for an entry still being
+ * written or cut short (torn): sac wakes once its append is done, so whom such a write woke, if
+ * anyone, is unknown, however whole its header is.
+ */
 export function deriveWakes(flow: FlowItem, room: WakeRoom): Wakes | null {
-  if (flow.item.type !== 'entry') return null;
+  if (flow.item.type !== 'entry' || flow.item.evidence === 'pending' || flow.item.evidence === 'damaged') return null;
   const facts = flow.item.facts;
   const answered = new Set(flow.re?.entries.map((entry) => entry.seat) ?? []);
   const wakes: Wakes = { seats: [], quiet: [], quietUnknown: room.presence.state === 'unknown' ? room.presence.why : null };

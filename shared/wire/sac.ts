@@ -153,7 +153,11 @@ export const sacFlowItemSchema = z.object({
   sacCursor: z.enum(['read', 'unread', 'unknown']).nullable(),
   /** Received side only: written by another seat of the same agent. */
   sibling: z.boolean(),
-  /** Entries only: whom it wakes, derived by sac's rule from the room's roster and declared quiet (never a fact of the files). */
+  /**
+   * Entries only: whom it wakes, derived by sac's rule from the room's roster and declared quiet
+   * (never a fact of the files). Null for an entry still being written or cut short: sac wakes once
+   * its append is done, so whom such a write woke, if anyone, is unknown.
+   */
   wakes: z
     .object({
       basis: z.literal('derived'),

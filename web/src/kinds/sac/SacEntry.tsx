@@ -84,6 +84,11 @@ export function SacEntry({ item, source, seat, showRoom = false, selected = fals
             sac’s cursor: {item.sacCursor}
           </span>
         )}
+        {item.type === 'entry' && item.wakes === null && (
+          <span className="sac-wakes" title="sac wakes once its append is done: a write not whole says nothing of whom it woke">
+            whom it wakes: unknown, its write is not whole
+          </span>
+        )}
         {item.wakes !== null && (
           <span className="sac-wakes" title={`Who wakes whom is not in the files: derived by sac’s rule from the room’s members and declared quiet as read now${item.wakes.quietUnknown === null ? '' : ` (${item.wakes.quietUnknown})`}`}>
             {describeWakes(item.wakes)}
