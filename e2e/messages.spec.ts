@@ -85,6 +85,9 @@ test('every receive outcome is shown in its own words, and nothing says delivere
   await page.goto(`${live.url}/session/${session.sessionId}`);
   for (const [i, [, said]] of words.entries()) await expect(entry(page, files[i]!).locator('.outcome')).toHaveText(said);
   await expect(entry(page, sent).locator('.outcome')).toHaveText('queued by the host');
+  // A receive rejected is marked as a send not queued is: what was refused reads alike from either side.
+  await expect(entry(page, files[2]!)).toHaveCSS('border-left-width', '6px');
+  await expect(entry(page, files[1]!)).toHaveCSS('border-left-width', '4px');
   const text = await page.locator('main').innerText();
   expect(text).not.toMatch(/deliver/i);
   expect(text).not.toMatch(/\bread by\b|\bwas read\b|: read\b/i);
