@@ -341,6 +341,37 @@ test('the compact density shows each entry on one line until it is opened, and e
   await page.getByRole('checkbox', { name: 'compact entries' }).uncheck();
 });
 
+test('the overview’s table holds its order while the pointer is over it: a write that makes another conversation the latest moves no row until the reader asks for a re-sort or lets go', async ({ page }) => {
+  const older = new SessionWriting(live.writer, '/e2e/busy/held-older');
+  const newer = new SessionWriting(live.writer, '/e2e/busy/held-newer');
+  await older.start();
+  await older.sent({ as: 'x' }, 'first');
+  await newer.start();
+  await newer.sent({ as: 'x' }, 'second');
+  await waitForItems(live.url, newer.sessionId, 2);
+  await page.goto(live.url);
+  const table = page.getByRole('table', { name: /^All \d+ conversations, latest activity first$/ });
+  const rowOf = (session: SessionWriting) => table.locator('tbody tr').filter({ hasText: session.sessionId.slice(0, 8) });
+  /** Where each stands: the newer above the older, or not. */
+  const newerFirst = async () => (await rowOf(newer).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex)) < (await rowOf(older).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex));
+  await expect.poll(newerFirst).toBe(true);
+
+  await rowOf(older).hover();
+  await older.sent({ as: 'x' }, 'third, the latest now');
+  await expect(rowOf(older).locator('td').nth(4)).toHaveText('2');
+  const resort = page.getByRole('button', { name: /^1 row moved: re-sort$/ });
+  await expect(resort).toBeVisible();
+  expect(await newerFirst(), 'the row under the pointer has not moved').toBe(true);
+
+  await resort.click();
+  await expect.poll(newerFirst).toBe(false);
+  await expect(resort).toHaveCount(0);
+  // Let go, the table follows the writes again.
+  await page.mouse.move(1, 1);
+  await newer.sent({ as: 'x' }, 'fourth');
+  await expect.poll(newerFirst).toBe(true);
+});
+
 test.describe('the overview', () => {
   let demo: RunningDashboard;
   test.beforeAll(async () => {

@@ -9,10 +9,12 @@ import { SourceBadge } from '../kinds/SourceBadge.tsx';
 import { pathOf } from './conversations.ts';
 import { projectName } from './names.ts';
 import { useRowsShown } from './useRowsShown.tsx';
+import { useHeldOrder } from './useHeldOrder.tsx';
 
 // Conversations of every store at a glance: record sessions, spex sessions and set-agent-comm
 // seats, each saying which store it is from and opening its own view. Sorted as the reader asks
-// (in the address): latest activity, messages sent or received, degraded first.
+// (in the address): latest activity, messages sent or received, degraded first. Its order holds
+// while the reader is on it (useHeldOrder).
 
 const CONVERSATION_SORTS = ['last', 'sent', 'received', 'degraded'] as const;
 export type ConversationSort = (typeof CONVERSATION_SORTS)[number];
@@ -55,8 +57,11 @@ function receivedOf(conversation: ConversationSummary): number {
 /** `counted`: what the table lists, counted ("All 12 conversations"); its order follows. */
 type Props = { conversations: readonly ConversationSummary[]; counted: string; sort: ConversationSort; onSort(sort: ConversationSort): void };
 
+const conversationKey = (conversation: ConversationSummary) => `${conversation.source.id}\u0000${conversation.id}`;
+
 export function ConversationsTable({ conversations, counted, sort, onSort }: Props) {
-  const sorted = useMemo(() => sortConversations(conversations, sort), [conversations, sort]);
+  const fresh = useMemo(() => sortConversations(conversations, sort), [conversations, sort]);
+  const { rows: sorted, holdOn, focusOn, resort } = useHeldOrder(fresh, conversationKey, sort);
   const { shown, more } = useRowsShown(sorted.length);
   const header = (key: ConversationSort, words: string) => (
     <button type="button" aria-pressed={sort === key} onClick={() => onSort(key)} title={`Sort: ${SORT_WORDS[key]}`}>
@@ -65,36 +70,39 @@ export function ConversationsTable({ conversations, counted, sort, onSort }: Pro
   );
   return (
     <>
-      <div className="table-scroll">
-        <table className="conversation-table">
-          <caption>
-            {counted}, {SORT_WORDS[sort]}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Store</th>
-              <th scope="col">Conversation</th>
-              <th scope="col">Project</th>
-              <th scope="col" aria-sort={sort === 'last' ? 'descending' : undefined}>
-                {header('last', 'Last activity')}
-              </th>
-              <th scope="col" aria-sort={sort === 'sent' ? 'descending' : undefined}>
-                {header('sent', 'Sent')}
-              </th>
-              <th scope="col" aria-sort={sort === 'received' ? 'descending' : undefined}>
-                {header('received', 'Received')}
-              </th>
-              <th scope="col" aria-sort={sort === 'degraded' ? 'descending' : undefined}>
-                {header('degraded', 'Degraded')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.slice(0, shown).map((conversation) => (
-              <ConversationRow key={`${conversation.source.id}\u0000${conversation.id}`} conversation={conversation} />
-            ))}
-          </tbody>
-        </table>
+      <div className="held-table" {...holdOn}>
+        <div className="table-scroll" {...focusOn}>
+          <table className="conversation-table">
+            <caption>
+              {counted}, {SORT_WORDS[sort]}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Store</th>
+                <th scope="col">Conversation</th>
+                <th scope="col">Project</th>
+                <th scope="col" aria-sort={sort === 'last' ? 'descending' : undefined}>
+                  {header('last', 'Last activity')}
+                </th>
+                <th scope="col" aria-sort={sort === 'sent' ? 'descending' : undefined}>
+                  {header('sent', 'Sent')}
+                </th>
+                <th scope="col" aria-sort={sort === 'received' ? 'descending' : undefined}>
+                  {header('received', 'Received')}
+                </th>
+                <th scope="col" aria-sort={sort === 'degraded' ? 'descending' : undefined}>
+                  {header('degraded', 'Degraded')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.slice(0, shown).map((conversation) => (
+                <ConversationRow key={conversationKey(conversation)} conversation={conversation} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {resort}
       </div>
       {more}
     </>
