@@ -240,7 +240,7 @@ test('a filter of the address the live view does not take is said, not dropped i
   // Every row is one store's statement: the view says it pairs none.
   await expect(page.locator('.live-note')).toContainText('nothing pairs a received item with a sent one');
   // Where a reader would expect a link, the note says where the one it marks comes from.
-  await expect(page.locator('.live-note')).toContainText('both marked two sides: one event, joined by the id spex wrote in it');
+  await expect(page.locator('.live-note')).toContainText('both read from that line and marked two sides, joined by the id spex wrote in it');
   await expect(page.locator('.live-note .page-mark-two-sides')).toHaveAttribute('title', /^One event seen from two sides/);
   await openLive(page, '?side=received');
   await expect(page.locator('.params-not-applied')).toHaveCount(0);

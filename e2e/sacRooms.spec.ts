@@ -90,6 +90,9 @@ test('one torn write is one card and one banner that names its file and links to
   await seatRow(page, WEB).click();
   await expect(page.locator('[data-column="received"]').locator('article.ev-damaged')).toHaveCount(1);
   await expect(page.locator('.notice.warn[data-reason="torn-entry"]')).toHaveCount(0);
+  // Whom it woke is unknown, not nobody: it stays in the flow of waking entries only.
+  await page.goto(`${url}/source/${source}/rooms/ops?flow=waking`);
+  await expect(flowOf(page).locator('article.ev-damaged')).toHaveCount(1);
 });
 
 test('a room’s entry and a seat’s, selected with j and k, are put in the address, as every conversation’s are: the address opens the same entry again', async ({ page }) => {

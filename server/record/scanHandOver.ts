@@ -9,8 +9,8 @@ import { startScanThreads } from './scanStart.ts';
 
 /**
  * The files that stirred in a folder asked of the scan threads: all of them for a folder new
- * since the scan began; and by name, those that stirred, each looked at on this thread when it
- * stirred (earlyItems.ts).
+ * since the scan began; and by name, those that stirred, each looked at on this thread a moment
+ * after it stirred (earlyItems.ts), so looked at again here when a thread's look of it comes.
  */
 type Stirred = { all: boolean; names: Set<string> };
 

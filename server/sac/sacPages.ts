@@ -138,8 +138,10 @@ export function createSacPages({ ref, reader, folds, flows, summaryOf, turns }: 
         return { schema: 'rec.sac-room/1', room: projectRoomSummary(ref, unread.fold, membersOf(room), unread.folder), items: [], flow: query.flow, limit: query.limit, total: 0 };
       }
       const wakeRoom = folds.wakeRoomOf(room);
-      // sac admin's flow filter: the entries that wake a seat, as sac's rule derives it.
-      const items = query.flow === 'waking' ? fold.items.filter((flow) => (deriveWakes(flow, wakeRoom)?.seats.length ?? 0) > 0) : fold.items;
+      // sac admin's flow filter: the entries that wake a seat, as sac's rule derives it. What is
+      // not a whole entry (a write under way or cut short, stray text) stays in its place, as the
+      // record's filters keep a damaged file: whom it woke, if anyone, is unknown, not nobody.
+      const items = query.flow === 'waking' ? fold.items.filter((flow) => (deriveWakes(flow, wakeRoom)?.seats.length ?? 1) > 0) : fold.items;
       return {
         schema: 'rec.sac-room/1',
         room: projectRoomSummary(ref, fold, membersOf(room)),

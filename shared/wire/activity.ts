@@ -5,7 +5,7 @@ import { sourceRefSchema } from './common.ts';
 // fell in each minute, and how many messages each peer exchanged. No text is read for it, so a
 // session of 100,000 entries is summed whole, not only the pages a browser happens to have.
 
-/** What a conversation's pages can be narrowed to; null where no filter is set. */
+/** What a conversation's pages can be narrowed to; null (false for `refused`) where no filter is set. */
 const conversationFilterSchema = z.object({
   side: z.enum(['sent', 'received']).nullable(),
   /**

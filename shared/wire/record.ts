@@ -267,7 +267,8 @@ export type RecordSearchHit = z.infer<typeof recordSearchHitSchema>;
 
 
 /**
- * A session narrowed to one side or one peer (a page's and the activity's query). Only message
+ * A session narrowed to one side, one peer or the messages refused (a page's and the activity's
+ * query). Only message
  * entries are ever left out; evidence that the record is incomplete stays in its place.
  */
 const recordFilterShape = {

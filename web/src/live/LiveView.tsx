@@ -348,8 +348,8 @@ export default function LiveView({ query }: { query: string }) {
       <ParamsNotApplied query={query} reads={LIVE_PARAMS} applied={liveFilterQuery(filter)} />
       <p className="live-note muted">
         Items as they are written since the dashboard was opened in this tab (not only since this view was), in the order they arrived, each as one store states it: nothing pairs a
-        received item with a sent one. A spex line from one session of a home to another is a row of each, both marked <Mark name="two-sides" />: one event, joined by the id spex
-        wrote in it. A row opens the item in its place. What was written before then is in each session.
+        received item with a sent one. A spex line from one session of a home to another is one line of the receiver's log: it is a row of each session, both read from that
+        line and marked <Mark name="two-sides" />, joined by the id spex wrote in it. A row opens the item in its place. What was written before then is in each session.
       </p>
       <div className="live-list">
         <div className="live-row live-columns" aria-hidden="true">

@@ -61,7 +61,7 @@ const conversationKey = (conversation: ConversationSummary) => `${conversation.s
 
 export function ConversationsTable({ conversations, counted, sort, onSort }: Props) {
   const fresh = useMemo(() => sortConversations(conversations, sort), [conversations, sort]);
-  const { rows: sorted, holdOn, focusOn, resort } = useHeldOrder(fresh, conversationKey, sort);
+  const { rows: sorted, holdOn, resort } = useHeldOrder(fresh, conversationKey, sort);
   const { shown, more } = useRowsShown(sorted.length);
   const header = (key: ConversationSort, words: string) => (
     <button type="button" aria-pressed={sort === key} onClick={() => onSort(key)} title={`Sort: ${SORT_WORDS[key]}`}>
@@ -71,7 +71,7 @@ export function ConversationsTable({ conversations, counted, sort, onSort }: Pro
   return (
     <>
       <div className="held-table" {...holdOn}>
-        <div className="table-scroll" {...focusOn}>
+        <div className="table-scroll">
           <table className="conversation-table">
             <caption>
               {counted}, {SORT_WORDS[sort]}
@@ -136,7 +136,7 @@ const ConversationRow = memo(function ConversationRow({ conversation }: { conver
         {conversation.degraded.length === 0 ? (
           <span className="muted">no</span>
         ) : (
-          <DegradedReasons words={kind.describeDegraded(conversation)} />
+          <DegradedReasons count={conversation.degraded.length} words={kind.describeDegraded(conversation)} />
         )}
       </td>
     </tr>

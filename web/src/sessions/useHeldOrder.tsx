@@ -35,18 +35,18 @@ export function useHeldOrder<T>(fresh: readonly T[], keyOf: (row: T) => string, 
     return [...kept.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : [])), ...fresh.filter((row) => !place.has(keyOf(row)))];
   }, [fresh, kept, keyOf, order]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(rows.map(keyOf), fresh.map(keyOf))), [kept, rows, fresh, keyOf]);
+  // A focused element removed (the re-sort pressed, a row gone) tells no blur: the focus has left.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (holding.current.focus && box.current?.contains(document.activeElement) !== true) hold('focus', false);
+  });
   return {
     rows,
     /** Spread on the element that holds the table and its re-sort. */
     holdOn: {
+      ref: box,
       onPointerEnter: () => hold('pointer', true),
       onPointerLeave: () => hold('pointer', false),
-    },
-    /**
-     * Spread on the table's own box: the focus in its rows holds it, not on the re-sort, which is
-     * gone once pressed (and a focus gone with it is never told as a blur).
-     */
-    focusOn: {
       onFocus: () => hold('focus', true),
       onBlur: (event: FocusEvent) => {
         if (!event.currentTarget.contains(event.relatedTarget)) hold('focus', false);

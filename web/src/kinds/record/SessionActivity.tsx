@@ -13,7 +13,7 @@ import { formatTime } from '../../time/formatTime.ts';
 import { describeFilter, isFiltered, NO_FILTER, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
 import './busy.css';
 
-// Reading a busy session: narrow it to one side or one peer, see how many messages each peer
+// Reading a busy session: narrow it to one side, one peer or what was refused, see how many messages each peer
 // exchanged, and see when it was busy, a bar per minute that opens the session at that moment.
 // The counts are the server's, over the whole session (`/api/sessions/:id/activity`), not only
 // the pages this browser has loaded.

@@ -59,7 +59,7 @@ const SessionTableRow = memo(function SessionTableRow({ session }: { session: Se
         {session.degraded.length === 0 ? (
           <span className="muted">{session.coverage === 'from-start' ? 'complete as far as the record shows' : 'coverage unknown'}</span>
         ) : (
-          <DegradedReasons words={describeSessionDegraded(session)} />
+          <DegradedReasons count={session.degraded.length} words={describeSessionDegraded(session)} />
         )}
       </td>
     </tr>
