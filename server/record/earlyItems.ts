@@ -21,7 +21,10 @@ export function createEarlyItems(source: string, recordDir: string, pendingWindo
   const told = new Map<string, Map<string, string>>();
 
   return {
-    /** The item a file is now, from a look on this thread; null when there is no file there. */
+    /**
+     * The item a file is now, from a look on this thread; null when there is no file there, or
+     * when it is as it was last told (a write stirs its file more than once: an add, a change).
+     */
     look(sessionId: string, name: string): LiveItem | null {
       const entryName = parseEntryName(name);
       const look = lookAtFile(pathIn(`${recordDir}${sep}${sessionId}`, { name }), entryName, readEntry);
@@ -30,7 +33,9 @@ export function createEarlyItems(source: string, recordDir: string, pendingWindo
       const item = projectFile(source, sessionId, known, textSeenIn(look.reading));
       let items = told.get(sessionId);
       if (items === undefined) told.set(sessionId, (items = new Map()));
-      items.set(item.key, JSON.stringify(item));
+      const telling = JSON.stringify(item);
+      if (items.get(item.key) === telling) return null;
+      items.set(item.key, telling);
       return item;
     },
     /** Whether this item was told early just as it is: then it is not told again. Either way, the early one is forgotten. */
