@@ -2,6 +2,7 @@ import type { LiveItem } from '../../shared/wire/common.ts';
 import { PRIVATE_KIND, type PublicBytes } from '../../shared/spex/privateData.ts';
 import { nameSession, peerNamedOf } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
+import { isSeenFromTwoSides } from '../../shared/spex/sentBy.ts';
 import { listLogItemsFrom, type LogItem } from '../../shared/spex/timeline.ts';
 import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
 import { firstLineOf } from '../../shared/firstLine.ts';
@@ -95,12 +96,11 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
     return out;
   }
 
-  /**
-   * Whether a line of `receiver`'s log from `from` is told from its sender's side too: its sender is
-   * another session of this home. The one rule for the sent item and for `twoSides` on both.
-   */
-  function toldFromBothSides(receiver: string, from: string): boolean {
-    return from !== receiver && reader.session(from) !== null;
+  /** Whether a line of `receiver`'s log from `from` is told from its sender's side too (isSeenFromTwoSides): the sent item and `twoSides` on both. */
+  const sessionsOfHome = { has: (id: string) => reader.session(id) !== null };
+
+  function toldFromBothSides(receiver: string, from: string | null): boolean {
+    return isSeenFromTwoSides(receiver, from, sessionsOfHome);
   }
 
   /** A session of this home's name, as the live view shows it beside its id. */

@@ -2,7 +2,7 @@ import { PAGE_TEXT_LIMIT_BYTES, type SourceRef } from '../../shared/wire/common.
 import { describeReason } from '../../shared/spex/degraded.ts';
 import { nameSession, readSessionJson } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
-import { describeSender } from '../../shared/spex/sentBy.ts';
+import { describeSender, isSeenFromTwoSides } from '../../shared/spex/sentBy.ts';
 import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
 import { spexSummarySchema, type SpexItem, type SpexNamed, type SpexSender, type SpexSummary } from '../../shared/wire/spex.ts';
 import { LARGE_HEAD_READ_BYTES, LARGE_TEXT_BYTES, markLargeText } from '../export/largeText.ts';
@@ -85,6 +85,11 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     return sender.by === 'person' ? { by: 'person' } : sender.by === 'session' ? { by: 'session', sessionId: sender.sessionId, named: namedOf(sender.sessionId) } : { by: 'other', as: sender.as };
   }
 
+  /** Whether a `sent` line of `receiver`'s log is also in its sender's Sent (isSeenFromTwoSides). */
+  function twoSidesOf(receiver: string, from: string | null): boolean {
+    return isSeenFromTwoSides(receiver, from, sessionIds());
+  }
+
   /** Projects items, reading their lines again from disk; `limit` clips texts for a page. */
   function projectItems(session: SpexSession, items: readonly PlacedItem[], limit: number | null): SpexItem[] {
     // A line too large to read whole is read as far as its head: its text is shown up to a page's limit.
@@ -93,7 +98,7 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
       return { path: reader.segmentPath(ownerOf(session, placedItem), item.segment) ?? '', start: item.start, end: isLargeLine(item) ? item.start + LARGE_HEAD_READ_BYTES : item.end };
     });
     const reads = readRanges(requests, reader.root);
-    return items.map((placedItem, index) => projectItem(ref, placedItem, reads[index]!, limit, senderOf, namedOf));
+    return items.map((placedItem, index) => projectItem(ref, placedItem, reads[index]!, limit, senderOf, namedOf, (from) => twoSidesOf(session.sessionId, from)));
   }
 
   /** What session.json's note says now, clipped as on a page. */
@@ -113,6 +118,7 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     placeItems,
     projectItems,
     senderOf,
+    twoSidesOf,
     namedOf,
     currentNoteOf,
   };
@@ -176,7 +182,7 @@ function projectSummary(reader: SpexReader, ref: SourceRef & { kind: 'spex' }, s
 
 
 /** One item as a page (`limit`: its texts clipped) or its own answer gives it, from its line read again now. */
-function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender, namedOf: (sessionId: string) => SpexNamed): SpexItem {
+function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, read: ReturnType<typeof readRanges>[number], limit: number | null, senderOf: (from: string | null) => SpexSender, namedOf: (sessionId: string) => SpexNamed, twoSidesOf: (from: string | null) => boolean): SpexItem {
   const { item, line } = placedItem;
   const large = isLargeLine(item);
   // A large line's texts are clipped as on a page, for its own answer too: it has only its head.
@@ -242,7 +248,7 @@ function projectItem(ref: SourceRef & { kind: 'spex' }, placedItem: PlacedItem, 
       hintAt,
       ...markOf(text?.text ?? null),
     };
-    if (placedItem.own) return { type: 'received', ...message, from: senderOf(facts.from) };
+    if (placedItem.own) return { type: 'received', ...message, from: senderOf(facts.from), twoSides: twoSidesOf(facts.from) };
     return { type: 'sent', ...message, receiver: placedItem.receiver, receiverNamed: namedOf(placedItem.receiver), fromLog: 'receiver' };
   }
   const raw = read.type !== 'bytes' || view?.view === 'withheld' ? null : view?.view === 'raw' && large ? view.raw : read.bytes.toString('utf8');

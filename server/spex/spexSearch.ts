@@ -109,6 +109,8 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       project: candidate.project,
       kind: candidate.kind,
       from: candidate.kind === 'declaration' ? null : projection.senderOf(candidate.from),
+      // The log that holds the line is its receiver's, whichever side the hit is seen from.
+      twoSides: candidate.kind !== 'declaration' && projection.twoSidesOf(candidate.owner, candidate.from),
       receiver: candidate.kind === 'sent' ? candidate.owner : null,
       receiverNamed: candidate.kind === 'sent' ? projection.namedOf(candidate.owner) : null,
       snippet,

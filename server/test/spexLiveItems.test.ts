@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { liveItemSchema, type LiveItem } from '../../shared/wire/common.ts';
-import { spexSessionResponseSchema } from '../../shared/wire/spex.ts';
+import { searchResponseSchema } from '../../shared/wire/search.ts';
+import { spexSessionResponseSchema, type SpexSearchHit } from '../../shared/wire/spex.ts';
 import type { SourceNotice } from '../sources/source.ts';
 import { TEST_PENDING_WINDOW_MS, eventually } from './harness.ts';
 import { A, B, C, PROJECT, sentEvent, sessionJson, startSpexRig, statusEvent, type SpexRig } from './spexHarness.ts';
@@ -139,6 +140,29 @@ describe('spex item notices', () => {
       told.map((item) => [item.side, item.twoSides]),
       [['received', undefined]],
     );
+  });
+
+  it('a received line is seen from two sides alike on a page, in a search hit and in the live view: the server says so on each, by its one rule', async () => {
+    const rig = await startRig();
+    const texts = { peer: 'twosides from a peer', person: 'twosides from a person', other: 'twosides from the tracker', self: 'twosides to myself' };
+    await rig.writer.send({ op: 'event', ...where(A), event: sentEvent(texts.peer, B, { ts: '2026-11-30T12:00:01.000Z' }) });
+    await rig.writer.send({ op: 'event', ...where(A), event: sentEvent(texts.person, null, { ts: '2026-11-30T12:00:02.000Z' }) });
+    await rig.writer.send({ op: 'event', ...where(A), event: sentEvent(texts.other, 'issues', { ts: '2026-11-30T12:00:03.000Z' }) });
+    await rig.writer.send({ op: 'event', ...where(C), event: sentEvent(texts.self, C, { ts: '2026-11-30T12:00:04.000Z' }) });
+    await itemTold(rig, C, (item) => item.firstLine === texts.self, 'the last line');
+    const expected = { [texts.peer]: true, [texts.person]: false, [texts.other]: false, [texts.self]: false };
+
+    const live = Object.fromEntries([...toldOf(rig, A), ...toldOf(rig, C)].filter((item) => item.side === 'received').map((item) => [item.firstLine, item.twoSides === true]));
+    assert.deepEqual(live, expected, 'the live view');
+    const pages = await Promise.all([A, C].map(async (sessionId) => spexSessionResponseSchema.parse((await rig.get(`/api/sessions/${sessionId}?limit=5000`)).body)));
+    const onPages = Object.fromEntries(pages.flatMap((page) => page.items).flatMap((item) => (item.type === 'received' && item.text?.startsWith('twosides') ? [[item.text, item.twoSides]] : [])));
+    assert.deepEqual(onPages, expected, 'the sessions’ pages');
+    const found = searchResponseSchema.parse((await rig.get('/api/search?q=twosides')).body);
+    const hits = found.hits as SpexSearchHit[];
+    const inHits = Object.fromEntries(hits.filter((hit) => hit.kind === 'received').map((hit) => [Object.keys(expected).find((text) => hit.snippet?.includes(text)), hit.twoSides]));
+    assert.deepEqual(inHits, expected, 'the search’s received hits');
+    // The sender's side of the one line seen from two sides is a sent hit, read from the receiver's log: seen from two sides too.
+    assert.deepEqual(hits.filter((hit) => hit.kind === 'sent').map((hit) => [hit.sessionId, hit.receiver, hit.twoSides]), [[B, A, true]]);
   });
 
   it('a line written in two pieces is told being written, then as its event; damaged, invalid and torn lines are told as degraded evidence with no text', async () => {

@@ -64,6 +64,16 @@ export function describeSender(from: string | null, sessionIds: ReadonlySet<stri
   return sessionIds.has(from) ? { by: 'session', sessionId: from } : { by: 'other', as: from };
 }
 
+/**
+ * Whether a `sent` line of `receiver`'s log is one event seen from two sides: its `from` is another
+ * session of this home, whose Sent lists the same line (read from this log: spex writes it once).
+ * A line a session sent to itself has no other side. The one rule for a page's item, a search's
+ * hit and the live view's two rows of it: the wire carries the answer, the browser derives none.
+ */
+export function isSeenFromTwoSides(receiver: string, from: string | null, sessionIds: Pick<ReadonlySet<string>, 'has'>): boolean {
+  return from !== null && from !== receiver && sessionIds.has(from);
+}
+
 // ——— the index a reader keeps, as lines are read ———
 //
 // What each id sent, kept as the logs that hold it are read, never rebuilt whole: each receiver's

@@ -138,7 +138,14 @@ export const spexItemSchema = z.discriminatedUnion('type', [
     noteClipped: clippedSchema,
   }),
   /** A `sent` line of its own log: a message addressed to this session. */
-  z.object({ type: z.literal('received'), ...lineBase, from: spexSenderSchema, ...messageFields }),
+  z.object({
+    type: z.literal('received'),
+    ...lineBase,
+    from: spexSenderSchema,
+    /** Whether the same line is in its sender's Sent: a session of this home other than this one (the server's rule, isSeenFromTwoSides). */
+    twoSides: z.boolean(),
+    ...messageFields,
+  }),
   /** A `sent` line in another session's log whose `from` is this session's id: it comes from the receiver's log. */
   z.object({ type: z.literal('sent'), ...lineBase, receiver: z.string(), receiverNamed: spexNamedSchema, fromLog: z.literal('receiver'), ...messageFields }),
   /** A line of a kind spex's reader does not know: its text as written. */
@@ -187,6 +194,8 @@ export const spexSearchHitSchema = z.object({
   /** A message seen from the session's side; a declaration's note has none. */
   kind: z.enum(['received', 'sent', 'declaration']),
   from: spexSenderSchema.nullable(),
+  /** Whether the line is one event seen from two sides (isSeenFromTwoSides): a received hit whose sender's Sent lists it too, and every sent hit. */
+  twoSides: z.boolean(),
   /** For a sent hit: the session whose log holds the line. */
   receiver: z.string().nullable(),
   receiverNamed: spexNamedSchema.nullable(),

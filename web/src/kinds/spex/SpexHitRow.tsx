@@ -8,7 +8,6 @@ import { projectName } from '../../sessions/names.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
 import { SpexSessionRef } from './SpexSessionRef.tsx';
-import { seenFromTwoSides } from './twoSides.ts';
 
 /**
  * A spex line found by a search, seen from its session's side, opening the line in its place: a
@@ -38,7 +37,7 @@ export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: 
             <span className="peer-dir">from</span>{' '}
             {hit.from.by === 'person' ? <strong>a person</strong> : hit.from.by === 'session' ? <SpexSessionRef source={source} sessionId={hit.from.sessionId} named={hit.from.named} /> : <VerbatimText text={hit.from.as} inline />}
             {/* Its sender's Sent holds the same line, as a spex session's page says of it. */}
-            {seenFromTwoSides(hit.from, hit.sessionId) && (
+            {hit.twoSides && (
               <>
                 {' '}
                 <Mark name="two-sides" />

@@ -12,7 +12,6 @@ import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
 import { SpexSessionRef, describeNamed } from './SpexSessionRef.tsx';
 import { SpexText, messageTextOf, noteOf, rawOf } from './SpexText.tsx';
-import { seenFromTwoSides } from './twoSides.ts';
 
 // One item of a spex session in its column: what it received (its own log's `sent` lines) on the
 // right, what it sent (other logs' `sent` lines whose `from` is its id) on the left, declarations
@@ -68,7 +67,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
         {' '}
         <ItemPlace source={source} sessionId={sessionId} item={item} />
       </header>
-      {seenFromTwoSides(from, sessionId) && (
+      {item.twoSides && (
         <p className="correlation">
           The same event is in that session's Sent column <Mark name="two-sides" />
         </p>
