@@ -1,5 +1,5 @@
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { onReaderMoves } from '../app/readerMoves.ts';
 import { Link, useRouter } from '../router/Router.tsx';
 import { projectPath, sessionPath } from '../router/routes.ts';
@@ -9,6 +9,7 @@ import { conversationWord, openListedPath, pathOf } from './conversations.ts';
 import { projectName, shortId } from './names.ts';
 import { buildTree, countMoved, flattenSessions, flattenTree, keepOrder, membersOf, orderOf, rowKeyOf, rowShows, topRowsOf, type ListOrder, type SessionNode, type SidebarRow } from './sessionTree.ts';
 import { useConversations } from './useConversations.ts';
+import { useHold } from './useHold.ts';
 import { countOf } from '../text/count.ts';
 import { measureWithoutLayout } from '../conversation/measureWithoutLayout.ts';
 
@@ -36,17 +37,8 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
   // does not move the row the reader is about to click or press Enter on (nor take out of the
   // page, with its focus, the row focused), nor change the rows a reader scrolled to under them.
   // The list re-sorts when all have let go, or when asked to.
-  const [kept, setKept] = useState<ListOrder | null>(null);
-  const holding = useRef({ pointer: false, focus: false, reader: false });
-  const hold = (by: keyof typeof holding.current, on: boolean) => {
-    const held = () => holding.current.pointer || holding.current.focus || holding.current.reader;
-    const before = held();
-    holding.current[by] = on;
-    if (held() && !before) setKept(orderOf(fresh));
-    if (!held() && before) setKept(null);
-  };
-  const holdNow = useRef(hold);
-  holdNow.current = hold;
+  const listRef = useRef<HTMLDivElement>(null);
+  const { kept, hold, retake, pointer, focus } = useHold<ListOrder>(() => orderOf(fresh), listRef);
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(topRowsOf(tree), topRowsOf(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
@@ -73,7 +65,6 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
     movedByReader.current = false;
   }
   const followed = useMemo(() => (selectedSession === null ? -1 : rows.findIndex((row) => row.kind === 'session' && rowShows(row.node, selectedSession))), [rows, selectedSession]);
-  const listRef = useRef<HTMLDivElement>(null);
   // Made again only with the rows: the virtualizer places every row again whenever its key
   // function is another, which a render for a new list not yet taken (deferred) need not do.
   const estimateSize = useCallback((index: number) => (rows[index]?.kind === 'project' ? PROJECT_HEIGHT : SESSION_HEIGHT * (1 + countNested(rows[index]))), [rows]);
@@ -167,7 +158,7 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
     // The row's key too: a row made again (a session's conversation joined it) is another element.
   }, [followed, followedDrawn, followedKey, selectedSession]);
   // Another session opened: the list is its to follow, in the order live writes give it.
-  useEffect(() => holdNow.current('reader', false), [selectedSession]);
+  useEffect(() => hold('reader', false), [selectedSession]);
   useEffect(() => {
     const list = listRef.current;
     if (list === null) return undefined;
@@ -175,7 +166,7 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
       movedByReader.current = true;
       // Where the open row stood is the reader's now: Back to it later brings it into view afresh.
       stood.current = null;
-      holdNow.current('reader', true);
+      hold('reader', true);
     };
     // Tab into the list is the reader going through it too: the browser brings the link focused into view.
     list.addEventListener('focusin', moved);
@@ -190,7 +181,7 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
 
   return (
     // Where one kind of store is read, a badge naming it on every row says nothing: it is hidden (app.css).
-    <nav className={new Set(data?.sources.map((source) => source.kind)).size > 1 ? 'sidebar' : 'sidebar one-kind'} id="sidebar" aria-label="Projects and sessions" onPointerEnter={() => hold('pointer', true)} onPointerLeave={() => hold('pointer', false)}>
+    <nav className={new Set(data?.sources.map((source) => source.kind)).size > 1 ? 'sidebar' : 'sidebar one-kind'} id="sidebar" aria-label="Projects and sessions" {...pointer}>
       <div className="sidebar-tools">
         <input
           type="search"
@@ -207,17 +198,14 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
       </div>
       {/* Over the list, not above it: a line added above would move every row down. */}
       {moved > 0 && (
-        <button type="button" className="resort" onClick={() => setKept(orderOf(fresh))} title="The list keeps its order while the pointer is over it or the focus is in it, and once you have moved it, until another session is opened">
+        <button type="button" className="resort" onClick={retake} title="The list keeps its order while the pointer is over it or the focus is in it, and once you have moved it, until another session is opened">
           {countOf(moved, 'row')} moved: re-sort
         </button>
       )}
       <div
         className="sidebar-list"
         ref={listRef}
-        onFocus={() => hold('focus', true)}
-        onBlur={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget)) hold('focus', false);
-        }}
+        {...focus}
       >
         {error !== null && <p className="sidebar-note error">Could not load sessions: {error.message}</p>}
         {data !== undefined && total === 0 && <p className="sidebar-note">No {conversationWord(data.sources)}s in {data.sources.length === 1 ? kindNamed(data.sources[0]!.kind)?.name : 'the stores read'} yet.</p>}
