@@ -136,6 +136,15 @@ test('what was refused is one click away: the header’s "not queued" and "rejec
   await expect(page).toHaveURL(/[?&]side=received&refused=1$/);
   await expect(entry(page, files.rejected)).toBeVisible();
   await expect(entry(page, files.notQueued)).toHaveCount(0);
+
+  // The session's page across the stores says it beside the record's badge, with the same links.
+  await page.goto(`${live.url}/sessions/${session.sessionId}`);
+  const lead = page.getByRole('list', { name: 'Its stores' }).locator('.store-lead');
+  await expect(lead).toHaveText('1 not queued · 1 rejected');
+  await lead.getByRole('link', { name: '1 not queued' }).click();
+  await expect(page).toHaveURL(new RegExp(`/conversation/${session.sessionId}\\?side=sent&refused=1$`));
+  await expect(entry(page, files.notQueued)).toBeVisible();
+  await expect(entry(page, files.queued)).toHaveCount(0);
 });
 
 test('in a laptop’s window a session’s activity and peers are folded under a summary that counts them; opened, they stay open on the next session’s page and through a reload; a taller window has them open', async ({ page }) => {

@@ -202,6 +202,8 @@ test("each store's own page links to the session's page and to its other stores'
   await expect(page).toHaveURL(`${dashboard.url}/sessions/${SESSION_A}`);
   // There, each store's view is named once: its store, what it calls the session, and a seat's own name.
   await expect(page.getByRole('list', { name: 'Its stores' }).getByRole('link')).toHaveText(['the record session', 'spex session', 'set-agent-comm seat checkout#9c0ffee0']);
+  // Beside each, what its own page leads with: the record's refusals, spex's status now, sac's cursor.
+  await expect(page.getByRole('list', { name: 'Its stores' }).locator('.store-lead')).toHaveText(['0 not queued · 0 rejected', 'now: working', 'gone: backlog of 1 not counted as unread']);
 });
 
 test("a live row and a search hit link to the session's page by the full id their store states", async ({ page }) => {

@@ -57,6 +57,11 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   ListRow: ComponentType<{ conversation: C; depth: number; selected: boolean }>;
   /** A child listed in another project, linked under its parent with that project's name. */
   ElsewhereRow?: ComponentType<{ conversation: C; depth: number }>;
+  /**
+   * What its own page leads with, said beside its badge on the session's page across the stores:
+   * the record's refusals (each a link to them alone), spex's status now, sac's cursor.
+   */
+  Lead?: ComponentType<{ conversation: C }>;
   /** Its name in the overview's table: an id (short where the full one is long) and a label, if it has one. */
   tableName(conversation: C): { id: string; label: string | null };
   /** Its degraded reasons in plain words, one a line, for a hover. */

@@ -127,6 +127,11 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
                 <span className="store-name">{kind.name}</span> {kind.noun}
                 {conversation.id === data.session ? '' : ` ${conversation.id}`}
               </Link>
+              {kind.Lead !== undefined && (
+                <span className="store-lead">
+                  <kind.Lead conversation={conversation} />
+                </span>
+              )}
               {conversation.degraded.length > 0 && <span className="degraded-count" title={kind.describeDegraded(conversation)}> degraded evidence: open its own view</span>}
             </li>
           );

@@ -21,6 +21,15 @@ function RefusedCount({ session, side, count, words }: { session: SessionSummary
   );
 }
 
+/** What the record says was refused in a session: its header's, and its lead on the session's page across the stores. */
+export function RefusedCounts({ session }: { session: SessionSummary }) {
+  return (
+    <>
+      <RefusedCount session={session} side="sent" count={session.counts.refused} words="not queued" /> · <RefusedCount session={session} side="received" count={session.counts.rejected} words="rejected" />
+    </>
+  );
+}
+
 // `session.runCount` is how many runs the summary counts; `runList` is the runs themselves, from a page.
 export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {
   const { counts } = session;
@@ -49,7 +58,7 @@ export function SessionHeader({ session, runList, children }: { session: Session
           </>
         )}
         <span>{counts.sent} sent</span> · <span>{counts.received} received</span> ·{' '}
-        <RefusedCount session={session} side="sent" count={counts.refused} words="not queued" /> · <RefusedCount session={session} side="received" count={counts.rejected} words="rejected" />
+        <RefusedCounts session={session} />
         {' · '}
         {session.coverage === 'from-start' ? (
           <span title="Coverage begins at the first start entry">

@@ -7,6 +7,7 @@ import { SessionTable } from './SessionTable.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { shortId } from '../../sessions/names.ts';
 import { RecordSessionItem } from './RecordSessionItem.tsx';
+import { RefusedCounts } from './SessionHeader.tsx';
 import { viewCode } from '../../router/viewCode.ts';
 
 // The record: one JSON file per entry, a folder per session. What the shell shows of it.
@@ -27,6 +28,7 @@ export const recordKind: Kind<'record'> = {
     (session.chain !== null && (session.chain.brief.toLowerCase().includes(needle) || session.chain.parent.toLowerCase().includes(needle))),
   parentOf: (session) => session.chain?.parent ?? null,
   ListRow: RecordListRow,
+  Lead: ({ conversation }) => <RefusedCounts session={conversation} />,
   ElsewhereRow: ChainElsewhereRow,
   tableName: (session) => ({ id: shortId(session.sessionId), label: null }),
   describeDegraded: describeSessionDegraded,

@@ -4,6 +4,7 @@ import type { Kind } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
 import { SacHitRow } from './SacHitRow.tsx';
 import { SacListRow } from './SacListRow.tsx';
+import { SacReading } from './SacReading.tsx';
 import { ROOMS } from './sacPaths.ts';
 import { receivedShown } from './receivedShown.ts';
 import { viewCode } from '../../router/viewCode.ts';
@@ -19,6 +20,7 @@ export const sacKind: Kind<'sac'> = {
   describeAsOther: (seat) => `its set-agent-comm seat ${seat.id}`,
   matches: (seat, needle) => seat.agent.toLowerCase().includes(needle) || (seat.session.state === 'known' && seat.session.session.toLowerCase().includes(needle)),
   ListRow: SacListRow,
+  Lead: ({ conversation }) => <SacReading reading={conversation.reading} brief />,
   tableName: (seat) => ({ id: seat.id, label: null }),
   describeDegraded: (seat) => seat.degraded.map((reason) => reason.words).join('\n'),
   receivedShown: (seat) => receivedShown(seat.counts, false),

@@ -6,9 +6,20 @@ import { Time } from '../../time/Time.tsx';
 import { writeCount } from '../../text/count.ts';
 import { SourceBadge } from '../SourceBadge.tsx';
 
+/** Its status now, as session.json says (current, not history): in the sidebar, and beside its badge on the session's page. */
+export function SpexNow({ session }: { session: SpexSummary }) {
+  const { current } = session;
+  if (current.state !== 'known' || current.word === null) return null;
+  return (
+    <span className="badge" title="Its status now, as session.json says: current, not history">
+      now: {current.word}
+    </span>
+  );
+}
+
 /** A spex session in the sidebar: its title, its status now (current, not history), its counts. */
 export function SpexListRow({ conversation: session, selected }: { conversation: SpexSummary; depth: number; selected: boolean }) {
-  const { counts, current } = session;
+  const { counts } = session;
   const label = session.named.title;
   return (
     <Link
@@ -23,9 +34,7 @@ export function SpexListRow({ conversation: session, selected }: { conversation:
         <SourceBadge source={session.source} />
         <code className="sid">{shortId(session.id)}</code>
         {label !== null && <span className="session-row-title">{label}</span>}
-        {current.state === 'known' && current.word !== null && (
-          <span className="badge" title="Its status now, as session.json says: current, not history">now: {current.word}</span>
-        )}
+        <SpexNow session={session} />
         {session.degraded.length > 0 && (
           <span className="badge badge-degraded" title={session.degraded.map((reason) => reason.words).join('\n')}>
             degraded

@@ -2,7 +2,7 @@ import { SOURCE_KIND_NAMES } from '../../../../shared/wire/common.ts';
 import type { Kind } from '../kind.ts';
 import { shortId } from '../../sessions/names.ts';
 import { SpexHitRow } from './SpexHitRow.tsx';
-import { SpexListRow } from './SpexListRow.tsx';
+import { SpexListRow, SpexNow } from './SpexListRow.tsx';
 import { SpexItemView } from './SpexItemView.tsx';
 import { viewCode } from '../../router/viewCode.ts';
 
@@ -17,6 +17,7 @@ export const spexKind: Kind<'spex'> = {
   describeAsOther: () => 'its spex session',
   matches: (session, needle) => [session.title, session.name, session.branch].some((text) => text?.toLowerCase().includes(needle) === true),
   ListRow: SpexListRow,
+  Lead: ({ conversation }) => <SpexNow session={conversation} />,
   tableName: (session) => ({ id: shortId(session.id), label: [session.named.title, session.named.branch].filter((part) => part !== null).join(' · ') || null }),
   describeDegraded: (session) => session.degraded.map((reason) => reason.words).join('\n'),
   searchFilters: {
