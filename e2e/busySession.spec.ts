@@ -381,6 +381,32 @@ test('the overview’s table holds its order while the pointer is over it: a wri
   await expect.poll(newerFirst).toBe(true);
 });
 
+test('a project’s table of sessions across the stores holds its order as the conversations’ table does: under the pointer, a write moves no row until a re-sort', async ({ page }) => {
+  const cwd = '/e2e/busy/held-joined';
+  const older = new SessionWriting(live.writer, cwd);
+  const newer = new SessionWriting(live.writer, cwd);
+  await older.start();
+  await older.sent({ as: 'x' }, 'first');
+  await newer.start();
+  await newer.sent({ as: 'x' }, 'second');
+  await waitForItems(live.url, newer.sessionId, 2);
+  await page.goto(live.url);
+  const table = page.getByRole('table', { name: `2 sessions across the stores in ${cwd}, latest first` });
+  const rowOf = (session: SessionWriting) => table.locator(`tr[data-session="${session.sessionId}"]`);
+  const newerFirst = async () => (await rowOf(newer).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex)) < (await rowOf(older).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex));
+  await expect.poll(newerFirst).toBe(true);
+
+  await rowOf(older).hover();
+  await older.sent({ as: 'x' }, 'third, the latest now');
+  await expect(rowOf(older).locator('.store-badge')).toContainText('2 sent');
+  const resort = page.getByRole('button', { name: /^1 row moved: re-sort$/ });
+  await expect(resort).toBeVisible();
+  expect(await newerFirst(), 'the row under the pointer has not moved').toBe(true);
+  await resort.click();
+  await expect.poll(newerFirst).toBe(false);
+  await expect(resort).toHaveCount(0);
+});
+
 test.describe('the overview', () => {
   let demo: RunningDashboard;
   test.beforeAll(async () => {

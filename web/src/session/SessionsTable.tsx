@@ -5,53 +5,61 @@ import { conversationPath, projectPath, sessionPath } from '../router/routes.ts'
 import { countOf } from '../text/count.ts';
 import { Time } from '../time/Time.tsx';
 import { projectName } from '../sessions/names.ts';
+import { useHeldOrder } from '../sessions/useHeldOrder.tsx';
 import './session.css';
 
 type ListedSession = JoinedSessionsResponse['projects'][number]['sessions'][number];
 
 // Claude Code sessions across the stores, as the server joined them on the full id each store
 // states: a session once per project, with a badge for each store (and seat) that holds it and
-// what that store counts. Each badge opens that store's own view.
+// what that store counts. Each badge opens that store's own view. Latest first, the order held
+// while the reader is on the table, as the conversations' table holds its own (useHeldOrder).
+
+const sessionKey = (session: ListedSession) => session.session;
 
 export function SessionsTable({ sessions, caption }: { sessions: readonly ListedSession[]; caption: string }) {
+  const { rows, holdOn, resort } = useHeldOrder(sessions, sessionKey, 'latest');
   if (sessions.length === 0) return null;
   return (
-    <table className="sessions-table joined-sessions">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Session</th>
-          <th scope="col">In the stores</th>
-          <th scope="col">Last</th>
-        </tr>
-      </thead>
-      <tbody>
-        {sessions.map((session) => (
-          <tr key={session.session} data-session={session.session}>
-            <th scope="row">
-              <Link to={sessionPath(session.session)} className="full-id" aria-label={`Across the stores: ${session.session}`}>
-                {session.session}
-              </Link>
-              {session.elsewhere.length > 0 && (
-                <p className="session-elsewhere">
-                  Its stores name other directories too; also listed under{' '}
-                  {session.elsewhere.map((cwd, index) => (
-                    <span key={cwd ?? ''}>
-                      {index > 0 && ', '}
-                      <Link to={projectPath(cwd)}>{cwd === null ? '(no directory named)' : projectName(cwd)}</Link>
-                    </span>
-                  ))}
-                </p>
-              )}
-            </th>
-            <td>
-              <StoreBadges session={session} />
-            </td>
-            <td>{session.lastAt === null ? '—' : <Time at={session.lastAt} />}</td>
+    <div className="held-table" {...holdOn}>
+      <table className="sessions-table joined-sessions">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Session</th>
+            <th scope="col">In the stores</th>
+            <th scope="col">Last</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((session) => (
+            <tr key={session.session} data-session={session.session}>
+              <th scope="row">
+                <Link to={sessionPath(session.session)} className="full-id" aria-label={`Across the stores: ${session.session}`}>
+                  {session.session}
+                </Link>
+                {session.elsewhere.length > 0 && (
+                  <p className="session-elsewhere">
+                    Its stores name other directories too; also listed under{' '}
+                    {session.elsewhere.map((cwd, index) => (
+                      <span key={cwd ?? ''}>
+                        {index > 0 && ', '}
+                        <Link to={projectPath(cwd)}>{cwd === null ? '(no directory named)' : projectName(cwd)}</Link>
+                      </span>
+                    ))}
+                  </p>
+                )}
+              </th>
+              <td>
+                <StoreBadges session={session} />
+              </td>
+              <td>{session.lastAt === null ? '—' : <Time at={session.lastAt} />}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {resort}
+    </div>
   );
 }
 
