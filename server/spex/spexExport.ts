@@ -192,7 +192,7 @@ function describeItemMarkdown(item: SpexItem, streamed: boolean): string {
       const from = item.from.by === 'person' ? 'a person' : item.from.by === 'session' ? `session ${inlineValue(item.from.sessionId)}` : inlineValue(item.from.as);
       const lines = [place];
       if (item.replyVia !== null) lines.push(`- Reply via ${inlineValue(item.replyVia)}`);
-      if (item.from.by === 'session') lines.push("- The same event is in that session's Sent column: joined by the id spex stored in `from`, not by text or time.");
+      if (item.twoSides) lines.push("- The same event is in that session's Sent column: joined by the id spex stored in `from`, not by text or time.");
       return section(`Received from ${from} · ${item.at ?? 'no time'}`, [...lines, ...hintOf(item), ...now], messageBody(item, block));
     }
     case 'sent': {

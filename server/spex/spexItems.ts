@@ -97,10 +97,8 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
   }
 
   /** Whether a line of `receiver`'s log from `from` is told from its sender's side too (isSeenFromTwoSides): the sent item and `twoSides` on both. */
-  const sessionsOfHome = { has: (id: string) => reader.session(id) !== null };
-
   function toldFromBothSides(receiver: string, from: string | null): boolean {
-    return isSeenFromTwoSides(receiver, from, sessionsOfHome);
+    return isSeenFromTwoSides(receiver, from, reader.sessionsOfHome);
   }
 
   /** A session of this home's name, as the live view shows it beside its id. */

@@ -71,9 +71,6 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     return items;
   }
 
-  function sessionIds(): ReadonlySet<string> {
-    return { has: (id: string) => reader.session(id) !== null } as ReadonlySet<string>;
-  }
 
   /** How spex users know a session of this home, as its session.json says now. */
   function namedOf(sessionId: string): SpexNamed {
@@ -81,13 +78,13 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
   }
 
   function senderOf(from: string | null): SpexSender {
-    const sender = describeSender(from, sessionIds());
+    const sender = describeSender(from, reader.sessionsOfHome);
     return sender.by === 'person' ? { by: 'person' } : sender.by === 'session' ? { by: 'session', sessionId: sender.sessionId, named: namedOf(sender.sessionId) } : { by: 'other', as: sender.as };
   }
 
   /** Whether a `sent` line of `receiver`'s log is also in its sender's Sent (isSeenFromTwoSides). */
   function twoSidesOf(receiver: string, from: string | null): boolean {
-    return isSeenFromTwoSides(receiver, from, sessionIds());
+    return isSeenFromTwoSides(receiver, from, reader.sessionsOfHome);
   }
 
   /** Projects items, reading their lines again from disk; `limit` clips texts for a page. */

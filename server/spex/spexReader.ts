@@ -3,7 +3,7 @@ import type { PendingWindow } from '../../shared/evidence.ts';
 import type { Indexing } from '../../shared/wire/common.ts';
 import { SESSION_JSON, type ProjectLabel, type Stray } from '../../shared/spex/layout.ts';
 import type { SegmentReading } from '../../shared/spex/segment.ts';
-import { createSentIndex, type IndexedMark, type SentBy } from '../../shared/spex/sentBy.ts';
+import { createSentIndex, type IndexedMark, type SentBy, type SessionsOfHome } from '../../shared/spex/sentBy.ts';
 import type { SessionJsonReading } from '../../shared/spex/sessionJson.ts';
 import type { LogItem, TimelineFacts } from '../../shared/spex/timeline.ts';
 import { foldTimeline, orderReadings } from '../../shared/spex/timeline.ts';
@@ -56,6 +56,8 @@ export type SpexReader = {
   status(): { state: 'present' | 'missing' | 'unreadable'; why: string | null; indexing: Indexing };
   sessions(): Iterable<SpexSession>;
   session(sessionId: string): SpexSession | null;
+  /** Which ids are sessions of this home, as `session` answers: for the spex core's rules. */
+  sessionsOfHome: SessionsOfHome;
   project(folder: string): ProjectLabel | null;
   /** Names under the home that are listed and never read: links out of it, names that are not UTF-8. */
   strays(): string[];
@@ -133,6 +135,7 @@ export function createSpexReader(options: ReaderOptions): SpexReader {
     status: () => watch.status(),
     sessions: () => sessions.values(),
     session: (sessionId) => sessions.get(sessionId) ?? null,
+    sessionsOfHome: { has: (sessionId) => sessions.has(sessionId) },
     project: (folder) => labels.get(folder) ?? null,
     strays: () => home.strays(),
     items(session) {

@@ -31,6 +31,7 @@ before(async () => {
     await write(A, { ts: '2026-11-30T10:00:02.000Z', kind: 'dispatch-settled', mid: 'm1', receipt: SETTLED_CANARY });
     await write(A, sentEvent('from B, with its receipt', B, { ts: '2026-11-30T10:00:03.000Z', dispatchReceipt: { digest: RECEIPT_CANARY } }));
     await write(B, sentEvent('A asks B', A, { ts: '2026-11-30T10:00:04.000Z' }));
+    await write(B, sentEvent('B notes to itself', B, { ts: '2026-11-30T10:00:04.500Z' }));
     await write(A, statusEvent('awaiting', 'merge', NOTE, '2026-11-30T10:00:05.000Z'));
     await writer.send({ op: 'bytes', ...where(A), base64: Buffer.from('{"ts":"2026-11-30T10:00:06.000Z","kind":"sent","te\n').toString('base64'), bound: BOUND });
     await write(A, sentEvent('from the tracker', 'issues', { ts: '2026-11-30T10:00:07.000Z' }));
@@ -67,6 +68,17 @@ function segmentLines(sessionId: string): { segment: string; lines: Buffer[] }[]
 }
 
 describe('a spex session exported', () => {
+  it('as Markdown, says a received line is one event seen from two sides where the server does, and not of a line a session sent to itself', async () => {
+    const got = await exportOf(B, 'md');
+    assert.equal(got.status, 200);
+    const sections = got.text.split(/^### /m);
+    const fromA = sections.find((section) => section.startsWith(`Received from session \`${A}\``));
+    const fromItself = sections.find((section) => section.startsWith(`Received from session \`${B}\``));
+    assert.ok(fromA !== undefined && fromItself !== undefined, `both received lines are sections: ${sections.map((section) => section.split('\n')[0]).join(' | ')}`);
+    assert.match(fromA, /The same event is in that session's Sent column/);
+    assert.doesNotMatch(fromItself, /The same event is in that session's Sent column/);
+  });
+
   it("as NDJSON: each line with its evidence and place, its bytes exactly as in its segment, a private line nowhere and a receipt's line as its bytes without it, saying so", async () => {
     const got = await exportOf(A, 'ndjson');
     assert.equal(got.status, 200);

@@ -54,12 +54,15 @@ function isSentFrom(item: TimelineItem, sessionId: string): item is SentItem['it
   return item.evidence === 'parsed' && item.facts.kind === 'sent' && item.facts.from === sessionId;
 }
 
+/** Which ids are sessions of this home: a reader's answer, asked id by id. */
+export type SessionsOfHome = Pick<ReadonlySet<string>, 'has'>;
+
 /**
  * Who a `from` names: null is a person, said in words; a string that is a known session's id is
  * that session; any other string (`issues`, `peer:<machine>:<session>`, an API caller's) is shown
  * exactly as written, never guessed at.
  */
-export function describeSender(from: string | null, sessionIds: ReadonlySet<string>): { by: 'person' } | { by: 'session'; sessionId: string } | { by: 'other'; as: string } {
+export function describeSender(from: string | null, sessionIds: SessionsOfHome): { by: 'person' } | { by: 'session'; sessionId: string } | { by: 'other'; as: string } {
   if (from === null) return { by: 'person' };
   return sessionIds.has(from) ? { by: 'session', sessionId: from } : { by: 'other', as: from };
 }
@@ -70,7 +73,7 @@ export function describeSender(from: string | null, sessionIds: ReadonlySet<stri
  * A line a session sent to itself has no other side. The one rule for a page's item, a search's
  * hit and the live view's two rows of it: the wire carries the answer, the browser derives none.
  */
-export function isSeenFromTwoSides(receiver: string, from: string | null, sessionIds: Pick<ReadonlySet<string>, 'has'>): boolean {
+export function isSeenFromTwoSides(receiver: string, from: string | null, sessionIds: SessionsOfHome): boolean {
   return from !== null && from !== receiver && sessionIds.has(from);
 }
 

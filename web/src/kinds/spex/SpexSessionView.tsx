@@ -57,7 +57,8 @@ export default function SpexSessionView({ source, id: sessionId, item, query }: 
       <ParamsNotApplied query={query} reads={[]} applied="" />
       <MarksLegend
         names={[
-          ...(session.counts.sent + session.counts.fromPeers > 0 ? (['two-sides'] as const) : []),
+          // Marked where the server says a card is one event seen from two sides (`twoSides`, every Sent card).
+          ...(conversation.fetched().some((one) => one.type === 'sent' || (one.type === 'received' && one.twoSides)) ? (['two-sides'] as const) : []),
           ...(session.counts.damaged + session.counts.invalid + session.counts.torn > 0 ? (['unknown'] as const) : []),
         ]}
       />
