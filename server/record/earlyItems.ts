@@ -17,7 +17,7 @@ import { projectFile, textSeenIn } from './liveItems.ts';
  * When the thread's look of the folder tells the same item again, it is not told twice.
  */
 export function createEarlyItems(source: string, recordDir: string, pendingWindowMs?: number) {
-  /** Per session, the items told early, as told, by key: until the folder's look tells them again. */
+  /** Per session, the items told early, by key, as last told (early, or by the index since): until the first scan is over. */
   const told = new Map<string, Map<string, string>>();
 
   return {
@@ -38,14 +38,24 @@ export function createEarlyItems(source: string, recordDir: string, pendingWindo
       items.set(item.key, telling);
       return item;
     },
-    /** Whether this item was told early just as it is: then it is not told again. Either way, the early one is forgotten. */
+    /**
+     * Whether this item, which the index tells, was told early just as it is: then it is not told
+     * again. What the index tells is kept as told, so that a look after it (a folder asked again,
+     * a late stir) tells only what is new.
+     */
     toldAlready(sessionId: string, item: LiveItem): boolean {
       const items = told.get(sessionId);
       const early = items?.get(item.key);
       if (early === undefined) return false;
-      items!.delete(item.key);
-      if (items!.size === 0) told.delete(sessionId);
-      return early === JSON.stringify(item);
+      const telling = JSON.stringify(item);
+      items!.set(item.key, telling);
+      return early === telling;
+    },
+    /** Whether any item told early is remembered. */
+    holdsAny: (): boolean => told.size > 0,
+    /** Forgets what was told: once the first scan is over, nothing is looked at early again. */
+    clear(): void {
+      told.clear();
     },
   };
 }

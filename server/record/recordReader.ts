@@ -84,6 +84,8 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
       const newFiles = [...changes].filter(([, change]) => change.isNew).map(([name]) => name);
       if (newFiles.length > 0) settleGaps(sessionId, newFiles);
     }
+    // Items are told early only while the first scan runs: what was told of them is not needed after.
+    if (early.holdsAny() && watcher.status().indexing.state === 'ready') early.clear();
     // Files directly in the record directory are part of its state, which a client fetches
     // with the list of sessions when told of the record.
     if (looseFilesChanged) publish({ type: 'source', source: statusNow() });

@@ -120,6 +120,12 @@ describe('an item told early, from a look on the main thread', () => {
       // The add and the change chokidar tells of one write, each looked at once it is whole.
       assert.equal(early.look(sessionId, name), null);
       assert.equal(early.look(sessionId, name), null);
+      // The index, given the folder, tells the same item: not told again; nor is a look after it.
+      assert.equal(early.toldAlready(sessionId, entry!), true);
+      assert.equal(early.look(sessionId, name), null);
+      // What the index tells that differs is told, and a look after it tells only what is new.
+      assert.equal(early.toldAlready(sessionId, { ...entry!, degraded: true }), false);
+      assert.deepEqual(early.look(sessionId, name), entry);
     } finally {
       await writer.kill();
       record.remove();
