@@ -38,7 +38,7 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
   // page, with its focus, the row focused), nor change the rows a reader scrolled to under them.
   // The list re-sorts when all have let go, or when asked to.
   const listRef = useRef<HTMLDivElement>(null);
-  const { kept, hold, retake, pointer, focus } = useHold<ListOrder>(() => orderOf(fresh), listRef);
+  const { kept, hold, retake, pointer, focus } = useHold<ListOrder, 'reader'>(() => orderOf(fresh), listRef);
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(topRowsOf(tree), topRowsOf(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);

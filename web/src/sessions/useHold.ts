@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FocusEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FocusEvent, type RefObject } from 'react';
 
 // The reader's hold on a live list: while any reason holds it (the pointer over it, the focus in
 // it, a reason of the list's own: the sidebar's reader who scrolled it), what the list was when
@@ -6,12 +6,17 @@ import { useCallback, useEffect, useRef, useState, type FocusEvent, type RefObje
 // move the row about to be clicked. Let go by every reason, it is forgotten and the list is fresh
 // again. One hook for the sidebar's list (Sidebar.tsx) and the overview's tables (useHeldOrder).
 
-export function useHold<K>(take: () => K, focusBox: RefObject<HTMLElement | null>) {
+/** `Reason`: the list's own reasons to hold, beside the pointer and the focus (the sidebar's 'reader'). */
+export function useHold<K, Reason extends string = never>(take: () => K, focusBox: RefObject<HTMLElement | null>) {
   const [kept, setKept] = useState<K | null>(null);
-  const holding = useRef(new Set<string>());
+  const holding = useRef(new Set<'pointer' | 'focus' | Reason>());
+  // What is taken is what the reader sees: the list as last committed, not as a render under way
+  // (the sidebar renders a deferred list, whose render may be dropped).
   const takeNow = useRef(take);
-  takeNow.current = take;
-  const hold = useCallback((by: string, on: boolean) => {
+  useLayoutEffect(() => {
+    takeNow.current = take;
+  });
+  const hold = useCallback((by: 'pointer' | 'focus' | Reason, on: boolean) => {
     const before = holding.current.size > 0;
     if (on) holding.current.add(by);
     else holding.current.delete(by);
