@@ -108,7 +108,8 @@ export default function SessionPage({ session, item, query }: { session: string;
 
 /**
  * Each store's own view of the session, one click away: its degraded evidence, spex's
- * declarations, sac's rooms. A conversation cut to its newest items says so, and the page asks for
+ * declarations, sac's rooms; beside it, what that view leads with (its kind's `Lead`) and its
+ * degraded reasons in its store's words, a link to that view. A conversation cut to its newest items says so, and the page asks for
  * more on a click (`limit`, in the address).
  */
 function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; filter: SessionFilter; onMore(limit: SessionLimit): void }) {
@@ -128,11 +129,21 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
                 {conversation.id === data.session ? '' : ` ${conversation.id}`}
               </Link>
               {kind.Lead !== undefined && (
-                <span className="store-lead">
-                  <kind.Lead conversation={conversation} />
-                </span>
+                <>
+                  {' '}
+                  <span className="store-lead">
+                    <kind.Lead conversation={conversation} />
+                  </span>
+                </>
               )}
-              {conversation.degraded.length > 0 && <span className="degraded-count" title={kind.describeDegraded(conversation)}> degraded evidence: open its own view</span>}
+              {conversation.degraded.length > 0 && (
+                <>
+                  {' '}
+                  <Link to={conversationPath(conversation.source.id, conversation.id)} className="degraded-count" title={`Degraded evidence in ${kind.name}: its own view shows each in place`}>
+                    degraded: {kind.describeDegraded(conversation).split('\n').join('; ')}
+                  </Link>
+                </>
+              )}
             </li>
           );
         })}

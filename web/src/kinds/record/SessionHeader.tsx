@@ -9,26 +9,7 @@ import { Time } from '../../time/Time.tsx';
 import { projectName, shortId } from '../../sessions/names.ts';
 import { countOf } from '../../text/count.ts';
 import { SessionAcrossStores } from '../../session/SessionAcrossStores.tsx';
-import { describeFilter, sessionFilterQuery } from './sessionFilter.ts';
-
-/** A count of refused messages; where there are any, a link to them alone (the session narrowed to them, `refused=1`). */
-function RefusedCount({ session, side, count, words }: { session: SessionSummary; side: 'sent' | 'received'; count: number; words: string }) {
-  if (count === 0) return <span>0 {words}</span>;
-  return (
-    <Link className="count-refused" to={conversationPath(session.source.id, session.sessionId, sessionFilterQuery({ side, peer: null, refused: true }))} title={`Show only the ${describeFilter({ side, peer: null, refused: true })}`}>
-      {count} {words}
-    </Link>
-  );
-}
-
-/** What the record says was refused in a session: its header's, and its lead on the session's page across the stores. */
-export function RefusedCounts({ session }: { session: SessionSummary }) {
-  return (
-    <>
-      <RefusedCount session={session} side="sent" count={session.counts.refused} words="not queued" /> · <RefusedCount session={session} side="received" count={session.counts.rejected} words="rejected" />
-    </>
-  );
-}
+import { RefusedCounts } from './RefusedCounts.tsx';
 
 // `session.runCount` is how many runs the summary counts; `runList` is the runs themselves, from a page.
 export function SessionHeader({ session, runList, children }: { session: SessionSummary; runList: SessionResponse['runs'] | null; children: SessionSummary[] }) {

@@ -7,7 +7,7 @@ import { SessionTable } from './SessionTable.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { shortId } from '../../sessions/names.ts';
 import { RecordSessionItem } from './RecordSessionItem.tsx';
-import { RefusedCounts } from './SessionHeader.tsx';
+import { RefusedCounts } from './RefusedCounts.tsx';
 import { viewCode } from '../../router/viewCode.ts';
 
 // The record: one JSON file per entry, a folder per session. What the shell shows of it.
