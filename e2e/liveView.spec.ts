@@ -177,12 +177,12 @@ test('in the page’s first minute the rate says how many items came in how many
   await a.start();
   const sent = await a.sent({ as: 'docs' }, 'one more');
   await expect(rowOf(page, sent)).toBeVisible();
-  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^2 items in \d+ s$/);
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^2 told in \d+ s$/);
   // The seconds are as many as the page has listened, not as of the view's last tick (every 5 s).
   const opened = Date.now();
   await page.waitForTimeout(2_500);
   await a.sent({ as: 'docs' }, 'and one more');
-  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^3 items in \d+ s$/);
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^3 told in \d+ s$/);
   const rate = (await page.getByLabel('Rate', { exact: true }).textContent())!;
   expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeGreaterThanOrEqual(Math.floor((Date.now() - opened) / 1000));
 });
@@ -199,7 +199,7 @@ test('the rate counts its seconds from when the stream opened, not from the page
   await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/live/, { timeout: 15_000 });
   const opened = Date.now();
   const rate = (await page.getByLabel('Rate', { exact: true }).textContent())!;
-  expect(rate).toMatch(/^\d+ items? in \d+ s$/);
+  expect(rate).toMatch(/^\d+ told in \d+ s$/);
   expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - opened) / 1000));
 });
 
@@ -230,7 +230,7 @@ test('a filter is kept in the address and survives a reload', async ({ page }) =
   const rejected = await a.received({ as: 'web-app' }, 'Not fine', 'rejected');
   await expect(rowOf(page, rejected)).toBeVisible();
   await expect(rowOf(page, consumed)).toHaveCount(0);
-  await expect(page.getByLabel('Items listed')).toHaveText(/^1 of \d+ items?$/);
+  await expect(page.getByLabel('Items listed')).toHaveText(/^1 of \d+ items? listed$/);
 });
 
 test('a filter of the address the live view does not take is said, not dropped in silence; what it does take is not', async ({ page }) => {
@@ -335,7 +335,7 @@ async function pausedAt(page: Page, sessionId: string, count: number, at: number
   await page.setViewportSize({ width: 1700, height: 800 });
   await openLive(page, `?session=${sessionId}`);
   await stores[1]!.writer.send({ op: 'burst', sessionId, count, startSeq: 1, cwd: `/e2e/${sessionId}` });
-  await expect(page.getByLabel('Items listed')).toHaveText(new RegExp(`^${count} of [\\d,]+ items$`), { timeout: 30_000 });
+  await expect(page.getByLabel('Items listed')).toHaveText(new RegExp(`^${count} of [\\d,]+ items listed$`), { timeout: 30_000 });
   await page.getByRole('button', { name: 'Pause' }).click();
   const scroll = page.locator('.live-scroll');
   const height = await page.locator('.live-item').first().evaluate((row) => row.getBoundingClientRect().height);
@@ -377,7 +377,7 @@ test('a paused view whose reader scrolled up to a row and opened it at once is f
   await page.setViewportSize({ width: 1280, height: 800 });
   await openLive(page, `?session=${sessionId}`);
   await stores[1]!.writer.send({ op: 'burst', sessionId, count: 40, startSeq: 1, cwd: `/e2e/${sessionId}` });
-  await expect(page.getByLabel('Items listed')).toHaveText(/^40 of [\d,]+ items$/, { timeout: 30_000 });
+  await expect(page.getByLabel('Items listed')).toHaveText(/^40 of [\d,]+ items listed$/, { timeout: 30_000 });
   await page.getByRole('button', { name: 'Pause' }).click();
   // The first row drawn, out of view above: the click scrolls the list up to it first, and the
   // scroll is told after the press.
@@ -398,7 +398,7 @@ test('a burst of 2,000 writes ends with all of them listed, in the order written
   await openLive(page, `?session=${sessionId}`);
   const ack = await stores[1]!.writer.send({ op: 'burst', sessionId, count: 2_000, startSeq: 1, cwd: '/e2e/live-burst' });
   const last = ack.file!.split('/').at(-1)!;
-  await expect(page.getByLabel('Items listed')).toHaveText(/^2,000 of [\d,]+ items$/, { timeout: 60_000 });
+  await expect(page.getByLabel('Items listed')).toHaveText(/^2,000 of [\d,]+ items listed$/, { timeout: 60_000 });
   await expect(rowOf(page, last)).toBeInViewport();
   await expect(rowOf(page, last)).toHaveAttribute('data-index', '1999');
   await expect(rowOf(page, last)).toHaveAttribute('data-evidence', 'parsed');
