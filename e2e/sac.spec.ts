@@ -65,6 +65,8 @@ test('the top bar leads to the rooms, and a room’s flow lists its entries in t
   await page.goto(url);
   await page.getByRole('banner').getByRole('link', { name: 'Rooms' }).click();
   await expect(page).toHaveURL(`${url}/source/${source}/rooms`);
+  // Every column of the rooms' table is named, as the other tables' are.
+  await expect(page.getByRole('columnheader')).toHaveText(['Room', 'Members', 'Entries', 'Last entry', 'Degraded']);
   await page.getByRole('link', { name: '#team' }).click();
   const entries = flowOf(page).getByRole('article');
   await expect(entries).toHaveCount(4);

@@ -6,6 +6,7 @@ import { Link, useRouter } from '../../router/Router.tsx';
 import { conversationPath, sourceViewPath } from '../../router/routes.ts';
 import { countOf } from '../../text/count.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
+import { DegradedReasons } from '../../sessions/DegradedReasons.tsx';
 import type { SacRoomMember, SacRoomSummary } from '../../../../shared/wire/sac.ts';
 import type { SourceViewProps } from '../kind.ts';
 import { SacEntry } from './SacEntry.tsx';
@@ -33,7 +34,13 @@ function RoomsTable({ source }: { source: string }) {
       <h1>Rooms</h1>
       <table className="sac-rooms">
         <thead>
-          <tr><th>room</th><th>members</th><th>entries</th><th>last entry</th><th></th></tr>
+          <tr>
+            <th scope="col">Room</th>
+            <th scope="col">Members</th>
+            <th scope="col">Entries</th>
+            <th scope="col">Last entry</th>
+            <th scope="col">Degraded</th>
+          </tr>
         </thead>
         <tbody>
           {rooms.data?.rooms.map((one) => (
@@ -54,7 +61,7 @@ function RoomsTable({ source }: { source: string }) {
               </td>
               <td>{one.folder.state === 'present' ? one.entries : <RoomFolderWords folder={one.folder} />}</td>
               <td>{one.last === null ? '—' : <>{<WrittenTime text={one.last.time} at={one.last.at} />} · {one.last.seat} · {one.last.entryType}</>}</td>
-              <td>{one.degraded.length > 0 && <span className="badge degraded" title={one.degraded.map((reason) => reason.words).join('\n')}>degraded</span>}</td>
+              <td>{one.degraded.length > 0 ? <DegradedReasons count={one.degraded.length} words={one.degraded.map((reason) => reason.words).join('\n')} /> : '—'}</td>
             </tr>
           ))}
         </tbody>
