@@ -39,7 +39,7 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
         <span title={counts.toOthers > 0 ? `${counts.toOthers} more in its rooms addressed to others, shown on its page on demand` : undefined}>
           {writeCount(receivedShown(counts, false))} received{counts.toOthers > 0 && ` · ${writeCount(counts.toOthers)} to others`}
         </span>
-        <SacReading reading={session.reading} brief />
+        <SacReading reading={session.reading} brief toOthers={counts.toOthers} />
       </span>
     </Link>
   );

@@ -5,12 +5,17 @@ import type { SacReading as Reading } from '../../../../shared/wire/sac.ts';
 
 const TITLE = 'what set-agent-comm’s cursor for this seat marks read; not what the session read';
 
-export function SacReading({ reading, brief = false }: { reading: Reading; brief?: boolean }) {
+/** `toOthers`: entries its rooms hold for other seats, which sac's cursor counts among the unread while the seat's Received leaves them out. */
+export function SacReading({ reading, brief = false, toOthers = 0 }: { reading: Reading; brief?: boolean; toOthers?: number }) {
   switch (reading.state) {
     case 'caught-up':
       return <span className="sac-cursor" title={TITLE}>caught up by sac’s cursor</span>;
     case 'behind':
-      return <span className="sac-cursor unread" title={TITLE}>{reading.unread.toLocaleString('en')} unread by sac’s cursor</span>;
+      return (
+        <span className="sac-cursor unread" title={TITLE}>
+          {reading.unread.toLocaleString('en')} unread by sac’s cursor{toOthers > 0 && ', entries to others included'}
+        </span>
+      );
     case 'gone':
       return (
         <span className="sac-cursor" title="A closed session is not behind, it is gone (sac admin’s rule)">

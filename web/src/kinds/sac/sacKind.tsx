@@ -20,7 +20,7 @@ export const sacKind: Kind<'sac'> = {
   describeAsOther: (seat) => `its set-agent-comm seat ${seat.id}`,
   matches: (seat, needle) => seat.agent.toLowerCase().includes(needle) || (seat.session.state === 'known' && seat.session.session.toLowerCase().includes(needle)),
   ListRow: SacListRow,
-  Lead: ({ conversation }) => <SacReading reading={conversation.reading} brief />,
+  Lead: ({ conversation }) => <SacReading reading={conversation.reading} brief toOthers={conversation.counts.toOthers} />,
   tableName: (seat) => ({ id: seat.id, label: null }),
   describeDegraded: (seat) => seat.degraded.map((reason) => reason.words).join('\n'),
   receivedShown: (seat) => receivedShown(seat.counts, false),
