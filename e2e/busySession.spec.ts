@@ -1,7 +1,7 @@
 import { apiFetch, startDashboard, waitForItems, type RunningDashboard } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
-import { expect, openFolded, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Locator, type Page } from './support/test.ts';
 
 // Reading a busy session: narrowing it to a side or a peer (kept in the address), messages per
 // peer, relative times, the activity strip that opens the session at a moment, the compact
@@ -350,31 +350,51 @@ test('the compact density shows each entry on one line until it is opened, and e
   await page.getByRole('checkbox', { name: 'compact entries' }).uncheck();
 });
 
-test('the overview’s table holds its order while the pointer is over it: a write that makes another conversation the latest moves no row until the reader asks for a re-sort or lets go', async ({ page }) => {
-  const older = new SessionWriting(live.writer, '/e2e/busy/held-older');
-  const newer = new SessionWriting(live.writer, '/e2e/busy/held-newer');
+/**
+ * Two sessions written one after the other, in `cwds`, and the overview opened on them; the older's
+ * row hovered in `table` while a write makes it the latest: the row stays where it stood, "1 row
+ * moved: re-sort" is offered, and pressed, moves it. `told`: the row shows the write.
+ */
+async function expectHeldUnderPointer(
+  page: Page,
+  cwds: readonly [string, string],
+  table: (page: Page, cwds: readonly [string, string]) => Locator,
+  rowIn: (table: Locator, session: SessionWriting) => Locator,
+  told: (row: Locator) => Promise<void>,
+) {
+  const older = new SessionWriting(live.writer, cwds[0]);
+  const newer = new SessionWriting(live.writer, cwds[1]);
   await older.start();
   await older.sent({ as: 'x' }, 'first');
   await newer.start();
   await newer.sent({ as: 'x' }, 'second');
   await waitForItems(live.url, newer.sessionId, 2);
   await page.goto(live.url);
-  const table = page.getByRole('table', { name: /^All \d+ conversations, latest activity first$/ });
-  const rowOf = (session: SessionWriting) => table.locator('tbody tr').filter({ hasText: session.sessionId.slice(0, 8) });
+  const rowOf = (session: SessionWriting) => rowIn(table(page, cwds), session);
   /** Where each stands: the newer above the older, or not. */
   const newerFirst = async () => (await rowOf(newer).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex)) < (await rowOf(older).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex));
   await expect.poll(newerFirst).toBe(true);
 
   await rowOf(older).hover();
   await older.sent({ as: 'x' }, 'third, the latest now');
-  await expect(rowOf(older).locator('td').nth(4)).toHaveText('2');
+  await told(rowOf(older));
   const resort = page.getByRole('button', { name: /^1 row moved: re-sort$/ });
   await expect(resort).toBeVisible();
   expect(await newerFirst(), 'the row under the pointer has not moved').toBe(true);
-
   await resort.click();
   await expect.poll(newerFirst).toBe(false);
   await expect(resort).toHaveCount(0);
+  return { newer, newerFirst };
+}
+
+test('the overview’s table holds its order while the pointer is over it: a write that makes another conversation the latest moves no row until the reader asks for a re-sort or lets go', async ({ page }) => {
+  const { newer, newerFirst } = await expectHeldUnderPointer(
+    page,
+    ['/e2e/busy/held-older', '/e2e/busy/held-newer'],
+    (page) => page.getByRole('table', { name: /^All \d+ conversations, latest activity first$/ }),
+    (table, session) => table.locator('tbody tr').filter({ hasText: session.sessionId.slice(0, 8) }),
+    (row) => expect(row.locator('td').nth(4)).toHaveText('2'),
+  );
   // Let go, the table follows the writes again.
   await page.mouse.move(1, 1);
   await newer.sent({ as: 'x' }, 'fourth');
@@ -382,29 +402,13 @@ test('the overview’s table holds its order while the pointer is over it: a wri
 });
 
 test('a project’s table of sessions across the stores holds its order as the conversations’ table does: under the pointer, a write moves no row until a re-sort', async ({ page }) => {
-  const cwd = '/e2e/busy/held-joined';
-  const older = new SessionWriting(live.writer, cwd);
-  const newer = new SessionWriting(live.writer, cwd);
-  await older.start();
-  await older.sent({ as: 'x' }, 'first');
-  await newer.start();
-  await newer.sent({ as: 'x' }, 'second');
-  await waitForItems(live.url, newer.sessionId, 2);
-  await page.goto(live.url);
-  const table = page.getByRole('table', { name: `2 sessions across the stores in ${cwd}, latest first` });
-  const rowOf = (session: SessionWriting) => table.locator(`tr[data-session="${session.sessionId}"]`);
-  const newerFirst = async () => (await rowOf(newer).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex)) < (await rowOf(older).evaluate((row) => (row as HTMLTableRowElement).sectionRowIndex));
-  await expect.poll(newerFirst).toBe(true);
-
-  await rowOf(older).hover();
-  await older.sent({ as: 'x' }, 'third, the latest now');
-  await expect(rowOf(older).locator('.store-badge')).toContainText('2 sent');
-  const resort = page.getByRole('button', { name: /^1 row moved: re-sort$/ });
-  await expect(resort).toBeVisible();
-  expect(await newerFirst(), 'the row under the pointer has not moved').toBe(true);
-  await resort.click();
-  await expect.poll(newerFirst).toBe(false);
-  await expect(resort).toHaveCount(0);
+  await expectHeldUnderPointer(
+    page,
+    ['/e2e/busy/held-joined', '/e2e/busy/held-joined'],
+    (page, cwds) => page.getByRole('table', { name: `2 sessions across the stores in ${cwds[0]}, latest first` }),
+    (table, session) => table.locator(`tr[data-session="${session.sessionId}"]`),
+    (row) => expect(row.locator('.store-badge')).toContainText('2 sent'),
+  );
 });
 
 test.describe('the overview', () => {
