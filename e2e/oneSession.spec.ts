@@ -136,6 +136,8 @@ test("a session page's filters are in its address, one store, one side, and Back
   await expect(page.locator('.joined-row:not([data-side="received"])')).toHaveCount(0);
   await page.reload();
   await expect(page.locator('.joined-row[data-side="received"]')).toHaveCount(1);
+  // How many the filters let through is said, as a conversation's page says it.
+  await expect(page.getByRole('status').filter({ hasText: /^Showing 1 of the \d+ items fetched: those the filters let through\.$/ })).toBeVisible();
   // A peer typed is one step more, whatever keys it took; Back undoes the steps one by one.
   await page.getByLabel('Peer').pressSequentially('a person');
   await expect(page).toHaveURL(/peer=a\+person$/);

@@ -41,6 +41,8 @@ export default function SessionPage({ session, item, query }: { session: string;
     return { ...filter, stores: filter.stores.filter((id) => held.has(id)) };
   }, [data, filter]);
   const shown = useMemo(() => (data === undefined ? [] : rowsOf(data).filter((row) => (row.type === 'cut' ? isStoreShown(row.cut.source.id, applied) : isShown(row.item, applied)))), [data, applied]);
+  const shownItems = useMemo(() => shown.filter((row) => row.type === 'item').length, [shown]);
+  const filtersApplied = writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size;
   // The shell's list, as every conversation's page has it: only the rows on screen drawn, opened
   // at the newest and following it, moved through with the keys.
   const keyOf = useCallback((index: number) => rowKey(shown[index]!), [shown]);
@@ -90,9 +92,15 @@ export default function SessionPage({ session, item, query }: { session: string;
       <ParamsNotApplied query={query} reads={SESSION_PARAMS} applied={writeSessionFilter(applied)} />
       {item !== null && data !== undefined && targetIndex === null && foundFirst.current.get(item) === false && <ItemNotShown item={item} held={data.items.some((one) => rowKey({ type: 'item', item: one }) === item)} limit={filter.limit} />}
       {data !== undefined && (
-        <FoldedFilters applied={writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size}>
+        <FoldedFilters applied={filtersApplied}>
           <Filters data={data} filter={applied} onFilter={setFilter} />
         </FoldedFilters>
+      )}
+      {/* How many a filter lets through, as a conversation's page says: a column left empty reads as narrowed, not as silent. */}
+      {data !== undefined && filtersApplied > 0 && (
+        <p className="filter-words" role="status">
+          Showing {writeCount(shownItems)} of the {countOf(data.items.length, 'item')} fetched: those the filters let through.
+        </p>
       )}
       {data !== undefined && (
         <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => {
