@@ -123,6 +123,8 @@ export function createRecordReader(options: RecordSourceOptions): RecordReader {
     const bySession = new Map<string, LiveItem[]>();
     for (const key of keys) {
       const [sessionId, name] = key.split('\u0000') as [string, string];
+      // Once the scan has handed the folder over, the index holds the file and tells what it becomes.
+      if (index.file(sessionId, name) !== undefined) continue;
       const item = early.look(sessionId, name);
       if (item === null) continue;
       const items = bySession.get(sessionId);
