@@ -136,8 +136,9 @@ test("a session page's filters are in its address, one store, one side, and Back
   await expect(page.locator('.joined-row:not([data-side="received"])')).toHaveCount(0);
   await page.reload();
   await expect(page.locator('.joined-row[data-side="received"]')).toHaveCount(1);
-  // How many the filters let through is said, as a conversation's page says it.
-  await expect(page.getByRole('status').filter({ hasText: /^Showing 1 of the \d+ items fetched: those the filters let through\.$/ })).toBeVisible();
+  // How many the filters let through is said, of all the page fetched, as a conversation's page says it.
+  const fetched = ((await (await apiFetch(`${dashboard.url}/api/joined-sessions/${SESSION_A}`)).json()) as { items: unknown[] }).items.length;
+  await expect(page.locator('.filter-words')).toHaveText(`Showing 1 of the ${fetched} items fetched: those the filters let through.`);
   // A peer typed is one step more, whatever keys it took; Back undoes the steps one by one.
   await page.getByLabel('Peer').pressSequentially('a person');
   await expect(page).toHaveURL(/peer=a\+person$/);
@@ -468,9 +469,13 @@ test("a session's page leaves out the set-agent-comm entries addressed to other 
   await expect(row('For a seat that is neither.')).toHaveCount(0);
   const others = page.getByRole('checkbox', { name: /addressed to other seats$/ });
   await expect(page.locator('label', { has: others })).toHaveText(/^\d+ entr(y|ies) addressed to other seats$/);
+  // With no filter set, the page says what it leaves out, and how many.
+  const leftOut = Number(/^(\d+)/.exec((await page.locator('label', { has: others }).textContent())!)![1]);
+  await expect(page.locator('.filter-words')).toHaveText(new RegExp(`^Showing \\d+ of the \\d+ items fetched: ${leftOut} addressed to other seats left out unless asked for\\.$`));
   await others.check();
   await expect(page).toHaveURL(/[?&]others=1/);
   await expect(row('For a seat that is neither.')).toBeVisible();
+  await expect(page.locator('.filter-words')).toHaveCount(0);
   await page.goBack();
   await expect(row('For a seat that is neither.')).toHaveCount(0);
 });

@@ -156,7 +156,7 @@ test('a seat’s Received counts what the page shows, with entries to others cou
   // The sidebar's row counts as the page does: the entries to others apart, never among "received".
   await expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).locator('.session-row-counts')).toContainText('5 received · 1 to others');
   // Its unread count is sac's cursor's, which counts those too: said so, or it reads as more than it received.
-  await expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).locator('.sac-cursor')).toHaveText(/^\d+ unread by sac’s cursor, entries to others included$/);
+  await expect(page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).locator('.sac-cursor')).toHaveText(/^\d+ unread by sac’s cursor, which counts entries to others too$/);
   await expect(page.locator('.conversation-columns .side-received')).toContainText('Received (5');
   await expect(page.locator('.conversation-columns .side-received')).toContainText('1 to others not shown');
   // sac's cursor counts the entries to others too, and the heading says so.

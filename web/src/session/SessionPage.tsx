@@ -42,6 +42,7 @@ export default function SessionPage({ session, item, query }: { session: string;
   }, [data, filter]);
   const shown = useMemo(() => (data === undefined ? [] : rowsOf(data).filter((row) => (row.type === 'cut' ? isStoreShown(row.cut.source.id, applied) : isShown(row.item, applied)))), [data, applied]);
   const shownItems = useMemo(() => shown.filter((row) => row.type === 'item').length, [shown]);
+  const forOthersLeftOut = useMemo(() => (data === undefined || applied.others ? 0 : data.items.filter((one) => isStoreShown(one.item.source.id, applied) && isForOthers(one)).length), [data, applied]);
   const filtersApplied = writeSessionFilter({ ...applied, limit: SESSION_LIMITS[0] }).size;
   // The shell's list, as every conversation's page has it: only the rows on screen drawn, opened
   // at the newest and following it, moved through with the keys.
@@ -96,10 +97,12 @@ export default function SessionPage({ session, item, query }: { session: string;
           <Filters data={data} filter={applied} onFilter={setFilter} />
         </FoldedFilters>
       )}
-      {/* How many a filter lets through, as a conversation's page says: a column left empty reads as narrowed, not as silent. */}
-      {data !== undefined && filtersApplied > 0 && (
-        <p className="filter-words" role="status">
-          Showing {writeCount(shownItems)} of the {countOf(data.items.length, 'item')} fetched: those the filters let through.
+      {/* How many are shown of those fetched, and why not all, as a conversation's page says: a column left empty reads as narrowed, not as silent. */}
+      {data !== undefined && shownItems < data.items.length && (
+        <p className="filter-words">
+          Showing {writeCount(shownItems)} of the {countOf(data.items.length, 'item')} fetched
+          {filtersApplied > 0 ? ': those the filters let through' : ''}
+          {forOthersLeftOut > 0 ? `${filtersApplied > 0 ? ';' : ':'} ${writeCount(forOthersLeftOut)} addressed to other seats left out unless asked for` : ''}.
         </p>
       )}
       {data !== undefined && (
@@ -148,7 +151,7 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
                 <>
                   {' '}
                   <Link to={conversationPath(conversation.source.id, conversation.id)} className="degraded-count" title={`Degraded evidence in ${kind.name}: its own view shows each in place`}>
-                    degraded: {kind.describeDegraded(conversation).split('\n').join('; ')}
+                    degraded: {kind.describeDegraded(conversation).split('\n').map((words) => words.replace(/\.$/, '')).join('; ')}
                   </Link>
                 </>
               )}

@@ -5,7 +5,7 @@ import type { SacReading as Reading } from '../../../../shared/wire/sac.ts';
 
 const TITLE = 'what set-agent-comm’s cursor for this seat marks read; not what the session read';
 
-/** `toOthers`: entries its rooms hold for other seats, which sac's cursor counts among the unread while the seat's Received leaves them out. */
+/** `toOthers`: entries its rooms hold for other seats, which sac's cursor counts as any other while the seat's Received leaves them out: where there are any, the count says its rule, as the seat's page does. */
 export function SacReading({ reading, brief = false, toOthers = 0 }: { reading: Reading; brief?: boolean; toOthers?: number }) {
   switch (reading.state) {
     case 'caught-up':
@@ -13,7 +13,7 @@ export function SacReading({ reading, brief = false, toOthers = 0 }: { reading: 
     case 'behind':
       return (
         <span className="sac-cursor unread" title={TITLE}>
-          {reading.unread.toLocaleString('en')} unread by sac’s cursor{toOthers > 0 && ', entries to others included'}
+          {reading.unread.toLocaleString('en')} unread by sac’s cursor{toOthers > 0 && ', which counts entries to others too'}
         </span>
       );
     case 'gone':
