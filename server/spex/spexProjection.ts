@@ -71,7 +71,6 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     return items;
   }
 
-
   /** How spex users know a session of this home, as its session.json says now. */
   function namedOf(sessionId: string): SpexNamed {
     return nameSession(reader.session(sessionId)?.sessionJson ?? null);
