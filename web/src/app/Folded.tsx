@@ -44,7 +44,17 @@ export function Folded({ summary, openFrom = WIDER_THAN_A_PHONE, openWhen = fals
         setOpen(now);
       }}
     >
-      <summary>{summary}</summary>
+      {/* A click is kept at once: the toggle is told a moment later, and a page left in between (a
+          click, then a link or a key at once) lost the reader's choice. Find in the page opens it
+          with no click, and is kept by the toggle; a click on a link or a control in the summary
+          toggles nothing. */}
+      <summary
+        onClick={(event) => {
+          if ((event.target as Element).closest('a, button, input, select, textarea') === null) keep(keptAs, !(event.currentTarget.parentElement as HTMLDetailsElement).open);
+        }}
+      >
+        {summary}
+      </summary>
       {children}
     </details>
   );
