@@ -299,7 +299,7 @@ export default function LiveView({ query }: { query: string }) {
   // Before the page has listened for a minute, a count per minute is a rate it has not watched;
   // before its stream first opened, it has watched nothing.
   const countedFor = feed.countedFor(rateAt);
-  // Said as told, apart from how many are listed beside it (the same number at first: "53 told in 28 s", "53 items").
+  // Said as told, apart from how many are listed beside it (the same number at first: "53 told in 28 s", "53 items listed").
   const rate = countedFor === null ? '–' : countedFor < RATE_WINDOW_MS ? `${perMinute.toLocaleString('en')} told in ${Math.max(1, Math.round(countedFor / 1000))} s` : `${perMinute.toLocaleString('en')} told/min`;
 
   return (
@@ -313,7 +313,7 @@ export default function LiveView({ query }: { query: string }) {
           {rate}
         </span>
         <span className="live-count" aria-label="Items listed">
-          {isFiltered(filter) ? `${shownCount.toLocaleString('en')} of ${countOf(itemCount, 'item')}` : countOf(itemCount, 'item')}
+          {isFiltered(filter) ? `${shownCount.toLocaleString('en')} of ${countOf(itemCount, 'item')} listed` : `${countOf(itemCount, 'item')} listed`}
         </span>
         <span className="download-links" role="group" aria-label="Download the selection">
           <span className="muted">Download:</span>
