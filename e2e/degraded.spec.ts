@@ -70,6 +70,9 @@ test('a session without a start entry says its coverage is unknown', async ({ pa
   );
   await expect(page.locator('.session-header')).toContainText('coverage unknown: no start entry');
   await expect(page.locator('.entry-note')).toContainText('Before any start entry: outside the session');
+  // Its row in the list names its one reason once: "coverage unknown", not that and "degraded" beside it.
+  const row = page.locator(`.session-row[data-session-id="${view.shared.ids.noStart}"]`);
+  await expect(row.locator('.badge-degraded')).toHaveText(['coverage unknown']);
 });
 
 test('the top of the app counts the degraded sessions, and the list can show only them', async ({ page }) => {

@@ -11,6 +11,7 @@ import { SourceBadge } from '../SourceBadge.tsx';
 /** A record session in the sidebar: its span, its counts, and what makes its record doubtful. */
 export function RecordListRow({ conversation: session, depth, selected }: { conversation: SessionSummary; depth: number; selected: boolean }) {
   const { counts } = session;
+  const others = session.degraded.filter((reason) => reason.code !== 'no-start');
   return (
     <Link
       to={conversationPath(session.source.id, session.sessionId)}
@@ -26,9 +27,14 @@ export function RecordListRow({ conversation: session, depth, selected }: { conv
         <SourceBadge source={session.source} />
         <code className="sid">{shortId(session.sessionId)}</code>
         {session.chain !== null && <span className="badge badge-chain" title={`part ${String(session.chain.part)} of a chain under ${session.chain.parent}`}>part {String(session.chain.part)}</span>}
-        {session.coverage === 'unknown' && <span className="badge badge-warn" title={`No start entry. ${COVERAGE_UNKNOWN}`}>coverage unknown</span>}
-        {session.degraded.length > 0 && (
-          <span className="badge badge-degraded" title={describeSessionDegraded(session)}>
+        {/* One badge a reason: no start entry is one of the degraded reasons, and says which; "degraded" is said for the others. */}
+        {session.coverage === 'unknown' && (
+          <span className="badge badge-degraded" title={`No start entry. ${COVERAGE_UNKNOWN}`}>
+            coverage unknown
+          </span>
+        )}
+        {others.length > 0 && (
+          <span className="badge badge-degraded" title={describeSessionDegraded({ ...session, degraded: others })}>
             degraded
           </span>
         )}
