@@ -58,6 +58,10 @@ test('a spex search hit names its session and its peer; a sent hit goes from thi
   await expect(receivedHit).toContainText(`session ${FIRST} checkout retries`);
   await expect(receivedHit).toContainText(`from ${SECOND} invoice totals`);
   for (const hit of [sentHit, receivedHit]) await expect(hit.locator('.hit-peer .page-mark-two-sides')).toHaveAttribute('title', /^One event seen from two sides/);
+  // The count says its two hits are one line.
+  await expect(page.getByRole('status').filter({ hasText: 'read)' })).toContainText(
+    /^2 entries \(\d+ texts read\)\. Two of them are one spex line, found from both its sides: a hit under its receiver and one under its sender, each marked two sides\. /,
+  );
 });
 
 async function openLive(page: Page) {

@@ -112,6 +112,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       // The log that holds the line is its receiver's, whichever side the hit is seen from.
       twoSides: candidate.kind !== 'declaration' && projection.twoSidesOf(candidate.owner, candidate.from),
       receiver: candidate.kind === 'sent' ? candidate.owner : null,
+      line: `${candidate.owner}/line-${candidate.line}`,
       receiverNamed: candidate.kind === 'sent' ? projection.namedOf(candidate.owner) : null,
       snippet,
       match,

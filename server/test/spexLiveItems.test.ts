@@ -163,6 +163,11 @@ describe('spex item notices', () => {
     assert.deepEqual(inHits, expected, 'the search’s received hits');
     // The sender's side of the one line seen from two sides is a sent hit, read from the receiver's log: seen from two sides too.
     assert.deepEqual(hits.filter((hit) => hit.kind === 'sent').map((hit) => [hit.sessionId, hit.receiver, hit.twoSides]), [[B, A, true]]);
+    // Its two hits name the one line they are; every other hit another.
+    const sides = hits.filter((hit) => hit.snippet?.includes(texts.peer));
+    assert.deepEqual(sides.map((hit) => hit.kind).sort(), ['received', 'sent']);
+    assert.equal(sides[0]!.line, sides[1]!.line);
+    assert.equal(new Set(hits.map((hit) => hit.line)).size, hits.length - 1);
   });
 
   it('a line written in two pieces is told being written, then as its event; damaged, invalid and torn lines are told as degraded evidence with no text', async () => {

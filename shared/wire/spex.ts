@@ -198,6 +198,11 @@ export const spexSearchHitSchema = z.object({
   twoSides: z.boolean(),
   /** For a sent hit: the session whose log holds the line. */
   receiver: z.string().nullable(),
+  /**
+   * The line in its store (the receiver's log and the line there): the same for the two hits of one
+   * line found from both its sides, a received and a sent, and another for every other line.
+   */
+  line: z.string(),
   receiverNamed: spexNamedSchema.nullable(),
   snippet: z.string().nullable(),
   match: snippetMatchSchema,

@@ -78,6 +78,11 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
   HitRow: ComponentType<{ hit: H; store: ReactNode; across: ReactNode }>;
   /** The key a list of hits keeps a hit by. */
   hitKey(hit: H): string;
+  /**
+   * What a search's count of hits leaves unsaid for this kind's hits among them (spex: a line found
+   * from both its sides is two hits); null: nothing. Said after the count.
+   */
+  hitsNote?(hits: readonly H[]): string | null;
   /** What the live view says in place of the first line of an item that has none (a withheld text); null: nothing. */
   liveNoText?(item: LiveItem): string | null;
   /** One of its items among a session's items of every store, as its own page shows it (its words, its notes). */

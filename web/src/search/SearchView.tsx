@@ -196,8 +196,12 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
           <p className="muted" role="status">
             {countOf(hits.length, 'entry', 'entries')}
             {stoppedEarly !== null ? ' in the texts searched' : ''}
-            {truncated ? ` shown, the newest; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read). Results are entries, not
-            conversations: nothing here pairs a sent entry with a received one.
+            {truncated ? ` shown, the newest; more matched, narrow the search` : ''} ({countOf(scanned, 'text')} read).
+            {listKinds().map(([name, kind]) => {
+              const note = kind.hitsNote?.(hits.filter((hit) => hit.source.kind === name)) ?? null;
+              return note === null ? null : ` ${note}`;
+            })}{' '}
+            Results are entries, not conversations: nothing here pairs a sent entry with a received one.
             {truncated && hits.length < MOST_SEARCH_HITS && (
               <>
                 {' '}
