@@ -394,7 +394,7 @@ test('on a phone a record session’s activity strip and its peers are folded, a
   expect(lines.filter(([, count]) => count > 1)).toEqual([]);
 });
 
-test('the live view on a phone is three lines a row, its time whole, its session, peer, words and first line each with room to read', async ({ page }) => {
+test('the live view on a phone is three lines a row, its time whole, its session, peer, words and first line each with room to read; its filters and what the list is are folded above it', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openAndSettle(page, '/live');
   await expect(page.locator('.live-item').first()).toBeVisible({ timeout: 15_000 });
@@ -418,6 +418,12 @@ test('the live view on a phone is three lines a row, its time whole, its session
   await expect(filters).toBeHidden();
   await page.getByText('Filters', { exact: true }).click();
   await expect(filters.getByRole('textbox', { name: 'peer' })).toBeVisible();
+  // What the list is (nine lines here) is folded too, under what it must not leave unsaid; a click opens it.
+  const note = page.locator('.live-note');
+  await expect(note).toBeHidden();
+  await expect(page.locator('.live-note-fold > summary')).toHaveText('About this list (in the order told; nothing pairs a received item with a sent one)');
+  await page.locator('.live-note-fold > summary').click();
+  await expect(note).toContainText('nothing pairs a received item with a sent one');
   // A filter in the address opens them, saying how many apply.
   await openAndSettle(page, '/live?side=sent');
   await expect(filters.getByRole('combobox', { name: 'side' })).toHaveValue('sent');

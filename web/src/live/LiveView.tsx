@@ -19,6 +19,7 @@ import { Mark } from '../conversation/marks.tsx';
 import { Time } from '../time/Time.tsx';
 import { useFollow } from '../conversation/useFollow.ts';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
+import { Folded } from '../app/Folded.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
 import { RATE_WINDOW_MS, type LiveFeed, type LiveRow } from '../events/liveFeed.ts';
 import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
@@ -347,11 +348,14 @@ export default function LiveView({ query }: { query: string }) {
         <LiveFilters filter={filter} onFilter={setFilter} sources={filterSources} projects={filterProjects} kinds={kinds} />
       </FoldedFilters>
       <ParamsNotApplied query={query} reads={LIVE_PARAMS} applied={liveFilterQuery(filter)} />
-      <p className="live-note muted">
-        Items as they are written since the dashboard was opened in this tab (not only since this view was), in the order they arrived, each as one store states it: nothing pairs a
-        received item with a sent one. A spex line from one session of a home to another is one line of the receiver's log: it is a row of each session, both read from that
-        line and marked <Mark name="two-sides" />, joined by the id spex wrote in it. A row opens the item in its place. What was written before then is in each session.
-      </p>
+      {/* Nine lines above the rows on a phone: folded there under what it must not leave unsaid; open, with no summary, on a wider window (live.css). */}
+      <Folded className="live-note-fold" summary={<>About this list<span className="muted"> (in the order told; nothing pairs a received item with a sent one)</span></>}>
+        <p className="live-note muted">
+          Items as they are written since the dashboard was opened in this tab (not only since this view was), in the order they arrived, each as one store states it: nothing pairs a
+          received item with a sent one. A spex line from one session of a home to another is one line of the receiver's log: it is a row of each session, both read from that
+          line and marked <Mark name="two-sides" />, joined by the id spex wrote in it. A row opens the item in its place. What was written before then is in each session.
+        </p>
+      </Folded>
       <div className="live-list">
         <div className="live-row live-columns" aria-hidden="true">
           <span>time</span>
