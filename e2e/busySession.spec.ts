@@ -405,7 +405,7 @@ test('a project’s table of sessions across the stores holds its order as the c
   await expectHeldUnderPointer(
     page,
     ['/e2e/busy/held-joined', '/e2e/busy/held-joined'],
-    (page, cwds) => page.getByRole('table', { name: `2 sessions across the stores in ${cwds[0]}, latest first` }),
+    (page, cwds) => page.getByRole('table', { name: `2 sessions in ${cwds[0]}, each with the stores that hold it (joined on its full id), latest first` }),
     (table, session) => table.locator(`tr[data-session="${session.sessionId}"]`),
     (row) => expect(row.locator('.store-badge')).toContainText('2 sent'),
   );

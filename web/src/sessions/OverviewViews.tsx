@@ -95,6 +95,6 @@ function JoinedSessions({ cwd }: { cwd: string | null | undefined }) {
   if (data === undefined) return null;
   const projects = cwd === undefined ? data.projects : data.projects.filter((project) => project.cwd === cwd);
   return projects.map((project) => (
-    <SessionsTable key={project.cwd ?? ''} sessions={project.sessions} caption={`${countOf(project.sessions.length, 'session')} across the stores${cwd === undefined ? ` in ${project.cwd ?? '(no directory named)'}` : ''}, latest first`} />
+    <SessionsTable key={project.cwd ?? ''} sessions={project.sessions} caption={`${countOf(project.sessions.length, 'session')}${cwd === undefined ? ` in ${project.cwd ?? '(no directory named)'}` : ''}, each with the stores that hold it (joined on its full id), latest first`} />
   ));
 }
