@@ -62,7 +62,8 @@ function describeStray(stray: StrayItem): string {
 }
 
 function describeFile(item: FileItem): string {
-  const place = `- File ${inlineValue(item.file)}, ${item.size} bytes, sequence number ${String(item.seq)}${item.run === null ? ', before coverage begins' : `, run ${item.run}`}`;
+  // A run is counted from 1, as the session's page counts it ("Start again: run 2"); the wire's `run` is its index.
+  const place = `- File ${inlineValue(item.file)}, ${item.size} bytes, sequence number ${String(item.seq)}${item.run === null ? ', before coverage begins' : `, run ${item.run + 1}`}`;
   const notes: string[] = [];
   if (item.evidence === 'changed') {
     notes.push(`- **Changed after it was read** (${item.why ?? 'changed'}): the writer writes each file once, so something else touched it. What it said when first read still counts in the session; shown here is what the file holds now.`);
@@ -76,7 +77,7 @@ function describeFile(item: FileItem): string {
     const at = item.at;
     switch (facts.kind) {
       case 'start':
-        return section(`Start of a run · ${at}`, [place, `- Host ${inlineValue(facts.host)} ${inlineValue(facts.version)}, inbound ${inlineValue(facts.inbound)}`, ...notes]);
+        return section(`${item.run === null || item.run === 0 ? 'Start of run 1' : `Start again: run ${item.run + 1}`} · ${at}`, [place, `- Host ${inlineValue(facts.host)} ${inlineValue(facts.version)}, inbound ${inlineValue(facts.inbound)}`, ...notes]);
       case 'chain': {
         const brief = typeof entry['brief'] === 'string' ? entry['brief'] : facts.brief;
         return section(`Chain · ${at}`, [place, `- Part ${String(facts.part)} of a chain under session ${inlineValue(facts.parent)}`, ...notes], fencedBlock(brief));

@@ -174,6 +174,20 @@ describe('exporting a session', () => {
     assert.equal(md.split(CORRELATION_NOT_SHOWN).length - 1, 1, 'said once for the one received entry');
   });
 
+  it('as Markdown numbers a resumed session’s runs as its page does, from 1', async () => {
+    // Two runs: the plugin loaded again, its sequence numbers begun again after its second start entry.
+    for (const [run, seq, entry] of [[0, 1, startEntry(0)], [0, 2, sentEntry(1, 'in the first run')], [1, 1, startEntry(10)], [1, 2, sentEntry(11, 'in the second run')]] as const) {
+      const at = atOf(run * 100 + seq);
+      await writer.send({ op: 'write', sessionId: 'resumed', seq, at, entry: { ...entry, sessionId: 'resumed', cwd: CWD, at } });
+    }
+    await eventually(async () => ((await getJson(dashboard, '/api/sessions/resumed', sessionResponseSchema)).session.runCount === 2 ? true : undefined), 'both runs are read');
+    const md = (await download('/api/sessions/resumed/export?format=md')).body.toString('utf8');
+    assert.match(md, /- Coverage: from its start entry \(2 runs: resumed\)/);
+    const places = [...md.matchAll(/sequence number (\d+), run (\d+)/g)].map((match) => `${match[1]} of run ${match[2]}`);
+    assert.deepEqual(places, ['1 of run 1', '2 of run 1', '1 of run 2', '2 of run 2']);
+    assert.deepEqual([...md.matchAll(/^### (Start[^·]*) ·/gm)].map((match) => match[1]!.trim()), ['Start of run 1', 'Start again: run 2']);
+  });
+
   it('as JSON is the wire shape, equal to its pages put together', async () => {
     const got = await download('/api/sessions/paged/export?format=json');
     assert.equal(got.status, 200);
