@@ -145,6 +145,10 @@ test('what was refused is one click away: the header’s "not queued" and "rejec
   await expect(page).toHaveURL(new RegExp(`/conversation/${session.sessionId}\\?side=sent&refused=1$`));
   await expect(entry(page, files.notQueued)).toBeVisible();
   await expect(entry(page, files.queued)).toHaveCount(0);
+
+  // The overview's table of sessions says it in the record's badge, as the sidebar's row does.
+  await page.goto(`${live.url}/`);
+  await expect(page.locator(`tr[data-session="${session.sessionId}"] .store-badge`)).toHaveText('the record: 2 sent, 2 received · 1 not queued · 1 rejected');
 });
 
 test('in a laptop’s window a session’s activity and peers are folded under a summary that counts them; opened, they stay open on the next session’s page and through a reload; a taller window has them open', async ({ page }) => {

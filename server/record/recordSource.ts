@@ -49,7 +49,7 @@ export function createRecordSource(options: RecordSourceOptions): Source<'record
     const fold = reader.fold(sessionId);
     if (fold === null) return null;
     const { summary, json } = summaryOf(fold);
-    return { id: sessionId, cwd: summary.cwd, lastAt: summary.lastAt, session: summary.statedSession, sent: summary.counts.sent, received: summary.counts.received, degraded: summary.degraded.length > 0, json };
+    return { id: sessionId, cwd: summary.cwd, lastAt: summary.lastAt, session: summary.statedSession, sent: summary.counts.sent, received: summary.counts.received, refused: { sent: summary.counts.refused, received: summary.counts.rejected }, degraded: summary.degraded.length > 0, json };
   };
 
   return {

@@ -34,7 +34,9 @@ export function createSessionJoin(sources: readonly Source[]) {
     if (last?.version === version) return last;
     const held: HeldConversation[] = [];
     for (const source of sources) {
-      for (const { id, session, cwd, lastAt, degraded, sent, received } of source.conversations()) held.push({ source: source.ref, id, session, cwd, lastAt, degraded, sent, received });
+      for (const { id, session, cwd, lastAt, degraded, sent, received, refused } of source.conversations()) {
+        held.push({ source: source.ref, id, session, cwd, lastAt, degraded, sent, received, ...(refused !== undefined ? { refused } : {}) });
+      }
     }
     const sessions = joinSessions(held);
     last = { version, sessions, byId: new Map(sessions.map((session) => [session.session, session])) };

@@ -4,6 +4,7 @@ import type { WireKinds } from '../../shared/wire/kinds.ts';
 import type { KindSearchQuery, StoppedEarly } from '../../shared/wire/search.ts';
 import type { ConversationExport, ExportParts } from '../export/exportParts.ts';
 import type { MapFacts } from '../../shared/map/party.ts';
+import type { Refused } from '../../shared/session/joinSessions.ts';
 
 // The seam between the stores and everything that shows them. A source is one store of one kind
 // (the record, a spex home, a set-agent-comm store): its reader keeps what the kind's core made of
@@ -30,6 +31,8 @@ export type ListedConversation = {
   /** Messages it sent and received, as its store counts them. */
   sent: number;
   received: number;
+  /** Of those, the ones its store says were refused (the record's sends not queued and receives rejected); absent where a store records no refusal. */
+  refused?: Refused;
   /** Whether it has a reason to doubt its evidence: the list counts those. */
   degraded: boolean;
   /** Its wire summary, serialized once per change (a list of 10,000 is not serialized again). */

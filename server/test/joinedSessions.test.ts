@@ -77,6 +77,8 @@ describe('one session across the stores', () => {
     assert.deepEqual(b.conversations.map((one) => [one.source.kind, one.id]), [['record', SESSION_B], ['spex', SESSION_B], ['sac', 'checkout#9c0ffee0-111']]);
     // The record's counts of A: one sent, one received (its example's three entries: a start, a send, a receive).
     assert.deepEqual(a.conversations.map((one) => [one.sent, one.received]), [[1, 1], [1, 2], [1, 1]]);
+    // What was refused, where a store records it (the record: none here); spex and set-agent-comm record none.
+    assert.deepEqual(a.conversations.map((one) => one.refused), [{ sent: 0, received: 0 }, undefined, undefined]);
     assert.deepEqual(a.elsewhere, []);
   });
 

@@ -20,7 +20,12 @@ export type HeldConversation = {
   /** Messages it sent and received, as its store counts them. */
   sent: number;
   received: number;
+  /** Of those, the ones its store says were refused; absent where a store records no refusal (spex, set-agent-comm). */
+  refused?: Refused;
 };
+
+/** Sent messages refused (the record: not queued by the host) and received ones (the record: rejected). */
+export type Refused = { sent: number; received: number };
 
 export type JoinedSession = {
   /** The full id every one of its conversations' stores states. */

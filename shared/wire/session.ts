@@ -17,6 +17,8 @@ const heldConversationSchema = z.object({
   degraded: z.boolean(),
   sent: z.number().int(),
   received: z.number().int(),
+  /** Of those, the ones its store says were refused: the record's sends not queued (`sent`) and receives rejected (`received`). Absent where a store records no refusal. */
+  refused: z.object({ sent: z.number().int(), received: z.number().int() }).optional(),
 });
 
 const joinedSessionSchema = z.object({

@@ -62,6 +62,8 @@ type KindOf<C extends ConversationSummary, H extends SearchHit, I> = {
    * the record's refusals (each a link to them alone), spex's status now, sac's cursor.
    */
   Lead?: ComponentType<{ conversation: C }>;
+  /** What its store calls a refused sent message and a refused received one, where a count of them is said in words alone (the record: not queued, rejected); absent: it records no refusal. */
+  refusedWords?: { sent: string; received: string };
   /** Its name in the overview's table: an id (short where the full one is long) and a label, if it has one. */
   tableName(conversation: C): { id: string; label: string | null };
   /** Its degraded reasons in plain words, one a line, for a hover. */

@@ -2,7 +2,7 @@ import type { JoinedSessionsResponse } from '../../../shared/wire/session.ts';
 import { kindNamed } from '../kinds/registry.ts';
 import { Link } from '../router/Router.tsx';
 import { conversationPath, projectPath, sessionPath } from '../router/routes.ts';
-import { countOf } from '../text/count.ts';
+import { countOf, writeCount } from '../text/count.ts';
 import { Time } from '../time/Time.tsx';
 import { projectName } from '../sessions/names.ts';
 import { useHeldOrder } from '../sessions/useHeldOrder.tsx';
@@ -78,11 +78,25 @@ function StoreBadges({ session }: { session: ListedSession }) {
             >
               <span className="store-name">{kind?.name ?? conversation.source.kind}</span>
               {seat}: {countOf(conversation.sent, 'sent', 'sent')}, {countOf(conversation.received, 'received', 'received')}
+              <RefusedWords refused={conversation.refused} words={kind?.refusedWords} />
               {conversation.degraded && ' · degraded'}
             </Link>
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** What its store says was refused, in its words ("· 1 not queued · 2 rejected"); nothing where none was, or the store records none. */
+function RefusedWords({ refused, words }: { refused: ListedSession['conversations'][number]['refused']; words: { sent: string; received: string } | undefined }) {
+  if (refused === undefined || words === undefined) return null;
+  return (['sent', 'received'] as const).map((side) =>
+    refused[side] === 0 ? null : (
+      <span key={side} className="count-refused">
+        {' '}
+        · {writeCount(refused[side])} {words[side]}
+      </span>
+    ),
   );
 }

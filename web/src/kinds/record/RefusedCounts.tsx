@@ -16,11 +16,14 @@ function RefusedCount({ session, side, count, words }: { session: SessionSummary
   );
 }
 
+/** The record's words for a refused message: a send the host did not queue, a receive whose hook refused it. */
+export const REFUSED_WORDS = { sent: 'not queued', received: 'rejected' } as const;
+
 /** What the record says was refused in a session: its header's, and its lead on the session's page across the stores. */
 export function RefusedCounts({ session }: { session: SessionSummary }) {
   return (
     <>
-      <RefusedCount session={session} side="sent" count={session.counts.refused} words="not queued" /> · <RefusedCount session={session} side="received" count={session.counts.rejected} words="rejected" />
+      <RefusedCount session={session} side="sent" count={session.counts.refused} words={REFUSED_WORDS.sent} /> · <RefusedCount session={session} side="received" count={session.counts.rejected} words={REFUSED_WORDS.received} />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { SessionTable } from './SessionTable.tsx';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { shortId } from '../../sessions/names.ts';
 import { RecordSessionItem } from './RecordSessionItem.tsx';
-import { RefusedCounts } from './RefusedCounts.tsx';
+import { REFUSED_WORDS, RefusedCounts } from './RefusedCounts.tsx';
 import { viewCode } from '../../router/viewCode.ts';
 
 // The record: one JSON file per entry, a folder per session. What the shell shows of it.
@@ -29,6 +29,7 @@ export const recordKind: Kind<'record'> = {
   parentOf: (session) => session.chain?.parent ?? null,
   ListRow: RecordListRow,
   Lead: ({ conversation }) => <RefusedCounts session={conversation} />,
+  refusedWords: REFUSED_WORDS,
   ElsewhereRow: ChainElsewhereRow,
   tableName: (session) => ({ id: shortId(session.sessionId), label: null }),
   describeDegraded: describeSessionDegraded,
