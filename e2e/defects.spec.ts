@@ -110,7 +110,7 @@ test('every count agrees with its number: 1 project, 1 session, 1 file changed a
     await reasons.getByText('degraded: 1 reason').click();
     await expect(reasons.getByRole('listitem')).toHaveText([/^1 file changed after it was read/]);
     await page.getByRole('link', { name: 'one /e2e/defects/one' }).click();
-    await expect(page.locator('.session-table caption')).toHaveText('1 session, latest activity first');
+    await expect(page.locator('.session-table caption')).toHaveText('The record: 1 session, latest activity first');
     await page.goto(`${dashboard.url}/session/${session.sessionId}`);
     await expect(page.getByRole('region', { name: 'Degraded recording' })).toContainText('1 file changed after it was read;');
     await expect(page.locator('.session-header')).toContainText('1 run');

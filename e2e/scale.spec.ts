@@ -57,7 +57,7 @@ test('a project of more sessions than a table shows lists them 200 at a time and
   for (const session of sessions) await session.start();
   await waitForItems(live.url, sessions.at(-1)!.sessionId, 1);
   await page.goto(`${live.url}/project?cwd=${encodeURIComponent(cwd)}`);
-  const table = page.getByRole('table', { name: '205 sessions, latest activity first' });
+  const table = page.getByRole('table', { name: 'The record: 205 sessions, latest activity first' });
   await expect(table.locator('tbody tr')).toHaveCount(200);
   await page.getByRole('button', { name: 'Show 5 more (5 not shown)' }).click();
   await expect(table.locator('tbody tr')).toHaveCount(205);

@@ -80,7 +80,8 @@ function ProjectTables({ conversations, sort, onSort }: { conversations: readonl
   return listKinds().map(([name, kind]) => {
     const mine = conversations.filter((conversation) => conversation.source.kind === name);
     if (mine.length === 0) return null;
-    const counted = countOf(mine.length, kind.noun);
+    // Named by its store: a project's tables, one a store, otherwise said only "4 sessions" and "2 seats".
+    const counted = `${kind.name.charAt(0).toUpperCase()}${kind.name.slice(1)}: ${countOf(mine.length, kind.noun)}`;
     const Table = kind.Table;
     return Table === undefined ? <ConversationsTable key={name} conversations={mine} counted={counted} sort={sort} onSort={onSort} /> : <Table key={name} conversations={mine} caption={`${counted}, latest activity first`} />;
   });
