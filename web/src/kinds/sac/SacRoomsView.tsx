@@ -94,8 +94,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
         {data !== undefined && (
           <p className="sac-meta">
             {countOf(data.room.members.length, 'member')}, {countOf(data.room.seats.length, 'seat file')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
-            {data.room.neverWrote > 0 && ` · ${data.room.neverWrote} joined and never wrote`}
-            <NoFileHere members={data.room.members} />
+            <NeverWrote emptyFiles={data.room.neverWrote} members={data.room.members} />
           </p>
         )}
         {data !== undefined && data.room.folder.state !== 'present' && (
@@ -168,8 +167,14 @@ function SeatLinks({ source, seats }: { source: string; seats: readonly string[]
   ));
 }
 
-/** Members with no file in the room never wrote there either: counted beside those whose file is empty, as the roster lists both. */
-function NoFileHere({ members }: { members: readonly SacRoomMember[] }) {
+/**
+ * The members who never wrote here, in one count, as the roster lists them: those who joined (an
+ * empty seat file) and those with no file here. Said apart, "1 joined and never wrote · 2 members
+ * with no file here: never wrote" read as sums that did not add up.
+ */
+function NeverWrote({ emptyFiles, members }: { emptyFiles: number; members: readonly SacRoomMember[] }) {
   const none = members.filter((member) => member.file === 'none').length;
-  return none === 0 ? null : <>{` · ${countOf(none, 'member')} with no file here: never wrote`}</>;
+  if (emptyFiles + none === 0) return null;
+  const ways = [...(emptyFiles > 0 ? [`${emptyFiles} joined (an empty file)`] : []), ...(none > 0 ? [`${none} with no file here`] : [])];
+  return <>{` · ${countOf(emptyFiles + none, 'member')} never wrote here: ${ways.join(', ')}`}</>;
 }
