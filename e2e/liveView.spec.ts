@@ -177,12 +177,12 @@ test('in the page’s first minute the rate says how many items came in how many
   await a.start();
   const sent = await a.sent({ as: 'docs' }, 'one more');
   await expect(rowOf(page, sent)).toBeVisible();
-  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^2 told in \d+ s$/);
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^2 arrived in \d+ s$/);
   // The seconds are as many as the page has listened, not as of the view's last tick (every 5 s).
   const opened = Date.now();
   await page.waitForTimeout(2_500);
   await a.sent({ as: 'docs' }, 'and one more');
-  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^3 told in \d+ s$/);
+  await expect(page.getByLabel('Rate', { exact: true })).toHaveText(/^3 arrived in \d+ s$/);
   const rate = (await page.getByLabel('Rate', { exact: true }).textContent())!;
   expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeGreaterThanOrEqual(Math.floor((Date.now() - opened) / 1000));
 });
@@ -199,7 +199,7 @@ test('the rate counts its seconds from when the stream opened, not from the page
   await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/live/, { timeout: 15_000 });
   const opened = Date.now();
   const rate = (await page.getByLabel('Rate', { exact: true }).textContent())!;
-  expect(rate).toMatch(/^\d+ told in \d+ s$/);
+  expect(rate).toMatch(/^\d+ arrived in \d+ s$/);
   expect(Number(/in (\d+) s$/.exec(rate)![1]), rate).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - opened) / 1000));
 });
 

@@ -300,8 +300,8 @@ export default function LiveView({ query }: { query: string }) {
   // Before the page has listened for a minute, a count per minute is a rate it has not watched;
   // before its stream first opened, it has watched nothing.
   const countedFor = feed.countedFor(rateAt);
-  // Said as told, apart from how many are listed beside it (the same number at first: "53 told in 28 s", "53 items listed").
-  const rate = countedFor === null ? '–' : countedFor < RATE_WINDOW_MS ? `${perMinute.toLocaleString('en')} told in ${Math.max(1, Math.round(countedFor / 1000))} s` : `${perMinute.toLocaleString('en')} told/min`;
+  // Said as they arrived, apart from how many are listed beside it (the same number at first: "53 arrived in 28 s", "53 items listed").
+  const rate = countedFor === null ? '–' : countedFor < RATE_WINDOW_MS ? `${perMinute.toLocaleString('en')} arrived in ${Math.max(1, Math.round(countedFor / 1000))} s` : `${perMinute.toLocaleString('en')} a minute`;
 
   return (
     <main className="view live-view" aria-label="Live">
