@@ -82,5 +82,5 @@ test('the top of the app counts the degraded sessions, and the list can show onl
   await count.click();
   const sessions = page.getByRole('navigation', { name: 'Projects and sessions' }).locator('.session-row');
   await expect(sessions).toHaveCount(2);
-  await expect(sessions.locator('.badge-degraded')).toHaveCount(2);
+  await expect(sessions.filter({ has: page.locator('.badge-degraded') })).toHaveCount(2);
 });

@@ -64,6 +64,16 @@ test('a spex search hit names its session and its peer; a sent hit goes from thi
   );
 });
 
+test('a search whose hits hold two spex lines each found from both sides counts them as lines, a person’s line once', async ({ page }) => {
+  for (const [sessionId, from] of [[THIRD, FIRST], [FIRST, THIRD], [SECOND, null]] as const) {
+    await spex.writer.send({ op: 'event', project: PROJECT, sessionId, event: { ts: new Date().toISOString(), kind: 'sent', mid: crypto.randomUUID(), text: `plural lines to ${sessionId}`, from } });
+  }
+  await page.goto(`${dashboard.url}/search?q=${encodeURIComponent('plural lines')}`);
+  await expect(page.getByRole('status').filter({ hasText: 'read)' })).toContainText(
+    /^5 entries \(\d+ texts read\)\. 4 of them are 2 spex lines, each found from both its sides: a hit under its receiver and one under its sender, each marked two sides\. /,
+  );
+});
+
 async function openLive(page: Page) {
   await page.goto(`${dashboard.url}/live`);
   await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/live/);

@@ -421,7 +421,7 @@ test('the live view on a phone is three lines a row, its time whole, its session
   // What the list is (nine lines here) is folded too, under what it must not leave unsaid; a click opens it.
   const note = page.locator('.live-note');
   await expect(note).toBeHidden();
-  await expect(page.locator('.live-note-fold > summary')).toHaveText('About this list (in the order told; nothing pairs a received item with a sent one)');
+  await expect(page.locator('.live-note-fold > summary')).toHaveText('About this list (in the order they arrived; nothing pairs a received item with a sent one)');
   await page.locator('.live-note-fold > summary').click();
   await expect(note).toContainText('nothing pairs a received item with a sent one');
   // A filter in the address opens them, saying how many apply.

@@ -92,6 +92,8 @@ test('a room’s roster lists every member, one that never wrote included, and a
   await expect(membersOf(page).getByRole('listitem')).toHaveCount(2);
   await expect(memberRow(page, API)).toBeVisible();
   await expect(memberRow(page, WEB)).toBeVisible();
+  // Neither wrote: one joined (sac's join leaves an empty file), the other has no file here.
+  await expect(page.locator('.sac-meta')).toContainText('2 members never wrote here: 1 joined (an empty file), 1 with no file here');
 });
 
 test('each member says how far sac’s cursor has it read: unread, caught up, or gone with its backlog not counted', async ({ page }) => {

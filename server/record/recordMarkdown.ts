@@ -77,7 +77,8 @@ function describeFile(item: FileItem): string {
     const at = item.at;
     switch (facts.kind) {
       case 'start':
-        return section(`${item.run === null || item.run === 0 ? 'Start of run 1' : `Start again: run ${item.run + 1}`} · ${at}`, [place, `- Host ${inlineValue(facts.host)} ${inlineValue(facts.version)}, inbound ${inlineValue(facts.inbound)}`, ...notes]);
+        // Headed as the page heads it: the first run's start begins coverage, a later one is run N.
+        return section(`${(item.run ?? 0) === 0 ? 'Start: coverage begins' : `Start again: run ${item.run! + 1}`} · ${at}`, [place, `- Host ${inlineValue(facts.host)} ${inlineValue(facts.version)}, inbound ${inlineValue(facts.inbound)}`, ...notes]);
       case 'chain': {
         const brief = typeof entry['brief'] === 'string' ? entry['brief'] : facts.brief;
         return section(`Chain · ${at}`, [place, `- Part ${String(facts.part)} of a chain under session ${inlineValue(facts.parent)}`, ...notes], fencedBlock(brief));

@@ -185,7 +185,7 @@ describe('exporting a session', () => {
     assert.match(md, /- Coverage: from its start entry \(2 runs: resumed\)/);
     const places = [...md.matchAll(/sequence number (\d+), run (\d+)/g)].map((match) => `${match[1]} of run ${match[2]}`);
     assert.deepEqual(places, ['1 of run 1', '2 of run 1', '1 of run 2', '2 of run 2']);
-    assert.deepEqual([...md.matchAll(/^### (Start[^·]*) ·/gm)].map((match) => match[1]!.trim()), ['Start of run 1', 'Start again: run 2']);
+    assert.deepEqual([...md.matchAll(/^### (Start[^·]*) ·/gm)].map((match) => match[1]!.trim()), ['Start: coverage begins', 'Start again: run 2']);
   });
 
   it('as JSON is the wire shape, equal to its pages put together', async () => {

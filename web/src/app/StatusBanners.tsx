@@ -2,7 +2,7 @@ import type { SourceStatus } from '../../../shared/wire/common.ts';
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { useConnection, useStores } from '../events/EventStream.tsx';
 import { kindNamed } from '../kinds/registry.ts';
-import { countOf } from '../text/count.ts';
+import { capitalize, countOf } from '../text/count.ts';
 
 // What the reader must know before trusting the screen: the server is gone, or a store is missing,
 // unreadable, or still being read for the first time. Each store has its own banner, naming it in
@@ -30,7 +30,7 @@ export function StatusBanners({ sessions }: { sessions: SessionsResponse | undef
 
 function StoreBanner({ store }: { store: SourceStatus }) {
   const words = kindNamed(store.kind)?.storeWords ?? `the ${store.kind} store`;
-  const named = `${words.charAt(0).toUpperCase()}${words.slice(1)} ${store.root}`;
+  const named = `${capitalize(words)} ${store.root}`;
   if (store.state === 'missing') {
     return (
       <div className="banner banner-warn" role="status" data-source={store.id}>

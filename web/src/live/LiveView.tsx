@@ -349,7 +349,7 @@ export default function LiveView({ query }: { query: string }) {
       </FoldedFilters>
       <ParamsNotApplied query={query} reads={LIVE_PARAMS} applied={liveFilterQuery(filter)} />
       {/* Nine lines above the rows on a phone: folded there under what it must not leave unsaid; open, with no summary, on a wider window (live.css). */}
-      <Folded className="live-note-fold" summary={<>About this list<span className="muted"> (in the order told; nothing pairs a received item with a sent one)</span></>}>
+      <Folded className="live-note-fold" summary={<>About this list<span className="muted"> (in the order they arrived; nothing pairs a received item with a sent one)</span></>}>
         <p className="live-note muted">
           Items as they are written since the dashboard was opened in this tab (not only since this view was), in the order they arrived, each as one store states it: nothing pairs a
           received item with a sent one. A spex line from one session of a home to another is one line of the receiver's log: it is a row of each session, both read from that

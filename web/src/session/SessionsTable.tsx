@@ -88,9 +88,12 @@ function StoreBadges({ session }: { session: ListedSession }) {
   );
 }
 
+/** Where a store counts refusals and its kind has no words of its own for them. */
+const PLAIN_REFUSED = { sent: 'sent refused', received: 'received refused' };
+
 /** What its store says was refused, in its words ("· 1 not queued · 2 rejected"); nothing where none was, or the store records none. */
-function RefusedWords({ refused, words }: { refused: ListedSession['conversations'][number]['refused']; words: { sent: string; received: string } | undefined }) {
-  if (refused === undefined || words === undefined) return null;
+function RefusedWords({ refused, words = PLAIN_REFUSED }: { refused: ListedSession['conversations'][number]['refused']; words: { sent: string; received: string } | undefined }) {
+  if (refused === undefined) return null;
   return (['sent', 'received'] as const).map((side) =>
     refused[side] === 0 ? null : (
       <span key={side} className="count-refused">

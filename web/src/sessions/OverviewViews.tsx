@@ -1,7 +1,7 @@
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { kindNamed, listKinds } from '../kinds/registry.ts';
 import { useRouter } from '../router/Router.tsx';
-import { countOf } from '../text/count.ts';
+import { capitalize, countOf } from '../text/count.ts';
 import { SessionsTable } from '../session/SessionsTable.tsx';
 import { useJoinedSessions } from '../session/useJoinedSessions.ts';
 import { ConversationsTable, readConversationSort, type ConversationSort } from './ConversationsTable.tsx';
@@ -81,7 +81,7 @@ function ProjectTables({ conversations, sort, onSort }: { conversations: readonl
     const mine = conversations.filter((conversation) => conversation.source.kind === name);
     if (mine.length === 0) return null;
     // Named by its store: a project's tables, one a store, otherwise said only "4 sessions" and "2 seats".
-    const counted = `${kind.name.charAt(0).toUpperCase()}${kind.name.slice(1)}: ${countOf(mine.length, kind.noun)}`;
+    const counted = `${capitalize(kind.name)}: ${countOf(mine.length, kind.noun)}`;
     const Table = kind.Table;
     return Table === undefined ? <ConversationsTable key={name} conversations={mine} counted={counted} sort={sort} onSort={onSort} /> : <Table key={name} conversations={mine} caption={`${counted}, latest activity first`} />;
   });

@@ -7,6 +7,7 @@ import { COVERAGE_UNKNOWN } from '../../../../shared/record/degraded.ts';
 import { describeSessionDegraded } from './reasonWords.ts';
 import { writeCount } from '../../text/count.ts';
 import { SourceBadge } from '../SourceBadge.tsx';
+import { REFUSED_WORDS } from './RefusedCounts.tsx';
 
 /** A record session in the sidebar: its span, its counts, and what makes its record doubtful. */
 export function RecordListRow({ conversation: session, depth, selected }: { conversation: SessionSummary; depth: number; selected: boolean }) {
@@ -53,12 +54,12 @@ export function RecordListRow({ conversation: session, depth, selected }: { conv
         <span>{writeCount(counts.received)} received</span>
         {counts.refused > 0 && (
           <span className="count-refused" title="Sent entries the host did not queue">
-            {writeCount(counts.refused)} not queued
+            {writeCount(counts.refused)} {REFUSED_WORDS.sent}
           </span>
         )}
         {counts.rejected > 0 && (
           <span className="count-refused" title="Received entries whose receive hook was refused">
-            {writeCount(counts.rejected)} rejected
+            {writeCount(counts.rejected)} {REFUSED_WORDS.received}
           </span>
         )}
       </span>

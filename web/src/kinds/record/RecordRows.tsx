@@ -8,7 +8,7 @@ import { conversationPath } from '../../router/routes.ts';
 import { shortId } from '../../sessions/names.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { CopyLink, EntryLink, EntryNotes, FileSource, KeptFacts, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
-import { countOf } from '../../text/count.ts';
+import { capitalize, countOf } from '../../text/count.ts';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
 // silent or damaged, each in its place in the session's order.
@@ -90,7 +90,7 @@ export function GapRow({ gap }: { gap: GapItem }) {
     return (
       <article className="record-row gap-row" aria-label={`sequence jump after ${gap.after ?? 'the start of the run'}`}>
         <strong>
-          {words.charAt(0).toUpperCase() + words.slice(1)}: entries may be missing here, or the writer's numbering jumped; how many, the record cannot say.
+          {capitalize(words)}: entries may be missing here, or the writer's numbering jumped; how many, the record cannot say.
         </strong>{' '}
         <Mark name="unknown" /> <span className="muted">between {gap.after ?? 'the start of the run'} and {gap.before}.</span>
       </article>

@@ -94,7 +94,8 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
         {data !== undefined && (
           <p className="sac-meta">
             {countOf(data.room.members.length, 'member')}, {countOf(data.room.seats.length, 'seat file')}: <SeatLinks source={source} seats={data.room.seats} /> · {countOf(data.room.entries, 'entry', 'entries')}
-            <NeverWrote emptyFiles={data.room.neverWrote} members={data.room.members} />
+            {/* Of a folder not read (archived, gone), no file says who wrote: the folder's own words below say why. */}
+            {data.room.folder.state === 'present' && <NeverWrote members={data.room.members} />}
           </p>
         )}
         {data !== undefined && data.room.folder.state !== 'present' && (
@@ -172,7 +173,8 @@ function SeatLinks({ source, seats }: { source: string; seats: readonly string[]
  * empty seat file) and those with no file here. Said apart, "1 joined and never wrote · 2 members
  * with no file here: never wrote" read as sums that did not add up.
  */
-function NeverWrote({ emptyFiles, members }: { emptyFiles: number; members: readonly SacRoomMember[] }) {
+function NeverWrote({ members }: { members: readonly SacRoomMember[] }) {
+  const emptyFiles = members.filter((member) => member.file === 'empty').length;
   const none = members.filter((member) => member.file === 'none').length;
   if (emptyFiles + none === 0) return null;
   const ways = [...(emptyFiles > 0 ? [`${emptyFiles} joined (an empty file)`] : []), ...(none > 0 ? [`${none} with no file here`] : [])];
