@@ -339,6 +339,15 @@ test('on a phone the sessions list opened covers the page, closes once a session
   await expect(page.locator('.sidebar')).toHaveCount(0);
   // Changing a filter in the address is not a pick: a list opened again stays open.
   await page.getByRole('button', { name: 'Sessions list' }).click();
+  // Opened, it holds its order while the demo's writes would re-sort it (a tap has no hover to
+  // hold it before it lands), and says how many rows a re-sort would move.
+  const rowsNow = () => page.locator('#sidebar a.session-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('href')).join(' '));
+  await expect(page.locator('#sidebar a.session-row').first()).toBeVisible();
+  const opened = await rowsNow();
+  await expect(page.getByRole('button', { name: /^\d+ rows? moved: re-sort$/ })).toBeVisible({ timeout: 20_000 });
+  expect(await rowsNow()).toBe(opened);
+  await page.getByRole('button', { name: /^\d+ rows? moved: re-sort$/ }).click();
+  await expect.poll(rowsNow).not.toBe(opened);
   await page.getByRole('searchbox', { name: 'Filter sessions' }).fill('a');
   await expect(page.locator('.sidebar')).toBeVisible();
 });

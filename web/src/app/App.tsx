@@ -143,7 +143,7 @@ export function App() {
               focusOnArrival.current = link !== null && opensHere ? pathnameOf(link.getAttribute('href')!) : null;
             }}
           >
-            <ShownSidebar filter={filter} onFilter={setFilter} order={sidebarOrder} />
+            <ShownSidebar filter={filter} onFilter={setFilter} order={sidebarOrder} covering={phone} />
           </div>
         )}
         {/* On a phone the open list covers the page (app.css): what is under it takes no key, Tab or click. */}

@@ -24,7 +24,8 @@ const PROJECT_HEIGHT = 52;
 const SESSION_HEIGHT = 66;
 
 /** `order`: where the sidebar puts how to read the order it shows (for `[` and `]`), while it is shown. */
-export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void; order?: RefObject<(() => string[]) | null> }) {
+/** `covering`: the list, opened, covers the page (a phone's), to be picked from. */
+export function Sidebar({ filter, onFilter, order, covering = false }: { filter: SidebarFilter; onFilter(filter: SidebarFilter): void; order?: RefObject<(() => string[]) | null>; covering?: boolean }) {
   // Every write told changes the list, and a store being indexed has it refetched whole: the
   // sidebar takes each new list as a transition, so that it never holds back what is urgent (a
   // live row, a key, a click) while it regroups a large list.
@@ -38,7 +39,15 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
   // page, with its focus, the row focused), nor change the rows a reader scrolled to under them.
   // The list re-sorts when all have let go, or when asked to.
   const listRef = useRef<HTMLDivElement>(null);
-  const { kept, hold, retake, pointer, focus } = useHold<ListOrder, 'reader'>(() => orderOf(fresh), listRef);
+  const { kept, hold, retake, pointer, focus } = useHold<ListOrder, 'reader' | 'covering'>(() => orderOf(fresh), listRef);
+  // Covering the page on a phone, the list is there to be picked from, and a tap has no hover
+  // before it to hold the list: a row re-sorted between the reader's aim and the tap opened
+  // another session. So the list holds its order from its first rows until it closes.
+  const hasRows = data !== undefined;
+  useEffect(() => {
+    hold('covering', covering && hasRows);
+    return () => hold('covering', false);
+  }, [covering, hasRows, hold]);
   const tree = useMemo(() => (kept === null ? fresh : keepOrder(fresh, kept)), [fresh, kept]);
   const moved = useMemo(() => (kept === null ? 0 : countMoved(topRowsOf(tree), topRowsOf(fresh))), [kept, tree, fresh]);
   const rows = useMemo(() => flattenTree(tree), [tree]);
@@ -198,7 +207,7 @@ export function Sidebar({ filter, onFilter, order }: { filter: SidebarFilter; on
       </div>
       {/* Over the list, not above it: a line added above would move every row down. */}
       {moved > 0 && (
-        <button type="button" className="resort" onClick={retake} title="The list keeps its order while the pointer is over it or the focus is in it, and once you have moved it, until another session is opened">
+        <button type="button" className="resort" onClick={retake} title="The list keeps its order while the pointer is over it or the focus is in it, on a phone while it is open, and once you have moved it, until another session is opened">
           {countOf(moved, 'row')} moved: re-sort
         </button>
       )}
