@@ -6,6 +6,7 @@ import { foldSeat, listSeats, type RoomFiles, type SeatView } from '../../shared
 import type { SeatFileReading } from '../../shared/sac/seatFile.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 import type { WakeRoom } from '../../shared/sac/wakes.ts';
+import { checkProcesses } from './processes.ts';
 import type { SacReader } from './sacReader.ts';
 
 // What the set-agent-comm source folds from what its reader read, kept while what it rests on is
@@ -141,28 +142,4 @@ export function createSacFolds(reader: SacReader) {
     foldSeatNow,
     processStates,
   };
-}
-
-/**
- * Which writers' pids are running on this machine, for liveness derived as sac derives it.
- * Signal 0 sends nothing: it only asks. A remote seat's pids are another machine's: not asked.
- */
-function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
-  const states = new Map<number, ProcessState>();
-  if (store.registry.state !== 'read') return states;
-  for (const seat of store.registry.facts.seats) {
-    if (seat.remote) continue;
-    for (const writer of seat.writers) {
-      if (writer.pid === null || states.has(writer.pid)) continue;
-      try {
-        process.kill(writer.pid, 0);
-        states.set(writer.pid, 'running');
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ESRCH') states.set(writer.pid, 'exited');
-        else if (code === 'EPERM') states.set(writer.pid, 'running');
-      }
-    }
-  }
-  return states;
 }

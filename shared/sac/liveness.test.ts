@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { deriveLiveness, SEAT_TTL_MS, type ProcessState } from './liveness.ts';
+import { deriveLiveness, PROCESS_START_SLACK_MS, SEAT_TTL_MS, type ProcessState } from './liveness.ts';
 import { readRegistry } from './storeFiles.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf } from './testing/sacWriter.ts';
@@ -14,6 +14,18 @@ describe('liveness, derived as sac derives it', () => {
   it('a running process that writes for the seat makes it live', () => {
     const liveness = deriveLiveness(SEAT, registry, lastSeen + 5 * 3_600_000, new Map([[8690, 'running']]));
     assert.deepEqual(liveness, { word: 'live', basis: 'derived', why: 'a process that writes for it is running (pid 8690)' });
+  });
+
+  it('a process under the writer’s pid started after the writer last wrote is another process, the pid reused: not live, and said', () => {
+    const wrote = lastSeen; // the writer's time in the registry is its last write
+    const silent = lastSeen + SEAT_TTL_MS;
+    const later = deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote + 60_000 }]]));
+    assert.equal(later.word, 'gone');
+    assert.match(later.why, /pid 8690 now names a process started after it last wrote, another process, which sac would count as running/);
+    assert.equal(deriveLiveness(SEAT, registry, lastSeen + 60_000, new Map([[8690, { startedAt: wrote + 60_000 }]])).word, 'unknown');
+    // Started before it wrote, or a moment after as the system's second-long start times tell it: the writer.
+    assert.equal(deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote - 3_600_000 }]])).word, 'live');
+    assert.equal(deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote + PROCESS_START_SLACK_MS }]])).word, 'live');
   });
 
   it('no running process, but a check-in within half an hour, is unknown: not gone', () => {

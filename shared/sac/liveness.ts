@@ -6,16 +6,36 @@ import type { RegistryFacts, StoreFileReading } from './storeFiles.ts';
 // `seatState` from the registry: live when a process that wrote for the seat is running; else
 // "we do not know" while it checked in within half an hour; else gone. This derives it the same
 // way and says so (`basis: 'derived'`). Where the reader cannot know, it says unknown, never gone:
-// a seat missing from the registry, no time of its last check-in, a process nobody checked.
+// a seat missing from the registry, no time of its last check-in, a process nobody checked. One
+// difference, said where it applies: a pid whose process started after the writer last wrote is a
+// reused number, another process, not the writer (sac would count it running).
 
 /** How long after its last check-in a seat with no running process may still be working (sac's SEAT_TTL_MS). */
 export const SEAT_TTL_MS = 30 * 60_000;
 
 /**
  * What the reader found of a process on this machine (sac's pids are this machine's). A pid the
- * reader did not or could not check is absent from the map.
+ * reader did not or could not check is absent from the map. A running process is `{ startedAt }`
+ * (epoch ms) where the reader could tell when it started, 'running' where it could not.
  */
-export type ProcessState = 'running' | 'exited';
+export type ProcessState = 'running' | 'exited' | { startedAt: number };
+
+/**
+ * How much later than a writer's last write its pid's process may seem to have started and still be
+ * that writer: the system tells a start to the second since boot, and clocks drift.
+ */
+export const PROCESS_START_SLACK_MS = 5_000;
+
+/**
+ * Whether the process running under a writer's pid can be that writer. A pid is reused once its
+ * process exits, so a process started after the writer last wrote is another one: sac asks only
+ * whether the pid runs and would count it, this reader says which it is.
+ */
+function isThatWriter(state: ProcessState | undefined, wrote: number | null): boolean {
+  if (state === undefined || state === 'exited') return false;
+  if (state === 'running' || wrote === null) return true;
+  return state.startedAt <= wrote + PROCESS_START_SLACK_MS;
+}
 
 /** Liveness as a word (sac's `sac.agents/1`: live · unknown · gone), never a boolean. */
 export type Liveness = { word: 'live' | 'unknown' | 'gone'; basis: 'derived'; why: string };
@@ -35,16 +55,18 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   if (registry.state === 'absent') return unknown('there is no registry.json: nobody checked in');
   const record = findFirst(registry.facts.seats, 'seat', seat);
   if (record === undefined) return unknown('not in registry.json (pruned, or never checked in here)');
-  const running = record.writers.find((writer) => writer.pid !== null && processes.get(writer.pid) === 'running');
+  const running = record.writers.find((writer) => writer.pid !== null && isThatWriter(processes.get(writer.pid), parseInstant(writer.at)));
   if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };
+  const reused = record.writers.find((writer) => writer.pid !== null && typeof processes.get(writer.pid) === 'object');
+  const later = reused === undefined ? '' : `; pid ${reused.pid} now names a process started after it last wrote, another process, which sac would count as running`;
   const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
   if (lastSeen === null) return unknown('registry.json holds no time of its last check-in');
   const silent = now - lastSeen;
   if (silent < SEAT_TTL_MS) {
-    return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${minutes(silent)} ago`}: a session working through hooks alone has no lasting process`);
+    return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${minutes(silent)} ago`}: a session working through hooks alone has no lasting process${later}`);
   }
   // sac reads a pid it cannot find as exited; this reader says so only of pids it checked.
   const unchecked = record.writers.find((writer) => writer.pid !== null && !processes.has(writer.pid));
   if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked`);
-  return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${minutes(silent)} ago (sac counts a seat gone after 30 minutes)` };
+  return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${minutes(silent)} ago (sac counts a seat gone after 30 minutes)${later}` };
 }
