@@ -41,7 +41,7 @@ describe('the writers’ processes, asked of this machine (Linux: a start is rea
     const registry = registryNaming(child.pid!, wrote);
     const liveness = deriveLiveness('web-app#3f9c1a20', registry, Date.now(), checkProcesses({ registry } as StoreFacts));
     assert.equal(liveness.word, 'gone');
-    assert.match(liveness.why, new RegExp(`pid ${child.pid} now names a process started after it last wrote`));
+    assert.match(liveness.why, new RegExp(`pid ${child.pid} now names another process, one started after that writer last wrote`));
     const writing = registryNaming(child.pid!, spawnedAt + 100);
     assert.equal(deriveLiveness('web-app#3f9c1a20', writing, Date.now(), checkProcesses({ registry: writing } as StoreFacts)).word, 'live');
   });

@@ -13,17 +13,18 @@ import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 export function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
   const states = new Map<number, ProcessState>();
   if (store.registry.state !== 'read') return states;
+  const booted = bootTime();
   for (const seat of store.registry.facts.seats) {
     if (seat.remote) continue;
     for (const writer of seat.writers) {
       if (writer.pid === null || states.has(writer.pid)) continue;
       try {
         process.kill(writer.pid, 0);
-        states.set(writer.pid, runningSince(writer.pid));
+        states.set(writer.pid, runningSince(writer.pid, booted));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ESRCH') states.set(writer.pid, 'exited');
-        else if (code === 'EPERM') states.set(writer.pid, runningSince(writer.pid));
+        else if (code === 'EPERM') states.set(writer.pid, runningSince(writer.pid, booted));
       }
     }
   }
@@ -33,34 +34,42 @@ export function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
 /** Linux counts a process's start in clock ticks since boot; user space sees 100 a second on every architecture it runs on. */
 const TICKS_PER_SECOND = 100;
 
-let bootedAt: number | null | undefined;
+/** A process's start in clock ticks since boot, from its stat's 22nd field (after the name in parentheses, which may itself hold spaces and parentheses). */
+function startTicks(pid: number | 'self'): number | null {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  return Number.isSafeInteger(ticks) ? ticks : null;
+}
 
-/** When the system booted (epoch ms), from /proc/stat's btime; null where there is no /proc. */
+let ownTicks: number | null | undefined;
+
+/**
+ * When the system booted (epoch ms) on today's wall clock, taken from this process's own start: its
+ * ticks since boot in /proc, and its uptime, which no change of the clock moves. Not /proc/stat's
+ * btime or /proc/uptime, which a container may show as its own while every pid's ticks count from
+ * the machine's boot. Null where there is no /proc.
+ */
 function bootTime(): number | null {
-  if (bootedAt === undefined) {
+  if (ownTicks === undefined) {
     try {
-      const line = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
-      bootedAt = line === null ? null : Number(line[1]) * 1000;
+      ownTicks = startTicks('self');
     } catch {
-      bootedAt = null;
+      ownTicks = null;
     }
   }
-  return bootedAt;
+  return ownTicks === null ? null : Date.now() - process.uptime() * 1000 - (ownTicks * 1000) / TICKS_PER_SECOND;
 }
 
 /**
- * A running process as the core takes it: when it started where /proc tells it (its stat's 22nd
- * field, after the name in parentheses, which may itself hold spaces and parentheses), else 'running'.
+ * A running process as the core takes it: when it started where /proc tells it, else 'running';
+ * 'exited' if it exited since it was asked.
  */
-function runningSince(pid: number): ProcessState {
-  const booted = bootTime();
+function runningSince(pid: number, booted: number | null): ProcessState {
   if (booted === null) return 'running';
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[19]);
-    return Number.isSafeInteger(ticks) ? { startedAt: booted + (ticks * 1000) / TICKS_PER_SECOND } : 'running';
-  } catch {
-    return 'running';
+    const ticks = startTicks(pid);
+    return ticks === null ? 'running' : { startedAt: booted + (ticks * 1000) / TICKS_PER_SECOND };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'exited' : 'running';
   }
 }

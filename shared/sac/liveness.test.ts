@@ -21,11 +21,19 @@ describe('liveness, derived as sac derives it', () => {
     const silent = lastSeen + SEAT_TTL_MS;
     const later = deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote + 60_000 }]]));
     assert.equal(later.word, 'gone');
-    assert.match(later.why, /pid 8690 now names a process started after it last wrote, another process, which sac would count as running/);
-    assert.equal(deriveLiveness(SEAT, registry, lastSeen + 60_000, new Map([[8690, { startedAt: wrote + 60_000 }]])).word, 'unknown');
+    assert.match(later.why, /pid 8690 now names another process, one started after that writer last wrote \(2026-11-30T17:18:53\.872\+00:00\), which sac would take for the writer and call the seat live$/);
+    const recent = deriveLiveness(SEAT, registry, lastSeen + 60_000, new Map([[8690, { startedAt: wrote + 60_000 }]]));
+    assert.equal(recent.word, 'unknown');
+    assert.match(recent.why, /pid 8690 now names another process/);
+    assert.equal(deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote + PROCESS_START_SLACK_MS + 1 }]])).word, 'gone');
     // Started before it wrote, or a moment after as the system's second-long start times tell it: the writer.
     assert.equal(deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote - 3_600_000 }]])).word, 'live');
     assert.equal(deriveLiveness(SEAT, registry, silent, new Map([[8690, { startedAt: wrote + PROCESS_START_SLACK_MS }]])).word, 'live');
+  });
+
+  it('a writer whose time names no instant is taken for its process, as sac takes it', () => {
+    const odd = readRegistry({ state: 'read', bytes: bytesOf('{"agents": {"a": {"seats": {"a#1": {"writers": {"8690": "yesterday"}, "lastSeen": "2026-11-30T17:18:53.872+00:00"}}}}}') });
+    assert.equal(deriveLiveness('a#1', odd, lastSeen + SEAT_TTL_MS, new Map([[8690, { startedAt: lastSeen + 3_600_000 }]])).word, 'live');
   });
 
   it('no running process, but a check-in within half an hour, is unknown: not gone', () => {

@@ -58,15 +58,15 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   const running = record.writers.find((writer) => writer.pid !== null && isThatWriter(processes.get(writer.pid), parseInstant(writer.at)));
   if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };
   const reused = record.writers.find((writer) => writer.pid !== null && typeof processes.get(writer.pid) === 'object');
-  const later = reused === undefined ? '' : `; pid ${reused.pid} now names a process started after it last wrote, another process, which sac would count as running`;
+  const later = reused === undefined ? '' : `; pid ${reused.pid} now names another process, one started after that writer last wrote (${reused.at}), which sac would take for the writer and call the seat live`;
   const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
-  if (lastSeen === null) return unknown('registry.json holds no time of its last check-in');
+  if (lastSeen === null) return unknown(`registry.json holds no time of its last check-in${later}`);
   const silent = now - lastSeen;
   if (silent < SEAT_TTL_MS) {
     return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${minutes(silent)} ago`}: a session working through hooks alone has no lasting process${later}`);
   }
   // sac reads a pid it cannot find as exited; this reader says so only of pids it checked.
   const unchecked = record.writers.find((writer) => writer.pid !== null && !processes.has(writer.pid));
-  if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked`);
+  if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked${later}`);
   return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${minutes(silent)} ago (sac counts a seat gone after 30 minutes)${later}` };
 }
