@@ -75,9 +75,9 @@ test('items of two stores arrive in the order written, each row saying its sourc
   await expect(rowOf(page, rejected)).toBeVisible();
   const refusedRow = rowOf(page, refused);
   await expect(refusedRow).toContainText('not queued: inbox full');
-  // A peer longer than the column holds is cut in its middle, and whole on hover.
+  // A peer is shown as whole as its cell holds (a longer one is cut in its middle: below), and whole on hover.
   await expect(refusedRow.locator('.live-peer')).toHaveAttribute('title', 'uds:/tmp/cc-socks/4242.sock');
-  await expect(refusedRow.locator('.live-peer')).toHaveText('uds:/tmp/…4242.sock');
+  await expect(refusedRow.locator('.live-peer')).toHaveText('uds:/tmp/cc-socks/4242.sock');
   await expect(refusedRow).toContainText('Can you look at the cart?');
   await expect(refusedRow).not.toContainText('Second line');
   await expect(refusedRow.locator('.live-side')).toHaveText('sent');
@@ -94,6 +94,42 @@ test('items of two stores arrive in the order written, each row saying its sourc
   // The server's link is the entry's address today: the page opens it in its place.
   await expect(page).toHaveURL(`${dashboard.url}${conversationPath(sourceIdOf('record', stores[0]!.dir), a.sessionId, refused)}`);
   await expect(page.locator(`[data-file="${refused}"]`)).toBeVisible();
+});
+
+test('a list shows as much of an id or a peer as the narrower of their cells holds, cut in its middle, each within its cell: a session’s full id where there is room', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-wide');
+  await openLive(page);
+  await a.start();
+  const file = await a.sent({ as: 'uds:/tmp/cc-socks/4242.sock' }, 'shown at many widths');
+  const row = rowOf(page, file);
+  const id = a.sessionId;
+  // Cut in its middle to `max` characters, the mark one of them, its head the longer half.
+  const cut = (name: string, max: number) => (name.length <= max ? name : `${name.slice(0, Math.ceil((max - 1) / 2))}…${name.slice(name.length - Math.floor((max - 1) / 2))}`);
+  const listWidth = () => page.locator('.live-list').evaluate((list) => list.getBoundingClientRect().width);
+  // The list is the window less the sidebar, whose width follows the window's: the window is widened until the list is as wide as asked.
+  const widenListTo = async (px: number) => {
+    let window = 1280;
+    for (let tries = 0; tries < 4; tries++) {
+      await page.setViewportSize({ width: window, height: 800 });
+      const short = px - (await listWidth());
+      if (short >= -1 && short <= 0) return;
+      window += Math.ceil(short);
+    }
+    throw new Error(`the list is not ${px} px wide at any width tried`);
+  };
+  // Each width just past the style's threshold for that many characters (a rem is 16 px), where a name's cells are narrowest.
+  const steps: [listRem: number, chars: number][] = [[40, 19], [42.1, 23], [56, 36], [60.1, 20], [84, 26], [108, 36]];
+  for (const [listRem, chars] of steps) {
+    await widenListTo(Math.ceil(listRem * 16));
+    const label = `a list of ${await listWidth()} px`;
+    await expect(row.locator('.live-session .live-name'), label).toHaveText(cut(id, chars));
+    await expect(row.locator('.live-peer .live-name'), label).toHaveText(cut('uds:/tmp/cc-socks/4242.sock', chars));
+    // The name, and the session's link across beside it, end within their cell.
+    for (const [cell, last] of [['.live-session', '.session-link'], ['.live-peer', '.live-name']] as const) {
+      const [box, end] = [await row.locator(cell).boundingBox(), await row.locator(`${cell} ${last}`).boundingBox()];
+      expect(end!.x + end!.width, `${cell} in ${label}`).toBeLessThanOrEqual(box!.x + box!.width + 0.5);
+    }
+  }
 });
 
 test("items of a record and a spex home arrive in the order written; a spex message is a row of its receiver and, from the receiver's log, of its sender", async ({ page }) => {
@@ -125,7 +161,7 @@ test("items of a record and a spex home arrive in the order written; a spex mess
   await expect(peer).toHaveCount(2);
   const peerCell = peer.filter({ has: page.locator('.live-side', { hasText: 'received' }) }).locator('.live-peer');
   await expect(peerCell).toHaveAttribute('title', new RegExp(`^${SPEX_SENDER} · `));
-  await expect(peerCell.locator('.live-name')).toHaveText(`${SPEX_SENDER.slice(0, 9)}…${SPEX_SENDER.slice(-9)}`);
+  await expect(peerCell.locator('.live-name')).toHaveText(SPEX_SENDER);
   const sent = peer.filter({ has: page.locator('.live-side', { hasText: 'sent' }) });
   await expect(sent.locator('.live-session')).toContainText(SPEX_SENDER.slice(0, 8));
   await expect(sent).toContainText("from the receiver's log");

@@ -36,26 +36,34 @@ import './live.css';
 /** A row's height where the list's style does not say (`--live-row-px`: two lines in a narrow list, three on a phone). */
 const ROW_PX = 30;
 
+/** The most characters of an id or a peer a row shows where the list's style does not say; a longer one is cut in its middle, apart from the others. */
+const NAME_CHARS = 20;
+
 /**
- * Every row's height, as the list's style gives it for its width (live.css): one line where the
- * list is wide, two where it is not, so what came of it and the first line keep their room.
- * Read again whenever the list changes width; the threshold is the style's alone.
+ * Every row's height and the characters of a name, as the list's style gives them for its width
+ * (live.css `--live-row-px`, `--live-name-chars`): one line where the list is wide, two where it is
+ * not, so what came of it and the first line keep their room; a whole seat name or session id
+ * where the list is wide enough for it. Read again whenever the list changes width; the thresholds
+ * are the style's alone.
  */
-function useRowHeight(scrollElement: HTMLElement | null): number {
-  const [height, setHeight] = useState(ROW_PX);
+function useListStyle(scrollElement: HTMLElement | null): { rowPx: number; nameChars: number } {
+  const [style, setStyle] = useState({ rowPx: ROW_PX, nameChars: NAME_CHARS });
   useEffect(() => {
     if (scrollElement === null) return;
-    const read = () => setHeight(Number.parseFloat(getComputedStyle(scrollElement).getPropertyValue('--live-row-px')) || ROW_PX);
+    const read = () => {
+      const computed = getComputedStyle(scrollElement);
+      const rowPx = Number.parseFloat(computed.getPropertyValue('--live-row-px')) || ROW_PX;
+      const nameChars = Number.parseInt(computed.getPropertyValue('--live-name-chars'), 10) || NAME_CHARS;
+      setStyle((was) => (was.rowPx === rowPx && was.nameChars === nameChars ? was : { rowPx, nameChars }));
+    };
     read();
     const resized = new ResizeObserver(read);
     resized.observe(scrollElement);
     return () => resized.disconnect();
   }, [scrollElement]);
-  return height;
+  return style;
 }
 
-/** The most characters of an id or a peer a row shows; a longer one is cut in its middle, apart from the others. */
-const NAME_CHARS = 19;
 /** A stream lost for longer than this is said to have stopped (it is still tried again). */
 const STOPPED_AFTER_MS = 30_000;
 
@@ -136,6 +144,8 @@ export default function LiveView({ query }: { query: string }) {
     const projectOf = (sourceId: string, id: string) => conversationOf(sourceId, id)?.cwd;
     return isFiltered(filter) ? all.filter((row) => matchesLive(row, filter, projectOf)) : all.slice();
   }, [all, version, filter, conversationOf]);
+  const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
+  const { rowPx, nameChars } = useListStyle(scrollElement);
   const names = useMemo(() => {
     const seen = new Set<string>();
     for (const row of all) {
@@ -143,8 +153,8 @@ export default function LiveView({ query }: { query: string }) {
       seen.add(row.sessionId);
       if (row.item.peer !== null) seen.add(row.item.peer);
     }
-    return clipApart(seen, NAME_CHARS);
-  }, [all, version]);
+    return clipApart(seen, nameChars);
+  }, [all, version, nameChars]);
   const itemCount = useMemo(() => all.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0), [all, version]);
   const shownCount = isFiltered(filter) ? shown.reduce((n, row) => n + (row.type === 'item' ? 1 : 0), 0) : itemCount;
   const kinds = useMemo(() => {
@@ -158,10 +168,8 @@ export default function LiveView({ query }: { query: string }) {
     return SOURCE_KINDS.filter((store) => seen.has(store)).map((store) => ({ store, kinds: [...seen.get(store)!].sort() }));
   }, [all, version, filter.type]);
 
-  const [scrollElement, scrollRef] = useState<HTMLDivElement | null>(null);
   // Made again only with the rows shown: the virtualizer places every row again whenever its key function is another.
   const getItemKey = useCallback((index: number) => shown[index]!.id, [shown]);
-  const rowPx = useRowHeight(scrollElement);
   const estimateRow = useCallback(() => rowPx, [rowPx]);
   const virtualizer = useVirtualizer({
     count: shown.length,
