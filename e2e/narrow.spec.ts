@@ -314,6 +314,37 @@ test('the sessions across the stores keep every column readable in a narrow view
   }
 });
 
+test('on a phone each session of the overview is a block: its full id on a line, its stores’ badges across the width, no seat’s name broken over two lines, then its last time, said so', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAndSettle(page, '/');
+  const rows = page.locator('.joined-sessions tbody tr');
+  await expect(rows.filter({ hasText: 'set-agent-comm' }).first()).toBeVisible();
+  const table = (await page.locator('.joined-sessions').first().boundingBox())!;
+  const badges = (await rows.first().locator('.store-badges').boundingBox())!;
+  expect(badges.width).toBeGreaterThan(table.width * 0.9);
+  expect(Math.max(...(await page.locator('.joined-sessions .full-id').evaluateAll((ids) => ids.map((id) => id.getClientRects().length))))).toBe(1);
+  // Three columns left a seat's name a hundred pixels, and it was cut mid-name: each seat's name is on one line now.
+  const seatLines = await page.locator('.joined-sessions .store-badge').evaluateAll((links) =>
+    links.flatMap((link) =>
+      [...link.childNodes].flatMap((node) => {
+        const text = node.textContent ?? '';
+        const at = text.indexOf('#');
+        if (node.nodeType !== Node.TEXT_NODE || at < 0) return [];
+        const range = document.createRange();
+        const start = text.lastIndexOf(' ', at) + 1;
+        range.setStart(node, start);
+        range.setEnd(node, text.length);
+        return [{ seat: text.slice(start), lines: range.getClientRects().length }];
+      }),
+    ),
+  );
+  expect(seatLines.length).toBeGreaterThan(0);
+  expect(seatLines.filter((seat) => seat.lines !== 1)).toEqual([]);
+  const last = rows.first().locator('td').last();
+  await expect(last).toHaveText(/^\d{4}-\d\d-\d\d /);
+  expect(await last.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"last "');
+});
+
 test('at 1,280 px the sidebar starts open', async ({ page }) => {
   await page.goto(dashboard.url);
   await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'true');
