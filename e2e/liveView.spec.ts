@@ -282,6 +282,22 @@ test('a filter of the address the live view does not take is said, not dropped i
   await expect(page.locator('.params-not-applied')).toHaveCount(0);
 });
 
+test('a paused list whose new rows are all in view counts them on Resume but puts no “new ↓” over them; once some are below the view, it does', async ({ page }) => {
+  const a = new SessionWriting(stores[0]!.writer, '/e2e/live-pause-short');
+  await openLive(page);
+  await a.start();
+  await expect(rows(page)).toHaveCount(1);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const during: string[] = [];
+  for (let i = 0; i < 3; i++) during.push(await a.sent({ as: 'api' }, `short while paused ${i}`));
+  await expect(page.getByRole('button', { name: /^Resume \(3 new\)$/ })).toBeVisible();
+  await expect(rowOf(page, during.at(-1)!)).toBeInViewport();
+  await expect(page.getByRole('button', { name: /new ↓$/ })).toHaveCount(0);
+  for (let i = 0; i < 40; i++) during.push(await a.sent({ as: 'api' }, `long while paused ${i}`));
+  await expect(page.getByRole('button', { name: '43 new ↓' })).toBeVisible();
+  await expect(rowOf(page, during.at(-1)!)).not.toBeInViewport();
+});
+
 test('Pause stops following and counts what arrives; Resume jumps back to the newest', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-pause');
   await openLive(page);

@@ -65,7 +65,7 @@ export function ConversationList({ list, rowAt, renderRow, headings, label, busy
           })}
         </div>
       </div>
-      {follow.newCount > 0 && (
+      {follow.newBelow && (
         <button type="button" className="new-marker" onClick={follow.resume}>
           {follow.newCount} new ↓
         </button>

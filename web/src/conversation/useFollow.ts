@@ -2,7 +2,9 @@ import type { Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 // A list follows its newest item (a conversation's, the live view's) until the reader scrolls
-// away; then it counts what arrived since, and "N new" brings the reader back. Only a reader's own
+// away; then it counts what arrived since, and "N new ↓", shown while some of it is below the view
+// (a short list shows it in place, and a marker over it would say there is more below), brings the
+// reader back. Only a reader's own
 // scrolling (wheel, touch, keys, scrollbar) stops following, or starts it again down at the bottom: the
 // list also scrolls when rows are measured, and a list still shorter than its estimate once put a
 // link's item "at the bottom" and followed away from it. A view that opens on a link counts as
@@ -33,6 +35,9 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
   const keyOfRef = useRef(keyOf);
   keyOfRef.current = keyOf;
 
+  /** Whether the list's end is in the view: then what came is on screen, and nothing is "new ↓" below it. */
+  const [endInView, setEndInView] = useState(true);
+
   const stopFollowing = useCallback(() => {
     setFollowing((was) => {
       if (was) setSeen({ total: totalRef.current, key: totalRef.current > 0 && keyOfRef.current !== undefined ? keyOfRef.current(totalRef.current - 1) : null });
@@ -59,6 +64,7 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
       // A scroll told once the list has left the page (a row opened, the view gone on) reads a
       // box of no height: "at the bottom", and nothing the reader did.
       if (!el.isConnected) return;
+      setEndInView(el.scrollHeight - el.scrollTop - el.clientHeight < 1);
       const byReader = Date.now() - intentAt.current < INTENT_MS;
       // Only a scroll down reaches the end: a click on a row above the view scrolls the list up
       // to it, and that scroll, told after the press (or once the page has gone on), found a list
@@ -120,6 +126,21 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     };
   }, [following, total, totalSize, el]);
 
+  // The list grows, or its box changes size, without a scroll: where its end is is read again once laid out.
+  useEffect(() => {
+    if (el === null) return;
+    const read = () => {
+      if (el.isConnected) setEndInView(el.scrollHeight - el.scrollTop - el.clientHeight < 1);
+    };
+    const frame = requestAnimationFrame(read);
+    const resized = new ResizeObserver(read);
+    resized.observe(el);
+    return () => {
+      cancelAnimationFrame(frame);
+      resized.disconnect();
+    };
+  }, [el, total, totalSize]);
+
   const newCount = useMemo(() => {
     if (following || seen === null) return 0;
     if (keyOf !== undefined && seen.key !== null) {
@@ -128,5 +149,7 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     return Math.max(0, total - seen.total);
   }, [following, seen, total, keyOf]);
 
-  return { following, newCount, stopFollowing, resume, seenKey: seen?.key ?? null };
+  /** Rows came since the reader left the newest and some are below the view: the "N new ↓" marker's case. */
+  const newBelow = newCount > 0 && !endInView;
+  return { following, newCount, newBelow, stopFollowing, resume, seenKey: seen?.key ?? null };
 }

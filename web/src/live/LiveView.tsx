@@ -398,7 +398,7 @@ export default function LiveView({ query }: { query: string }) {
             })}
           </div>
         </div>
-        {!follow.following && follow.newCount > 0 && (
+        {!follow.following && follow.newBelow && (
           <button type="button" className="new-marker" onClick={follow.resume}>
             {follow.newCount.toLocaleString('en')} new ↓
           </button>
