@@ -21,6 +21,12 @@ test('a text search finds the entries of every session that hold it, and a resul
   await expect(page.locator('.conversation-row.selected')).toContainText('Thanks, got it queued on my side.');
 });
 
+test('a search that finds nothing says how much it read, and no note on how to read results it does not have', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=${encodeURIComponent('no entry holds this phrase')}`);
+  await expect(page.getByRole('status')).toHaveText(/^0 entries \([\d,]+ texts read\)\.$/);
+  await expect(page.locator('.search-hit')).toHaveCount(0);
+});
+
 test('a link to a search leaves the keys to its results: j and k select a hit, Enter opens it; Escape in the box leaves it, what was typed kept', async ({ page }) => {
   await page.goto(`${view.url}/search?q=got+it+queued`);
   const hits = page.locator('.search-hit');

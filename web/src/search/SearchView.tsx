@@ -200,8 +200,9 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
             {listKinds().map(([name, kind]) => {
               const note = kind.hitsNote?.(hits.filter((hit) => hit.source.kind === name)) ?? null;
               return note === null ? null : ` ${note}`;
-            })}{' '}
-            Results are entries, not conversations: nothing here pairs a sent entry with a received one.
+            })}
+            {/* Said where there are results to read as pairs, not over none. */}
+            {hits.length > 0 && ' Results are entries, not conversations: nothing here pairs a sent entry with a received one.'}
             {truncated && hits.length < MOST_SEARCH_HITS && (
               <>
                 {' '}
