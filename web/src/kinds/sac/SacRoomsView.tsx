@@ -55,13 +55,14 @@ function RoomsTable({ source }: { source: string }) {
                   <span key={member.seat}>
                     {index > 0 && ', '}
                     <Link to={conversationPath(source, member.seat)}>{member.seat}</Link>
+                    {member.liveness.word === 'gone' && <> <span className="badge sac-gone" title={`Derived as set-agent-comm derives it: ${member.liveness.why}`}>gone (derived)</span></>}
                     {member.presence.state === 'quiet' && <> <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything">quiet</span></>}
                   </span>
                 ))}
               </td>
               <td>{one.folder.state === 'present' ? one.entries : <RoomFolderWords folder={one.folder} />}</td>
               <td>{one.last === null ? '—' : <>{<WrittenTime text={one.last.time} at={one.last.at} />} · {one.last.seat} · {one.last.entryType}</>}</td>
-              <td>{one.degraded.length > 0 ? <DegradedReasons count={one.degraded.length} words={one.degraded.map((reason) => reason.words).join('\n')} /> : '—'}</td>
+              <td>{one.degraded.length > 0 ? <DegradedReasons count={one.degraded.length} words={one.degraded.map((reason) => reason.words).join('\n')} /> : <span className="muted">no</span>}</td>
             </tr>
           ))}
         </tbody>
