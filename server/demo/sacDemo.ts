@@ -66,8 +66,9 @@ export async function runSacDemo(root: string, sessions: readonly SacDemoSession
     const seat = seatOf(session);
     const agent = (agents[session.name] ??= { agent: session.name, project: session.cwd, session: session.id, host: 'demo', rooms: [SAC_TEAM], seats: {} }) as { seats: Record<string, unknown>; lastSeen?: string };
     // Each seat checked in at its own time, as seats of real sessions do: the first just now, the others minutes apart.
+    // This process writes for every seat, from now: a writer dated before it started would be another process under its pid.
     const now = sacTime(new Date(Date.now() - index * 7 * 60_000));
-    agent.seats[seat] = { session: session.id, owner: process.pid, writers: { [String(process.pid)]: now }, rooms: seats[seat], firstSeen: now, lastSeen: now };
+    agent.seats[seat] = { session: session.id, owner: process.pid, writers: { [String(process.pid)]: sacTime() }, rooms: seats[seat], firstSeen: now, lastSeen: now };
     agent.lastSeen = now;
   }
   await writeSacJson(root, 'registry.json', { agents });

@@ -4,11 +4,12 @@ import { startCommand } from './command.ts';
 import { eventually } from './harness.ts';
 
 // The demo's three stores are one machine's: each session sits under the same project in the
-// record, in spex and in set-agent-comm, and sac's seats did not all check in at one instant.
+// record, in spex and in set-agent-comm, and sac's seats did not all check in at one instant; the
+// demo's process writes for them all.
 
-type Listed = { source: { kind: string }; id: string; cwd: string | null; session?: { state: string; session?: string }; lastSeen?: string | null };
+type Listed = { source: { kind: string }; id: string; cwd: string | null; session?: { state: string; session?: string }; lastSeen?: string | null; liveness?: { word: string; why: string } };
 
-test('in the demo each session sits under the same project in every store, and the sac seats do not all share one last activity', { timeout: 60_000 }, async () => {
+test('in the demo each session sits under the same project in every store, and the sac seats do not all share one last activity, each live by a process that writes for it', { timeout: 60_000 }, async () => {
   const claudeSession = (one: Listed) => (one.source.kind === 'sac' ? (one.session?.state === 'known' ? (one.session.session ?? null) : null) : one.id);
   const running = await startCommand(['--demo', '--port', '0']);
   try {
@@ -35,6 +36,8 @@ test('in the demo each session sits under the same project in every store, and t
     );
     const seen = listed.filter((one) => one.source.kind === 'sac').map((one) => one.lastSeen);
     assert.ok(new Set(seen).size > 1, `the seats' last activity: ${seen.join(', ')}`);
+    // The demo's process writes for every seat: none is taken for another process under its pid.
+    for (const seat of listed.filter((one) => one.source.kind === 'sac')) assert.equal(seat.liveness?.word, 'live', `${seat.id}: ${seat.liveness?.why}`);
   } finally {
     running.child.kill('SIGTERM');
     await running.exited;
