@@ -76,11 +76,13 @@ test('one torn write is one card and one banner that names its file and links to
   await expect(flowOf(page).locator('article.ev-damaged')).toHaveCount(1);
   // Whom a write cut short woke is not derived: sac wakes once its append is done.
   await expect(flowOf(page).locator('article.ev-damaged .sac-wakes')).toHaveText('whom it wakes: unknown, its write is not whole');
-  const banner = page.locator('.notice.warn[data-reason="torn-entry"]');
+  const banner = page.getByRole('region', { name: 'Degraded evidence' }).locator('[data-reason="torn-entry"]');
   await expect(banner).toHaveCount(1);
   await expect(banner).toContainText(`1 torn write in ${TORN_FILE}`);
-  // A banner of its own beside the room's header, as the record's and spex's are, shown whole.
+  // A banner of its own beside the room's header, as the record's and spex's are, shown whole,
+  // headed as theirs are: what is incomplete.
   await expect(page.getByRole('region', { name: 'Degraded evidence' })).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('region', { name: 'Degraded evidence' }).getByRole('heading')).toHaveText("This room's evidence is degraded: what its flow shows is incomplete");
   await banner.getByRole('link', { name: /See it in #ops/ }).click();
   await expect(page).toHaveURL(/\/rooms\/ops\/item\//);
   await expect(flowOf(page).locator('article.sac-target')).toHaveClass(/ev-damaged/);
@@ -89,7 +91,7 @@ test('one torn write is one card and one banner that names its file and links to
   await expect(seatRow(page, WEB).locator('.badge-degraded')).toHaveCount(0);
   await seatRow(page, WEB).click();
   await expect(page.locator('[data-column="received"]').locator('article.ev-damaged')).toHaveCount(1);
-  await expect(page.locator('.notice.warn[data-reason="torn-entry"]')).toHaveCount(0);
+  await expect(page.locator('[data-reason="torn-entry"]')).toHaveCount(0);
   // Whom it woke is unknown, not nobody: it stays in the flow of waking entries only.
   await page.goto(`${url}/source/${source}/rooms/ops?flow=waking`);
   await expect(flowOf(page).locator('article.ev-damaged')).toHaveCount(1);

@@ -1,5 +1,6 @@
 import { missingRangeFromWire, type DegradedReasonWire, type SessionSummary } from '../../../../shared/wire/record.ts';
 import { describeMissing } from '../../../../shared/record/degraded.ts';
+import { DegradedBanner } from '../../conversation/DegradedBanner.tsx';
 import { Link } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { describeWireReason } from './reasonWords.ts';
@@ -9,20 +10,17 @@ import { countOf } from '../../text/count.ts';
 // files it rests on (rule.recordingMayFail, rule.oneWriter, rule.startEntry). Each such file also
 // sits in its place in the timeline.
 
-export function DegradedBanner({ session }: { session: SessionSummary }) {
+export function RecordDegradedBanner({ session }: { session: SessionSummary }) {
   if (session.degraded.length === 0) return null;
   return (
-    <section className="banner banner-degraded" role="region" aria-label="Degraded recording">
-      <h2>Recording is degraded: this session's record is incomplete</h2>
-      <ul>
-        {session.degraded.map((reason) => (
-          <li key={reason.code} data-reason={reason.code}>
-            <span>{describeWireReason(reason, session.counts)}</span>
-            <ReasonFiles source={session.source.id} sessionId={session.sessionId} reason={reason} />
-          </li>
-        ))}
-      </ul>
-    </section>
+    <DegradedBanner label="Degraded recording" heading="Recording is degraded: this session's record is incomplete">
+      {session.degraded.map((reason) => (
+        <li key={reason.code} data-reason={reason.code}>
+          <span>{describeWireReason(reason, session.counts)}</span>
+          <ReasonFiles source={session.source.id} sessionId={session.sessionId} reason={reason} />
+        </li>
+      ))}
+    </DegradedBanner>
   );
 }
 

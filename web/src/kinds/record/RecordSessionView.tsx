@@ -6,7 +6,7 @@ import { useConversations } from '../../sessions/useConversations.ts';
 import type { ConversationViewProps } from '../kind.ts';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
 import { MarksLegend } from '../../conversation/marks.tsx';
-import { DegradedBanner } from './DegradedBanner.tsx';
+import { RecordDegradedBanner } from './RecordDegradedBanner.tsx';
 import { RecordConversation } from './RecordConversation.tsx';
 import { SessionActivity } from './SessionActivity.tsx';
 import { SessionHeader } from './SessionHeader.tsx';
@@ -48,7 +48,7 @@ export default function RecordSessionView({ source, id: sessionId, item: file, q
   return (
     <main className="view conversation-view" aria-label={`Session ${sessionId}`}>
       {session !== null && <SessionHeader session={session} runList={latest?.runs ?? null} children={children} />}
-      {session !== null && <DegradedBanner session={session} />}
+      {session !== null && <RecordDegradedBanner session={session} />}
       {session !== null && <MarksLegend names={session.degraded.length > 0 ? ['unknown'] : []} />}
       <ParamsNotApplied query={query} reads={SESSION_FILTER_PARAMS} applied={filterText} />
       <SessionActivity key={`${source}/${sessionId}`} source={source} sessionId={sessionId} filter={filter} onFilter={onFilter} onJump={onJump} />

@@ -112,7 +112,7 @@ function RoomFlow({ source, room, entry, flow: filter, query }: { source: string
         )}
         {flow.leftOut > 0 && <p className="notice">The newest {countOf(data?.items.length ?? 0, 'entry', 'entries')} are shown: the {countOf(flow.leftOut, 'earlier one')} are left out.</p>}
       </header>
-      {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} />}
+      {data !== undefined && <SacReasons source={source} reasons={data.room.degraded} of="room" />}
       <ParamsNotApplied query={query} reads={['flow']} applied={`flow=${filter}`} />
       <div className="conversation-controls">
         <label className="sac-flow-filter">

@@ -53,7 +53,7 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
         )}
         {flow.leftOut > 0 && <p className="notice">The newest entries are shown: the {flow.leftOut.toLocaleString('en')} earliest are left out.</p>}
       </header>
-      {data !== undefined && <SacReasons source={source} reasons={data.seat.degraded} />}
+      {data !== undefined && <SacReasons source={source} reasons={data.seat.degraded} of="seat" />}
       <ParamsNotApplied query={query} reads={SEAT_PARAMS} applied={others ? 'others=1' : ''} />
       {data !== undefined && (
         <div className="conversation-controls">

@@ -1,5 +1,6 @@
 import type { SpexSessionResponse, SpexSummary } from '../../../../shared/wire/spex.ts';
 import { apiUrls } from '../../api/urls.ts';
+import { DegradedBanner } from '../../conversation/DegradedBanner.tsx';
 import { FoldedFacts } from '../../conversation/FoldedFacts.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
 import { Link } from '../../router/Router.tsx';
@@ -117,37 +118,34 @@ function CurrentStatus({ session, note }: { session: SpexSummary; note: string |
 export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummary; keyOfLine(line: number): string | undefined }) {
   if (session.degraded.length === 0) return null;
   return (
-    <section className="banner banner-degraded" role="region" aria-label="Degraded timeline">
-      <h2>This session's timeline is degraded: what it shows is incomplete</h2>
-      <ul>
-        {session.degraded.map((reason) => (
-          <li key={reason.code} data-reason={reason.code}>
-            <span>{reason.words}</span>
-            {reason.lines.length > 0 && (
-              <span className="reason-files">
-                {' '}
-                {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
-                {reason.lines.map((line, index) => {
-                  const key = keyOfLine(line);
-                  return (
-                    <span key={line}>
-                      {index > 0 && ', '}
-                      {key !== undefined ? <Link to={itemPath(session.source.id, session.id, key)}>{line}</Link> : line}
-                    </span>
-                  );
-                })}
-                {reason.linesTotal > reason.lines.length && ` and ${countOf(reason.linesTotal - reason.lines.length, 'more')}`}
-              </span>
-            )}
-            {reason.files.length > 0 && (
-              <span className="reason-files">
-                {' '}
-                in {reason.files.map((file) => <code key={file}>{file} </code>)}
-              </span>
-            )}
-          </li>
-        ))}
-      </ul>
-    </section>
+    <DegradedBanner label="Degraded timeline" heading="This session's timeline is degraded: what it shows is incomplete">
+      {session.degraded.map((reason) => (
+        <li key={reason.code} data-reason={reason.code}>
+          <span>{reason.words}</span>
+          {reason.lines.length > 0 && (
+            <span className="reason-files">
+              {' '}
+              {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
+              {reason.lines.map((line, index) => {
+                const key = keyOfLine(line);
+                return (
+                  <span key={line}>
+                    {index > 0 && ', '}
+                    {key !== undefined ? <Link to={itemPath(session.source.id, session.id, key)}>{line}</Link> : line}
+                  </span>
+                );
+              })}
+              {reason.linesTotal > reason.lines.length && ` and ${countOf(reason.linesTotal - reason.lines.length, 'more')}`}
+            </span>
+          )}
+          {reason.files.length > 0 && (
+            <span className="reason-files">
+              {' '}
+              in {reason.files.map((file) => <code key={file}>{file} </code>)}
+            </span>
+          )}
+        </li>
+      ))}
+    </DegradedBanner>
   );
 }
