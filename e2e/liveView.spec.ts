@@ -256,11 +256,11 @@ test('a filter is kept in the address and survives a reload', async ({ page }) =
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-filter');
   await openLive(page);
   await page.getByRole('combobox', { name: /^side\b/ }).selectOption('received');
-  await page.getByLabel('refused / rejected only').check();
+  await page.getByLabel('refused only').check();
   await expect(page).toHaveURL(/\/live\?side=received&refused=1$/);
   await page.reload();
   await expect(page.getByRole('combobox', { name: /^side\b/ })).toHaveValue('received');
-  await expect(page.getByLabel('refused / rejected only')).toBeChecked();
+  await expect(page.getByLabel('refused only')).toBeChecked();
   await a.start();
   const consumed = await a.received({ as: 'web-app' }, 'Fine', 'consumed');
   const rejected = await a.received({ as: 'web-app' }, 'Not fine', 'rejected');
@@ -272,7 +272,7 @@ test('a filter is kept in the address and survives a reload', async ({ page }) =
 test('a filter of the address the live view does not take is said, not dropped in silence; what it does take is not', async ({ page }) => {
   await openLive(page, '?side=both&refused=1&colour=red');
   await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both, colour=red \(it reads only project, source, session, side, peer, type, refused, degraded\)\.$/);
-  await expect(page.getByLabel('refused / rejected only')).toBeChecked();
+  await expect(page.getByLabel('refused only')).toBeChecked();
   // Every row is one store's statement: the view says it pairs none.
   await expect(page.locator('.live-note')).toContainText('nothing pairs a received item with a sent one');
   // Where a reader would expect a link, the note says where the one it marks comes from.

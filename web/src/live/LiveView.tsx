@@ -530,8 +530,9 @@ const LiveFilters = memo(function LiveFilters({
           ))}
         </select>
       </label>
-      <label className="check">
-        <input type="checkbox" checked={filter.refused} onChange={(event) => onFilter({ ...filter, refused: event.target.checked })} /> refused / rejected only
+      {/* In the words of a session's own filter: one word for both sides' refusals, said whole on hover. */}
+      <label className="check" title="Only the messages refused: sent ones the host did not queue, received ones it rejected">
+        <input type="checkbox" checked={filter.refused} onChange={(event) => onFilter({ ...filter, refused: event.target.checked })} /> refused only
       </label>
       <label className="check">
         <input type="checkbox" checked={filter.degraded} onChange={(event) => onFilter({ ...filter, degraded: event.target.checked })} /> degraded evidence only
