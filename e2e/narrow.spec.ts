@@ -345,6 +345,29 @@ test('on a phone each session of the overview is a block: its full id on a line,
   expect(await last.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"last "');
 });
 
+test('on a phone the top bar is three rows: the time zone and the texts’ font are under Settings, the same settings as the bar’s', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAndSettle(page, '/');
+  const bar = page.getByRole('banner');
+  await expect(bar.getByRole('group', { name: 'Time zone for all times' })).toBeHidden();
+  // Rows told by where each visible tool's middle is: a new row where one is lower than the last by more than half a line.
+  const middles = await bar.locator('button, a, summary').evaluateAll((tools) =>
+    tools.filter((tool) => tool.checkVisibility()).map((tool) => tool.getBoundingClientRect()).map((box) => box.top + box.height / 2),
+  );
+  const rows = middles.sort((a, b) => a - b).filter((middle, index, all) => index === 0 || middle - all[index - 1]! > 10).length;
+  expect(rows, `the tools' middles: ${middles.map(Math.round).join(', ')}`).toBe(3);
+  await bar.locator('summary', { hasText: 'Settings' }).click();
+  const settings = page.getByRole('group', { name: 'Settings' });
+  await settings.getByRole('button', { name: 'Local' }).click();
+  await expect(settings.getByRole('button', { name: 'Local' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(settings.getByLabel('monospace')).toBeVisible();
+  // The one setting: a wider window shows it chosen in the bar.
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(bar.getByRole('group', { name: 'Time zone for all times' }).getByRole('button', { name: 'Local' })).toHaveAttribute('aria-pressed', 'true');
+  await bar.getByRole('group', { name: 'Time zone for all times' }).getByRole('button', { name: 'UTC' }).click();
+});
+
 test('at 1,280 px the sidebar starts open', async ({ page }) => {
   await page.goto(dashboard.url);
   await expect(page.getByRole('button', { name: 'Sessions list' })).toHaveAttribute('aria-expanded', 'true');

@@ -2,14 +2,12 @@ import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { Link } from '../router/Router.tsx';
 import { SourceViewLinks } from './SourceViewLinks.tsx';
 import { conversationWord } from '../sessions/conversations.ts';
-import { useSettings } from '../settings/Settings.tsx';
-import { SettingsMenu } from '../settings/SettingsMenu.tsx';
+import { ReadingPrefs, SettingsMenu } from '../settings/SettingsMenu.tsx';
 import { countOf } from '../text/count.ts';
 
 type Props = { sessions: SessionsResponse | undefined; sidebarOpen: boolean; onToggleSidebar(): void; onShowDegraded(): void; onShowKeys(): void };
 
 export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded, onShowKeys }: Props) {
-  const { timeZone, setTimeZone, monospace, setMonospace } = useSettings();
   const total = sessions?.projects.reduce((sum, project) => sum + project.sessions.length, 0) ?? 0;
   const degraded = sessions?.degradedSessions ?? 0;
   return (
@@ -41,18 +39,7 @@ export function TopBar({ sessions, sidebarOpen, onToggleSidebar, onShowDegraded,
         <Link to="/map" className="button" aria-label="Map: who talks to whom (g)">
           Map
         </Link>
-        <span className="segmented" role="group" aria-label="Time zone for all times">
-          <button type="button" aria-pressed={timeZone === 'utc'} onClick={() => setTimeZone('utc')}>
-            UTC
-          </button>
-          <button type="button" aria-pressed={timeZone === 'local'} onClick={() => setTimeZone('local')}>
-            Local
-          </button>
-        </span>
-        <label className="check" title="Show texts in a monospace font">
-          <input type="checkbox" checked={monospace} onChange={(event) => setMonospace(event.target.checked)} />
-          monospace
-        </label>
+        <ReadingPrefs className="not-phone" />
         <SettingsMenu />
         <button type="button" onClick={onShowKeys} aria-label="Keyboard shortcuts (?)" data-key-help>
           ?

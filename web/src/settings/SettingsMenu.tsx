@@ -2,9 +2,31 @@ import { useEffect, useRef, useState } from 'react';
 import { useSettings } from './Settings.tsx';
 
 // Reading preferences beside the top bar's own (time zone, monospace): how times are written and
-// how densely a session's entries are laid out. Remembered in this browser, as the others are.
+// how densely a session's entries are laid out. Remembered in this browser, as the others are. On
+// a phone the top bar's own are here too, and not in the bar (app.css): the bar took four rows.
 // A menu that opens over the page (it does not push the page down), and closes as menus do: on
 // Escape, which gives the focus back to its button, and on a click or a focus outside it.
+
+/** The time zone for all times and the texts' font: in the top bar, and on a phone in Settings instead. */
+export function ReadingPrefs({ className }: { className: string }) {
+  const { timeZone, setTimeZone, monospace, setMonospace } = useSettings();
+  return (
+    <span className={`reading-prefs ${className}`}>
+      <span className="segmented" role="group" aria-label="Time zone for all times">
+        <button type="button" aria-pressed={timeZone === 'utc'} onClick={() => setTimeZone('utc')}>
+          UTC
+        </button>
+        <button type="button" aria-pressed={timeZone === 'local'} onClick={() => setTimeZone('local')}>
+          Local
+        </button>
+      </span>
+      <label className="check" title="Show texts in a monospace font">
+        <input type="checkbox" checked={monospace} onChange={(event) => setMonospace(event.target.checked)} />
+        monospace
+      </label>
+    </span>
+  );
+}
 
 export function SettingsMenu() {
   const { relativeTimes, setRelativeTimes, density, setDensity } = useSettings();
@@ -37,6 +59,7 @@ export function SettingsMenu() {
     >
       <summary>Settings</summary>
       <div className="settings-panel" role="group" aria-label="Settings">
+        <ReadingPrefs className="phone-only" />
         <label className="check" title="Times as “3 minutes ago”; the exact time, in the zone chosen (UTC or local), on hover">
           <input type="checkbox" checked={relativeTimes} onChange={(event) => setRelativeTimes(event.target.checked)} />
           relative times
