@@ -148,7 +148,7 @@ test('a seat whose session is gone is drawn as gone in the list, and its backlog
   await expect(seatRow(page, WEB)).toContainText('1 unread by sac');
   // The rooms list says so of the member too, in the same words, with sac's reason on hover; a room with nothing degraded says no.
   await page.goto(`${url}/source/${source}/rooms`);
-  const gone = roomRow(page, 'ops').locator('.sac-gone');
+  const gone = roomRow(page, 'ops').locator('.sac-live-gone');
   await expect(gone).toHaveText('gone (derived)');
   await expect(gone).toHaveAttribute('title', /^Derived as set-agent-comm derives it: no process of it is running/);
   await expect(roomRow(page, PAIR).locator('td').last()).toHaveText('no');

@@ -31,7 +31,7 @@ export function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
   return states;
 }
 
-/** Linux counts a process's start in clock ticks since boot; user space sees 100 a second on every architecture it runs on. */
+/** Linux counts a process's start in clock ticks since boot; user space sees 100 a second (USER_HZ) on x86 and ARM. */
 const TICKS_PER_SECOND = 100;
 
 /** A process's start in clock ticks since boot, from its stat's 22nd field (after the name in parentheses, which may itself hold spaces and parentheses). */
@@ -44,10 +44,13 @@ function startTicks(pid: number | 'self'): number | null {
 let ownTicks: number | null | undefined;
 
 /**
- * When the system booted (epoch ms) on today's wall clock, taken from this process's own start: its
- * ticks since boot in /proc, and its uptime, which no change of the clock moves. Not /proc/stat's
- * btime or /proc/uptime, which a container may show as its own while every pid's ticks count from
- * the machine's boot. Null where there is no /proc.
+ * When the system booted (epoch ms) on today's wall clock, asked at each check (the clock may have
+ * been set since), the earlier of two readings: now less /proc/uptime, which counts a sleep of the
+ * machine as the ticks do but which a container may show as its own; and now less this process's
+ * own ticks and its uptime, which no container changes but which does not count a sleep. A boot
+ * read too late would date every process later than it started and take a writer for another
+ * process; read too early, a reused pid is taken for the writer, as sac takes it. Null where there
+ * is no /proc.
  */
 function bootTime(): number | null {
   if (ownTicks === undefined) {
@@ -57,7 +60,14 @@ function bootTime(): number | null {
       ownTicks = null;
     }
   }
-  return ownTicks === null ? null : Date.now() - process.uptime() * 1000 - (ownTicks * 1000) / TICKS_PER_SECOND;
+  if (ownTicks === null) return null;
+  const fromOwnStart = Date.now() - process.uptime() * 1000 - (ownTicks * 1000) / TICKS_PER_SECOND;
+  try {
+    const uptime = Number.parseFloat(readFileSync('/proc/uptime', 'latin1'));
+    return Number.isFinite(uptime) ? Math.min(fromOwnStart, Date.now() - uptime * 1000) : fromOwnStart;
+  } catch {
+    return fromOwnStart;
+  }
 }
 
 /**

@@ -36,6 +36,10 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
 
   /** Whether the list's end is in the view: then what came is on screen, and nothing is "new ↓" below it. */
   const [endInView, setEndInView] = useState(true);
+  /** Where the list's end is, read again: a boolean, so the view renders again only when it changes. */
+  const readEnd = useCallback((box: HTMLDivElement) => {
+    if (box.isConnected) setEndInView(box.scrollHeight - box.scrollTop - box.clientHeight <= 1);
+  }, []);
 
   const stopFollowing = useCallback(() => {
     setFollowing((was) => {
@@ -63,7 +67,7 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
       // A scroll told once the list has left the page (a row opened, the view gone on) reads a
       // box of no height: "at the bottom", and nothing the reader did.
       if (!el.isConnected) return;
-      setEndInView(el.scrollHeight - el.scrollTop - el.clientHeight < 1);
+      readEnd(el);
       const byReader = Date.now() - intentAt.current < INTENT_MS;
       // Only a scroll down reaches the end: a click on a row above the view scrolls the list up
       // to it, and that scroll, told after the press (or once the page has gone on), found a list
@@ -91,7 +95,7 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
       el.removeEventListener('keydown', intent);
       el.removeEventListener('scroll', onScroll);
     };
-  }, [el, stopFollowing]);
+  }, [el, stopFollowing, readEnd]);
 
   // The box changes size when what is above it does (a session's activity comes once its first
   // rows are shown, and its header grows): a followed list stays at its end.
@@ -125,20 +129,19 @@ export function useFollow(el: HTMLDivElement | null, virtualizer: Virtualizer<HT
     };
   }, [following, total, totalSize, el]);
 
-  // The list grows, or its box changes size, without a scroll: where its end is is read again once laid out.
+  // The list's box changes size, or the list grows, without a scroll: where its end is is read
+  // again, at the frame once it is laid out (one read a frame, however many rows a burst brings).
   useEffect(() => {
     if (el === null) return;
-    const read = () => {
-      if (el.isConnected) setEndInView(el.scrollHeight - el.scrollTop - el.clientHeight < 1);
-    };
-    const frame = requestAnimationFrame(read);
-    const resized = new ResizeObserver(read);
+    const resized = new ResizeObserver(() => readEnd(el));
     resized.observe(el);
-    return () => {
-      cancelAnimationFrame(frame);
-      resized.disconnect();
-    };
-  }, [el, total, totalSize]);
+    return () => resized.disconnect();
+  }, [el, readEnd]);
+  useEffect(() => {
+    if (el === null) return;
+    const frame = requestAnimationFrame(() => readEnd(el));
+    return () => cancelAnimationFrame(frame);
+  }, [el, total, totalSize, readEnd]);
 
   const newCount = useMemo(() => {
     if (following || seen === null) return 0;

@@ -22,19 +22,26 @@ export function SessionsTable({ sessions, caption }: { sessions: readonly Listed
   if (sessions.length === 0) return null;
   return (
     <div className="held-table" {...holdOn}>
-      <table className="sessions-table joined-sessions">
+      {/* Its roles said: a phone lays its rows out as blocks (session.css), which drops a table's own. */}
+      <table className="sessions-table joined-sessions" role="table">
         <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Session</th>
-            <th scope="col">In the stores</th>
-            <th scope="col">Last</th>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">
+              Session
+            </th>
+            <th scope="col" role="columnheader">
+              In the stores
+            </th>
+            <th scope="col" role="columnheader">
+              Last
+            </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {rows.map((session) => (
-            <tr key={session.session} data-session={session.session}>
-              <th scope="row">
+            <tr key={session.session} data-session={session.session} role="row">
+              <th scope="row" role="rowheader">
                 <Link to={sessionPath(session.session)} className="full-id" aria-label={`Across the stores: ${session.session}`}>
                   {session.session}
                 </Link>
@@ -50,10 +57,10 @@ export function SessionsTable({ sessions, caption }: { sessions: readonly Listed
                   </p>
                 )}
               </th>
-              <td>
+              <td role="cell">
                 <StoreBadges session={session} />
               </td>
-              <td>{session.lastAt === null ? '—' : <Time at={session.lastAt} />}</td>
+              <td role="cell">{session.lastAt === null ? '—' : <Time at={session.lastAt} />}</td>
             </tr>
           ))}
         </tbody>

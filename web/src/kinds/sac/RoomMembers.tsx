@@ -4,6 +4,7 @@ import { Link } from '../../router/Router.tsx';
 import { countOf } from '../../text/count.ts';
 import { conversationPath } from '../../router/routes.ts';
 import { WrittenTime } from '../../time/WrittenTime.tsx';
+import { LivenessBadge } from './LivenessBadge.tsx';
 import { SacReading } from './SacReading.tsx';
 
 // A room's roster, as `sac admin` shows who is subscribed to a room and whether they are reading:
@@ -27,9 +28,7 @@ export function RoomMembers({ source, members }: { source: string; members: read
           {members.map((member) => (
             <li key={member.seat} aria-label={member.seat} className={`sac-member live-${member.liveness.word}`}>
               <Link to={conversationPath(source, member.seat)}>{member.seat}</Link>{' '}
-              <span className="badge" title={`Derived as set-agent-comm derives it: ${member.liveness.why}`}>
-                {member.liveness.word === 'unknown' ? '? unknown' : member.liveness.word} (derived)
-              </span>{' '}
+              <LivenessBadge liveness={member.liveness} />{' '}
               <SacReading reading={member.reading} />
               {member.presence.state === 'quiet' && ' '}
               {member.presence.state === 'quiet' && (

@@ -2,6 +2,7 @@ import type { SacSeatSummary } from '../../../../shared/wire/sac.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath } from '../../router/routes.ts';
 import { Time } from '../../time/Time.tsx';
+import { LivenessBadge } from './LivenessBadge.tsx';
 import { SacReading } from './SacReading.tsx';
 import { receivedShown } from './receivedShown.ts';
 import { writeCount } from '../../text/count.ts';
@@ -23,9 +24,7 @@ export function SacListRow({ conversation: session, selected }: { conversation: 
       <span className="session-row-top">
         <SourceBadge source={session.source} />
         <code className="sid">{session.id}</code>
-        <span className="badge" title={`Derived as set-agent-comm derives it: ${session.liveness.why}`}>
-          {session.liveness.word} (derived)
-        </span>
+        <LivenessBadge liveness={session.liveness} />
         {session.presence.state === 'quiet' && (
           <span className="badge sac-quiet" title="Declared quiet (sac quiet): not woken; it still reads everything">
             quiet

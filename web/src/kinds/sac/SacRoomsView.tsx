@@ -9,6 +9,7 @@ import { WrittenTime } from '../../time/WrittenTime.tsx';
 import { DegradedReasons } from '../../sessions/DegradedReasons.tsx';
 import type { SacRoomMember, SacRoomSummary } from '../../../../shared/wire/sac.ts';
 import type { SourceViewProps } from '../kind.ts';
+import { LivenessBadge } from './LivenessBadge.tsx';
 import { SacEntry } from './SacEntry.tsx';
 import { SacReasons } from './SacReasons.tsx';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
@@ -55,7 +56,7 @@ function RoomsTable({ source }: { source: string }) {
                   <span key={member.seat}>
                     {index > 0 && ', '}
                     <Link to={conversationPath(source, member.seat)}>{member.seat}</Link>
-                    {member.liveness.word === 'gone' && <> <span className="badge sac-gone" title={`Derived as set-agent-comm derives it: ${member.liveness.why}`}>gone (derived)</span></>}
+                    {member.liveness.word === 'gone' && <> <LivenessBadge liveness={member.liveness} /></>}
                     {member.presence.state === 'quiet' && <> <span className="badge sac-quiet" title="declared quiet (sac quiet): not woken; it still reads everything">quiet</span></>}
                   </span>
                 ))}
