@@ -11,6 +11,7 @@ import { conversationPath, livePath } from '../router/routes.ts';
 import { projectName } from '../sessions/names.ts';
 import { findConversation } from '../../../shared/projects.ts';
 import { clipApart } from '../text/clipApart.ts';
+import { REFUSED_ONLY_TITLE } from '../text/refused.ts';
 import { useConversations } from '../sessions/useConversations.ts';
 import { ProjectSelect } from '../sessions/ProjectSelect.tsx';
 import { countOf } from '../text/count.ts';
@@ -531,7 +532,7 @@ const LiveFilters = memo(function LiveFilters({
         </select>
       </label>
       {/* In the words of a session's own filter: one word for both sides' refusals, said whole on hover. */}
-      <label className="check" title="Only the messages refused: sent ones the host did not queue, received ones it rejected">
+      <label className="check" title={REFUSED_ONLY_TITLE}>
         <input type="checkbox" checked={filter.refused} onChange={(event) => onFilter({ ...filter, refused: event.target.checked })} /> refused only
       </label>
       <label className="check">

@@ -11,6 +11,7 @@ import { countOf } from '../../text/count.ts';
 import { Time } from '../../time/Time.tsx';
 import { formatTime } from '../../time/formatTime.ts';
 import { describeFilter, isFiltered, NO_FILTER, sessionFilterQuery, type SessionFilter } from './sessionFilter.ts';
+import { REFUSED_ONLY_TITLE } from '../../text/refused.ts';
 import './busy.css';
 
 // Reading a busy session: narrow it to one side, one peer or what was refused, see how many messages each peer
@@ -55,7 +56,7 @@ export function SessionActivity({ source, sessionId, filter, onFilter, onJump }:
           type="button"
           className="small"
           aria-pressed={filter.refused}
-          title="Only the messages refused: sent ones the host did not queue, received ones it rejected"
+          title={REFUSED_ONLY_TITLE}
           onClick={() => onFilter({ ...filter, refused: !filter.refused })}
         >
           Refused only
