@@ -98,3 +98,28 @@ test('a session that begins to talk while the map is open is drawn beside the ot
   const after = await places();
   for (const [name, place] of Object.entries(before)) expect(after[name], name).toBe(place);
 });
+
+test('a pane that goes back to a shape it had draws every node where it was in that shape, with a session that began to talk meanwhile beside them', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${live.url}/map`);
+  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
+  const labels = map.locator('.map-label');
+  await expect(labels).not.toHaveCount(0);
+  const drawn = await labels.count();
+  const places = () =>
+    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
+  const before = await places();
+  const placesOfThose = async () => Object.fromEntries(Object.entries(await places()).filter(([name]) => name in before));
+  // A narrower pane is another shape: the drawing is laid out for it.
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await expect.poll(placesOfThose).not.toEqual(before);
+  // A session begins to talk while the pane has that shape.
+  const newcomer = new SessionWriting(live.writer, '/home/dev/projects/web-app', 'f95e0000-0000-4000-8000-000000000009');
+  await newcomer.start();
+  await newcomer.sent({ as: 'uds:/tmp/cc-socks/6160.sock' }, 'hello, narrow map');
+  await expect(labels).toHaveCount(drawn + 2);
+  // The pane as it was: the places it had, the newcomer and its peer drawn too.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(placesOfThose).toEqual(before);
+  await expect(labels).toHaveCount(drawn + 2);
+});

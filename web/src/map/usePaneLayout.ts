@@ -38,28 +38,41 @@ export function usePaneShape(svg: RefObject<SVGSVGElement | null>, hold: boolean
 
 const NOTHING_LAID: Layout = { nodes: new Map(), boxes: [], bounds: { x: 0, y: 0, width: 1, height: 1 }, plan: { perRow: new Map(), columnOf: new Map(), columns: 1 } };
 
+/** How many pane shapes keep their layout: a pane dragged through every step and back is a handful. */
+const SHAPES_KEPT = 8;
+
+type Laid = { keys: string; ordered: Ordered; layout: Layout };
+
 /**
  * The layout of the nodes shown: laid out again only when the set of nodes or the pane's shape
  * changes, never for a count. Nodes come since, in the same pane, are added to the layout before
  * (layout.ts, extendOrder), the others left where they were; any other new set of nodes (one gone,
  * a window chosen) is laid out anew, the force run again.
+ *
+ * The last layout of each shape is kept: a pane that goes back to a shape it had (a window
+ * dragged narrower and back, a line of notice above the drawing come and gone) gets that shape's
+ * places back, with the nodes come since added, not a new layout of them all.
  */
 export function useStableLayout(map: MapResponse, aspect: number | null): Layout {
-  const last = useRef<{ keys: string; ordered: Ordered; aspect: number; layout: Layout } | null>(null);
+  const byShape = useRef(new Map<number, Laid>());
   return useMemo(() => {
     // Nothing is drawn until the pane is measured, before it is painted: 4,000 arrows drawn for a
     // guessed shape were drawn again for the real one.
     if (aspect === null) return NOTHING_LAID;
     const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
-    const kept = last.current !== null && last.current.keys === keys ? last.current : null;
-    if (kept !== null && kept.aspect === aspect) return kept.layout;
+    const before = byShape.current.get(aspect);
+    if (before !== undefined && before.keys === keys) return before.layout;
     const shape = { aspect, titleChars: (project: string | null) => titleOf(project).length };
     const nodes = map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length }));
-    const before = kept === null && last.current !== null && last.current.aspect === aspect ? last.current : null;
-    const extended = before === null ? null : extendOrder(before.ordered, nodes, map.edges);
-    const ordered = kept?.ordered ?? extended ?? orderNodes(nodes, map.edges);
+    const extended = before === undefined ? null : extendOrder(before.ordered, nodes, map.edges);
+    // The same nodes in a shape not laid out yet: the force's order, in the shape drawn last, is not found again.
+    const latest = [...byShape.current.values()].at(-1);
+    const ordered = extended ?? (latest?.keys === keys ? latest.ordered : orderNodes(nodes, map.edges));
     const layout = extended !== null ? layOut(ordered, shape, before!.layout.plan) : layOut(ordered, shape);
-    last.current = { keys, ordered, aspect, layout };
+    // The latest shape last: the one dropped when too many are kept is the one least lately drawn.
+    byShape.current.delete(aspect);
+    byShape.current.set(aspect, { keys, ordered, layout });
+    if (byShape.current.size > SHAPES_KEPT) byShape.current.delete(byShape.current.keys().next().value!);
     return layout;
   }, [map, aspect]);
 }
