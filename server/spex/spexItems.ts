@@ -11,6 +11,7 @@ import { readRanges } from './readLine.ts';
 import { isLargeLine } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 import { itemAddress } from '../../shared/wire/paths.ts';
+import { ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
 
 // A spex home's lines as the live view lists them (`items` notices): each line of a log that is
 // new, or whose state changed, in log order, in the words of a spex session's page. A `sent` line
@@ -111,7 +112,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
   }
 
   function projectOwn(sessionId: string, line: number, item: TimelineItem, text: string | null): LiveItem {
-    const key = `line-${line}`;
+    const key = ownLineKey(line);
     const base = { key, refused: false, link: link(sessionId, key) };
     if (item.evidence !== 'parsed') {
       return { ...base, at: null, kind: null, side: null, peer: null, words: describeEvidence(item), evidence: item.evidence, degraded: true, firstLine: null };
@@ -137,7 +138,7 @@ export function createSpexLiveItems(reader: SpexReader, sourceId: string): SpexL
   }
 
   function projectSent(sender: string, receiver: string, line: number, item: TimelineItem & { evidence: 'parsed' }, text: string | null): LiveItem {
-    const key = `sent-${line}-${receiver}`;
+    const key = sentLineKey(line, receiver);
     const via = item.facts.kind === 'sent' && item.facts.replyVia !== null ? `; reply via ${item.facts.replyVia}` : '';
     return {
       key,

@@ -9,6 +9,7 @@ import { LARGE_HEAD_READ_BYTES, LARGE_TEXT_BYTES, markLargeText } from '../expor
 import type { ListedConversation } from '../sources/source.ts';
 import { readRanges, readSmallFile } from './readLine.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
+import { ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
 
 // The projection of a spex home: the reader's folds said in the wire's words (shared/wire/spex.ts),
 // hand-written, never spreading a core object. A session's page is its own log (declarations,
@@ -267,7 +268,7 @@ export function isLargeLine(item: TimelineItem): boolean {
 
 /** The item's name in its conversation: its own log's line, or the receiver's line it was sent as. */
 export function keyOf(placedItem: PlacedItem): string {
-  return placedItem.own ? `line-${placedItem.line}` : `sent-${placedItem.line}-${placedItem.receiver}`;
+  return placedItem.own ? ownLineKey(placedItem.line) : sentLineKey(placedItem.line, placedItem.receiver);
 }
 
 /** The session whose log holds the item's line. */

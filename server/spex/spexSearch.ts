@@ -11,6 +11,7 @@ import { describeSessionNamed } from '../../shared/spex/sessionJson.ts';
 import type { SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { SpexCandidate } from './spexTexts.ts';
+import { lineAddress, ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
 
 /** The module a search thread reads and matches spex's candidates with. */
 const SPEX_SEARCHER = threadScript('spexTexts', import.meta.url);
@@ -104,7 +105,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       source: ref,
       sessionId: candidate.sessionId,
       sessionNamed: projection.namedOf(candidate.sessionId),
-      key: candidate.kind === 'sent' ? `sent-${candidate.line}-${candidate.owner}` : `line-${candidate.line}`,
+      key: candidate.kind === 'sent' ? sentLineKey(candidate.line, candidate.owner) : ownLineKey(candidate.line),
       at: candidate.at,
       project: candidate.project,
       kind: candidate.kind,
@@ -112,7 +113,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       // The log that holds the line is its receiver's, whichever side the hit is seen from.
       twoSides: candidate.kind !== 'declaration' && projection.twoSidesOf(candidate.owner, candidate.from),
       receiver: candidate.kind === 'sent' ? candidate.owner : null,
-      line: `${candidate.owner}/line-${candidate.line}`,
+      line: lineAddress(candidate.owner, candidate.line),
       receiverNamed: candidate.kind === 'sent' ? projection.namedOf(candidate.owner) : null,
       snippet,
       match,

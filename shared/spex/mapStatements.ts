@@ -1,5 +1,6 @@
 import type { MapFacts, MapStatement, Party } from '../map/party.ts';
 import type { LogItem } from './timeline.ts';
+import { ownLineKey } from './itemKey.ts';
 
 // A spex home's statements for the map (shared/map/party.ts): each `sent` line of a session's log
 // is a message to that session, stated from the receiver's side (the only side spex writes). Its
@@ -29,7 +30,7 @@ export function stateSpexMessages(source: string, logs: Iterable<SpexLog>, isSes
         refused: null,
         broadcast: false,
         conversation: sessionId,
-        key: `line-${line}`,
+        key: ownLineKey(line),
       });
     }
   }
