@@ -3,6 +3,7 @@ import { missingRangeFromWire } from '../../shared/wire/record.ts';
 import { CORRELATION_NOT_SHOWN, NOT_QUEUED, describeReceivedOutcome, describeSentOutcome } from '../../shared/record/outcomeWords.ts';
 import { COVERAGE_UNKNOWN, describeMissing, describeMissingNumbers, describeReason, isSequenceJump, type DegradedReason } from '../../shared/record/degraded.ts';
 import { fencedBlock, inlineValue, snippetMarkdown } from '../../shared/markdown.ts';
+import { capitalize } from '../../shared/words.ts';
 
 // A record session as a Markdown transcript, read away from the dashboard. It keeps the page's
 // honesty: outcomes in words that never overstate, the statement on each received entry that the
@@ -52,7 +53,7 @@ function describeGap(gap: GapItem): string {
   const between = `Unknown, not nothing: between ${gap.after === null ? 'the start of the run' : inlineValue(gap.after)} and ${inlineValue(gap.before)}.`;
   if (isSequenceJump(range)) {
     const words = describeMissing(range);
-    return `### ${words.charAt(0).toUpperCase() + words.slice(1)}\n\nEntries may be missing here, or the writer's numbering jumped; how many, the record cannot say. ${between}\n\n`;
+    return `### ${capitalize(words)}\n\nEntries may be missing here, or the writer's numbering jumped; how many, the record cannot say. ${between}\n\n`;
   }
   return `### ${capitalize(describeMissingNumbers(range))} missing\n\nA write may have failed or the file was removed. ${between}\n\n`;
 }
@@ -138,10 +139,6 @@ function describeFile(item: FileItem): string {
 
 function section(title: string, lines: readonly string[], block = ''): string {
   return `### ${title}\n\n${lines.join('\n')}\n${block === '' ? '' : '\n' + block}\n`;
-}
-
-function capitalize(words: string): string {
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A search hit of the record, for a Markdown export of a search. */

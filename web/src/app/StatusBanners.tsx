@@ -2,7 +2,8 @@ import type { SourceStatus } from '../../../shared/wire/common.ts';
 import type { SessionsResponse } from '../../../shared/wire/conversations.ts';
 import { useConnection, useStores } from '../events/EventStream.tsx';
 import { kindNamed } from '../kinds/registry.ts';
-import { capitalize, countOf } from '../text/count.ts';
+import { countOf } from '../text/count.ts';
+import { capitalize } from '../../../shared/words.ts';
 
 // What the reader must know before trusting the screen: the server is gone, or a store is missing,
 // unreadable, or still being read for the first time. Each store has its own banner, naming it in

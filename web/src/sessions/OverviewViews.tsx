@@ -1,7 +1,8 @@
 import type { ConversationSummary } from '../../../shared/wire/kinds.ts';
 import { kindNamed, listKinds } from '../kinds/registry.ts';
 import { useRouter } from '../router/Router.tsx';
-import { capitalize, countOf } from '../text/count.ts';
+import { countOf } from '../text/count.ts';
+import { capitalize } from '../../../shared/words.ts';
 import { SessionsTable } from '../session/SessionsTable.tsx';
 import { useJoinedSessions } from '../session/useJoinedSessions.ts';
 import { ConversationsTable, readConversationSort, type ConversationSort } from './ConversationsTable.tsx';

@@ -19,7 +19,3 @@ export function writeCount(count: number): string {
   return Number.isInteger(count) && Math.abs(count) < 1000 ? String(count) : count.toLocaleString('en');
 }
 
-/** Words begun with a capital, as at the head of a sentence or a caption: "the record" → "The record". */
-export function capitalize(words: string): string {
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}

@@ -8,7 +8,8 @@ import { conversationPath } from '../../router/routes.ts';
 import { shortId } from '../../sessions/names.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { CopyLink, EntryLink, EntryNotes, FileSource, KeptFacts, RawPanel, RawToggle, describeEpisode, entryTime } from './EntryChrome.tsx';
-import { capitalize, countOf } from '../../text/count.ts';
+import { countOf } from '../../text/count.ts';
+import { capitalize } from '../../../../shared/words.ts';
 
 // Rows that span both columns: what the session was (start, chain), and where the record is
 // silent or damaged, each in its place in the session's order.
