@@ -119,6 +119,28 @@ test('a time in the address that is not one is refused in the page’s words, as
   expect(asked.at(-1)).toContain('from=2000-01-01T00%3A00%3A00.000Z');
 });
 
+test('a from after its to is refused in the page’s words, typed or in the address, never searched and shown as nothing found', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/search')) asked.push(request.url());
+  });
+  await page.goto(`${view.url}/search?q=got+it+queued`);
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+  const searched = asked.length;
+  await page.getByRole('textbox', { name: /^from/ }).fill('2026-11-20 10:00');
+  await page.getByRole('textbox', { name: /^to/ }).fill('2026-11-20 09:00');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('alert')).toHaveText('from (2026-11-20 10:00) is after to (2026-11-20 09:00): no time is in that window. Not searched: the results below are those of the search before.');
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+  expect(asked.length).toBe(searched);
+
+  await page.goto(`${view.url}/search?q=got+it+queued&from=2026-11-20T10:00:00Z&to=2026-11-20T09:00:00Z`);
+  await expect(page.getByRole('alert')).toHaveText('from (2026-11-20 10:00:00) is after to (2026-11-20 09:00:00): no time is in that window. Not searched.');
+  await expect(page.locator('.search-hit')).toHaveCount(0);
+  await expect(page.getByText(/0 entries/)).toHaveCount(0);
+  expect(asked.length).toBe(searched);
+});
+
 test('a project in the address that no store names stays chosen in its field, as the search applies it', async ({ page }) => {
   await page.goto(`${view.url}/search?q=got+it+queued&project=${encodeURIComponent('/work/elsewhere')}`);
   await expect(page.getByRole('status')).toContainText('0 entries');

@@ -61,7 +61,7 @@ export function registerExportRoutes(app: ZodApp, sources: readonly Source[], lo
     return answerExport(source, id, request.query.format, reply);
   });
 
-  app.get('/api/search/export', { onRequest: [exports.admit, searches.admit], schema: { querystring: searchQuerySchema.extend(exportQuerySchema.shape), response: errors } }, async (request, reply) => {
+  app.get('/api/search/export', { onRequest: [exports.admit, searches.admit], schema: { querystring: searchQuerySchema.safeExtend(exportQuerySchema.shape), response: errors } }, async (request, reply) => {
     const { format, ...query } = request.query;
     const response = await runSearch(query, reply, sources);
     if (response === null) return reply;

@@ -145,6 +145,18 @@ describe('the API', () => {
     assert.equal((await fetch(new URL('/api/sessions/big?offset=-1', dashboard.url))).status, 400);
   });
 
+  it('a search whose from is after its to is a 400 that says so, its download too, never an answer of nothing found', async () => {
+    const window = 'from=2026-11-20T10:00:00.000Z&to=2026-11-20T09:00:00.000Z';
+    for (const path of [`/api/search?q=message&${window}`, `/api/search/export?q=message&format=json&${window}`]) {
+      const response = await fetch(new URL(path, dashboard.url));
+      assert.equal(response.status, 400, path);
+      assert.match(((await response.json()) as { message: string }).message, /from \(2026-11-20T10:00:00\.000Z\) is after to \(2026-11-20T09:00:00\.000Z\): no time is in that window/, path);
+    }
+    // The same instant at both ends is a window, if a narrow one.
+    const instant = await fetch(new URL('/api/search?q=message&from=2026-11-20T09:00:00.000Z&to=2026-11-20T09:00:00.000Z', dashboard.url));
+    assert.equal(instant.status, 200);
+  });
+
   it('an unknown session or file is a 404, and a path from the URL never reaches the file system', async () => {
     assert.equal((await fetch(new URL('/api/sessions/nope', dashboard.url))).status, 404);
     for (const path of ['/api/sessions/texts/files/..%2F..%2Fetc%2Fpasswd', '/api/sessions/..%2F..%2Fetc/files/passwd', '/api/sessions/texts/files/notes.txt']) {

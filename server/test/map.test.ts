@@ -103,6 +103,15 @@ describe('the map of who talks to whom', () => {
     assert.match(((await response.json()) as { message: string }).message, /since/);
   });
 
+  it('a window whose since is after its until is a 400 that says so, for the map and an edge’s messages', async () => {
+    const window = 'since=2026-11-30T10:00:00.000Z&until=2026-11-30T09:00:00.000Z';
+    for (const path of [`/api/map?${window}`, `/api/map/messages?from=${encodeURIComponent(A)}&to=${encodeURIComponent(B)}&${window}`]) {
+      const response = await fetch(new URL(path, dashboard.url));
+      assert.equal(response.status, 400, path);
+      assert.match(((await response.json()) as { message: string }).message, /since \(2026-11-30T10:00:00\.000Z\) is after until/, path);
+    }
+  });
+
   it('a message written after the map was drawn is counted on its edge', async () => {
     await stores.sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_B, ts: '2026-11-30T09:07:00.000+00:00', type: 'ANSWER', text: 'Yes.', to: [SEAT_A] });
     await eventually(async () => {

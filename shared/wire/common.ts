@@ -184,6 +184,20 @@ export const exportQuerySchema = z.object({
 /** What a time in a query must be, said where one is not: the address may have been written by hand. */
 const ISO_INSTANT_WORDS = 'not a time: an instant in ISO 8601 in UTC, e.g. 2026-11-20T09:00:00Z';
 
+/**
+ * Refuses a window whose start is after its end, in words: no time is in it, and an answer of
+ * nothing found there would read as nothing having happened. The times are instants the schema
+ * has read already.
+ */
+export function refuseWindowOutOfOrder<Start extends string, End extends string>(start: Start, end: End) {
+  return (query: { [Name in Start | End]?: string | undefined }, context: z.RefinementCtx): void => {
+    const from = query[start];
+    const to = query[end];
+    if (from === undefined || to === undefined || !(Date.parse(from) > Date.parse(to))) return;
+    context.addIssue({ code: 'custom', path: [start], message: `${start} (${from}) is after ${end} (${to}): no time is in that window` });
+  };
+}
+
 /** The most hits a search gives (its `limit`'s bound). */
 export const MOST_SEARCH_HITS = 1_000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sourceRefSchema } from './common.ts';
+import { refuseWindowOutOfOrder, sourceRefSchema } from './common.ts';
 
 const ISO_TIME_WORDS = 'not a time: an instant in ISO 8601, e.g. 2026-11-20T09:00:00Z';
 
@@ -9,15 +9,17 @@ const ISO_TIME_WORDS = 'not a time: an instant in ISO 8601, e.g. 2026-11-20T09:0
 // a person, or a peer as its store wrote it; nothing joins on a prefix, a time or a text.
 
 /** Which messages: within `since`…`until` (ISO instants, inclusive), of the stores named in `stores` (comma-separated ids; all when absent). */
-export const mapQuerySchema = z.object({
-  since: z.iso.datetime({ offset: true, error: ISO_TIME_WORDS }).optional(),
-  until: z.iso.datetime({ offset: true, error: ISO_TIME_WORDS }).optional(),
-  stores: z
-    .string()
-    .max(10_000)
-    .regex(/^[a-z]+-[0-9a-f]{8}(?:,[a-z]+-[0-9a-f]{8})*$/, 'stores: expected store ids separated by commas')
-    .optional(),
-});
+export const mapQuerySchema = z
+  .object({
+    since: z.iso.datetime({ offset: true, error: ISO_TIME_WORDS }).optional(),
+    until: z.iso.datetime({ offset: true, error: ISO_TIME_WORDS }).optional(),
+    stores: z
+      .string()
+      .max(10_000)
+      .regex(/^[a-z]+-[0-9a-f]{8}(?:,[a-z]+-[0-9a-f]{8})*$/, 'stores: expected store ids separated by commas')
+      .optional(),
+  })
+  .superRefine(refuseWindowOutOfOrder('since', 'until'));
 export type MapQuery = z.infer<typeof mapQuerySchema>;
 
 const partySchema = z.discriminatedUnion('type', [
@@ -84,7 +86,7 @@ export type MapResponse = z.infer<typeof mapResponseSchema>;
 /** The most messages of one edge an answer lists. */
 export const EDGE_MESSAGES_LIMIT = 500;
 
-export const edgeMessagesQuerySchema = mapQuerySchema.extend({
+export const edgeMessagesQuerySchema = mapQuerySchema.safeExtend({
   from: z.string({ error: 'from: expected a node key' }).min(1),
   to: z.string({ error: 'to: expected a node key' }).min(1),
 });

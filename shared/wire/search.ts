@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOURCE_KINDS, SOURCE_KIND_NAMES, commonSearchQuerySchema, sourceRefSchema, type CommonSearchQuery, type SourceKind } from './common.ts';
+import { SOURCE_KINDS, SOURCE_KIND_NAMES, commonSearchQuerySchema, refuseWindowOutOfOrder, sourceRefSchema, type CommonSearchQuery, type SourceKind } from './common.ts';
 import { WIRE_KINDS, searchHitSchema, type WireKinds } from './kinds.ts';
 
 // `GET /api/search`: the common filters, and each kind's own named `<kind>.<name>`
@@ -20,11 +20,13 @@ function composeKindFilters(): KindFilterShape {
   return shape as KindFilterShape;
 }
 
-export const searchQuerySchema = commonSearchQuerySchema.extend({
-  /** One store's id: only that source is searched. */
-  source: z.string().optional(),
-  ...composeKindFilters(),
-});
+export const searchQuerySchema = commonSearchQuerySchema
+  .extend({
+    /** One store's id: only that source is searched. */
+    source: z.string().optional(),
+    ...composeKindFilters(),
+  })
+  .superRefine(refuseWindowOutOfOrder('from', 'to'));
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** A search as the sources of one kind are asked it: the common filters, and the kind's own by their own names. */

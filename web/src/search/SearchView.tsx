@@ -21,7 +21,7 @@ import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
 import { appliedQuery, formFromQuery, isEmptySearch, queryFromForm, searchParamNames, type SearchForm } from './searchForm.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
-import { readTimeField, TimeFieldError, writeTimeField } from '../time/timeField.ts';
+import { readTimeWindow, TimeFieldError, writeTimeField } from '../time/timeField.ts';
 import { countOf, writeCount } from '../text/count.ts';
 
 export default function SearchView({ query }: { query: string }) {
@@ -146,10 +146,9 @@ function withLimit(params: URLSearchParams, limit: number): URLSearchParams {
 function readAddressTimes(query: string, zone: TimeZoneSetting): { params: URLSearchParams } | { error: string } {
   const params = new URLSearchParams(query);
   try {
+    const window = readTimeWindow(writeTimeField(params.get('from'), zone), writeTimeField(params.get('to'), zone), zone);
     for (const name of ['from', 'to'] as const) {
-      const value = params.get(name);
-      if (value === null) continue;
-      const instant = readTimeField(writeTimeField(value, zone), zone);
+      const instant = window[name];
       if (instant === null) params.delete(name);
       else params.set(name, instant);
     }

@@ -1,6 +1,6 @@
 import { listKinds } from '../kinds/registry.ts';
 import type { TimeZoneSetting } from '../settings/Settings.tsx';
-import { readTimeField, writeTimeField } from '../time/timeField.ts';
+import { readTimeWindow, writeTimeField } from '../time/timeField.ts';
 
 // The search form's state and the URL's query string, both ways. The URL is the truth: a search
 // is a view with its own address, like any other. Besides the filters every kind has, each kind
@@ -54,7 +54,7 @@ export function formFromQuery(query: string, zone: TimeZoneSetting): SearchForm 
   };
 }
 
-/** The URL's query for a form; throws TimeFieldError for a time field that is not a time. */
+/** The URL's query for a form; throws TimeFieldError for a time field that is not a time, or a from after its to. */
 export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearchParams {
   const params = new URLSearchParams();
   if (form.q !== '') params.set('q', form.q);
@@ -65,8 +65,7 @@ export function queryFromForm(form: SearchForm, zone: TimeZoneSetting): URLSearc
   if (form.project !== '') params.set('project', form.project);
   if (form.source !== '') params.set('source', form.source);
   for (const [param, value] of Object.entries(form.own)) if (value !== '') params.set(param, value);
-  const from = readTimeField(form.from, zone);
-  const to = readTimeField(form.to, zone);
+  const { from, to } = readTimeWindow(form.from, form.to, zone);
   if (from !== null) params.set('from', from);
   if (to !== null) params.set('to', to);
   return params;

@@ -11,7 +11,7 @@ export class TimeFieldError extends Error {}
 const TIME_FIELD = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
 
 /** A time as the page writes it, read in the reader's zone, as UTC ISO 8601; null when empty. */
-export function readTimeField(value: string, zone: TimeZoneSetting): string | null {
+function readTimeField(value: string, zone: TimeZoneSetting): string | null {
   // A time copied from the page in UTC ends in its zone word.
   const trimmed = zone === 'utc' ? value.trim().replace(/ ?(UTC|Z)$/i, '') : value.trim();
   if (trimmed === '') return null;
@@ -34,4 +34,15 @@ export function writeTimeField(iso: string | null, zone: TimeZoneSetting): strin
   if (Number.isNaN(date.getTime())) return iso;
   const { day, minute, second, ms } = clockOf(date, zone);
   return `${day} ${minute}:${second}${ms === 0 ? '' : `.${String(ms).padStart(3, '0')}`}`;
+}
+
+/**
+ * A window's two fields read as readTimeField reads each; throws TimeFieldError for a start after
+ * its end, in the fields' words: no time is in such a window, and a search of it finds nothing.
+ */
+export function readTimeWindow(from: string, to: string, zone: TimeZoneSetting): { from: string | null; to: string | null } {
+  const start = readTimeField(from, zone);
+  const end = readTimeField(to, zone);
+  if (start !== null && end !== null && start > end) throw new TimeFieldError(`from (${from.trim()}) is after to (${to.trim()}): no time is in that window.`);
+  return { from: start, to: end };
 }
