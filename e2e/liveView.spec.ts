@@ -271,7 +271,7 @@ test('a filter is kept in the address and survives a reload', async ({ page }) =
 
 test('a filter of the address the live view does not take is said, not dropped in silence; what it does take is not', async ({ page }) => {
   await openLive(page, '?side=both&refused=1&colour=red');
-  await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both, colour=red \(it reads only project, source, session, side, peer, type, refused, degraded\)\.$/);
+  await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both \(not a value it takes\); colour=red \(it reads only project, source, session, side, peer, type, refused, degraded\)\.$/);
   await expect(page.getByLabel('refused only')).toBeChecked();
   // Every row is one store's statement: the view says it pairs none.
   await expect(page.locator('.live-note')).toContainText('nothing pairs a received item with a sent one');

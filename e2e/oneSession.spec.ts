@@ -178,7 +178,7 @@ test("a store's page given a filter it does not take says so, naming it, and say
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?others=1`);
   await expect(notice).toHaveText('Not applied on this page: others=1 (it reads only side, peer, peerUnknown, refused).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=both`);
-  await expect(notice).toHaveText('Not applied on this page: side=both (it reads only side, peer, peerUnknown, refused).');
+  await expect(notice).toHaveText('Not applied on this page: side=both (not a value it takes).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=received`);
   await expect(page.locator('.filter-words')).toBeVisible();
   await expect(notice).toHaveCount(0);
@@ -254,8 +254,14 @@ test('a search given a filter it does not read says so, and so does one whose ki
   // A name it does not read, and a value it does not take.
   await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
   await expect(notes).toHaveCount(1);
-  await expect(notes).toContainText('Not applied on this page: spex.fromPerson=1, side=both');
+  await expect(notes).toContainText('Not applied on this page: side=both (not a value it takes); spex.fromPerson=1 (it reads only q, regex');
   await expect(notes).toContainText('spex.person');
+  // An address with no text and only a filter it does not read is told so, not only asked for a text.
+  await page.goto(`${dashboard.url}/search?outcome=rejected`);
+  await expect(notes).toContainText('Not applied on this page: outcome=rejected (it reads only q, regex');
+  await expect(notes).toContainText('record.outcome');
+  await expect(page.getByText('Give a text or a filter.')).toBeVisible();
+  await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
   // What it does not apply, it does not ask: the search runs on the rest, with no refusal.
   await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
   await expect(page.getByText(/^Search failed/)).toHaveCount(0);
@@ -407,7 +413,7 @@ test("a session's page asks for each store's newest 300 items, says which stores
   await expect(page.getByRole('button', { name: /^Show up to/ })).toHaveCount(0);
   // A limit it does not take, a store that holds none of the session, a name it does not read: each is said, not applied.
   await page.goto(`${dashboard.url}/sessions/${SESSION_B}?limit=7&store=nope&foo=1`);
-  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText('limit=7, store=nope, foo=1');
+  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText('Not applied on this page: limit=7, store=nope (not values it takes); foo=1 (it reads only');
   await expect(page.getByRole('group', { name: 'Store', exact: true })).toContainText('none chosen: every store is shown');
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });

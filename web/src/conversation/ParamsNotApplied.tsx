@@ -23,19 +23,31 @@ function Codes({ words }: { words: readonly string[] }) {
 
 export function ParamsNotApplied({ query, reads, applied }: Props) {
   const taken = new Set([...new URLSearchParams(applied)].map(([name, value]) => `${name}=${value}`));
-  const ignored = [...new URLSearchParams(query)].map(([name, value]) => `${name}=${value}`).filter((pair) => !taken.has(pair));
+  const ignored = [...new URLSearchParams(query)].filter(([name, value]) => !taken.has(`${name}=${value}`));
   if (ignored.length === 0) return null;
+  const pairs = (kept: (name: string) => boolean) => [...new Set(ignored.filter(([name]) => kept(name)).map(([name, value]) => `${name}=${value}`))];
+  // A name the page reads, with a value it does not take (`side=both`), is said apart from a name it does not read.
+  const values = reads.length > 0 ? pairs((name) => reads.includes(name)) : [];
+  const names = pairs((name) => reads.length === 0 || !reads.includes(name));
   return (
     <p className="notice warn params-not-applied" role="status">
-      Not applied on this page: <Codes words={[...new Set(ignored)]} />
-      {reads.length > 0 ? (
+      Not applied on this page:{' '}
+      {values.length > 0 && (
         <>
-          {' '}
-          (it reads only <Codes words={reads} />).
+          <Codes words={values} /> (not {values.length === 1 ? 'a value' : 'values'} it takes)
+          {names.length > 0 ? '; ' : '.'}
         </>
-      ) : (
-        ". It shows every item; the session's page across the stores narrows by store, side and peer."
       )}
+      {names.length > 0 &&
+        (reads.length > 0 ? (
+          <>
+            <Codes words={names} /> (it reads only <Codes words={reads} />).
+          </>
+        ) : (
+          <>
+            <Codes words={names} />. It shows every item; the session's page across the stores narrows by store, side and peer.
+          </>
+        ))}
     </p>
   );
 }
