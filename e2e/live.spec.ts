@@ -236,7 +236,7 @@ test("a search the server refuses (a regular expression it cannot run) shows the
   await expect(page.getByRole('link', { name: /NDJSON/ })).toHaveCount(0);
 });
 
-test("a search's results come while the record is written, and it is asked again at most every few seconds", async ({ page }) => {
+test("a search's results come while the record is written, and it is asked again at most every few seconds, which the page says", async ({ page }) => {
   const session = new SessionWriting(live.writer, '/e2e/busy-search');
   await session.start();
   await session.sent({ as: 'web-app' }, 'findable busy-search marker');
@@ -251,4 +251,8 @@ test("a search's results come while the record is written, and it is asked again
   await writing;
   // 20 writes over ~4 s: once every notice was once a search asked again, cancelling the last.
   expect(asked.length, `${asked.length} searches asked`).toBeLessThanOrEqual(3);
+  // An entry written that matches is a hit without a reload, and the page says its hits come so.
+  await session.sent({ as: 'web-app' }, 'a second findable busy-search marker');
+  await expect(page.getByRole('status')).toContainText('2 entries', { timeout: 10_000 });
+  await expect(page.getByRole('status')).toContainText('Asked again as entries are written.');
 });
