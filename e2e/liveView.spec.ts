@@ -309,11 +309,13 @@ test('Pause stops following and counts what arrives; Resume jumps back to the ne
   const during: string[] = [];
   for (let i = 0; i < 5; i++) during.push(await a.sent({ as: 'api' }, `while paused ${i}`));
   await expect(page.getByRole('button', { name: /^Resume \(5 new\)$/ })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('live · list paused');
   await expect(page.getByRole('button', { name: '5 new ↓' })).toBeVisible();
   await expect(rowOf(page, during.at(-1)!)).not.toBeInViewport();
   await page.getByRole('button', { name: /^Resume/ }).click();
   await expect(rowOf(page, during.at(-1)!)).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('live');
   // Following again: the next item is shown as it lands.
   const next = await a.sent({ as: 'api' }, 'after resume');
   await expect(rowOf(page, next)).toBeInViewport();

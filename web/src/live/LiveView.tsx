@@ -296,8 +296,9 @@ export default function LiveView({ query }: { query: string }) {
   });
 
   const connection = live.connection === 'open' ? 'live' : live.connection === 'connecting' ? 'connecting' : live.lostSince !== null && now - live.lostSince > STOPPED_AFTER_MS ? 'stopped' : 'reconnecting';
+  // Paused, the stream is still open and counts what comes; the list is what stopped, and says so beside the dot.
   const connectionWords = {
-    live: 'live',
+    live: follow.following ? 'live' : 'live · list paused',
     connecting: 'connecting…',
     reconnecting: 'reconnecting…: items written meanwhile will not be listed',
     stopped: 'stopped: the server has not answered for a while (still trying); items written meanwhile will not be listed',
