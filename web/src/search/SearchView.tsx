@@ -123,8 +123,8 @@ export default function SearchView({ query }: { query: string }) {
       </form>
       {/* What the address asked that the search does not apply (a name it does not read, a value it
           does not take), as a conversation's page says it. A store the search kept out, and why,
-          is said by the server with the results. */}
-      {/* Said for an address that asks nothing else too (`?outcome=rejected`): "give a text" alone would hide that its filter was not read. */}
+          is said by the server with the results. Said for an address that asks nothing else too
+          (`?outcome=rejected`): "give a text" alone would hide that its filter was not read. */}
       {!emptyAddress && addressError === null && <ParamsNotApplied query={query} reads={searchParamNames()} applied={applied} />}
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
       {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
