@@ -14,6 +14,7 @@ import type { SourceSearch } from '../sources/source.ts';
 import { LARGE_TEXT_BYTES } from '../export/largeText.ts';
 import type { SacReader } from './sacReader.ts';
 import type { SacCandidate } from './sacTexts.ts';
+import { timeWindowOf } from '../../shared/timeWindow.ts';
 
 /** The module a search thread reads and matches set-agent-comm's candidates with. */
 const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
@@ -38,8 +39,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
     return { hits: [], scanned: 0, truncated: false, stoppedEarly: null, keptOut: SIDE_AND_PEER_KEPT_OUT };
   }
   if ((await describeBadSearchText(query)) !== null) return { hits: [], scanned: 0, truncated: false, stoppedEarly: null };
-  const from = query.from === undefined ? -Infinity : Date.parse(query.from);
-  const to = query.to === undefined ? Infinity : Date.parse(query.to);
+  const inWindow = timeWindowOf(query);
   const store = reader.store();
   type Candidate = { room: string; reading: SeatFileReading; index: number; place: number; project: string };
   // One list a seat file, in the file's order, and the lists merged newest first as the thread
@@ -68,7 +68,7 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
         const instant = columns.instant[i]!;
         if (!Number.isNaN(instant)) place = instant;
         if (extra.type !== undefined && ENTRY_TYPES[columns.word[i]! % 4] !== extra.type) continue;
-        if (Number.isNaN(instant) ? query.from !== undefined || query.to !== undefined : instant < from || instant > to) continue;
+        if (inWindow !== null && !inWindow(instant)) continue;
         const evidence = readEntryEvidence(reading, i).evidence;
         if (evidence !== 'parsed' && evidence !== 'changed') continue;
         list.push({ room: files.room, reading, index: i, place, project });

@@ -12,6 +12,7 @@ import type { SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { SpexCandidate } from './spexTexts.ts';
 import { lineAddress, ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
+import { timeWindowOf } from '../../shared/timeWindow.ts';
 
 /** The module a search thread reads and matches spex's candidates with. */
 const SPEX_SEARCHER = threadScript('spexTexts', import.meta.url);
@@ -46,7 +47,8 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     if (words === undefined) namedWords.set(sessionId, (words = (describeSessionNamed(projection.namedOf(sessionId)) ?? '').toLowerCase()));
     return words.includes(peer);
   };
-  const inRange = (candidate: Candidate) => (query.project === undefined || candidate.project === query.project) && (query.from === undefined || candidate.at >= query.from) && (query.to === undefined || candidate.at <= query.to);
+  const inWindow = timeWindowOf(query);
+  const inRange = (candidate: Candidate) => (query.project === undefined || candidate.project === query.project) && (inWindow === null || inWindow(Date.parse(candidate.at)));
   // A session's project, looked up once a search: the same senders write to many logs.
   const projects = new Map<SpexSession, string>();
   const projectOf = (session: SpexSession) => {

@@ -364,6 +364,8 @@ describe('search', () => {
     assert.deepEqual(await search(`&peer=${B.slice(0, 8)}&side=received`), ['received:a:deploy from B']);
     assert.deepEqual(await search(`&project=${encodeURIComponent('/srv/other')}`), ['received:c:deploy elsewhere']);
     assert.deepEqual(await search('&from=2026-11-30T10:30:00.000Z&to=2026-11-30T12:30:00.000Z&side=received'), ['received:a:deploy from B']);
+    // As instants, not as text: `…T11:00:00Z` is the instant the line's `…T11:00:00.000Z` names.
+    assert.deepEqual(await search('&from=2026-11-30T11:00:00Z&to=2026-11-30T11:00:00Z&side=received'), ['received:a:deploy from B']);
     assert.deepEqual(await search('&record.outcome=consumed'), [], "outcomes are the record's words");
   });
 

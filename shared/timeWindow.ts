@@ -1,0 +1,16 @@
+// A search's window of time (`from`, `to`: ISO instants, both inclusive), as a kind applies it to
+// the times its store wrote: as instants, never as text (`…T09:00:00Z` is before
+// `…T09:00:00.500Z`, which a comparison of the two strings denies, and so is `…T10:00:00+02:00`),
+// and a time that names no instant is in no window but the whole of time.
+
+/**
+ * Whether an instant (epoch ms; NaN for a time that names none) is in the window: the window read
+ * once, for a search's many times. Null for no window, so a caller reads no time it need not.
+ */
+export function timeWindowOf(window: { from?: string | undefined; to?: string | undefined }): ((instant: number) => boolean) | null {
+  if (window.from === undefined && window.to === undefined) return null;
+  const from = window.from === undefined ? -Infinity : Date.parse(window.from);
+  const to = window.to === undefined ? Infinity : Date.parse(window.to);
+  // NaN is in no window: each comparison with it is false.
+  return (instant) => instant >= from && instant <= to;
+}
