@@ -254,5 +254,5 @@ test("a search's results come while the record is written, and it is asked again
   // An entry written that matches is a hit without a reload, and the page says its hits come so.
   await session.sent({ as: 'web-app' }, 'a second findable busy-search marker');
   await expect(page.getByRole('status')).toContainText('2 entries', { timeout: 10_000 });
-  await expect(page.getByRole('status')).toContainText('Asked again as entries are written.');
+  await expect(page.getByRole('status')).toContainText('Searched again as entries are written.');
 });

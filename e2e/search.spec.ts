@@ -23,7 +23,7 @@ test('a text search finds the entries of every session that hold it, and a resul
 
 test('a search that finds nothing says how much it read, and no note on how to read results it does not have', async ({ page }) => {
   await page.goto(`${view.url}/search?q=${encodeURIComponent('no entry holds this phrase')}`);
-  await expect(page.getByRole('status')).toHaveText(/^0 entries \([\d,]+ texts read\)\. Asked again as entries are written\.$/);
+  await expect(page.getByRole('status')).toHaveText(/^0 entries \([\d,]+ texts read\)\. Searched again as entries are written\.$/);
   await expect(page.locator('.search-hit')).toHaveCount(0);
 });
 

@@ -54,25 +54,29 @@ type Laid = { keys: string; ordered: Ordered; layout: Layout };
  * places back, with the nodes come since added, not a new layout of them all.
  */
 export function useStableLayout(map: MapResponse, aspect: number | null): Layout {
-  const byShape = useRef(new Map<number, Laid>());
+  const kept = useRef<Map<number, Laid>>(null);
   return useMemo(() => {
+    const byShape = (kept.current ??= new Map());
     // Nothing is drawn until the pane is measured, before it is painted: 4,000 arrows drawn for a
     // guessed shape were drawn again for the real one.
     if (aspect === null) return NOTHING_LAID;
     const keys = map.nodes.map((node) => `${node.key}\t${labelNode(node).length}\t${node.project ?? ''}`).join('\n');
-    const before = byShape.current.get(aspect);
-    if (before !== undefined && before.keys === keys) return before.layout;
+    const before = byShape.get(aspect);
+    // The shape drawn last is the Map's last: the one dropped when too many are kept is the one least lately drawn.
+    byShape.delete(aspect);
+    if (before !== undefined && before.keys === keys) {
+      byShape.set(aspect, before);
+      return before.layout;
+    }
     const shape = { aspect, titleChars: (project: string | null) => titleOf(project).length };
     const nodes = map.nodes.map((node) => ({ key: node.key, project: node.project, labelChars: labelNode(node).length }));
     const extended = before === undefined ? null : extendOrder(before.ordered, nodes, map.edges);
     // The same nodes in a shape not laid out yet: the force's order, in the shape drawn last, is not found again.
-    const latest = [...byShape.current.values()].at(-1);
+    const latest = [...byShape.values()].at(-1);
     const ordered = extended ?? (latest?.keys === keys ? latest.ordered : orderNodes(nodes, map.edges));
     const layout = extended !== null ? layOut(ordered, shape, before!.layout.plan) : layOut(ordered, shape);
-    // The latest shape last: the one dropped when too many are kept is the one least lately drawn.
-    byShape.current.delete(aspect);
-    byShape.current.set(aspect, { keys, ordered, layout });
-    if (byShape.current.size > SHAPES_KEPT) byShape.current.delete(byShape.current.keys().next().value!);
+    byShape.set(aspect, { keys, ordered, layout });
+    if (byShape.size > SHAPES_KEPT) byShape.delete(byShape.keys().next().value!);
     return layout;
   }, [map, aspect]);
 }

@@ -204,7 +204,7 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
             {/* Said where there are results to read as pairs, not over none. */}
             {hits.length > 0 && ' Results are entries, not conversations: nothing here pairs a sent entry with a received one.'}
             {/* The search is asked again as entries are written (EventStream.tsx): hits come and counts change under the reader's eyes. */}
-            {' Asked again as entries are written.'}
+            {' Searched again as entries are written.'}
             {truncated && hits.length < MOST_SEARCH_HITS && (
               <>
                 {' '}
