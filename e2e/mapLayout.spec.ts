@@ -123,3 +123,40 @@ test('a pane that goes back to a shape it had draws every node where it was in t
   await expect.poll(placesOfThose).toEqual(before);
   await expect(labels).toHaveCount(drawn + 2);
 });
+
+test('a session drawn in one project whose entries then name another moves to that project’s box, every other node left where it was', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${live.url}/map`);
+  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
+  const labels = map.locator('.map-label');
+  await expect(labels).not.toHaveCount(0);
+  const drawn = await labels.count();
+  const places = () =>
+    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
+  // A session with no start entry belongs to the directory its latest entry names.
+  const id = 'fa5e0000-0000-4000-8000-00000000000a';
+  const label = 'fa5e0000…00000a';
+  const inWebApp = new SessionWriting(live.writer, '/home/dev/projects/web-app', id);
+  await inWebApp.sent({ as: 'uds:/tmp/cc-socks/4242.sock', sessionId: idOf(0) }, 'written in web-app');
+  await expect(labels).toHaveCount(drawn + 1);
+  const before = await places();
+  const inDocs = new SessionWriting(live.writer, '/home/dev/projects/docs', id);
+  inDocs.seq = inWebApp.seq;
+  await inDocs.sent({ as: 'uds:/tmp/cc-socks/4242.sock', sessionId: idOf(0) }, 'written in docs');
+  await expect.poll(async () => (await places())[label]).not.toBe(before[label]);
+  const after = await places();
+  for (const [name, place] of Object.entries(before)) if (name !== label) expect(after[name], name).toBe(place);
+  // It stands in the docs box now: the box whose title is docs holds its dot.
+  const boxOf = await map.evaluate((svg, name) => {
+    const rects = [...svg.querySelectorAll('.map-project rect')];
+    const titles = [...svg.querySelectorAll('.map-project-names text')].map((text) => text.textContent);
+    const dot = [...svg.querySelectorAll('.map-node')].find((node) => node.querySelector('.map-label')!.textContent === name)!.querySelector('circle')!;
+    const [x, y] = [Number(dot.getAttribute('cx')), Number(dot.getAttribute('cy'))];
+    const at = rects.findIndex((rect) => {
+      const [left, top, width, height] = ['x', 'y', 'width', 'height'].map((key) => Number(rect.getAttribute(key)));
+      return x >= left! && x <= left! + width! && y >= top! && y <= top! + height!;
+    });
+    return titles[at];
+  }, label);
+  expect(boxOf).toBe('docs');
+});

@@ -11,7 +11,8 @@ import { forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulat
 // A node that appears (a session that begins to talk, as the reader watches) leaves the others
 // where they were: it is put at the end of its project's rows, and a new project's box in the
 // shortest column, as long as the whole is not drawn much smaller for it (STAY_SMALLER) than a
-// new layout would draw it.
+// new layout would draw it. A node whose project is learnt after it was drawn (a session's first
+// entries said nothing of it, or another directory) leaves its box and is set as one that appears.
 //
 // The drawing is fitted to its pane, so its names are drawn as large as the whole is small for
 // the pane's shape: a box's rows are as many as make it about the pane's shape, and the boxes
@@ -144,29 +145,36 @@ export function orderNodes(nodes: readonly Input[], edges: readonly { from: stri
 
 /**
  * The nodes laid out before, in the same projects, with the nodes come since: each project's in
- * its order with the new ones after, and new projects after the others. Null when a node laid
- * out before is gone, or is another (another project, another label's width).
+ * its order with the new ones after, and new projects after the others. A node now in another
+ * project (its project learnt after it was drawn), or whose label is now another width, leaves its
+ * place and is set as one come since; a box it leaves empty is gone. Null when a node laid out
+ * before is gone: the nodes shown are another set (a window chosen), laid out anew.
  */
 export function extendOrder(before: Ordered, nodes: readonly Input[], edges: readonly { from: string; to: string }[]): Ordered | null {
   const byKey = new Map(nodes.map((node) => [node.key, node]));
   const known = new Set<string>();
+  const stayed: { project: string | null; data: Datum[] }[] = [];
   for (const { project, data } of before) {
+    const still: Datum[] = [];
     for (const datum of data) {
       const node = byKey.get(datum.key);
-      if (node === undefined || node.project !== project || radiusOf(node.labelChars) !== datum.radius) return null;
+      if (node === undefined) return null;
+      if (node.project !== project || radiusOf(node.labelChars) !== datum.radius) continue;
       known.add(datum.key);
+      still.push(datum);
     }
+    stayed.push({ project, data: still });
   }
   const added = nodes.filter((node) => !known.has(node.key));
-  const projects = new Set(before.map(({ project }) => project));
-  const extended = before.map(({ project, data }) => {
+  const extended = stayed.flatMap(({ project, data }) => {
     const come = added.filter((node) => node.project === project);
-    if (come.length === 0) return { project, data };
+    if (come.length === 0) return data.length === 0 ? [] : [{ project, data }];
     // After every node there, in the order rows are set in: below and to the right of them all.
-    const y = Math.max(...data.map((datum) => datum.y!));
-    const x = Math.max(...data.map((datum) => datum.x!));
-    return { project, data: [...data, ...come.map((node, at) => ({ key: node.key, project, radius: radiusOf(node.labelChars), x: x + 1 + at, y: y + 1 + at }))] };
+    const y = data.length === 0 ? 0 : Math.max(...data.map((datum) => datum.y!));
+    const x = data.length === 0 ? 0 : Math.max(...data.map((datum) => datum.x!));
+    return [{ project, data: [...data, ...come.map((node, at) => ({ key: node.key, project, radius: radiusOf(node.labelChars), x: x + 1 + at, y: y + 1 + at }))] }];
   });
+  const projects = new Set(extended.map(({ project }) => project));
   return [...extended, ...orderNodes(added.filter((node) => !projects.has(node.project)), edges)];
 }
 

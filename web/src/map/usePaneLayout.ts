@@ -46,8 +46,8 @@ type Laid = { keys: string; ordered: Ordered; layout: Layout };
 /**
  * The layout of the nodes shown: laid out again only when the set of nodes or the pane's shape
  * changes, never for a count. Nodes come since, in the same pane, are added to the layout before
- * (layout.ts, extendOrder), the others left where they were; any other new set of nodes (one gone,
- * a window chosen) is laid out anew, the force run again.
+ * (layout.ts, extendOrder), the others left where they were, and so is a node now in another
+ * project; a set of nodes with one gone (a window chosen) is laid out anew, the force run again.
  *
  * The last layout of each shape is kept: a pane that goes back to a shape it had (a window
  * dragged narrower and back, a line of notice above the drawing come and gone) gets that shape's
