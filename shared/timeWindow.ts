@@ -1,7 +1,8 @@
-// A search's window of time (`from`, `to`: ISO instants, both inclusive), as a kind applies it to
-// the times its store wrote: as instants, never as text (`…T09:00:00Z` is before
-// `…T09:00:00.500Z`, which a comparison of the two strings denies, and so is `…T10:00:00+02:00`),
-// and a time that names no instant is in no window but the whole of time.
+// A search's window of time (`from`, `to`: ISO instants, both inclusive), as every kind's search
+// applies it to the times its store wrote (the record's, spex's, sac's): as instants, never as
+// text (`…T09:00:00Z` is before `…T09:00:00.500Z`, which a comparison of the two strings denies,
+// and so is `…T10:00:00+02:00`), and a time that names no instant is in no window but the whole
+// of time.
 
 /**
  * Whether an instant (epoch ms; NaN for a time that names none) is in the window: the window read

@@ -1,3 +1,4 @@
+import { timeWindowOf } from '../timeWindow.ts';
 import type { EntryFacts } from './entry.ts';
 
 // Search over the record: which message entries a query selects. Pure: the shell reads texts
@@ -27,8 +28,7 @@ export function passesFilters(facts: MessageFacts, project: string | null, filte
     const id = facts.peerSessionId?.toLowerCase() ?? '';
     if (!as.includes(needle) && !id.includes(needle)) return false;
   }
-  // Times compare as instants: `at` is ISO 8601 UTC to the millisecond (record-spec: timeFormat).
-  if (filters.from !== undefined && Date.parse(facts.at) < Date.parse(filters.from)) return false;
-  if (filters.to !== undefined && Date.parse(facts.at) > Date.parse(filters.to)) return false;
-  return true;
+  // Times compare as instants, as every kind's search compares them (shared/timeWindow.ts).
+  const inWindow = timeWindowOf(filters);
+  return inWindow === null || inWindow(Date.parse(facts.at));
 }
