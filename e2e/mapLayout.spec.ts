@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { waitForItems } from './support/dashboard.ts';
 import { useLiveRecord } from './support/liveRecord.ts';
 import { SessionWriting } from './support/record.ts';
@@ -16,6 +17,16 @@ const SOCKETS = Array.from({ length: 12 }, (_, i) => `uds:/tmp/cc-socks/${3001 +
  * a quarter larger (docs/usage.md: the map), which move other nodes by the map's own rule.
  */
 const idOf = (index: number) => `${'a1b2c3d4e5f60718'.slice(index * 2, index * 2 + 2)}5e0000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+
+/** The map in a laptop's pane: its group, its names, and each node's place in the drawing by its name. */
+async function openMap(page: Page) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${live.url}/map`);
+  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
+  const places = (): Promise<Record<string, string>> =>
+    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
+  return { map, labels: map.locator('.map-label'), places };
+}
 
 test.beforeAll(async () => {
   const projects = { 'api-service': 3, docs: 2, 'web-app': 2 };
@@ -81,14 +92,8 @@ test('opening an arrow’s messages beside the drawing, and closing them, leaves
 });
 
 test('a session that begins to talk while the map is open is drawn beside the others, every other node left where it was', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`${live.url}/map`);
-  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
-  const labels = map.locator('.map-label');
+  const { labels, places } = await openMap(page);
   await expect(labels).toHaveCount(7 + SOCKETS.length);
-  // Each node's place in the drawing, by its name.
-  const places = () =>
-    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
   const before = await places();
   // A new session in a project drawn already, writing to a socket not drawn yet.
   const newcomer = new SessionWriting(live.writer, '/home/dev/projects/docs', idOf(7));
@@ -100,14 +105,9 @@ test('a session that begins to talk while the map is open is drawn beside the ot
 });
 
 test('a pane that goes back to a shape it had draws every node where it was in that shape, with a session that began to talk meanwhile beside them', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`${live.url}/map`);
-  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
-  const labels = map.locator('.map-label');
+  const { labels, places } = await openMap(page);
   await expect(labels).not.toHaveCount(0);
   const drawn = await labels.count();
-  const places = () =>
-    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
   const before = await places();
   const placesOfThose = async () => Object.fromEntries(Object.entries(await places()).filter(([name]) => name in before));
   // A narrower pane is another shape: the drawing is laid out for it.
@@ -125,14 +125,9 @@ test('a pane that goes back to a shape it had draws every node where it was in t
 });
 
 test('a session drawn in one project whose entries then name another moves to that project’s box, every other node left where it was', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`${live.url}/map`);
-  const map = page.getByRole('group', { name: 'Map of who talks to whom' });
-  const labels = map.locator('.map-label');
+  const { map, labels, places } = await openMap(page);
   await expect(labels).not.toHaveCount(0);
   const drawn = await labels.count();
-  const places = () =>
-    map.locator('.map-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.querySelector('.map-label')!.textContent, `${node.querySelector('circle')!.getAttribute('cx')},${node.querySelector('circle')!.getAttribute('cy')}`])));
   // A session with no start entry belongs to the directory its latest entry names.
   const id = 'fa5e0000-0000-4000-8000-00000000000a';
   const label = 'fa5e0000…00000a';
