@@ -1,16 +1,17 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
-// A list follows its newest item (a conversation's, the live view's) until the reader scrolls
-// away; then it counts what arrived since, and "N new ↓", shown while some of it is below the view
-// (a short list shows it in place, and a marker over it would say there is more below), brings the
+// A list follows its newest item (a conversation's, the live view's) until the reader scrolls away;
+// then it counts what arrived since, and "N new ↓", shown while some of it is below the view (a
+// short list shows it in place, and a marker over it would say there is more below), brings the
 // reader back. Only a reader's own scrolling (wheel, touch, keys, scrollbar) stops following, or
 // starts it again down at the bottom: the list also scrolls when rows are measured, and a list
-// still shorter than its estimate once put a link's item "at the bottom" and followed away from
-// it. A view that opens on a link counts as new only what comes after the list's length was first
-// known: nobody was away for what was there already. A list whose rows are named (`keyOf`) counts as new the rows after the last one
-// the reader had when they stopped following: rows that come before it (an item dated earlier,
-// older ones asked for, a filter cleared) or that leave (the oldest dropped) are not news.
+// still shorter than its estimate once put a link's item "at the bottom" and followed away from it.
+// A view that opens on a link counts as new only what comes after the list's length was first
+// known: nobody was away for what was there already. A list whose rows are named (`keyOf`) counts
+// as new the rows after the last one the reader had when they stopped following: rows that come
+// before it (an item dated earlier, older ones asked for, a filter cleared) or that leave (the
+// oldest dropped) are not news.
 
 const AT_BOTTOM_PX = 48;
 const INTENT_MS = 800;
