@@ -64,7 +64,7 @@ function describeStray(stray: StrayItem): string {
 
 function describeFile(item: FileItem): string {
   // A run is counted from 1, as the session's page counts it ("Start again: run 2"); the wire's `run` is its index.
-  const place = `- File ${inlineValue(item.file)}, ${item.size} bytes, sequence number ${String(item.seq)}${item.run === null ? ', before coverage begins' : `, run ${item.run + 1}`}`;
+  const place = `- File ${inlineValue(item.file)}, ${item.size} bytes, sequence number ${String(item.seq)}${item.run === null ? ', no start entry before it (coverage unknown)' : `, run ${item.run + 1}`}`;
   const notes: string[] = [];
   if (item.evidence === 'changed') {
     notes.push(`- **Changed after it was read** (${item.why ?? 'changed'}): the writer writes each file once, so something else touched it. What it said when first read still counts in the session; shown here is what the file holds now.`);

@@ -188,6 +188,18 @@ describe('exporting a session', () => {
     assert.deepEqual([...md.matchAll(/^### (Start[^·]*) ·/gm)].map((match) => match[1]!.trim()), ['Start: coverage begins', 'Start again: run 2']);
   });
 
+  it('as Markdown says of an entry with no start entry before it that coverage is unknown, not that coverage begins later', async () => {
+    // No start entry at all: no coverage ever begins in this folder.
+    for (const seq of [4, 5]) {
+      const at = atOf(seq);
+      await writer.send({ op: 'write', sessionId: 'unstarted', seq, at, entry: { ...sentEntry(seq, `sent ${seq}`), sessionId: 'unstarted', cwd: CWD, at } });
+    }
+    await eventually(async () => ((await getJson(dashboard, '/api/sessions/unstarted', sessionResponseSchema)).items.length === 2 ? true : undefined), 'both entries are read');
+    const md = (await download('/api/sessions/unstarted/export?format=md')).body.toString('utf8');
+    const places = [...md.matchAll(/sequence number (\d+)(, [^\n]*)/g)].map((match) => `${match[1]}${match[2]}`);
+    assert.deepEqual(places, ['4, no start entry before it (coverage unknown)', '5, no start entry before it (coverage unknown)']);
+  });
+
   it('as JSON is the wire shape, equal to its pages put together', async () => {
     const got = await download('/api/sessions/paged/export?format=json');
     assert.equal(got.status, 200);

@@ -151,7 +151,7 @@ const fileItemSchema = z.object({
   seq: seqSchema,
   size: z.number().int(),
   evidence: evidenceStateSchema,
-  /** The run (begun by a start entry) it falls in; null before coverage begins. */
+  /** The run (begun by a start entry) it falls in; null when no start entry comes before it (coverage unknown). */
   run: z.number().int().nullable(),
   /** Why it is not a plain entry, in one line. */
   why: z.string().nullable(),

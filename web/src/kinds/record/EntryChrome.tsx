@@ -66,7 +66,7 @@ export function EntryNotes({ sessionId, item, entry }: { sessionId: string; item
   if (item.run === null) {
     notes.push(
       <p key="before" className="entry-note muted">
-        Before any start entry: outside the session's coverage.
+        No start entry before it: coverage unknown.
       </p>,
     );
   }
