@@ -139,6 +139,8 @@ describe('evidence', () => {
     }, 'a torn write', TEST_PENDING_WINDOW_MS + 5_000);
     const item = torn.items[1]!;
     assert.equal(item.type === 'evidence' && item.evidence, 'torn');
+    // Said as it is, the window named in words a reader knows: no "pending window".
+    assert.equal(item.type === 'evidence' && item.why, 'no newline came in the time a write is given to complete: a write cut short (torn)');
     assert.equal(torn.session.degraded[0]?.code, 'torn-write');
     assert.match(torn.session.degraded[0]!.words, /write cut short/);
   });

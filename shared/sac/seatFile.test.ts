@@ -227,7 +227,7 @@ describe('a write in progress: pending, then torn', () => {
     assert.equal(awaitsWriter(pending), true);
     const torn = readSeatFile(pending, new Uint8Array(0), pending.offset, { pendingWindowPassed: true });
     assert.equal(listEntries(torn)[0]!.evidence, 'damaged');
-    assert.match(listEntries(torn)[0]!.why!, /body has no whole line past the pending window: a write cut short \(torn\), shown as far as it was written/);
+    assert.match(listEntries(torn)[0]!.why!, /body has no whole line beyond the time a write is given to complete: a write cut short \(torn\), shown as far as it was written/);
     const bytes = writtenFile([first]);
     const later = readSeatFile(torn, bytes.subarray(torn.offset), torn.offset);
     assert.equal(listEntries(later)[0]!.evidence, 'parsed');

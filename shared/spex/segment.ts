@@ -126,7 +126,7 @@ export function readSegmentLines(reading: SegmentReading, bytes: Uint8Array, end
       tail === null
         ? null
         : end.pastWindow === true
-          ? { ...tail, evidence: 'torn', why: 'no newline after the pending window: a write cut short (torn)' }
+          ? { ...tail, evidence: 'torn', why: 'no newline came in the time a write is given to complete: a write cut short (torn)' }
           : { ...tail, evidence: 'pending', why: 'no newline yet: the writer may still be writing it' };
   }
   reading.scanned = tailStart + rest.length;

@@ -181,7 +181,7 @@ function UnknownKindItem({ source, sessionId, item, selected }: Of<'unknown-kind
 const EVIDENCE_WORDS: Record<Extract<SpexItem, { type: 'evidence' }>['evidence'], string> = {
   damaged: 'is damaged: it does not parse.',
   invalid: 'is invalid: JSON that is not an event.',
-  torn: 'is torn: it stopped before its end and never completed, a write cut short.',
+  torn: 'is torn: it stopped before its end and did not complete in time, a write cut short.',
   pending: 'is being written: it is shown once its end is.',
 };
 
