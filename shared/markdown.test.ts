@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fencedBlock, inlineValue, snippetMarkdown } from './markdown.ts';
+import { deepenHeadings, fencedBlock, inlineValue, snippetMarkdown } from './markdown.ts';
 
 describe('Markdown of a store\'s texts', () => {
   it('fences a text with more backticks than any run in it, so nothing in it ends the block', () => {
     assert.equal(fencedBlock('plain'), '```text\nplain\n```\n');
     assert.equal(fencedBlock('a ``` b ````` c'), '``````text\na ``` b ````` c\n``````\n');
+  });
+
+  it('puts a document under another\'s heading one level deeper, a store\'s text in its fence left as written', () => {
+    const text = '# not a heading of ours\n```\n## nor this\n~~~';
+    const item = `### Sent\n\n${fencedBlock(text)}\n## Degraded\n  # indented\n#hashtag\n`;
+    assert.equal(deepenHeadings(item), `#### Sent\n\n${fencedBlock(text)}\n### Degraded\n  ## indented\n#hashtag\n`);
+    // A fence of tildes closes only at tildes; one never closed keeps the rest.
+    assert.equal(deepenHeadings('~~~~\n# in\n```\n~~~~\n# out', 2), '~~~~\n# in\n```\n~~~~\n### out');
+    assert.equal(deepenHeadings('```text\n# in'), '```text\n# in');
   });
 
   it('keeps a text\'s own last line break as a line of the block', () => {

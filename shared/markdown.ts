@@ -19,6 +19,32 @@ export function fencedBlock(text: string, info = 'text'): string {
   return `${fence}${info}\n${text}\n${fence}\n`;
 }
 
+/**
+ * Markdown put under a heading of another document: every heading one level deeper (`by`),
+ * except what is in a fenced block, a store's text, which stays as written. A fence closes at a
+ * line of the same character, at least as long, and nothing else (CommonMark); a block left open
+ * runs to the end, as a renderer reads it.
+ */
+export function deepenHeadings(markdown: string, by = 1): string {
+  let fence: { char: string; length: number } | null = null;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const run = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence !== null) {
+        if (run !== null && run[1]![0] === fence.char && run[1]!.length >= fence.length && line.slice(run[0].length).trim() === '') fence = null;
+        return line;
+      }
+      // A backtick fence's info string holds no backtick.
+      if (run !== null && !(run[1]![0] === '`' && line.slice(run[0].length).includes('`'))) {
+        fence = { char: run[1]![0]!, length: run[1]!.length };
+        return line;
+      }
+      return /^ {0,3}#{1,6}(?:[ \t]|$)/.test(line) ? line.replace(/^( {0,3})/, `$1${'#'.repeat(by)}`) : line;
+    })
+    .join('\n');
+}
+
 /** A search hit's snippet, verbatim in its block, with a line that says where its text goes on. */
 export function snippetMarkdown(snippet: string, cut: SnippetCut): string {
   const goesOn = cut.before && cut.after ? 'before and after it' : cut.before ? 'before it' : cut.after ? 'after it' : null;

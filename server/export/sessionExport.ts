@@ -1,7 +1,7 @@
 import { SOURCE_KIND_NAMES, type SourceKind, type SourceRef } from '../../shared/wire/common.ts';
 import type { SessionItem } from '../../shared/wire/session.ts';
 import type { ExportItem, ExportParts, ItemPlace } from './exportParts.ts';
-import { inlineValue } from '../../shared/markdown.ts';
+import { deepenHeadings, inlineValue } from '../../shared/markdown.ts';
 
 // One Claude Code session taken away whole, from every store that holds it: each conversation's
 // own export (its head and its items, in its store's words), one after the other, every item
@@ -44,9 +44,12 @@ export function composeSessionExport(session: string, conversations: readonly Ex
   }
   async function* md(signal: AbortSignal): AsyncGenerator<ExportItem<'md'>> {
     for (const one of conversations) {
-      // Each store's own head, its coverage and its reasons to doubt it, before its items.
-      yield { markdown: `---\n\n## ${storeName(one.source.kind)}: ${inlineValue(one.conversation)}\n\n${one.parts.markdownHead(exportedAt)}` };
-      for await (const { markdown, block } of one.parts.items.md(signal)) yield block === undefined ? { markdown } : { markdown, block };
+      // Each store's own head, its coverage and its reasons to doubt it, before its items: under
+      // the store's heading, which says what its own title did, every heading of its a level deeper.
+      yield { markdown: `---\n\n## ${storeName(one.source.kind)}: ${inlineValue(one.conversation)}\n\n${deepenHeadings(one.parts.markdownHead(exportedAt).replace(/^# [^\n]*\n+/, ''))}` };
+      for await (const { markdown, block } of one.parts.items.md(signal)) {
+        yield block === undefined ? { markdown: deepenHeadings(markdown) } : { markdown: deepenHeadings(markdown), block: { ...block, after: deepenHeadings(block.after) } };
+      }
     }
   }
   return {
