@@ -175,3 +175,16 @@ test('a seat’s Received counts what the page shows, with entries to others cou
   await expect(page.locator('.store-badge', { hasText: WEB })).toContainText('5 received');
   await expect(page.locator('tr', { has: page.locator(`a[title="${WEB}"]`) }).locator('td.num').nth(1)).toHaveText('5');
 });
+
+test('a room’s roster opened in a short window is no scroll box of its own: the room’s header is the one box that scrolls, down to its last member whole', async ({ page }) => {
+  // A room of twelve, each joined with sac's `join` (an empty file): more than the roster's old box of its own showed.
+  const crowd = Array.from({ length: 12 }, (_, i) => `crowd-${String(i).padStart(2, '0')}#c0c0c0${String(i).padStart(2, '0')}`);
+  for (const seat of crowd) await writer.send({ op: 'join', room: 'crowd', seat });
+  await page.setViewportSize({ width: 900, height: 640 });
+  await page.goto(`${url}/source/${source}/rooms/crowd`);
+  await openRoster(page);
+  await expect(membersOf(page).getByRole('listitem')).toHaveCount(12);
+  expect(await membersOf(page).getByRole('list').evaluate((list) => list.scrollHeight - list.clientHeight)).toBeLessThanOrEqual(1);
+  await page.locator('.sac-header').evaluate((header) => header.scrollTo(0, header.scrollHeight));
+  await expect(membersOf(page).getByRole('listitem').last()).toBeInViewport({ ratio: 1 });
+});
