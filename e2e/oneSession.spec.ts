@@ -456,6 +456,24 @@ test("a session's page puts the item selected with the keys in its address, its 
   await expect(page.getByRole('status').filter({ hasText: 'is this session’s, but the filters leave it out' })).toBeVisible();
 });
 
+test("on a session's page across the stores, r shows the selected record entry's raw JSON and hides it again, as the record session's page does", async ({ page }) => {
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}?store=${sourceIdOf('record', stores.record)}`);
+  await expect(page.locator('.joined-row').first()).toBeVisible();
+  const selected = page.locator('.conversation-row.selected');
+  await page.keyboard.press('Home');
+  await expect(selected.locator('.joined-row[data-store="record"]')).toHaveCount(1);
+  await expect(page.locator('.raw-panel')).toHaveCount(0);
+  await page.keyboard.press('r');
+  await expect(selected.locator('.raw-panel')).toBeVisible();
+  await expect(selected.locator('.raw-panel')).toContainText('"sessionId"');
+  // Kept while another row is selected, as a record session's page keeps it; r on it again hides it.
+  await page.keyboard.press('j');
+  await expect(page.locator('.raw-panel')).toHaveCount(1);
+  await page.keyboard.press('k');
+  await page.keyboard.press('r');
+  await expect(page.locator('.raw-panel')).toHaveCount(0);
+});
+
 test("an address with a session's id cut short names no session, and offers each session whose full id begins with it", async ({ page }) => {
   await page.goto(`${dashboard.url}/sessions/9c0ffee0`);
   await expect(page.getByText('No store read names this full session id.')).toBeVisible();

@@ -4,7 +4,7 @@ import { focusView } from '../app/focusView.ts';
 export const KEYS: [string, string][] = [
   ['j  ↓', 'next entry (of a conversation, a search’s hits, or the live view’s rows)'],
   ['k  ↑', 'previous entry'],
-  ['r', 'raw JSON of the selected entry (a record session; spex and set-agent-comm show their text verbatim)'],
+  ['r', 'raw JSON of the selected entry (a record entry, on its session’s page or across the stores; spex and set-agent-comm show their text verbatim)'],
   ['End  G', 'go to the newest entry and follow'],
   ['Home', 'go to the first entry'],
   [']', 'next session in the list (or its conversation in a store)'],

@@ -5,6 +5,7 @@ import { isNotHere } from '../api/client.ts';
 import { apiUrls } from '../api/urls.ts';
 import { ConversationList } from '../conversation/ConversationList.tsx';
 import { useConversationList, type RowPlace } from '../conversation/useConversationList.ts';
+import { useToggledKeys } from '../conversation/useToggledKeys.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
 import { kindNamed, kindOf } from '../kinds/registry.ts';
 import { Link, useRouter } from '../router/Router.tsx';
@@ -58,6 +59,8 @@ export default function SessionPage({ session, item, query }: { session: string;
   // later push out (or a filter hides) is not said to be missing from a page that did not move.
   const foundFirst = useRef(new Map<string, boolean>());
   if (item !== null && targetIndex !== undefined && !foundFirst.current.has(item)) foundFirst.current.set(item, targetIndex !== null);
+  // Items shown in their raw form (a record entry's JSON), by their row's name: `r` or a button.
+  const [rawKeys, toggleRaw] = useToggledKeys();
   const list = useConversationList({
     count: data === undefined ? null : shown.length,
     rowAt,
@@ -74,6 +77,10 @@ export default function SessionPage({ session, item, query }: { session: string;
       Enter: (selected) => {
         const row = selected === null ? undefined : shown[selected];
         if (row?.type === 'item' && !(row.item.kind === 'record' && row.item.item.type === 'gap')) navigate(itemPath(row.item.item.source.id, row.item.conversation, nameInStore(row.item)));
+      },
+      r: (selected) => {
+        const row = selected === null ? undefined : shown[selected];
+        if (row?.type === 'item') toggleRaw(rowKey(row));
       },
     },
   });
@@ -108,7 +115,7 @@ export default function SessionPage({ session, item, query }: { session: string;
       {data !== undefined && (
         <ConversationList list={list} rowAt={rowAt} busy={false} label="Sent and received, every store, in time order" headings={{ sent: 'Sent', received: 'Received' }} renderRow={(index) => {
             const row = shown[index]!;
-            return row.type === 'cut' ? <CutRow cut={row.cut} more={nextLimit(filter.limit)} onMore={(limit) => setFilter({ ...filter, limit })} /> : <SessionRow item={row.item} />;
+            return row.type === 'cut' ? <CutRow cut={row.cut} more={nextLimit(filter.limit)} onMore={(limit) => setFilter({ ...filter, limit })} /> : <SessionRow item={row.item} raw={rawKeys.has(rowKey(row))} onToggleRaw={() => toggleRaw(rowKey(row))} />;
           }}>
           {!shown.some((row) => row.type === 'item') && <p className="notice">{data.items.length === 0 ? 'None of its stores holds an item of it.' : 'No item matches the filters.'}</p>}
         </ConversationList>
@@ -210,7 +217,7 @@ function Filters({ data, filter, onFilter }: { data: JoinedSessionResponse; filt
   );
 }
 
-function SessionRow({ item }: { item: SessionItem }) {
+function SessionRow({ item, raw, onToggleRaw }: { item: SessionItem; raw: boolean; onToggleRaw(): void }) {
   const kind = kindNamed(item.kind)!;
   const View = kind.SessionItem;
   return (
@@ -221,7 +228,7 @@ function SessionRow({ item }: { item: SessionItem }) {
           {item.kind === 'sac' && ` ${item.conversation}`}
         </Link>
       </p>
-      <View item={item.item} source={item.item.source.id} conversation={item.conversation} />
+      <View item={item.item} source={item.item.source.id} conversation={item.conversation} raw={raw} onToggleRaw={onToggleRaw} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { SessionItemWire, SessionResponse } from '../../../../shared/wire/record.ts';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
 import { usePagedConversation, useItemIndex } from '../../conversation/usePages.ts';
+import { useToggledKeys } from '../../conversation/useToggledKeys.ts';
 import { useRouter } from '../../router/Router.tsx';
 import { itemPath } from '../../router/routes.ts';
 import { useSettings } from '../../settings/Settings.tsx';
@@ -36,9 +37,9 @@ export function RecordConversation({ source, sessionId, targetFile, onLatest, fi
   // A link to one entry: where it sits in the session's order (null when it is not there).
   const target = useItemIndex(paged, targetFile);
   const targetIndex = typeof target.data === 'number' ? target.data : target.isPending && target.failureCount === 0 ? undefined : null;
-  const [rawKeys, setRawKeys] = useState<ReadonlySet<string>>(new Set());
+  const [rawKeys, toggleRaw] = useToggledKeys();
   // In the compact density, the entries opened to their full form.
-  const [openKeys, setOpenKeys] = useState<ReadonlySet<string>>(new Set());
+  const [openKeys, toggleOpen] = useToggledKeys();
   const conversation = usePagedConversation(paged, columnOf, {
     target: targetFile === null ? null : { key: targetFile, index: targetIndex },
     jump,
@@ -47,7 +48,7 @@ export function RecordConversation({ source, sessionId, targetFile, onLatest, fi
     },
     keys: {
       r: (selected) => {
-        if (selected !== null) setRawKeys((old) => toggled(old, keyOf(conversation.itemAt(selected), selected)));
+        if (selected !== null) toggleRaw(keyOf(conversation.itemAt(selected), selected));
       },
     },
   });
@@ -72,8 +73,8 @@ export function RecordConversation({ source, sessionId, targetFile, onLatest, fi
             sessionId={sessionId}
             item={item}
             raw={rawKeys.has(key)}
-            onToggleRaw={() => setRawKeys((old) => toggled(old, key))}
-            {...(density === 'compact' ? { compact: !openKeys.has(key), onToggleOpen: () => setOpenKeys((old) => toggled(old, key)) } : {})}
+            onToggleRaw={() => toggleRaw(key)}
+            {...(density === 'compact' ? { compact: !openKeys.has(key), onToggleOpen: () => toggleOpen(key) } : {})}
           />
         );
       }}
@@ -97,13 +98,6 @@ export function RecordConversation({ source, sessionId, targetFile, onLatest, fi
       {total === 0 && <p className="notice">{isFiltered(filter) ? `No ${describeFilter(filter)} in this session.` : "No files in this session's folder yet."}</p>}
     </ConversationList>
   );
-}
-
-function toggled(set: ReadonlySet<string>, key: string): ReadonlySet<string> {
-  const next = new Set(set);
-  if (next.has(key)) next.delete(key);
-  else next.add(key);
-  return next;
 }
 
 /**
