@@ -280,6 +280,10 @@ test('a filter of the address the live view does not take is said, not dropped i
   await expect(page.locator('.live-note .page-mark-two-sides')).toHaveAttribute('title', /^One event seen from two sides/);
   await openLive(page, '?side=received');
   await expect(page.locator('.params-not-applied')).toHaveCount(0);
+  // A store this dashboard does not read is no filter that lets nothing through: said, and every row shown.
+  await openLive(page, '?source=nope');
+  await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: source=nope \(not a value it takes\)\.$/);
+  await expect(page.getByRole('combobox', { name: /^store\b/ })).toHaveValue('');
 });
 
 test('a paused list whose new rows are all in view counts them on Resume but puts no “new ↓” over them; once some are below the view, it does', async ({ page }) => {

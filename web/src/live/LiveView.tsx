@@ -130,9 +130,9 @@ export default function LiveView({ query }: { query: string }) {
   // store is indexed: what the view takes from it (projects, labels, the filters' choices) is
   // rendered after, never before, the rows that arrived meanwhile.
   const sessions = useDeferredValue(useConversations().data);
-  const filter = useMemo(() => parseLiveFilter(query), [query]);
-  const setFilter = useCallback((next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true }), [navigate]);
   const filterSources = useMemo(() => sessions?.sources ?? [], [sessions]);
+  const filter = useMemo(() => parseLiveFilter(query, sessions === undefined ? null : filterSources), [query, sessions, filterSources]);
+  const setFilter = useCallback((next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true }), [navigate]);
   const filterProjects = useMemo(() => sessions?.projects.map((project) => project.cwd) ?? [], [sessions]);
 
   // A row's project and label are looked up for the rows drawn only, in the projects the list

@@ -1,4 +1,4 @@
-import { SOURCE_KINDS, type SourceKind } from '../../../shared/wire/common.ts';
+import { SOURCE_KINDS, type SourceKind, type SourceRef } from '../../../shared/wire/common.ts';
 import type { LiveRow } from '../events/liveFeed.ts';
 import { matchesPeer } from '../text/peerMatch.ts';
 
@@ -44,12 +44,18 @@ export function liveTypeValue(type: LiveType): string {
 /** The parameters of the address the live view reads, in its fields' order. */
 export const LIVE_PARAMS = ['project', 'source', 'session', 'side', 'peer', 'type', 'refused', 'degraded'] as const;
 
-export function parseLiveFilter(query: string): LiveFilter {
+/**
+ * The filters of the address; `sources`, once the dashboard's are known, name those a `source`
+ * may be: one no store here is (its id, or the kind of one) is not applied, and said to be not a
+ * value the view takes, rather than kept as a filter that lets nothing through.
+ */
+export function parseLiveFilter(query: string, sources: readonly SourceRef[] | null = null): LiveFilter {
   const params = new URLSearchParams(query);
   const side = params.get('side');
+  const source = params.get('source') || null;
   return {
     project: params.get('project'),
-    source: params.get('source') || null,
+    source: source === null || sources === null || sources.some((one) => one.id === source || one.kind === source) ? source : null,
     session: params.get('session') ?? '',
     side: side === 'sent' || side === 'received' ? side : null,
     peer: params.get('peer') ?? '',
