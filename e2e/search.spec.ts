@@ -119,6 +119,12 @@ test('a time in the address that is not one is refused in the page’s words, as
   expect(asked.at(-1)).toContain('from=2000-01-01T00%3A00%3A00.000Z');
 });
 
+test('a search the server refuses (a limit it does not give) is said not to have been made, in its words, not to have failed', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=got+it+queued&limit=999999`);
+  await expect(page.locator('.notice.error')).toHaveText('Not searched: limit: expected a decimal number from 1 to 1000.');
+  await expect(page.getByText('Search failed')).toHaveCount(0);
+});
+
 test('a from after its to is refused in the page’s words, typed or in the address, never searched and shown as nothing found', async ({ page }) => {
   const asked: string[] = [];
   page.on('request', (request) => {

@@ -143,6 +143,10 @@ describe('the API', () => {
     assert.match(((await bad.json()) as { message: string }).message, /regular expression/);
     assert.equal((await fetch(new URL('/api/sessions/big?limit=0', dashboard.url))).status, 400);
     assert.equal((await fetch(new URL('/api/sessions/big?offset=-1', dashboard.url))).status, 400);
+    // A text too long is said in words a reader knows, not in the validator's.
+    const long = await fetch(new URL(`/api/search?q=${'x'.repeat(1_001)}`, dashboard.url));
+    assert.equal(long.status, 400);
+    assert.equal(((await long.json()) as { message: string }).message, 'q: at most 1,000 characters');
   });
 
   it('a search whose from is after its to is a 400 that says so, its download too, never an answer of nothing found', async () => {

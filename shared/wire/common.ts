@@ -201,15 +201,18 @@ export function refuseWindowOutOfOrder<Start extends string, End extends string>
 /** The most hits a search gives (its `limit`'s bound). */
 export const MOST_SEARCH_HITS = 1_000;
 
+/** A text a query narrows by (a search's words, a peer, a room): at most 1,000 characters, said in words. */
+export const queryTextSchema = z.string().max(1_000, { error: 'at most 1,000 characters' });
+
 export const commonSearchQuerySchema = z.object({
-  q: z.string().max(1_000).default(''),
+  q: queryTextSchema.default(''),
   regex: z.enum(['0', '1']).default('0'),
   /** Case-insensitive matching with `case=0` (the default); `case=1` matches case exactly. */
   case: z.enum(['0', '1']).default('0'),
   /** A message's side, seen from the conversation the hit opens. */
   side: z.enum(['sent', 'received']).optional(),
   /** A substring of the peer as the store names it. */
-  peer: z.string().max(1_000).optional(),
+  peer: queryTextSchema.optional(),
   /** A project: the working directory a conversation is listed under, exactly. */
   project: z.string().optional(),
   from: z.iso.datetime({ error: ISO_INSTANT_WORDS }).optional(),

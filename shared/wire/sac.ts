@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVIDENCE_STATES } from '../evidence.ts';
 import { DEGRADED_CODES } from '../sac/degraded.ts';
 import { ENTRY_TYPES } from '../sac/entryHeader.ts';
-import { decimalQuerySchema, kindRefSchema, largeTextSchema, snippetMatchSchema, snippetCutSchema, statedSessionSchema } from './common.ts';
+import { decimalQuerySchema, kindRefSchema, queryTextSchema, largeTextSchema, snippetMatchSchema, snippetCutSchema, statedSessionSchema } from './common.ts';
 
 // What a set-agent-comm source puts on the wire: seats as conversations, a seat's Sent | Received,
 // rooms and their flow, one entry whole, and search hits. Every fact the browser shows is here as
@@ -282,7 +282,7 @@ export const sacSearchFiltersSchema = z.object({
   /** Entries of this type (a legacy word counts as the type it stands for). */
   type: z.enum(ENTRY_TYPES).optional(),
   /** Entries in this room, exactly. */
-  room: z.string().max(1_000).optional(),
+  room: queryTextSchema.optional(),
   /** Entries written by this seat, exactly. */
-  writer: z.string().max(1_000).optional(),
+  writer: queryTextSchema.optional(),
 });

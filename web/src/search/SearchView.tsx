@@ -4,7 +4,7 @@ import { MOST_SEARCH_HITS } from '../../../shared/wire/common.ts';
 import { searchResponseSchema, type SearchResponse, type StoppedEarly } from '../../../shared/wire/search.ts';
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { useKeys } from '../keyboard/useKeys.ts';
-import { getJson, isNotHere, isRefusal } from '../api/client.ts';
+import { getJson, isRefusal } from '../api/client.ts';
 import { apiUrls } from '../api/urls.ts';
 import { queryKeys } from '../api/queryKeys.ts';
 import { DownloadLinks } from '../export/DownloadLinks.tsx';
@@ -177,8 +177,9 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
   const { navigate } = useRouter();
   if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
-    // The server's words: a store not read here is named with those that are.
-    return <p className="notice error">{isNotHere(results.error) ? `Not searched: ${results.error.message}.` : `Search failed: ${results.error.message}`}</p>;
+    // The server's words: a store not read here is named with those that are; a search it refuses
+    // (a text too long, a limit it does not give) was not made, which is not a search that failed.
+    return <p className="notice error">{isRefusal(results.error) ? `Not searched: ${results.error.message}.` : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
   const { hits, scanned, truncated, stoppedEarly, keptOut } = results.data;
