@@ -125,6 +125,13 @@ test('the back button walks back through entry, session and home; forward walks 
   await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
 });
 
+test('an address no page has says so, and leads to the overview', async ({ page }) => {
+  await page.goto(`${view.url}/source/nope/conversation/x`);
+  await expect(page.locator('main.view .notice')).toHaveText('Nothing at /source/nope/conversation/x: no page of this dashboard has that address. The overview lists every session of every store read here.');
+  await page.locator('main.view .notice').getByRole('link', { name: 'The overview' }).click();
+  await expect(page).toHaveURL(`${view.url}/`);
+});
+
 test('a project has its own URL listing its sessions', async ({ page }) => {
   await page.goto(view.url);
   await page.getByRole('link', { name: 'alpha /home/dev/projects/alpha' }).click();

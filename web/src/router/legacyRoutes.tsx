@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { SourceRef } from '../../../shared/wire/common.ts';
 import { useStores } from '../events/EventStream.tsx';
 import { useConversations } from '../sessions/useConversations.ts';
-import { useRouter } from './Router.tsx';
+import { Link, useRouter } from './Router.tsx';
 import { parseRoute, type Route } from './routes.ts';
 
 // Addresses of older versions, which links, bookmarks and the server's own notices still carry,
@@ -56,7 +56,10 @@ export function NotFoundOrMoved({ path }: { path: string }) {
   if (legacy === null) {
     return (
       <main className="view">
-        <p className="notice">Nothing at {url.pathname}.</p>
+        <p className="notice">
+          Nothing at <code>{url.pathname}</code>: no page of this dashboard has that address. <Link to="/">The overview</Link> lists every
+          session of every store read here.
+        </p>
       </main>
     );
   }
