@@ -125,6 +125,14 @@ test('the back button walks back through entry, session and home; forward walks 
   await expect(page.locator('.session-header .full-id')).toHaveText(alpha);
 });
 
+test("a session one store holds says on its page across the stores that no other store read here holds it, as its store's own page does", async ({ page }) => {
+  const { alpha } = view.shared.ids;
+  await page.goto(`${view.url}/sessions/${alpha}`);
+  await expect(page.getByRole('list', { name: 'Its stores' })).toContainText('no other store read here holds this session');
+  await page.goto(`${view.url}${pathOf(alpha)}`);
+  await expect(page.locator('.session-across')).toContainText('no other store read here holds this session');
+});
+
 test('an address no page has says so, and leads to the overview', async ({ page }) => {
   await page.goto(`${view.url}/source/nope/conversation/x`);
   await expect(page.locator('main.view .notice')).toHaveText('Nothing at /source/nope/conversation/x: no page of this dashboard has that address. The overview lists every session of every store read here.');

@@ -165,6 +165,8 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
             </li>
           );
         })}
+        {/* As a store's own page says it: one store's items here are all there is of it, not a filter's doing. */}
+        {data.conversations.length === 1 && <li className="muted">no other store read here holds this session</li>}
       </ul>
       {/* One notice for every store cut, and its button in it: a notice and a line each took the rows' room. */}
       {cuts.length > 0 && (
