@@ -86,6 +86,8 @@ test('the top bar leads to the rooms, and a room’s flow lists its entries in t
 test('a seat shows Sent and Received side by side, each received entry marked read or unread as sac’s cursor says, labelled as sac’s', async ({ page }) => {
   await page.goto(url);
   await page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).click();
+  // Named as a seat, not as one more room under "Rooms".
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Seat ${WEB}`);
   // One time axis: each entry in its column, sent on the left, received on the right.
   const sent = page.locator('[data-column="sent"]');
   const received = page.locator('[data-column="received"]');

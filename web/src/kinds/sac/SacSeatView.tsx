@@ -43,7 +43,10 @@ export default function SacSeatView({ source, id: seat, item, query }: Conversat
     <main className="view sac-view conversation-view" aria-label={`Seat ${seat}`}>
       <header className="session-header sac-header">
         <p><Link to={sourceViewPath(source, ROOMS)}>Rooms</Link></p>
-        <h1>{seat}</h1>
+        {/* Named as what it is, as a record session's page and a spex session's are: under "Rooms", a seat's name read as a room's. */}
+        <h1>
+          Seat <code className="full-id">{seat}</code>
+        </h1>
         <DownloadLinks {...apiUrls.conversationExport(source, seat)} what="this seat" />
         {data !== undefined && <SeatFacts summary={data.seat} source={source} />}
         {flow.targetAbsent && (
