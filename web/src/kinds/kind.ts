@@ -14,8 +14,11 @@ type SummaryOf<K extends KindName> = Extract<ConversationSummary, { source: { ki
 type HitOf<K extends KindName> = Extract<SearchHit, { source: { kind: K } }>;
 type PageItemOf<K extends KindName> = Extract<SessionItem, { kind: K }>['item'];
 
-/** An item of one of its conversations on a session's page across the stores: `conversation` is its id in its store. */
-/** `raw`: the item shown in its raw form (`r`, or its own button), where its kind has one (the record's JSON); `onToggleRaw` turns it over. */
+/**
+ * An item of one of its conversations on a session's page across the stores: `conversation` is its
+ * id in its store; `raw`, whether it is shown in its raw form (`r`, or its own button), where its
+ * kind has one (the record's JSON), and `onToggleRaw` turns it over.
+ */
 export type SessionItemProps<I> = { item: I; source: string; conversation: string; raw: boolean; onToggleRaw(): void };
 
 /** A conversation's page: the store and the conversation, opened at `item`; `query` is the page's own (a filter). */

@@ -44,18 +44,12 @@ export function liveTypeValue(type: LiveType): string {
 /** The parameters of the address the live view reads, in its fields' order. */
 export const LIVE_PARAMS = ['project', 'source', 'session', 'side', 'peer', 'type', 'refused', 'degraded'] as const;
 
-/**
- * The filters of the address; `sources`, once the dashboard's are known, name those a `source`
- * may be: one no store here is (its id, or the kind of one) is not applied, and said to be not a
- * value the view takes, rather than kept as a filter that lets nothing through.
- */
-export function parseLiveFilter(query: string, sources: readonly SourceRef[] | null = null): LiveFilter {
+export function parseLiveFilter(query: string): LiveFilter {
   const params = new URLSearchParams(query);
   const side = params.get('side');
-  const source = params.get('source') || null;
   return {
     project: params.get('project'),
-    source: source === null || sources === null || sources.some((one) => one.id === source || one.kind === source) ? source : null,
+    source: params.get('source') || null,
     session: params.get('session') ?? '',
     side: side === 'sent' || side === 'received' ? side : null,
     peer: params.get('peer') ?? '',
@@ -63,6 +57,17 @@ export function parseLiveFilter(query: string, sources: readonly SourceRef[] | n
     refused: params.get('refused') === '1',
     degraded: params.get('degraded') === '1',
   };
+}
+
+/**
+ * The filter with a `source` no store read here is (by its id, or the kind of one) not applied:
+ * said to be not a value the view takes, rather than kept as a filter that lets nothing through.
+ * The same filter when its source is one, or before the dashboard's stores are known (`sources` null).
+ */
+export function withSourceRead(filter: LiveFilter, sources: readonly SourceRef[] | null): LiveFilter {
+  const { source } = filter;
+  if (source === null || sources === null || sources.some((one) => one.id === source || one.kind === source)) return filter;
+  return { ...filter, source: null };
 }
 
 export function liveFilterQuery(filter: LiveFilter): URLSearchParams {
