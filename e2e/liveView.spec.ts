@@ -269,6 +269,19 @@ test('a filter is kept in the address and survives a reload', async ({ page }) =
   await expect(page.getByLabel('Items listed')).toHaveText(/^1 of \d+ items? listed$/);
 });
 
+test('the project field lists the projects by name, not in the order their latest activity moves them', async ({ page }) => {
+  const early = new SessionWriting(stores[0]!.writer, '/e2e/live-project-a');
+  const late = new SessionWriting(stores[0]!.writer, '/e2e/live-project-z');
+  await early.start();
+  await late.start();
+  await openLive(page);
+  const field = page.getByRole('combobox', { name: /^project\b/ });
+  await expect(field.locator('option', { hasText: '/e2e/live-project-z' })).toHaveCount(1);
+  const named = (await field.locator('option').allTextContents()).slice(1);
+  expect(named).toContain('/e2e/live-project-a');
+  expect(named).toEqual([...named].sort());
+});
+
 test('a filter of the address the live view does not take is said, not dropped in silence; what it does take is not', async ({ page }) => {
   await openLive(page, '?side=both&refused=1&colour=red');
   await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both \(not a value it takes\); colour=red \(it reads only project, source, session, side, peer, type, refused, degraded\)\.$/);
