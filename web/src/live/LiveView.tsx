@@ -23,7 +23,7 @@ import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { Folded } from '../app/Folded.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
 import { RATE_WINDOW_MS, type LiveFeed, type LiveRow } from '../events/liveFeed.ts';
-import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, parseLiveFilter, parseLiveType, withSourceRead, type LiveFilter } from './liveFilter.ts';
+import { isFiltered, LIVE_PARAMS, liveFilterQuery, liveTypeValue, matchesLive, isSourceRead, parseLiveFilter, parseLiveType, type LiveFilter } from './liveFilter.ts';
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { useConnection, useLiveFeed } from '../events/EventStream.tsx';
 import { useKeys } from '../keyboard/useKeys.ts';
@@ -132,8 +132,9 @@ export default function LiveView({ query }: { query: string }) {
   const sessions = useDeferredValue(useConversations().data);
   const filterSources = useMemo(() => sessions?.sources ?? [], [sessions]);
   const asked = useMemo(() => parseLiveFilter(query), [query]);
-  // The same filter while the list changes with each write, unless its store is none read here.
-  const filter = useMemo(() => withSourceRead(asked, sessions === undefined ? null : filterSources), [asked, sessions, filterSources]);
+  // The same filter while the list changes with each write; a store none read here is (once they are known) not applied.
+  const sourceRead = sessions === undefined || isSourceRead(asked.source, filterSources);
+  const filter = useMemo(() => (sourceRead ? asked : { ...asked, source: null }), [asked, sourceRead]);
   const setFilter = useCallback((next: LiveFilter) => navigate(livePath(liveFilterQuery(next)), { replace: true }), [navigate]);
   const filterProjects = useMemo(() => sessions?.projects.map((project) => project.cwd) ?? [], [sessions]);
 

@@ -60,14 +60,12 @@ export function parseLiveFilter(query: string): LiveFilter {
 }
 
 /**
- * The filter with a `source` no store read here is (by its id, or the kind of one) not applied:
- * said to be not a value the view takes, rather than kept as a filter that lets nothing through.
- * The same filter when its source is one, or before the dashboard's stores are known (`sources` null).
+ * Whether a filter's `source` is a store read here (by its id, or the kind of one), or none is
+ * asked. One that is not is not applied: said to be not a value the view takes, rather than kept
+ * as a filter that lets nothing through.
  */
-export function withSourceRead(filter: LiveFilter, sources: readonly SourceRef[] | null): LiveFilter {
-  const { source } = filter;
-  if (source === null || sources === null || sources.some((one) => one.id === source || one.kind === source)) return filter;
-  return { ...filter, source: null };
+export function isSourceRead(source: string | null, sources: readonly SourceRef[]): boolean {
+  return source === null || sources.some((one) => one.id === source || one.kind === source);
 }
 
 export function liveFilterQuery(filter: LiveFilter): URLSearchParams {
