@@ -297,6 +297,7 @@ test('a filter of the address the live view does not take is said, not dropped i
   await openLive(page, '?source=nope');
   await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: source=nope \(not a value it takes\)\.$/);
   await expect(page.getByRole('combobox', { name: /^store\b/ })).toHaveValue('');
+  await expect(page.getByLabel('Items listed')).toHaveText(/^[\d,]+ items? listed$/);
 });
 
 test('a paused list whose new rows are all in view counts them on Resume but puts no “new ↓” over them; once some are below the view, it does', async ({ page }) => {

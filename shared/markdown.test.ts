@@ -15,6 +15,11 @@ describe('Markdown of a store\'s texts', () => {
     // A fence of tildes closes only at tildes; one never closed keeps the rest.
     assert.equal(deepenHeadings('~~~~\n# in\n```\n~~~~\n# out', 2), '~~~~\n# in\n```\n~~~~\n### out');
     assert.equal(deepenHeadings('```text\n# in'), '```text\n# in');
+    // A fence indented up to three spaces is one; a backtick in a backtick run's info makes it none.
+    assert.equal(deepenHeadings('   ```\n# in\n   ```\n# out'), '   ```\n# in\n   ```\n## out');
+    assert.equal(deepenHeadings('``` a`b\n# out'), '``` a`b\n## out');
+    // The sixth level is the deepest: a seventh `#` would be no heading.
+    assert.equal(deepenHeadings('###### six\n##### five', 2), '###### six\n###### five');
   });
 
   it('keeps a text\'s own last line break as a line of the block', () => {

@@ -20,10 +20,12 @@ export function fencedBlock(text: string, info = 'text'): string {
 }
 
 /**
- * Markdown put under a heading of another document: every heading one level deeper (`by`),
- * except what is in a fenced block, a store's text, which stays as written. A fence closes at a
- * line of the same character, at least as long, and nothing else (CommonMark); a block left open
- * runs to the end, as a renderer reads it.
+ * Markdown put under a heading of another document: every heading one level deeper (`by`), to
+ * the sixth at most (a seventh `#` is no heading), except what is in a fenced block, a store's
+ * text, which stays as written. A fence closes at a line of the same character, at least as long,
+ * and nothing else (CommonMark); a block left open runs to the end, as a renderer reads it. The
+ * exports write ATX headings only (`#`), at the start of a line: setext headings and headings in
+ * a block quote are not looked for.
  */
 export function deepenHeadings(markdown: string, by = 1): string {
   let fence: { char: string; length: number } | null = null;
@@ -40,7 +42,8 @@ export function deepenHeadings(markdown: string, by = 1): string {
         fence = { char: run[1]![0]!, length: run[1]!.length };
         return line;
       }
-      return /^ {0,3}#{1,6}(?:[ \t]|$)/.test(line) ? line.replace(/^( {0,3})/, `$1${'#'.repeat(by)}`) : line;
+      const heading = /^( {0,3})(#{1,6})(?=[ \t]|$)/.exec(line);
+      return heading === null ? line : `${heading[1]}${'#'.repeat(Math.min(6, heading[2]!.length + by))}${line.slice(heading[0].length)}`;
     })
     .join('\n');
 }

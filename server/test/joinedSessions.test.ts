@@ -156,6 +156,7 @@ describe('one session across the stores', () => {
     // One title; each store's part under its heading, its own headings a level deeper (none of its texts here holds a line that looks like one).
     const headings = md.body.split('\n').filter((line) => /^#{1,6} /.test(line)).map((line) => line.split(' ')[0]!.length);
     assert.equal(headings.filter((level) => level === 1).length, 1, 'one title');
+    assert.equal(headings.filter((level) => level === 2).length, 3, "a heading a store's part");
     assert.deepEqual(new Set(headings.filter((level) => level !== 1 && level !== 2)), new Set([3, 4]), 'a store\'s sections at 3, its items at 4');
     assert.ok(!md.body.includes('Two comments on the retry loop'), "the other session's record text is not in this one's export");
   });
