@@ -315,7 +315,7 @@ function describeStretchMarkdown(item: SacFlowItem, streamed: boolean): string {
     return section(`Stray text before the file’s first header`, [place, '- Not an entry: sac reads no entry from it.', ...why], text);
   }
   if (item.type === 'tail') {
-    const title = item.evidence === 'pending' ? 'Being written' : item.evidence === 'damaged' ? 'Torn write: a line never ended' : `A line never ended: ${item.evidence}`;
+    const title = item.evidence === 'pending' ? 'Being written' : item.evidence === 'damaged' ? 'Torn write: a line that did not end in time' : `A line not ended: ${item.evidence}`;
     return section(title, [place, ...why, ...(item.text === null ? [] : ['- As the file holds it:'])], text);
   }
   const lines = [

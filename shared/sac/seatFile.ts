@@ -94,12 +94,12 @@ export function createSeatFileReading(room: string, seat: string): SeatFileReadi
 }
 
 const WHY_STRAY = 'text before the first header: not an entry';
-const WHY_TORN_TAIL = 'a line left unterminated beyond the time a write is given to complete: a write cut short (torn); unknown evidence';
-const WHY_PENDING_TAIL = 'a line still being written';
-const WHY_PENDING_BODY = 'a header whose body is still being written';
-const WHY_TORN_BODY = 'a header whose body has no whole line beyond the time a write is given to complete: a write cut short (torn), shown as far as it was written; unknown evidence';
-const WHY_NO_BODY = 'a header with no body, and a later entry after it: its write was cut short (torn); unknown evidence';
-const WHY_NOT_SEPARATED =
+export const WHY_TORN_TAIL = 'a line left unterminated beyond the time a write is given to complete: a write cut short (torn); unknown evidence';
+export const WHY_PENDING_TAIL = 'a line still being written';
+export const WHY_PENDING_BODY = 'a header whose body is still being written';
+export const WHY_TORN_BODY = 'a header whose body has no whole line beyond the time a write is given to complete: a write cut short (torn), shown as far as it was written; unknown evidence';
+export const WHY_NO_BODY = 'a header with no body, and a later entry after it: its write was cut short (torn); unknown evidence';
+export const WHY_NOT_SEPARATED =
   'the next entry begins right after its last line, without the empty line sac writes between entries: a write was cut short here (torn), and what its body ends with may be the cut write; unknown evidence';
 
 const NEWLINE = 0x0a;

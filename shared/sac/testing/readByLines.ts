@@ -1,5 +1,5 @@
 import { readHeader } from '../entryHeader.ts';
-import type { SeatFileItem } from '../seatFile.ts';
+import { WHY_NO_BODY, WHY_NOT_SEPARATED, WHY_PENDING_BODY, WHY_PENDING_TAIL, WHY_TORN_BODY, WHY_TORN_TAIL, type SeatFileItem } from '../seatFile.ts';
 
 // The reading of a whole seat file line by line, as the first reader did it: every line decoded
 // where it starts with `## `, every body line looked at. For tests only: the reference the byte
@@ -7,14 +7,6 @@ import type { SeatFileItem } from '../seatFile.ts';
 
 const NEWLINE = 0x0a;
 const text = new TextDecoder('utf-8', { ignoreBOM: true });
-
-const WHY_TORN_TAIL = 'a line left unterminated beyond the time a write is given to complete: a write cut short (torn); unknown evidence';
-const WHY_PENDING_TAIL = 'a line still being written';
-const WHY_PENDING_BODY = 'a header whose body is still being written';
-const WHY_TORN_BODY = 'a header whose body has no whole line beyond the time a write is given to complete: a write cut short (torn), shown as far as it was written; unknown evidence';
-const WHY_NO_BODY = 'a header with no body, and a later entry after it: its write was cut short (torn); unknown evidence';
-const WHY_NOT_SEPARATED =
-  'the next entry begins right after its last line, without the empty line sac writes between entries: a write was cut short here (torn), and what its body ends with may be the cut write; unknown evidence';
 
 type Entry = Extract<SeatFileItem, { type: 'entry' }>;
 

@@ -8,6 +8,9 @@ import { useConversationSession } from './useJoinedSessions.ts';
 // store states: the session's page across the stores, and each other store's own view of it. The
 // browser reads no store's rule of where a session id is: it asks the server which session this is.
 
+/** Said where a session's one conversation is all that the stores read here hold of it. */
+export const NO_OTHER_STORE = 'no other store read here holds this session';
+
 export function SessionAcrossStores({ source, id }: { source: string; id: string }) {
   const { data } = useConversationSession(source, id);
   if (data === undefined || data.session === null) return null;
@@ -28,7 +31,7 @@ export function SessionAcrossStores({ source, id }: { source: string; id: string
           </span>
         );
       })}
-      {others.length === 0 && <span className="muted"> · no other store read here holds this session</span>}
+      {others.length === 0 && <span className="muted"> · {NO_OTHER_STORE}</span>}
     </span>
   );
 }

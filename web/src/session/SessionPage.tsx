@@ -15,6 +15,7 @@ import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { FoldedFilters } from '../conversation/FoldedFilters.tsx';
 import { SideSelect } from '../conversation/SideSelect.tsx';
 import { SESSION_LIMITS, SESSION_PARAMS, isForOthers, isShown, isStoreShown, readSessionFilter, writeSessionFilter, type SessionFilter, type SessionLimit } from './sessionFilter.ts';
+import { NO_OTHER_STORE } from './SessionAcrossStores.tsx';
 import { useJoinedSession, useJoinedSessions } from './useJoinedSessions.ts';
 import './session.css';
 
@@ -166,7 +167,7 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
           );
         })}
         {/* As a store's own page says it: one store's items here are all there is of it, not a filter's doing. */}
-        {data.conversations.length === 1 && <li className="muted">no other store read here holds this session</li>}
+        {data.conversations.length === 1 && <li className="muted">{NO_OTHER_STORE}</li>}
       </ul>
       {/* One notice for every store cut, and its button in it: a notice and a line each took the rows' room. */}
       {cuts.length > 0 && (
