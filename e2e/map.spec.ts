@@ -255,6 +255,19 @@ test('the map as a list gives every edge with its ends written whole and each st
   await expect(page).toHaveURL(new RegExp(`/sessions/${SESSION_B}$`));
 });
 
+test('the map as a list in a window 1,000 px wide beside the sidebar squeezes no column: each cell of a row is a line of the view’s width, under its column’s name', async ({ page }) => {
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.goto(`${url}/map?view=list`);
+  await expect(page.locator('.sidebar')).toBeVisible();
+  const table = page.getByRole('table', { name: /^Every edge/ });
+  const row = table.locator('tr[data-edge]').first();
+  await expect(row).toBeVisible();
+  const view = (await page.locator('main.view').boundingBox())!;
+  expect((await table.boundingBox())!.width).toBeLessThanOrEqual(view.width);
+  const cells = await row.locator('td[data-label]').evaluateAll((all) => all.map((cell) => [cell.getAttribute('data-label'), Math.round(cell.getBoundingClientRect().width)] as const));
+  expect(cells.filter(([, width]) => width < 400)).toEqual([]);
+});
+
 test('an edge’s messages opened under a list longer than the view are brought into view once they come, from their heading to their first message', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 460 });
   await page.goto(`${url}/map?view=list`);
