@@ -563,6 +563,9 @@ test("the live view's current selection downloads as NDJSON, JSON and Markdown: 
   const json = JSON.parse(await download('JSON')) as { items: unknown[] };
   expect(json.items).toHaveLength(items.length);
   const markdown = await download('Markdown');
+  // Headings one level at a time, a side as every export heads it.
+  expect([...new Set(markdown.split('\n').filter((line) => /^#+ /.test(line)).map((line) => line.split(' ')[0]!.length))]).toEqual([1, 2, 3]);
+  expect(markdown).toMatch(/^### Sent · /m);
   expect(markdown).toContain('````text\ntaken away ``` with a fence\n````');
   expect(markdown).toContain('- side: sent');
   // Each item opens at today's address of its entry, as a link in the page does; its values are

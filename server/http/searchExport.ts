@@ -23,7 +23,8 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
     for (const hit of response.hits) yield form(hit);
   }
   return {
-    name: ['search', exportedAt.replace(/[:.]/g, '')],
+    // Named as the live view names its own download: live-2026-12-07T17-04-20-373Z.md.
+    name: ['search', exportedAt.replace(/[:.]/g, '-')],
     ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut },
     jsonHead: { schema: response.schema },
     jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut }),
@@ -43,7 +44,8 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
       );
       return lines.join('\n') + '\n';
     },
-    lists: [{ name: 'hits' }],
+    // Under a heading of their own, as a conversation's entries are: each hit's heading is the third level.
+    lists: [{ name: 'hits', markdownTitle: '## Hits\n\n', markdownEmpty: 'None.\n' }],
     items: {
       ndjson: () => each((hit) => ({ record: { fields: { type: 'hit', ...hit } } })),
       json: () => each((hit) => ({ value: hit })),

@@ -282,6 +282,8 @@ describe('exporting a search', () => {
     assert.deepEqual(hits, answer.hits.map((hit) => ({ type: 'hit', ...hit })));
 
     const md = (await download(`/api/search/export?format=md&${query}`)).body.toString('utf8');
+    // Headings one level at a time: the title, the hits' own heading, each hit.
+    assert.deepEqual([...new Set(md.split('\n').filter((line) => /^#+ /.test(line)).map((line) => line.split(' ')[0]!.length))], [1, 2, 3]);
     assert.ok(md.includes(`session \`degraded\`, file \`${files.get('degraded')![5]}\``), md);
     assert.ok(md.includes('**not queued:** `recipient refuses inbound messages`'));
     assert.ok(md.includes('```text\nrefused words\n```'));

@@ -1,4 +1,5 @@
 import { fencedBlock, inlineValue } from '../../../shared/markdown.ts';
+import { capitalize } from '../../../shared/words.ts';
 import type { LiveRow } from '../events/liveFeed.ts';
 import { liveFilterQuery, type LiveFilter } from './liveFilter.ts';
 
@@ -31,7 +32,9 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
         ].join('\n') + '\n'
       );
     case 'md': {
-      const lines = ['# Live', '', ...(asked.length === 0 ? ['- Every item, no filter'] : asked.map((term) => `- ${term}`)), `- ${items.length} ${items.length === 1 ? 'item' : 'items'}, in the order they arrived`, `- Exported at ${exportedAt}`, '', NOTE, ''];
+      // Its items under a heading of their own, as a conversation's entries and a search's hits are.
+      const lines = ['# Live', '', ...(asked.length === 0 ? ['- Every item, no filter'] : asked.map((term) => `- ${term}`)), `- ${items.length} ${items.length === 1 ? 'item' : 'items'}, in the order they arrived`, `- Exported at ${exportedAt}`, '', NOTE, '', '## Items, in the order they arrived', ''];
+      if (rows.length === 0) lines.push('None.', '');
       for (const row of rows) {
         if (row.type === 'break') {
           lines.push(`### Connection lost · ${new Date(row.lostAt).toISOString()} – ${new Date(row.backAt).toISOString()}`, '', 'What was written meanwhile is not listed.', '');
@@ -39,7 +42,8 @@ export function describeLiveSelection(format: LiveExportFormat, rows: readonly L
         }
         const { item } = row;
         lines.push(
-          `### ${item.side ?? item.kind ?? item.evidence} · ${item.at ?? 'no time'}`,
+          // A side in the words every export heads it with ("Sent"); a store's kind as the store wrote it.
+          `### ${item.side !== null ? capitalize(item.side) : (item.kind ?? item.evidence)} · ${item.at ?? 'no time'}`,
           '',
           `- Store ${row.source.kind} ${inlineValue(row.source.id)}, conversation ${inlineValue(row.sessionId)}, item ${inlineValue(item.key)}`,
           ...(row.session === null ? [] : [`- Session ${inlineValue(row.session)}, as its store states it`]),
