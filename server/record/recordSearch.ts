@@ -5,6 +5,7 @@ import { recordSearchHitSchema, type RecordSearchHit } from '../../shared/wire/r
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
 import { passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
+import { timeWindowOf } from '../../shared/timeWindow.ts';
 import type { RecordReader } from './recordReader.ts';
 import type { SearchPool } from '../search/searchPool.ts';
 import { threadScript } from '../search/threadLane.ts';
@@ -75,6 +76,8 @@ function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string
  */
 async function gatherCandidates(source: RecordReader, filters: SearchFilters, signal: AbortSignal): Promise<Candidate[][]> {
   const lists: Candidate[][] = [];
+  // The window read once, for every entry of every session.
+  const inWindow = timeWindowOf(filters);
   let sliceStart = performance.now();
   for (const sessionId of [...source.sessionIds()]) {
     const fold = source.fold(sessionId);
@@ -84,7 +87,7 @@ async function gatherCandidates(source: RecordReader, filters: SearchFilters, si
       if (item.type !== 'file') continue;
       const facts = item.file.facts;
       if (facts?.kind !== 'message' || (item.file.evidence !== 'parsed' && item.file.evidence !== 'changed')) continue;
-      if (passesFilters(facts, fold.cwd, filters)) list.push({ sessionId, name: item.file.name, facts });
+      if (passesFilters(facts, fold.cwd, filters, inWindow)) list.push({ sessionId, name: item.file.name, facts });
     }
     if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.facts.at));
     if (performance.now() - sliceStart > GATHER_SLICE_MS) {

@@ -16,8 +16,11 @@ export type SearchFilters = {
 
 export type MessageFacts = Extract<EntryFacts, { kind: 'message' }>;
 
-/** Whether a message entry passes the filters; `project` is its session's working directory. */
-export function passesFilters(facts: MessageFacts, project: string | null, filters: SearchFilters): boolean {
+/**
+ * Whether a message entry passes the filters; `project` is its session's working directory.
+ * `inWindow`: the filters' window of time, read once by a caller that asks for many entries.
+ */
+export function passesFilters(facts: MessageFacts, project: string | null, filters: SearchFilters, inWindow = timeWindowOf(filters)): boolean {
   if (filters.side !== undefined && facts.side !== filters.side) return false;
   if (filters.outcome !== undefined && facts.outcome !== filters.outcome) return false;
   if (filters.refused === true && !(facts.side === 'sent' && facts.isQueued === false)) return false;
@@ -29,6 +32,5 @@ export function passesFilters(facts: MessageFacts, project: string | null, filte
     if (!as.includes(needle) && !id.includes(needle)) return false;
   }
   // Times compare as instants, as every kind's search compares them (shared/timeWindow.ts).
-  const inWindow = timeWindowOf(filters);
   return inWindow === null || inWindow(Date.parse(facts.at));
 }
