@@ -336,6 +336,27 @@ test('] on a conversation opened at one of its items steps to the next conversat
   await expect(page.locator('main:focus')).toHaveCount(1);
 });
 
+test('] pressed the moment j writes the item selected into the address, before the page shows it, still gives the view it opens the focus', async ({ page }) => {
+  const [one, two, three] = await threeSessions('/e2e/defects/steps-on-the-way');
+  const source = sourceIdOf('record', live.dir);
+  await page.goto(`${live.url}${conversationPath(source, two.sessionId)}`);
+  await expect(page.locator('.conversation-row')).toHaveCount(2);
+  await page.mouse.move(900, 600);
+  await expect.poll(async () => (await sidebarRow(page, three.sessionId).boundingBox())!.y < (await sidebarRow(page, two.sessionId).boundingBox())!.y).toBe(true);
+  // The reader's `]` comes between the item's address being written and the page showing it:
+  // the page shown on the way is the item's, and the focus waits past it for the next conversation.
+  await page.evaluate(() => {
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (state, unused, url) => {
+      replace(state, unused, url);
+      if (String(url).includes('/item/')) setTimeout(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: ']' })), 0);
+    };
+  });
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(`${live.url}${conversationPath(source, one.sessionId)}`);
+  await expect(page.locator('main:focus')).toHaveCount(1);
+});
+
 test('the sidebar keeps a row where it is while the pointer is over the list, says how many rows moved, and re-sorts when the pointer leaves', async ({ page }) => {
   const older = new SessionWriting(live.writer, '/e2e/defects/hover');
   const newer = new SessionWriting(live.writer, '/e2e/defects/hover');

@@ -54,12 +54,19 @@ export function App() {
   // by its path and read at the next change of page only: a pick that opened no page here (a
   // click with a key held opens a tab; the page already open) leaves nothing to act on later. A
   // view whose code is still loading shows "loading…" while the page before it is kept hidden:
-  // the focus waits for the new view alone (for at most two seconds of frames).
+  // the focus waits for the new view alone (for at most two seconds of frames). A page shown on
+  // the way is not the one picked: an address written just before the pick (`j` writes the item
+  // selected into it) may be shown just after it, and the pick waits past it for its own page,
+  // as long as the address is still the one picked.
   const focusOnArrival = useRef<string | null>(null);
   useEffect(() => {
     const picked = focusOnArrival.current;
+    if (picked === null) return;
+    if (picked !== pathname) {
+      if (window.location.pathname !== picked) focusOnArrival.current = null;
+      return;
+    }
     focusOnArrival.current = null;
-    if (picked !== pathname) return;
     let frames = 0;
     let frame = 0;
     const whenShown = () => {
