@@ -6,8 +6,12 @@ import { describeError } from './describeError.ts';
 // folder that moved, and a folder made again is not watched at all), so the root is looked at on
 // a timer, as the record's reader does: within a second of its return it is read again.
 
-/** What a look at the root found. `identity` names the folder itself: another folder under the root's path is another store. */
-export type RootLook = { state: 'present'; identity: string } | { state: 'missing'; why: string } | { state: 'unreadable'; why: string };
+/**
+ * What a look at the root found. `identity` names the folder itself: another folder under the
+ * root's path is another store. A missing root has no reason beyond its state: what is shown of it
+ * says it does not exist, and said again as its reason, a banner said it twice.
+ */
+export type RootLook = { state: 'present'; identity: string } | { state: 'missing' } | { state: 'unreadable'; why: string };
 
 /** Looks at the root now (following a link: the person may have named one). */
 function lookAtRoot(root: string): RootLook {
@@ -20,7 +24,7 @@ function lookAtRoot(root: string): RootLook {
     return { state: 'present', identity: `${stat.dev}:${stat.ino}:${stat.birthtimeMs}` };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { state: 'missing', why: `${root} does not exist (yet); waiting for it` };
+    if (code === 'ENOENT') return { state: 'missing' };
     return { state: 'unreadable', why: describeError(error as NodeJS.ErrnoException) };
   }
 }
@@ -41,7 +45,7 @@ export function createRootPoll(root: string, onChange: (look: RootLook) => void,
 
   function lookNow(): RootLook {
     const look = lookAtRoot(root);
-    const same = last !== null && last.state === look.state && (look.state === 'present' ? look.identity === (last as typeof look).identity : look.why === (last as { why: string }).why);
+    const same = last !== null && JSON.stringify(last) === JSON.stringify(look);
     last = look;
     if (!same) onChange(look);
     return look;

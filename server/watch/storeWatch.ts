@@ -112,7 +112,7 @@ export function createStoreWatch(options: StoreWatchOptions): StoreWatch {
     deferred = new Map();
     if (look.state !== 'present') {
       state = look.state;
-      why = look.why;
+      why = look.state === 'unreadable' ? look.why : null;
       identity = null;
       scanning = false;
       indexing = { state: 'waiting', files: 0 };
