@@ -95,10 +95,11 @@ test('a seat shows Sent and Received side by side, each received entry marked re
   await expect(received.getByRole('article')).toHaveCount(3);
   const [left, right] = [await sent.first().boundingBox(), await received.first().boundingBox()];
   expect(left!.x + left!.width).toBeLessThanOrEqual(right!.x);
-  expect(await received.locator('.sac-cursor').allTextContents()).toEqual(['sac’s cursor: read', 'sac’s cursor: read', 'sac’s cursor: unread']);
-  await expect(received.locator('.sac-cursor').first()).toHaveAttribute('title', /not what the session read/);
   // The example's web-app session has ended: sac's rule is that a closed session is not behind, it is
-  // gone, so the heading gives its backlog apart, never as unread.
+  // gone, so the entry past its cursor is its backlog, and the heading gives the backlog apart, never as unread.
+  expect(await received.locator('.sac-cursor').allTextContents()).toEqual(['sac’s cursor: read', 'sac’s cursor: read', 'past sac’s cursor: backlog, its session is gone']);
+  await expect(received.locator('.sac-cursor').first()).toHaveAttribute('title', /not what the session read/);
+  await expect(received.locator('.sac-cursor').last()).toHaveAttribute('title', /never as unread/);
   await expect(page.locator('.conversation-columns .side-received')).toContainText('gone: backlog of 1 not counted as unread');
   await expect(page.locator('.conversation-columns .side-received')).not.toContainText('unread by sac’s cursor');
   await expect(page.getByText(/\bread by/)).toHaveCount(0);

@@ -92,7 +92,8 @@ describe('a set-agent-comm seat exported', () => {
     assert.equal(stray['evidence'], 'stray');
     const answerEntry = received.find((item) => item['file'] === `channels/export/${API}.md` && item['type'] === 'entry')!;
     assert.equal(answerEntry['addressing'], 'to-agent');
-    assert.ok(['read', 'unread', 'unknown'].includes(answerEntry['sacCursor'] as string));
+    // The example's web-app session is gone (its writer exited long since): past its cursor is its backlog, not unread.
+    assert.equal(answerEntry['sacCursor'], 'backlog');
   });
 
   it('as Markdown reads as a transcript in sac’s words: the torn entry in its place, sac’s cursor labelled as sac’s, bodies verbatim in fences no backtick run closes', async () => {
@@ -103,6 +104,9 @@ describe('a set-agent-comm seat exported', () => {
     assert.ok(!md.includes(CANARY));
     assert.match(md, /^# Seat `web-app#3f9c1a20`/);
     assert.ok(md.includes('sac’s cursor'), 'the cursor labelled as sac’s');
+    // Its session is gone: what is past its cursor is said as its backlog, never as unread.
+    assert.ok(md.includes('- past sac’s cursor: backlog, its session is gone (derived), so not counted as unread'), md);
+    assert.ok(!md.includes('sac’s cursor: unread'), md);
     assert.ok(md.includes('not what the session read'));
     const sentAt = md.indexOf('## Sent');
     const receivedAt = md.indexOf('## Received');

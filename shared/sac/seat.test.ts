@@ -157,6 +157,19 @@ describe('read or unread, as sac’s cursor says', () => {
     assert.ok(view.received.every((item) => item.sacCursor === 'read'));
   });
 
+  it('a seat whose session is gone has no unread: what is past its cursor is its backlog, entry by entry, as its rooms say of it', () => {
+    // Its writer's process exited, and it last checked in more than half an hour before.
+    const later = NOW + 3_600_000;
+    const view = foldSeat(WEB, [team()], store({ 'cursors.json': null }), later, new Map([[8690, 'exited']]));
+    assert.equal(view.liveness.word, 'gone');
+    assert.ok(view.received.length > 0);
+    assert.ok(view.received.every((item) => item.sacCursor === 'backlog'));
+    // Counted past its cursor all the same: the seat's reading calls that count its backlog.
+    assert.equal(view.counts.unread, view.received.length);
+    const live = foldSeat(WEB, [team()], store({ 'cursors.json': null }), later, new Map([[8690, 'running']]));
+    assert.ok(live.received.every((item) => item.sacCursor === 'unread'));
+  });
+
   it('a cursor time that names no instant leaves read or unread unknown', () => {
     const cursors = '{"team::web-app#3f9c1a20": {"api-service#c4e10000": "noon"}}';
     const view = foldSeat(WEB, [team()], store({ 'cursors.json': cursors }), NOW, none);

@@ -42,7 +42,12 @@ export type ReceivedItem = {
   addressing: Addressing | null;
   /** For an entry: written by another seat of the same agent (a sibling session). */
   sibling: boolean;
-  sacCursor: SacCursor | null;
+  /**
+   * For an entry: what sac's cursor marks it. `backlog`: past the cursor of a seat whose session
+   * is gone (derived), which sac's rule does not count as unread ("a closed session is not behind,
+   * it is gone"), as the roster says of the seat.
+   */
+  sacCursor: SacCursor | 'backlog' | null;
 };
 
 type SeatCounts = {
@@ -52,7 +57,7 @@ type SeatCounts = {
   toAgent: number;
   toEveryone: number;
   toOthers: number;
-  /** Received entries sac's cursor marks unread. */
+  /** Received entries past sac's cursor: unread, or, for a seat whose session is gone, its backlog (see ReceivedItem.sacCursor). */
   unread: number;
 };
 
@@ -183,6 +188,7 @@ export function foldSeat(
   const receivedByRoom: ReceivedItem[][] = [];
   const considered: SeatFileReading[] = [];
   const counts: SeatCounts = { sent: 0, received: 0, toSeat: 0, toAgent: 0, toEveryone: 0, toOthers: 0, unread: 0 };
+  const liveness = deriveLiveness(seat, store.registry, now, processes);
   // Every room holding a file of the seat is one of its rooms, so its rooms hold all it sent.
   for (const { room } of seatRooms) {
     const files = filesOf.get(room) ?? [];
@@ -203,7 +209,7 @@ export function foldSeat(
       }
       const addressing = classifyAddressing(flow.item.facts.to, seat, name);
       const sacCursor = compareWithSacCursor(seen, flow.seat, flow.item.facts.time);
-      received.push({ room, flow, addressing, sibling: baseOf(flow.seat) === name.base, sacCursor });
+      received.push({ room, flow, addressing, sibling: baseOf(flow.seat) === name.base, sacCursor: sacCursor === 'unread' && liveness.word === 'gone' ? 'backlog' : sacCursor });
       counts.received++;
       if (sacCursor === 'unread') counts.unread++;
       if (addressing === 'to-seat') counts.toSeat++;
@@ -227,7 +233,7 @@ export function foldSeat(
     neverWrote: own.length > 0 && own.every((file) => file.size === 0),
     focus: resolveFocus(seat, store.focus, now),
     presence: resolvePresence(seat, store.presence, now),
-    liveness: deriveLiveness(seat, store.registry, now, processes),
+    liveness,
     counts,
     degraded: selectSeatReasons(collectDegraded(considered, store), ownFiles),
   };

@@ -149,8 +149,11 @@ export const sacFlowItemSchema = z.object({
   large: largeTextSchema.optional(),
   /** Received side only: whom it was addressed to, seen from the seat. */
   addressing: z.enum(['to-seat', 'to-agent', 'to-everyone', 'to-others']).nullable(),
-  /** Received side only: what sac's cursor says of it; not what the session read. */
-  sacCursor: z.enum(['read', 'unread', 'unknown']).nullable(),
+  /**
+   * Received side only: what sac's cursor says of it; not what the session read. `backlog`: past
+   * the cursor of a seat whose session is gone (derived), not counted as unread (sac's rule).
+   */
+  sacCursor: z.enum(['read', 'unread', 'unknown', 'backlog']).nullable(),
   /** Received side only: written by another seat of the same agent. */
   sibling: z.boolean(),
   /**

@@ -20,6 +20,9 @@ const ADDRESSING: Record<string, string> = {
   'to-others': 'to others',
 };
 
+/** A gone seat's entry past sac's cursor: the Received heading's "backlog … not counted as unread", entry by entry. */
+const BACKLOG_TITLE = 'past what sac’s cursor for this seat has handed it; its session is gone (derived), and sac counts what a gone session left unread as a backlog, never as unread';
+
 const WAKE_RULE: Record<NonNullable<SacFlowItem['wakes']>['seats'][number]['rule'], string> = {
   addressed: 'addressed',
   re: 're: its entry',
@@ -80,8 +83,8 @@ export function SacEntry({ item, source, seat, showRoom = false, selected = fals
         )}
         {item.addressing !== null && <span className={`sac-addressing ${item.addressing}`}>{ADDRESSING[item.addressing]}</span>}
         {item.sacCursor !== null && (
-          <span className={`sac-cursor ${item.sacCursor}`} title="what sac’s cursor for this seat marks; not what the session read">
-            sac’s cursor: {item.sacCursor}
+          <span className={`sac-cursor ${item.sacCursor}`} title={item.sacCursor === 'backlog' ? BACKLOG_TITLE : 'what sac’s cursor for this seat marks; not what the session read'}>
+            {item.sacCursor === 'backlog' ? 'past sac’s cursor: backlog, its session is gone' : `sac’s cursor: ${item.sacCursor}`}
           </span>
         )}
         {item.type === 'entry' && item.wakes === null && (
