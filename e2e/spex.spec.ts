@@ -172,6 +172,11 @@ test('declarations span both columns in their place, with spex’s word, the raw
     'both: Line 6: damaged',
     'both: Declaration: review',
   ]);
+  // A's fifth line is private (dispatch-settled): neither shown nor numbered, so the asking
+  // declaration after it is the fifth line shown, and its number says what it counts.
+  const asking = column(page, 'both').locator('article', { hasText: 'Should the retry' });
+  await expect(asking.locator('.spex-place .seq')).toHaveText('line 5 of its log');
+  await expect(asking.locator('.spex-place .seq')).toHaveAttribute('title', /numbered among those shown: a line spex keeps private is neither shown nor counted/);
   const review = column(page, 'both').locator('article', { hasText: 'Tests: 41 passed.' });
   await expect(review).toContainText('review');
   await expect(review).toContainText('status awaiting');

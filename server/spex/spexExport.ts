@@ -1,5 +1,5 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
-import { STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
+import { LINE_NUMBERS_WORDS, STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
 import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
@@ -156,7 +156,7 @@ function describeSessionMarkdown(summary: SpexSummary, exportedAt: string): stri
     `- ${counts.received} received (${counts.fromPerson} from a person, ${counts.fromPeers} from sessions or other senders) · ${counts.sent} sent, from the receivers' logs · ${counts.declarations} ${counts.declarations === 1 ? 'declaration' : 'declarations'}`,
     `- Exported at ${exportedAt}, as the segments were on disk then.`,
     '',
-    "What this session sent is shown from the receiver's log: the line there whose `from` is this session's id. One event seen from two sides, joined by the id spex stored, never by text or time. spex's private delivery data is never shown.",
+    `What this session sent is shown from the receiver's log: the line there whose \`from\` is this session's id. One event seen from two sides, joined by the id spex stored, never by text or time. spex's private delivery data is never shown: ${LINE_NUMBERS_WORDS}.`,
     '',
   );
   if (summary.degraded.length > 0) {

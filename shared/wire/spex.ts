@@ -101,7 +101,7 @@ const lineBase = {
   source: spexSourceRefSchema,
   /** The item's name for `GET …/conversations/:id/items/:item`. */
   key: z.string(),
-  /** The line's number in the log it stands in (from 1, across segments). */
+  /** The line's number in the log it stands in (from 1, across segments), among the lines shown (privateData.ts: LINE_NUMBERS_WORDS). */
   line: z.number().int(),
   segment: z.string(),
   /** `ts` as written; null when the line has none. */
