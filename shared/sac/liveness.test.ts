@@ -50,6 +50,13 @@ describe('liveness, derived as sac derives it', () => {
     assert.equal(unchecked.why, 'whether its process 8690 is running was not checked');
   });
 
+  it('how long a gone seat has been silent reads in hours, then days, not in thousands of minutes', () => {
+    const exited = new Map<number, ProcessState>([[8690, 'exited']]);
+    assert.match(deriveLiveness(SEAT, registry, lastSeen + 90 * 60_000, exited).why, /last checked in 90 minutes ago/);
+    assert.match(deriveLiveness(SEAT, registry, lastSeen + 5 * 3_600_000, exited).why, /last checked in 5 hours ago/);
+    assert.match(deriveLiveness(SEAT, registry, lastSeen + 7 * 86_400_000 + 60_000, exited).why, /last checked in 7 days ago/);
+  });
+
   it('a seat the registry does not hold is unknown, never gone by default', () => {
     assert.equal(deriveLiveness('web-app#00000000', registry, lastSeen + 86_400_000, none).word, 'unknown');
   });

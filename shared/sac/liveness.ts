@@ -40,9 +40,11 @@ function isThatWriter(state: ProcessState | undefined, wrote: number | null): bo
 /** Liveness as a word (sac's `sac.agents/1`: live · unknown · gone), never a boolean. */
 export type Liveness = { word: 'live' | 'unknown' | 'gone'; basis: 'derived'; why: string };
 
+/** How long a seat has been silent, in the unit a reader would use: minutes, then hours, then days. */
 function minutes(ms: number): string {
   const m = Math.round(ms / 60_000);
-  return `${m} minute${m === 1 ? '' : 's'}`;
+  const [count, unit] = m < 120 ? [m, 'minute'] : m < 48 * 60 ? [Math.round(m / 60), 'hour'] : [Math.round(m / 1440), 'day'];
+  return `${count.toLocaleString('en')} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /**
