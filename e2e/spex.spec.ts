@@ -200,6 +200,9 @@ test('the header says what session.json holds now, labelled current and not hist
   await expect(now).toContainText('awaiting');
   await expect(now).toContainText('Ready for review: retry with backoff.');
   await expect(header).toContainText(`spex home ${home}`);
+  // Its log's span and what it holds, under a name that says so.
+  await expect(header.locator('.spex-facts dt')).toContainText(['branch', 'its log', 'source']);
+  await expect(header.locator('.spex-facts dt', { hasText: 'its log' }).locator('+ dd')).toContainText(/ – .* · 3 declarations · \d+ segments?/);
   // A degraded log says why, never that nothing happened.
   const banner = page.getByRole('region', { name: 'Degraded timeline' });
   await expect(banner).toContainText('1 line does not parse (for example a write cut short): unknown evidence, not nothing.');

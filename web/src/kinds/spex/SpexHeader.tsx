@@ -63,7 +63,8 @@ export function SpexHeader({ data }: { data: SpexSessionResponse }) {
           )}
           <dt>branch</dt>
           <dd>{session.branch !== null ? <VerbatimText text={session.branch} inline /> : <span className="muted">none named</span>}</dd>
-          <dt>lines</dt>
+          {/* Its first and last line's times and what it holds: "lines" read as a count of them. */}
+          <dt>its log</dt>
           <dd>
             {session.firstAt !== null && session.lastAt !== null && (
               <>
