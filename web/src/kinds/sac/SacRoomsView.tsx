@@ -179,6 +179,9 @@ function NeverWrote({ members }: { members: readonly SacRoomMember[] }) {
   const emptyFiles = members.filter((member) => member.file === 'empty').length;
   const none = members.filter((member) => member.file === 'none').length;
   if (emptyFiles + none === 0) return null;
-  const ways = [...(emptyFiles > 0 ? [`${emptyFiles} joined (an empty file)`] : []), ...(none > 0 ? [`${none} with no file here`] : [])];
-  return <>{` · ${countOf(emptyFiles + none, 'member')} never wrote here: ${ways.join(', ')}`}</>;
+  const counted = ` · ${countOf(emptyFiles + none, 'member')} never wrote here`;
+  // One way alone is said once, not counted again ("1 member never wrote here: 1 with no file here").
+  if (none === 0) return <>{`${counted}: joined (${emptyFiles === 1 ? 'an empty file' : 'empty files'})`}</>;
+  if (emptyFiles === 0) return <>{`${counted}: no file here`}</>;
+  return <>{`${counted}: ${emptyFiles} joined (${emptyFiles === 1 ? 'an empty file' : 'empty files'}), ${none} with no file here`}</>;
 }
