@@ -303,13 +303,19 @@ test('] then [ comes back to the conversation it left, though a write re-sorted 
   await expect(page).toHaveURL(`${live.url}${conversationPath(source, two.sessionId)}`);
 });
 
-test('] on a conversation opened at one of its items steps to the next conversation in the list, and the view it opens takes the focus', async ({ page }) => {
-  const [one, two, three] = await threeSessions('/e2e/defects/steps-from-an-item');
+/** Three sessions of a project, the middle one open, its two rows shown, and the pointer over the view (the list re-sorts freely). */
+async function openTheMiddleOfThree(page: Page, cwd: string): Promise<{ source: string; one: SessionWriting; two: SessionWriting }> {
+  const [one, two, three] = await threeSessions(cwd);
   const source = sourceIdOf('record', live.dir);
   await page.goto(`${live.url}${conversationPath(source, two.sessionId)}`);
   await expect(page.locator('.conversation-row')).toHaveCount(2);
   await page.mouse.move(900, 600);
   await expect.poll(async () => (await sidebarRow(page, three.sessionId).boundingBox())!.y < (await sidebarRow(page, two.sessionId).boundingBox())!.y).toBe(true);
+  return { source, one, two };
+}
+
+test('] on a conversation opened at one of its items steps to the next conversation in the list, and the view it opens takes the focus', async ({ page }) => {
+  const { source, one, two } = await openTheMiddleOfThree(page, '/e2e/defects/steps-from-an-item');
   // j selects an item: the address names it.
   await page.keyboard.press('j');
   await expect(page).toHaveURL(new RegExp(`${conversationPath(source, two.sessionId)}/item/`));
@@ -337,12 +343,7 @@ test('] on a conversation opened at one of its items steps to the next conversat
 });
 
 test('] pressed the moment j writes the item selected into the address, before the page shows it, still gives the view it opens the focus', async ({ page }) => {
-  const [one, two, three] = await threeSessions('/e2e/defects/steps-on-the-way');
-  const source = sourceIdOf('record', live.dir);
-  await page.goto(`${live.url}${conversationPath(source, two.sessionId)}`);
-  await expect(page.locator('.conversation-row')).toHaveCount(2);
-  await page.mouse.move(900, 600);
-  await expect.poll(async () => (await sidebarRow(page, three.sessionId).boundingBox())!.y < (await sidebarRow(page, two.sessionId).boundingBox())!.y).toBe(true);
+  const { source, one } = await openTheMiddleOfThree(page, '/e2e/defects/steps-on-the-way');
   // The reader's `]` comes between the item's address being written and the page showing it:
   // the page shown on the way is the item's, and the focus waits past it for the next conversation.
   await page.evaluate(() => {
