@@ -83,7 +83,7 @@ test('the top bar leads to the rooms, and a room’s flow lists its entries in t
   expect(await entries.locator('.sac-time').evaluateAll((found) => found.map((time) => time.getAttribute('title')))).toEqual(times);
 });
 
-test('a seat shows Sent and Received side by side, each received entry marked read or unread as sac’s cursor says, labelled as sac’s', async ({ page }) => {
+test('a seat shows Sent and Received side by side, each received entry marked as sac’s cursor says (read, unread, or, its session gone, its backlog), labelled as sac’s', async ({ page }) => {
   await page.goto(url);
   await page.getByRole('link', { name: `set-agent-comm seat ${WEB}` }).click();
   // Named as a seat, not as one more room under "Rooms".

@@ -176,7 +176,7 @@ test('declarations span both columns in their place, with spex’s word, the raw
   // declaration after it is the fifth line shown, and its number says what it counts.
   const asking = column(page, 'both').locator('article', { hasText: 'Should the retry' });
   await expect(asking.locator('.spex-place .seq')).toHaveText('line 5 of its log');
-  await expect(asking.locator('.spex-place .seq')).toHaveAttribute('title', /numbered among those shown: a line spex keeps private is neither shown nor counted/);
+  await expect(asking.locator('.spex-place .seq')).toHaveAttribute('title', /numbered across the log's segments, among those shown: a line spex keeps private is neither shown nor counted/);
   const review = column(page, 'both').locator('article', { hasText: 'Tests: 41 passed.' });
   await expect(review).toContainText('review');
   await expect(review).toContainText('status awaiting');

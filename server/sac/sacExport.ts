@@ -208,7 +208,7 @@ export function createSacExport(exporting: SacExporting): { seat(seat: string): 
         { name: 'sent', markdownTitle: '## Sent\n\nWhat this seat wrote, in every room, in time order.\n\n', markdownEmpty: 'Nothing.\n\n' },
         {
           name: 'received',
-          markdownTitle: "## Received\n\nWhat other seats wrote in this seat's rooms, in time order, those addressed to others included. Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.\n\n",
+          markdownTitle: "## Received\n\nWhat other seats wrote in this seat's rooms, in time order, those addressed to others included. Read or unread is as sac’s cursor says (for a seat whose session is gone, what is past it is its backlog): sac’s cursor is not what the session read.\n\n",
           markdownEmpty: 'Nothing.\n',
         },
       ],
@@ -262,10 +262,22 @@ function describeSeatMarkdown(summary: SacSeatSummary, exportedAt: string): stri
     `- Last seen (the registry's word): ${summary.lastSeen === null ? 'not recorded' : inlineValue(summary.lastSeen)}`,
     `- Liveness, derived as sac derives it: ${summary.liveness.word} (${summary.liveness.why})`,
     `- Rooms: ${summary.rooms.length === 0 ? 'none' : summary.rooms.map((room) => `${inlineValue(room.room)}${room.kind === 'pair' ? ' (a room of two)' : ''}${room.left ? ' (left)' : ''}`).join(', ')}`,
-    `- ${c.sent} sent · ${c.received} received (${c.toSeat} to this seat, ${c.toAgent} to its agent, ${c.toEveryone} to everyone, ${c.toOthers} to others) · ${c.unread} unread by sac’s cursor`,
+    `- ${c.sent} sent · ${c.received} received (${c.toSeat} to this seat, ${c.toAgent} to its agent, ${c.toEveryone} to everyone, ${c.toOthers} to others) · ${describeReading(summary.reading, c.unread)}`,
     '- Read or unread is as sac’s cursor says: sac’s cursor is not what the session read.',
   ];
   return withExportedAndDegraded(lines, exportedAt, summary.degraded);
+}
+
+/** How far sac's cursor has the seat read, in the seat page's words: a gone seat's backlog is never unread. */
+function describeReading(reading: SacSeatSummary['reading'], unread: number): string {
+  switch (reading.state) {
+    case 'gone':
+      return `its session is gone: its backlog of ${reading.backlog} past sac’s cursor is not counted as unread`;
+    case 'unknown':
+      return `sac’s cursor unknown (${reading.why})`;
+    default:
+      return `${unread} unread by sac’s cursor`;
+  }
 }
 
 /** A transcript head's last lines: when it was exported, then every reason to doubt what was read. */

@@ -107,6 +107,8 @@ describe('a set-agent-comm seat exported', () => {
     // Its session is gone: what is past its cursor is said as its backlog, never as unread.
     assert.ok(md.includes('- past sac’s cursor: backlog, its session is gone (derived), so not counted as unread'), md);
     assert.ok(!md.includes('sac’s cursor: unread'), md);
+    assert.ok(!md.includes('unread by sac’s cursor'), md);
+    assert.match(md, /its session is gone: its backlog of \d+ past sac’s cursor is not counted as unread/);
     assert.ok(md.includes('not what the session read'));
     const sentAt = md.indexOf('## Sent');
     const receivedAt = md.indexOf('## Received');

@@ -160,7 +160,7 @@ describe('a spex session exported', () => {
     assert.ok(md.includes(`\`\`\`text\n${NOTE}\n\`\`\``), 'the note whole');
     // The damaged line is the file's fifth: the private line before it is neither shown nor numbered, and the head says what the numbers count.
     assert.ok(md.includes('### Line 4 is damaged: unknown evidence, not nothing'));
-    assert.ok(md.includes('lines are numbered among those shown: a line spex keeps private is neither shown nor counted'), md);
+    assert.ok(md.includes("lines are numbered across the log's segments, among those shown: a line spex keeps private is neither shown nor counted"), md);
     assert.ok(md.includes('### Line 6 is torn: unknown evidence, not nothing'));
     assert.ok(md.includes('```text\n{"ts":"2026-11-30T10:00:08.000Z","kind":"sent","text":"cut sh\n```'), 'the torn line as written, in its place');
     assert.ok(md.includes('### Received from `issues` · 2026-11-30T10:00:07.000Z'));

@@ -41,7 +41,7 @@ function isThatWriter(state: ProcessState | undefined, wrote: number | null): bo
 export type Liveness = { word: 'live' | 'unknown' | 'gone'; basis: 'derived'; why: string };
 
 /** How long a seat has been silent, in the unit a reader would use: minutes, then hours, then days. */
-function minutes(ms: number): string {
+function silentFor(ms: number): string {
   const m = Math.round(ms / 60_000);
   const [count, unit] = m < 120 ? [m, 'minute'] : m < 48 * 60 ? [Math.round(m / 60), 'hour'] : [Math.round(m / 1440), 'day'];
   return `${count.toLocaleString('en')} ${unit}${count === 1 ? '' : 's'}`;
@@ -65,10 +65,10 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   if (lastSeen === null) return unknown(`registry.json holds no time of its last check-in${later}`);
   const silent = now - lastSeen;
   if (silent < SEAT_TTL_MS) {
-    return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${minutes(silent)} ago`}: a session working through hooks alone has no lasting process${later}`);
+    return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${silentFor(silent)} ago`}: a session working through hooks alone has no lasting process${later}`);
   }
   // sac reads a pid it cannot find as exited; this reader says so only of pids it checked.
   const unchecked = record.writers.find((writer) => writer.pid !== null && !processes.has(writer.pid));
   if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked${later}`);
-  return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${minutes(silent)} ago (sac counts a seat gone after 30 minutes)${later}` };
+  return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${silentFor(silent)} ago (sac counts a seat gone after 30 minutes)${later}` };
 }

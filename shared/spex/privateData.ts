@@ -35,9 +35,10 @@ export const STRIPPED_WORDS = "spex's private delivery receipt was taken out of 
 /**
  * What a line's number counts, said wherever numbers are shown: a private line is neither shown
  * nor numbered (a gap in the numbers would say where one was), so the numbers are of the lines
- * shown, and a line's own place in its file only where no private line comes before it.
+ * shown, counted across the log's segments, and a line's place in its log only where no private
+ * line comes before it.
  */
-export const LINE_NUMBERS_WORDS = "lines are numbered among those shown: a line spex keeps private is neither shown nor counted, so a number is the line's place in its file only where no such line comes before it";
+export const LINE_NUMBERS_WORDS = "lines are numbered across the log's segments, among those shown: a line spex keeps private is neither shown nor counted, so a number is the line's place in its log only where no such line comes before it";
 
 /** Said of a range that holds a private line. */
 const PRIVATE_WORDS = "spex's private delivery state: never shown";

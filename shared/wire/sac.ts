@@ -72,7 +72,10 @@ const sacSeatCountsSchema = z.object({
   toAgent: z.number().int(),
   toEveryone: z.number().int(),
   toOthers: z.number().int(),
-  /** Received entries sac's cursor marks unread (sac's cursor: not what the session read). */
+  /**
+   * Received entries past sac's cursor (sac's cursor: not what the session read): unread, or, for
+   * a seat whose session is gone, its backlog (see `reading`, and each entry's `sacCursor`).
+   */
   unread: z.number().int(),
   pending: z.number().int(),
   torn: z.number().int(),

@@ -240,7 +240,7 @@ function ItemPlace({ source, sessionId, item, where = 'its log', timeOfItsOwn = 
       <Link to={path} className="entry-time" aria-label={`Link to item ${item.key}`} title={timeOfItsOwn ? undefined : 'This line has no time of its own: it stands where it is in its log'}>
         {item.at === null ? 'no time' : timeOfItsOwn ? <Time at={item.at} /> : <>in place, after <Time at={item.at} /></>}
       </Link>{' '}
-      <span className="seq" title={`segment ${item.segment}; ${LINE_NUMBERS_WORDS}`}>
+      <span className="seq" title={`${LINE_NUMBERS_WORDS}; in segment ${item.segment}`}>
         line {item.line} of {where}
       </span>{' '}
       <CopyButton getText={() => new URL(path, window.location.origin).href} label={`Copy a link to item ${item.key}`} children="Copy link" />
