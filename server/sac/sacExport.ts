@@ -1,6 +1,7 @@
 import type { ReceivedItem, SeatView } from '../../shared/sac/seat.ts';
 import type { FlowItem } from '../../shared/sac/room.ts';
 import { readHeader } from '../../shared/sac/entryHeader.ts';
+import { BACKLOG_WORDS } from '../../shared/sac/sacCursor.ts';
 import type { SacFlowItem, SacRoomSummary, SacSearchHit, SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { ConversationExport, ExportItem, ExportParts, TextPieces } from '../export/exportParts.ts';
 import { LARGE_TEXT_BYTES, lookThrough, PIECE_BYTES, readPieces, trimPieces, type PieceRead } from '../export/largeText.ts';
@@ -340,7 +341,7 @@ function describeStretchMarkdown(item: SacFlowItem, streamed: boolean): string {
     lines.push(`- Re: ${inlineValue(item.re.time)}: ${answered}${item.re.state === 'ambiguous' ? ` (${item.re.entries.length} entries share this time)` : ''}`);
   }
   if (item.addressing !== null) lines.push(`- ${ADDRESSING_WORDS[item.addressing]}${item.sibling ? ', written by another seat of the same agent' : ''}`);
-  if (item.sacCursor === 'backlog') lines.push('- past sac’s cursor: backlog, its session is gone (derived), so not counted as unread (sac’s rule)');
+  if (item.sacCursor === 'backlog') lines.push(`- ${BACKLOG_WORDS} (derived), so not counted as unread (sac’s rule)`);
   else if (item.sacCursor !== null) lines.push(`- sac’s cursor: ${item.sacCursor} (as sac’s cursor says; not what the session read)`);
   if (item.sharesTime > 1) lines.push(`- ${item.sharesTime} entries of the room share this time; their order between them is the files' order`);
   if (item.timeGoesBack) lines.push('- In its file after an entry dated later: placed by its time, as sac history orders it');

@@ -13,6 +13,12 @@ import { parseInstant } from './time.ts';
  */
 export type SacCursor = 'read' | 'unread' | 'unknown';
 
+/**
+ * Said of a received entry past the cursor of a seat whose session is gone (seat.ts marks it
+ * `backlog`), on its page and in its export: sac's rule counts it as a backlog, never as unread.
+ */
+export const BACKLOG_WORDS = 'past sac’s cursor: backlog, its session is gone';
+
 /** Every key of cursors.json that an invalid record's key continues (`<key>.<writer>`), once per list. */
 const invalidPrefixes = new WeakMap<readonly { key: string }[], Set<string>>();
 

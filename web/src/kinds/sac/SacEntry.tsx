@@ -1,4 +1,5 @@
 import type { SacFlowItem } from '../../../../shared/wire/sac.ts';
+import { BACKLOG_WORDS } from '../../../../shared/sac/sacCursor.ts';
 import { Link } from '../../router/Router.tsx';
 import { conversationPath, itemPath, sourceViewPath } from '../../router/routes.ts';
 import { CopyButton } from '../../text/CopyButton.tsx';
@@ -84,7 +85,7 @@ export function SacEntry({ item, source, seat, showRoom = false, selected = fals
         {item.addressing !== null && <span className={`sac-addressing ${item.addressing}`}>{ADDRESSING[item.addressing]}</span>}
         {item.sacCursor !== null && (
           <span className={`sac-cursor ${item.sacCursor}`} title={item.sacCursor === 'backlog' ? BACKLOG_TITLE : 'what sac’s cursor for this seat marks; not what the session read'}>
-            {item.sacCursor === 'backlog' ? 'past sac’s cursor: backlog, its session is gone' : `sac’s cursor: ${item.sacCursor}`}
+            {item.sacCursor === 'backlog' ? BACKLOG_WORDS : `sac’s cursor: ${item.sacCursor}`}
           </span>
         )}
         {item.type === 'entry' && item.wakes === null && (
