@@ -53,12 +53,12 @@ export function App() {
   // top of the page); left on the page's body, the next Tab began at the top bar. The pick is kept
   // by its path and read at the changes of page that follow, and dropped at the first that finds
   // the address elsewhere: a pick that opened no page here (a click with a key held opens a tab;
-  // the page already open) leaves nothing to act on later. A
-  // view whose code is still loading shows "loading…" while the page before it is kept hidden:
-  // the focus waits for the new view alone (for at most two seconds of frames). A page shown on
-  // the way is not the one picked: an address written just before the pick (`j` writes the item
-  // selected into it) may be shown just after it, and the pick waits past it for its own page,
-  // as long as the address is still the one picked.
+  // the page already open) leaves nothing to act on later. A view whose code is still loading
+  // shows "loading…" while the page before it is kept hidden: the focus waits for the new view
+  // alone (for at most two seconds of frames). A page shown on the way is not the one picked: an
+  // address written just before the pick (`j` writes the item selected into it) may be shown just
+  // after it, and the pick waits past it for its own page, as long as the address is still the
+  // one picked.
   const focusOnArrival = useRef<string | null>(null);
   useEffect(() => {
     const picked = focusOnArrival.current;
