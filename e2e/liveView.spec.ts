@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
+import { writtenOn } from '../shared/sac/testing/machine.ts';
 import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
-import { expect, test, type Page } from './support/test.ts';
 import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { makeRecordDir, SessionWriting, startWriter, type Writer } from './support/record.ts';
+import { expect, test, type Page } from './support/test.ts';
 
 // The live view: every new item of every source as it lands, in arrival order, filtered by what
 // the address says, following until the reader pauses, and never dropping a row.
@@ -28,7 +30,7 @@ test.beforeAll(async () => {
   }
   const made = await makeRecordDir('live-view-sac');
   sac = { dir: made.dir, writer: await startSacWriter(made.dir), remove: made.remove };
-  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await sac.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
+  for (const [file, text] of Object.entries(writtenOn(hostname(), EXAMPLE_STORE))) await sac.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
   spexHome = await makeRecordDir('live-view-spex');
   spexWriter = await startSpexWriter(spexHome.dir);
   for (const sessionId of [SPEX_RECEIVER, SPEX_SENDER]) {

@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
 import { sacTime } from '../server/demo/sacWrite.ts';
+import { EXAMPLE_STORE } from '../shared/sac/testing/exampleStore.ts';
+import { writtenOn } from '../shared/sac/testing/machine.ts';
 import { startSacWriter, type SacWriter } from '../tools/writer/sacWriter.ts';
 import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { SessionWriting, startWriter, type Writer } from './support/record.ts';
@@ -32,7 +33,7 @@ test.beforeAll(async () => {
   await mkdir(store);
   await mkdir(record);
   sacWriter = await startSacWriter(store);
-  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await sacWriter.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
+  for (const [file, text] of Object.entries(writtenOn(hostname(), EXAMPLE_STORE))) await sacWriter.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
   await sacWriter.send({ op: 'raw', path: 'relays.json', bytes: Buffer.from(JSON.stringify({ relay: 'https://comm.example.com', secret: CANARIES[0] })).toString('base64') });
   await sacWriter.send({ op: 'raw', path: 'http-tokens.json', bytes: Buffer.from(JSON.stringify({ 'web-app': { token: CANARIES[1] } })).toString('base64') });
   // The web-app seat's session, as its plugin recorded it.

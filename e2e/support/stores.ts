@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
+import { writtenOn } from '../../shared/sac/testing/machine.ts';
 import { startSacWriter, type SacWriter } from '../../tools/writer/sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from '../../tools/writer/spexWriter.ts';
 import { apiFetch } from './dashboard.ts';
@@ -38,10 +39,13 @@ export async function makeEmptySacStore(parent: string): Promise<SacStore> {
   return { dir, writer: await startSacWriter(dir) };
 }
 
-/** A set-agent-comm store under `parent` holding the example store sac's own CLI wrote, with its writer. */
+/**
+ * A set-agent-comm store under `parent` holding the example store sac's own CLI wrote, as if on
+ * this machine (writtenOn), with its writer.
+ */
 export async function makeSacStore(parent: string): Promise<SacStore> {
   const store = await makeEmptySacStore(parent);
-  for (const [file, text] of Object.entries(EXAMPLE_STORE)) await store.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
+  for (const [file, text] of Object.entries(writtenOn(hostname(), EXAMPLE_STORE))) await store.writer.send({ op: 'raw', path: file, bytes: Buffer.from(text).toString('base64') });
   return store;
 }
 

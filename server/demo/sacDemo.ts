@@ -1,4 +1,5 @@
 import { open, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appendSacEntry, joinSacRoom, sacEntryBytes, sacTime, writeSacJson, type SacEntry } from './sacWrite.ts';
@@ -64,7 +65,8 @@ export async function runSacDemo(root: string, sessions: readonly SacDemoSession
   const agents: Record<string, unknown> = {};
   for (const [index, session] of all.entries()) {
     const seat = seatOf(session);
-    const agent = (agents[session.name] ??= { agent: session.name, project: session.cwd, session: session.id, host: 'demo', rooms: [SAC_TEAM], seats: {} }) as { seats: Record<string, unknown>; lastSeen?: string };
+    // Filed under this machine's name, as sac files an agent: the writer's pid is this machine's.
+    const agent = (agents[session.name] ??= { agent: session.name, project: session.cwd, session: session.id, host: hostname(), rooms: [SAC_TEAM], seats: {} }) as { seats: Record<string, unknown>; lastSeen?: string };
     // Each seat checked in at its own time, as seats of real sessions do: the first just now, the others minutes apart.
     // This process writes for every seat, from now: a writer dated before it started would be another process under its pid.
     const now = sacTime(new Date(Date.now() - index * 7 * 60_000));

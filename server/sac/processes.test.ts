@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { deriveLiveness, SEAT_TTL_MS } from '../../shared/sac/liveness.ts';
 import { readRegistry, type StoreFacts } from '../../shared/sac/storeFiles.ts';
@@ -10,10 +11,10 @@ import { checkProcesses } from './processes.ts';
 // Real processes on this machine, named by a registry as sac writes one: whether each runs, and when
 // it started, so that a pid reused by a later process is not taken for the writer.
 
-function registryNaming(pid: number, wrote: number): StoreFacts['registry'] {
+function registryNaming(pid: number, wrote: number, host?: string): StoreFacts['registry'] {
   const at = new Date(wrote).toISOString().replace('Z', '+00:00');
   const seats = { 'web-app#3f9c1a20': { session: '3f9c1a20-1111-2222-3333-444455556666', writers: { [pid]: at }, rooms: ['team'], firstSeen: at, lastSeen: at } };
-  return readRegistry({ state: 'read', bytes: bytesOf(JSON.stringify({ agents: { 'web-app': { agent: 'web-app', seats } } })) });
+  return readRegistry({ state: 'read', bytes: bytesOf(JSON.stringify({ agents: { 'web-app': { agent: 'web-app', host, seats } } })) });
 }
 
 let child: ChildProcess;
@@ -30,7 +31,7 @@ describe('the writers’ processes, asked of this machine (Linux: a start is rea
   });
 
   it('a running writer is told with when it started, to within the system’s second', () => {
-    const states = checkProcesses({ registry: registryNaming(child.pid!, spawnedAt) } as StoreFacts);
+    const { states } = checkProcesses({ registry: registryNaming(child.pid!, spawnedAt) } as StoreFacts);
     const state = states.get(child.pid!);
     assert.ok(typeof state === 'object', `expected a start time, got ${JSON.stringify(state)}`);
     assert.ok(Math.abs(state.startedAt - spawnedAt) < 2_000, `started ${state.startedAt - spawnedAt} ms from its spawn`);
@@ -46,9 +47,19 @@ describe('the writers’ processes, asked of this machine (Linux: a start is rea
     assert.equal(deriveLiveness('web-app#3f9c1a20', writing, Date.now(), checkProcesses({ registry: writing } as StoreFacts)).word, 'live');
   });
 
+  it('this machine goes by its host name, and a writer filed under it is asked; one filed under another host is not', () => {
+    const here = checkProcesses({ registry: registryNaming(child.pid!, spawnedAt, hostname()) } as StoreFacts);
+    assert.equal(here.host, hostname());
+    assert.ok(here.states.has(child.pid!));
+    const elsewhere = registryNaming(child.pid!, spawnedAt, `not-${hostname()}`);
+    const machine = checkProcesses({ registry: elsewhere } as StoreFacts);
+    assert.equal(machine.states.has(child.pid!), false);
+    assert.equal(deriveLiveness('web-app#3f9c1a20', elsewhere, Date.now(), machine).word, 'unknown');
+  });
+
   it('a writer that exited is told as exited', async () => {
     const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
     await once(gone, 'exit');
-    assert.equal(checkProcesses({ registry: registryNaming(gone.pid!, Date.now()) } as StoreFacts).get(gone.pid!), 'exited');
+    assert.equal(checkProcesses({ registry: registryNaming(gone.pid!, Date.now()) } as StoreFacts).states.get(gone.pid!), 'exited');
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { ProcessState } from '../../shared/sac/liveness.ts';
+import { hostname } from 'node:os';
+import { isElsewhere, type ProcessCheck, type ProcessState } from '../../shared/sac/liveness.ts';
 import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 
 // Whether the registry's writer pids run on this machine, for liveness derived as sac derives it,
@@ -7,15 +8,17 @@ import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 // exits, and the core tells a later process from the writer by that time.
 
 /**
- * Which writers' pids are running on this machine. Signal 0 sends nothing: it only asks. A remote
- * seat's pids are another machine's: not asked.
+ * Which writers' pids are running on this machine, which is named as sac names the host it files
+ * an agent under (the system's host name). Signal 0 sends nothing: it only asks. A remote seat's
+ * pids, and those of an agent filed under another host, are another machine's: not asked.
  */
-export function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
+export function checkProcesses(store: StoreFacts): ProcessCheck {
   const states = new Map<number, ProcessState>();
-  if (store.registry.state !== 'read') return states;
+  const machine = { host: hostname(), states };
+  if (store.registry.state !== 'read') return machine;
   const booted = bootTime();
   for (const seat of store.registry.facts.seats) {
-    if (seat.remote) continue;
+    if (seat.remote || isElsewhere(seat, machine)) continue;
     for (const writer of seat.writers) {
       if (writer.pid === null || states.has(writer.pid)) continue;
       try {
@@ -28,7 +31,7 @@ export function checkProcesses(store: StoreFacts): Map<number, ProcessState> {
       }
     }
   }
-  return states;
+  return machine;
 }
 
 /** Linux counts a process's start in clock ticks since boot; user space sees 100 a second (USER_HZ) on x86 and ARM. */

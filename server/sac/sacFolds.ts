@@ -1,4 +1,4 @@
-import type { ProcessState } from '../../shared/sac/liveness.ts';
+import type { ProcessCheck } from '../../shared/sac/liveness.ts';
 import { classifyRoom, foldRoom, type RoomFold } from '../../shared/sac/room.ts';
 import { findRoomSeats } from '../../shared/sac/roster.ts';
 import { createRoomIndex, updateRoomIndex, type RoomIndex } from '../../shared/sac/roomIndex.ts';
@@ -115,13 +115,13 @@ export function createSacFolds(reader: SacReader) {
     return wakeRoom;
   }
 
-  let processes: { at: number; registry: StoreFacts['registry']; states: Map<number, ProcessState> } | null = null;
+  let processes: { at: number; registry: StoreFacts['registry']; machine: ProcessCheck } | null = null;
   /** Whether a pid runs is asked again after a second, not once per seat of a list of thousands. */
-  function processStates(store: StoreFacts): Map<number, ProcessState> {
+  function processStates(store: StoreFacts): ProcessCheck {
     if (processes === null || processes.registry !== store.registry || Date.now() - processes.at > 1_000) {
-      processes = { at: Date.now(), registry: store.registry, states: checkProcesses(store) };
+      processes = { at: Date.now(), registry: store.registry, machine: checkProcesses(store) };
     }
-    return processes.states;
+    return processes.machine;
   }
 
   return {

@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { writtenOn } from '../../shared/sac/testing/machine.ts';
 import { ONE_SESSION_STORES } from '../../shared/session/testing/oneSessionStores.ts';
 import { startThreeWriters, type ThreeStores } from './threeStores.ts';
 
@@ -10,7 +12,7 @@ const SPEX_SESSION = /^spex-home\/projects\/([^/]+)\/sessions\/([^/]+)\/(session
 export async function writeOneSessionStores(prefix: string): Promise<ThreeStores> {
   const stores = await startThreeWriters(prefix);
   const { recordWriter, spexWriter, sacWriter } = stores;
-  for (const [path, text] of Object.entries(ONE_SESSION_STORES)) {
+  for (const [path, text] of Object.entries(writtenOn(hostname(), ONE_SESSION_STORES))) {
     const bytes = Buffer.from(text).toString('base64');
     if (path.startsWith('record/')) await recordWriter.send({ op: 'raw', path: path.slice('record/'.length), bytes });
     else if (path.startsWith('sac-store/')) await sacWriter.send({ op: 'raw', path: path.slice('sac-store/'.length), bytes });

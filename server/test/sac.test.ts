@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { sacItemResponseSchema, sacRoomResponseSchema, sacRoomsResponseSchema, sacSeatResponseSchema, sacSearchHitSchema, type SacFlowItem } from '../../shared/wire/sac.ts';
 import { searchResponseSchema } from '../../shared/wire/search.ts';
@@ -159,5 +160,29 @@ describe('a set-agent-comm store as sac writes it', () => {
     await eventually(async () => ((await texts('')).length === 4 ? true : undefined), 'the room read');
     assert.deepEqual(await texts(''), ['deploy three', 'deploy elsewhere', 'deploy two', 'deploy one']);
     assert.deepEqual(await texts('&limit=2'), ['deploy three', 'deploy elsewhere']);
+  });
+});
+
+describe('a set-agent-comm store written on another machine', () => {
+  it('says each seat’s liveness is unknown, naming both hosts: a pid there is never looked up here', async () => {
+    const elsewhere = makeTempRecord('sac-elsewhere-');
+    const elsewhereWriter = await startSacWriter(elsewhere.dir);
+    const host = `not-${hostname()}`;
+    await writeExampleStore(elsewhereWriter, host);
+    const app = await startSacApp(elsewhere.dir);
+    try {
+      const conversations = await listSeats(app.app);
+      assert.deepEqual(conversations.map((summary) => summary.liveness.word), ['unknown', 'unknown', 'unknown']);
+      for (const summary of conversations) {
+        assert.match(summary.liveness.why, new RegExp(`^registry\\.json files its agent under host "${host}", and this machine is "${hostname()}": whether a process of it is running cannot be checked from here; it last checked in \\d+ days? ago$`));
+      }
+      // Its session not known to be gone, what is past sac's cursor is not a backlog.
+      const web = sacSeatResponseSchema.parse((await getBody(app.app, seatUrl(WEB))).json);
+      assert.deepEqual(entriesOf(web.received).map((entry) => entry.sacCursor), ['read', 'read', 'unread']);
+    } finally {
+      await app.close();
+      await elsewhereWriter.close();
+      elsewhere.remove();
+    }
   });
 });

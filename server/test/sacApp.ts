@@ -1,8 +1,10 @@
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
-import { sacSeatSummarySchema, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { PendingWindow } from '../../shared/evidence.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
+import { writtenOn } from '../../shared/sac/testing/machine.ts';
+import { sessionsResponseSchema } from '../../shared/wire/conversations.ts';
+import { sacSeatSummarySchema, type SacSeatSummary } from '../../shared/wire/sac.ts';
 import type { SacWriter } from '../../tools/writer/sacWriter.ts';
 import { buildApp } from '../http/app.ts';
 import { createSacSource } from '../sac/sacSource.ts';
@@ -52,9 +54,13 @@ export async function getBody(app: FastifyInstance, url: string): Promise<{ stat
   return { status: response.statusCode, text: response.body, json };
 }
 
-/** Writes the example store (sac's own CLI wrote it) through a writer process, byte for byte. */
-export async function writeExampleStore(writer: SacWriter): Promise<void> {
-  for (const [path, text] of Object.entries(EXAMPLE_STORE)) {
+/**
+ * Writes the example store (sac's own CLI wrote it) through a writer process, byte for byte but
+ * for the host its registry files the agents under: this machine's, as if written here, unless
+ * another is given.
+ */
+export async function writeExampleStore(writer: SacWriter, host = hostname()): Promise<void> {
+  for (const [path, text] of Object.entries(writtenOn(host, EXAMPLE_STORE))) {
     await writer.send({ op: 'raw', path, bytes: Buffer.from(text).toString('base64') });
   }
 }

@@ -1,20 +1,24 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PendingWindow } from '../../shared/evidence.ts';
 import { EXAMPLE_STORE } from '../../shared/sac/testing/exampleStore.ts';
+import { writtenOn } from '../../shared/sac/testing/machine.ts';
 import { createSacReader, type SacChange, type SacReader } from '../sac/sacReader.ts';
 
 // A sac reader over the example store, in the test's own process: for the reader's unit tests
 // (server/sac/sacReader.test.ts) and for those of them that wait out the pending window, which
 // run in a tier of their own (server/test/sacTornTail.test.ts).
 
-/** Writes the example store into a new temp folder; `removeStores` deletes every one made. */
+/**
+ * Writes the example store into a new temp folder, as if written on this machine (writtenOn);
+ * `removeStores` deletes every one made.
+ */
 export function writeExampleStore(made: string[]): string {
   const root = mkdtempSync(join(tmpdir(), 'sac-reader-'));
   made.push(root);
-  for (const [path, text] of Object.entries(EXAMPLE_STORE)) {
+  for (const [path, text] of Object.entries(writtenOn(hostname(), EXAMPLE_STORE))) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
   }

@@ -8,6 +8,7 @@ import { foldSeat, listSeats, type RoomFiles } from './seat.ts';
 import { createSeatFileReading, noteSeatFileChanged, readSeatFile } from './seatFile.ts';
 import { readStoreFiles, type StoreFileInput } from './storeFiles.ts';
 import { bytesOf } from './testing/sacWriter.ts';
+import { onExampleHost } from './testing/machine.ts';
 
 // Bad input is an outcome, never a crash: whatever bytes a store holds, the core answers.
 
@@ -62,7 +63,7 @@ describe('bad input is an outcome, never a crash', () => {
         assert.equal(fold.items.length, room.files.reduce((sum, file) => sum + file.items.length, 0), `seed ${seed}`);
       }
       for (const seat of listSeats(rooms, store)) {
-        const view = foldSeat(seat, rooms, store, now, new Map([[1, 'running']]));
+        const view = foldSeat(seat, rooms, store, now, onExampleHost([[1, 'running']]));
         assert.ok(['live', 'unknown', 'gone'].includes(view.liveness.word), `seed ${seed}`);
       }
       for (const words of collectDegraded(rooms.flatMap((room) => room.files), store).map(describeReason)) assert.ok(words.length > 0, `seed ${seed}`);

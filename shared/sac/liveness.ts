@@ -6,19 +6,29 @@ import type { RegistryFacts, StoreFileReading } from './storeFiles.ts';
 // `seatState` from the registry: live when a process that wrote for the seat is running; else
 // "we do not know" while it checked in within half an hour; else gone. This derives it the same
 // way and says so (`basis: 'derived'`). Where the reader cannot know, it says unknown, never gone:
-// a seat missing from the registry, no time of its last check-in, a process nobody checked. One
-// difference, said where it applies: a pid whose process started after the writer last wrote is a
-// reused number, another process, not the writer (sac would count it running).
+// a seat missing from the registry, no time of its last check-in, a process nobody checked, a
+// process on another machine. Two differences, said where they apply: a pid whose process started
+// after the writer last wrote is a reused number, another process, not the writer (sac would count
+// it running); and a seat whose agent the registry files under another host (a store copied from
+// another machine, or shared with one) has pids this machine cannot look up (sac would look them
+// up here all the same).
 
 /** How long after its last check-in a seat with no running process may still be working (sac's SEAT_TTL_MS). */
 export const SEAT_TTL_MS = 30 * 60_000;
 
 /**
- * What the reader found of a process on this machine (sac's pids are this machine's). A pid the
- * reader did not or could not check is absent from the map. A running process is `{ startedAt }`
- * (epoch ms) where the reader could tell when it started, 'running' where it could not.
+ * What the reader found of a process on this machine. A pid the reader did not or could not check
+ * is absent from the map. A running process is `{ startedAt }` (epoch ms) where the reader could
+ * tell when it started, 'running' where it could not.
  */
 export type ProcessState = 'running' | 'exited' | { startedAt: number };
+
+/**
+ * The machine the reader runs on, by the name sac files an agent's host under (the system's host
+ * name), and what it found of the registry's writer pids there. A pid is a number on one machine:
+ * a writer filed under another host is never looked up here, and its seat's liveness is unknown.
+ */
+export type ProcessCheck = { host: string; states: ReadonlyMap<number, ProcessState> };
 
 /**
  * How much later than a writer's last write its pid's process may seem to have started and still be
@@ -49,14 +59,20 @@ function silentFor(ms: number): string {
 
 /**
  * A seat's liveness, derived as sac derives it. `now` is the wall clock (epoch ms), which the
- * registry's times are compared with; `processes` what the reader found of the writers' pids.
+ * registry's times are compared with; `machine` what the reader found of the writers' pids here.
  */
-export function deriveLiveness(seat: string, registry: StoreFileReading<RegistryFacts>, now: number, processes: ReadonlyMap<number, ProcessState>): Liveness {
+export function deriveLiveness(seat: string, registry: StoreFileReading<RegistryFacts>, now: number, machine: ProcessCheck): Liveness {
   const unknown = (why: string): Liveness => ({ word: 'unknown', basis: 'derived', why });
   if (registry.state === 'unknown') return unknown(`the registry is unknown (${registry.why})`);
   if (registry.state === 'absent') return unknown('there is no registry.json: nobody checked in');
   const record = findFirst(registry.facts.seats, 'seat', seat);
   if (record === undefined) return unknown('not in registry.json (pruned, or never checked in here)');
+  if (isElsewhere(record, machine)) {
+    const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
+    const when = lastSeen === null ? '' : lastSeen > now ? '; it checked in at a time still to come' : `; it last checked in ${silentFor(now - lastSeen)} ago`;
+    return unknown(`registry.json files its agent under host "${record.host}", and this machine is "${machine.host}": whether a process of it is running cannot be checked from here${when}`);
+  }
+  const processes = machine.states;
   const running = record.writers.find((writer) => writer.pid !== null && isThatWriter(processes.get(writer.pid), parseInstant(writer.at)));
   if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };
   const reused = record.writers.find((writer) => writer.pid !== null && typeof processes.get(writer.pid) === 'object');
@@ -71,4 +87,13 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   const unchecked = record.writers.find((writer) => writer.pid !== null && !processes.has(writer.pid));
   if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked${later}`);
   return { word: 'gone', basis: 'derived', why: `no process of it is running, and it last checked in ${silentFor(silent)} ago (sac counts a seat gone after 30 minutes)${later}` };
+}
+
+/**
+ * Whether a seat's writers ran on another machine than the reader's: its agent is filed under
+ * another host. A remote seat (sac's relay) has no writers here and is derived from its check-ins,
+ * as sac derives it.
+ */
+export function isElsewhere(record: { host: string | null; remote: boolean }, machine: Pick<ProcessCheck, 'host'>): boolean {
+  return !record.remote && record.host !== null && record.host !== machine.host;
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSeededRandom } from '../seededRandom.ts';
-import type { ProcessState } from './liveness.ts';
 import { createRoomIndex, updateRoomIndex, type RoomIndex } from './roomIndex.ts';
 import { foldSeat, listSeats, summarizeSeat, type RoomFiles, type SeatSummary } from './seat.ts';
 import { createSeatFileReading, noteSeatFileChanged, readSeatFile, type SeatFileReading } from './seatFile.ts';
 import { readStoreFiles, type StoreFacts } from './storeFiles.ts';
 import { appendedBytes, bytesOf } from './testing/sacWriter.ts';
+import { onExampleHost } from './testing/machine.ts';
 
 // A seat's summary (the sidebar's row) comes from its rooms' indexes, kept up to date append by
 // append, so that a list of thousands of seats costs the seats and the rooms, not every seat times
@@ -16,7 +16,7 @@ const ROOMS = ['team', 'dm', 'ops'];
 const SEATS = ['web-app#1', 'web-app#2', 'api#3', 'api', 'docs@mac#4'];
 const TIMES = ['2026-11-30T17:18:53.482+00:00', '2026-11-30T17:18:53.482+02:00', '2026-11-30T17:19:00.000-00:00', '2026-11-30T17:18', '2026-11-30T17:20:00.000Z'];
 const NOW = Date.parse('2026-11-30T18:00:00.000Z');
-const processes = new Map<number, ProcessState>([[1, 'running'], [2, 'exited']]);
+const processes = onExampleHost([[1, 'running'], [2, 'exited']]);
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)]!;

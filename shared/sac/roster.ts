@@ -1,5 +1,5 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
-import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
+import { deriveLiveness, type Liveness, type ProcessCheck } from './liveness.ts';
 import { countLater, type RoomIndex } from './roomIndex.ts';
 import { findSacCursor } from './sacCursor.ts';
 import type { Membership } from './seat.ts';
@@ -64,11 +64,11 @@ export function findRoomSeats(room: string, withFile: Iterable<string>, store: P
 }
 
 /** Every member of a room with its liveness, presence, focus and how far sac's cursor has it read. */
-export function listRoomMembers(room: string, index: RoomIndex | null, store: StoreFacts, now: number, processes: ReadonlyMap<number, ProcessState>): RoomMember[] {
+export function listRoomMembers(room: string, index: RoomIndex | null, store: StoreFacts, now: number, machine: ProcessCheck): RoomMember[] {
   const files = index?.files ?? new Map();
   return findRoomSeats(room, files.keys(), store).map((member) => {
     const own = files.get(member.seat);
-    const liveness = deriveLiveness(member.seat, store.registry, now, processes);
+    const liveness = deriveLiveness(member.seat, store.registry, now, machine);
     const reading = readMemberReading(countUnread(room, member.seat, index, store), liveness);
     return {
       ...member,

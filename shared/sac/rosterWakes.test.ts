@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ProcessState } from './liveness.ts';
 import { foldRoom } from './room.ts';
 import { createRoomIndex, updateRoomIndex } from './roomIndex.ts';
 import { findRoomSeats, listRoomMembers } from './roster.ts';
@@ -10,6 +9,7 @@ import { readExampleFacts } from './testing/exampleFacts.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf, writtenFile, type AppendedEntry } from './testing/sacWriter.ts';
 import { deriveWakes, type WakeRoom } from './wakes.ts';
+import { onExampleHost } from './testing/machine.ts';
 
 const API = 'api-service#c4e10000';
 const WEB = 'web-app#3f9c1a20';
@@ -60,7 +60,7 @@ describe('a room’s roster', () => {
   });
 
   it('counts each member’s unread by sac’s cursor, says caught up at none, and a gone seat’s backlog is not unread', () => {
-    const running = new Map<number, ProcessState>([[8690, 'running'], [8620, 'running'], [8701, 'exited']]);
+    const running = onExampleHost([[8690, 'running'], [8620, 'running'], [8701, 'exited']]);
     const later = Date.parse('2026-11-30T19:00:00.000+00:00');
     const cursors = JSON.stringify({ [`team::${WEB}`]: { [API]: '2026-11-30T17:18:53.590+00:00' }, [`team::${SIBLING}`]: { [API]: '2026-11-30T17:18:53.956+00:00', [WEB]: '2026-11-30T17:18:53.872+00:00' }, [`team::${API}`]: {} });
     const members = listRoomMembers('team', teamIndex(), store({ 'cursors.json': cursors }), later, running);
@@ -75,7 +75,7 @@ describe('a room’s roster', () => {
   });
 
   it('says a member’s reading is unknown when cursors.json does not parse, never caught up', () => {
-    const members = listRoomMembers('team', teamIndex(), store({ 'cursors.json': '{' }), NOW, new Map());
+    const members = listRoomMembers('team', teamIndex(), store({ 'cursors.json': '{' }), NOW, onExampleHost());
     assert.ok(members.every((member) => member.reading.state === 'unknown'));
   });
 });

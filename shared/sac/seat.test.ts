@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ProcessState } from './liveness.ts';
 import { foldRoom } from './room.ts';
 import { foldSeat, groupSeatsByProject, listSeats, resolveProject, findSeatRooms, resolveSession, type RoomFiles, type SeatView } from './seat.ts';
 import { createSeatFileReading, noteSeatFileUnreadable, readSeatFile } from './seatFile.ts';
 import { readExampleFacts } from './testing/exampleFacts.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf, writtenFile, type AppendedEntry } from './testing/sacWriter.ts';
+import { onExampleHost } from './testing/machine.ts';
 
 const API = 'api-service#c4e10000';
 const WEB = 'web-app#3f9c1a20';
 const SIBLING = 'web-app#7b02e5d1';
 const NOW = Date.parse('2026-11-30T17:20:00.000+00:00');
-const none = new Map<number, ProcessState>();
+const none = onExampleHost();
 
 const store = readExampleFacts;
 
@@ -160,13 +160,13 @@ describe('read or unread, as sac’s cursor says', () => {
   it('a seat whose session is gone has no unread: what is past its cursor is its backlog, entry by entry, as its rooms say of it', () => {
     // Its writer's process exited, and it last checked in more than half an hour before.
     const later = NOW + 3_600_000;
-    const view = foldSeat(WEB, [team()], store({ 'cursors.json': null }), later, new Map([[8690, 'exited']]));
+    const view = foldSeat(WEB, [team()], store({ 'cursors.json': null }), later, onExampleHost([[8690, 'exited']]));
     assert.equal(view.liveness.word, 'gone');
     assert.ok(view.received.length > 0);
     assert.ok(view.received.every((item) => item.sacCursor === 'backlog'));
     // Counted past its cursor all the same: the seat's reading calls that count its backlog.
     assert.equal(view.counts.unread, view.received.length);
-    const live = foldSeat(WEB, [team()], store({ 'cursors.json': null }), later, new Map([[8690, 'running']]));
+    const live = foldSeat(WEB, [team()], store({ 'cursors.json': null }), later, onExampleHost([[8690, 'running']]));
     assert.ok(live.received.every((item) => item.sacCursor === 'unread'));
   });
 
@@ -202,7 +202,7 @@ describe('a seat’s session, project, focus, presence and liveness', () => {
   });
 
   it('the seat view carries focus, quiet presence and derived liveness', () => {
-    const web = foldSeat(WEB, [team()], store(), NOW, new Map([[8690, 'running']]));
+    const web = foldSeat(WEB, [team()], store(), NOW, onExampleHost([[8690, 'running']]));
     assert.equal(web.focus.state === 'declared' && web.focus.phase, 'apply');
     assert.equal(web.liveness.word, 'live');
     assert.equal(web.liveness.basis, 'derived');

@@ -1,6 +1,6 @@
 import { resolveFocus, resolvePresence, type Focus, type Presence } from './declared.ts';
 import { collectDegraded, mergeDegraded, selectSeatReasons, type DegradedReason } from './degraded.ts';
-import { deriveLiveness, type Liveness, type ProcessState } from './liveness.ts';
+import { deriveLiveness, type Liveness, type ProcessCheck } from './liveness.ts';
 import { findFirst } from './lookup.ts';
 import { classifyRoom, foldRoom, mergeByPlace, type FlowItem, type RoomFold, type RoomKind } from './room.ts';
 import { countLater, type RoomIndex } from './roomIndex.ts';
@@ -162,7 +162,7 @@ type FoldRoomOf = (room: string, files: readonly SeatFileReading[], rooms: Store
 
 /**
  * Folds a seat: `rooms` are all the rooms of the store with their seat files; `now` the wall clock
- * (epoch ms); `processes` what the reader found of the registry's writer pids. `foldRoomOf` lets a
+ * (epoch ms); `machine` what the reader found of the registry's writer pids here. `foldRoomOf` lets a
  * store of thousands of seats fold each room once, not once per seat in it.
  */
 export function foldSeat(
@@ -170,7 +170,7 @@ export function foldSeat(
   rooms: readonly RoomFiles[],
   store: StoreFacts,
   now: number,
-  processes: ReadonlyMap<number, ProcessState>,
+  machine: ProcessCheck,
   foldRoomOf: FoldRoomOf = foldRoom,
 ): SeatView {
   const name = parseSeatName(seat);
@@ -188,7 +188,7 @@ export function foldSeat(
   const receivedByRoom: ReceivedItem[][] = [];
   const considered: SeatFileReading[] = [];
   const counts: SeatCounts = { sent: 0, received: 0, toSeat: 0, toAgent: 0, toEveryone: 0, toOthers: 0, unread: 0 };
-  const liveness = deriveLiveness(seat, store.registry, now, processes);
+  const liveness = deriveLiveness(seat, store.registry, now, machine);
   // Every room holding a file of the seat is one of its rooms, so its rooms hold all it sent.
   for (const { room } of seatRooms) {
     const files = filesOf.get(room) ?? [];
@@ -268,7 +268,7 @@ type RoomIndexes = {
  * A seat's summary from its rooms' indexes: what foldSeat counts (and its page shows), at the
  * cost of the seat's rooms and the few lists of addressees and writers in each, not of their entries.
  */
-export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFacts, now: number, processes: ReadonlyMap<number, ProcessState>): SeatSummary {
+export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFacts, now: number, machine: ProcessCheck): SeatSummary {
   const name = parseSeatName(seat);
   const seatRooms = findSeatRoomsWith(seat, indexes.roomsWithFileOf(seat), store);
   const counts = { sent: 0, received: 0, toSeat: 0, toAgent: 0, toEveryone: 0, toOthers: 0, unread: 0, pending: 0, torn: 0 };
@@ -321,7 +321,7 @@ export function summarizeSeat(seat: string, indexes: RoomIndexes, store: StoreFa
     if (index.maxInstant > last) last = index.maxInstant;
     degraded.push(index.degraded);
   }
-  const liveness = deriveLiveness(seat, store.registry, now, processes);
+  const liveness = deriveLiveness(seat, store.registry, now, machine);
   return {
     name,
     session: resolveSession(seat, store.registry),

@@ -8,6 +8,7 @@ import { createSeatFileReading, readSeatFile } from './seatFile.ts';
 import { readStoreFiles, type StoreFileInput } from './storeFiles.ts';
 import { EXAMPLE_STORE } from './testing/exampleStore.ts';
 import { bytesOf } from './testing/sacWriter.ts';
+import { onExampleHost } from './testing/machine.ts';
 
 // A reader over a store that holds secrets: it lists names, asks the layout functions, and
 // opens only what they allow. Every secret holds a canary; no output of the core may hold one.
@@ -104,7 +105,7 @@ describe('secrets never enter the core', () => {
     for (const room of rooms) outputs.push(foldRoom(room.room, room.files, store.rooms));
     const seats = listSeats(rooms, store);
     outputs.push(seats, groupSeatsByProject(seats, store.registry));
-    for (const seat of seats) outputs.push(foldSeat(seat, rooms, store, now, new Map([[8690, 'running']])));
+    for (const seat of seats) outputs.push(foldSeat(seat, rooms, store, now, onExampleHost([[8690, 'running']])));
     const reasons = collectDegraded(rooms.flatMap((room) => room.files), store);
     outputs.push(reasons, reasons.map(describeReason));
     const everything = JSON.stringify(outputs);

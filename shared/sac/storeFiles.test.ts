@@ -8,7 +8,7 @@ const read = (text: string): StoreFileInput => ({ state: 'read', bytes: bytesOf(
 const example = (name: string): StoreFileInput => read(EXAMPLE_STORE[name]!);
 
 describe('the store’s JSON files as sac writes them', () => {
-  it('registry.json gives each agent’s project and each seat’s full session, writers, rooms and lastSeen', () => {
+  it('registry.json gives each agent’s project and each seat’s full session, writers, rooms, lastSeen and the host its agent is filed under', () => {
     const registry = readRegistry(example('registry.json'));
     assert.equal(registry.state, 'read');
     if (registry.state !== 'read') return;
@@ -30,6 +30,7 @@ describe('the store’s JSON files as sac writes them', () => {
       firstSeen: '2026-11-30T17:18:53.143+00:00',
       lastSeen: '2026-11-30T17:18:53.872+00:00',
       remote: false,
+      host: 'vm',
     });
     assert.equal(registry.facts.seats.length, 3);
   });

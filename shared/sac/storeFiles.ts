@@ -42,6 +42,8 @@ type RegistrySeat = {
   firstSeen: string | null;
   lastSeen: string | null;
   remote: boolean;
+  /** The host its agent is filed under: the machine its writers' pids are numbers of. */
+  host: string | null;
 };
 
 export type RegistryFacts = { agents: RegistryAgent[]; seats: RegistrySeat[] };
@@ -167,6 +169,7 @@ export function readRegistry(input: StoreFileInput): StoreFileReading<RegistryFa
         firstSeen: seatRecord.firstSeen ?? null,
         lastSeen: seatRecord.lastSeen ?? null,
         remote: seatRecord.remote === true,
+        host: record.host ?? null,
       });
     });
   });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -35,7 +35,7 @@ export function makeRegistry(mb: number, marker: string): Buffer {
       const seat = `${agent}#${(a * 100 + s).toString(16).padStart(8, '0')}`;
       seats[seat] = { session: `${seat.slice(-8)}-1111-2222-3333-444455556666`, owner: 1000 + s, writers: { [String(2000 + s)]: '2026-11-30T17:18:53.872+00:00' }, rooms: ['team', `room-${s}`], firstSeen: '2026-11-30T17:18:53.143+00:00', lastSeen: '2026-11-30T17:18:53.872+00:00' };
     }
-    agents[agent] = { agent, seats, project: `/home/dev/projects/${agent}`, session: null, host: 'vm', rooms: ['team'], firstSeen: '2026-11-30T17:18:53.144+00:00', lastSeen: '2026-11-30T17:18:53.872+00:00' };
+    agents[agent] = { agent, seats, project: `/home/dev/projects/${agent}`, session: null, host: hostname(), rooms: ['team'], firstSeen: '2026-11-30T17:18:53.144+00:00', lastSeen: '2026-11-30T17:18:53.872+00:00' };
     size += 50 * 400;
   }
   return Buffer.from(`${JSON.stringify({ agents }, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { startSacWriter, type SacWriter } from './sacWriter.ts';
 import { startSpexWriter, type SpexWriter } from './spexWriter.ts';
@@ -71,7 +72,7 @@ export async function writeTwoSessions(parent: string): Promise<TwoSessions> {
   await sacWriter.send({
     op: 'json',
     name: 'registry.json',
-    value: { agents: { checkout: { agent: 'checkout', project: CWD, session: SESSION_B, host: 'vm', rooms: [SAC_ROOM], seats: { [SEAT_A]: seat(SESSION_A, 401), [SEAT_B]: seat(SESSION_B, 402) }, firstSeen: '2026-11-30T09:00:00.000+00:00', lastSeen: '2026-11-30T09:05:00.000+00:00' } } },
+    value: { agents: { checkout: { agent: 'checkout', project: CWD, session: SESSION_B, host: hostname(), rooms: [SAC_ROOM], seats: { [SEAT_A]: seat(SESSION_A, 401), [SEAT_B]: seat(SESSION_B, 402) }, firstSeen: '2026-11-30T09:00:00.000+00:00', lastSeen: '2026-11-30T09:05:00.000+00:00' } } },
   });
   await sacWriter.send({ op: 'json', name: 'members.json', value: { [SEAT_A]: { rooms: [SAC_ROOM], left: [] }, [SEAT_B]: { rooms: [SAC_ROOM], left: [] } } });
   await sacWriter.send({ op: 'send', room: SAC_ROOM, seat: SEAT_A, ts: '2026-11-30T09:05:00.000+00:00', type: 'QUESTION', text: 'Is the refund endpoint frozen?', to: [SEAT_B] });
