@@ -366,3 +366,13 @@ test('the arrow pointed at or focused is named on a line under the drawing, neve
   const [drawing, named] = [(await mapOf(page).boundingBox())!, (await line.boundingBox())!];
   expect(named.y).toBeGreaterThanOrEqual(drawing.y + drawing.height - 0.5);
 });
+
+test('the map fits a window of 1,280 × 800: the view does not scroll, and the line under the drawing lies within the map’s box', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${url}/map`);
+  await expect(mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` })).toBeVisible();
+  const view = page.locator('main.map-view');
+  expect(await view.evaluate((main) => main.scrollHeight - main.clientHeight)).toBe(0);
+  const [canvas, line] = [(await page.locator('.map-canvas').boundingBox())!, (await page.locator('.map-pointed').boundingBox())!];
+  expect(line.y + line.height).toBeLessThanOrEqual(canvas.y + canvas.height + 0.5);
+});
