@@ -8,9 +8,9 @@ import type { StoreFacts } from '../../shared/sac/storeFiles.ts';
 // exits, and the core tells a later process from the writer by that time.
 
 /**
- * Which writers' pids are running on this machine, which is named as sac names the host it files
- * an agent under (the system's host name). Signal 0 sends nothing: it only asks. A remote seat's
- * pids, and those of an agent filed under another host, are another machine's: not asked.
+ * Which writers' pids are running on this machine, named as sac names the host it files an agent
+ * under (the system's host name). Signal 0 sends nothing: it only asks. A remote seat's pids, and
+ * those of an agent filed under another host (isElsewhere), are another machine's: not asked.
  */
 export function checkProcesses(store: StoreFacts): ProcessCheck {
   const states = new Map<number, ProcessState>();

@@ -174,7 +174,7 @@ describe('a set-agent-comm store written on another machine', () => {
       const conversations = await listSeats(app.app);
       assert.deepEqual(conversations.map((summary) => summary.liveness.word), ['unknown', 'unknown', 'unknown']);
       for (const summary of conversations) {
-        assert.match(summary.liveness.why, new RegExp(`^registry\\.json files its agent under host "${host}", and this machine is "${hostname()}": whether a process of it is running cannot be checked from here; it last checked in \\d+ days? ago$`));
+        assert.match(summary.liveness.why, new RegExp(`^its writers ran on host "${host}" \\(registry\\.json's host for its agent\\), not on this machine: their pids are not looked up here; it last checked in \\d+ days? ago$`));
       }
       // Its session not known to be gone, what is past sac's cursor is not a backlog.
       const web = sacSeatResponseSchema.parse((await getBody(app.app, seatUrl(WEB))).json);

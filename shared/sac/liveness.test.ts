@@ -89,7 +89,7 @@ describe('liveness, derived as sac derives it', () => {
       assert.deepEqual(liveness, {
         word: 'unknown',
         basis: 'derived',
-        why: 'registry.json files its agent under host "vm", and this machine is "laptop": whether a process of it is running cannot be checked from here; it last checked in 7 days ago',
+        why: 'its writers ran on host "vm" (registry.json\'s host for its agent), not on this machine: their pids are not looked up here; it last checked in 7 days ago',
       });
     }
     assert.equal(deriveLiveness(SEAT, registry, lastSeen + 60_000, laptop([[8690, 'running']])).word, 'unknown');
@@ -98,9 +98,14 @@ describe('liveness, derived as sac derives it', () => {
     assert.equal(deriveLiveness(SEAT, registry, weekLater, onExampleHost([[8690, 'running']])).word, 'live');
   });
 
-  it('a seat whose agent names no host is checked on this machine, as sac checks it', () => {
-    const hostless = readRegistry({ state: 'read', bytes: bytesOf('{"agents": {"a": {"seats": {"a#1": {"writers": {"8690": "2026-11-30T17:18:53.872+00:00"}, "lastSeen": "2026-11-30T17:18:53.872+00:00"}}}}}') });
-    assert.equal(deriveLiveness('a#1', hostless, lastSeen + SEAT_TTL_MS, { host: 'laptop', states: new Map([[8690, 'exited']]) }).word, 'gone');
+  it('a seat whose agent names no host, or an empty one, is checked on this machine, as sac checks it; a host is a name in any case', () => {
+    const filedUnder = (host: string) =>
+      readRegistry({ state: 'read', bytes: bytesOf(`{"agents": {"a": {${host}"seats": {"a#1": {"writers": {"8690": "2026-11-30T17:18:53.872+00:00"}, "lastSeen": "2026-11-30T17:18:53.872+00:00"}}}}}`) });
+    const laptop = { host: 'laptop', states: new Map<number, ProcessState>([[8690, 'exited']]) };
+    assert.equal(deriveLiveness('a#1', filedUnder(''), lastSeen + SEAT_TTL_MS, laptop).word, 'gone');
+    assert.equal(deriveLiveness('a#1', filedUnder('"host": "", '), lastSeen + SEAT_TTL_MS, laptop).word, 'gone');
+    assert.equal(deriveLiveness('a#1', filedUnder('"host": "Laptop", '), lastSeen + SEAT_TTL_MS, laptop).word, 'gone');
+    assert.equal(deriveLiveness('a#1', filedUnder('"host": "desktop", '), lastSeen + SEAT_TTL_MS, laptop).word, 'unknown');
   });
 
   it('liveness is labelled derived, always', () => {

@@ -9,9 +9,8 @@ import type { RegistryFacts, StoreFileReading } from './storeFiles.ts';
 // a seat missing from the registry, no time of its last check-in, a process nobody checked, a
 // process on another machine. Two differences, said where they apply: a pid whose process started
 // after the writer last wrote is a reused number, another process, not the writer (sac would count
-// it running); and a seat whose agent the registry files under another host (a store copied from
-// another machine, or shared with one) has pids this machine cannot look up (sac would look them
-// up here all the same).
+// it running); and the pids of an agent filed under another host (a store copied from another
+// machine) are not looked up here (sac would look them up all the same).
 
 /** How long after its last check-in a seat with no running process may still be working (sac's SEAT_TTL_MS). */
 export const SEAT_TTL_MS = 30 * 60_000;
@@ -25,8 +24,7 @@ export type ProcessState = 'running' | 'exited' | { startedAt: number };
 
 /**
  * The machine the reader runs on, by the name sac files an agent's host under (the system's host
- * name), and what it found of the registry's writer pids there. A pid is a number on one machine:
- * a writer filed under another host is never looked up here, and its seat's liveness is unknown.
+ * name), and what it found of the registry's writer pids there (isElsewhere says which are).
  */
 export type ProcessCheck = { host: string; states: ReadonlyMap<number, ProcessState> };
 
@@ -67,22 +65,20 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
   if (registry.state === 'absent') return unknown('there is no registry.json: nobody checked in');
   const record = findFirst(registry.facts.seats, 'seat', seat);
   if (record === undefined) return unknown('not in registry.json (pruned, or never checked in here)');
+  const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
+  const checkedIn = lastSeen === null ? null : lastSeen > now ? 'at a time still to come' : `${silentFor(now - lastSeen)} ago`;
   if (isElsewhere(record, machine)) {
-    const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
-    const when = lastSeen === null ? '' : lastSeen > now ? '; it checked in at a time still to come' : `; it last checked in ${silentFor(now - lastSeen)} ago`;
-    return unknown(`registry.json files its agent under host "${record.host}", and this machine is "${machine.host}": whether a process of it is running cannot be checked from here${when}`);
+    // This machine's name is not said: a why goes into exports, which are passed on.
+    return unknown(`its writers ran on host "${record.host}" (registry.json's host for its agent), not on this machine: their pids are not looked up here${checkedIn === null ? '' : `; it last checked in ${checkedIn}`}`);
   }
   const processes = machine.states;
   const running = record.writers.find((writer) => writer.pid !== null && isThatWriter(processes.get(writer.pid), parseInstant(writer.at)));
   if (running !== undefined) return { word: 'live', basis: 'derived', why: `a process that writes for it is running (pid ${running.pid})` };
   const reused = record.writers.find((writer) => writer.pid !== null && typeof processes.get(writer.pid) === 'object');
   const later = reused === undefined ? '' : `; pid ${reused.pid} now names another process, one started after that writer last wrote (${reused.at}), which sac would take for the writer and call the seat live`;
-  const lastSeen = record.lastSeen === null ? null : parseInstant(record.lastSeen);
   if (lastSeen === null) return unknown(`registry.json holds no time of its last check-in${later}`);
   const silent = now - lastSeen;
-  if (silent < SEAT_TTL_MS) {
-    return unknown(`no process of it is running, but it checked in ${silent < 0 ? 'at a time still to come' : `${silentFor(silent)} ago`}: a session working through hooks alone has no lasting process${later}`);
-  }
+  if (silent < SEAT_TTL_MS) return unknown(`no process of it is running, but it checked in ${checkedIn}: a session working through hooks alone has no lasting process${later}`);
   // sac reads a pid it cannot find as exited; this reader says so only of pids it checked.
   const unchecked = record.writers.find((writer) => writer.pid !== null && !processes.has(writer.pid));
   if (unchecked !== undefined) return unknown(`whether its process ${unchecked.pid} is running was not checked${later}`);
@@ -91,9 +87,13 @@ export function deriveLiveness(seat: string, registry: StoreFileReading<Registry
 
 /**
  * Whether a seat's writers ran on another machine than the reader's: its agent is filed under
- * another host. A remote seat (sac's relay) has no writers here and is derived from its check-ins,
- * as sac derives it.
+ * another host (host names compared as names, in any case), so its pids are that machine's numbers
+ * and are never looked up here. The host is the agent's, not each seat's: a seat of that agent
+ * written on another machine under this one's name is looked up here, as sac would. An agent
+ * with no host named is taken to be this machine's, as sac takes it. A remote seat (sac's relay)
+ * has no writers here and is derived from its check-ins, as sac derives it.
  */
 export function isElsewhere(record: { host: string | null; remote: boolean }, machine: Pick<ProcessCheck, 'host'>): boolean {
-  return !record.remote && record.host !== null && record.host !== machine.host;
+  if (record.remote || record.host === null || record.host === '') return false;
+  return record.host.toLowerCase() !== machine.host.toLowerCase();
 }

@@ -42,7 +42,7 @@ type RegistrySeat = {
   firstSeen: string | null;
   lastSeen: string | null;
   remote: boolean;
-  /** The host its agent is filed under: the machine its writers' pids are numbers of. */
+  /** The host its agent is filed under (liveness.ts, isElsewhere). */
   host: string | null;
 };
 

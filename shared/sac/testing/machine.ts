@@ -15,5 +15,13 @@ export function onExampleHost(states: Iterable<readonly [number, ProcessState]> 
  */
 export function writtenOn(host: string, files: Readonly<Record<string, string>>): Record<string, string> {
   const filed = `"host": ${JSON.stringify(host)}`;
-  return Object.fromEntries(Object.entries(files).map(([path, text]) => [path, path.endsWith('registry.json') ? text.replaceAll(`"host": "${EXAMPLE_HOST}"`, filed) : text]));
+  const asWritten = `"host": "${EXAMPLE_HOST}"`;
+  return Object.fromEntries(
+    Object.entries(files).map(([path, text]) => {
+      if (!path.endsWith('registry.json')) return [path, text];
+      // On a machine named as the example's, a registry that names no host would pass unchanged, and the test with it.
+      if (!text.includes(asWritten)) throw new Error(`${path} files no agent under host "${EXAMPLE_HOST}"`);
+      return [path, text.replaceAll(asWritten, () => filed)];
+    }),
+  );
 }
