@@ -366,29 +366,3 @@ test('the arrow pointed at or focused is named on a line under the drawing, neve
   const [drawing, named] = [(await mapOf(page).boundingBox())!, (await line.boundingBox())!];
   expect(named.y).toBeGreaterThanOrEqual(drawing.y + drawing.height - 0.5);
 });
-
-test('the map fits a window of 1,280 × 800: the view does not scroll, and the line under the drawing lies within the map’s box', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`${url}/map`);
-  await expect(mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` })).toBeVisible();
-  const view = page.locator('main.map-view');
-  expect(await view.evaluate((main) => main.scrollHeight - main.clientHeight)).toBe(0);
-  const [canvas, line] = [(await page.locator('.map-canvas').boundingBox())!, (await page.locator('.map-pointed').boundingBox())!];
-  expect(line.y + line.height).toBeLessThanOrEqual(canvas.y + canvas.height + 0.5);
-});
-
-test('pointing at an arrow whose name takes two lines leaves the drawing its size, so it is not laid out anew under the pointer', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`${url}/map`);
-  const arrow = mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` });
-  await expect(arrow).toBeVisible();
-  const drawing = page.locator('.map-svg');
-  const before = (await drawing.boundingBox())!;
-  await arrow.focus();
-  const line = page.locator('.map-pointed');
-  await expect(line).toHaveText((await arrow.getAttribute('aria-label'))!);
-  // The name is longer than a line of the view: it would have grown the line under the drawing.
-  expect(await line.evaluate((p) => p.scrollHeight > parseFloat(getComputedStyle(p).lineHeight) * 1.5)).toBe(true);
-  const after = (await drawing.boundingBox())!;
-  expect([after.width, after.height]).toEqual([before.width, before.height]);
-});
