@@ -267,3 +267,25 @@ test('a page picked in the sidebar takes the focus, by the keyboard or a click, 
   await expect(page).toHaveURL(`${url}/search`);
   await expect(page.getByRole('searchbox', { name: 'Text to find' })).toBeFocused();
 });
+
+test('a view’s own key on that view keeps what it shows and gives it the focus: / the search’s words, l the live view’s filters, g the map’s list', async ({ page }) => {
+  await page.goto(`${url}/search?q=spex%20line&side=sent`);
+  await expect(page.getByRole('searchbox', { name: 'Text to find' })).toHaveValue('spex line');
+  await page.locator('main').focus();
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: 'Text to find' })).toBeFocused();
+  await expect(page.getByRole('searchbox', { name: 'Text to find' })).toHaveValue('spex line');
+  expect(new URL(page.url()).search).toBe('?q=spex%20line&side=sent');
+
+  for (const [key, address] of [
+    ['l', '/live?side=received'],
+    ['g', '/map?view=list'],
+  ] as const) {
+    await page.goto(`${url}${address}`);
+    await expect(page.locator('main')).toBeVisible();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press(key);
+    await expect(page.locator('main')).toBeFocused();
+    expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe(address);
+  }
+});

@@ -111,11 +111,17 @@ export function App() {
     focusOnArrival.current = pathnameOf(to);
     navigate(to);
   };
+  /**
+   * A view's own key on that view keeps what the view holds (a search's words and filters, the live
+   * view's or the map's filters) and gives it the focus, `/` to its box of words: opened afresh, it
+   * dropped them without a word.
+   */
+  const onViewOrOpen = (view: string, focus: () => void, open: () => void) => (pathname === view ? focus() : open());
   useKeys(
     {
-      '/': () => navigate('/search'),
-      l: () => openByKey('/live'),
-      g: () => openByKey('/map'),
+      '/': () => onViewOrOpen('/search', () => document.querySelector<HTMLInputElement>('main input[type="search"]')?.focus(), () => navigate('/search')),
+      l: () => onViewOrOpen('/live', () => void focusView(), () => openByKey('/live')),
+      g: () => onViewOrOpen('/map', () => void focusView(), () => openByKey('/map')),
       '?': () => setShowKeys(true),
       ']': () => stepConversation(1),
       '[': () => stepConversation(-1),
