@@ -44,13 +44,16 @@ test('a link to a search leaves the keys to its results: j and k select a hit, E
   const opens = await hits.nth(0).getByRole('link', { name: /Open entry/ }).getAttribute('href');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`${opens!.replace(/[.?]/g, '\\$&')}$`));
-  // `/` on results is a new search: its box, empty, has the focus.
+  // `/` on results gives the box the focus, its words kept and selected: typed over, a new search.
   await page.goBack();
   await expect(hits).toHaveCount(2);
   await page.keyboard.press('/');
-  await expect(page).toHaveURL(/\/search$/);
+  await expect(page).toHaveURL(/\/search\?q=got\+it\+queued$/);
   await expect(box).toBeFocused();
-  await expect(box).toHaveValue('');
+  await expect(box).toHaveValue('got it queued');
+  expect(await box.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([0, 'got it queued'.length]);
+  await page.keyboard.type('queued');
+  await expect(box).toHaveValue('queued');
 
   // An empty search gives the box the focus; Escape leaves it, and the page's keys work again.
   await page.goto(`${view.url}/search`);

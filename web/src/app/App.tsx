@@ -113,13 +113,15 @@ export function App() {
   };
   /**
    * A view's own key on that view keeps what the view holds (a search's words and filters, the live
-   * view's or the map's filters) and gives it the focus, `/` to its box of words: opened afresh, it
-   * dropped them without a word.
+   * view's or the map's filters) and gives it the focus: opened afresh, it dropped them without a
+   * word. `/` gives the search's box the focus with its words selected: typed over, they are a new
+   * search; kept, the search they found.
    */
   const onViewOrOpen = (view: string, focus: () => void, open: () => void) => (pathname === view ? focus() : open());
+  const selectSearchWords = () => document.querySelector<HTMLInputElement>('main input[type="search"]')?.select();
   useKeys(
     {
-      '/': () => onViewOrOpen('/search', () => document.querySelector<HTMLInputElement>('main input[type="search"]')?.focus(), () => navigate('/search')),
+      '/': () => onViewOrOpen('/search', selectSearchWords, () => navigate('/search')),
       l: () => onViewOrOpen('/live', () => void focusView(), () => openByKey('/live')),
       g: () => onViewOrOpen('/map', () => void focusView(), () => openByKey('/map')),
       '?': () => setShowKeys(true),

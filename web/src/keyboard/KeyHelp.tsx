@@ -9,7 +9,7 @@ export const KEYS: [string, string][] = [
   ['Home', 'go to the first entry'],
   [']', 'next session in the list (or its conversation in a store)'],
   ['[', 'previous session in the list (or its conversation in a store)'],
-  ['/', 'search all sessions (on the search page: to its words, kept)'],
+  ['/', 'search all sessions (on the search page: its words, selected)'],
   ['l', 'live: every new item of every source (on it: its filters kept)'],
   ['g', 'map: who talks to whom (on it: what it shows kept)'],
   ['t', 'switch times between UTC and local'],
