@@ -13,6 +13,7 @@ import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { SpexCandidate } from './spexTexts.ts';
 import { lineAddress, ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
 import { timeWindowOf } from '../../shared/timeWindow.ts';
+import { findsPerson } from '../../shared/peerMatch.ts';
 
 /** The module a search thread reads and matches spex's candidates with. */
 const SPEX_SEARCHER = threadScript('spexTexts', import.meta.url);
@@ -79,7 +80,8 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       if (facts.kind !== 'sent') continue;
       const fromPerson = facts.from === null;
       if (query.person === '1' && !fromPerson) continue;
-      if (query.side !== 'sent' && (peer === undefined || (facts.from !== null && isPeer(facts.from)))) {
+      // A person is no peer, and a peer filter finds what one wrote by its row's words (shared/peerMatch.ts).
+      if (query.side !== 'sent' && (peer === undefined || (facts.from === null ? findsPerson(peer) : isPeer(facts.from)))) {
         add({ sessionId: session.sessionId, project, kind: 'received', at: facts.ts, owner: session.sessionId, line, item, from: facts.from });
       }
       // The same line from its sender's side, when the sender is a session of this home.

@@ -364,6 +364,8 @@ describe('search', () => {
       ['spex.person asks for what a person wrote (a `from: null` line), which a session only receives: no sent entry is one'],
     );
     assert.deepEqual(await search(`&peer=${B.slice(0, 8)}&side=received`), ['received:a:deploy from B']);
+    // A person is no peer: the peer filter finds what one wrote by its row's words, as the browser's lists do.
+    assert.deepEqual(await search(`&peer=${encodeURIComponent('A Person')}`), ['received:c:deploy elsewhere', 'received:a:deploy from a person']);
     assert.deepEqual(await search(`&project=${encodeURIComponent('/srv/other')}`), ['received:c:deploy elsewhere']);
     assert.deepEqual(await search('&from=2026-11-30T10:30:00.000Z&to=2026-11-30T12:30:00.000Z&side=received'), ['received:a:deploy from B']);
     // As instants, not as text: `…T11:00:00Z` is the instant the line's `…T11:00:00.000Z` names.

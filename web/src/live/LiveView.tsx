@@ -30,6 +30,7 @@ import { useKeys } from '../keyboard/useKeys.ts';
 import { stepFrom, walkKeys } from '../keyboard/walkKeys.ts';
 import '../export/export.css';
 import './live.css';
+import { PERSON_WORDS } from '../../../shared/peerMatch.ts';
 
 // Every new item of every source, in the order it arrived, a row each. Virtualized: a burst of
 // 10,000 writes is 10,000 rows, of which only those on screen are in the DOM.
@@ -477,7 +478,7 @@ const LiveRowView = memo(function LiveRowView({ row, index, start, cwd, label, s
       <span className="live-peer" title={item.fromPerson === true ? undefined : [item.peer, item.peerNamed].filter((part) => part != null).join(' · ') || undefined}>
         {item.fromPerson === true && (
           <strong className="live-person" title="from: null — a person, not a session">
-            a person
+            {PERSON_WORDS}
           </strong>
         )}
         {peerName !== null && <span className="live-name">{peerName}</span>}

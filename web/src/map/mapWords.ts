@@ -2,6 +2,7 @@ import type { EdgeCount, MapEdge, MapNode } from '../../../shared/wire/map.ts';
 import { kindNamed } from '../kinds/registry.ts';
 import { conversationPath, sessionPath } from '../router/routes.ts';
 import { countOf } from '../text/count.ts';
+import { PERSON_WORDS } from '../../../shared/peerMatch.ts';
 
 // How the map speaks: a node's name carries the session's full id (its visible label may be
 // shorter, never its name), an edge's the two full ids and its counts, each in its store's words
@@ -15,7 +16,7 @@ export function describeParty(node: MapNode): string {
     case 'session':
       return party.id;
     case 'person':
-      return 'a person';
+      return PERSON_WORDS;
     case 'as-written':
       return party.as;
     case 'unnamed':

@@ -90,7 +90,7 @@ export default function SearchView({ query }: { query: string }) {
           <div className="search-row">
             <SideSelect value={form.side === '' ? null : form.side} onChange={(side) => set('side', side ?? '')} any="either" />
             <label>
-              peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="a part of a peer’s name" />
+              peer <input type="text" value={form.peer} onChange={(e) => set('peer', e.target.value)} placeholder="a part of a peer’s name, or “a person”" />
             </label>
             <ProjectSelect value={form.project} onChange={(value) => set('project', value)} projects={sessions?.projects.map((project) => project.cwd) ?? []} any="all" />
             {(sessions?.sources.length ?? 0) > 1 || form.source !== '' ? (

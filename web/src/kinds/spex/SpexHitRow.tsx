@@ -8,6 +8,7 @@ import { projectName } from '../../sessions/names.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
 import { SpexSessionRef } from './SpexSessionRef.tsx';
+import { PERSON_WORDS } from '../../../../shared/peerMatch.ts';
 
 /**
  * A spex line found by a search, seen from its session's side, opening the line in its place: a
@@ -35,7 +36,7 @@ export function SpexHitRow({ hit, store, across }: { hit: SpexSearchHit; store: 
         {hit.kind === 'received' && hit.from !== null && (
           <span className="hit-peer">
             <span className="peer-dir">from</span>{' '}
-            {hit.from.by === 'person' ? <strong>a person</strong> : hit.from.by === 'session' ? <SpexSessionRef source={source} sessionId={hit.from.sessionId} named={hit.from.named} /> : <VerbatimText text={hit.from.as} inline />}
+            {hit.from.by === 'person' ? <strong>{PERSON_WORDS}</strong> : hit.from.by === 'session' ? <SpexSessionRef source={source} sessionId={hit.from.sessionId} named={hit.from.named} /> : <VerbatimText text={hit.from.as} inline />}
             {/* Its sender's Sent holds the same line, as a spex session's page says of it. */}
             {hit.twoSides && (
               <>

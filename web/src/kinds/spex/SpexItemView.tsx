@@ -13,6 +13,7 @@ import { VerbatimText } from '../../text/VerbatimText.tsx';
 import { Time } from '../../time/Time.tsx';
 import { SpexSessionRef, describeNamed } from './SpexSessionRef.tsx';
 import { SpexText, messageTextOf, noteOf, rawOf } from './SpexText.tsx';
+import { PERSON_WORDS } from '../../../../shared/peerMatch.ts';
 
 // One item of a spex session in its column: what it received (its own log's `sent` lines) on the
 // right, what it sent (other logs' `sent` lines whose `from` is its id) on the left, declarations
@@ -26,7 +27,7 @@ export function columnOf(item: SpexItem): Column {
 
 /** Who sent a received message, in words: a person, a session of this home, or the name as spex wrote it, quoted. */
 function senderLabel(from: SpexSender): string {
-  return from.by === 'person' ? 'a person' : from.by === 'session' ? `session ${describeNamed(from.sessionId, from.named)}` : `“${from.as}”, as spex wrote it`;
+  return from.by === 'person' ? PERSON_WORDS : from.by === 'session' ? `session ${describeNamed(from.sessionId, from.named)}` : `“${from.as}”, as spex wrote it`;
 }
 
 export function SpexItemView(props: ItemProps) {
@@ -52,7 +53,7 @@ function ReceivedItem({ source, sessionId, item, selected }: Of<'received'>) {
     <Article item={item} selected={selected} className="entry entry-received" label={`Received from ${senderLabel(from)}`}>
       <header className="entry-head">
         <span className="peer-dir">from</span>{' '}
-        {from.by === 'person' && <strong className="spex-person" title="from: null — a person, not a session">a person</strong>}
+        {from.by === 'person' && <strong className="spex-person" title="from: null — a person, not a session">{PERSON_WORDS}</strong>}
         {from.by === 'session' && <SpexSessionRef source={source} sessionId={from.sessionId} named={from.named} title="A session of this spex home: its view" />}
         {from.by === 'other' && (
           <span className="peer-as" title="from, exactly as spex wrote it: neither a person nor a session of this home">
