@@ -518,6 +518,24 @@ test('items from a record and a set-agent-comm store arriving, each in its store
   await expect(page.locator(`[data-item="${item}"]`)).toHaveAttribute('aria-current', 'true');
 });
 
+test('the session filter finds a seat’s rows by the full session id its registry states for it, as by a part of the seat', async ({ page }) => {
+  const seat = 'web-app#3f9c1a20';
+  const fullId = '3f9c1a20-1111-2222-3333-444455556666';
+  await openLive(page);
+  await sac.writer.send({ op: 'send', room: 'live-session-room', seat, ts: '2026-12-01T11:00:00.000+00:00', type: 'FACT', text: 'found by its full session id' });
+  const item = `channels/live-session-room/${seat}.md:0`;
+  await expect(rowOf(page, item)).toBeVisible();
+  // Typed into the filter: the rows are this tab's since it opened, and a reload would have none.
+  const field = page.getByRole('textbox', { name: 'session' });
+  for (const session of [fullId, '3f9c1a20', 'web-app#3f9c']) {
+    await field.fill(session);
+    await expect(page).toHaveURL(new RegExp(`[?&]session=${encodeURIComponent(session).replace('%23', '(%23|#)')}(&|$)`));
+    await expect(rowOf(page, item), session).toBeVisible();
+  }
+  await field.fill('3f9c1a20-1111-2222-3333-000000000000');
+  await expect(rowOf(page, item)).toHaveCount(0);
+});
+
 test('a type is chosen in one store, as that store names its kinds: the record’s “message” is not a spex line of kind “message”', async ({ page }) => {
   const a = new SessionWriting(stores[0]!.writer, '/e2e/live-types');
   await openLive(page);

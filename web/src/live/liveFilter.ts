@@ -11,7 +11,7 @@ export type LiveFilter = {
   project: string | null;
   /** A source's id or kind, exactly; null: any. */
   source: string | null;
-  /** A part of the session id or seat. */
+  /** A part of the session id or seat, or of the full session id its store states for it (a seat's, from the registry). */
   session: string;
   side: 'sent' | 'received' | null;
   /** A part of the peer as written, or of what its store calls it beside (text/peerMatch.ts). */
@@ -95,7 +95,7 @@ export function matchesLive(row: LiveRow, filter: LiveFilter, projectOf: (source
   if (filter.side !== null && item.side !== filter.side) return false;
   if (filter.source !== null && row.source.id !== filter.source && row.source.kind !== filter.source) return false;
   if (filter.type !== null && (item.kind !== filter.type.kind || (filter.type.store !== null && row.source.kind !== filter.type.store))) return false;
-  if (filter.session !== '' && !row.sessionId.includes(filter.session)) return false;
+  if (filter.session !== '' && !row.sessionId.includes(filter.session) && row.session?.includes(filter.session) !== true) return false;
   if (!matchesPeer(item, filter.peer)) return false;
   if (filter.project !== null && (projectOf(row.source.id, row.sessionId) ?? null) !== filter.project) return false;
   return true;
