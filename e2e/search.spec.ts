@@ -159,3 +159,12 @@ test('a project in the address that no store names stays chosen in its field, as
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.locator('.search-hit')).toHaveCount(2);
 });
+
+test('the results’ downloads say what they hold: the hits as the search answered them, not the files byte for byte', async ({ page }) => {
+  await page.goto(`${view.url}/search?q=got+it+queued`);
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+  const downloads = page.getByRole('group', { name: 'Download these results' });
+  await expect(downloads.getByRole('link', { name: /as NDJSON$/ })).toHaveAttribute('title', 'Each hit as the search answered it: its store, session and place, and the text around its match');
+  await expect(downloads.getByRole('link', { name: /as Markdown$/ })).toHaveAttribute('title', /^The query, then each hit/);
+  for (const link of await downloads.getByRole('link').all()) await expect(link).not.toHaveAttribute('title', /byte for byte|in its place/);
+});

@@ -238,6 +238,8 @@ export function describeSpexHit(hit: SpexSearchHit): string {
   const lines = [`- Store spex ${inlineValue(hit.source.id)}, session ${inlineValue(hit.sessionId)}, line ${inlineValue(hit.key)}`, `- Project: ${inlineValue(hit.project)}`];
   if (from !== null) lines.push(`- From ${from}`);
   if (hit.kind === 'sent' && hit.receiver !== null) lines.push(`- From the receiver's log: session ${inlineValue(hit.receiver)} (one event, seen from the sender's side; joined by the id spex stored)`);
+  // Each half of one line found from both its sides says so, the received one too: counted as two hits, it is one message.
+  if (hit.twoSides) lines.push(`- Two sides: one event, line ${inlineValue(hit.line)} of its store; the ${hit.kind === 'sent' ? 'received' : 'sent'} hit of that line, if the search found it, is the same message`);
   const head = `### ${hit.kind === 'declaration' ? 'Declaration' : hit.kind === 'sent' ? 'Sent' : 'Received'} · ${hit.at}\n\n${lines.join('\n')}\n`;
   return hit.snippet === null ? `${head}\n` : `${head}\n${snippetMarkdown(hit.snippet, hit.snippetCut)}\n`;
 }

@@ -364,6 +364,12 @@ describe('search', () => {
       ['spex.person asks for what a person wrote (a `from: null` line), which a session only receives: no sent entry is one'],
     );
     assert.deepEqual(await search(`&peer=${B.slice(0, 8)}&side=received`), ['received:a:deploy from B']);
+    // Its Markdown says of both halves of the line found from both its sides that they are one event.
+    const md = (await r.app.inject({ method: 'GET', url: '/api/search/export?q=deploy%20from%20B&format=md' })).body;
+    const halves = md.split('\n### ').slice(1);
+    assert.deepEqual(halves.map((hit) => hit.split(' · ')[0]), ['Received', 'Sent']);
+    for (const hit of halves) assert.match(hit, /\n- Two sides: one event, line `[^`]+` of its store; the (sent|received) hit of that line, if the search found it, is the same message\n/);
+    assert.equal(new Set(halves.map((hit) => /line (`[^`]+`) of its store/.exec(hit)![1])).size, 1);
     // A person is no peer: the peer filter finds what one wrote by its row's words, as the browser's lists do.
     assert.deepEqual(await search(`&peer=${encodeURIComponent('A Person')}`), ['received:c:deploy elsewhere', 'received:a:deploy from a person']);
     assert.deepEqual(await search(`&project=${encodeURIComponent('/srv/other')}`), ['received:c:deploy elsewhere']);

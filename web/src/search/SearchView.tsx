@@ -127,7 +127,7 @@ export default function SearchView({ query }: { query: string }) {
           (`?outcome=rejected`): "give a text" alone would hide that its filter was not read. */}
       {!emptyAddress && addressError === null && <ParamsNotApplied query={query} reads={searchParamNames()} applied={applied} />}
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
-      {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" />}
+      {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" of="hits" />}
       {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
       {(formError === null || !isEmptySearch(params)) && addressError === null && <SearchResults results={results} empty={isEmptySearch(params)} params={params} />}
     </main>
