@@ -15,6 +15,8 @@ test('a text search finds the entries of every session that hold it, and a resul
   await expect(hits.locator('mark').first()).toHaveText('got it queued');
   // Results are entries: each is its own, nothing pairs them.
   await expect(page.getByRole('status')).toContainText('nothing here pairs a sent entry with a received one');
+  // Its session is a link to the session, as a spex hit's is.
+  await expect(hits.filter({ hasText: 'received' }).locator(`a[href$="/conversation/${view.shared.ids.alpha}"]`)).toHaveAttribute('title', view.shared.ids.alpha);
 
   await hits.filter({ hasText: 'received' }).getByRole('link', { name: /Open entry/ }).click();
   await expect(page).toHaveURL(new RegExp(`/source/record-[0-9a-f]{8}/conversation/${view.shared.ids.alpha}/item/`));

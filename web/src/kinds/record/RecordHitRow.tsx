@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { RecordSearchHit } from '../../../../shared/wire/record.ts';
 import { Link } from '../../router/Router.tsx';
-import { itemPath } from '../../router/routes.ts';
+import { conversationPath, itemPath } from '../../router/routes.ts';
 import { Snippet } from '../../search/Snippet.tsx';
 import { projectName, shortId } from '../../sessions/names.ts';
 import { VerbatimText } from '../../text/VerbatimText.tsx';
@@ -26,7 +26,12 @@ export function RecordHitRow({ hit, store, across }: { hit: RecordSearchHit; sto
         </span>
         <OutcomeLabel outcome={outcome} />
         <span className="muted">
-          session <code title={hit.sessionId}>{shortId(hit.sessionId)}</code> · <span title={hit.cwd ?? undefined}>{projectName(hit.cwd)}</span>
+          session{' '}
+          {/* A link to its session, as a spex hit's session is. */}
+          <Link to={conversationPath(hit.source.id, hit.sessionId)} title={hit.sessionId}>
+            <code>{shortId(hit.sessionId)}</code>
+          </Link>{' '}
+          · <span title={hit.cwd ?? undefined}>{projectName(hit.cwd)}</span>
         </span>
         {across}
       </div>
