@@ -118,7 +118,11 @@ export function App() {
    * search; kept, the search they found.
    */
   const onViewOrOpen = (view: string, focus: () => void, open: () => void) => (pathname === view ? focus() : open());
-  const selectSearchWords = () => document.querySelector<HTMLInputElement>('main input[type="search"]')?.select();
+  const selectSearchWords = () => {
+    const box = document.querySelector<HTMLInputElement>('main input[type="search"]');
+    box?.focus();
+    box?.select();
+  };
   useKeys(
     {
       '/': () => onViewOrOpen('/search', selectSearchWords, () => navigate('/search')),
