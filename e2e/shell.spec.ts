@@ -289,3 +289,17 @@ test('a view’s own key on that view keeps what it shows and gives it the focus
     expect(`${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe(address);
   }
 });
+
+test('in the list of keys every key is drawn a line tall, beside words of one line or of two', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(url);
+  await expect(page.locator('main.view')).toBeVisible();
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  const rows = await help.locator('dl > div').evaluateAll((all) => all.map((row) => ({ words: row.querySelector('dd')!.getBoundingClientRect().height, keys: [...row.querySelectorAll('kbd')].map((key) => key.getBoundingClientRect().height) })));
+  const line = Math.min(...rows.map((row) => row.words));
+  // Some words take two lines at this width: the test would not see a stretched key otherwise.
+  expect(rows.some((row) => row.words > line * 1.5)).toBe(true);
+  for (const height of rows.flatMap((row) => row.keys)) expect(height).toBeLessThanOrEqual(line + 1);
+});
