@@ -1,7 +1,8 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { LINE_NUMBERS_WORDS, STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
-import type { SpexSearchHit, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
+import type { SpexSearchHit, SpexSender, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
+import { PERSON_WORDS } from '../../shared/peerMatch.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
 import { describeLargeMarkdown, fencedBlock, inlineValue, snippetMarkdown } from '../../shared/markdown.ts';
 import { NotHere, type Answer } from '../sources/source.ts';
@@ -189,7 +190,7 @@ function describeItemMarkdown(item: SpexItem, streamed: boolean): string {
   if (item.large !== undefined) now.push(describeLargeMarkdown(item.large, streamed));
   switch (item.type) {
     case 'received': {
-      const from = item.from.by === 'person' ? 'a person' : item.from.by === 'session' ? `session ${inlineValue(item.from.sessionId)}` : inlineValue(item.from.as);
+      const from = describeSender(item.from);
       const lines = [place];
       if (item.replyVia !== null) lines.push(`- Reply via ${inlineValue(item.replyVia)}`);
       if (item.twoSides) lines.push("- The same event is in that session's Sent column: joined by the id spex stored in `from`, not by text or time.");
@@ -233,8 +234,13 @@ function section(title: string, lines: readonly string[], block = ''): string {
 }
 
 /** A spex hit: a message seen from the session's side (a sent one, from its receiver's log), or a declaration's note. */
+/** Who a `sent` line's `from` names, in the words its row says: a person, a session of the home, or a sender as spex wrote it. */
+function describeSender(from: SpexSender): string {
+  return from.by === 'person' ? PERSON_WORDS : from.by === 'session' ? `session ${inlineValue(from.sessionId)}` : inlineValue(from.as);
+}
+
 export function describeSpexHit(hit: SpexSearchHit): string {
-  const from = hit.from === null ? null : hit.from.by === 'person' ? 'a person' : hit.from.by === 'session' ? `session ${inlineValue(hit.from.sessionId)}` : inlineValue(hit.from.as);
+  const from = hit.from === null ? null : describeSender(hit.from);
   const lines = [`- Store spex ${inlineValue(hit.source.id)}, session ${inlineValue(hit.sessionId)}, line ${inlineValue(hit.key)}`, `- Project: ${inlineValue(hit.project)}`];
   if (from !== null) lines.push(`- From ${from}`);
   if (hit.kind === 'sent' && hit.receiver !== null) lines.push(`- From the receiver's log: session ${inlineValue(hit.receiver)} (one event, seen from the sender's side; joined by the id spex stored)`);

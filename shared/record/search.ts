@@ -1,3 +1,4 @@
+import { findsPeerWords } from '../peerMatch.ts';
 import { timeWindowOf } from '../timeWindow.ts';
 import type { EntryFacts } from './entry.ts';
 
@@ -25,12 +26,8 @@ export function passesFilters(facts: MessageFacts, project: string | null, filte
   if (filters.outcome !== undefined && facts.outcome !== filters.outcome) return false;
   if (filters.refused === true && !(facts.side === 'sent' && facts.isQueued === false)) return false;
   if (filters.project !== undefined && project !== filters.project && facts.cwd !== filters.project) return false;
-  if (filters.peer !== undefined && filters.peer !== '') {
-    const needle = filters.peer.toLowerCase();
-    const as = facts.peerAs?.toLowerCase() ?? '';
-    const id = facts.peerSessionId?.toLowerCase() ?? '';
-    if (!as.includes(needle) && !id.includes(needle)) return false;
-  }
+  // The peer as the host gave it, or the session id the writer resolved: the rule every peer filter follows.
+  if (filters.peer !== undefined && filters.peer !== '' && !findsPeerWords(filters.peer, [facts.peerAs, facts.peerSessionId])) return false;
   // Times compare as instants, as every kind's search compares them (shared/timeWindow.ts).
   return inWindow === null || inWindow(Date.parse(facts.at));
 }
