@@ -27,6 +27,9 @@ before(async () => {
   // A search with more hits than an answer serializes in one step (server/http/answerInSteps.ts).
   await writer.send({ op: 'write', sessionId: 'two', seq: 1, entry: startEntry(2, { sessionId: 'two' }) });
   for (let i = 0; i < 20; i++) await writer.send({ op: 'write', sessionId: 'two', seq: i + 2, entry: sentEntry(3 + i, `the basket holds ${i} orders`, { sessionId: 'two' }) });
+  // A download larger than what the loopback's buffers hold for a client that reads nothing.
+  await writer.send({ op: 'write', sessionId: 'big', seq: 1, entry: startEntry(30, { sessionId: 'big' }) });
+  for (let i = 0; i < 12; i++) await writer.send({ op: 'write', sessionId: 'big', seq: i + 2, entry: sentEntry(31 + i, `${i} `.repeat(2 ** 19), { sessionId: 'big' }) });
   await writer.kill('SIGTERM');
 });
 
@@ -109,7 +112,7 @@ function holdLane(lane: Parameters<LoopTurns['take']>[0]): { turns: LoopTurns; h
   return { turns: { ...turns, take, takeNow: (asked) => asked !== lane && turns.takeNow(asked) }, held: () => held, release };
 }
 
-async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { running: 2, waiting: 2 }, turns?: LoopTurns): Promise<Served> {
+async function serve(gate: ReturnType<typeof createGate>, exportPlaces: { running: number; waiting: number; stalledMs?: number } = { running: 2, waiting: 2 }, turns?: LoopTurns): Promise<Served> {
   const searches = createAdmission({ work: 'searches', running: 1, waiting: 1, retryAfterSeconds: 2 });
   const exports = createAdmission({ work: 'exports', ...exportPlaces, retryAfterSeconds: 3 });
   // A source of its own: closing an app stops its sources' work.
@@ -139,6 +142,35 @@ async function serve(gate: ReturnType<typeof createGate>, exportPlaces = { runni
 }
 
 const EXPORT = '/api/sessions/one/export?format=ndjson';
+
+/**
+ * A client that asks for `path`, takes the answer's first bytes, and then reads nothing more, as
+ * a paused download does, until `readToEnd`, which resolves with all it was sent once the server
+ * has closed the connection.
+ */
+function stalledClient(url: string, path: string): Promise<{ head: string; readToEnd(): Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect(Number(port), hostname);
+  socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n\r\n`);
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      const chunks = [first];
+      const closed = new Promise<string>((done) => {
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.once('close', () => done(Buffer.concat(chunks).toString('latin1')));
+      });
+      resolve({
+        head: first.toString('latin1', 0, 200),
+        readToEnd() {
+          socket.resume();
+          return closed;
+        },
+      });
+    });
+  });
+}
 const SEARCH = '/api/search?q=cart';
 
 describe('the queues of searches and exports', () => {
@@ -248,6 +280,29 @@ describe('the queues of searches and exports', () => {
       assert.deepEqual((await Promise.all(held)).map((answer) => `${answer.status} ${answer.status === 200 ? "" : answer.body}`), Array(6).fill("200 "));
     } finally {
       gate.open();
+      await app.close();
+    }
+  });
+
+  it('an export whose client takes no bytes keeps its place while nobody waits, and is cut for one that waits: the next is made', async () => {
+    const gate = createGate();
+    gate.open();
+    const { app, get, url, exports } = await serve(gate, { running: 1, waiting: 1, stalledMs: 200 });
+    try {
+      const stalled = await stalledClient(url, '/api/sessions/big/export?format=ndjson');
+      assert.match(stalled.head, /^HTTP\/1\.1 200/);
+      await queueHolds(exports, 1, 0);
+      // Five times the time it may take no bytes: nobody waits, so a paused download keeps its place.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.deepEqual(exports.describe(), { running: 1, waiting: 0, refused: 0, cut: 0 });
+      const next = await get(EXPORT);
+      assert.equal(next.status, 200, next.body);
+      assert.equal(next.body.trim().split('\n').length, 1 + 2, 'the one that waited is whole: its head and its two entries');
+      assert.equal(exports.describe().cut, 1);
+      const cut = await stalled.readToEnd();
+      assert.ok(!cut.endsWith('0\r\n\r\n'), 'the cut download has no last chunk: no client takes it for a whole one');
+      await queueHolds(exports, 0, 0);
+    } finally {
       await app.close();
     }
   });

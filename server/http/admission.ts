@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { RETRY_AFTER_S, SEARCH_THREADS, SEARCH_WAITING } from '../search/searchPool.ts';
 
@@ -5,6 +6,13 @@ import { RETRY_AFTER_S, SEARCH_THREADS, SEARCH_WAITING } from '../search/searchP
 // wait, and any more are refused with a 503 and `retry-after` before any of their work starts,
 // decided as the request arrives, before its query is even read. Pages, items and the event
 // stream take no place in any queue: they are never behind a search or an export.
+//
+// A place is held while the answer is sent, and a client that stops taking bytes (a download
+// paused, a process that connects and reads nothing) would hold it for as long as it keeps its
+// connection open, and every request waiting behind it with it. So a request whose client has
+// taken no bytes for a while, with its answer waiting for it to, loses its place to one that
+// waits: its answer is cut, as an answer whose client went away is. While nobody waits, a paused
+// download keeps its place.
 
 /** Searches: as many run as there are search threads; while they gather candidates, the event loop is theirs in slices. */
 export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARCH_THREADS, waiting: SEARCH_WAITING, retryAfterSeconds: RETRY_AFTER_S };
@@ -17,6 +25,9 @@ export const SEARCH_QUEUE: AdmissionOptions = { work: 'searches', running: SEARC
  */
 export const EXPORT_QUEUE: AdmissionOptions = { work: 'exports', running: 2, waiting: 8, retryAfterSeconds: RETRY_AFTER_S };
 
+/** How long a client may take no bytes of an answer that waits for it before its place goes to one waiting. */
+const STALLED_MS = 10_000;
+
 type AdmissionOptions = {
   /** What is queued, in words for a refusal: "searches", "exports". */
   work: string;
@@ -26,6 +37,8 @@ type AdmissionOptions = {
   waiting: number;
   /** When a refused request is worth sending again, in seconds. */
   retryAfterSeconds: number;
+  /** How long a client may take no bytes while its answer waits for it, before its place goes to one waiting (STALLED_MS). */
+  stalledMs?: number;
 };
 
 /** A place in the queue, taken at once. */
@@ -52,16 +65,54 @@ export type Admission = {
    * thread. Nothing when the request holds no place.
    */
   leave(request: FastifyRequest): void;
-  /** Running and waiting now, and refused so far. */
-  describe(): { running: number; waiting: number; refused: number };
+  /** Running and waiting now, refused so far, and cut so far: answers whose client took no bytes while another waited. */
+  describe(): { running: number; waiting: number; refused: number; cut: number };
 };
+
+/** A request holding a place while its answer is sent, as last seen taking bytes. */
+type Holder = { response: ServerResponse; sent: number; since: number };
 
 export function createAdmission(options: AdmissionOptions): Admission {
   /** The places `admit` took, by request, until each is given back. */
-  const admitted = new WeakMap<FastifyRequest, Ticket>();
+  const admitted = new WeakMap<FastifyRequest, { ticket: Ticket; holder: Holder }>();
   let running = 0;
   let refused = 0;
+  let cut = 0;
   const waiting: { resolve: () => void }[] = [];
+  const stalledMs = options.stalledMs ?? STALLED_MS;
+  /** The requests `admit` let in, while their answers are under way. */
+  const holders = new Set<Holder>();
+  let watch: NodeJS.Timeout | null = null;
+
+  /**
+   * While a request waits, looks at those holding places: one whose client has taken no bytes
+   * for `stalledMs` while its answer waits for it to (the response's buffer is full) is cut, and
+   * its place goes to the next in line when its response closes. An answer that makes no bytes
+   * (its work still reading) is not waiting for its client and is never cut.
+   */
+  function watchHolders(): void {
+    if (watch !== null) return;
+    watch = setInterval(() => {
+      if (waiting.length === 0) {
+        clearInterval(watch!);
+        watch = null;
+        return;
+      }
+      const now = performance.now();
+      for (const holder of holders) {
+        const sent = holder.response.socket?.bytesWritten ?? holder.sent;
+        if (sent !== holder.sent || !holder.response.writableNeedDrain) {
+          holder.sent = sent;
+          holder.since = now;
+        } else if (now - holder.since >= stalledMs) {
+          holders.delete(holder);
+          cut++;
+          holder.response.destroy(new Error(`its client took no bytes for ${stalledMs} ms while another request waited for its place`));
+        }
+      }
+    }, Math.min(1_000, Math.max(10, stalledMs / 4)));
+    watch.unref();
+  }
 
   /** Hands a place given back to the next in line, or frees it. */
   function handOn(): void {
@@ -90,6 +141,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
         };
       });
       waiting.push(waiter);
+      watchHolders();
     }
     const leave = () => {
       if (state === 'left') return;
@@ -124,10 +176,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
     async admit(request, reply) {
       const ticket = enter();
       if (ticket === null) return sendBusy(reply, options);
-      admitted.set(request, ticket);
+      const holder: Holder = { response: reply.raw, sent: reply.raw.socket?.bytesWritten ?? 0, since: performance.now() };
+      admitted.set(request, { ticket, holder });
       // The response closes when it has been sent whole, or when its client goes first.
       const closed = new AbortController();
       reply.raw.once('close', () => {
+        holders.delete(holder);
         ticket.leave();
         closed.abort(new Error('the client went away'));
       });
@@ -137,12 +191,18 @@ export function createAdmission(options: AdmissionOptions): Admission {
         // Its client went away while it waited: nothing is left to answer.
         return reply.code(499).send();
       }
+      holder.since = performance.now();
+      holders.add(holder);
       return undefined;
     },
     leave(request) {
-      admitted.get(request)?.leave();
+      const place = admitted.get(request);
+      if (place === undefined) return;
+      // What is left to send holds no place, so it is never cut for one waiting.
+      holders.delete(place.holder);
+      place.ticket.leave();
     },
-    describe: () => ({ running, waiting: waiting.length, refused }),
+    describe: () => ({ running, waiting: waiting.length, refused, cut }),
   };
 }
 
