@@ -127,7 +127,7 @@ function describeFile(item: FileItem): string {
         item.fileText === undefined ? '' : fencedBlock(item.fileText, 'json'),
       );
     case 'unreadable':
-      return section(`Unreadable: file ${name}`, [place, '- It could not be read: unknown evidence.', ...why]);
+      return section(`Unreadable: file ${name}`, [place, '- It was not read: unknown evidence.', ...why]);
     case 'removed':
       return section(`Removed after it was read: file ${name}`, [place, `- It${was} disappeared; the writer never deletes, so something else removed it.`, ...why]);
     case 'changed':

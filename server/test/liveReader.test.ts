@@ -149,7 +149,7 @@ describe('the live reader', () => {
     await eventually(async () => ((await itemOf(sessionId, nameAt(5, 1)))?.evidence === 'parsed' ? true : undefined), 'the new start entry');
   });
 
-  it('a symlink to a file outside the record is listed as a stray, never followed, its bytes never served', async () => {
+  it("a symlink under an entry's name to a file outside the record is unreadable in that entry's place, never followed, its bytes never served, and no entry is said missing", async () => {
     const sessionId = 'with-link';
     const outside = makeTempRecord('rec-outside-');
     try {
@@ -157,10 +157,19 @@ describe('the live reader', () => {
       writeFileSync(secret, JSON.stringify(entry(sessionId, sentEntry(1, 'SECRET OUTSIDE THE RECORD'))));
       await writer.send({ op: 'write', sessionId, seq: 1, entry: entry(sessionId, startEntry(0)) });
       symlinkSync(secret, join(record.dir, sessionId, nameAt(1, 2)));
+      await writer.send({ op: 'write', sessionId, seq: 3, entry: entry(sessionId, sentEntry(2, 'after the link')), at: isoAt(2) });
       const page = await eventually(async () => {
         const got = await getJson(dashboard, `/api/sessions/${sessionId}`, sessionResponseSchema);
-        return got.items.some((item) => item.type === 'stray') ? got : undefined;
-      }, 'the link as a stray');
+        return got.items.length === 3 && got.items[2]?.type === 'file' && got.items[2].evidence === 'parsed' ? got : undefined;
+      }, 'the link and the entry after it');
+      assert.deepEqual(
+        page.items.map((item) => (item.type === 'file' ? `${item.file} ${item.evidence}` : item.type)),
+        [`${nameAt(0, 1)} parsed`, `${nameAt(1, 2)} unreadable`, `${nameAt(2, 3)} parsed`],
+        'the link keeps its place: no gap, no stray',
+      );
+      const link = page.items[1]!;
+      assert.equal(link.type === 'file' && link.why, 'not read, so what this entry said is unknown: a symbolic link, not followed');
+      assert.deepEqual(page.session.degraded.map((reason) => [reason.code, reason.files]), [['unreadable', [nameAt(1, 2)]]]);
       assert.doesNotMatch(JSON.stringify(page), /SECRET OUTSIDE/);
       const direct = await fetch(new URL(`/api/sessions/${sessionId}/files/${nameAt(1, 2)}`, dashboard.url));
       assert.doesNotMatch(await direct.text(), /SECRET OUTSIDE/);

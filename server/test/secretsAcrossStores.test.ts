@@ -83,6 +83,17 @@ describe("a store's secrets, hard-linked into the stores the command reads", () 
     for (const canary of [TOKENS, COPY]) assert.ok(!all.includes(canary), `${canary} was served`);
   });
 
+  it("says where it is withheld: in the record, under an entry's name, that entry unread in its place, no entry said missing", async () => {
+    const list = sessionsResponseSchema.parse(await (await command.get('/api/sessions')).json());
+    const record = list.sources.find((source) => source.kind === 'record')!;
+    const page = (await (await command.get(`/api/sources/${record.id}/conversations/${SESSION}`)).json()) as { items: { type: string; file?: string; evidence?: string; why?: string | null }[] };
+    const linked = page.items.find((item) => item.file === '2026-11-20T090003.000Z-3.json');
+    assert.equal(linked?.type, 'file');
+    assert.equal(linked?.evidence, 'unreadable');
+    assert.match(linked?.why ?? '', /^not read, so what this entry said is unknown: the same file \(device and inode\) as a secret of a store read here, under another name: withheld/);
+    assert.deepEqual(page.items.filter((item) => item.type === 'gap' || item.type === 'stray'), []);
+  });
+
   it('is withheld when linked into the record while it is watched', async () => {
     await stores.sacWriter.send({ op: 'json', name: 'http-tokens.json', value: { 'web-app': { token: LIVE } } });
     linkSync(join(stores.sac, 'http-tokens.json'), join(recordFolder(), '2026-11-20T090004.000Z-4.json'));

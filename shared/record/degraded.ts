@@ -107,7 +107,7 @@ export function describeReason(reason: DegradedReason, missingTotal?: number): s
     case 'unreadable':
       return reason.folder !== undefined
         ? `The session folder could not be read (${reason.folder}): what it holds is unknown.`
-        : `${n} ${files} could not be read: unknown evidence.`;
+        : `${n} ${files} ${n === 1 ? 'was' : 'were'} not read: unknown evidence.`;
     case 'changed-after-read':
       return `${n} ${files} changed after ${n === 1 ? 'it was' : 'they were'} read; the writer writes each file once, so something else touched ${n === 1 ? 'it' : 'them'}.`;
     case 'removed-after-read':

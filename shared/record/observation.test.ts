@@ -5,7 +5,7 @@ import type { EntryFacts } from './entry.ts';
 import { PENDING_WINDOW_MS, nextRetryDelay } from '../evidence.ts';
 import { parseEntryName } from './entryName.ts';
 import type { KnownFile } from './knownFile.ts';
-import { concludeObservation } from './observation.ts';
+import { UNREAD_ENTRY, concludeObservation } from './observation.ts';
 
 const NOW = 1_800_000_000_000;
 const facts: EntryFacts = { kind: 'start', sessionId: SESSION, at: '2026-11-20T09:00:00.000Z', cwd: '/x', host: 'h', version: 'v', inbound: 'accept' };
@@ -77,8 +77,10 @@ describe('what a reader concludes from each look at a file', () => {
   });
 
   it('a stray that goes leaves nothing to show', () => {
-    const stray = concludeObservation(null, FILE, { type: 'stray', why: 'not an entry file name', size: 3 }, NOW);
-    assert.equal(concludeObservation(stray, FILE, { type: 'gone' }, NOW), null);
+    const notes = { name: 'notes.txt', entryName: null, mtimeMs: NOW };
+    const stray = concludeObservation(null, notes, { type: 'stray', why: 'not an entry file name', size: 3 }, NOW);
+    assert.equal(stray?.evidence, 'stray');
+    assert.equal(concludeObservation(stray, notes, { type: 'gone' }, NOW), null);
   });
 
   it('a file the reader may not read is unreadable, and keeps what it said before', () => {
@@ -150,9 +152,29 @@ describe('what a reader concludes from each look at a file', () => {
     assert.equal(concludeObservation(invalid, FILE, { type: 'stray', why: 'a folder', size: 4096 }, NOW)?.evidence, 'changed');
   });
 
-  it('a name never parsed that holds a link is a stray, as ever', () => {
+  for (const [what, why] of [
+    ['a symbolic link', 'a symbolic link, not followed'],
+    ['a named pipe', 'a named pipe'],
+    ["another store's secret", 'the same file (device and inode) as a secret of a store read here, under another name: withheld, never read'],
+  ] as const) {
+    it(`an entry's name that holds ${what}, never read, is unreadable in that entry's place, saying why: not a stray, whose name is no entry's`, () => {
+      const link = concludeObservation(null, FILE, { type: 'stray', why, size: 12 }, NOW);
+      assert.equal(link?.evidence, 'unreadable');
+      assert.equal(link?.why, `${UNREAD_ENTRY}${why}`);
+      assert.equal(link?.facts, null);
+      assert.equal(link?.size, 12);
+    });
+  }
+
+  it('a name never parsed that then holds a link is unreadable in its place, as one that held it from the first', () => {
     const pending = concludeObservation(null, FILE, unparsed(NOW), NOW);
-    assert.equal(concludeObservation(pending, FILE, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW)?.evidence, 'stray');
+    assert.equal(concludeObservation(pending, FILE, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW)?.evidence, 'unreadable');
+  });
+
+  it("a name that is not an entry's is a stray, whatever it holds", () => {
+    const notes = { name: 'notes.json', entryName: null, mtimeMs: NOW };
+    assert.equal(concludeObservation(null, notes, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW)?.evidence, 'stray');
+    assert.equal(concludeObservation(null, notes, { type: 'stray', why: 'not an entry file name', size: 12 }, NOW)?.evidence, 'stray');
   });
 
   it('a changed file that comes back with the bytes first read is parsed, and keeps the episode', () => {

@@ -9,12 +9,19 @@ import type { FileSeen, KnownFile } from './knownFile.ts';
 // writer writes each file once (rule.oneWriter), so the first complete read is the evidence and
 // any later difference is something else touching the record.
 
+/** The head of the why of an entry's name that holds no file the reader reads: a link, a pipe, a folder, another store's secret. */
+export const UNREAD_ENTRY = 'not read, so what this entry said is unknown: ';
+
 /** What one look at a file found. `changedAt` is when the file last changed (epoch ms). */
 export type Observation =
   | { type: 'entry'; facts: EntryFacts; fingerprint: number; size: number; changedAt: number }
   | { type: 'unparsed'; why: string; size: number; changedAt: number }
   | { type: 'invalid'; why: string; fingerprint: number; size: number }
-  /** Not an entry: a name that is not an entry's, or a link, folder or device. Never read. */
+  /**
+   * No entry read: a name that is not an entry's, or, under any name, a link, a folder, a pipe, a
+   * device or another store's secret, never read. A file concludes it is a stray only when its
+   * name is no entry's; under an entry's name it is unreadable, in that entry's place.
+   */
   | { type: 'stray'; why: string; size: number }
   /** `size` when the file could be stat'ed (a file too large to read has one). */
   | { type: 'unreadable'; why: string; size?: number }
@@ -48,6 +55,10 @@ export function concludeObservation(
       // Whatever now holds the name of a file that was read (a link, a pipe, a folder) took the
       // place of that file: the file changed after it was read, and what it said is kept.
       if (read) return makeKnown(previous, file, 'changed', `changed after it was read: now ${seen.why}`, seen.size, facts, fingerprint, pendingSince, 'changed');
+      // Under an entry's name it holds that entry's place: what the entry said, if there was one,
+      // is unknown, not missing (a gap would say no file has the name) and not a stray's (whose
+      // name is no entry's).
+      if (file.entryName !== null) return makeKnown(previous, file, 'unreadable', `${UNREAD_ENTRY}${seen.why}`, seen.size, null, null, undefined, touched);
       return makeKnown(previous, file, 'stray', seen.why, seen.size, null, null, undefined, undefined);
     case 'unreadable':
       return makeKnown(previous, file, 'unreadable', seen.why, seen.size ?? previous?.size ?? 0, facts, fingerprint, pendingSince, touched);

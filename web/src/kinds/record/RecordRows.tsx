@@ -147,7 +147,7 @@ export function EvidenceRow({ sessionId, item }: { sessionId: string; item: File
     case 'unreadable':
       words = (
         <>
-          <strong>Unreadable:</strong> file {name} ({size}) could not be read: unknown evidence.
+          <strong>Unreadable:</strong> file {name} ({size}) was not read: unknown evidence.
         </>
       );
       break;
