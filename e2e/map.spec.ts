@@ -317,6 +317,11 @@ test('an edge opened is a step Back undoes, Escape closes it, and on a phone its
   await expect(panel).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(panel).toHaveCount(0);
+  await expect(page).toHaveURL(`${url}/map`);
+  // Escape undid the edge's step: Back leaves the map rather than opening the edge again.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/[?&]from=/);
+  await expect(panel).toHaveCount(0);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${url}/map?view=list`);

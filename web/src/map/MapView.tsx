@@ -77,11 +77,26 @@ function addressOf(filter: MapFilter): string {
 export default function MapView({ query }: { query: string }) {
   const { navigate } = useRouter();
   const filter = useMemo(() => parseMapFilter(query), [query]);
-  // A filter changed replaces the address; an edge opened or closed, or the list shown, is a step
-  // that Back undoes.
+  // A filter changed replaces the address; an edge opened, or the list shown, is a step that Back
+  // undoes. Another edge opened over one open replaces it: one step, whatever was looked at in it.
   const set = (change: Partial<MapFilter>, step = false) => navigate(addressOf({ ...filter, ...change }), { replace: !step });
-  const openEdge = (from: string, to: string) => set({ from, to }, true);
-  const closeEdge = () => set({ from: null, to: null }, true);
+  /** Whether this page put the open edge's step over the map without it. */
+  const edgeStepHere = useRef(false);
+  const openEdge = (from: string, to: string) => {
+    const step = filter.from === null;
+    if (step) edgeStepHere.current = true;
+    set({ from, to }, step);
+  };
+  // Closing an edge (Escape, its close button) undoes its step, as Back does, so that Back after
+  // it does not open the edge again; the step under it takes the filters as they are now. An edge
+  // opened by its address has no step of this page under it: it is closed in place.
+  const closeEdge = () => {
+    const closed = addressOf({ ...filter, from: null, to: null });
+    if (!edgeStepHere.current) return navigate(closed, { replace: true });
+    edgeStepHere.current = false;
+    window.addEventListener('popstate', () => navigate(closed, { replace: true }), { once: true });
+    window.history.back();
+  };
   useKeys(filter.from !== null ? { Escape: closeEdge } : {});
   const { sources } = useStores();
   const keyParams = new URLSearchParams({ last: filter.last, since: filter.since ?? '', until: filter.until ?? '', stores: filter.stores?.join(',') ?? '' }).toString();
