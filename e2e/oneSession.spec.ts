@@ -174,9 +174,9 @@ test("a store's page given a filter it does not take says so, naming it, and say
   await page.goto(`${dashboard.url}${conversationPath(spex, SESSION_A)}?side=received`);
   await expect(notice).toContainText('Not applied on this page: side=received. It shows every item');
   await page.goto(`${dashboard.url}${conversationPath(sac, 'checkout#9c0ffee0')}?side=sent&others=1`);
-  await expect(notice).toHaveText('Not applied on this page: side=sent (it reads only others).');
+  await expect(notice).toHaveText('Not applied on this page: side=sent (this page takes only others).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?others=1`);
-  await expect(notice).toHaveText('Not applied on this page: others=1 (it reads only side, peer, peerUnknown, refused).');
+  await expect(notice).toHaveText('Not applied on this page: others=1 (this page takes only side, peer, peerUnknown, refused).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=both`);
   await expect(notice).toHaveText('Not applied on this page: side=both (not a value it takes).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=received`);
@@ -254,11 +254,11 @@ test('a search given a filter it does not read says so, and so does one whose ki
   // A name it does not read, and a value it does not take.
   await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
   await expect(notes).toHaveCount(1);
-  await expect(notes).toContainText('Not applied on this page: side=both (not a value it takes); spex.fromPerson=1 (it reads only q, regex');
+  await expect(notes).toContainText('Not applied on this page: side=both (not a value it takes); spex.fromPerson=1 (this page takes only q, regex');
   await expect(notes).toContainText('spex.person');
   // An address with no text and only a filter it does not read is told so, not only asked for a text.
   await page.goto(`${dashboard.url}/search?outcome=rejected`);
-  await expect(notes).toContainText('Not applied on this page: outcome=rejected (it reads only q, regex');
+  await expect(notes).toContainText('Not applied on this page: outcome=rejected (this page takes only q, regex');
   await expect(notes).toContainText('record.outcome');
   await expect(page.getByText('Give a text or a filter.')).toBeVisible();
   await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
