@@ -413,7 +413,7 @@ test("a session's page asks for each store's newest 300 items, says which stores
   await expect(page.getByRole('button', { name: /^Show up to/ })).toHaveCount(0);
   // A limit it does not take, a store that holds none of the session, a name it does not read: each is said, not applied.
   await page.goto(`${dashboard.url}/sessions/${SESSION_B}?limit=7&store=nope&foo=1`);
-  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText('Not applied on this page: limit=7, store=nope (not values it takes); foo=1 (it reads only');
+  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText('Not applied on this page: limit=7, store=nope (not values it takes); foo=1 (this page takes only');
   await expect(page.getByRole('group', { name: 'Store', exact: true })).toContainText('none chosen: every store is shown');
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });
