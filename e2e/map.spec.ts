@@ -117,6 +117,15 @@ test('the store filter and the time window are in the address and narrow the map
     `${SESSION_A} → ${SESSION_B}: 1 message (the record, the sender's side); 1 message (the record, the receiver's side)`,
   );
   await expect(mapOf(page).getByRole('button', { name: `${SESSION_B} → ${SESSION_A}:` })).toHaveCount(0);
+  // The window select says the window is the address's, never "all time" beside it.
+  const window = page.getByRole('combobox', { name: 'Time window' });
+  await expect(window.locator('option:checked')).toHaveText('the address’s');
+  await expect(page.locator('.map-head')).toContainText('from the start to 2026-11-30T09:01:30.000Z');
+  // A window word it does not take is named, and the map is over all time.
+  await page.goto(`${url}/map?last=fortnight`);
+  await expect(window.locator('option:checked')).toHaveText('“fortnight” is no window: all time');
+  await page.goto(`${url}/map`);
+  await expect(window.locator('option:checked')).toHaveText('all time');
 });
 
 test('a message that lands updates its edge live, and the edge pulses in its own color, not the color of an arrow opened or focused', async ({ page }) => {

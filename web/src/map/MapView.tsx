@@ -29,6 +29,9 @@ const WINDOWS = [
   ['24h', 'the last day'],
   ['7d', 'the last week'],
 ] as const;
+/** The window select's value for a window given by `since` and `until`, and for a `last` it does not take. */
+const ADDRESS_WINDOW = ':address';
+const UNKNOWN_WINDOW = ':unknown';
 const WINDOW_MS: Readonly<Record<string, number>> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 /** How long an edge pulses after its count changed. */
 const PULSE_MS = 2_000;
@@ -118,6 +121,14 @@ export default function MapView({ query }: { query: string }) {
     set({ stores: next.length === all.length ? null : next });
   };
 
+  // The window as the address gives it: a time from and to (shown beside), or a word it does not
+  // take, which leaves the map over all time; never "all time" beside a window of the address's.
+  const windowShown = WINDOWS.some(([value]) => value === filter.last)
+    ? filter.last === '' && (filter.since !== null || filter.until !== null)
+      ? ADDRESS_WINDOW
+      : filter.last
+    : UNKNOWN_WINDOW;
+
   return (
     <main className="view map-view" aria-labelledby="map-title">
       <header className="map-head">
@@ -132,7 +143,17 @@ export default function MapView({ query }: { query: string }) {
         </span>
         <label>
           Window{' '}
-          <select value={filter.last} onChange={(event) => set({ last: event.target.value, since: null, until: null })} aria-label="Time window">
+          <select value={windowShown} onChange={(event) => set({ last: event.target.value, since: null, until: null })} aria-label="Time window">
+            {windowShown === ADDRESS_WINDOW && (
+              <option value={ADDRESS_WINDOW} disabled>
+                the address’s
+              </option>
+            )}
+            {windowShown === UNKNOWN_WINDOW && (
+              <option value={UNKNOWN_WINDOW} disabled>
+                “{filter.last}” is no window{filter.since === null && filter.until === null ? ': all time' : ''}
+              </option>
+            )}
             {WINDOWS.map(([value, words]) => (
               <option key={value} value={value}>
                 {words}
@@ -140,7 +161,7 @@ export default function MapView({ query }: { query: string }) {
             ))}
           </select>
         </label>
-        {filter.last === '' && (filter.since !== null || filter.until !== null) && (
+        {WINDOW_MS[filter.last] === undefined && (filter.since !== null || filter.until !== null) && (
           <span className="muted">
             from {filter.since ?? 'the start'} to {filter.until ?? 'now'}
           </span>
