@@ -157,6 +157,17 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(column(page, 'sent').locator('article')).toHaveCount(1);
 });
 
+test("a session's Sent says it may be more where another session's log holds a line not read as an event, and links that log: never for its own log's", async ({ page }) => {
+  // A's log holds a damaged line: whose it is, nothing says, so it may be a message B sent.
+  await page.goto(sessionUrl(B));
+  const note = page.locator('.spex-sent-unknown');
+  await expect(note).toContainText("What it sent may be more. What this session sent is read from the other sessions' logs, and there 1 line is not read as events");
+  await expect(note.getByRole('link', { name: A })).toHaveAttribute('href', `/source/${source}/conversation/${A}`);
+  await page.goto(sessionUrl(A));
+  await expect(page.locator('.conversation-columns > *')).toHaveText([/^Sent/, /^Received/]);
+  await expect(page.locator('.spex-sent-unknown')).toHaveCount(0);
+});
+
 test('declarations span both columns in their place, with spex’s word, the raw status, the proposal and the note', async ({ page }) => {
   // Tall enough for every item of the session to be in the page: the list is virtualized.
   await page.setViewportSize({ width: 1280, height: 2400 });

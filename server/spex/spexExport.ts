@@ -1,6 +1,7 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { LINE_NUMBERS_WORDS, STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
+import { sayWhatSentMayLack, type SentUnknown } from '../../shared/spex/sentUnknown.ts';
 import type { SpexSearchHit, SpexSender, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import { PERSON_WORDS } from '../../shared/peerMatch.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
@@ -114,16 +115,17 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
     // The list is kept for pages and replaced as the session changes: the export keeps the items of the moment it began.
     const items = projection.placeItems(session).slice();
     const summary = projection.listed(session).summary;
+    const sentUnknown = projection.sentUnknownOf(id);
     return {
       name: ['spex', id],
-      ndjsonHead: { type: 'session', schema: SPEX_EXPORT_SCHEMA, source: ref, sessionId: id, session: summary, items: items.length },
+      ndjsonHead: { type: 'session', schema: SPEX_EXPORT_SCHEMA, source: ref, sessionId: id, session: summary, items: items.length, sentUnknown },
       jsonHead: { schema: 'rec.spex-session/1', page: { offset: 0, limit: items.length, total: items.length } },
       // The summary comes last, taken once every line was read, as a page's agrees with its items.
       jsonTail() {
         const current = reader.session(id) ?? session;
-        return { session: projection.listed(current).summary, currentNote: projection.currentNoteOf(id), strays: current.strays.map((stray) => ({ name: stray.name, why: stray.why })) };
+        return { session: projection.listed(current).summary, currentNote: projection.currentNoteOf(id), strays: current.strays.map((stray) => ({ name: stray.name, why: stray.why })), sentUnknown: projection.sentUnknownOf(id) };
       },
-      markdownHead: (exportedAt) => describeSessionMarkdown(summary, exportedAt),
+      markdownHead: (exportedAt) => describeSessionMarkdown(summary, sentUnknown, exportedAt),
       lists: [{ name: 'items' }],
       items: {
         ndjson: (signal) => records(session, items, signal),
@@ -138,7 +140,7 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
 
 
 /** The transcript's head: the session, what session.json says now, and every reason to doubt its log. */
-function describeSessionMarkdown(summary: SpexSummary, exportedAt: string): string {
+function describeSessionMarkdown(summary: SpexSummary, sentUnknown: SentUnknown | null, exportedAt: string): string {
   const { counts, current } = summary;
   const lines = [`# spex session ${inlineValue(summary.id)}`, '', `- Store: spex ${inlineValue(summary.source.id)}`];
   const label = summary.title ?? summary.name;
@@ -160,6 +162,10 @@ function describeSessionMarkdown(summary: SpexSummary, exportedAt: string): stri
     `What this session sent is shown from the receiver's log: the line there whose \`from\` is this session's id. One event seen from two sides, joined by the id spex stored, never by text or time. spex's private delivery data is never shown: ${LINE_NUMBERS_WORDS}.`,
     '',
   );
+  if (sentUnknown !== null) {
+    const more = sentUnknown.moreLogs > 0 ? ` and ${sentUnknown.moreLogs} more` : '';
+    lines.push(`**What it sent may be more.** ${sayWhatSentMayLack(sentUnknown)} Those logs: ${sentUnknown.logs.map(inlineValue).join(', ')}${more}.`, '');
+  }
   if (summary.degraded.length > 0) {
     lines.push('## Degraded timeline: what it shows is incomplete', '');
     for (const reason of summary.degraded) {

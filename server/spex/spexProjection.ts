@@ -3,6 +3,7 @@ import { describeReason } from '../../shared/spex/degraded.ts';
 import { nameSession, readSessionJson } from '../../shared/spex/sessionJson.ts';
 import type { TimelineItem } from '../../shared/spex/segment.ts';
 import { describeSender, isSeenFromTwoSides } from '../../shared/spex/sentBy.ts';
+import { describeSentUnknown, type SentUnknown } from '../../shared/spex/sentUnknown.ts';
 import { readLineHeadView, readLineView } from '../../shared/spex/view.ts';
 import { spexSummarySchema, type SpexItem, type SpexNamed, type SpexSender, type SpexSummary } from '../../shared/wire/spex.ts';
 import { LARGE_HEAD_READ_BYTES, LARGE_TEXT_BYTES, markLargeText } from '../export/largeText.ts';
@@ -107,8 +108,16 @@ export function createSpexProjection(reader: SpexReader, ref: SourceRef & { kind
     return note === null ? null : (clipText(note, PAGE_TEXT_LIMIT_BYTES).text ?? null);
   }
 
+  /** What the session's Sent may lack: the other logs' lines and segments not read as events (SentUnknown). */
+  function sentUnknownOf(sessionId: string): SentUnknown | null {
+    return describeSentUnknown(sessionId, (function* () {
+      for (const session of reader.sessions()) yield { sessionId: session.sessionId, degraded: session.fold.degraded };
+    })());
+  }
+
   return {
     listed,
+    sentUnknownOf,
     /** Forgets a session's summary: it is gone, or what it says changed. */
     forget: (id: string) => summaries.delete(id),
     wasListed: (id: string) => summaries.has(id),

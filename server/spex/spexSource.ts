@@ -85,6 +85,7 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
       page: { offset, limit, total: items.length },
       items: onPage,
       strays: session.strays.map((stray) => ({ name: stray.name, why: stray.why })),
+      sentUnknown: projection.sentUnknownOf(id),
     };
   }
 

@@ -49,3 +49,25 @@ test("what a session sent follows its receivers' logs: appended, renumbered by a
   await eventually(() => (sentCount(r, A) === 1 ? true : undefined), 'the lines of a receiver that is gone are not counted');
   assert.deepEqual(await sentKeys(r, A), [`sent-1-${C}`]);
 });
+
+test("a session's page and export say what its Sent may lack: the other logs' lines not read as events, named by log, never its own", async () => {
+  const r = await startSpexRig(async (writer) => {
+    for (const id of [A, B, C]) await writer.send({ op: 'session', ...where(id), value: sessionJson(id) });
+    await writer.send({ op: 'event', ...where(B), event: sentEvent('A to B', A, { ts: '2026-11-30T10:00:01.000Z' }) });
+    // Lines no reader can say the sender of: in B's log, a line cut short before a complete one
+    // (damaged), and in A's own log a line of the same kind, which can hold nothing A sent.
+    await writer.send({ op: 'bytes', ...where(B), base64: Buffer.from('{"kind":"sent","text":"cut\n').toString('base64') });
+    await writer.send({ op: 'event', ...where(B), event: sentEvent('A to B, after it', A, { ts: '2026-11-30T10:00:02.000Z' }) });
+    await writer.send({ op: 'bytes', ...where(A), base64: Buffer.from('{"kind":"sent","te\n').toString('base64') });
+  });
+  rigs.push(r);
+  const page = spexSessionResponseSchema.parse((await r.get(`/api/sessions/${A}`)).body);
+  assert.deepEqual(page.sentUnknown, { lines: 1, segments: 0, logs: [B], moreLogs: 0 });
+  // C's log holds nothing unread: B's line is unknown for C too, A's is unknown for B and C.
+  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${B}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [A], moreLogs: 0 });
+  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown?.logs, [A, B]);
+  const markdown = (await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=md` })).body;
+  assert.match(markdown, /\*\*What it sent may be more\.\*\* What this session sent is read from the other sessions' logs, and there 1 line is not read as events .* Those logs: `bbbbbbbb-0000-4000-8000-00000000000b`\./);
+  const head = JSON.parse((await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=ndjson` })).body.split('\n')[0]!);
+  assert.deepEqual(head.sentUnknown, page.sentUnknown);
+});

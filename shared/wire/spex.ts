@@ -172,6 +172,19 @@ export const spexSessionResponseSchema = z.object({
   page: pageExtentSchema,
   items: z.array(spexItemSchema),
   strays: z.array(z.object({ name: z.string(), why: z.string() })),
+  /**
+   * What its Sent may lack (shared/spex/sentBy.ts, SentUnknown): lines of other sessions' logs
+   * not read as events, and their segments not read, whose sender nothing says; null when every
+   * other log of the home was read whole.
+   */
+  sentUnknown: z
+    .object({
+      lines: z.number().int().nonnegative(),
+      segments: z.number().int().nonnegative(),
+      logs: z.array(z.string()),
+      moreLogs: z.number().int().nonnegative(),
+    })
+    .nullable(),
 });
 export type SpexSessionResponse = z.infer<typeof spexSessionResponseSchema>;
 

@@ -2,8 +2,9 @@ import { useMemo } from 'react';
 import { ConversationList } from '../../conversation/ConversationList.tsx';
 import { useItemIndex, usePagedConversation } from '../../conversation/usePages.ts';
 import { isNotHere } from '../../api/client.ts';
-import { useRouter } from '../../router/Router.tsx';
-import { itemPath } from '../../router/routes.ts';
+import { conversationPath, itemPath } from '../../router/routes.ts';
+import { Link, useRouter } from '../../router/Router.tsx';
+import { sayWhatSentMayLack } from '../../../../shared/spex/sentUnknown.ts';
 import { countOf } from '../../text/count.ts';
 import type { ConversationViewProps } from '../kind.ts';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
@@ -54,6 +55,20 @@ export default function SpexSessionView({ source, id: sessionId, item, query }: 
     <main className="view conversation-view spex-view" aria-label={`spex session ${sessionId}`}>
       <SpexHeader data={data} />
       <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
+      {data.sentUnknown !== null && (
+        <p className="notice warn spex-sent-unknown" role="status">
+          <strong>What it sent may be more.</strong> {sayWhatSentMayLack(data.sentUnknown)} Those logs:{' '}
+          {data.sentUnknown.logs.map((log, index) => (
+            <span key={log}>
+              {index > 0 && ', '}
+              <Link to={conversationPath(source, log)}>
+                <code>{log}</code>
+              </Link>
+            </span>
+          ))}
+          {data.sentUnknown.moreLogs > 0 ? ` and ${data.sentUnknown.moreLogs} more` : ''}.
+        </p>
+      )}
       <ParamsNotApplied query={query} reads={[]} applied="" />
       <MarksLegend
         names={[

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { DegradedReason } from './degraded.ts';
+import { describeSentUnknown, sayWhatSentMayLack } from './sentUnknown.ts';
+
+// A session's Sent is read from the other sessions' logs: a line there that is not an event, or
+// a segment not read, names no sender, so any of them may be a message the session sent.
+
+const reason = (code: DegradedReason['code'], lines: number[], files: string[] = ['000000000001.ndjson']): DegradedReason => ({ code, files, lines, why: null });
+
+describe("what a session's Sent may lack", () => {
+  it("counts the other logs' damaged, torn and invalid lines and their unread segments, never the session's own log", () => {
+    const found = describeSentUnknown('a', [
+      { sessionId: 'a', degraded: [reason('damaged-line', [1, 2, 3])] },
+      { sessionId: 'b', degraded: [reason('damaged-line', [2]), reason('torn-write', [9])] },
+      { sessionId: 'c', degraded: [reason('invalid-line', [4]), reason('unreadable', [], ['000000000002.ndjson', '000000000003.ndjson'])] },
+      { sessionId: 'd', degraded: [reason('unreadable', [], [])] },
+    ]);
+    assert.deepEqual(found, { lines: 3, segments: 3, logs: ['b', 'c', 'd'], moreLogs: 0 });
+  });
+
+  it('is null when every other log was read whole as events, whatever else is said of them', () => {
+    const found = describeSentUnknown('a', [
+      { sessionId: 'a', degraded: [reason('torn-write', [5])] },
+      { sessionId: 'b', degraded: [reason('session-json-unknown', []), reason('changed-after-read', [])] },
+    ]);
+    assert.equal(found, null);
+  });
+
+  it('names twenty logs at most, and counts the rest', () => {
+    const logs = Array.from({ length: 25 }, (_, index) => ({ sessionId: `s${index}`, degraded: [reason('damaged-line', [1])] }));
+    const found = describeSentUnknown('a', logs);
+    assert.equal(found?.lines, 25);
+    assert.equal(found?.logs.length, 20);
+    assert.equal(found?.moreLogs, 5);
+  });
+
+  it('says what is unknown and where, and that any of it may be a message the session sent: never that nothing is missing, never that something is', () => {
+    assert.equal(
+      sayWhatSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }),
+      "What this session sent is read from the other sessions' logs, and there 2 lines are not read as events (damaged, torn, or JSON that is not an event), and 1 segment was not read, in 1 session's log: whose they are, nothing says, so any of them may be a message this session sent, not shown here.",
+    );
+    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /there 1 line is not read as events .* in 5 sessions' logs:/);
+  });
+});
