@@ -161,7 +161,7 @@ test("a session's Sent says it may be more where another session's log holds a l
   // A's log holds a damaged line: whose it is, nothing says, so it may be a message B sent.
   await page.goto(sessionUrl(B));
   const note = page.locator('.spex-sent-unknown');
-  await expect(note).toContainText("What it sent may be more. What this session sent is read from the other sessions' logs, and there 1 line is not read as events");
+  await expect(note).toContainText("What it sent may be more. 1 line not read as events (damaged, torn, or JSON that is not an event) in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.");
   await expect(note.getByRole('link', { name: A })).toHaveAttribute('href', `/source/${source}/conversation/${A}`);
   await page.goto(sessionUrl(A));
   await expect(page.locator('.conversation-columns > *')).toHaveText([/^Sent/, /^Received/]);
@@ -217,6 +217,9 @@ test('the header says what session.json holds now, labelled current and not hist
   // A degraded log says why, never that nothing happened.
   const banner = page.getByRole('region', { name: 'Degraded timeline' });
   await expect(banner).toContainText('1 line does not parse (for example a write cut short): unknown evidence, not nothing.');
+  // Its line is the log's, numbered across its segments, in a segment named as one.
+  await expect(banner.locator('[data-reason="damaged-line"]')).toContainText(/line \d+ of the log, in segment \S+\.ndjson/);
+  await expect(banner.locator('[data-reason="damaged-line"] .reason-files').first()).toHaveAttribute('title', /^lines are numbered across the log's segments/);
 });
 
 test('a session that the record holds too links to its record view', async ({ page }) => {

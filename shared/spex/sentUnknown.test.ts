@@ -38,8 +38,8 @@ describe("what a session's Sent may lack", () => {
   it('says what is unknown and where, and that any of it may be a message the session sent: never that nothing is missing, never that something is', () => {
     assert.equal(
       sayWhatSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }),
-      "What this session sent is read from the other sessions' logs, and there 2 lines are not read as events (damaged, torn, or JSON that is not an event), and 1 segment was not read, in 1 session's log: whose they are, nothing says, so any of them may be a message this session sent, not shown here.",
+      "2 lines not read as events (damaged, torn, or JSON that is not an event) and 1 segment not read in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.",
     );
-    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /there 1 line is not read as events .* in 5 sessions' logs:/);
+    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /^1 line not read as events .* in 5 other sessions' logs:/);
   });
 });

@@ -51,8 +51,8 @@ export function describeSentUnknown(sessionId: string, logs: Iterable<{ sessionI
 /** SentUnknown in words, for a page's note and an export's head: never that nothing is missing, never that something is. */
 export function sayWhatSentMayLack(found: SentUnknown): string {
   const parts: string[] = [];
-  if (found.lines > 0) parts.push(`${found.lines} ${found.lines === 1 ? 'line is' : 'lines are'} not read as events (damaged, torn, or JSON that is not an event)`);
-  if (found.segments > 0) parts.push(`${found.segments} ${found.segments === 1 ? 'segment was' : 'segments were'} not read`);
+  if (found.lines > 0) parts.push(`${found.lines} ${found.lines === 1 ? 'line' : 'lines'} not read as events (damaged, torn, or JSON that is not an event)`);
+  if (found.segments > 0) parts.push(`${found.segments} ${found.segments === 1 ? 'segment' : 'segments'} not read`);
   const logs = found.logs.length + found.moreLogs;
-  return `What this session sent is read from the other sessions' logs, and there ${parts.join(', and ')}, in ${logs} ${logs === 1 ? "session's log" : "sessions' logs"}: whose they are, nothing says, so any of them may be a message this session sent, not shown here.`;
+  return `${parts.join(' and ')} in ${logs} other ${logs === 1 ? "session's log" : "sessions' logs"}: whose they are, nothing says, so any of them may be a message this session sent.`;
 }

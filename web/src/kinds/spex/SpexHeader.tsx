@@ -1,5 +1,6 @@
 import type { SpexSessionResponse, SpexSummary } from '../../../../shared/wire/spex.ts';
 import { apiUrls } from '../../api/urls.ts';
+import { LINE_NUMBERS_WORDS } from '../../../../shared/spex/privateData.ts';
 import { DegradedBanner } from '../../conversation/DegradedBanner.tsx';
 import { FoldedFacts } from '../../conversation/FoldedFacts.tsx';
 import { DownloadLinks } from '../../export/DownloadLinks.tsx';
@@ -124,7 +125,7 @@ export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummar
         <li key={reason.code} data-reason={reason.code}>
           <span>{reason.words}</span>
           {reason.lines.length > 0 && (
-            <span className="reason-files">
+            <span className="reason-files" title={LINE_NUMBERS_WORDS}>
               {' '}
               {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
               {reason.lines.map((line, index) => {
@@ -136,13 +137,14 @@ export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummar
                   </span>
                 );
               })}
-              {reason.linesTotal > reason.lines.length && ` and ${countOf(reason.linesTotal - reason.lines.length, 'more')}`}
+              {reason.linesTotal > reason.lines.length && ` and ${countOf(reason.linesTotal - reason.lines.length, 'more')}`} of the log
+              {reason.files.length > 0 && ','}
             </span>
           )}
           {reason.files.length > 0 && (
             <span className="reason-files">
               {' '}
-              in {reason.files.map((file) => <code key={file}>{file} </code>)}
+              in {reason.files.length === 1 ? 'segment' : 'segments'} {reason.files.map((file) => <code key={file}>{file} </code>)}
             </span>
           )}
         </li>
