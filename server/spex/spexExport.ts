@@ -1,7 +1,7 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { LINE_NUMBERS_WORDS, STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
-import { sayWhatSentMayLack, type SentUnknown } from '../../shared/spex/sentUnknown.ts';
+import { sayWhatSentMayLack, sayWhichLogs, type SentUnknown } from '../../shared/spex/sentUnknown.ts';
 import type { SpexSearchHit, SpexSender, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import { PERSON_WORDS } from '../../shared/peerMatch.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
@@ -163,14 +163,15 @@ function describeSessionMarkdown(summary: SpexSummary, sentUnknown: SentUnknown 
     '',
   );
   if (sentUnknown !== null) {
-    const more = sentUnknown.moreLogs > 0 ? ` and ${sentUnknown.moreLogs} more` : '';
-    lines.push(`**What it sent may be more.** ${sayWhatSentMayLack(sentUnknown)} Those logs: ${sentUnknown.logs.map(inlineValue).join(', ')}${more}.`, '');
+    lines.push(`**What it sent may be more.** ${sayWhatSentMayLack(sentUnknown)} ${sayWhichLogs(sentUnknown)}`, '');
   }
   if (summary.degraded.length > 0) {
     lines.push('## Degraded timeline: what it shows is incomplete', '');
     for (const reason of summary.degraded) {
-      const on = reason.lines.length === 0 ? '' : ` ${reason.linesTotal === 1 ? 'Line' : 'Lines'} ${reason.lines.join(', ')}${reason.linesTotal > reason.lines.length ? ` and ${reason.linesTotal - reason.lines.length} more` : ''}.`;
-      lines.push(`- ${reason.words}${on}${reason.files.length > 0 ? ` In ${reason.files.map(inlineValue).join(', ')}.` : ''}`);
+      // As the page's banner says it: the lines are the log's, numbered across its segments.
+      const on = reason.lines.length === 0 ? '' : `${reason.linesTotal === 1 ? 'Line' : 'Lines'} ${reason.lines.join(', ')}${reason.linesTotal > reason.lines.length ? ` and ${reason.linesTotal - reason.lines.length} more` : ''} of the log`;
+      const where = reason.files.length === 0 ? '' : `${on === '' ? 'In' : ', in'} ${reason.files.length === 1 ? 'segment' : 'segments'} ${reason.files.map(inlineValue).join(', ')}`;
+      lines.push(`- ${reason.words}${on === '' && where === '' ? '' : ` ${on}${where}.`}`);
     }
     lines.push('');
   }

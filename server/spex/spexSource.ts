@@ -1,5 +1,6 @@
 import type { PendingWindow } from '../../shared/evidence.ts';
 import { stateSpexMessages } from '../../shared/spex/mapStatements.ts';
+import { countUnknownSenders } from '../../shared/spex/sentUnknown.ts';
 import type { z } from 'zod';
 import { PAGE_TEXT_LIMIT_BYTES, pageStart, type SourceStatus } from '../../shared/wire/common.ts';
 import type { SpexItem, SpexItemResponse, SpexSearchHit, SpexSessionResponse, spexPageQuerySchema } from '../../shared/wire/spex.ts';
@@ -49,10 +50,21 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
     ...(options.onError !== undefined ? { onError: options.onError } : {}),
     onChanged(ids) {
       changeVersion++;
+      let unknownMoved = false;
       for (const id of ids) {
         // A `from` that names no session of this home changes nothing anyone lists.
         if (reader.session(id) !== null || projection.wasListed(id)) listedChanged.add(id);
         if (reader.session(id) === null) projection.forget(id);
+        if (noteUnknownSenders(id)) unknownMoved = true;
+      }
+      // A line no sender can be said of, come or gone, changes what every other session's page
+      // says its Sent may lack (sentUnknown): each is told, which is rare (a line cut short).
+      if (unknownMoved) {
+        for (const session of reader.sessions()) {
+          if (ids.has(session.sessionId)) continue;
+          listedChanged.add(session.sessionId);
+          notices.gather(session.sessionId);
+        }
       }
       if (ids.size > 0) notices.gather(...ids);
     },
@@ -63,6 +75,17 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
   });
 
   const projection = createSpexProjection(reader, ref);
+  /** Each log's lines and segments that name no sender, as last told: a change is every other session's page's news. */
+  const unknownSenders = new Map<string, string>();
+  function noteUnknownSenders(id: string): boolean {
+    const session = reader.session(id);
+    const found = session === null ? { lines: 0, segments: 0 } : countUnknownSenders(session.fold.degraded);
+    const now = found.lines + found.segments === 0 ? '' : `${found.lines}/${found.segments}`;
+    const was = unknownSenders.get(id) ?? '';
+    if (now === '') unknownSenders.delete(id);
+    else unknownSenders.set(id, now);
+    return now !== was;
+  }
   const liveItems = createSpexLiveItems(reader, ref.id);
   const exportOf = createSpexExport(reader, projection, ref);
 

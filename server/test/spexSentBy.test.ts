@@ -67,7 +67,25 @@ test("a session's page and export say what its Sent may lack: the other logs' li
   assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${B}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [A], moreLogs: 0 });
   assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown?.logs, [A, B]);
   const markdown = (await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=md` })).body;
-  assert.match(markdown, /\*\*What it sent may be more\.\*\* 1 line not read as events .* in 1 other session's log: .* Those logs: `bbbbbbbb-0000-4000-8000-00000000000b`\./);
+  assert.match(markdown, /\*\*What it sent may be more\.\*\* 1 line not read as events .* in 1 other session's log: .* Those logs: bbbbbbbb-0000-4000-8000-00000000000b\./);
   const head = JSON.parse((await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=ndjson` })).body.split('\n')[0]!);
   assert.deepEqual(head.sentUnknown, page.sentUnknown);
+});
+
+test('a line no sender can be said of, come to one log, is news for every other session: each is told, and its page says so', async () => {
+  const r = await startSpexRig(async (writer) => {
+    for (const id of [A, B, C]) await writer.send({ op: 'session', ...where(id), value: sessionJson(id) });
+    await writer.send({ op: 'event', ...where(B), event: sentEvent('A to B', A, { ts: '2026-11-30T10:00:01.000Z' }) });
+  });
+  rigs.push(r);
+  assert.equal(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${A}`)).body).sentUnknown, null);
+  const told = r.notices.length;
+  // A line cut short in B's log, then a complete one after it: the first is damaged.
+  await r.writer.send({ op: 'bytes', ...where(B), base64: Buffer.from('{"kind":"sent","text":"cut\n').toString('base64') });
+  await r.writer.send({ op: 'event', ...where(B), event: sentEvent('A to B, after it', A, { ts: '2026-11-30T10:00:02.000Z' }) });
+  await eventually(() => {
+    const since = r.notices.slice(told).filter((notice) => notice.type === 'conversation-changed').map((notice) => (notice as { id: string }).id);
+    return since.includes(A) && since.includes(C) ? true : undefined;
+  }, 'A and C told, though their own logs did not change');
+  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [B], moreLogs: 0 });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DegradedReason } from './degraded.ts';
-import { describeSentUnknown, sayWhatSentMayLack } from './sentUnknown.ts';
+import { describeSentUnknown, sayWhatSentMayLack, sayWhichLogs } from './sentUnknown.ts';
 
 // A session's Sent is read from the other sessions' logs: a line there that is not an event, or
 // a segment not read, names no sender, so any of them may be a message the session sent.
@@ -27,12 +27,19 @@ describe("what a session's Sent may lack", () => {
     assert.equal(found, null);
   });
 
+  it('names the logs in the order of their ids, whatever order the home lists them in', () => {
+    const found = describeSentUnknown('a', ['d', 'b', 'c'].map((sessionId) => ({ sessionId, degraded: [reason('torn-write', [1])] })));
+    assert.deepEqual(found?.logs, ['b', 'c', 'd']);
+    assert.equal(sayWhichLogs(found!), 'Those logs: b, c, d.');
+  });
+
   it('names twenty logs at most, and counts the rest', () => {
     const logs = Array.from({ length: 25 }, (_, index) => ({ sessionId: `s${index}`, degraded: [reason('damaged-line', [1])] }));
     const found = describeSentUnknown('a', logs);
     assert.equal(found?.lines, 25);
     assert.equal(found?.logs.length, 20);
     assert.equal(found?.moreLogs, 5);
+    assert.match(sayWhichLogs(found!), / and 5 more\.$/);
   });
 
   it('says what is unknown and where, and that any of it may be a message the session sent: never that nothing is missing, never that something is', () => {

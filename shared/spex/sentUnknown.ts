@@ -14,9 +14,9 @@ import type { DegradedCode, DegradedReason } from './degraded.ts';
 export type SentUnknown = {
   /** Lines not read as events, in the other logs. */
   lines: number;
-  /** Segments not read, in the other logs (a folder not read counts as one). */
+  /** Segments not read, in the other logs; a session folder not read counts as one. */
   segments: number;
-  /** The sessions whose logs hold them, in the order given, at most `LOGS_NAMED`. */
+  /** The sessions whose logs hold them, in the order of their ids, at most `LOGS_NAMED`. */
   logs: string[];
   /** How many more logs hold them than are named. */
   moreLogs: number;
@@ -26,26 +26,41 @@ export type SentUnknown = {
 const LOGS_NAMED = 20;
 const UNKNOWN_LINE_CODES: ReadonlySet<DegradedCode> = new Set(['damaged-line', 'invalid-line', 'torn-write']);
 
-/** SentUnknown of `sessionId` over the home's logs (its own left out: it never holds what it sent); null when every other log was read whole. */
+/** What one log holds that names no sender: its lines not read as events, and its segments not read (a folder not read counts as one). */
+export function countUnknownSenders(degraded: readonly DegradedReason[]): { lines: number; segments: number } {
+  let lines = 0;
+  let segments = 0;
+  for (const reason of degraded) {
+    if (UNKNOWN_LINE_CODES.has(reason.code)) lines += reason.lines.length;
+    else if (reason.code === 'unreadable') segments += Math.max(1, reason.files.length);
+  }
+  return { lines, segments };
+}
+
+/**
+ * SentUnknown of `sessionId` over the home's logs (its own left out: it never holds what it
+ * sent), the logs named in the order of their ids; null when every other log was read whole.
+ */
 export function describeSentUnknown(sessionId: string, logs: Iterable<{ sessionId: string; degraded: readonly DegradedReason[] }>): SentUnknown | null {
-  const found: SentUnknown = { lines: 0, segments: 0, logs: [], moreLogs: 0 };
+  let lines = 0;
+  let segments = 0;
+  const holding: string[] = [];
   for (const log of logs) {
     if (log.sessionId === sessionId) continue;
-    let holds = false;
-    for (const reason of log.degraded) {
-      if (UNKNOWN_LINE_CODES.has(reason.code) && reason.lines.length > 0) {
-        found.lines += reason.lines.length;
-        holds = true;
-      } else if (reason.code === 'unreadable') {
-        found.segments += Math.max(1, reason.files.length);
-        holds = true;
-      }
-    }
-    if (!holds) continue;
-    if (found.logs.length < LOGS_NAMED) found.logs.push(log.sessionId);
-    else found.moreLogs++;
+    const found = countUnknownSenders(log.degraded);
+    if (found.lines + found.segments === 0) continue;
+    lines += found.lines;
+    segments += found.segments;
+    holding.push(log.sessionId);
   }
-  return found.lines + found.segments === 0 ? null : found;
+  if (holding.length === 0) return null;
+  holding.sort();
+  return { lines, segments, logs: holding.slice(0, LOGS_NAMED), moreLogs: Math.max(0, holding.length - LOGS_NAMED) };
+}
+
+/** The logs a SentUnknown names, in words after its sentence: "Those logs: a, b and 3 more." */
+export function sayWhichLogs(found: SentUnknown): string {
+  return `Those logs: ${found.logs.join(', ')}${found.moreLogs > 0 ? ` and ${found.moreLogs} more` : ''}.`;
 }
 
 /** SentUnknown in words, for a page's note and an export's head: never that nothing is missing, never that something is. */
