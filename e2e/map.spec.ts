@@ -122,6 +122,10 @@ test('the store filter and the time window are in the address and narrow the map
   await expect(window.locator('option:checked')).toHaveText('the address’s');
   await expect(page.locator('.map-head')).toContainText('from the start to 2026-11-30T09:01:30.000Z');
   // A window word it does not take is named, and the map is over all time.
+  // A window word with an end of the address's: both are asked for, and the end is said.
+  await page.goto(`${url}/map?last=1h&until=2026-11-30T09:01:30.000Z`);
+  await expect(window.locator('option:checked')).toHaveText('the last hour');
+  await expect(page.locator('.map-head')).toContainText('until 2026-11-30T09:01:30.000Z');
   await page.goto(`${url}/map?last=fortnight`);
   await expect(window.locator('option:checked')).toHaveText('“fortnight” is no window: all time');
   await page.goto(`${url}/map`);
@@ -331,6 +335,22 @@ test('an edge opened is a step Back undoes, Escape closes it, and on a phone its
   await page.goBack();
   await expect(page).not.toHaveURL(/[?&]from=/);
   await expect(panel).toHaveCount(0);
+  // An edge opened by its address is no step of the map's: Escape closes it in place, even after
+  // Back came to it from a step that was (the map's link, an edge opened, and Back twice).
+  await page.goto(`${url}/map?from=session%3A${SESSION_A}&to=session%3A${SESSION_B}`);
+  await expect(panel).toBeVisible();
+  await page.getByRole('link', { name: 'Map: who talks to whom (g)' }).click();
+  await expect(page).toHaveURL(`${url}/map`);
+  await mapOf(page).getByRole('button', { name: `${SESSION_A} → ${SESSION_B}:` }).focus();
+  await page.keyboard.press('Enter');
+  await expect(panel).toBeVisible();
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(/[?&]from=/);
+  await expect(panel).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(page).toHaveURL(`${url}/map`);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${url}/map?view=list`);

@@ -29,6 +29,12 @@ const WINDOWS = [
   ['24h', 'the last day'],
   ['7d', 'the last week'],
 ] as const;
+/** The history state of an edge's entry pushed over the map without it. */
+const EDGE_STEP = { mapEdgeStep: true } as const;
+function isEdgeStep(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { mapEdgeStep?: unknown }).mapEdgeStep === true;
+}
+
 /** The window select's value for a window given by `since` and `until`, and for a `last` it does not take. */
 const ADDRESS_WINDOW = ':address';
 const UNKNOWN_WINDOW = ':unknown';
@@ -83,21 +89,26 @@ export default function MapView({ query }: { query: string }) {
   // A filter changed replaces the address; an edge opened, or the list shown, is a step that Back
   // undoes. Another edge opened over one open replaces it: one step, whatever was looked at in it.
   const set = (change: Partial<MapFilter>, step = false) => navigate(addressOf({ ...filter, ...change }), { replace: !step });
-  /** Whether this page put the open edge's step over the map without it. */
-  const edgeStepHere = useRef(false);
+  // An edge opened over the map is a step marked as the map's own (EDGE_STEP, in the entry's
+  // state, which the entry keeps while the filters replace its address).
   const openEdge = (from: string, to: string) => {
-    const step = filter.from === null;
-    if (step) edgeStepHere.current = true;
-    set({ from, to }, step);
+    if (filter.from !== null) return set({ from, to });
+    navigate(addressOf({ ...filter, from, to }), { state: EDGE_STEP });
   };
   // Closing an edge (Escape, its close button) undoes its step, as Back does, so that Back after
   // it does not open the edge again; the step under it takes the filters as they are now. An edge
-  // opened by its address has no step of this page under it: it is closed in place.
+  // whose entry is not such a step (opened by its address) is closed in place.
   const closeEdge = () => {
     const closed = addressOf({ ...filter, from: null, to: null });
-    if (!edgeStepHere.current) return navigate(closed, { replace: true });
-    edgeStepHere.current = false;
-    window.addEventListener('popstate', () => navigate(closed, { replace: true }), { once: true });
+    if (!isEdgeStep(window.history.state)) return navigate(closed, { replace: true });
+    window.addEventListener(
+      'popstate',
+      () => {
+        // Unless another edge was opened in the moment before the step was undone.
+        if (!new URLSearchParams(window.location.search).has('from')) navigate(closed, { replace: true });
+      },
+      { once: true },
+    );
     window.history.back();
   };
   useKeys(filter.from !== null ? { Escape: closeEdge } : {});
@@ -166,6 +177,8 @@ export default function MapView({ query }: { query: string }) {
             from {filter.since ?? 'the start'} to {filter.until ?? 'now'}
           </span>
         )}
+        {/* A window word and an end of the address's: the map asks for both, and says the end. */}
+        {WINDOW_MS[filter.last] !== undefined && filter.until !== null && <span className="muted">until {filter.until}</span>}
         <span className="map-stores" role="group" aria-label="Stores on the map">
           {(sources ?? []).map((source) => (
             <label key={source.id} className="check">

@@ -3,7 +3,8 @@ import { parseRoute, type Route } from './routes.ts';
 
 // A small History API router: the app has four kinds of view and needs no more than this.
 
-type Navigate = (to: string, options?: { replace?: boolean }) => void;
+/** `state`: kept with a new entry (not with one replaced, which keeps its own), for a view to know its own steps by. */
+type Navigate = (to: string, options?: { replace?: boolean; state?: unknown }) => void;
 type RouterValue = { route: Route; path: string; navigate: Navigate };
 
 const RouterContext = createContext<RouterValue | null>(null);
@@ -23,7 +24,7 @@ export function RouterProvider({ children }: { children: ReactNode }) {
     if (to === currentPath()) return;
     // The entry stays the same one: what a view kept with it (the live view's place) stays too.
     if (options?.replace) window.history.replaceState(window.history.state, '', to);
-    else window.history.pushState(null, '', to);
+    else window.history.pushState(options?.state ?? null, '', to);
     setPath(currentPath());
   }, []);
   const value = useMemo(() => {
