@@ -148,7 +148,7 @@ const EXPORT = '/api/sessions/one/export?format=ndjson';
  * a paused download does, until `readToEnd`, which resolves with all it was sent once the server
  * has closed the connection.
  */
-function stalledClient(url: string, path: string): Promise<{ head: string; readToEnd(): Promise<string> }> {
+function stalledClient(url: string, path: string): Promise<{ head: string; readToEnd(): Promise<string>; leave(): void }> {
   const { hostname, port } = new URL(url);
   const socket: Socket = connect(Number(port), hostname);
   socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n\r\n`);
@@ -167,6 +167,7 @@ function stalledClient(url: string, path: string): Promise<{ head: string; readT
           socket.resume();
           return closed;
         },
+        leave: () => socket.destroy(),
       });
     });
   });
@@ -303,6 +304,29 @@ describe('the queues of searches and exports', () => {
       assert.ok(!cut.endsWith('0\r\n\r\n'), 'the cut download has no last chunk: no client takes it for a whole one');
       await queueHolds(exports, 0, 0);
     } finally {
+      await app.close();
+    }
+  });
+
+  it('of two exports whose clients take no bytes, only as many are cut as requests wait; the other keeps its place', async () => {
+    const gate = createGate();
+    gate.open();
+    const { app, get, url, exports } = await serve(gate, { running: 2, waiting: 1, stalledMs: 200 });
+    const first = await stalledClient(url, '/api/sessions/big/export?format=ndjson');
+    const second = await stalledClient(url, '/api/sessions/big/export?format=ndjson');
+    try {
+      await queueHolds(exports, 2, 0);
+      const next = await get(EXPORT);
+      assert.equal(next.status, 200, next.body);
+      assert.equal(exports.describe().cut, 1);
+      const cut = await first.readToEnd();
+      assert.ok(!cut.endsWith('0\r\n\r\n'), 'the first was cut');
+      // Nobody waits now: the second keeps its place.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      assert.deepEqual(exports.describe(), { running: 1, waiting: 0, refused: 0, cut: 1 });
+    } finally {
+      first.leave();
+      second.leave();
       await app.close();
     }
   });

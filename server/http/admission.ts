@@ -72,6 +72,14 @@ export type Admission = {
 /** A request holding a place while its answer is sent, as last seen taking bytes. */
 type Holder = { response: ServerResponse; sent: number; since: number };
 
+/**
+ * The bytes handed to the response's connection so far: they grow while its client takes bytes,
+ * and stop while its answer waits for the client (the response's buffer full, `writableNeedDrain`).
+ */
+function sentBy(holder: Holder): number {
+  return holder.response.socket?.bytesWritten ?? holder.sent;
+}
+
 export function createAdmission(options: AdmissionOptions): Admission {
   /** The places `admit` took, by request, until each is given back. */
   const admitted = new WeakMap<FastifyRequest, { ticket: Ticket; holder: Holder }>();
@@ -82,6 +90,8 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const stalledMs = options.stalledMs ?? STALLED_MS;
   /** The requests `admit` let in, while their answers are under way. */
   const holders = new Set<Holder>();
+  /** Those cut whose responses have not closed yet: their places are still to be handed on. */
+  const cutting = new Set<Holder>();
   let watch: NodeJS.Timeout | null = null;
 
   /**
@@ -92,6 +102,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
    */
   function watchHolders(): void {
     if (watch !== null) return;
+    // Stalled is counted from now: a download paused while nobody waited had every right to be.
+    const started = performance.now();
+    for (const holder of holders) {
+      holder.sent = sentBy(holder);
+      holder.since = started;
+    }
     watch = setInterval(() => {
       if (waiting.length === 0) {
         clearInterval(watch!);
@@ -99,16 +115,22 @@ export function createAdmission(options: AdmissionOptions): Admission {
         return;
       }
       const now = performance.now();
+      const stalled: Holder[] = [];
       for (const holder of holders) {
-        const sent = holder.response.socket?.bytesWritten ?? holder.sent;
+        const sent = sentBy(holder);
         if (sent !== holder.sent || !holder.response.writableNeedDrain) {
           holder.sent = sent;
           holder.since = now;
-        } else if (now - holder.since >= stalledMs) {
-          holders.delete(holder);
-          cut++;
-          holder.response.destroy(new Error(`its client took no bytes for ${stalledMs} ms while another request waited for its place`));
-        }
+        } else if (now - holder.since >= stalledMs) stalled.push(holder);
+      }
+      // As many as wait for a place, beside those cut whose places are not yet handed on; the
+      // longest stalled first.
+      stalled.sort((a, b) => a.since - b.since);
+      for (const holder of stalled.slice(0, Math.max(0, waiting.length - cutting.size))) {
+        holders.delete(holder);
+        cutting.add(holder);
+        cut++;
+        holder.response.destroy(new Error(`its client took none of its waiting bytes for ${stalledMs} ms while another request waited for its place`));
       }
     }, Math.min(1_000, Math.max(10, stalledMs / 4)));
     watch.unref();
@@ -176,12 +198,14 @@ export function createAdmission(options: AdmissionOptions): Admission {
     async admit(request, reply) {
       const ticket = enter();
       if (ticket === null) return sendBusy(reply, options);
-      const holder: Holder = { response: reply.raw, sent: reply.raw.socket?.bytesWritten ?? 0, since: performance.now() };
+      const holder: Holder = { response: reply.raw, sent: 0, since: performance.now() };
+      holder.sent = sentBy(holder);
       admitted.set(request, { ticket, holder });
       // The response closes when it has been sent whole, or when its client goes first.
       const closed = new AbortController();
       reply.raw.once('close', () => {
         holders.delete(holder);
+        cutting.delete(holder);
         ticket.leave();
         closed.abort(new Error('the client went away'));
       });
