@@ -51,7 +51,9 @@ export function lookAtRead(read: FileRead, readEntry: ReadEntry): Look {
           reading: null,
         };
       }
-      // A link, a folder, a pipe, or a file outside the record: listed as a stray, never read.
+      // A link, a folder, a pipe, a file outside the record or another store's secret: never read.
+      // The conclusion (shared/record/observation.ts) makes it a stray, or, under an entry's name,
+      // that entry unread in its place.
       return { seen: { type: 'stray', why: read.why, size: read.size ?? 0 }, mtimeMs: read.mtimeMs ?? 0, reading: null };
     case 'missing':
       return { seen: { type: 'gone' }, mtimeMs: null, reading: null };

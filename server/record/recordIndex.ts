@@ -24,7 +24,7 @@ type SessionState = {
    */
   folding: SessionFolding | null;
   changedFrom: number;
-  /** How many of its files fold as the session's strays: no entry's name, or not a regular file. */
+  /** How many of its files fold as the session's strays: those whose names are no entry's. */
   strayCount: number;
 };
 

@@ -166,6 +166,11 @@ describe('what a reader concludes from each look at a file', () => {
     });
   }
 
+  it("a link under an entry's name that goes leaves nothing to show: the name holds nothing now, and nothing of it was read", () => {
+    const link = concludeObservation(null, FILE, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW);
+    assert.equal(concludeObservation(link, FILE, { type: 'gone' }, NOW), null);
+  });
+
   it('a name never parsed that then holds a link is unreadable in its place, as one that held it from the first', () => {
     const pending = concludeObservation(null, FILE, unparsed(NOW), NOW);
     assert.equal(concludeObservation(pending, FILE, { type: 'stray', why: 'a symbolic link, not followed', size: 12 }, NOW)?.evidence, 'unreadable');

@@ -50,6 +50,9 @@ export function concludeObservation(
       // A stray that goes is simply gone; anything that was evidence stays, marked removed
       // (the writer never deletes: rule.neverPruned).
       if (previous === null || previous.evidence === 'stray') return null;
+      // What held an entry's name and was never read (a link, a pipe) is gone: the name holds
+      // nothing now, which the sequence's gap says; nothing of it was read to keep.
+      if (previous.evidence === 'unreadable' && previous.fingerprint === null && previous.why?.startsWith(UNREAD_ENTRY) === true) return null;
       return makeKnown(previous, file, 'removed', read ? 'removed after it was read' : 'removed before it ever parsed', previous.size, facts, fingerprint, pendingSince, read ? 'removed' : touched);
     case 'stray':
       // Whatever now holds the name of a file that was read (a link, a pipe, a folder) took the

@@ -173,7 +173,7 @@ export const spexSessionResponseSchema = z.object({
   items: z.array(spexItemSchema),
   strays: z.array(z.object({ name: z.string(), why: z.string() })),
   /**
-   * What its Sent may lack (shared/spex/sentBy.ts, SentUnknown): lines of other sessions' logs
+   * What its Sent may lack (shared/spex/sentUnknown.ts): lines of other sessions' logs
    * not read as events, and their segments not read, whose sender nothing says; null when every
    * other log of the home was read whole.
    */
