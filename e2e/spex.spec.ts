@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startSpexWriter, type SpexWriter } from '../tools/writer/spexWriter.ts';
 import { apiFetch, conversationPath, sourceIdOf, startDashboard, type RunningDashboard } from './support/dashboard.ts';
 import { SessionWriting, startWriter, type Writer } from './support/record.ts';
-import { expect, test, type Page } from './support/test.ts';
+import { expect, openFolded, test, type Page } from './support/test.ts';
 
 // A spex home written by spex's own way of writing (tools/writer/spexWriter.ts, a real writer
 // process), beside a record that holds one of its sessions, read by the real command: a spex
@@ -161,7 +161,9 @@ test("a session's Sent says it may be more where another session's log holds a l
   // A's log holds a damaged line: whose it is, nothing says, so it may be a message B sent.
   await page.goto(sessionUrl(B));
   const note = page.locator('.spex-sent-unknown');
-  await expect(note).toContainText("What it sent may be more. 1 line not read as events (damaged, torn, or JSON that is not an event) in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.");
+  await expect(note.locator('summary')).toHaveText('What it sent may be more: 1 line of 1 other log not read');
+  await openFolded(note.locator('details'));
+  await expect(note).toContainText("1 line not read as events (damaged, torn, or JSON that is not an event) in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.");
   await expect(note.getByRole('link', { name: A })).toHaveAttribute('href', `/source/${source}/conversation/${A}`);
   await page.goto(sessionUrl(A));
   await expect(page.locator('.conversation-columns > *')).toHaveText([/^Sent/, /^Received/]);

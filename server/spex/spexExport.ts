@@ -1,7 +1,7 @@
 import { PAGE_TEXT_LIMIT_BYTES } from '../../shared/wire/common.ts';
 import { LINE_NUMBERS_WORDS, STRIPPED_WORDS } from '../../shared/spex/privateData.ts';
 import { peerNamedOf } from '../../shared/spex/sessionJson.ts';
-import { sayWhatSentMayLack, sayWhichLogs, type SentUnknown } from '../../shared/spex/sentUnknown.ts';
+import { sayHowMuchSentMayLack, sayWhatSentMayLack, sayWhichLogs, type SentUnknown } from '../../shared/spex/sentUnknown.ts';
 import type { SpexSearchHit, SpexSender, SpexSummary, SpexItem } from '../../shared/wire/spex.ts';
 import { PERSON_WORDS } from '../../shared/peerMatch.ts';
 import type { ConversationExport, ExportItem, ExportRecord, ItemPlace, MarkdownBlock } from '../export/exportParts.ts';
@@ -163,7 +163,7 @@ function describeSessionMarkdown(summary: SpexSummary, sentUnknown: SentUnknown 
     '',
   );
   if (sentUnknown !== null) {
-    lines.push(`**What it sent may be more.** ${sayWhatSentMayLack(sentUnknown)} ${sayWhichLogs(sentUnknown)}`, '');
+    lines.push(`**What it sent may be more:** ${sayHowMuchSentMayLack(sentUnknown)}. ${sayWhatSentMayLack(sentUnknown)} ${sayWhichLogs(sentUnknown)}`, '');
   }
   if (summary.degraded.length > 0) {
     lines.push('## Degraded timeline: what it shows is incomplete', '');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DegradedReason } from './degraded.ts';
-import { describeSentUnknown, sayWhatSentMayLack, sayWhichLogs } from './sentUnknown.ts';
+import { describeSentUnknown, sayHowMuchSentMayLack, sayWhatSentMayLack, sayWhichLogs } from './sentUnknown.ts';
 
 // A session's Sent is read from the other sessions' logs: a line there that is not an event, or
 // a segment not read, names no sender, so any of them may be a message the session sent.
@@ -48,5 +48,7 @@ describe("what a session's Sent may lack", () => {
       "2 lines not read as events (damaged, torn, or JSON that is not an event) and 1 segment not read in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.",
     );
     assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /^1 line not read as events .* in 5 other sessions' logs:/);
+    assert.equal(sayHowMuchSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }), '2 lines and 1 segment of 1 other log not read');
+    assert.equal(sayHowMuchSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), '1 line of 5 other logs not read');
   });
 });

@@ -58,6 +58,15 @@ export function describeSentUnknown(sessionId: string, logs: Iterable<{ sessionI
   return { lines, segments, logs: holding.slice(0, LOGS_NAMED), moreLogs: Math.max(0, holding.length - LOGS_NAMED) };
 }
 
+/** SentUnknown in a few words, for a summary the note folds under: how much, in how many logs. */
+export function sayHowMuchSentMayLack(found: SentUnknown): string {
+  const parts: string[] = [];
+  if (found.lines > 0) parts.push(`${found.lines} ${found.lines === 1 ? 'line' : 'lines'}`);
+  if (found.segments > 0) parts.push(`${found.segments} ${found.segments === 1 ? 'segment' : 'segments'}`);
+  const logs = found.logs.length + found.moreLogs;
+  return `${parts.join(' and ')} of ${logs} other ${logs === 1 ? 'log' : 'logs'} not read`;
+}
+
 /** The logs a SentUnknown names, in words after its sentence: "Those logs: a, b and 3 more." */
 export function sayWhichLogs(found: SentUnknown): string {
   return `Those logs: ${found.logs.join(', ')}${found.moreLogs > 0 ? ` and ${found.moreLogs} more` : ''}.`;

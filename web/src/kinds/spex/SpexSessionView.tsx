@@ -4,7 +4,8 @@ import { useItemIndex, usePagedConversation } from '../../conversation/usePages.
 import { isNotHere } from '../../api/client.ts';
 import { conversationPath, itemPath } from '../../router/routes.ts';
 import { Link, useRouter } from '../../router/Router.tsx';
-import { sayWhatSentMayLack } from '../../../../shared/spex/sentUnknown.ts';
+import { sayHowMuchSentMayLack, sayWhatSentMayLack } from '../../../../shared/spex/sentUnknown.ts';
+import { Folded, TALL_ENOUGH } from '../../app/Folded.tsx';
 import { countOf } from '../../text/count.ts';
 import type { ConversationViewProps } from '../kind.ts';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
@@ -56,18 +57,33 @@ export default function SpexSessionView({ source, id: sessionId, item, query }: 
       <SpexHeader data={data} />
       <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
       {data.sentUnknown !== null && (
-        <p className="notice warn spex-sent-unknown" role="status">
-          <strong>What it sent may be more.</strong> {sayWhatSentMayLack(data.sentUnknown)} Those logs:{' '}
-          {data.sentUnknown.logs.map((log, index) => (
-            <span key={log}>
-              {index > 0 && ', '}
-              <Link to={conversationPath(source, log)}>
-                <code>{log}</code>
-              </Link>
-            </span>
-          ))}
-          {data.sentUnknown.moreLogs > 0 ? ` and ${data.sentUnknown.moreLogs} more` : ''}.
-        </p>
+        // Where the window is short, folded under what it says in a few words, as the facts are:
+        // the rows keep the view, and the summary still says what the Sent may lack.
+        <div className="notice warn spex-sent-unknown" role="status">
+          <Folded
+            className="sent-unknown-fold"
+            openFrom={TALL_ENOUGH}
+            keptAs="spex-sent-unknown"
+            summary={
+              <>
+                <strong>What it sent may be more:</strong> {sayHowMuchSentMayLack(data.sentUnknown)}
+              </>
+            }
+          >
+            <p>
+              {sayWhatSentMayLack(data.sentUnknown)} Those logs:{' '}
+              {data.sentUnknown.logs.map((log, index) => (
+                <span key={log}>
+                  {index > 0 && ', '}
+                  <Link to={conversationPath(source, log)}>
+                    <code>{log}</code>
+                  </Link>
+                </span>
+              ))}
+              {data.sentUnknown.moreLogs > 0 ? ` and ${data.sentUnknown.moreLogs} more` : ''}.
+            </p>
+          </Folded>
+        </div>
       )}
       <ParamsNotApplied query={query} reads={[]} applied="" />
       <MarksLegend
