@@ -169,8 +169,8 @@ function describeSessionMarkdown(summary: SpexSummary, sentUnknown: SentUnknown 
     lines.push('## Degraded timeline: what it shows is incomplete', '');
     for (const reason of summary.degraded) {
       // As the page's banner says it: the lines are the log's, numbered across its segments.
-      const on = reason.lines.length === 0 ? '' : `${reason.linesTotal === 1 ? 'Line' : 'Lines'} ${reason.lines.join(', ')}${reason.linesTotal > reason.lines.length ? ` and ${reason.linesTotal - reason.lines.length} more` : ''} of the log`;
-      const where = reason.files.length === 0 ? '' : `${on === '' ? 'In' : ', in'} ${reason.files.length === 1 ? 'segment' : 'segments'} ${reason.files.map(inlineValue).join(', ')}`;
+      const on = reason.lines.length === 0 ? '' : `Log ${reason.linesTotal === 1 ? 'line' : 'lines'} ${reason.lines.join(', ')}${reason.linesTotal > reason.lines.length ? ` and ${reason.linesTotal - reason.lines.length} more` : ''}`;
+      const where = reason.files.length === 0 ? '' : `${on === '' ? 'In' : ', in'} ${reason.files.map(inlineValue).join(', ')}`;
       lines.push(`- ${reason.words}${on === '' && where === '' ? '' : ` ${on}${where}.`}`);
     }
     lines.push('');

@@ -127,7 +127,7 @@ export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummar
           {reason.lines.length > 0 && (
             <span className="reason-files" title={LINE_NUMBERS_WORDS}>
               {' '}
-              {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
+              log {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
               {reason.lines.map((line, index) => {
                 const key = keyOfLine(line);
                 return (
@@ -137,14 +137,14 @@ export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummar
                   </span>
                 );
               })}
-              {reason.linesTotal > reason.lines.length && ` and ${countOf(reason.linesTotal - reason.lines.length, 'more')}`} of the log
+              {reason.linesTotal > reason.lines.length && ` and ${countOf(reason.linesTotal - reason.lines.length, 'more')}`}
               {reason.files.length > 0 && ','}
             </span>
           )}
           {reason.files.length > 0 && (
             <span className="reason-files">
               {' '}
-              in {reason.files.length === 1 ? 'segment' : 'segments'} {reason.files.map((file) => <code key={file}>{file} </code>)}
+              in {reason.files.map((file) => <code key={file}>{file} </code>)}
             </span>
           )}
         </li>

@@ -8,6 +8,7 @@ import { sayHowMuchSentMayLack, sayWhatSentMayLack } from '../../../../shared/sp
 import { Folded, TALL_ENOUGH } from '../../app/Folded.tsx';
 import { countOf } from '../../text/count.ts';
 import type { ConversationViewProps } from '../kind.ts';
+import type { SpexSessionResponse } from '../../../../shared/wire/spex.ts';
 import { ParamsNotApplied } from '../../conversation/ParamsNotApplied.tsx';
 import { MarksLegend } from '../../conversation/marks.tsx';
 import { SpexDegradedBanner, SpexHeader } from './SpexHeader.tsx';
@@ -52,47 +53,29 @@ export default function SpexSessionView({ source, id: sessionId, item, query }: 
   const { session } = data;
   // A reason's lines are the session's own log's: a `sent` item is a line of another log.
   const keyOfLine = (line: number) => conversation.fetched().find((one) => one.type !== 'sent' && one.line === line)?.key;
+  const legend = (
+    <MarksLegend
+      names={[
+        // Marked where the server says a card is one event seen from two sides (`twoSides`, every Sent card).
+        ...(conversation.fetched().some((one) => one.type === 'sent' || (one.type === 'received' && one.twoSides)) ? (['two-sides'] as const) : []),
+        ...(session.counts.damaged + session.counts.invalid + session.counts.torn > 0 ? (['unknown'] as const) : []),
+      ]}
+    />
+  );
   return (
     <main className="view conversation-view spex-view" aria-label={`spex session ${sessionId}`}>
       <SpexHeader data={data} />
       <SpexDegradedBanner session={session} keyOfLine={keyOfLine} />
-      {data.sentUnknown !== null && (
-        // Where the window is short, folded under what it says in a few words, as the facts are:
-        // the rows keep the view, and the summary still says what the Sent may lack.
-        <div className="notice warn spex-sent-unknown" role="status">
-          <Folded
-            className="sent-unknown-fold"
-            openFrom={TALL_ENOUGH}
-            keptAs="spex-sent-unknown"
-            summary={
-              <>
-                <strong>What it sent may be more:</strong> {sayHowMuchSentMayLack(data.sentUnknown)}
-              </>
-            }
-          >
-            <p>
-              {sayWhatSentMayLack(data.sentUnknown)} Those logs:{' '}
-              {data.sentUnknown.logs.map((log, index) => (
-                <span key={log}>
-                  {index > 0 && ', '}
-                  <Link to={conversationPath(source, log)}>
-                    <code>{log}</code>
-                  </Link>
-                </span>
-              ))}
-              {data.sentUnknown.moreLogs > 0 ? ` and ${data.sentUnknown.moreLogs} more` : ''}.
-            </p>
-          </Folded>
+      <ParamsNotApplied query={query} reads={[]} applied="" />
+      {data.sentUnknown === null ? (
+        legend
+      ) : (
+        // On the marks' line, as small: a line of its own cost a laptop's rows their share of the view.
+        <div className="spex-above-rows">
+          {legend}
+          <SentUnknownNote source={source} found={data.sentUnknown} />
         </div>
       )}
-      <ParamsNotApplied query={query} reads={[]} applied="" />
-      <MarksLegend
-        names={[
-          // Marked where the server says a card is one event seen from two sides (`twoSides`, every Sent card).
-          ...(conversation.fetched().some((one) => one.type === 'sent' || (one.type === 'received' && one.twoSides)) ? (['two-sides'] as const) : []),
-          ...(session.counts.damaged + session.counts.invalid + session.counts.torn > 0 ? (['unknown'] as const) : []),
-        ]}
-      />
       {conversation.error !== null && <p className="notice error">Could not fetch the session again: {conversation.error.message}. What is shown is what was last fetched.</p>}
       {item !== null && target.data === null && (
         <p className="notice warn" role="status">
@@ -125,5 +108,40 @@ export default function SpexSessionView({ source, id: sessionId, item, query }: 
         {conversation.total === 0 && <p className="notice">No line of this session's log has been read yet, and no other log names it as a sender.</p>}
       </ConversationList>
     </main>
+  );
+}
+
+/**
+ * What the session's Sent may lack (the server's sentUnknown): where the window is short, folded
+ * under what it says in a few words, as the facts are, so the rows keep the view and the summary
+ * still says it.
+ */
+function SentUnknownNote({ source, found }: { source: string; found: NonNullable<SpexSessionResponse['sentUnknown']> }) {
+  return (
+    <div className="notice warn spex-sent-unknown" role="status">
+      <Folded
+        className="sent-unknown-fold"
+        openFrom={TALL_ENOUGH}
+        keptAs="spex-sent-unknown"
+        summary={
+          <>
+            <strong>What it sent may be more:</strong> {sayHowMuchSentMayLack(found)}
+          </>
+        }
+      >
+        <p>
+          {sayWhatSentMayLack(found)} Those logs:{' '}
+          {found.logs.map((log, index) => (
+            <span key={log}>
+              {index > 0 && ', '}
+              <Link to={conversationPath(source, log)}>
+                <code>{log}</code>
+              </Link>
+            </span>
+          ))}
+          {found.moreLogs > 0 ? ` and ${found.moreLogs} more` : ''}.
+        </p>
+      </Folded>
+    </div>
   );
 }
