@@ -286,7 +286,7 @@ test('the project field lists the projects by name, not in the order their lates
 
 test('a filter of the address the live view does not take is said, not dropped in silence; what it does take is not', async ({ page }) => {
   await openLive(page, '?side=both&refused=1&colour=red');
-  await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both \(not a value it takes\); colour=red \(this page takes only project, source, session, side, peer, type, refused, degraded\)\.$/);
+  await expect(page.locator('.params-not-applied')).toHaveText(/^Not applied on this page: side=both \(not a value it takes\); colour=red \(this page's address takes only project, source, session, side, peer, type, refused, degraded\)\.$/);
   await expect(page.getByLabel('refused only')).toBeChecked();
   // Every row is one store's statement: the view says it pairs none.
   await expect(page.locator('.live-note')).toContainText('nothing pairs a received item with a sent one');

@@ -128,6 +128,9 @@ test('the store filter and the time window are in the address and narrow the map
   await expect(page.locator('.map-head')).toContainText('until 2026-11-30T09:01:30.000Z');
   await page.goto(`${url}/map?last=fortnight`);
   await expect(window.locator('option:checked')).toHaveText('“fortnight” is no window: all time');
+  // A time the server cannot read is the address's: said so, not as a failure to fetch.
+  await page.goto(`${url}/map?since=yesterday`);
+  await expect(page.locator('.map-view > .notice.warn')).toContainText('The map was not drawn: its address asks for what it does not take: since:');
   await page.goto(`${url}/map`);
   await expect(window.locator('option:checked')).toHaveText('all time');
 });

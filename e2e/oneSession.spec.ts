@@ -174,9 +174,9 @@ test("a store's page given a filter it does not take says so, naming it, and say
   await page.goto(`${dashboard.url}${conversationPath(spex, SESSION_A)}?side=received`);
   await expect(notice).toContainText('Not applied on this page: side=received. It shows every item');
   await page.goto(`${dashboard.url}${conversationPath(sac, 'checkout#9c0ffee0')}?side=sent&others=1`);
-  await expect(notice).toHaveText('Not applied on this page: side=sent (this page takes only others).');
+  await expect(notice).toHaveText("Not applied on this page: side=sent (this page's address takes only others).");
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?others=1`);
-  await expect(notice).toHaveText('Not applied on this page: others=1 (this page takes only side, peer, peerUnknown, refused).');
+  await expect(notice).toHaveText("Not applied on this page: others=1 (this page's address takes only side, peer, peerUnknown, refused).");
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=both`);
   await expect(notice).toHaveText('Not applied on this page: side=both (not a value it takes).');
   await page.goto(`${dashboard.url}${conversationPath(record, SESSION_A)}?side=received`);
@@ -254,11 +254,11 @@ test('a search given a filter it does not read says so, and so does one whose ki
   // A name it does not read, and a value it does not take.
   await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
   await expect(notes).toHaveCount(1);
-  await expect(notes).toContainText('Not applied on this page: side=both (not a value it takes); spex.fromPerson=1 (this page takes only q, regex');
+  await expect(notes).toContainText("Not applied on this page: side=both (not a value it takes); spex.fromPerson=1 (this page's address takes only q, regex");
   await expect(notes).toContainText('spex.person');
   // An address with no text and only a filter it does not read is told so, not only asked for a text.
   await page.goto(`${dashboard.url}/search?outcome=rejected`);
-  await expect(notes).toContainText('Not applied on this page: outcome=rejected (this page takes only q, regex');
+  await expect(notes).toContainText("Not applied on this page: outcome=rejected (this page's address takes only q, regex");
   await expect(notes).toContainText('record.outcome');
   await expect(page.getByText('Give a text or a filter.')).toBeVisible();
   await page.goto(`${dashboard.url}/search?q=retry&spex.fromPerson=1&side=both`);
@@ -413,7 +413,7 @@ test("a session's page asks for each store's newest 300 items, says which stores
   await expect(page.getByRole('button', { name: /^Show up to/ })).toHaveCount(0);
   // A limit it does not take, a store that holds none of the session, a name it does not read: each is said, not applied.
   await page.goto(`${dashboard.url}/sessions/${SESSION_B}?limit=7&store=nope&foo=1`);
-  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText('Not applied on this page: limit=7, store=nope (not values it takes); foo=1 (this page takes only');
+  await expect(page.getByRole('status').filter({ hasText: 'Not applied on this page' })).toContainText("Not applied on this page: limit=7, store=nope (not values it takes); foo=1 (this page's address takes only");
   await expect(page.getByRole('group', { name: 'Store', exact: true })).toContainText('none chosen: every store is shown');
   await expect(page.locator('.joined-row').first()).toBeVisible();
 });

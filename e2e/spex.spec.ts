@@ -220,7 +220,7 @@ test('the header says what session.json holds now, labelled current and not hist
   const banner = page.getByRole('region', { name: 'Degraded timeline' });
   await expect(banner).toContainText('1 line does not parse (for example a write cut short): unknown evidence, not nothing.');
   // Its line is the log's, numbered across its segments (said on hover), then the segment it is in.
-  await expect(banner.locator('[data-reason="damaged-line"]')).toContainText(/log line \d+, in \S+\.ndjson/);
+  await expect(banner.locator('[data-reason="damaged-line"]')).toContainText(/\. Log line \d+, in \S+\.ndjson/);
   await expect(banner.locator('[data-reason="damaged-line"] .reason-files').first()).toHaveAttribute('title', /^lines are numbered across the log's segments/);
 });
 

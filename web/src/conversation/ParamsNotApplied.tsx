@@ -41,7 +41,7 @@ export function ParamsNotApplied({ query, reads, applied }: Props) {
       {names.length > 0 &&
         (reads.length > 0 ? (
           <>
-            <Codes words={names} /> (this page takes only <Codes words={reads} />).
+            <Codes words={names} /> (this page's address takes only <Codes words={reads} />).
           </>
         ) : (
           <>

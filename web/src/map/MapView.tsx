@@ -202,7 +202,12 @@ export default function MapView({ query }: { query: string }) {
         </p>
         {!filter.list && <Legend />}
       </Folded>
-      {map.isError && <p className="notice warn">The map could not be fetched: {map.error.message}</p>}
+      {map.isError && (
+        <p className="notice warn">
+          {/* A window or a store the server does not take is the address's, not a failure to fetch. */}
+          {isRefusal(map.error) ? 'The map was not drawn: its address asks for what it does not take' : 'The map could not be fetched'}: {map.error.message}
+        </p>
+      )}
       <div className={filter.list ? 'map-body map-body-list' : 'map-body'}>
         {map.data === undefined ? (
           map.isError ? null : <p className="muted">loading…</p>

@@ -127,7 +127,7 @@ export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummar
           {reason.lines.length > 0 && (
             <span className="reason-files" title={LINE_NUMBERS_WORDS}>
               {' '}
-              log {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
+              Log {reason.lines.length === 1 ? 'line' : 'lines'}{' '}
               {reason.lines.map((line, index) => {
                 const key = keyOfLine(line);
                 return (
@@ -144,7 +144,7 @@ export function SpexDegradedBanner({ session, keyOfLine }: { session: SpexSummar
           {reason.files.length > 0 && (
             <span className="reason-files">
               {' '}
-              in {reason.files.map((file) => <code key={file}>{file} </code>)}
+              {reason.lines.length > 0 ? 'in' : 'In'} {reason.files.map((file) => <code key={file}>{file} </code>)}
             </span>
           )}
         </li>
