@@ -271,7 +271,7 @@ test('a search given a filter it does not read says so, and so does one whose ki
   // spex's own filter, with the record chosen as the store: the server says it kept the record out, and why.
   const record = sourceIdOf('record', stores.record);
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&spex.person=1`);
-  await expect(page.locator('.search-kept-out')).toHaveText(`the record (${record}) not searched: spex.person is spex’s own filter: it selects only spex’s entries.`);
+  await expect(page.locator('.search-kept-out')).toHaveText(`The record (${record}) not searched: spex.person is spex’s own filter: it selects only spex’s entries.`);
   await expect(notes).toHaveCount(0);
   // What it reads and takes, it says nothing of.
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&side=sent`);
@@ -284,7 +284,7 @@ test('a search by side or peer says the set-agent-comm store was not searched, a
   const keptOut = page.locator('.search-kept-out');
   await page.goto(`${dashboard.url}/search?q=retry&side=received`);
   await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
-  await expect(keptOut).toHaveText(`set-agent-comm (${sac}) not searched: a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries.`);
+  await expect(keptOut).toHaveText(`Set-agent-comm (${sac}) not searched: a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries.`);
   await page.goto(`${dashboard.url}/search?q=retry&source=${sac}&peer=web-app`);
   await expect(keptOut).toHaveCount(1);
   // Without either, it is searched and says nothing.

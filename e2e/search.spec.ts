@@ -23,10 +23,18 @@ test('a text search finds the entries of every session that hold it, and a resul
   await expect(page.locator('.conversation-row.selected')).toContainText('Thanks, got it queued on my side.');
 });
 
-test('a search that finds nothing says how much it read, and no note on how to read results it does not have', async ({ page }) => {
+test('a search that finds nothing says how much it read, what it could not read, and no note on how to read results it does not have', async ({ page }) => {
   await page.goto(`${view.url}/search?q=${encodeURIComponent('no entry holds this phrase')}`);
   await expect(page.getByRole('status')).toHaveText(/^0 entries \([\d,]+ texts read\)\. Searched again as entries are written\.$/);
   await expect(page.locator('.search-hit')).toHaveCount(0);
+  // The degraded session's file cut short and its file that is no valid entry hold no text to search.
+  await expect(page.locator('.search-not-read')).toHaveText(
+    /^The record \(record-[0-9a-f]{8}\): 1 damaged file and 1 file that is not a valid entry were not searched: what they hold is unknown, and may match\.$/,
+  );
+  // A project they are not in keeps them out.
+  await page.goto(`${view.url}/search?q=${encodeURIComponent('no entry holds this phrase')}&project=${encodeURIComponent('/home/dev/projects/alpha')}`);
+  await expect(page.getByRole('status')).toContainText('0 entries');
+  await expect(page.locator('.search-not-read')).toHaveCount(0);
 });
 
 test('a link to a search leaves the keys to its results: j and k select a hit, Enter opens it; Escape in the box leaves it, what was typed kept', async ({ page }) => {

@@ -25,9 +25,9 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
   return {
     // Named as the live view names its own download: live-2026-12-07T17-04-20-373Z.md.
     name: ['search', exportedAt.replace(/[:.]/g, '-')],
-    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut },
+    ndjsonHead: { type: 'search', schema: SEARCH_EXPORT_SCHEMA, query: asked, exportedAt, hits: response.hits.length, scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut, notRead: response.notRead },
     jsonHead: { schema: response.schema },
-    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut }),
+    jsonTail: () => ({ scanned: response.scanned, truncated: response.truncated, stoppedEarly: response.stoppedEarly, keptOut: response.keptOut, notRead: response.notRead }),
     markdownHead() {
       const lines = ['# Search', ''];
       const terms = Object.entries(asked);
@@ -37,6 +37,7 @@ export function describeSearchExport(response: SearchResponse, query: Record<str
         `- ${response.hits.length} ${response.hits.length === 1 ? 'hit' : 'hits'}, newest first; ${response.scanned} texts read${response.truncated ? '; **more entries matched** than the limit' : ''}`,
         ...(response.stoppedEarly === null ? [] : [`- **Stopped early**: ${describeStoppedEarly(response.stoppedEarly)}; the texts not searched may hold more`]),
         ...response.keptOut.map(({ source, why }) => `- **Not searched**: ${source.kind} store ${source.id}: ${why}`),
+        ...response.notRead.map(({ source, why }) => `- **Not read**: ${source.kind} store ${source.id}: ${why}`),
         `- Exported at ${exportedAt}`,
         '',
         'Each hit shows the text around its match. Nothing here pairs a received entry with a sent one.',

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { errorResponseSchema, type SourceKind } from '../../shared/wire/common.ts';
+import { errorResponseSchema, type SourceKind, type SourceRef } from '../../shared/wire/common.ts';
 import { mergeSorted } from '../../shared/mergeSorted.ts';
 import { narrowSearchQuery, searchQuerySchema, searchResponseSchema, type KindSearchQuery, type SearchQuery, type SearchResponse, type StoppedEarly } from '../../shared/wire/search.ts';
 import { describeBadSearchText } from '../search/searchText.ts';
@@ -48,7 +48,7 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
   for (const source of sources) {
     if (query.source !== undefined && source.ref.id !== query.source) continue;
     const narrowed = narrowSearchQuery(query, source.ref.kind);
-    if ('keptOut' in narrowed) keptOut.push({ source: { kind: source.ref.kind, id: source.ref.id }, why: narrowed.keptOut });
+    if ('keptOut' in narrowed) keptOut.push({ source: refOf(source), why: narrowed.keptOut });
     else asked.push({ source, query: narrowed.query });
   }
 
@@ -66,7 +66,8 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
       scanned: found.reduce((sum, one) => sum + one.scanned, 0),
       truncated: merged.hasMore() || found.some((one) => one.truncated),
       stoppedEarly: addStoppedEarly(found.map((one) => one.stoppedEarly)),
-      keptOut: [...keptOut, ...found.flatMap((one, index) => (one.keptOut === undefined ? [] : [{ source: { kind: asked[index]!.source.ref.kind, id: asked[index]!.source.ref.id }, why: one.keptOut }]))],
+      keptOut: [...keptOut, ...found.flatMap((one, index) => (one.keptOut === undefined ? [] : [{ source: refOf(asked[index]!.source), why: one.keptOut }]))],
+      notRead: found.flatMap((one, index) => (one.notRead === undefined || one.notRead === null ? [] : [{ source: refOf(asked[index]!.source), ...one.notRead }])),
     };
   } catch (error) {
     if (error instanceof SearchRefused) {
@@ -83,6 +84,11 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
   } finally {
     stop.dispose();
   }
+}
+
+/** A store as a search's answer names it. */
+function refOf(source: Source): SourceRef {
+  return { kind: source.ref.kind, id: source.ref.id };
 }
 
 /**

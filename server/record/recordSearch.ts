@@ -4,7 +4,8 @@ import type { SnippetCut, SourceRef } from '../../shared/wire/common.ts';
 import { recordSearchHitSchema, type RecordSearchHit } from '../../shared/wire/record.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
-import { passesFilters, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
+import { passesFilters, RECORD_NOT_READ, whyNotSearched, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
+import { NotReadTally } from '../../shared/searchNotRead.ts';
 import { timeWindowOf } from '../../shared/timeWindow.ts';
 import type { RecordReader } from './recordReader.ts';
 import type { SearchPool } from '../search/searchPool.ts';
@@ -36,7 +37,8 @@ export async function searchRecord(source: RecordReader, pool: SearchPool, query
     from: query.from,
     to: query.to,
   };
-  const lists = await gatherCandidates(source, filters, signal);
+  const notRead = new NotReadTally(RECORD_NOT_READ);
+  const lists = await gatherCandidates(source, filters, notRead, signal);
   const candidates = mergeNewestFirst(lists, (candidate) => candidate.facts.at);
   // A withheld text cannot match a text query: the record holds only its hash.
   const pathOf = (candidate: Candidate) => (candidate.facts.withheld && textQuery !== null ? null : `${source.recordDir}${sep}${candidate.sessionId}${sep}${candidate.name}`);
@@ -46,7 +48,7 @@ export async function searchRecord(source: RecordReader, pool: SearchPool, query
     conversation: candidate.sessionId,
     hit: recordSearchHitSchema.parse(hitOf(source.ref, candidate, { ...hit, reason: (hit.extra as string | null | undefined) ?? null })),
   }));
-  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
+  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly, notRead: notRead.say() };
 }
 
 function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string | null; match: { start: number; end: number } | null; cut: SnippetCut; reason: string | null }): RecordSearchHit {
@@ -71,10 +73,11 @@ function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string
 }
 
 /**
- * The message entries that pass the filters, per session, each session's newest first. The
- * index is gone through in slices: at 100,000 entries it is tens of milliseconds of work.
+ * The message entries that pass the filters, per session, each session's newest first; the files
+ * the filters may select that cannot be read are counted in `notRead`. The index is gone through
+ * in slices: at 100,000 entries it is tens of milliseconds of work.
  */
-async function gatherCandidates(source: RecordReader, filters: SearchFilters, signal: AbortSignal): Promise<Candidate[][]> {
+async function gatherCandidates(source: RecordReader, filters: SearchFilters, notRead: NotReadTally<keyof typeof RECORD_NOT_READ>, signal: AbortSignal): Promise<Candidate[][]> {
   const lists: Candidate[][] = [];
   // The window read once, for every entry of every session.
   const inWindow = timeWindowOf(filters);
@@ -86,7 +89,12 @@ async function gatherCandidates(source: RecordReader, filters: SearchFilters, si
     for (const item of fold.items) {
       if (item.type !== 'file') continue;
       const facts = item.file.facts;
-      if (facts?.kind !== 'message' || (item.file.evidence !== 'parsed' && item.file.evidence !== 'changed')) continue;
+      if (item.file.evidence !== 'parsed' && item.file.evidence !== 'changed') {
+        const why = whyNotSearched(item.file, fold.cwd, filters, inWindow);
+        if (why !== null) notRead.add(why);
+        continue;
+      }
+      if (facts?.kind !== 'message') continue;
       if (passesFilters(facts, fold.cwd, filters, inWindow)) list.push({ sessionId, name: item.file.name, facts });
     }
     if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.facts.at));

@@ -3,7 +3,8 @@ import type { SourceRef } from '../../shared/wire/common.ts';
 import { sortSeatFiles } from '../../shared/sac/room.ts';
 import { resolveProject } from '../../shared/sac/seat.ts';
 import { ENTRY_TYPES } from '../../shared/sac/entryHeader.ts';
-import { readEntry, readEntryEvidence, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { readEntry, readEntryEvidence, readTail, type SeatFileReading } from '../../shared/sac/seatFile.ts';
+import { NotReadTally } from '../../shared/searchNotRead.ts';
 import { sacSearchHitSchema, type SacSearchHit } from '../../shared/wire/sac.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
@@ -26,6 +27,12 @@ const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
  */
 const SIDE_AND_PEER_KEPT_OUT = "a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries";
 
+/** set-agent-comm's words for what a search does not read (shared/searchNotRead.ts). */
+const SAC_NOT_READ = {
+  torn: { one: 'torn write', many: 'torn writes' },
+  unread: { one: 'seat file not read (unreadable or withheld)', many: 'seat files not read (unreadable or withheld)' },
+} as const;
+
 /**
  * Searches a set-agent-comm store's entries, newest first: filters on what the reader's columns
  * hold, then each candidate's body read again from its file for its text, on a search thread
@@ -46,6 +53,8 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
   // asks for them: a search that finds its hits among the newest entries orders no more than it
   // reads.
   const lists: Candidate[][] = [];
+  // Writes cut short: an entry's header tells its type and time, a tail without one tells neither.
+  const notRead = new NotReadTally(SAC_NOT_READ);
   const projects = new Map<string, string>();
   const projectOf = (seat: string) => {
     let project = projects.get(seat);
@@ -70,10 +79,14 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
         if (extra.type !== undefined && ENTRY_TYPES[columns.word[i]! % 4] !== extra.type) continue;
         if (inWindow !== null && !inWindow(instant)) continue;
         const evidence = readEntryEvidence(reading, i).evidence;
+        if (evidence === 'damaged') notRead.add('torn');
         if (evidence !== 'parsed' && evidence !== 'changed') continue;
         list.push({ room: files.room, reading, index: i, place, project });
       }
       if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.place));
+      if (readTail(reading)?.evidence === 'damaged') notRead.add('torn');
+      // What it held when last read is searched; what it holds now is not known.
+      if (reading.problem?.code === 'unreadable' || reading.problem?.code === 'withheld') notRead.add('unread');
     }
     if (performance.now() - sliceStart > 8) {
       await yieldToLoop();
@@ -113,5 +126,5 @@ export async function searchSac(reader: SacReader, pool: SearchPool, root: strin
     };
     return { at, conversation: seat, hit: sacSearchHitSchema.parse(hit) };
   });
-  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
+  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly, notRead: notRead.say() };
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { LiveItem, SourceKind, SourceRef, SourceStatus } from '../../shared/wire/common.ts';
 import type { WireKinds } from '../../shared/wire/kinds.ts';
 import type { KindSearchQuery, StoppedEarly } from '../../shared/wire/search.ts';
+import type { NotRead } from '../../shared/searchNotRead.ts';
 import type { ConversationExport, ExportParts } from '../export/exportParts.ts';
 import type { MapFacts } from '../../shared/map/party.ts';
 import type { Refused } from '../../shared/session/joinSessions.ts';
@@ -60,6 +61,8 @@ export type SourceSearch = {
   stoppedEarly: StoppedEarly | null;
   /** Why none of its entries can match the query, in its store's words: it was not searched. */
   keptOut?: string;
+  /** What the filters may select that it could not read, so did not search; null or absent: none. */
+  notRead?: NotRead | null;
 };
 
 /** A search a source will not run now: answered 503, with when to try again. */

@@ -14,6 +14,8 @@ import type { SpexCandidate } from './spexTexts.ts';
 import { lineAddress, ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
 import { timeWindowOf } from '../../shared/timeWindow.ts';
 import { findsPerson } from '../../shared/peerMatch.ts';
+import { countUnknownSenders } from '../../shared/spex/sentUnknown.ts';
+import { NotReadTally } from '../../shared/searchNotRead.ts';
 
 /** The module a search thread reads and matches spex's candidates with. */
 const SPEX_SEARCHER = threadScript('spexTexts', import.meta.url);
@@ -22,6 +24,12 @@ const GATHER_SLICE_MS = 8;
 
 /** Why a search for sent entries from a person reads no spex line, said beside its results. */
 const PERSON_SENT_KEPT_OUT = 'spex.person asks for what a person wrote (a `from: null` line), which a session only receives: no sent entry is one';
+
+/** spex's words for the lines a search does not read (shared/searchNotRead.ts). */
+const SPEX_NOT_READ = {
+  lines: { one: 'damaged, torn or invalid line', many: 'damaged, torn or invalid lines' },
+  segments: { one: 'unreadable segment', many: 'unreadable segments' },
+} as const;
 
 /**
  * Searches a spex home's messages and declarations' notes, newest first: filters on what the
@@ -57,6 +65,10 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     if (project === undefined) projects.set(session, (project = projection.listed(session).summary.project.key));
     return project;
   };
+  // A line not read names no sender and no time: it is counted in every log whose lines the
+  // filters may select, the receiver's project alone telling when only received lines are asked for.
+  const notRead = new NotReadTally(SPEX_NOT_READ);
+  const receivedOnly = query.side === 'received' || query.person === '1';
   let sliceStart = performance.now();
   for (const session of reader.sessions()) {
     if (performance.now() - sliceStart > GATHER_SLICE_MS) {
@@ -65,6 +77,11 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       sliceStart = performance.now();
     }
     const project = projectOf(session);
+    if (query.project === undefined || !receivedOnly || project === query.project) {
+      const unknown = countUnknownSenders(session.fold.degraded);
+      notRead.add('lines', unknown.lines);
+      notRead.add('segments', unknown.segments);
+    }
     const list: Candidate[] = [];
     const add = (candidate: Candidate) => {
       if (inRange(candidate)) list.push(candidate);
@@ -125,5 +142,5 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     };
     return { at: candidate.at, conversation: candidate.sessionId, hit: spexSearchHitSchema.parse(hit) };
   });
-  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly };
+  return { hits, scanned: found.scanned, truncated: found.truncated, stoppedEarly: found.stoppedEarly, notRead: notRead.say() };
 }

@@ -1,6 +1,7 @@
 import { findsPeerWords } from '../peerMatch.ts';
 import { timeWindowOf } from '../timeWindow.ts';
 import type { EntryFacts } from './entry.ts';
+import type { KnownFile } from './knownFile.ts';
 
 // Search over the record: which message entries a query selects. Pure: the shell reads texts
 // from disk only for entries that pass the filters on what the index already holds.
@@ -30,4 +31,28 @@ export function passesFilters(facts: MessageFacts, project: string | null, filte
   if (filters.peer !== undefined && filters.peer !== '' && !findsPeerWords(filters.peer, [facts.peerAs, facts.peerSessionId])) return false;
   // Times compare as instants, as every kind's search compares them (shared/timeWindow.ts).
   return inWindow === null || inWindow(Date.parse(facts.at));
+}
+
+/** The record's words for the files a search does not read (shared/searchNotRead.ts). */
+export const RECORD_NOT_READ = {
+  damaged: { one: 'damaged file', many: 'damaged files' },
+  invalid: { one: 'file that is not a valid entry', many: 'files that are not valid entries' },
+  unreadable: { one: 'unreadable file', many: 'unreadable files' },
+  removed: { one: 'removed file', many: 'removed files' },
+} as const;
+
+/**
+ * Why a search does not read a file with an entry's name, when it is one the filters may select:
+ * null when it is read (or pending: it is read once whole), a stray, or kept out by what is known of
+ * it. A file read once is known by its facts; one never read, only by its session's project
+ * (`project`) and the time its name gives; its side, peer and outcome are unknown, so it is counted
+ * whatever they ask.
+ */
+export function whyNotSearched(file: KnownFile, project: string | null, filters: SearchFilters, inWindow = timeWindowOf(filters)): keyof typeof RECORD_NOT_READ | null {
+  if (file.entryName === null) return null;
+  const { evidence } = file;
+  if (evidence !== 'damaged' && evidence !== 'invalid' && evidence !== 'unreadable' && evidence !== 'removed') return null;
+  if (file.facts !== null) return file.facts.kind === 'message' && passesFilters(file.facts, project, filters, inWindow) ? evidence : null;
+  if (filters.project !== undefined && project !== filters.project) return null;
+  return inWindow === null || inWindow(Date.parse(file.entryName.at)) ? evidence : null;
 }

@@ -85,5 +85,12 @@ export const searchResponseSchema = z.object({
    * Added to rec.search/4 without a new version (a client that ignores it needs no change).
    */
   keptOut: z.array(z.object({ source: sourceRefSchema, why: z.string() })),
+  /**
+   * Stores that hold items the filters may select and that the search could not read (a damaged
+   * file, a torn line, a write cut short), so did not search: how many, and what, in the store's
+   * words (shared/searchNotRead.ts). The hits are never all there is while one is listed. Added to
+   * rec.search/4 without a new version, as `keptOut` was.
+   */
+  notRead: z.array(z.object({ source: sourceRefSchema, items: z.number().int().positive(), why: z.string() })),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

@@ -23,6 +23,7 @@ import { appliedQuery, formFromQuery, isEmptySearch, queryFromForm, searchParamN
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { readTimeWindow, TimeFieldError, writeTimeField } from '../time/timeField.ts';
 import { countOf, writeCount } from '../text/count.ts';
+import { capitalize } from '../../../shared/words.ts';
 
 export default function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
@@ -182,7 +183,7 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
     return <p className="notice error">{isRefusal(results.error) ? `Not searched: ${results.error.message}.` : `Search failed: ${results.error.message}`}</p>;
   }
   if (results.data === undefined) return <p className="muted">Searching…</p>;
-  const { hits, scanned, truncated, stoppedEarly, keptOut } = results.data;
+  const { hits, scanned, truncated, stoppedEarly, keptOut, notRead } = results.data;
   return (
     <HitList key={params.toString()} keys={hits.map((hit) => kindOf(hit).hitKey(hit))}>
       {(list) => (
@@ -191,7 +192,13 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
           {/* One notice per reason, naming every store it kept out. */}
           {[...Map.groupBy(keptOut, (one) => one.why)].map(([why, stores]) => (
             <p key={why} className="notice warn search-kept-out">
-              {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')} not searched: {why}.
+              {capitalize(stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', '))} not searched: {why}.
+            </p>
+          ))}
+          {/* What a store could not read is degraded evidence: its hits are never all there is. */}
+          {notRead.map(({ source, why }) => (
+            <p key={source.id} className="banner-degraded search-not-read">
+              {capitalize(kindNamed(source.kind)?.name ?? source.kind)} ({source.id}): {why}.
             </p>
           ))}
           <p className="muted" role="status">

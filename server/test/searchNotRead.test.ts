@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { searchResponseSchema, type SearchResponse } from '../../shared/wire/search.ts';
+import { CWD, SESSION, nameAt, sentEntry, startEntry } from '../../shared/test/recordFixtures.ts';
+import { buildApp } from '../http/app.ts';
+import { createRecordSource } from '../record/recordSource.ts';
+import { createSacSource } from '../sac/sacSource.ts';
+import type { Source } from '../sources/source.ts';
+import { createSpexSource } from '../spex/spexSource.ts';
+import { createTestSearchPool, eventually } from './harness.ts';
+import { A, PROJECT } from './spexHarness.ts';
+import { writeThreeStores, type ThreeStores } from './threeStores.ts';
+
+// A search matches texts read as items. What it could not read (a damaged file, a damaged line, a
+// torn write) it does not search, and it says so, store by store, in the store's words: its hits
+// are then never all there is, and "0 entries" is never all it says. Each store's writer process
+// writes the damage as it is found on disk: a record file cut short, a spex line that does not
+// parse, a set-agent-comm header whose body was never written.
+
+const AN_HOUR_AGO = new Date(Date.now() - 3_600_000).toISOString();
+const WEB = 'channels/team/web-app#3f9c1a20.md';
+
+let stores: ThreeStores;
+let sources: Source[];
+let app: FastifyInstance;
+
+const search = async (query: string): Promise<SearchResponse> => {
+  const response = await app.inject({ method: 'GET', url: `/api/search?${query}` });
+  assert.equal(response.statusCode, 200, response.body);
+  return searchResponseSchema.parse(response.json());
+};
+const notReadOf = (answer: SearchResponse) => Object.fromEntries(answer.notRead.map(({ source, items, why }) => [source.kind, { items, why }]));
+
+before(async () => {
+  stores = await writeThreeStores('not-read', SESSION, [startEntry(0), sentEntry(1, 'the cart is queued')]);
+  // Each cut short long enough ago to be damaged when first seen, each holding the word searched for.
+  await stores.recordWriter.send({ op: 'raw', path: `${SESSION}/${nameAt(5, 3)}`, bytes: Buffer.from('{"kind":"message","text":"a needle in a cut').toString('base64'), mtime: AN_HOUR_AGO });
+  await stores.spexWriter.send({ op: 'bytes', project: PROJECT, sessionId: A, base64: Buffer.from('{"ts":"2026-11-30T10:00:06.000Z","kind":"sent","text":"a needle","fro\n').toString('base64') });
+  await stores.sacWriter.send({ op: 'raw', path: WEB, append: true, bytes: Buffer.from('\n## 2026-11-30T17:21:00.000+00:00 — FACT\n## 2026-11-30T17:22:00.000+00:00 — FACT\nthe next write\n').toString('base64'), mtime: AN_HOUR_AGO });
+  sources = [createRecordSource({ root: stores.record, searchPool: createTestSearchPool() }), createSpexSource({ root: stores.spex, searchPool: createTestSearchPool() }), createSacSource({ root: stores.sac, searchPool: createTestSearchPool() })];
+  for (const source of sources) await source.start();
+  app = await buildApp({ sources, webRoot: null, token: null });
+  await eventually(() => (sources.every((source) => source.status().indexing.state === 'ready') ? true : undefined), 'every first scan');
+});
+
+after(async () => {
+  await app.close();
+  for (const source of sources) await source.close();
+  await stores.remove();
+});
+
+describe('what a search could not read', () => {
+  it('is said store by store, in its store’s words, beside hits that are then not all there is', async () => {
+    const answer = await search('q=needle');
+    assert.deepEqual(answer.hits, [], 'the needle stands only where nothing could be read');
+    assert.deepEqual(notReadOf(answer), {
+      record: { items: 1, why: '1 damaged file was not searched: what it holds is unknown, and may match' },
+      spex: { items: 1, why: '1 damaged, torn or invalid line was not searched: what it holds is unknown, and may match' },
+      sac: { items: 1, why: '1 torn write was not searched: what it holds is unknown, and may match' },
+    });
+  });
+
+  it('is counted whatever the filters ask of what is unknown of it (a side, a peer), and not where what is known keeps it out', async () => {
+    assert.deepEqual(Object.keys(notReadOf(await search('q=needle&side=sent&peer=nobody'))), ['record', 'spex'], 'set-agent-comm keeps a side out, with why');
+    // The record's file by its session's project and the time in its name; sac's torn entry by its header's type.
+    assert.equal(notReadOf(await search('q=needle&project=/elsewhere')).record, undefined);
+    assert.equal(notReadOf(await search(`q=needle&project=${encodeURIComponent(CWD)}`)).record?.items, 1);
+    assert.equal(notReadOf(await search('q=needle&to=2026-11-20T09:00:04Z')).record, undefined);
+    assert.equal(notReadOf(await search('q=needle&sac.type=QUESTION')).sac, undefined);
+    // spex's line names no sender: only a search for what its log received is kept to its receiver's project.
+    assert.equal(notReadOf(await search('q=needle&side=received&project=/elsewhere')).spex, undefined);
+    assert.equal(notReadOf(await search('q=needle&side=sent&project=/elsewhere')).spex?.items, 1);
+  });
+
+  it('is in every form of a search’s export', async () => {
+    const get = async (format: string) => (await app.inject({ method: 'GET', url: `/api/search/export?q=needle&format=${format}` })).body;
+    const head = JSON.parse((await get('ndjson')).split('\n')[0]!) as { notRead: unknown[] };
+    assert.equal(head.notRead.length, 3);
+    const json = JSON.parse(await get('json')) as { notRead: unknown[] };
+    assert.equal(json.notRead.length, 3);
+    assert.match(await get('md'), /^- \*\*Not read\*\*: record store \S+: 1 damaged file was not searched: what it holds is unknown, and may match$/m);
+  });
+});
