@@ -520,3 +520,18 @@ test("a session's page keeps following its newest item as new ones taller than t
     await expect(page.getByRole('button', { name: /new ↓$/ })).toHaveCount(0);
   }
 });
+
+// Last: it leaves a damaged line in B's spex log.
+test("a session's page says, beside its spex store, that what it sent may be more when another log holds a line not read, as it is written, and links to its spex page", async ({ page }) => {
+  await page.goto(`${dashboard.url}/sessions/${SESSION_A}`);
+  const views = page.getByRole('list', { name: 'Its stores' });
+  await expect(views.locator('li')).toHaveCount(3);
+  await expect(views.locator('.may-lack')).toHaveCount(0);
+  await stores.spexWriter.send({ op: 'bytes', project: '-home-dev-projects-checkout', sessionId: SESSION_B, base64: Buffer.from('{"ts":"2026-11-30T10:00:06.000Z","kind":"sent","te\n').toString('base64') });
+  const lacking = views.locator('li', { has: page.locator('.kind-spex') }).locator('.may-lack');
+  await expect(lacking).toHaveText('What it sent may be more: 1 line of 1 other log not read');
+  await expect(lacking).toHaveAttribute('title', /any of them may be a message this session sent\.$/);
+  await lacking.click();
+  await expect(page).toHaveURL(new RegExp(`/source/spex-[0-9a-f]{8}/conversation/${SESSION_A}$`));
+  await expect(page.locator('.spex-sent-unknown')).toContainText('What it sent may be more: 1 line of 1 other log not read');
+});

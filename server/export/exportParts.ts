@@ -73,6 +73,13 @@ export type ConversationExport = ExportParts & {
    * place, and how many it holds: only those items are read.
    */
   newest(limit: number): { total: number; json(signal: AbortSignal): AsyncIterable<ExportItem<'json'>> };
+  /**
+   * What its items may lack that no degraded reason of its own says, in its store's words: a few
+   * (`said`) and a sentence (`why`); null when nothing is known to be lacking. A spex session's
+   * Sent is read from other logs, whose unread lines may be its own (shared/spex/sentUnknown.ts);
+   * a kind whose conversations are their own files has no such thing, and leaves it out.
+   */
+  mayLack?(): { said: string; why: string } | null;
 };
 
 /** One conversation (or a search's hits) taken away whole: its heads, its lists, and its items in each form. */

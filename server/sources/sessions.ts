@@ -76,6 +76,7 @@ type Placed = { item: SessionItem; key: number };
 export async function readSessionPage(session: string, parts: readonly SessionPart[], limit: number, signal: AbortSignal): Promise<Answer<JoinedSessionResponse>> {
   const lists: Placed[][] = [];
   const cut: JoinedSessionResponse['cut'] = [];
+  const mayLack: JoinedSessionResponse['mayLack'] = [];
   const conversations: unknown[] = [];
   for (const { source, held } of parts) {
     const listed = source.conversation(held.id);
@@ -84,11 +85,13 @@ export async function readSessionPage(session: string, parts: readonly SessionPa
     conversations.push(JSON.parse(listed.json));
     const { items, total } = await readNewest(exported, source, held.id, limit, signal);
     if (total > items.length) cut.push({ source: source.ref, conversation: held.id, shown: items.length, total });
+    const lacking = exported.mayLack?.() ?? null;
+    if (lacking !== null) mayLack.push({ source: source.ref, conversation: held.id, ...lacking });
     lists.push(items);
   }
   // A stable sort: at one instant, the record's items come first, then spex's, then sac's, each in its store's order.
   const items = lists.flat().sort(byKey).map((placed) => placed.item);
-  return { schema: 'rec.joined-session/1', session, conversations: conversations as JoinedSessionResponse['conversations'], items, cut };
+  return { schema: 'rec.joined-session/1', session, conversations: conversations as JoinedSessionResponse['conversations'], items, cut, mayLack };
 }
 
 async function readNewest(parts: ConversationExport, source: Source, conversation: string, limit: number, signal: AbortSignal): Promise<{ items: Placed[]; total: number }> {

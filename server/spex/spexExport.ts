@@ -126,6 +126,10 @@ export function createSpexExport(reader: SpexReader, projection: SpexProjection,
         return { session: projection.listed(current).summary, currentNote: projection.currentNoteOf(id), strays: current.strays.map((stray) => ({ name: stray.name, why: stray.why })), sentUnknown: projection.sentUnknownOf(id) };
       },
       markdownHead: (exportedAt) => describeSessionMarkdown(summary, sentUnknown, exportedAt),
+      mayLack() {
+        const now = projection.sentUnknownOf(id);
+        return now === null ? null : { said: `What it sent may be more: ${sayHowMuchSentMayLack(now)}`, why: sayWhatSentMayLack(now) };
+      },
       lists: [{ name: 'items' }],
       items: {
         ndjson: (signal) => records(session, items, signal),

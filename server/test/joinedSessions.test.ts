@@ -214,3 +214,21 @@ describe('a session named the same way everywhere', () => {
     }
   });
 });
+
+describe('what a session’s page says its items may lack', () => {
+  it("a spex session's Sent, read from other logs, may lack the lines of those logs not read: its page across the stores says so, as its spex page does; the log's own session's page does not", async () => {
+    assert.deepEqual((await pageOf(SESSION_A)).mayLack, [], 'every log read whole');
+    // A line of B's log that does not parse: whose it is, nothing says; it may be one A sent.
+    await stores.spexWriter.send({ op: 'bytes', project: '-home-dev-projects-checkout', sessionId: SESSION_B, base64: Buffer.from('{"ts":"2026-11-30T10:00:06.000Z","kind":"sent","te\n').toString('base64') });
+    const lacking = await eventually(async () => {
+      const found = (await pageOf(SESSION_A)).mayLack;
+      return found.length > 0 ? found : undefined;
+    }, "A's page saying what its Sent may lack");
+    assert.deepEqual(
+      lacking.map(({ source, conversation, said }) => [source.kind, conversation, said]),
+      [['spex', SESSION_A, 'What it sent may be more: 1 line of 1 other log not read']],
+    );
+    assert.match(lacking[0]!.why, /^1 line not read as an event .* in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent\.$/);
+    assert.deepEqual((await pageOf(SESSION_B)).mayLack, [], "B's own log never holds what B sent");
+  });
+});

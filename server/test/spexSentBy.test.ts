@@ -67,7 +67,7 @@ test("a session's page and export say what its Sent may lack: the other logs' li
   assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${B}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [A], moreLogs: 0 });
   assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown?.logs, [A, B]);
   const markdown = (await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=md` })).body;
-  assert.match(markdown, /\*\*What it sent may be more:\*\* 1 line of 1 other log not read\. 1 line not read as events .* in 1 other session's log: .* Those logs: bbbbbbbb-0000-4000-8000-00000000000b\./);
+  assert.match(markdown, /\*\*What it sent may be more:\*\* 1 line of 1 other log not read\. 1 line not read as an event .* in 1 other session's log: .* Those logs: bbbbbbbb-0000-4000-8000-00000000000b\./);
   const head = JSON.parse((await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=ndjson` })).body.split('\n')[0]!);
   assert.deepEqual(head.sentUnknown, page.sentUnknown);
 });

@@ -47,7 +47,7 @@ describe("what a session's Sent may lack", () => {
       sayWhatSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }),
       "2 lines not read as events (damaged, torn, or JSON that is not an event) and 1 segment not read in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.",
     );
-    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /^1 line not read as events .* in 5 other sessions' logs:/);
+    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /^1 line not read as an event .* in 5 other sessions' logs:/);
     assert.equal(sayHowMuchSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }), '2 lines and 1 segment of 1 other log not read');
     assert.equal(sayHowMuchSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), '1 line of 5 other logs not read');
   });

@@ -87,5 +87,11 @@ export const joinedSessionResponseSchema = z.object({
   items: z.array(sessionItemSchema),
   /** Conversations whose oldest items were left out: the store's own page has them all. */
   cut: z.array(z.object({ source: sourceRefSchema, conversation: z.string(), shown: z.number().int(), total: z.number().int() })),
+  /**
+   * Conversations whose items may lack what no degraded reason of their own says, in their store's
+   * words, in a few (`said`) and a sentence (`why`): a spex session's Sent, when other logs hold
+   * lines not read (its page's `sentUnknown`). Added to rec.joined-session/1 without a new version.
+   */
+  mayLack: z.array(z.object({ source: sourceRefSchema, conversation: z.string(), said: z.string(), why: z.string() })),
 });
 export type JoinedSessionResponse = z.infer<typeof joinedSessionResponseSchema>;

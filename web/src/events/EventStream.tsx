@@ -104,7 +104,7 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
     // The sessions across the stores are joined by the server: its list is fetched again, at most this often.
     const joinedList = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.joinedSessions() }));
     // A session's page across the stores is fetched again when one of its conversations has new
-    // items; the server's answer names them, so nothing here joins anything.
+    // items or has changed; the server's answer names them, so nothing here joins anything.
     const itemsOf = new Set<string>();
     /** The sessions the told items' stores state: a page that found none of a session's stores may find one now. */
     const sessionsOf = new Set<string>();
@@ -172,6 +172,10 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
           changed.set(sessionKey(event.session), event.session);
           conversations.schedule();
           joinedList.schedule();
+          // A page across the stores shows each conversation's summary, and what its items may lack
+          // (a spex session's Sent, changed by another log): fetched again as for new items.
+          itemsOf.add(`${event.session.source.id}\u0000${event.session.id}`);
+          sessionPages.schedule();
           break;
         case 'items':
           feed.add(event.source, event.sessionId, event.session, event.items);

@@ -140,6 +140,7 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
       <ul className="store-views" aria-label="Its stores">
         {data.conversations.map((conversation: ConversationSummary) => {
           const kind = kindOf(conversation);
+          const lacking = data.mayLack.find((one) => one.source.id === conversation.source.id && one.conversation === conversation.id);
           return (
             <li key={`${conversation.source.id}/${conversation.id}`}>
               <Link to={conversationPath(conversation.source.id, conversation.id)} className={`store-badge kind-${conversation.source.kind}${conversation.degraded.length > 0 ? ' degraded' : ''}`}>
@@ -160,6 +161,15 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
                   {' '}
                   <Link to={conversationPath(conversation.source.id, conversation.id)} className="degraded-count" title={`Degraded evidence in ${kind.name}: its own view shows each in place`}>
                     degraded: {kind.describeDegraded(conversation).split('\n').map((words) => words.replace(/\.$/, '')).join('; ')}
+                  </Link>
+                </>
+              )}
+              {/* What its items may lack that is no degraded reason of its own: a spex session's Sent, read from other logs. */}
+              {lacking !== undefined && (
+                <>
+                  {' '}
+                  <Link to={conversationPath(conversation.source.id, conversation.id)} className="may-lack" title={lacking.why}>
+                    {lacking.said}
                   </Link>
                 </>
               )}
