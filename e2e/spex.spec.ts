@@ -157,14 +157,18 @@ test("a spex session shows what it received from a person and from a peer, and w
   await expect(column(page, 'sent').locator('article')).toHaveCount(1);
 });
 
-test("a session's Sent says it may be more where another session's log holds a line not read as an event, and links that log: never for its own log's", async ({ page }) => {
+test("a session's Sent says it may be more where another session's log holds a line not read as an event, and links that log at the line: never for its own log's", async ({ page }) => {
   // A's log holds a damaged line: whose it is, nothing says, so it may be a message B sent.
   await page.goto(sessionUrl(B));
   const note = page.locator('.spex-sent-unknown');
   await expect(note.locator('summary')).toHaveText('What it sent may be more: 1 line of 1 other log not read');
   await openFolded(note.locator('details'));
   await expect(note).toContainText("1 line not read as an event (damaged, torn, or JSON that is not an event) in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.");
-  await expect(note.getByRole('link', { name: A })).toHaveAttribute('href', `/source/${source}/conversation/${A}`);
+  // At that log's line not read (its sixth), where a link opens it selected.
+  const log = note.getByRole('link', { name: A });
+  await expect(log).toHaveAttribute('href', `/source/${source}/conversation/${A}/item/line-6`);
+  await log.click();
+  await expect(page.locator('.conversation-row.selected')).toContainText('"kind":"sent","text":"cut');
   await page.goto(sessionUrl(A));
   await expect(page.locator('.conversation-columns > *')).toHaveText([/^Sent/, /^Received/]);
   await expect(page.locator('.spex-sent-unknown')).toHaveCount(0);

@@ -62,9 +62,10 @@ test("a session's page and export say what its Sent may lack: the other logs' li
   });
   rigs.push(r);
   const page = spexSessionResponseSchema.parse((await r.get(`/api/sessions/${A}`)).body);
-  assert.deepEqual(page.sentUnknown, { lines: 1, segments: 0, logs: [B], moreLogs: 0 });
+  // Each log named with its first line not read, where a link opens it: B's second line.
+  assert.deepEqual(page.sentUnknown, { lines: 1, segments: 0, logs: [B], firstLines: ['line-2'], moreLogs: 0 });
   // C's log holds nothing unread: B's line is unknown for C too, A's is unknown for B and C.
-  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${B}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [A], moreLogs: 0 });
+  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${B}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [A], firstLines: ['line-1'], moreLogs: 0 });
   assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown?.logs, [A, B]);
   const markdown = (await r.app.inject({ method: 'GET', url: `/api/sessions/${A}/export?format=md` })).body;
   assert.match(markdown, /\*\*What it sent may be more:\*\* 1 line of 1 other log not read\. 1 line not read as an event .* in 1 other session's log: .* Those logs: bbbbbbbb-0000-4000-8000-00000000000b\./);
@@ -87,5 +88,5 @@ test('a line no sender can be said of, come to one log, is news for every other 
     const since = r.notices.slice(told).filter((notice) => notice.type === 'conversation-changed').map((notice) => (notice as { id: string }).id);
     return since.includes(A) && since.includes(C) ? true : undefined;
   }, 'A and C told, though their own logs did not change');
-  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [B], moreLogs: 0 });
+  assert.deepEqual(spexSessionResponseSchema.parse((await r.get(`/api/sessions/${C}`)).body).sentUnknown, { lines: 1, segments: 0, logs: [B], firstLines: ['line-2'], moreLogs: 0 });
 });

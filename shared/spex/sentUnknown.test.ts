@@ -12,11 +12,12 @@ describe("what a session's Sent may lack", () => {
   it("counts the other logs' damaged, torn and invalid lines and their unread segments, never the session's own log", () => {
     const found = describeSentUnknown('a', [
       { sessionId: 'a', degraded: [reason('damaged-line', [1, 2, 3])] },
-      { sessionId: 'b', degraded: [reason('damaged-line', [2]), reason('torn-write', [9])] },
+      { sessionId: 'b', degraded: [reason('torn-write', [9]), reason('damaged-line', [2])] },
       { sessionId: 'c', degraded: [reason('invalid-line', [4]), reason('unreadable', [], ['000000000002.ndjson', '000000000003.ndjson'])] },
       { sessionId: 'd', degraded: [reason('unreadable', [], [])] },
     ]);
-    assert.deepEqual(found, { lines: 3, segments: 3, logs: ['b', 'c', 'd'], moreLogs: 0 });
+    // Each log beside the key of its first line not read; a log of unread segments only has none.
+    assert.deepEqual(found, { lines: 3, segments: 3, logs: ['b', 'c', 'd'], firstLines: ['line-2', 'line-4', null], moreLogs: 0 });
   });
 
   it('is null when every other log was read whole as events, whatever else is said of them', () => {
@@ -44,11 +45,11 @@ describe("what a session's Sent may lack", () => {
 
   it('says what is unknown and where, and that any of it may be a message the session sent: never that nothing is missing, never that something is', () => {
     assert.equal(
-      sayWhatSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }),
+      sayWhatSentMayLack({ lines: 2, segments: 1, logs: ['b'], firstLines: ['line-1'], moreLogs: 0 }),
       "2 lines not read as events (damaged, torn, or JSON that is not an event) and 1 segment not read in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.",
     );
-    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), /^1 line not read as an event .* in 5 other sessions' logs:/);
-    assert.equal(sayHowMuchSentMayLack({ lines: 2, segments: 1, logs: ['b'], moreLogs: 0 }), '2 lines and 1 segment of 1 other log not read');
-    assert.equal(sayHowMuchSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], moreLogs: 3 }), '1 line of 5 other logs not read');
+    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], firstLines: ['line-1', 'line-1'], moreLogs: 3 }), /^1 line not read as an event .* in 5 other sessions' logs:/);
+    assert.equal(sayHowMuchSentMayLack({ lines: 2, segments: 1, logs: ['b'], firstLines: ['line-1'], moreLogs: 0 }), '2 lines and 1 segment of 1 other log not read');
+    assert.equal(sayHowMuchSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], firstLines: ['line-1', 'line-1'], moreLogs: 3 }), '1 line of 5 other logs not read');
   });
 });

@@ -1,4 +1,5 @@
 import type { DegradedCode, DegradedReason } from './degraded.ts';
+import { ownLineKey } from './itemKey.ts';
 
 // What a session's Sent may lack. Its Sent is the `sent` lines of other sessions' logs whose
 // `from` is its id (sentBy.ts); a line of those logs that is not read as an event, or a segment
@@ -18,6 +19,11 @@ export type SentUnknown = {
   segments: number;
   /** The sessions whose logs hold them, in the order of their ids, at most `LOGS_NAMED`. */
   logs: string[];
+  /**
+   * Beside each of `logs`, the key of its first line not read on that log's own page (`line-<n>`,
+   * shared/spex/itemKey.ts), where a link opens it; null where only segments were not read.
+   */
+  firstLines: (string | null)[];
   /** How many more logs hold them than are named. */
   moreLogs: number;
 };
@@ -26,15 +32,21 @@ export type SentUnknown = {
 const LOGS_NAMED = 20;
 const UNKNOWN_LINE_CODES: ReadonlySet<DegradedCode> = new Set(['damaged-line', 'invalid-line', 'torn-write']);
 
-/** What one log holds that names no sender: its lines not read as events, and its segments not read (a folder not read counts as one). */
-export function countUnknownSenders(degraded: readonly DegradedReason[]): { lines: number; segments: number } {
+/**
+ * What one log holds that names no sender: its lines not read as events, the first of them (null:
+ * none), and its segments not read (a folder not read counts as one).
+ */
+export function countUnknownSenders(degraded: readonly DegradedReason[]): { lines: number; firstLine: number | null; segments: number } {
   let lines = 0;
+  let firstLine: number | null = null;
   let segments = 0;
   for (const reason of degraded) {
-    if (UNKNOWN_LINE_CODES.has(reason.code)) lines += reason.lines.length;
-    else if (reason.code === 'unreadable') segments += Math.max(1, reason.files.length);
+    if (UNKNOWN_LINE_CODES.has(reason.code)) {
+      lines += reason.lines.length;
+      for (const line of reason.lines) if (firstLine === null || line < firstLine) firstLine = line;
+    } else if (reason.code === 'unreadable') segments += Math.max(1, reason.files.length);
   }
-  return { lines, segments };
+  return { lines, firstLine, segments };
 }
 
 /**
@@ -44,18 +56,25 @@ export function countUnknownSenders(degraded: readonly DegradedReason[]): { line
 export function describeSentUnknown(sessionId: string, logs: Iterable<{ sessionId: string; degraded: readonly DegradedReason[] }>): SentUnknown | null {
   let lines = 0;
   let segments = 0;
-  const holding: string[] = [];
+  const holding: { sessionId: string; firstLine: number | null }[] = [];
   for (const log of logs) {
     if (log.sessionId === sessionId) continue;
     const found = countUnknownSenders(log.degraded);
     if (found.lines + found.segments === 0) continue;
     lines += found.lines;
     segments += found.segments;
-    holding.push(log.sessionId);
+    holding.push({ sessionId: log.sessionId, firstLine: found.firstLine });
   }
   if (holding.length === 0) return null;
-  holding.sort();
-  return { lines, segments, logs: holding.slice(0, LOGS_NAMED), moreLogs: Math.max(0, holding.length - LOGS_NAMED) };
+  holding.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+  const named = holding.slice(0, LOGS_NAMED);
+  return {
+    lines,
+    segments,
+    logs: named.map((log) => log.sessionId),
+    firstLines: named.map((log) => (log.firstLine === null ? null : ownLineKey(log.firstLine))),
+    moreLogs: Math.max(0, holding.length - LOGS_NAMED),
+  };
 }
 
 /** SentUnknown in a few words, for a summary the note folds under: how much, in how many logs. */

@@ -182,6 +182,8 @@ export const spexSessionResponseSchema = z.object({
       lines: z.number().int().nonnegative(),
       segments: z.number().int().nonnegative(),
       logs: z.array(z.string()),
+      /** Beside each log, the key of its first line not read on its page; null: only segments. Added without a new version. */
+      firstLines: z.array(z.string().nullable()),
       moreLogs: z.number().int().nonnegative(),
     })
     .nullable(),

@@ -131,14 +131,18 @@ function SentUnknownNote({ source, found }: { source: string; found: NonNullable
       >
         <p>
           {sayWhatSentMayLack(found)} Those logs:{' '}
-          {found.logs.map((log, index) => (
-            <span key={log}>
-              {index > 0 && ', '}
-              <Link to={conversationPath(source, log)}>
-                <code>{log}</code>
-              </Link>
-            </span>
-          ))}
+          {found.logs.map((log, index) => {
+            // At its first line not read, where there is one: where that log says nothing readable.
+            const first = found.firstLines[index] ?? null;
+            return (
+              <span key={log}>
+                {index > 0 && ', '}
+                <Link to={first === null ? conversationPath(source, log) : itemPath(source, log, first)}>
+                  <code>{log}</code>
+                </Link>
+              </span>
+            );
+          })}
           {found.moreLogs > 0 ? ` and ${found.moreLogs} more` : ''}.
         </p>
       </Folded>
