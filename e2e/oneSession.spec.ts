@@ -271,7 +271,7 @@ test('a search given a filter it does not read says so, and so does one whose ki
   // spex's own filter, with the record chosen as the store: the server says it kept the record out, and why.
   const record = sourceIdOf('record', stores.record);
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&spex.person=1`);
-  await expect(page.locator('.search-kept-out')).toHaveText(`The record (${record}) not searched: spex.person is spex’s own filter: it selects only spex’s entries.`);
+  await expect(page.locator('.search-kept-out')).toHaveText(`Not searched in the record (${record}): spex.person is spex’s own filter: it selects only spex’s entries.`);
   await expect(notes).toHaveCount(0);
   // What it reads and takes, it says nothing of.
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&side=sent`);
@@ -284,7 +284,7 @@ test('a search by side or peer says the set-agent-comm store was not searched, a
   const keptOut = page.locator('.search-kept-out');
   await page.goto(`${dashboard.url}/search?q=retry&side=received`);
   await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
-  await expect(keptOut).toHaveText(`Set-agent-comm (${sac}) not searched: a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries.`);
+  await expect(keptOut).toHaveText(`Not searched in set-agent-comm (${sac}): a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries.`);
   await page.goto(`${dashboard.url}/search?q=retry&source=${sac}&peer=web-app`);
   await expect(keptOut).toHaveCount(1);
   // Without either, it is searched and says nothing.
@@ -530,7 +530,7 @@ test("a session's page says, beside its spex store, that what it sent may be mor
   await stores.spexWriter.send({ op: 'bytes', project: '-home-dev-projects-checkout', sessionId: SESSION_B, base64: Buffer.from('{"ts":"2026-11-30T10:00:06.000Z","kind":"sent","te\n').toString('base64') });
   const lacking = views.locator('li', { has: page.locator('.kind-spex') }).locator('.may-lack');
   await expect(lacking).toHaveText('What it sent may be more: 1 line of 1 other log not read');
-  await expect(lacking).toHaveAttribute('title', /any of them may be a message this session sent\.$/);
+  await expect(lacking).toHaveAttribute('title', /so it may be a message this session sent\.$/);
   await lacking.click();
   await expect(page).toHaveURL(new RegExp(`/source/spex-[0-9a-f]{8}/conversation/${SESSION_A}$`));
   await expect(page.locator('.spex-sent-unknown')).toContainText('What it sent may be more: 1 line of 1 other log not read');

@@ -29,7 +29,7 @@ test('a search that finds nothing says how much it read, what it could not read,
   await expect(page.locator('.search-hit')).toHaveCount(0);
   // The degraded session's file cut short and its file that is no valid entry hold no text to search.
   await expect(page.locator('.search-not-read')).toHaveText(
-    /^The record \(record-[0-9a-f]{8}\): 1 damaged file and 1 file that is not a valid entry were not searched: what they hold is unknown, and may match\.$/,
+    /^In the record \(record-[0-9a-f]{8}\): 1 damaged file and 1 file that is not a valid entry were not searched, and may hold matches\.$/,
   );
   // A project they are not in keeps them out.
   await page.goto(`${view.url}/search?q=${encodeURIComponent('no entry holds this phrase')}&project=${encodeURIComponent('/home/dev/projects/alpha')}`);

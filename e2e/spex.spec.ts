@@ -163,7 +163,7 @@ test("a session's Sent says it may be more where another session's log holds a l
   const note = page.locator('.spex-sent-unknown');
   await expect(note.locator('summary')).toHaveText('What it sent may be more: 1 line of 1 other log not read');
   await openFolded(note.locator('details'));
-  await expect(note).toContainText("1 line not read as an event (damaged, torn, or JSON that is not an event) in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.");
+  await expect(note).toContainText("1 line not read as an event (damaged, torn, or JSON that is not an event) in 1 other session's log: whose it is, nothing says, so it may be a message this session sent.");
   // At that log's line not read (its sixth), where a link opens it selected.
   const log = note.getByRole('link', { name: A });
   await expect(log).toHaveAttribute('href', `/source/${source}/conversation/${A}/item/line-6`);

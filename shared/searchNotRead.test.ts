@@ -15,5 +15,5 @@ test("a tally lists its parts in the kind's order, each agreeing with its count,
   tally.add('segments');
   tally.add('lines', 1200);
   tally.add('lines');
-  assert.deepEqual(tally.say(), { items: 1202, why: '1,201 damaged lines and 1 unreadable segment were not searched: what they hold is unknown, and may match' });
+  assert.deepEqual(tally.say(), { items: 1202, why: '1,201 damaged lines and 1 unreadable segment were not searched, and may hold matches' });
 });

@@ -43,6 +43,6 @@ export class NotReadTally<Part extends string> {
     }
     if (items === 0) return null;
     const listed = said.length === 1 ? said[0]! : `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}`;
-    return { items, why: `${listed} ${items === 1 ? 'was' : 'were'} not searched: what ${items === 1 ? 'it holds' : 'they hold'} is unknown, and may match` };
+    return { items, why: `${listed} ${items === 1 ? 'was' : 'were'} not searched, and may hold ${items === 1 ? 'a match' : 'matches'}` };
   }
 }

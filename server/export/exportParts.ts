@@ -77,7 +77,8 @@ export type ConversationExport = ExportParts & {
    * What its items may lack that no degraded reason of its own says, in its store's words: a few
    * (`said`) and a sentence (`why`); null when nothing is known to be lacking. A spex session's
    * Sent is read from other logs, whose unread lines may be its own (shared/spex/sentUnknown.ts);
-   * a kind whose conversations are their own files has no such thing, and leaves it out.
+   * a kind that reads a conversation's sent messages from its own files (the record's session
+   * folder, a seat's file) has no such thing, and leaves it out.
    */
   mayLack?(): { said: string; why: string } | null;
 };

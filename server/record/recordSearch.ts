@@ -4,7 +4,7 @@ import type { SnippetCut, SourceRef } from '../../shared/wire/common.ts';
 import { recordSearchHitSchema, type RecordSearchHit } from '../../shared/wire/record.ts';
 import type { KindSearchQuery } from '../../shared/wire/search.ts';
 import { mergeNewestFirst, orderNewestFirst } from '../../shared/mergeSorted.ts';
-import { passesFilters, RECORD_NOT_READ, whyNotSearched, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
+import { isFolderNotSearched, passesFilters, RECORD_NOT_READ, whyNotSearched, type MessageFacts, type SearchFilters } from '../../shared/record/search.ts';
 import { NotReadTally } from '../../shared/searchNotRead.ts';
 import { timeWindowOf } from '../../shared/timeWindow.ts';
 import type { RecordReader } from './recordReader.ts';
@@ -38,7 +38,7 @@ export async function searchRecord(source: RecordReader, pool: SearchPool, query
     to: query.to,
   };
   const notRead = new NotReadTally(RECORD_NOT_READ);
-  const lists = await gatherCandidates(source, filters, notRead, signal);
+  const lists = await gatherCandidates(source, filters, textQuery !== null, notRead, signal);
   const candidates = mergeNewestFirst(lists, (candidate) => candidate.facts.at);
   // A withheld text cannot match a text query: the record holds only its hash.
   const pathOf = (candidate: Candidate) => (candidate.facts.withheld && textQuery !== null ? null : `${source.recordDir}${sep}${candidate.sessionId}${sep}${candidate.name}`);
@@ -77,7 +77,7 @@ function hitOf(source: SourceRef, candidate: Candidate, found: { snippet: string
  * the filters may select that cannot be read are counted in `notRead`. The index is gone through
  * in slices: at 100,000 entries it is tens of milliseconds of work.
  */
-async function gatherCandidates(source: RecordReader, filters: SearchFilters, notRead: NotReadTally<keyof typeof RECORD_NOT_READ>, signal: AbortSignal): Promise<Candidate[][]> {
+async function gatherCandidates(source: RecordReader, filters: SearchFilters, byText: boolean, notRead: NotReadTally<keyof typeof RECORD_NOT_READ>, signal: AbortSignal): Promise<Candidate[][]> {
   const lists: Candidate[][] = [];
   // The window read once, for every entry of every session.
   const inWindow = timeWindowOf(filters);
@@ -86,11 +86,12 @@ async function gatherCandidates(source: RecordReader, filters: SearchFilters, no
     const fold = source.fold(sessionId);
     if (fold === null) continue;
     const list: Candidate[] = [];
+    if (isFolderNotSearched(fold.degraded.some((reason) => reason.folder !== undefined), fold, filters)) notRead.add('folder');
     for (const item of fold.items) {
       if (item.type !== 'file') continue;
       const facts = item.file.facts;
       if (item.file.evidence !== 'parsed' && item.file.evidence !== 'changed') {
-        const why = whyNotSearched(item.file, fold.cwd, filters, inWindow);
+        const why = whyNotSearched(item.file, fold, filters, byText, inWindow);
         if (why !== null) notRead.add(why);
         continue;
       }

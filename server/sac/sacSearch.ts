@@ -30,7 +30,7 @@ const SIDE_AND_PEER_KEPT_OUT = "a search reads each entry once, as its room's fi
 /** set-agent-comm's words for what a search does not read (shared/searchNotRead.ts). */
 const SAC_NOT_READ = {
   torn: { one: 'torn write', many: 'torn writes' },
-  unread: { one: 'seat file not read (unreadable or withheld)', many: 'seat files not read (unreadable or withheld)' },
+  unread: { one: 'unreadable or withheld seat file', many: 'unreadable or withheld seat files' },
 } as const;
 
 /**

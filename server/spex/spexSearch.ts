@@ -65,10 +65,17 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     if (project === undefined) projects.set(session, (project = projection.listed(session).summary.project.key));
     return project;
   };
-  // A line not read names no sender and no time: it is counted in every log whose lines the
-  // filters may select, the receiver's project alone telling when only received lines are asked for.
+  // A line not read names no sender and no time, and its log's owner is its receiver: it is
+  // counted in every log whose lines the filters may select. Seen as received (or as a
+  // declaration), it is in its owner's project; seen as sent, in its sender's, which may be any
+  // session of the home's in the project asked for, to an owner the peer filter takes.
   const notRead = new NotReadTally(SPEX_NOT_READ);
   const receivedOnly = query.side === 'received' || query.person === '1';
+  const homeHasProject = query.project === undefined || [...reader.sessions()].some((session) => projectOf(session) === query.project);
+  const mayHoldLines = (session: SpexSession, project: string) => {
+    if (query.side !== 'sent' && (query.project === undefined || project === query.project)) return true;
+    return !receivedOnly && homeHasProject && isPeer(session.sessionId);
+  };
   let sliceStart = performance.now();
   for (const session of reader.sessions()) {
     if (performance.now() - sliceStart > GATHER_SLICE_MS) {
@@ -77,7 +84,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       sliceStart = performance.now();
     }
     const project = projectOf(session);
-    if (query.project === undefined || !receivedOnly || project === query.project) {
+    if (mayHoldLines(session, project)) {
       const unknown = countUnknownSenders(session.fold.degraded);
       notRead.add('lines', unknown.lines);
       notRead.add('segments', unknown.segments);

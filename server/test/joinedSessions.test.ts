@@ -228,7 +228,7 @@ describe('what a session’s page says its items may lack', () => {
       lacking.map(({ source, conversation, said }) => [source.kind, conversation, said]),
       [['spex', SESSION_A, 'What it sent may be more: 1 line of 1 other log not read']],
     );
-    assert.match(lacking[0]!.why, /^1 line not read as an event .* in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent\.$/);
+    assert.match(lacking[0]!.why, /^1 line not read as an event .* in 1 other session's log: whose it is, nothing says, so it may be a message this session sent\.$/);
     assert.deepEqual((await pageOf(SESSION_B)).mayLack, [], "B's own log never holds what B sent");
   });
 });

@@ -55,22 +55,45 @@ describe('what a search could not read', () => {
     const answer = await search('q=needle');
     assert.deepEqual(answer.hits, [], 'the needle stands only where nothing could be read');
     assert.deepEqual(notReadOf(answer), {
-      record: { items: 1, why: '1 damaged file was not searched: what it holds is unknown, and may match' },
-      spex: { items: 1, why: '1 damaged, torn or invalid line was not searched: what it holds is unknown, and may match' },
-      sac: { items: 1, why: '1 torn write was not searched: what it holds is unknown, and may match' },
+      record: { items: 1, why: '1 damaged file was not searched, and may hold a match' },
+      spex: { items: 1, why: '1 damaged, torn or invalid line was not searched, and may hold a match' },
+      sac: { items: 1, why: '1 torn write was not searched, and may hold a match' },
     });
   });
 
   it('is counted whatever the filters ask of what is unknown of it (a side, a peer), and not where what is known keeps it out', async () => {
-    assert.deepEqual(Object.keys(notReadOf(await search('q=needle&side=sent&peer=nobody'))), ['record', 'spex'], 'set-agent-comm keeps a side out, with why');
-    // The record's file by its session's project and the time in its name; sac's torn entry by its header's type.
+    assert.deepEqual(Object.keys(notReadOf(await search('q=needle&side=received&peer=nobody'))), ['record', 'spex'], 'set-agent-comm keeps a side out, with why');
+    // The record's file by its session's directories and the time in its name; sac's torn entry by its header's type.
     assert.equal(notReadOf(await search('q=needle&project=/elsewhere')).record, undefined);
     assert.equal(notReadOf(await search(`q=needle&project=${encodeURIComponent(CWD)}`)).record?.items, 1);
     assert.equal(notReadOf(await search('q=needle&to=2026-11-20T09:00:04Z')).record, undefined);
+    assert.equal(notReadOf(await search('q=needle&from=2026-11-20T09:00:04Z')).record?.items, 1);
     assert.equal(notReadOf(await search('q=needle&sac.type=QUESTION')).sac, undefined);
-    // spex's line names no sender: only a search for what its log received is kept to its receiver's project.
+    assert.equal(notReadOf(await search('q=needle&sac.type=FACT')).sac?.items, 1);
+  });
+
+  it("spex's line names no sender: received, it is its log's; sent, any session's of the home in the project to the log's session, and none where the home has no session in it", async () => {
+    assert.equal(notReadOf(await search(`q=needle&project=${encodeURIComponent('/home/dev/shop')}`)).spex?.items, 1, "A's worktree");
     assert.equal(notReadOf(await search('q=needle&side=received&project=/elsewhere')).spex, undefined);
-    assert.equal(notReadOf(await search('q=needle&side=sent&project=/elsewhere')).spex?.items, 1);
+    assert.equal(notReadOf(await search('q=needle&project=/elsewhere')).spex, undefined, 'no session of the home is in /elsewhere');
+    assert.equal(notReadOf(await search(`q=needle&side=sent&peer=${A.slice(0, 8)}`)).spex?.items, 1, "sent to A: A's log");
+    assert.equal(notReadOf(await search('q=needle&side=sent&peer=nobody')).spex, undefined, 'sent to nobody the home holds');
+  });
+
+  it('is never a file, line or write still being written: it is searched once whole', async () => {
+    const bytes = (text: string) => Buffer.from(text).toString('base64');
+    await stores.recordWriter.send({ op: 'raw', path: `${SESSION}/${nameAt(6, 4)}`, bytes: bytes('{"kind":"message","text":"a needle being wr') });
+    await stores.spexWriter.send({ op: 'bytes', project: PROJECT, sessionId: A, base64: bytes('{"ts":"2026-11-30T10:00:07.000Z","kind":"sent","text":"a needle being wr') });
+    await stores.sacWriter.send({ op: 'raw', path: WEB, append: true, bytes: bytes('\n## 2026-11-30T17:23:00.000+00:00 — FACT\na needle being wr') });
+    await eventually(async () => {
+      const page = await app.inject({ method: 'GET', url: `/api/sources/${sources[0]!.ref.id}/conversations/${SESSION}` });
+      return page.body.includes('"evidence":"pending"') ? true : undefined;
+    }, 'the record file seen pending');
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(notReadOf(await search('q=needle'))).map(([kind, { items }]) => [kind, items])),
+      { record: 1, spex: 1, sac: 1 },
+      'the damaged ones, and none of those being written',
+    );
   });
 
   it('is in every form of a search’s export', async () => {
@@ -79,6 +102,6 @@ describe('what a search could not read', () => {
     assert.equal(head.notRead.length, 3);
     const json = JSON.parse(await get('json')) as { notRead: unknown[] };
     assert.equal(json.notRead.length, 3);
-    assert.match(await get('md'), /^- \*\*Not read\*\*: record store \S+: 1 damaged file was not searched: what it holds is unknown, and may match$/m);
+    assert.match(await get('md'), /^- \*\*Not read\*\*: record store \S+: 1 damaged file was not searched, and may hold a match$/m);
   });
 });

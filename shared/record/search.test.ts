@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MessageFacts } from './search.ts';
 import { createTextMatcher, snippetAround } from '../textMatch.ts';
-import { passesFilters } from './search.ts';
+import { isFolderNotSearched, passesFilters, whyNotSearched } from './search.ts';
+import { fileOf, nameAt, sentEntry, strayOf } from '../test/recordFixtures.ts';
 
 const sent: MessageFacts = { kind: 'message', sessionId: 's', at: '2026-11-20T09:00:01.000Z', cwd: '/a', side: 'sent', peerAs: 'uds:/tmp/cc-socks/4242.sock', peerSessionId: null, isQueued: false, outcome: null, withheld: false };
 
@@ -93,5 +94,37 @@ describe('text matching', () => {
       assert.ok(typeof matcher === 'function', pattern);
       assert.deepEqual(matcher(text), expected, pattern);
     }
+  });
+
+  it("a file a search cannot read is counted where its session's directories and its name's time let the filters select it, whatever they ask of its side", () => {
+    const damaged = fileOf(nameAt(5, 3), '{"kind":"message","te');
+    assert.equal(damaged.evidence, 'damaged');
+    const moved = { cwd: '/a', cwds: ['/a', '/b'] };
+    assert.equal(whyNotSearched(damaged, moved, { side: 'received', peer: 'anyone' }, true), 'damaged');
+    // A session that worked in two directories may have written it in either.
+    assert.equal(whyNotSearched(damaged, moved, { project: '/b' }, true), 'damaged');
+    assert.equal(whyNotSearched(damaged, moved, { project: '/c' }, true), null);
+    // One whose entries name no directory may be anyone's.
+    assert.equal(whyNotSearched(damaged, { cwd: null, cwds: [] }, { project: '/c' }, true), 'damaged');
+    assert.equal(whyNotSearched(damaged, moved, { to: '2026-11-20T09:00:04Z' }, true), null);
+    assert.equal(whyNotSearched(damaged, moved, { from: '2026-11-20T09:00:04Z' }, true), 'damaged');
+  });
+
+  it('a file read, pending, a stray, or read once and known by its facts to be kept out, is not counted as not searched', () => {
+    const place = { cwd: '/a', cwds: ['/a'] };
+    assert.equal(whyNotSearched(fileOf(nameAt(1, 1), sentEntry(1, 'hello')), place, {}, true), null);
+    assert.equal(whyNotSearched(fileOf(nameAt(1, 1), '{"kind":"mess', { changedAt: Date.now() }), place, {}, true), null, 'pending');
+    assert.equal(whyNotSearched(strayOf('notes.txt'), place, {}, true), null);
+    const known = { ...fileOf(nameAt(1, 1), sentEntry(1, 'hello')), evidence: 'unreadable' as const };
+    assert.equal(whyNotSearched(known, place, {}, true), 'unreadable');
+    assert.equal(whyNotSearched(known, place, { side: 'received' }, true), null, 'its facts say sent');
+    assert.equal(whyNotSearched({ ...known, facts: { ...(known.facts as MessageFacts), withheld: true } }, place, {}, true), null, 'a withheld text never matches a text');
+    assert.equal(whyNotSearched({ ...known, evidence: 'removed' }, place, {}, true), null, 'removed: its session says so');
+  });
+
+  it("a session folder not read is counted by its directories as last read", () => {
+    assert.equal(isFolderNotSearched(true, { cwd: '/a', cwds: ['/a'] }, { project: '/a' }), true);
+    assert.equal(isFolderNotSearched(true, { cwd: '/a', cwds: ['/a'] }, { project: '/b' }), false);
+    assert.equal(isFolderNotSearched(false, { cwd: '/a', cwds: ['/a'] }, {}), false);
   });
 });

@@ -49,6 +49,8 @@ describe("what a session's Sent may lack", () => {
       "2 lines not read as events (damaged, torn, or JSON that is not an event) and 1 segment not read in 1 other session's log: whose they are, nothing says, so any of them may be a message this session sent.",
     );
     assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], firstLines: ['line-1', 'line-1'], moreLogs: 3 }), /^1 line not read as an event .* in 5 other sessions' logs:/);
+    // One line is one: it, not any of them.
+    assert.match(sayWhatSentMayLack({ lines: 1, segments: 0, logs: ['b'], firstLines: ['line-1'], moreLogs: 0 }), /: whose it is, nothing says, so it may be a message this session sent\.$/);
     assert.equal(sayHowMuchSentMayLack({ lines: 2, segments: 1, logs: ['b'], firstLines: ['line-1'], moreLogs: 0 }), '2 lines and 1 segment of 1 other log not read');
     assert.equal(sayHowMuchSentMayLack({ lines: 1, segments: 0, logs: ['b', 'c'], firstLines: ['line-1', 'line-1'], moreLogs: 3 }), '1 line of 5 other logs not read');
   });

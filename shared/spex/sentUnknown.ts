@@ -97,5 +97,6 @@ export function sayWhatSentMayLack(found: SentUnknown): string {
   if (found.lines > 0) parts.push(`${found.lines} ${found.lines === 1 ? 'line not read as an event' : 'lines not read as events'} (damaged, torn, or JSON that is not an event)`);
   if (found.segments > 0) parts.push(`${found.segments} ${found.segments === 1 ? 'segment' : 'segments'} not read`);
   const logs = found.logs.length + found.moreLogs;
-  return `${parts.join(' and ')} in ${logs} other ${logs === 1 ? "session's log" : "sessions' logs"}: whose they are, nothing says, so any of them may be a message this session sent.`;
+  const whose = found.lines + found.segments === 1 ? 'whose it is, nothing says, so it may be a message this session sent' : 'whose they are, nothing says, so any of them may be a message this session sent';
+  return `${parts.join(' and ')} in ${logs} other ${logs === 1 ? "session's log" : "sessions' logs"}: ${whose}.`;
 }

@@ -104,15 +104,11 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
     // The sessions across the stores are joined by the server: its list is fetched again, at most this often.
     const joinedList = createThrottle(MIN_LIST_GAP_MS, () => void queryClient.invalidateQueries({ queryKey: queryKeys.joinedSessions() }));
     // A session's page across the stores is fetched again when one of its conversations has new
-    // items or has changed; the server's answer names them, so nothing here joins anything.
+    // items, or has changed (less often); the server's answer names them, so nothing here joins anything.
     const itemsOf = new Set<string>();
     /** The sessions the told items' stores state: a page that found none of a session's stores may find one now. */
     const sessionsOf = new Set<string>();
-    const sessionPages = createThrottle(MIN_FLUSH_GAP_MS, () => {
-      const told = new Set(itemsOf);
-      const toldSessions = new Set(sessionsOf);
-      itemsOf.clear();
-      sessionsOf.clear();
+    const refreshSessionPages = (told: ReadonlySet<string>, toldSessions: ReadonlySet<string>) =>
       refresh(
         {
           queryKey: queryKeys.joinedSession(),
@@ -124,6 +120,22 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
         },
         true,
       );
+    const sessionPages = createThrottle(MIN_FLUSH_GAP_MS, () => {
+      const told = new Set(itemsOf);
+      const toldSessions = new Set(sessionsOf);
+      itemsOf.clear();
+      sessionsOf.clear();
+      refreshSessionPages(told, toldSessions);
+    });
+    // A conversation that changed without new items of its own: its summary, what it may lack (a
+    // spex session's Sent, when another log changed), a seat's Received (another seat wrote in its
+    // room, which tells every seat of the room). A busy room tells this many times a second, and a
+    // page across the stores reads each store's newest items again: at most this often.
+    const changedOf = new Set<string>();
+    const changedSessionPages = createThrottle(MIN_LIST_GAP_MS, () => {
+      const told = new Set(changedOf);
+      changedOf.clear();
+      refreshSessionPages(told, new Set());
     });
 
     const onMessage = (message: StreamMessage) => {
@@ -172,10 +184,8 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
           changed.set(sessionKey(event.session), event.session);
           conversations.schedule();
           joinedList.schedule();
-          // A page across the stores shows each conversation's summary, and what its items may lack
-          // (a spex session's Sent, changed by another log): fetched again as for new items.
-          itemsOf.add(`${event.session.source.id}\u0000${event.session.id}`);
-          sessionPages.schedule();
+          changedOf.add(`${event.session.source.id}\u0000${event.session.id}`);
+          changedSessionPages.schedule();
           break;
         case 'items':
           feed.add(event.source, event.sessionId, event.session, event.items);
@@ -192,6 +202,7 @@ export function EventStreamProvider({ children }: { children: ReactNode }) {
       conversations.cancel();
       list.cancel();
       sessionPages.cancel();
+      changedSessionPages.cancel();
       refreshAgain.cancel();
       joinedList.cancel();
       searches.cancel();

@@ -23,7 +23,6 @@ import { appliedQuery, formFromQuery, isEmptySearch, queryFromForm, searchParamN
 import { ParamsNotApplied } from '../conversation/ParamsNotApplied.tsx';
 import { readTimeWindow, TimeFieldError, writeTimeField } from '../time/timeField.ts';
 import { countOf, writeCount } from '../text/count.ts';
-import { capitalize } from '../../../shared/words.ts';
 
 export default function SearchView({ query }: { query: string }) {
   const { timeZone } = useSettings();
@@ -192,13 +191,13 @@ function SearchResults({ results, empty, params }: { results: UseQueryResult<Sea
           {/* One notice per reason, naming every store it kept out. */}
           {[...Map.groupBy(keptOut, (one) => one.why)].map(([why, stores]) => (
             <p key={why} className="notice warn search-kept-out">
-              {capitalize(stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', '))} not searched: {why}.
+              Not searched in {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')}: {why}.
             </p>
           ))}
           {/* What a store could not read is degraded evidence: its hits are never all there is. */}
           {notRead.map(({ source, why }) => (
             <p key={source.id} className="banner-degraded search-not-read">
-              {capitalize(kindNamed(source.kind)?.name ?? source.kind)} ({source.id}): {why}.
+              In {kindNamed(source.kind)?.name ?? source.kind} ({source.id}): {why}.
             </p>
           ))}
           <p className="muted" role="status">
