@@ -95,6 +95,16 @@ test('a withheld text is never matched by its words', async ({ page }) => {
   await expect(page.getByRole('status')).toContainText('0 entries');
 });
 
+test('a text typed and not asked for yet is not asked for again: the page says Enter searches for it', async ({ page }) => {
+  await page.goto(`${view.url}/search`);
+  await expect(page.getByText('Give a text or a filter.')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Text to find' }).fill('got it queued');
+  await expect(page.getByText('Press Enter, or Search, to search for it.')).toBeVisible();
+  await expect(page.getByText('Give a text or a filter.')).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.search-hit')).toHaveCount(2);
+});
+
 test('a time that is not one is refused with what to write, and the page never asks for the filter it was just given', async ({ page }) => {
   await page.goto(`${view.url}/search`);
   await page.getByRole('textbox', { name: /^from/ }).fill('yesterday');

@@ -15,3 +15,15 @@ export function timeWindowOf(window: { from?: string | undefined; to?: string | 
   // NaN is in no window: each comparison with it is false.
   return (instant) => instant >= from && instant <= to;
 }
+
+/**
+ * Whether something known only to lie between two instants (epoch ms; -Infinity or Infinity where
+ * a side is open) may be in the window: a line not read, between the lines around it. Null for no
+ * window.
+ */
+export function timeSpanWindowOf(window: { from?: string | undefined; to?: string | undefined }): ((first: number, last: number) => boolean) | null {
+  if (window.from === undefined && window.to === undefined) return null;
+  const from = window.from === undefined ? -Infinity : Date.parse(window.from);
+  const to = window.to === undefined ? Infinity : Date.parse(window.to);
+  return (first, last) => !(last < from) && !(first > to);
+}

@@ -12,7 +12,7 @@ import type { SpexProjection } from './spexProjection.ts';
 import type { SpexReader, SpexSession } from './spexReader.ts';
 import type { SpexCandidate } from './spexTexts.ts';
 import { lineAddress, ownLineKey, sentLineKey } from '../../shared/spex/itemKey.ts';
-import { timeWindowOf } from '../../shared/timeWindow.ts';
+import { timeSpanWindowOf, timeWindowOf } from '../../shared/timeWindow.ts';
 import { findsPerson } from '../../shared/peerMatch.ts';
 import { countUnknownSenders } from '../../shared/spex/sentUnknown.ts';
 import { NotReadTally } from '../../shared/searchNotRead.ts';
@@ -57,6 +57,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     return words.includes(peer);
   };
   const inWindow = timeWindowOf(query);
+  const inSpan = timeSpanWindowOf(query);
   const inRange = (candidate: Candidate) => (query.project === undefined || candidate.project === query.project) && (inWindow === null || inWindow(Date.parse(candidate.at)));
   // A session's project, looked up once a search: the same senders write to many logs.
   const projects = new Map<SpexSession, string>();
@@ -84,18 +85,31 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
       sliceStart = performance.now();
     }
     const project = projectOf(session);
-    if (mayHoldLines(session, project)) {
-      const unknown = countUnknownSenders(session.fold.degraded);
-      notRead.add('lines', unknown.lines);
-      notRead.add('segments', unknown.segments);
-    }
+    const counting = mayHoldLines(session, project);
+    if (counting) notRead.add('segments', countUnknownSenders(session.fold.degraded).segments);
+    // A line not read lies, as its page places it, between the events around it: counted when that
+    // span meets the window (a log is in event order, its times almost always too).
+    let before = -Infinity;
+    let waiting = 0;
+    const settle = (after: number) => {
+      if (waiting > 0 && (inSpan === null || inSpan(before, after))) notRead.add('lines', waiting);
+      waiting = 0;
+    };
     const list: Candidate[] = [];
     const add = (candidate: Candidate) => {
       if (inRange(candidate)) list.push(candidate);
     };
     for (const { line, item } of reader.items(session)) {
-      if (item.evidence !== 'parsed') continue;
+      if (item.evidence !== 'parsed') {
+        if (counting && item.evidence !== 'pending') waiting++;
+        continue;
+      }
       const facts = item.facts;
+      const at = facts.ts === null ? Number.NaN : Date.parse(facts.ts);
+      if (!Number.isNaN(at)) {
+        settle(at);
+        before = at;
+      }
       if (facts.kind === 'status') {
         if (!facts.hasNote || query.side !== undefined || query.person !== undefined || peer !== undefined) continue;
         add({ sessionId: session.sessionId, project, kind: 'declaration', at: facts.ts, owner: session.sessionId, line, item, from: null });
@@ -116,6 +130,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
         }
       }
     }
+    settle(Infinity);
     // A log is in event order, its times almost always too; equal times keep the log's order.
     if (list.length > 0) lists.push(orderNewestFirst(list, (candidate) => candidate.at));
   }

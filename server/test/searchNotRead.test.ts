@@ -72,12 +72,15 @@ describe('what a search could not read', () => {
     assert.equal(notReadOf(await search('q=needle&sac.type=FACT')).sac?.items, 1);
   });
 
-  it("spex's line names no sender: received, it is its log's; sent, any session's of the home in the project to the log's session, and none where the home has no session in it", async () => {
+  it("spex's line names no sender and no time: received, it is its log's; sent, any session's of the home in the project to the log's session; and it lies between the lines around it", async () => {
     assert.equal(notReadOf(await search(`q=needle&project=${encodeURIComponent('/home/dev/shop')}`)).spex?.items, 1, "A's worktree");
     assert.equal(notReadOf(await search('q=needle&side=received&project=/elsewhere')).spex, undefined);
     assert.equal(notReadOf(await search('q=needle&project=/elsewhere')).spex, undefined, 'no session of the home is in /elsewhere');
     assert.equal(notReadOf(await search(`q=needle&side=sent&peer=${A.slice(0, 8)}`)).spex?.items, 1, "sent to A: A's log");
     assert.equal(notReadOf(await search('q=needle&side=sent&peer=nobody')).spex, undefined, 'sent to nobody the home holds');
+    // Its time is unknown, but it lies after the line before it (now) and before none: so it is placed.
+    assert.equal(notReadOf(await search('q=needle&to=2020-01-01T00:00:00Z')).spex, undefined, 'a window before the line before it');
+    assert.equal(notReadOf(await search('q=needle&from=2099-01-01T00:00:00Z')).spex?.items, 1, 'a window after it: nothing comes after it');
   });
 
   it('is never a file, line or write still being written: it is searched once whole', async () => {

@@ -129,7 +129,7 @@ export default function SearchView({ query }: { query: string }) {
       {/* A search the server refused (a pattern it cannot run) has no results to download. */}
       {!isEmptySearch(params) && addressError === null && !isRefusal(results.error) && <DownloadLinks path={apiUrls.searchExport()} query={params} what="these results" of="hits" />}
       {/* A form refused is not an empty one: "give a text or a filter" would deny what the reader gave. */}
-      {(formError === null || !isEmptySearch(params)) && addressError === null && <SearchResults results={results} empty={isEmptySearch(params)} params={params} />}
+      {(formError === null || !isEmptySearch(params)) && addressError === null && <SearchResults results={results} empty={isEmptySearch(params)} typed={form.q !== ''} params={params} />}
     </main>
   );
 }
@@ -173,9 +173,10 @@ function StoppedEarlyNotice({ stoppedEarly: { searched, candidates, afterMs } }:
 /** What a search is asked besides its filters: the text, how it is read, how many hits. */
 const SEARCH_TEXT_PARAMS = new Set(['q', 'regex', 'case', 'limit']);
 
-function SearchResults({ results, empty, params }: { results: UseQueryResult<SearchResponse>; empty: boolean; params: URLSearchParams }) {
+/** `typed`: the box holds a text not asked for yet (a search is made on Enter, not as one types). */
+function SearchResults({ results, empty, typed, params }: { results: UseQueryResult<SearchResponse>; empty: boolean; typed: boolean; params: URLSearchParams }) {
   const { navigate } = useRouter();
-  if (empty) return <p className="muted">Give a text or a filter. Texts withheld in metadata mode are never matched by text.</p>;
+  if (empty) return <p className="muted">{typed ? 'Press Enter, or Search, to search for it.' : 'Give a text or a filter.'} Texts withheld in metadata mode are never matched by text.</p>;
   if (results.error !== null) {
     // The server's words: a store not read here is named with those that are; a search it refuses
     // (a text too long, a limit it does not give) was not made, which is not a search that failed.

@@ -167,7 +167,8 @@ function StoreViews({ data, filter, onMore }: { data: JoinedSessionResponse; fil
               {/* What its items may lack that is no degraded reason of its own: a spex session's Sent, read from other logs. */}
               {lacking !== undefined && (
                 <>
-                  {' '}
+                  {/* Its own sentence, never run on from the degraded words before it. */}
+                  {' · '}
                   <Link to={conversationPath(conversation.source.id, conversation.id)} className="may-lack" title={lacking.why}>
                     {lacking.said}
                   </Link>
