@@ -271,7 +271,8 @@ test('a search given a filter it does not read says so, and so does one whose ki
   // spex's own filter, with the record chosen as the store: the server says it kept the record out, and why.
   const record = sourceIdOf('record', stores.record);
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&spex.person=1`);
-  await expect(page.locator('.search-kept-out')).toHaveText(`Not searched in the record (${record}): spex.person is spex’s own filter: it selects only spex’s entries.`);
+  // Named as the address names it, and as the form does.
+  await expect(page.locator('.search-kept-out')).toHaveText(`Not searched in the record (${record}): spex.person is spex’s own filter: it selects only spex’s entries (the form’s “from a person only”).`);
   await expect(notes).toHaveCount(0);
   // What it reads and takes, it says nothing of.
   await page.goto(`${dashboard.url}/search?q=retry&source=${record}&side=sent`);

@@ -48,7 +48,7 @@ export async function runSearch(query: SearchQuery, reply: FastifyReply, sources
   for (const source of sources) {
     if (query.source !== undefined && source.ref.id !== query.source) continue;
     const narrowed = narrowSearchQuery(query, source.ref.kind);
-    if ('keptOut' in narrowed) keptOut.push({ source: refOf(source), why: narrowed.keptOut });
+    if ('keptOut' in narrowed) keptOut.push({ source: refOf(source), why: narrowed.keptOut, filter: narrowed.filter });
     else asked.push({ source, query: narrowed.query });
   }
 

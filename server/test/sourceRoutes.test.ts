@@ -218,6 +218,11 @@ describe("a search's own filters of one kind", () => {
       answer.keptOut.map(({ source, why }) => `${source.kind}: ${why}`),
       ['record: spex.person is spex’s own filter: it selects only spex’s entries', 'sac: spex.person is spex’s own filter: it selects only spex’s entries'],
     );
+    // The filter by the query's name, for a page to name it as its form does.
+    assert.deepEqual(
+      answer.keptOut.map(({ filter }) => filter),
+      ['spex.person', 'spex.person'],
+    );
   });
 
   it('filters of two kinds select nothing: no source is asked', async () => {

@@ -36,7 +36,7 @@ export type KindSearchQuery<K extends SourceKind> = CommonSearchQuery & KindFilt
  * The search a source of `kind` is asked; or, when a filter of another kind is given, why it is
  * kept out (a search's `keptOut`): that filter selects only its own kind's items.
  */
-export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind: K): { query: KindSearchQuery<K> } | { keptOut: string } {
+export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind: K): { query: KindSearchQuery<K> } | { keptOut: string; filter: string } {
   const narrowed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || name === 'source') continue;
@@ -46,7 +46,7 @@ export function narrowSearchQuery<K extends SourceKind>(query: SearchQuery, kind
     else {
       const other = SOURCE_KIND_NAMES[name.slice(0, dot) as SourceKind];
       // Its name, not its value: a name is one the query's schema knows, a value is anyone's text.
-      return { keptOut: `${name} is ${other}’s own filter: it selects only ${other}’s entries` };
+      return { keptOut: `${name} is ${other}’s own filter: it selects only ${other}’s entries`, filter: name };
     }
   }
   return { query: narrowed as KindSearchQuery<K> };
@@ -84,7 +84,14 @@ export const searchResponseSchema = z.object({
    * Stores none of whose entries can match the query, each with why in its words: not searched.
    * Added to rec.search/4 without a new version (a client that ignores it needs no change).
    */
-  keptOut: z.array(z.object({ source: sourceRefSchema, why: z.string() })),
+  keptOut: z.array(
+    z.object({
+      source: sourceRefSchema,
+      why: z.string(),
+      /** The query's name of the kind's own filter that kept it out (`record.refused`), where one did; added without a new version. */
+      filter: z.string().optional(),
+    }),
+  ),
   /**
    * Stores that hold items the filters may select and that the search could not read (a damaged
    * file, a torn line, a write cut short), so did not search: how many, and what, in the store's

@@ -170,6 +170,13 @@ function StoppedEarlyNotice({ stoppedEarly: { searched, candidates, afterMs } }:
   );
 }
 
+/** A kind's own filter in the query's name (`record.refused`), as the form calls it: “ (the form's “not queued by the host only”)”. */
+function labelOf(filter: string | undefined): string {
+  if (filter === undefined) return '';
+  const found = listKinds().flatMap(([, kind]) => kind.searchFilters?.filters ?? []).find((one) => one.param === filter);
+  return found === undefined ? '' : ` (the form’s “${found.label}”)`;
+}
+
 /** What a search is asked besides its filters: the text, how it is read, how many hits. */
 const SEARCH_TEXT_PARAMS = new Set(['q', 'regex', 'case', 'limit']);
 
@@ -192,7 +199,8 @@ function SearchResults({ results, empty, typed, params }: { results: UseQueryRes
           {/* One notice per reason, naming every store it kept out. */}
           {[...Map.groupBy(keptOut, (one) => one.why)].map(([why, stores]) => (
             <p key={why} className="notice warn search-kept-out">
-              Not searched in {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')}: {why}.
+              Not searched in {stores.map(({ source }) => `${kindNamed(source.kind)?.name ?? source.kind} (${source.id})`).join(', ')}: {why}
+              {labelOf(stores[0]!.filter)}.
             </p>
           ))}
           {/* What a store could not read is degraded evidence: its hits are never all there is. */}
