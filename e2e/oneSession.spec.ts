@@ -285,7 +285,7 @@ test('a search by side or peer says the set-agent-comm store was not searched, a
   const keptOut = page.locator('.search-kept-out');
   await page.goto(`${dashboard.url}/search?q=retry&side=received`);
   await expect(page.getByRole('region', { name: 'Search results' })).toBeVisible();
-  await expect(keptOut).toHaveText(`Not searched in set-agent-comm (${sac}): a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries (with side “either” and no peer, it reads them all).`);
+  await expect(keptOut).toHaveText(`Not searched in set-agent-comm (${sac}): a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries (with no side and no peer, it reads them all).`);
   await page.goto(`${dashboard.url}/search?q=retry&source=${sac}&peer=web-app`);
   await expect(keptOut).toHaveCount(1);
   // Without either, it is searched and says nothing.

@@ -25,7 +25,7 @@ const SAC_SEARCHER = threadScript('sacTexts', import.meta.url);
  * what a seat's page shows, so that the two do not seem to contradict each other: a seat's Sent
  * and Received are that seat's side, which a search of a room's entries does not take.
  */
-const SIDE_AND_PEER_KEPT_OUT = "a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries (with side “either” and no peer, it reads them all)";
+const SIDE_AND_PEER_KEPT_OUT = "a search reads each entry once, as its room's file holds it, not from one seat's side: a seat's page shows what it wrote and what was addressed to it, but a search by side or peer reads none of its entries (with no side and no peer, it reads them all)";
 
 /** set-agent-comm's words for what a search does not read (shared/searchNotRead.ts). */
 const SAC_NOT_READ = {

@@ -15,6 +15,7 @@ import { lineAddress, ownLineKey, sentLineKey } from '../../shared/spex/itemKey.
 import { timeSpanWindowOf, timeWindowOf } from '../../shared/timeWindow.ts';
 import { findsPerson } from '../../shared/peerMatch.ts';
 import { countUnknownSenders } from '../../shared/spex/sentUnknown.ts';
+import { readInstantOf } from '../../shared/spex/columns.ts';
 import { NotReadTally } from '../../shared/searchNotRead.ts';
 
 /** The module a search thread reads and matches spex's candidates with. */
@@ -72,10 +73,12 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
   // session of the home's in the project asked for, to an owner the peer filter takes.
   const notRead = new NotReadTally(SPEX_NOT_READ);
   const receivedOnly = query.side === 'received' || query.person === '1';
-  const homeHasProject = query.project === undefined || [...reader.sessions()].some((session) => projectOf(session) === query.project);
+  let homeHasProject: boolean | undefined;
   const mayHoldLines = (session: SpexSession, project: string) => {
     if (query.side !== 'sent' && (query.project === undefined || project === query.project)) return true;
-    return !receivedOnly && homeHasProject && isPeer(session.sessionId);
+    if (receivedOnly || !isPeer(session.sessionId)) return false;
+    homeHasProject ??= query.project === undefined || [...reader.sessions()].some((one) => projectOf(one) === query.project);
+    return homeHasProject;
   };
   let sliceStart = performance.now();
   for (const session of reader.sessions()) {
@@ -91,8 +94,9 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     // span meets the window (a log is in event order, its times almost always too).
     let before = -Infinity;
     let waiting = 0;
+    // Between its neighbours whichever way their times run: writers' clocks may disagree.
     const settle = (after: number) => {
-      if (waiting > 0 && (inSpan === null || inSpan(before, after))) notRead.add('lines', waiting);
+      if (waiting > 0 && (inSpan === null || inSpan(Math.min(before, after), Math.max(before, after)))) notRead.add('lines', waiting);
       waiting = 0;
     };
     const list: Candidate[] = [];
@@ -105,7 +109,8 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
         continue;
       }
       const facts = item.facts;
-      const at = facts.ts === null ? Number.NaN : Date.parse(facts.ts);
+      // A time only as spex writes it: a kept time in another form tells nothing here, and the span stretches past it.
+      const at = facts.ts === null ? Number.NaN : readInstantOf(facts.ts);
       if (!Number.isNaN(at)) {
         settle(at);
         before = at;

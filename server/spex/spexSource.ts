@@ -79,8 +79,9 @@ export function createSpexSource(options: SpexSourceOptions): Source<'spex'> {
   const unknownSenders = new Map<string, string>();
   function noteUnknownSenders(id: string): boolean {
     const session = reader.session(id);
-    const found = session === null ? { lines: 0, segments: 0 } : countUnknownSenders(session.fold.degraded);
-    const now = found.lines + found.segments === 0 ? '' : `${found.lines}/${found.segments}`;
+    const found = session === null ? { lines: 0, firstLine: null, segments: 0 } : countUnknownSenders(session.fold.degraded);
+    // Its first such line too: the other pages link to it.
+    const now = found.lines + found.segments === 0 ? '' : `${found.lines}/${found.segments}/${found.firstLine}`;
     const was = unknownSenders.get(id) ?? '';
     if (now === '') unknownSenders.delete(id);
     else unknownSenders.set(id, now);

@@ -88,10 +88,14 @@ describe('what a search could not read', () => {
     await stores.recordWriter.send({ op: 'raw', path: `${SESSION}/${nameAt(6, 4)}`, bytes: bytes('{"kind":"message","text":"a needle being wr') });
     await stores.spexWriter.send({ op: 'bytes', project: PROJECT, sessionId: A, base64: bytes('{"ts":"2026-11-30T10:00:07.000Z","kind":"sent","text":"a needle being wr') });
     await stores.sacWriter.send({ op: 'raw', path: WEB, append: true, bytes: bytes('\n## 2026-11-30T17:23:00.000+00:00 — FACT\na needle being wr') });
-    await eventually(async () => {
-      const page = await app.inject({ method: 'GET', url: `/api/sources/${sources[0]!.ref.id}/conversations/${SESSION}` });
-      return page.body.includes('"evidence":"pending"') ? true : undefined;
-    }, 'the record file seen pending');
+    // Each seen pending by its reader, on its conversation's page, before the search is asked.
+    const conversations = [SESSION, A, 'web-app#3f9c1a20'];
+    for (const [index, source] of sources.entries()) {
+      await eventually(async () => {
+        const page = await app.inject({ method: 'GET', url: `/api/sources/${source.ref.id}/conversations/${encodeURIComponent(conversations[index]!)}` });
+        return page.body.includes('"evidence":"pending"') ? true : undefined;
+      }, `${source.ref.kind}'s write seen pending`);
+    }
     assert.deepEqual(
       Object.fromEntries(Object.entries(notReadOf(await search('q=needle'))).map(([kind, { items }]) => [kind, items])),
       { record: 1, spex: 1, sac: 1 },
@@ -106,5 +110,20 @@ describe('what a search could not read', () => {
     const json = JSON.parse(await get('json')) as { notRead: unknown[] };
     assert.equal(json.notRead.length, 3);
     assert.match(await get('md'), /^- \*\*Not read\*\*: record store \S+: 1 damaged file was not searched, and may hold a match$/m);
+  });
+
+  // Last: it writes another session's log.
+  it("spex's line not read lies between the events around it whichever way their times run, and a time not in spex's form does not place it", async () => {
+    const C = 'cccccccc-0000-4000-8000-00000000000c';
+    const write = (event: Record<string, unknown>) => stores.spexWriter.send({ op: 'event', project: PROJECT, sessionId: C, event });
+    await write({ ts: '2026-11-30T11:00:00.000Z', kind: 'sent', text: 'later first', from: null, mid: 'm1' });
+    await stores.spexWriter.send({ op: 'bytes', project: PROJECT, sessionId: C, base64: Buffer.from('{"ts":"2026-11-30T10:15:00.000Z","kind":"sent","text":"a needle","fro\n').toString('base64') });
+    await write({ ts: '3', kind: 'sent', text: 'a time in no form spex writes', from: null, mid: 'm2' });
+    await write({ ts: '2026-11-30T09:00:00.000Z', kind: 'sent', text: 'earlier after', from: null, mid: 'm3' });
+    const window = 'from=2026-11-30T10:00:00Z&to=2026-11-30T10:30:00Z';
+    const counted = await eventually(async () => notReadOf(await search(`q=needle&${window}`)).spex, "C's line not read");
+    assert.equal(counted.items, 1, "C's line, between 09:00 and 11:00; A's lies after now");
+    assert.equal(notReadOf(await search('q=needle&from=2026-11-30T11:30:00Z&to=2026-11-30T12:00:00Z')).spex, undefined, "C's lies before 11:00");
+    assert.equal(notReadOf(await search('q=needle&from=2026-11-30T08:00:00Z&to=2026-11-30T08:30:00Z')).spex, undefined, "C's lies after 09:00");
   });
 });

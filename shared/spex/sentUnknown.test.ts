@@ -34,11 +34,14 @@ describe("what a session's Sent may lack", () => {
     assert.equal(sayWhichLogs(found!), 'Those logs: b, c, d.');
   });
 
-  it('names twenty logs at most, and counts the rest', () => {
-    const logs = Array.from({ length: 25 }, (_, index) => ({ sessionId: `s${index}`, degraded: [reason('damaged-line', [1])] }));
+  it('names twenty logs at most, and counts the rest, each named beside its own first line', () => {
+    // Listed from the last id to the first, each with lines of its own: s00 at line 100, s01 at 101, ….
+    const logs = Array.from({ length: 25 }, (_, index) => ({ sessionId: `s${String(24 - index).padStart(2, '0')}`, degraded: [reason('damaged-line', [124 - index, 200])] }));
     const found = describeSentUnknown('a', logs);
-    assert.equal(found?.lines, 25);
+    assert.equal(found?.lines, 50);
     assert.equal(found?.logs.length, 20);
+    assert.deepEqual(found?.logs.slice(0, 2), ['s00', 's01']);
+    assert.deepEqual(found?.firstLines, Array.from({ length: 20 }, (_, index) => `line-${100 + index}`));
     assert.equal(found?.moreLogs, 5);
     assert.match(sayWhichLogs(found!), / and 5 more\.$/);
   });
