@@ -89,6 +89,7 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
     }
     const project = projectOf(session);
     const counting = mayHoldLines(session, project);
+    const placing = counting && inSpan !== null;
     if (counting) notRead.add('segments', countUnknownSenders(session.fold.degraded).segments);
     // A line not read lies, as its page places it, between the events around it: counted when that
     // span meets the window (a log is in event order, its times almost always too).
@@ -109,11 +110,15 @@ export async function searchSpex(reader: SpexReader, projection: SpexProjection,
         continue;
       }
       const facts = item.facts;
-      // A time only as spex writes it: a kept time in another form tells nothing here, and the span stretches past it.
-      const at = facts.ts === null ? Number.NaN : readInstantOf(facts.ts);
-      if (!Number.isNaN(at)) {
-        settle(at);
-        before = at;
+      // Times are read only where a window asks for them: without one, every line not read counts
+      // (settled at the log's end). A time only as spex writes it: a kept time in another form
+      // tells nothing here, and the span stretches past it.
+      if (placing) {
+        const at = facts.ts === null ? Number.NaN : readInstantOf(facts.ts);
+        if (!Number.isNaN(at)) {
+          settle(at);
+          before = at;
+        }
       }
       if (facts.kind === 'status') {
         if (!facts.hasNote || query.side !== undefined || query.person !== undefined || peer !== undefined) continue;
